@@ -1,0 +1,59 @@
+// upstream: staging/src/k8s.io/kube-scheduler/framework/cycle_state.go
+
+/** Data a plugin stores in the CycleState; clone() must deep-copy what later mutation could touch. */
+export interface StateData {
+  clone(): StateData;
+}
+
+/** A typed key: `const key = stateKey<MyState>("PreFilterMyPlugin")`. */
+export type StateKey<T extends StateData> = string & { readonly __stateData?: T };
+
+export function stateKey<T extends StateData>(name: string): StateKey<T> {
+  return name as StateKey<T>;
+}
+
+/** Plugins pods ask the queue to activate at the end of a cycle (upstream PodsToActivate). */
+export const podsToActivateKey = "kubernetes.io/pods-to-activate";
+
+/**
+ * Per-scheduling-attempt storage shared by the plugins of one cycle, plus the framework's
+ * bookkeeping of which plugins skipped which extension point.
+ */
+export class CycleState {
+  private readonly storage = new Map<string, StateData>();
+  /** Plugins whose Filter (and PreFilter extensions) are skipped: they returned Skip at PreFilter. */
+  skipFilterPlugins: Set<string> = new Set();
+  /** Plugins whose Score is skipped: they returned Skip at PreScore. */
+  skipScorePlugins: Set<string> = new Set();
+  /** Plugins whose PreBind is skipped: they returned Skip at PreBindPreFlight. */
+  skipPreBindPlugins: Set<string> = new Set();
+  /** Whether this cycle records per-plugin metrics (sampled, upstream: 10 % of cycles). */
+  recordPluginMetrics = false;
+
+  read<T extends StateData>(key: StateKey<T>): T | undefined {
+    return this.storage.get(key) as T | undefined;
+  }
+
+  write<T extends StateData>(key: StateKey<T>, value: T): void {
+    this.storage.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.storage.delete(key);
+  }
+
+  has(key: string): boolean {
+    return this.storage.has(key);
+  }
+
+  /** A copy whose entries are clones (used for preemption dry runs and nominated-pod passes). */
+  clone(): CycleState {
+    const c = new CycleState();
+    for (const [k, v] of this.storage) c.storage.set(k, v.clone());
+    c.skipFilterPlugins = new Set(this.skipFilterPlugins);
+    c.skipScorePlugins = new Set(this.skipScorePlugins);
+    c.skipPreBindPlugins = new Set(this.skipPreBindPlugins);
+    c.recordPluginMetrics = this.recordPluginMetrics;
+    return c;
+  }
+}

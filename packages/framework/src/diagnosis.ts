@@ -1,0 +1,108 @@
+// upstream: pkg/scheduler/framework/types.go (NodeToStatus, Diagnosis, FitError)
+import type { Pod } from "@kubesched/api";
+import type { NodeInfo } from "./node-info";
+import { Code, Status } from "./status";
+
+/** Anything that can list nodes (a snapshot's NodeInfo lister). */
+export interface NodeInfoListerLike {
+  list(): readonly NodeInfo[];
+}
+
+/** Per-node statuses of one cycle plus the status of nodes not recorded explicitly. */
+export class NodeToStatus {
+  private readonly statuses = new Map<string, Status>();
+  /** Status of nodes absent from the map (UnschedulableAndUnresolvable unless set). */
+  absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
+
+  get(nodeName: string): Status {
+    return this.statuses.get(nodeName) ?? this.absentNodesStatus;
+  }
+
+  set(nodeName: string, s: Status): void {
+    this.statuses.set(nodeName, s);
+  }
+
+  has(nodeName: string): boolean {
+    return this.statuses.has(nodeName);
+  }
+
+  get size(): number {
+    return this.statuses.size;
+  }
+
+  forEachExplicitNode(fn: (nodeName: string, s: Status) => void): void {
+    for (const [n, s] of this.statuses) fn(n, s);
+  }
+
+  /** Explicit nodes with `code`, plus every absent node when the absent status has that code. */
+  nodesForStatusCode(lister: NodeInfoListerLike, code: Code): NodeInfo[] {
+    const out: NodeInfo[] = [];
+    const absentMatches = this.absentNodesStatus.code === code;
+    for (const ni of lister.list()) {
+      const s = this.statuses.get(ni.nodeName);
+      if (s ? s.code === code : absentMatches) out.push(ni);
+    }
+    return out;
+  }
+}
+
+/** Why a pod did not fit: per-node statuses and the plugins involved. */
+export class Diagnosis {
+  nodeToStatus: NodeToStatus = new NodeToStatus();
+  unschedulablePlugins: Set<string> = new Set();
+  pendingPlugins: Set<string> = new Set();
+  /** The PreFilter rejection's message; when set, per-node reasons are not listed. */
+  preFilterMsg = "";
+  /** The PostFilter message (e.g. "preemption: 0/3 nodes are available: ..."). */
+  postFilterMsg = "";
+
+  /** Records a rejecting status' plugin (Pending ones also among the pending plugins), as upstream. */
+  addPluginStatus(s: Status): void {
+    if (!s.plugin) return;
+    if (s.isRejected()) this.unschedulablePlugins.add(s.plugin);
+    if (s.code === Code.Pending) this.pendingPlugins.add(s.plugin);
+  }
+}
+
+/** The error of a scheduling attempt that found no feasible node. */
+export class FitError extends Error {
+  constructor(
+    readonly pod: Pod,
+    readonly numAllNodes: number,
+    readonly diagnosis: Diagnosis,
+  ) {
+    super("");
+    this.name = "FitError";
+  }
+
+  /** "0/N nodes are available: <counted reasons>. <postFilterMsg>", exactly as upstream. */
+  override get message(): string {
+    const d = this.diagnosis;
+    let msg = `0/${this.numAllNodes} nodes are available:`;
+    if (d.preFilterMsg) {
+      msg += ` ${d.preFilterMsg}.`;
+    } else {
+      const histogram = new Map<string, number>();
+      let explicit = 0;
+      d.nodeToStatus.forEachExplicitNode((_n, s) => {
+        explicit++;
+        for (const r of s.getReasons()) histogram.set(r, (histogram.get(r) ?? 0) + 1);
+      });
+      const absent = this.numAllNodes - explicit;
+      if (absent > 0) {
+        for (const r of d.nodeToStatus.absentNodesStatus.getReasons()) {
+          histogram.set(r, (histogram.get(r) ?? 0) + absent);
+        }
+      }
+      const parts: string[] = [];
+      for (const [r, n] of histogram) parts.push(`${n} ${r}`);
+      // Plain string sort, as upstream's sort.Strings ("10 x" before "2 y").
+      parts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (parts.length) msg += ` ${parts.join(", ")}.`;
+    }
+    if (d.postFilterMsg) msg += ` ${d.postFilterMsg}`;
+    return msg;
+  }
+}
+
+export const ErrNoNodesAvailable = "no nodes available to schedule pods";

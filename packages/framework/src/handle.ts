@@ -1,0 +1,103 @@
+// upstream: staging/src/k8s.io/kube-scheduler/framework/interface.go (Handle), listers.go
+import type { Pod } from "@kubesched/api";
+import type { Clock, ClusterClient, ClusterListers, EventRecorder, Random } from "./cluster";
+import type { CycleState } from "./cycle-state";
+import type { Extender } from "./extender";
+import type { Features } from "./features";
+import type { NodePluginScores, NominatingInfo } from "./interface";
+import type { NodeInfo } from "./node-info";
+import type { PodInfo } from "./pod-info";
+import type { Status } from "./status";
+
+/** Nodes of the cycle's snapshot, in node-tree (zone round-robin) order. */
+export interface NodeInfoLister {
+  list(): readonly NodeInfo[];
+  /** Nodes with pods that have pod affinity or anti-affinity. */
+  havePodsWithAffinityList(): readonly NodeInfo[];
+  /** Nodes with pods that have required pod anti-affinity. */
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
+  get(nodeName: string): NodeInfo | undefined;
+}
+
+export interface StorageInfoLister {
+  /** Whether a `namespace/name` PVC is used by some scheduled pod. */
+  isPVCUsedByPods(key: string): boolean;
+}
+
+/** The cycle's snapshot, fixed from the start of the cycle until Permit. */
+export interface SharedLister {
+  nodeInfos(): NodeInfoLister;
+  storageInfos(): StorageInfoLister;
+}
+
+export interface PodNominator {
+  addNominatedPod(pod: PodInfo, nominatingInfo: NominatingInfo | null): void;
+  deleteNominatedPodIfExists(pod: Pod): void;
+  updateNominatedPod(oldPod: Pod, newPodInfo: PodInfo): void;
+  /** Pods nominated to the node (copies of the queued PodInfos). */
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+}
+
+/** Running plugins from inside a plugin (preemption's dry runs). */
+export interface PluginsRunner {
+  runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | null;
+  runScorePlugins(
+    state: CycleState,
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+  ): { scores: NodePluginScores[]; status: Status | null };
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null;
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podInfoToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null;
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null;
+}
+
+/** A pod waiting at Permit. */
+export interface WaitingPod {
+  getPod(): Pod;
+  getPendingPlugins(): string[];
+  /** The plugin allows the pod; the last Allow releases it. */
+  allow(pluginName: string): void;
+  /** Rejects the pod (it becomes unschedulable); false when it was no longer waiting. */
+  reject(pluginName: string, msg: string): boolean;
+  /** Like reject, but the pod is not marked unschedulable (preempted while waiting). */
+  preempt(pluginName: string, msg: string): boolean;
+}
+
+export interface PodActivator {
+  /** Moves the given pods (key → pod) to activeQ. */
+  activate(pods: Map<string, Pod>): void;
+}
+
+/** What plugins get at construction: the snapshot, the queue's nominator, the cluster, tools. */
+export interface Handle extends PodNominator, PluginsRunner, PodActivator {
+  /** The profile's schedulerName. */
+  profileName(): string;
+  snapshotSharedLister(): SharedLister;
+  iterateOverWaitingPods(callback: (wp: WaitingPod) => void): void;
+  getWaitingPod(uid: string): WaitingPod | undefined;
+  rejectWaitingPod(uid: string): boolean;
+  /** Runs Filter plugins with the pods nominated to the node (two-pass), as upstream. */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null;
+  /** Informer-backed listers. */
+  listers(): ClusterListers;
+  /** API writes (bind, delete, status patches). */
+  client(): ClusterClient;
+  eventRecorder(): EventRecorder;
+  extenders(): readonly Extender[];
+  clock(): Clock;
+  /** Seeded randomness (simulation is deterministic for a seed). */
+  rand(): Random;
+  features(): Features;
+  /** Plugin instances of this profile by name (for plugins that cooperate). */
+  plugin(name: string): import("./interface").Plugin | undefined;
+}

@@ -1,0 +1,150 @@
+// upstream: pkg/scheduler/framework/types.go (NodeInfo)
+import { getContainerPorts, HostPortInfo, type Node, type Pod, podUID } from "@kubesched/api";
+import { PodInfo, podHasAffinity, podHasRequiredAntiAffinity } from "./pod-info";
+import { Resource } from "./resource";
+
+/** Image size and how many nodes have it; shared by every NodeInfo that has the image. */
+export interface ImageStateSummary {
+  size: number;
+  numNodes: number;
+}
+
+let generationCounter = 0;
+
+/** A process-wide, monotonically increasing generation (never reused, like upstream's). */
+export function nextGeneration(): number {
+  generationCounter += 1;
+  return generationCounter;
+}
+
+/** Node-level aggregated information: the node, its pods and what they use. */
+export class NodeInfo {
+  private nodeObj: Node | null = null;
+  pods: PodInfo[] = [];
+  /** Pods with podAffinity or podAntiAffinity. */
+  podsWithAffinity: PodInfo[] = [];
+  /** Pods with required podAntiAffinity terms. */
+  podsWithRequiredAntiAffinity: PodInfo[] = [];
+  usedPorts: HostPortInfo = new HostPortInfo();
+  /** Sum of the pods' requests. */
+  requested: Resource = new Resource();
+  /** cpu/memory with 100m/200Mi assumed for containers without a request; used for scoring. */
+  nonZeroRequested: Resource = new Resource();
+  allocatable: Resource = new Resource();
+  /** Image name (each of status.images[].names) → summary. */
+  imageStates: Map<string, ImageStateSummary> = new Map();
+  /** `namespace/claimName` → number of pods on this node using it. */
+  pvcRefCounts: Map<string, number> = new Map();
+  generation: number = nextGeneration();
+
+  constructor(...pods: Pod[]) {
+    for (const p of pods) this.addPod(p);
+  }
+
+  /** The node object; null for a node the cache knows only through its pods. */
+  get node(): Node | null {
+    return this.nodeObj;
+  }
+
+  get nodeName(): string {
+    return this.nodeObj?.metadata?.name ?? "";
+  }
+
+  setNode(node: Node): void {
+    this.nodeObj = node;
+    this.allocatable = Resource.fromList(node.status?.allocatable);
+    this.generation = nextGeneration();
+  }
+
+  removeNode(): void {
+    this.nodeObj = null;
+    this.generation = nextGeneration();
+  }
+
+  addPod(pod: Pod): void {
+    this.addPodInfo(new PodInfo(pod));
+  }
+
+  addPodInfo(pi: PodInfo): void {
+    this.pods.push(pi);
+    if (podHasAffinity(pi.pod)) this.podsWithAffinity.push(pi);
+    if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
+    this.update(pi, 1);
+  }
+
+  /** Removes a pod by UID; throws when the pod is not on this node. */
+  removePod(pod: Pod): void {
+    const uid = podUID(pod);
+    removeFrom(this.podsWithAffinity, uid);
+    removeFrom(this.podsWithRequiredAntiAffinity, uid);
+    const i = this.pods.findIndex((p) => podUID(p.pod) === uid);
+    if (i < 0) {
+      throw new Error(`no corresponding pod ${pod.metadata?.name ?? ""} in pods of node ${this.nodeName}`);
+    }
+    const pi = this.pods[i]!;
+    swapRemove(this.pods, i);
+    this.update(pi, -1);
+  }
+
+  private update(pi: PodInfo, sign: 1 | -1): void {
+    const res = pi.calculateResource();
+    if (sign === 1) this.requested.addResource(res.resource);
+    else this.requested.subResource(res.resource);
+    this.nonZeroRequested.milliCPU += sign * res.nonZeroCPU;
+    this.nonZeroRequested.memory += sign * res.nonZeroMemory;
+    for (const p of getContainerPorts(pi.pod)) {
+      if (sign === 1) this.usedPorts.add(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
+      else this.usedPorts.remove(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
+    }
+    const ns = pi.pod.metadata?.namespace ?? "";
+    for (const v of pi.pod.spec?.volumes ?? []) {
+      const claim =
+        v.persistentVolumeClaim?.claimName ??
+        (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
+      if (!claim) continue;
+      const key = `${ns}/${claim}`;
+      const n = (this.pvcRefCounts.get(key) ?? 0) + sign;
+      if (n <= 0) this.pvcRefCounts.delete(key);
+      else this.pvcRefCounts.set(key, n);
+    }
+    this.generation = nextGeneration();
+  }
+
+  /** A copy for the snapshot: own lists and aggregates, shared PodInfos and image summaries. */
+  snapshot(): NodeInfo {
+    const c = new NodeInfo();
+    c.nodeObj = this.nodeObj;
+    c.pods = this.pods.slice();
+    c.podsWithAffinity = this.podsWithAffinity.slice();
+    c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
+    c.usedPorts = this.usedPorts.clone();
+    c.requested = this.requested.clone();
+    c.nonZeroRequested = this.nonZeroRequested.clone();
+    c.allocatable = this.allocatable.clone();
+    c.imageStates = new Map(this.imageStates);
+    c.pvcRefCounts = new Map(this.pvcRefCounts);
+    c.generation = this.generation;
+    return c;
+  }
+
+  /** Same as snapshot(): the copy used for preemption dry runs and nominated-pod passes. */
+  clone(): NodeInfo {
+    return this.snapshot();
+  }
+}
+
+function removeFrom(list: PodInfo[], uid: string): void {
+  for (let i = 0; i < list.length; i++) {
+    if (podUID(list[i]!.pod) === uid) {
+      swapRemove(list, i);
+      return;
+    }
+  }
+}
+
+/** Removes index i by moving the last element there (upstream does the same: order is not kept). */
+function swapRemove<T>(list: T[], i: number): void {
+  const last = list.length - 1;
+  if (i !== last) list[i] = list[last]!;
+  list.pop();
+}

@@ -1,0 +1,163 @@
+// upstream: pkg/scheduler/framework/types.go (PodInfo, AffinityTerm, calculateResource)
+import {
+  DefaultMemoryRequest,
+  DefaultMilliCPURequest,
+  labelSelectorAsSelector,
+  nothing,
+  type Pod,
+  type PodAffinityTerm,
+  podRequests,
+  ResourceCPU,
+  ResourceMemory,
+  type Selector,
+  type WeightedPodAffinityTerm,
+} from "@kubesched/api";
+import { Resource } from "./resource";
+
+/** A pod (anti-)affinity term with its selectors compiled once. */
+export class AffinityTerm {
+  constructor(
+    /** Explicit namespaces (or the pod's own when neither namespaces nor namespaceSelector is set). */
+    readonly namespaces: ReadonlySet<string>,
+    readonly selector: Selector,
+    readonly topologyKey: string,
+    /** labels.Nothing() when the term has no namespaceSelector. */
+    readonly namespaceSelector: Selector,
+  ) {}
+
+  /** Whether `pod` (whose namespace carries `nsLabels`) matches this term. */
+  matches(pod: Pod, nsLabels: Readonly<Record<string, string>> | undefined): boolean {
+    const ns = pod.metadata?.namespace ?? "";
+    if (this.namespaces.has(ns) || this.namespaceSelector.matches(nsLabels)) {
+      return this.selector.matches(pod.metadata?.labels);
+    }
+    return false;
+  }
+}
+
+export interface WeightedAffinityTerm {
+  readonly term: AffinityTerm;
+  readonly weight: number;
+}
+
+/** The resource usage of a pod as the scheduler accounts it. */
+export interface PodResource {
+  /** Requests (upstream PodRequests with overhead, sidecars, pod-level resources). */
+  readonly resource: Resource;
+  /** CPU request in millicores with 100m assumed for containers without a request. */
+  readonly nonZeroCPU: number;
+  /** Memory request in bytes with 200Mi assumed for containers without a request. */
+  readonly nonZeroMemory: number;
+}
+
+function namespacesOfTerm(pod: Pod, term: PodAffinityTerm): Set<string> {
+  if ((term.namespaces?.length ?? 0) === 0 && term.namespaceSelector == null) {
+    return new Set([pod.metadata?.namespace ?? ""]);
+  }
+  return new Set(term.namespaces ?? []);
+}
+
+function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+  const selector = labelSelectorAsSelector(term.labelSelector);
+  const nsSelector =
+    term.namespaceSelector == null ? nothing() : labelSelectorAsSelector(term.namespaceSelector);
+  return new AffinityTerm(namespacesOfTerm(pod, term), selector, term.topologyKey, nsSelector);
+}
+
+/**
+ * A pod with everything the scheduler derives from it computed once: affinity terms with
+ * compiled selectors and the resource requests.
+ */
+export class PodInfo {
+  readonly pod: Pod;
+  readonly requiredAffinityTerms: readonly AffinityTerm[];
+  readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
+  readonly preferredAffinityTerms: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: readonly WeightedAffinityTerm[];
+  /** Set when a term's selector could not be parsed; InterPodAffinity reports it as an Error. */
+  readonly parseError: Error | null;
+  private cachedResource: PodResource | null = null;
+
+  constructor(pod: Pod) {
+    this.pod = pod;
+    const aff = pod.spec?.affinity;
+    let parseError: Error | null = null;
+    const req = (terms: readonly PodAffinityTerm[] | undefined): AffinityTerm[] => {
+      const out: AffinityTerm[] = [];
+      for (const t of terms ?? []) {
+        try {
+          out.push(newAffinityTerm(pod, t));
+        } catch (e) {
+          parseError ??= e instanceof Error ? e : new Error(String(e));
+        }
+      }
+      return out;
+    };
+    const pref = (terms: readonly WeightedPodAffinityTerm[] | undefined): WeightedAffinityTerm[] => {
+      const out: WeightedAffinityTerm[] = [];
+      for (const t of terms ?? []) {
+        if (!t.weight) continue;
+        try {
+          out.push({ term: newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
+        } catch (e) {
+          parseError ??= e instanceof Error ? e : new Error(String(e));
+        }
+      }
+      return out;
+    };
+    this.requiredAffinityTerms = req(aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
+    this.requiredAntiAffinityTerms = req(
+      aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+    );
+    this.preferredAffinityTerms = pref(aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.preferredAntiAffinityTerms = pref(
+      aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
+    this.parseError = parseError;
+  }
+
+  get name(): string {
+    return this.pod.metadata?.name ?? "";
+  }
+  get namespace(): string {
+    return this.pod.metadata?.namespace ?? "";
+  }
+
+  /** Requests and non-zero requests, computed once (PodLevelResources and InPlacePodVerticalScaling on, as in 1.37). */
+  calculateResource(): PodResource {
+    if (this.cachedResource) return this.cachedResource;
+    const opts = { useStatusResources: true, skipPodLevelResources: false };
+    const requests = podRequests(this.pod, opts);
+    const podLevelSet = podLevelRequestsSet(this.pod);
+    const nonMissing = new Map<string, number>();
+    if (!podLevelSet || !requests.has(ResourceCPU)) nonMissing.set(ResourceCPU, DefaultMilliCPURequest);
+    if (!podLevelSet || !requests.has(ResourceMemory)) nonMissing.set(ResourceMemory, DefaultMemoryRequest);
+    const non0 =
+      nonMissing.size > 0
+        ? podRequests(this.pod, { ...opts, nonMissingContainerRequests: nonMissing })
+        : requests;
+    this.cachedResource = {
+      resource: Resource.fromAmounts(requests),
+      nonZeroCPU: non0.get(ResourceCPU) ?? 0,
+      nonZeroMemory: non0.get(ResourceMemory) ?? 0,
+    };
+    return this.cachedResource;
+  }
+}
+
+function podLevelRequestsSet(pod: Pod): boolean {
+  const r = pod.spec?.resources?.requests;
+  const l = pod.spec?.resources?.limits;
+  return (r != null && Object.keys(r).length > 0) || (l != null && Object.keys(l).length > 0);
+}
+
+export function podHasAffinity(pod: Pod): boolean {
+  const a = pod.spec?.affinity;
+  return a != null && (a.podAffinity != null || a.podAntiAffinity != null);
+}
+
+export function podHasRequiredAntiAffinity(pod: Pod): boolean {
+  return (
+    (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0
+  );
+}
