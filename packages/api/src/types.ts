@@ -1,0 +1,74 @@
+// Kubernetes object types, re-exported from kubernetes-types (plain JSON shapes, types only).
+// kubernetes-types tracks k8s 1.30; the augmentations below add the 1.31–1.37 fields the
+// scheduler reads, so `kubectl get -o yaml` output of a 1.37 cluster type-checks.
+import type { ResourceRequirements } from "kubernetes-types/core/v1";
+
+export type { Quantity as QuantityString } from "kubernetes-types/api/resource";
+export type { ReplicaSet, StatefulSet } from "kubernetes-types/apps/v1";
+export type { Lease } from "kubernetes-types/coordination/v1";
+export type {
+  Affinity,
+  Binding,
+  Container,
+  ContainerImage,
+  ContainerPort,
+  ContainerStatus,
+  Event,
+  Namespace,
+  Node,
+  NodeAffinity,
+  NodeSelector,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  NodeSpec,
+  NodeStatus,
+  ObjectReference,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodAffinity,
+  PodAffinityTerm,
+  PodAntiAffinity,
+  PodCondition,
+  PodSpec,
+  PodStatus,
+  PreferredSchedulingTerm,
+  ReplicationController,
+  ResourceRequirements,
+  Service,
+  Taint,
+  Toleration,
+  TopologySpreadConstraint,
+  WeightedPodAffinityTerm,
+} from "kubernetes-types/core/v1";
+export type {
+  LabelSelector,
+  LabelSelectorRequirement,
+  ObjectMeta,
+  OwnerReference,
+} from "kubernetes-types/meta/v1";
+export type { PodDisruptionBudget } from "kubernetes-types/policy/v1";
+export type { PriorityClass } from "kubernetes-types/scheduling/v1";
+export type { CSINode, StorageClass } from "kubernetes-types/storage/v1";
+
+/** A resource list as it appears in YAML: resource name → quantity string. */
+export type ResourceList = { [name: string]: string };
+
+declare module "kubernetes-types/core/v1" {
+  interface PodSpec {
+    /** Pod-level resources (PodLevelResources, alpha 1.32, beta 1.34). */
+    resources?: ResourceRequirements;
+  }
+  interface PodStatus {
+    /** Pod-level allocated resources (InPlacePodLevelResourcesVerticalScaling, 1.35+). */
+    allocatedResources?: { [name: string]: string };
+    /** Pod-level actuated resources (InPlacePodLevelResourcesVerticalScaling, 1.35+). */
+    resources?: ResourceRequirements;
+    /** Generation of the pod spec the status reflects (PodObservedGenerationTracking, 1.33+). */
+    observedGeneration?: number;
+  }
+  interface PodCondition {
+    /** Generation of the pod spec the condition reflects (PodObservedGenerationTracking, 1.33+). */
+    observedGeneration?: number;
+  }
+}
