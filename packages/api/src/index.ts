@@ -56,6 +56,7 @@ export {
   isExtendedResourceName,
   isHugePageResourceName,
   isNativeResource,
+  isPodLevelLimitsSet,
   isPodLevelRequestsSet,
   isPodLevelResourcesSet,
   isPodResizeInfeasible,

@@ -276,6 +276,11 @@ export function isPodLevelRequestsSet(pod: Pod): boolean {
   return hasSupportedName(pod.spec?.resources?.requests);
 }
 
+/** Pod-level limits set for at least one supported resource (upstream IsPodLevelLimitsSet). */
+export function isPodLevelLimitsSet(pod: Pod): boolean {
+  return hasSupportedName(pod.spec?.resources?.limits);
+}
+
 /** Pod-level requests or limits set for a supported resource (upstream IsPodLevelResourcesSet). */
 export function isPodLevelResourcesSet(pod: Pod): boolean {
   return isPodLevelRequestsSet(pod) || hasSupportedName(pod.spec?.resources?.limits);
