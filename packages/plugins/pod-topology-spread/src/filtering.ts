@@ -1,0 +1,178 @@
+// upstream: pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
+import { getRequiredNodeAffinity, type Node, type Pod, type RequiredNodeAffinity } from "@kubesched/api";
+import { Code, type CycleState, type NodeInfo, type StateData, Status, stateKey } from "@kubesched/framework";
+import {
+  matchNodeInclusionPolicies,
+  nodeLabelsMatchSpreadConstraints,
+  type SpreadConstraint,
+} from "./common";
+import type { CountOptions, SpreadCounter } from "./counting";
+import { ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch } from "./reasons";
+
+/** math.MaxInt32: the "no domain yet" sentinel of a critical path. */
+const MaxInt32 = 2147483647;
+
+/**
+ * The two topology values with the fewest matching pods (upstream criticalPaths): [0] always
+ * holds the minimum; [1] is >= [0] but not necessarily the second minimum. Two suffice because
+ * AddPod/RemovePod only ever change the domain of one node per state copy.
+ */
+export class CriticalPaths {
+  value0 = "";
+  num0 = MaxInt32;
+  value1 = "";
+  num1 = MaxInt32;
+
+  update(tpVal: string, num: number): void {
+    if (tpVal === this.value0 || tpVal === this.value1) {
+      if (tpVal === this.value0) this.num0 = num;
+      else this.num1 = num;
+      if (this.num0 > this.num1) {
+        const v = this.value0;
+        const n = this.num0;
+        this.value0 = this.value1;
+        this.num0 = this.num1;
+        this.value1 = v;
+        this.num1 = n;
+      }
+    } else if (num < this.num0) {
+      this.value1 = this.value0;
+      this.num1 = this.num0;
+      this.value0 = tpVal;
+      this.num0 = num;
+    } else if (num < this.num1) {
+      this.value1 = tpVal;
+      this.num1 = num;
+    }
+  }
+
+  copy(): CriticalPaths {
+    const c = new CriticalPaths();
+    c.value0 = this.value0;
+    c.num0 = this.num0;
+    c.value1 = this.value1;
+    c.num1 = this.num1;
+    return c;
+  }
+}
+
+/**
+ * What PreFilter computed for Filter: per DoNotSchedule constraint, the matching pods per
+ * topology value and the critical paths. An empty constraints list is never stored (PreFilter
+ * returns Skip instead).
+ */
+export class PreFilterState implements StateData {
+  constructor(
+    readonly constraints: readonly SpreadConstraint[],
+    /** Per constraint: topology value → matching pods (eligible domains only). */
+    readonly tpValueToMatchNum: Map<string, number>[],
+    readonly criticalPaths: CriticalPaths[],
+    /** Per constraint: 1 when the incoming pod matches its own selector, else 0. */
+    readonly selfMatchNum: readonly number[],
+    /** The incoming pod's namespace, nodeSelector and required node affinity (for AddPod/RemovePod). */
+    readonly requiredNodeAffinity: RequiredNodeAffinity,
+  ) {}
+
+  /** The global minimum for skew, 0 when fewer than minDomains domains are eligible. */
+  minMatchNum(i: number, minDomains: number): number {
+    if (this.tpValueToMatchNum[i]!.size < minDomains) return 0;
+    return this.criticalPaths[i]!.num0;
+  }
+
+  clone(): PreFilterState {
+    return new PreFilterState(
+      this.constraints,
+      this.tpValueToMatchNum.map((m) => new Map(m)),
+      this.criticalPaths.map((p) => p.copy()),
+      this.selfMatchNum,
+      this.requiredNodeAffinity,
+    );
+  }
+}
+
+export const preFilterStateKey = stateKey<PreFilterState>("PreFilterPodTopologySpread");
+
+/** Counts matching pods per domain over all nodes and derives the critical paths. */
+export function calPreFilterState(
+  pod: Pod,
+  nodes: readonly NodeInfo[],
+  constraints: readonly SpreadConstraint[],
+  counter: SpreadCounter,
+  opts: CountOptions,
+): PreFilterState {
+  const requiredNodeAffinity = getRequiredNodeAffinity(pod);
+  const counts = counter.countDoNotSchedule(pod, nodes, constraints, requiredNodeAffinity, opts);
+  const paths: CriticalPaths[] = [];
+  const selfMatch: number[] = [];
+  const labels = pod.metadata?.labels;
+  for (let i = 0; i < constraints.length; i++) {
+    const p = new CriticalPaths();
+    for (const [value, num] of counts[i]!) p.update(value, num);
+    paths.push(p);
+    selfMatch.push(constraints[i]!.selector.matches(labels) ? 1 : 0);
+  }
+  return new PreFilterState(constraints, counts, paths, selfMatch, requiredNodeAffinity);
+}
+
+/** Reads the PreFilter state, or throws the error upstream reports when PreFilter did not run. */
+export function getPreFilterState(cycleState: CycleState): PreFilterState {
+  const s = cycleState.read(preFilterStateKey);
+  if (s === undefined) throw new Error(`reading "${preFilterStateKey}" from cycleState: not found`);
+  return s;
+}
+
+/**
+ * Adds (delta 1) or removes (delta -1) a pod on `node` to the counts, as upstream updateWithPod:
+ * only pods of the incoming pod's namespace, on nodes with every topology key that pass the
+ * inclusion policies, matching each constraint's selector.
+ */
+export function updateWithPod(
+  s: PreFilterState,
+  updatedPod: Pod,
+  preemptorPod: Pod,
+  node: Node | null,
+  delta: number,
+  opts: CountOptions,
+): void {
+  if ((updatedPod.metadata?.namespace ?? "") !== (preemptorPod.metadata?.namespace ?? "") || node === null) {
+    return;
+  }
+  const nodeLabels = node.metadata?.labels;
+  if (!nodeLabelsMatchSpreadConstraints(nodeLabels, s.constraints)) return;
+  if (!opts.enableNodeInclusionPolicy && !s.requiredNodeAffinity.match(node)) return;
+  const podLabels = updatedPod.metadata?.labels;
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i]!;
+    if (!c.selector.matches(podLabels)) continue;
+    if (
+      opts.enableNodeInclusionPolicy &&
+      !matchNodeInclusionPolicies(c, preemptorPod, node, s.requiredNodeAffinity, opts.tolerationOptions)
+    ) {
+      continue;
+    }
+    const v = nodeLabels![c.topologyKey]!;
+    const m = s.tpValueToMatchNum[i]!;
+    const cur = (m.get(v) ?? 0) + delta;
+    m.set(v, cur);
+    s.criticalPaths[i]!.update(v, cur);
+  }
+}
+
+/** Filter: skew = matching pods in the node's domain + self-match − global minimum must not exceed maxSkew. */
+export function filterNode(s: PreFilterState, nodeInfo: NodeInfo): Status | null {
+  const node = nodeInfo.node;
+  if (node === null) return new Status(Code.Error).withError(new Error("node not found"));
+  const labels = node.metadata?.labels;
+  const constraints = s.constraints;
+  for (let i = 0; i < constraints.length; i++) {
+    const c = constraints[i]!;
+    const tpVal = labels?.[c.topologyKey];
+    if (tpVal === undefined) return new Status(Code.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch);
+    const minMatchNum = s.minMatchNum(i, c.minDomains);
+    const matchNum = s.tpValueToMatchNum[i]!.get(tpVal) ?? 0;
+    if (matchNum + s.selfMatchNum[i]! - minMatchNum > c.maxSkew) {
+      return new Status(Code.Unschedulable, ErrReasonConstraintsNotMatch);
+    }
+  }
+  return null;
+}

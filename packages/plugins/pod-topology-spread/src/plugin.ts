@@ -1,0 +1,258 @@
+// upstream: pkg/scheduler/framework/plugins/podtopologyspread/plugin.go
+import type { Pod, TopologySpreadConstraint } from "@kubesched/api";
+import {
+  asStatus,
+  type ClusterEventWithHint,
+  type ClusterListers,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type Handle,
+  type NodeInfo,
+  type NodeScore,
+  type PodInfo,
+  type PreFilterExtensions,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type ScoreExtensions,
+  type ScorePlugin,
+  type SharedLister,
+  Status,
+} from "@kubesched/framework";
+import { type PodTopologySpreadArgs, SystemDefaulting } from "./args";
+import {
+  type ConstraintOptions,
+  filterTopologySpreadConstraints,
+  type SpreadConstraint,
+  systemDefaultConstraints,
+  type UnsatisfiableConstraintAction,
+} from "./common";
+import type { CountOptions, SpreadCounter } from "./counting";
+import { defaultSelector } from "./default-selector";
+import { eventsToRegister } from "./events";
+import {
+  calPreFilterState,
+  filterNode,
+  getPreFilterState,
+  preFilterStateKey,
+  updateWithPod,
+} from "./filtering";
+import { SpreadCountsMemo } from "./memo";
+import { calPreScoreState, getPreScoreState, normalizeScores, preScoreStateKey, scoreNode } from "./scoring";
+
+export const Name = "PodTopologySpread";
+
+type DefaultListers = Pick<
+  ClusterListers,
+  "services" | "replicationControllers" | "replicaSets" | "statefulSets"
+>;
+
+/** Ensures the pod's topology spread constraints (or the defaults) are satisfied. */
+export class PodTopologySpread
+  implements
+    PreFilterPlugin,
+    PreFilterExtensions,
+    FilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    ScoreExtensions,
+    EnqueueExtensions
+{
+  /** Whether the defaults are upstream's system defaults (then nodes need not carry every key to be scored). */
+  readonly systemDefaulted: boolean;
+  readonly defaultConstraints: readonly TopologySpreadConstraint[];
+  private readonly listers: DefaultListers | null;
+  private readonly sharedLister: SharedLister;
+  readonly constraintOptions: ConstraintOptions;
+  readonly countOptions: CountOptions;
+  private readonly counter: SpreadCounter;
+
+  constructor(args: PodTopologySpreadArgs, handle: Handle) {
+    const fts = handle.features();
+    this.sharedLister = handle.snapshotSharedLister();
+    this.systemDefaulted = args.defaultingType === SystemDefaulting;
+    this.defaultConstraints = this.systemDefaulted ? systemDefaultConstraints : args.defaultConstraints;
+    this.listers = this.defaultConstraints.length > 0 ? handle.listers() : null;
+    this.constraintOptions = {
+      enableMatchLabelKeys: fts.enableMatchLabelKeysInPodTopologySpread,
+      enableNodeInclusionPolicy: fts.enableNodeInclusionPolicyInPodTopologySpread,
+    };
+    this.countOptions = {
+      enableNodeInclusionPolicy: fts.enableNodeInclusionPolicyInPodTopologySpread,
+      tolerationOptions: { enableComparisonOperators: fts.enableTaintTolerationComparisonOperators },
+    };
+    this.counter = new SpreadCountsMemo();
+  }
+
+  name(): string {
+    return Name;
+  }
+
+  /**
+   * The pod's constraints with `whenUnsatisfiable == action`, or the default constraints with a
+   * selector built from the workloads selecting the pod when the pod has none. Throws on an
+   * invalid label selector.
+   */
+  constraintsFor(pod: Pod, action: UnsatisfiableConstraintAction): SpreadConstraint[] {
+    const own = pod.spec?.topologySpreadConstraints;
+    if (own && own.length > 0) {
+      return filterTopologySpreadConstraints(own, pod.metadata?.labels, action, this.constraintOptions);
+    }
+    return this.buildDefaultConstraints(pod, action);
+  }
+
+  /** upstream buildDefaultConstraints. */
+  private buildDefaultConstraints(pod: Pod, action: UnsatisfiableConstraintAction): SpreadConstraint[] {
+    const constraints = filterTopologySpreadConstraints(
+      this.defaultConstraints,
+      pod.metadata?.labels,
+      action,
+      this.constraintOptions,
+    );
+    if (constraints.length === 0 || this.listers === null) return [];
+    const selector = defaultSelector(pod, this.listers);
+    if (selector.empty()) return [];
+    return constraints.map((c) => ({ ...c, selector }));
+  }
+
+  /** The DoNotSchedule constraints used by Filter (upstream getConstraints), with upstream's error wording. */
+  getConstraints(pod: Pod): SpreadConstraint[] {
+    const own = (pod.spec?.topologySpreadConstraints?.length ?? 0) > 0;
+    try {
+      return this.constraintsFor(pod, "DoNotSchedule");
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new Error(
+        own
+          ? `obtaining pod's hard topology spread constraints: ${msg}`
+          : `setting default hard topology spread constraints: ${msg}`,
+      );
+    }
+  }
+
+  preFilter(cycleState: CycleState, pod: Pod, nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
+    let constraints: SpreadConstraint[];
+    try {
+      constraints = this.getConstraints(pod);
+    } catch (e) {
+      return asStatus(new Error(`get constraints from pod: ${(e as Error).message}`));
+    }
+    if (constraints.length === 0) return new Status(Code.Skip);
+    cycleState.write(
+      preFilterStateKey,
+      calPreFilterState(pod, nodes, constraints, this.counter, this.countOptions),
+    );
+    return null;
+  }
+
+  preFilterExtensions(): PreFilterExtensions {
+    return this;
+  }
+
+  addPod(
+    cycleState: CycleState,
+    podToSchedule: Pod,
+    podInfoToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null {
+    return this.updateWithPod(cycleState, podToSchedule, podInfoToAdd, nodeInfo, 1);
+  }
+
+  removePod(
+    cycleState: CycleState,
+    podToSchedule: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null {
+    return this.updateWithPod(cycleState, podToSchedule, podInfoToRemove, nodeInfo, -1);
+  }
+
+  private updateWithPod(
+    cycleState: CycleState,
+    podToSchedule: Pod,
+    podInfo: PodInfo,
+    nodeInfo: NodeInfo,
+    delta: number,
+  ): Status | null {
+    try {
+      updateWithPod(
+        getPreFilterState(cycleState),
+        podInfo.pod,
+        podToSchedule,
+        nodeInfo.node,
+        delta,
+        this.countOptions,
+      );
+      return null;
+    } catch (e) {
+      return asStatus(e);
+    }
+  }
+
+  filter(cycleState: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+    const s = cycleState.read(preFilterStateKey);
+    if (s === undefined) {
+      return asStatus(new Error(`reading "${preFilterStateKey}" from cycleState: not found`));
+    }
+    return filterNode(s, nodeInfo);
+  }
+
+  preScore(cycleState: CycleState, pod: Pod, filteredNodes: readonly NodeInfo[]): Status | null {
+    const allNodes = this.sharedLister.nodeInfos().list();
+    if (allNodes.length === 0) return new Status(Code.Skip);
+    let constraints: SpreadConstraint[];
+    const own = (pod.spec?.topologySpreadConstraints?.length ?? 0) > 0;
+    try {
+      constraints = this.constraintsFor(pod, "ScheduleAnyway");
+    } catch (e) {
+      const what = own
+        ? "obtaining pod's soft topology spread constraints"
+        : "setting default soft topology spread constraints";
+      return asStatus(new Error(`calculating preScoreState: ${what}: ${(e as Error).message}`));
+    }
+    if (constraints.length === 0) return new Status(Code.Skip);
+    // Only non-system defaults require every topology key on a node: nodes without a zone label
+    // still get hostname spreading under the system defaults.
+    const requireAllTopologies = own || !this.systemDefaulted;
+    cycleState.write(
+      preScoreStateKey,
+      calPreScoreState(
+        pod,
+        constraints,
+        filteredNodes,
+        allNodes,
+        requireAllTopologies,
+        this.counter,
+        this.countOptions,
+      ),
+    );
+    return null;
+  }
+
+  score(cycleState: CycleState, _pod: Pod, nodeInfo: NodeInfo): number | Status {
+    const s = cycleState.read(preScoreStateKey);
+    if (s === undefined) {
+      return asStatus(new Error(`error reading "${preScoreStateKey}" from cycleState: not found`));
+    }
+    return scoreNode(s, nodeInfo);
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(cycleState: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
+    try {
+      normalizeScores(getPreScoreState(cycleState), scores);
+      return null;
+    } catch (e) {
+      return asStatus(e);
+    }
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return eventsToRegister(this);
+  }
+}

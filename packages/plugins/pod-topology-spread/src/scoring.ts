@@ -1,0 +1,156 @@
+// upstream: pkg/scheduler/framework/plugins/podtopologyspread/scoring.go
+import { getRequiredNodeAffinity, type Pod } from "@kubesched/api";
+import {
+  type CycleState,
+  MaxNodeScore,
+  type NodeInfo,
+  type NodeScore,
+  type StateData,
+  stateKey,
+} from "@kubesched/framework";
+import {
+  countPodsMatchSelector,
+  LabelHostname,
+  nodeLabelsMatchSpreadConstraints,
+  type SpreadConstraint,
+} from "./common";
+import type { CountOptions, SpreadCounter } from "./counting";
+
+const invalidScore = -1;
+
+/** What PreScore computed for Score and NormalizeScore (read-only, so clone() shares it). */
+export class PreScoreState implements StateData {
+  constructor(
+    readonly constraints: readonly SpreadConstraint[],
+    /** Filtered nodes missing a topology key (scored 0) when all keys are required. */
+    readonly ignoredNodes: ReadonlySet<string>,
+    /** Per constraint: topology value → matching pods; hostname constraints are counted in Score. */
+    readonly topologyValueToPodCounts: readonly Map<string, number>[],
+    /** Per constraint: ln(number of domains + 2), so small topologies are not watered down. */
+    readonly topologyNormalizingWeight: readonly number[],
+    /** The incoming pod's namespace. */
+    readonly namespace: string,
+    readonly isHostname: readonly boolean[],
+  ) {}
+
+  clone(): PreScoreState {
+    return this;
+  }
+}
+
+export const preScoreStateKey = stateKey<PreScoreState>("PreScorePodTopologySpread");
+
+/** upstream topologyNormalizingWeight: ln(size + 2), in [1.09, 8.52] for up to 5k domains. */
+export function topologyNormalizingWeight(size: number): number {
+  return Math.log(size + 2);
+}
+
+/** count × weight + (maxSkew − 1): maxSkew waters down the differences between domains. */
+export function scoreForCount(cnt: number, maxSkew: number, tpWeight: number): number {
+  return cnt * tpWeight + (maxSkew - 1);
+}
+
+/**
+ * Builds the PreScore state: ignored nodes and seeded domains from the filtered nodes, weights,
+ * then the counts over all nodes.
+ */
+export function calPreScoreState(
+  pod: Pod,
+  constraints: readonly SpreadConstraint[],
+  filteredNodes: readonly NodeInfo[],
+  allNodes: readonly NodeInfo[],
+  requireAllTopologies: boolean,
+  counter: SpreadCounter,
+  opts: CountOptions,
+): PreScoreState {
+  const ignored = new Set<string>();
+  const counts: Map<string, number>[] = [];
+  const topoSize: number[] = [];
+  const isHostname: boolean[] = [];
+  for (const c of constraints) {
+    counts.push(new Map());
+    topoSize.push(0);
+    isHostname.push(c.topologyKey === LabelHostname);
+  }
+  for (const ni of filteredNodes) {
+    const labels = ni.node?.metadata?.labels;
+    if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) {
+      // Nodes missing a required topology key are scored 0.
+      ignored.add(ni.nodeName);
+      continue;
+    }
+    for (let i = 0; i < constraints.length; i++) {
+      // Per-node counts are taken in Score.
+      if (isHostname[i]) continue;
+      const value = labels?.[constraints[i]!.topologyKey] ?? "";
+      if (!counts[i]!.has(value)) {
+        counts[i]!.set(value, 0);
+        topoSize[i]!++;
+      }
+    }
+  }
+  const weights = constraints.map((_c, i) =>
+    topologyNormalizingWeight(isHostname[i] ? filteredNodes.length - ignored.size : topoSize[i]!),
+  );
+  counter.countScheduleAnyway(
+    pod,
+    allNodes,
+    constraints,
+    getRequiredNodeAffinity(pod),
+    requireAllTopologies,
+    counts,
+    opts,
+  );
+  return new PreScoreState(constraints, ignored, counts, weights, pod.metadata?.namespace ?? "", isHostname);
+}
+
+export function getPreScoreState(cycleState: CycleState): PreScoreState {
+  const s = cycleState.read(preScoreStateKey);
+  if (s === undefined) throw new Error(`error reading "${preScoreStateKey}" from cycleState: not found`);
+  return s;
+}
+
+/** Score: the (weighted) number of matching pods in the node's domains; lower is better. */
+export function scoreNode(s: PreScoreState, nodeInfo: NodeInfo): number {
+  if (s.ignoredNodes.has(nodeInfo.nodeName)) return 0;
+  const labels = nodeInfo.node?.metadata?.labels;
+  if (labels === undefined) return 0;
+  let score = 0;
+  const constraints = s.constraints;
+  for (let i = 0; i < constraints.length; i++) {
+    const c = constraints[i]!;
+    const tpVal = labels[c.topologyKey];
+    if (tpVal === undefined) continue;
+    const cnt = s.isHostname[i]
+      ? countPodsMatchSelector(nodeInfo.pods, c.selector, s.namespace)
+      : (s.topologyValueToPodCounts[i]!.get(tpVal) ?? 0);
+    score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]!);
+  }
+  // Scores are non-negative, so Math.round matches Go's math.Round (half away from zero).
+  return Math.round(score);
+}
+
+/** NormalizeScore: fewer matching pods → higher score; ignored nodes get 0. */
+export function normalizeScores(s: PreScoreState, scores: NodeScore[]): void {
+  let minScore = Number.MAX_SAFE_INTEGER;
+  let maxScore = 0;
+  for (const sc of scores) {
+    if (s.ignoredNodes.has(sc.name)) {
+      sc.score = invalidScore;
+      continue;
+    }
+    if (sc.score < minScore) minScore = sc.score;
+    if (sc.score > maxScore) maxScore = sc.score;
+  }
+  for (const sc of scores) {
+    if (sc.score === invalidScore) {
+      sc.score = 0;
+      continue;
+    }
+    if (maxScore === 0) {
+      sc.score = MaxNodeScore;
+      continue;
+    }
+    sc.score = Math.trunc((MaxNodeScore * (maxScore + minScore - sc.score)) / maxScore);
+  }
+}
