@@ -13,7 +13,7 @@ export function stateKey<T extends StateData>(name: string): StateKey<T> {
 }
 
 /** Plugins pods ask the queue to activate at the end of a cycle (upstream PodsToActivate). */
-export const podsToActivateKey = "kubernetes.io/pods-to-activate";
+export const podsToActivateKey: StateKey<PodsToActivate> = "kubernetes.io/pods-to-activate";
 
 /**
  * Per-scheduling-attempt storage shared by the plugins of one cycle, plus the framework's
@@ -55,5 +55,15 @@ export class CycleState {
     c.skipPreBindPlugins = new Set(this.skipPreBindPlugins);
     c.recordPluginMetrics = this.recordPluginMetrics;
     return c;
+  }
+}
+
+/** Pods plugins ask to move to activeQ at the end of the scheduling/binding cycle. */
+export class PodsToActivate implements StateData {
+  /** `namespace/name` → pod. */
+  map: Map<string, import("@kubesched/api").Pod> = new Map();
+  /** Shared between clones on purpose: plugins in a dry run add to the same set (upstream). */
+  clone(): StateData {
+    return this;
   }
 }

@@ -15,4 +15,5 @@ export * from "./normalize-score";
 export * from "./pod-info";
 export * from "./queued-pod-info";
 export * from "./resource";
+export * from "./resource-allocation";
 export * from "./status";

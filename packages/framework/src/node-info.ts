@@ -1,6 +1,14 @@
 // upstream: pkg/scheduler/framework/types.go (NodeInfo)
-import { getContainerPorts, HostPortInfo, type Node, type Pod, podUID } from "@kubesched/api";
-import { PodInfo, podHasAffinity, podHasRequiredAntiAffinity } from "./pod-info";
+import {
+  getContainerPorts,
+  HostPortInfo,
+  type Node,
+  type Pod,
+  podHasAffinity,
+  podHasRequiredAntiAffinity,
+  podUID,
+} from "@kubesched/api";
+import { PodInfo } from "./pod-info";
 import { Resource } from "./resource";
 
 /** Image size and how many nodes have it; shared by every NodeInfo that has the image. */

@@ -2,6 +2,7 @@
 import {
   DefaultMemoryRequest,
   DefaultMilliCPURequest,
+  isPodLevelRequestsSet,
   labelSelectorAsSelector,
   nothing,
   type Pod,
@@ -128,7 +129,7 @@ export class PodInfo {
     if (this.cachedResource) return this.cachedResource;
     const opts = { useStatusResources: true, skipPodLevelResources: false };
     const requests = podRequests(this.pod, opts);
-    const podLevelSet = podLevelRequestsSet(this.pod);
+    const podLevelSet = isPodLevelRequestsSet(this.pod);
     const nonMissing = new Map<string, number>();
     if (!podLevelSet || !requests.has(ResourceCPU)) nonMissing.set(ResourceCPU, DefaultMilliCPURequest);
     if (!podLevelSet || !requests.has(ResourceMemory)) nonMissing.set(ResourceMemory, DefaultMemoryRequest);
@@ -143,21 +144,4 @@ export class PodInfo {
     };
     return this.cachedResource;
   }
-}
-
-function podLevelRequestsSet(pod: Pod): boolean {
-  const r = pod.spec?.resources?.requests;
-  const l = pod.spec?.resources?.limits;
-  return (r != null && Object.keys(r).length > 0) || (l != null && Object.keys(l).length > 0);
-}
-
-export function podHasAffinity(pod: Pod): boolean {
-  const a = pod.spec?.affinity;
-  return a != null && (a.podAffinity != null || a.podAntiAffinity != null);
-}
-
-export function podHasRequiredAntiAffinity(pod: Pod): boolean {
-  return (
-    (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0
-  );
 }

@@ -1,0 +1,308 @@
+// upstream: pkg/scheduler/framework/plugins/noderesources/resource_allocation.go (resourceAllocationScorer),
+// least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go and
+// pkg/scheduler/framework/plugins/helper/shape_score.go (BuildBrokenLinearFunction).
+//
+// Shared by NodeResourcesFit (Least/Most/RequestedToCapacityRatio) and
+// NodeResourcesBalancedAllocation. Amounts are canonical integers held in doubles: cpu in
+// millicores, everything else in Value() units.
+import {
+  DefaultMemoryRequest,
+  DefaultMilliCPURequest,
+  isScalarResourceName,
+  type Pod,
+  type PodResourcesOptions,
+  podRequests,
+  ResourceCPU,
+  ResourceEphemeralStorage,
+  ResourceMemory,
+} from "@kubesched/api";
+import { MaxNodeScore } from "./interface";
+import type { NodeInfo } from "./node-info";
+import { Code, Status } from "./status";
+
+/** One resource a resource-allocation scorer looks at, with its weight (upstream config.ResourceSpec). */
+export interface ResourceSpec {
+  name: string;
+  weight: number;
+}
+
+/**
+ * Scores a node from per-resource amounts, in the order of the configured resources:
+ * `requested` = the node's usage plus the pod's request, `allocated` = the node's usage
+ * without the pod, `allocatable` = the node's allocatable. A resource with allocatable 0 is
+ * to be skipped (all three are 0 for it). Returns an integer score.
+ */
+export type ResourceScorerFn = (
+  requested: Float64Array,
+  allocated: Float64Array,
+  allocatable: Float64Array,
+) => number;
+
+/** The scale of user-provided shape scores (upstream config.MaxCustomPriorityScore). */
+export const MaxCustomPriorityScore = 10;
+
+const maxUtilization = 100;
+
+function leastRequestedScore(requested: number, capacity: number): number {
+  if (capacity === 0 || requested > capacity) return 0;
+  return Math.trunc(((capacity - requested) * MaxNodeScore) / capacity);
+}
+
+function mostRequestedScore(requested: number, capacity: number): number {
+  if (capacity === 0) return 0;
+  // requested may exceed capacity because pods without requests get the non-zero defaults.
+  const r = requested > capacity ? capacity : requested;
+  return Math.trunc((r * MaxNodeScore) / capacity);
+}
+
+/**
+ * Favors nodes with fewer requested resources: per resource `(capacity - requested) * 100 /
+ * capacity` (0 when requested exceeds capacity), weighted average over resources with a
+ * non-zero allocatable.
+ */
+export function leastResourceScorer(resources: readonly ResourceSpec[]): ResourceScorerFn {
+  const weights = Float64Array.from(resources, (r) => r.weight);
+  return (requested, _allocated, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      const alloc = allocatable[i]!;
+      if (alloc === 0) continue;
+      const w = weights[i]!;
+      nodeScore += leastRequestedScore(requested[i]!, alloc) * w;
+      weightSum += w;
+    }
+    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  };
+}
+
+/**
+ * Favors nodes with more requested resources: per resource `min(requested, capacity) * 100 /
+ * capacity`, weighted average over resources with a non-zero allocatable.
+ */
+export function mostResourceScorer(resources: readonly ResourceSpec[]): ResourceScorerFn {
+  const weights = Float64Array.from(resources, (r) => r.weight);
+  return (requested, _allocated, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      const alloc = allocatable[i]!;
+      if (alloc === 0) continue;
+      const w = weights[i]!;
+      nodeScore += mostRequestedScore(requested[i]!, alloc) * w;
+      weightSum += w;
+    }
+    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  };
+}
+
+/** A point of a broken linear function (upstream helper.FunctionShapePoint). */
+export interface FunctionShapePoint {
+  utilization: number;
+  score: number;
+}
+
+/**
+ * The piecewise-linear function through `shape` (sorted by utilization), constant before the
+ * first and after the last point; integer arithmetic truncating toward zero as Go's.
+ */
+export function buildBrokenLinearFunction(shape: readonly FunctionShapePoint[]): (p: number) => number {
+  const n = shape.length;
+  const us = Float64Array.from(shape, (s) => s.utilization);
+  const ss = Float64Array.from(shape, (s) => s.score);
+  return (p) => {
+    for (let i = 0; i < n; i++) {
+      if (p <= us[i]!) {
+        if (i === 0) return ss[0]!;
+        return ss[i - 1]! + Math.trunc(((ss[i]! - ss[i - 1]!) * (p - us[i - 1]!)) / (us[i]! - us[i - 1]!));
+      }
+    }
+    return ss[n - 1]!;
+  };
+}
+
+/**
+ * Bin packing with a user-defined shape: per resource the shape's score (scaled from 0..10 to
+ * 0..100) at utilization `requested * 100 / capacity` (100 when over capacity); only resources
+ * scoring above 0 enter the weighted average, which is rounded.
+ */
+export function requestedToCapacityRatioScorer(
+  resources: readonly ResourceSpec[],
+  shape: readonly FunctionShapePoint[],
+): ResourceScorerFn {
+  const scale = MaxNodeScore / MaxCustomPriorityScore;
+  const raw = buildBrokenLinearFunction(
+    shape.map((p) => ({ utilization: p.utilization, score: p.score * scale })),
+  );
+  const weights = Float64Array.from(resources, (r) => r.weight);
+  return (requested, _allocated, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      const capacity = allocatable[i]!;
+      if (capacity === 0) continue;
+      const req = requested[i]!;
+      const resourceScore =
+        req > capacity ? raw(maxUtilization) : raw(Math.trunc((req * maxUtilization) / capacity));
+      if (resourceScore > 0) {
+        const w = weights[i]!;
+        nodeScore += resourceScore * w;
+        weightSum += w;
+      }
+    }
+    return weightSum === 0 ? 0 : Math.round(nodeScore / weightSum);
+  };
+}
+
+export interface ResourceAllocationScorerOptions {
+  /** The scorer's name (the strategy or plugin name), for messages. */
+  name: string;
+  resources: readonly ResourceSpec[];
+  scorer: ResourceScorerFn;
+  /**
+   * Use the plain requests for cpu and memory (BalancedAllocation); otherwise the non-zero
+   * requests, where containers without a request count as 100m / 200Mi (NodeResourcesFit).
+   */
+  useRequested: boolean;
+  /** InPlacePodVerticalScaling: the pod's request is the max of spec, allocated and actuated. */
+  enableInPlacePodVerticalScaling: boolean;
+  /** PodLevelResources: pod-level `spec.resources` requests count. */
+  enablePodLevelResources: boolean;
+  /** InPlacePodLevelResourcesVerticalScaling (beta, on in 1.37). Default true. */
+  enableInPlacePodLevelResourcesVerticalScaling?: boolean;
+}
+
+const KindCPU = 0;
+const KindMemory = 1;
+const KindEphemeralStorage = 2;
+/** Scalar resources (extended, hugepages, kubernetes.io/...): skipped when the pod does not request them. */
+const KindScalar = 3;
+/** Anything else (e.g. `pods`): looked up among the node's scalar resources, as upstream. */
+const KindOther = 4;
+
+function resourceKind(name: string): number {
+  switch (name) {
+    case ResourceCPU:
+      return KindCPU;
+    case ResourceMemory:
+      return KindMemory;
+    case ResourceEphemeralStorage:
+      return KindEphemeralStorage;
+    default:
+      return isScalarResourceName(name) ? KindScalar : KindOther;
+  }
+}
+
+const nonZeroDefaults: ReadonlyMap<string, number> = new Map([
+  [ResourceCPU, DefaultMilliCPURequest],
+  [ResourceMemory, DefaultMemoryRequest],
+]);
+
+/**
+ * upstream resourceAllocationScorer: turns a node and the pod's per-resource requests into the
+ * three arrays a ResourceScorerFn scores. The arrays are owned by the scorer and reused for
+ * every node (Score is synchronous), so scoring a node allocates nothing.
+ */
+export class ResourceAllocationScorer {
+  readonly name: string;
+  readonly resources: readonly ResourceSpec[];
+  readonly useRequested: boolean;
+  private readonly scorer: ResourceScorerFn;
+  private readonly kinds: Uint8Array;
+  private readonly names: readonly string[];
+  private readonly requested: Float64Array;
+  private readonly allocated: Float64Array;
+  private readonly allocatable: Float64Array;
+  private readonly podRequestOptions: PodResourcesOptions;
+
+  constructor(opts: ResourceAllocationScorerOptions) {
+    this.name = opts.name;
+    this.resources = opts.resources;
+    this.useRequested = opts.useRequested;
+    this.scorer = opts.scorer;
+    const n = opts.resources.length;
+    this.names = opts.resources.map((r) => r.name);
+    this.kinds = Uint8Array.from(this.names, resourceKind);
+    this.requested = new Float64Array(n);
+    this.allocated = new Float64Array(n);
+    this.allocatable = new Float64Array(n);
+    this.podRequestOptions = {
+      useStatusResources: opts.enableInPlacePodVerticalScaling,
+      inPlacePodLevelResourcesVerticalScaling: opts.enableInPlacePodLevelResourcesVerticalScaling ?? true,
+      skipPodLevelResources: !opts.enablePodLevelResources,
+      ...(opts.useRequested ? {} : { nonMissingContainerRequests: nonZeroDefaults }),
+    };
+  }
+
+  /**
+   * The node's score for a pod whose requests (in the order of `resources`) are `podRequests`;
+   * an Error status when no resources are configured.
+   */
+  score(nodeInfo: NodeInfo, podRequests: ArrayLike<number>): number | Status {
+    const n = this.kinds.length;
+    if (n === 0) return new Status(Code.Error, "resources not found");
+    const usage = this.useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
+    const nodeAllocatable = nodeInfo.allocatable;
+    const requested = this.requested;
+    const allocated = this.allocated;
+    const allocatable = this.allocatable;
+    for (let i = 0; i < n; i++) {
+      const podRequest = podRequests[i] ?? 0;
+      let alloc = 0;
+      let used = 0;
+      switch (this.kinds[i]) {
+        case KindCPU:
+          alloc = nodeAllocatable.milliCPU;
+          used = usage.milliCPU;
+          break;
+        case KindMemory:
+          alloc = nodeAllocatable.memory;
+          used = usage.memory;
+          break;
+        case KindEphemeralStorage:
+          alloc = nodeAllocatable.ephemeralStorage;
+          used = nodeInfo.requested.ephemeralStorage;
+          break;
+        case KindScalar:
+          // A scalar resource the pod does not request is left out of the score.
+          if (podRequest === 0) break;
+          alloc = nodeAllocatable.scalar(this.names[i]!);
+          used = nodeInfo.requested.scalar(this.names[i]!);
+          break;
+        default:
+          alloc = nodeAllocatable.scalar(this.names[i]!);
+          used = nodeInfo.requested.scalar(this.names[i]!);
+      }
+      if (alloc === 0) {
+        requested[i] = 0;
+        allocated[i] = 0;
+        allocatable[i] = 0;
+        continue;
+      }
+      allocatable[i] = alloc;
+      allocated[i] = used;
+      requested[i] = used + podRequest;
+    }
+    return this.scorer(requested, allocated, allocatable);
+  }
+
+  /**
+   * The pod's request of one resource as this scorer counts it (with overhead; with the
+   * non-zero cpu/memory defaults unless `useRequested`).
+   */
+  calculatePodResourceRequest(pod: Pod, resourceName: string): number {
+    return podRequests(pod, this.podRequestOptions).get(resourceName) ?? 0;
+  }
+
+  /** The pod's requests in the order of `resources`; computed once per cycle in PreScore. */
+  calculatePodResourceRequestList(pod: Pod): Float64Array {
+    const reqs = podRequests(pod, this.podRequestOptions);
+    return Float64Array.from(this.names, (name) => reqs.get(name) ?? 0);
+  }
+
+  /** True when the pod requests none of the configured resources (a best-effort pod). */
+  static isBestEffortPod(podRequests: ArrayLike<number>): boolean {
+    for (let i = 0; i < podRequests.length; i++) if (podRequests[i] !== 0) return false;
+    return true;
+  }
+}
