@@ -1,1 +1,25 @@
-export {};
+// @kubesched/runtime — the framework runtime (upstream pkg/scheduler/framework/runtime).
+export { formatDuration } from "./duration";
+export {
+  ExtenderName,
+  type ExtensionPointName,
+  Framework,
+  type FrameworkHooks,
+  type FrameworkOptions,
+  type FrameworkTracer,
+  MaxPermitTimeoutMs,
+  newFramework,
+  type PluginEvents,
+  type PreFilterOutput,
+  type ScoreOutput,
+} from "./framework";
+export { chunkSizeFor, DefaultParallelism, Parallelizer } from "./parallelize";
+export type {
+  PluginConfigEntry,
+  PluginEntry,
+  PluginSet,
+  Plugins,
+  ProfileConfig,
+} from "./profile-types";
+export { createRegistry, mergeRegistries } from "./registry";
+export { WaitingPodImpl, WaitingPodsMap } from "./waiting-pods-map";
