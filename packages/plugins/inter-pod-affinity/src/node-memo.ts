@@ -1,0 +1,105 @@
+// upstream: pkg/scheduler/framework/plugins/nodememo (generation_memo.go, memo_lru.go).
+//
+// Per-node contributions memoized across scheduling cycles and validated with NodeInfo.generation:
+// a cycle recomputes only the nodes whose generation moved since the previous cycle (usually the
+// one node that received the last bound pod) instead of walking every pod of the cluster. The
+// contributions are derived from the cycle's snapshot, exactly what the full computation reads,
+// so the aggregate is identical to the full computation's (tests compare the two after mutations).
+import type { NodeInfo } from "@kubesched/framework";
+
+interface Slot<T> {
+  readonly name: string;
+  node: NodeInfo;
+  generation: number;
+  value: T | null;
+  epoch: number;
+}
+
+/** Contributions of the nodes of a list, refreshed by generation. */
+export class NodeMemo<T> {
+  private readonly byName = new Map<string, Slot<T>>();
+  /** Slot of the node at each index of the last list (a fast path when the list keeps its order). */
+  private positional: Slot<T>[] = [];
+  private epoch = 0;
+
+  /**
+   * Brings the memo up to date with `nodes`: nodes with a new generation are recomputed, nodes no
+   * longer listed are withdrawn. `apply(value, sign)` folds a contribution into (sign 1) or out of
+   * (sign -1) the caller's aggregate. `compute` returns null when the node contributes nothing.
+   */
+  refresh(
+    nodes: readonly NodeInfo[],
+    compute: (nodeInfo: NodeInfo) => T | null,
+    apply: (value: T, sign: 1 | -1) => void,
+  ): void {
+    const epoch = ++this.epoch;
+    const positional = this.positional;
+    let seen = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      const ni = nodes[i]!;
+      let slot = positional[i];
+      if (slot === undefined || (slot.node !== ni && slot.name !== ni.nodeName)) {
+        const name = ni.nodeName;
+        slot = this.byName.get(name);
+        if (slot === undefined) {
+          slot = { name, node: ni, generation: Number.NaN, value: null, epoch: 0 };
+          this.byName.set(name, slot);
+        }
+        positional[i] = slot;
+      }
+      if (slot.epoch === epoch) continue; // the same node listed twice: count it once
+      slot.epoch = epoch;
+      slot.node = ni;
+      seen++;
+      if (slot.generation !== ni.generation) {
+        if (slot.value !== null) apply(slot.value, -1);
+        slot.value = compute(ni);
+        if (slot.value !== null) apply(slot.value, 1);
+        slot.generation = ni.generation;
+      }
+    }
+    positional.length = nodes.length;
+    if (seen !== this.byName.size) {
+      for (const [name, slot] of this.byName) {
+        if (slot.epoch === epoch) continue;
+        if (slot.value !== null) apply(slot.value, -1);
+        this.byName.delete(name);
+      }
+    }
+  }
+}
+
+/**
+ * A small LRU of memo entries keyed by pod shape. A shape gets an entry only the second time it is
+ * seen: a memo's first pass costs more than the full computation, so pods whose shape never repeats
+ * (unique labels) keep taking the full computation.
+ */
+export class MemoLRU<V> {
+  private readonly entries = new Map<string, V>();
+  private readonly seenOnce = new Map<string, true>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** The entry for key (created when the key repeats), or undefined on a key's first sighting. */
+  get(key: string, create: () => V): V | undefined {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    if (!this.seenOnce.has(key)) {
+      this.seenOnce.set(key, true);
+      if (this.seenOnce.size > this.capacity * 4) this.seenOnce.delete(this.seenOnce.keys().next().value!);
+      return undefined;
+    }
+    this.seenOnce.delete(key);
+    const v = create();
+    this.entries.set(key, v);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    return v;
+  }
+}
+
+/** Entries kept per memo (distinct pod shapes scheduled in alternation). */
+export const DefaultMemoCapacity = 32;

@@ -1,0 +1,107 @@
+// upstream: pkg/scheduler/framework/plugins/interpodaffinity/plugin.go
+import type { Pod } from "@kubesched/api";
+import type {
+  ClusterEventWithHint,
+  CycleState,
+  EnqueueExtensions,
+  FilterPlugin,
+  Handle,
+  NodeInfo,
+  NodeScore,
+  PodInfo,
+  PreFilterExtensions,
+  PreFilterPlugin,
+  PreFilterResult,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+  Status,
+} from "@kubesched/framework";
+import type { InterPodAffinityArgs } from "./args";
+import type { InterPodAffinityContext } from "./context";
+import { eventsToRegister } from "./events";
+import { addOrRemovePod, type FilteringMemos, filter, preFilter } from "./filtering";
+import { DefaultMemoCapacity, MemoLRU } from "./node-memo";
+import { normalizeScore, preScore, type ScoringMemo, score } from "./scoring";
+
+export const Name = "InterPodAffinity";
+
+export interface InterPodAffinityOptions {
+  /**
+   * Memoize PreFilter's and PreScore's cluster-wide walks across cycles, validated by node
+   * generation (default true). Off: every cycle walks every pod, as upstream without its memo.
+   */
+  memo?: boolean;
+}
+
+/** Checks required pod (anti-)affinity (Filter) and scores preferred terms (Score). */
+export class InterPodAffinity
+  implements
+    PreFilterPlugin,
+    FilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    EnqueueExtensions,
+    PreFilterExtensions,
+    ScoreExtensions
+{
+  private readonly ctx: InterPodAffinityContext;
+
+  constructor(args: InterPodAffinityArgs, handle: Handle, options: InterPodAffinityOptions = {}) {
+    const memo = options.memo ?? true;
+    const filteringMemos: FilteringMemos | null = memo
+      ? { existing: new MemoLRU(DefaultMemoCapacity), incoming: new MemoLRU(DefaultMemoCapacity) }
+      : null;
+    const scoringMemo: ScoringMemo | null = memo ? new MemoLRU(DefaultMemoCapacity) : null;
+    this.ctx = { handle, args, filteringMemos, scoringMemo };
+  }
+
+  name(): string {
+    return Name;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return eventsToRegister();
+  }
+
+  preFilter(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
+    return preFilter(this.ctx, state, pod, nodes);
+  }
+
+  preFilterExtensions(): PreFilterExtensions {
+    return this;
+  }
+
+  addPod(state: CycleState, _podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {
+    return addOrRemovePod(state, podInfoToAdd, nodeInfo, 1);
+  }
+
+  removePod(
+    state: CycleState,
+    _podToSchedule: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null {
+    return addOrRemovePod(state, podInfoToRemove, nodeInfo, -1);
+  }
+
+  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+    return filter(state, nodeInfo);
+  }
+
+  preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
+    return preScore(this.ctx, state, pod);
+  }
+
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number | Status {
+    return score(state, nodeInfo);
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(state: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
+    return normalizeScore(state, scores);
+  }
+}
