@@ -1,0 +1,155 @@
+// upstream: pkg/scheduler/backend/cache/snapshot.go
+import { type Node, namespacedName, type Pod } from "@kubesched/api";
+import {
+  type ImageStateSummary,
+  NodeInfo,
+  type NodeInfoLister,
+  type SharedLister,
+  type StorageInfoLister,
+} from "@kubesched/framework";
+
+/**
+ * What a scheduling cycle sees: a copy of the cache's NodeInfos and the node-tree order, taken at
+ * the start of the cycle (Cache.updateSnapshot) and fixed until the cycle ends.
+ */
+export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister {
+  /** Node name → snapshot NodeInfo. */
+  nodeInfoMap: Map<string, NodeInfo> = new Map();
+  /** The nodes in node-tree (zone round-robin) order. */
+  nodeInfoList: NodeInfo[] = [];
+  /** Nodes with at least one pod declaring pod affinity or anti-affinity. */
+  havePodsWithAffinityNodeInfoList: NodeInfo[] = [];
+  /** Nodes with at least one pod declaring required pod anti-affinity. */
+  havePodsWithRequiredAntiAffinityNodeInfoList: NodeInfo[] = [];
+  /** `namespace/name` of PVCs used by at least one scheduled pod. */
+  usedPVCSet: Set<string> = new Set();
+  /** The newest cache generation this snapshot reflects. */
+  generation = 0;
+
+  nodeInfos(): NodeInfoLister {
+    return this;
+  }
+
+  storageInfos(): StorageInfoLister {
+    return this;
+  }
+
+  numNodes(): number {
+    return this.nodeInfoList.length;
+  }
+
+  list(): readonly NodeInfo[] {
+    return this.nodeInfoList;
+  }
+
+  havePodsWithAffinityList(): readonly NodeInfo[] {
+    return this.havePodsWithAffinityNodeInfoList;
+  }
+
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[] {
+    return this.havePodsWithRequiredAntiAffinityNodeInfoList;
+  }
+
+  /** The node's NodeInfo; undefined for unknown nodes and for nodes known only through their pods. */
+  get(nodeName: string): NodeInfo | undefined {
+    const ni = this.nodeInfoMap.get(nodeName);
+    return ni && ni.node !== null ? ni : undefined;
+  }
+
+  isPVCUsedByPods(key: string): boolean {
+    return this.usedPVCSet.has(key);
+  }
+}
+
+/**
+ * A snapshot of the given pods and nodes (upstream NewSnapshot), for tests and tools. Nodes keep
+ * the given order; pods whose node is not among `nodes` are kept in the map (as upstream) but not
+ * listed.
+ */
+export function newSnapshot(pods: readonly Pod[], nodes: readonly Node[]): Snapshot {
+  const nodeInfoMap = createNodeInfoMap(pods, nodes);
+  const s = new Snapshot();
+  s.nodeInfoMap = nodeInfoMap;
+  const listed = new Set<NodeInfo>();
+  for (const node of nodes) {
+    const ni = nodeInfoMap.get(node.metadata?.name ?? "")!;
+    if (listed.has(ni)) continue;
+    listed.add(ni);
+    s.nodeInfoList.push(ni);
+    if (ni.podsWithAffinity.length > 0) s.havePodsWithAffinityNodeInfoList.push(ni);
+    if (ni.podsWithRequiredAntiAffinity.length > 0) s.havePodsWithRequiredAntiAffinityNodeInfoList.push(ni);
+  }
+  s.usedPVCSet = createUsedPVCSet(pods);
+  return s;
+}
+
+function createNodeInfoMap(pods: readonly Pod[], nodes: readonly Node[]): Map<string, NodeInfo> {
+  const m = new Map<string, NodeInfo>();
+  for (const pod of pods) {
+    const nodeName = pod.spec?.nodeName ?? "";
+    let ni = m.get(nodeName);
+    if (!ni) {
+      ni = new NodeInfo();
+      m.set(nodeName, ni);
+    }
+    ni.addPod(pod);
+  }
+  const imageExistenceMap = createImageExistenceMap(nodes);
+  for (const node of nodes) {
+    const name = node.metadata?.name ?? "";
+    let ni = m.get(name);
+    if (!ni) {
+      ni = new NodeInfo();
+      m.set(name, ni);
+    }
+    ni.setNode(node);
+    ni.imageStates = getNodeImageStates(node, imageExistenceMap);
+  }
+  return m;
+}
+
+/** PVCs (`namespace/claimName`) referenced by scheduled pods. */
+export function createUsedPVCSet(pods: readonly Pod[]): Set<string> {
+  const used = new Set<string>();
+  for (const pod of pods) {
+    if (!pod.spec?.nodeName) continue;
+    for (const v of pod.spec.volumes ?? []) {
+      if (!v.persistentVolumeClaim) continue;
+      used.add(namespacedName(pod.metadata?.namespace, v.persistentVolumeClaim.claimName));
+    }
+  }
+  return used;
+}
+
+/** The node's image states, with the number of nodes having each image from `imageExistenceMap`. */
+export function getNodeImageStates(
+  node: Node,
+  imageExistenceMap: ReadonlyMap<string, ReadonlySet<string>>,
+): Map<string, ImageStateSummary> {
+  const states = new Map<string, ImageStateSummary>();
+  for (const image of node.status?.images ?? []) {
+    for (const name of image.names ?? []) {
+      states.set(name, { size: image.sizeBytes ?? 0, numNodes: imageExistenceMap.get(name)?.size ?? 0 });
+    }
+  }
+  return states;
+}
+
+/** Image name → names of the nodes having it. */
+export function createImageExistenceMap(nodes: readonly Node[]): Map<string, Set<string>> {
+  const m = new Map<string, Set<string>>();
+  for (const node of nodes) {
+    const nodeName = node.metadata?.name ?? "";
+    for (const image of node.status?.images ?? []) {
+      for (const name of image.names ?? []) {
+        let set = m.get(name);
+        if (!set) {
+          set = new Set();
+          m.set(name, set);
+        }
+        set.add(nodeName);
+      }
+    }
+  }
+  return m;
+}
