@@ -1,0 +1,887 @@
+// Ported from upstream pkg/scheduler/framework/plugins/podtopologyspread/filtering_test.go.
+// Upstream compares the whole preFilterState; here the state is summarized as per-constraint
+// counts (TpPairToMatchNum split by constraint) and critical paths, sorted as upstream's comparer.
+import type { Node, Pod } from "@kubesched/api";
+import type { Features } from "@kubesched/framework";
+import { makeLabelSelector, makeNode, makePod, makeService, statusSummary } from "@kubesched/testing";
+import { describe, expect, it } from "vitest";
+import {
+  barSelector,
+  fooSelector,
+  noPaths,
+  type PreFilterStateSummary,
+  paths,
+  summarizePreFilterState,
+  taints,
+  tsc,
+} from "./test-fixtures";
+import { type Objects, runPreFilterFilter, setup } from "./test-harness";
+
+const node = (name: string, labels: Record<string, string>): Node =>
+  makeNode().name(name).labels(labels).obj();
+const zn = (name: string, zone: string): Node => node(name, { zone, node: name });
+const pod = (name: string, nodeName: string, labels: Record<string, string> = {}): Pod =>
+  makePod().name(name).node(nodeName).labels(labels).obj();
+const foo = { foo: "" };
+const bar = { bar: "" };
+const fooBar = { foo: "", bar: "" };
+const fourNodes = () => [
+  zn("node-a", "zone1"),
+  zn("node-b", "zone1"),
+  zn("node-x", "zone2"),
+  zn("node-y", "zone2"),
+];
+const fivePods = () => [
+  pod("p-a1", "node-a", foo),
+  pod("p-a2", "node-a", foo),
+  pod("p-b1", "node-b", foo),
+  pod("p-y1", "node-y", foo),
+  pod("p-y2", "node-y", foo),
+];
+const sevenPods = () => [...fivePods(), pod("p-y3", "node-y", foo), pod("p-y4", "node-y", foo)];
+const threeNodes = () => [zn("node-a", "zone1"), zn("node-b", "zone1"), zn("node-y", "zone2")];
+const inclusionNodes = (taintC = false) => [
+  node("node-a", { node: "node-a", foo: "" }),
+  node("node-b", { node: "node-b", foo: "" }),
+  taintC
+    ? makeNode().name("node-c").label("node", "node-c").taints(taints).label("bar", "").obj()
+    : node("node-c", { node: "node-c", bar: "" }),
+];
+const inclusionPods = () => [
+  pod("p-a", "node-a", bar),
+  pod("p-b", "node-b", bar),
+  pod("p-c", "node-b", bar),
+  pod("p-d", "node-c"),
+];
+const taintNodes = () => [
+  node("node-a", { node: "node-a" }),
+  node("node-b", { node: "node-b" }),
+  makeNode().name("node-c").label("node", "node-c").taints(taints).label("bar", "").obj(),
+];
+
+interface PreFilterCase {
+  name: string;
+  pod: Pod;
+  nodes?: Node[];
+  existingPods?: Pod[];
+  objs?: Objects;
+  defaultConstraints?: unknown[];
+  want?: PreFilterStateSummary;
+  wantPrefilterStatus?: { code: string; reasons: string[] };
+  enableNodeInclusionPolicy?: boolean;
+  enableMatchLabelKeys?: boolean;
+}
+
+const preFilterCases: PreFilterCase[] = [
+  {
+    name: "clean cluster with one spreadConstraint",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(5, "zone", "DoNotSchedule", makeLabelSelector().label("foo", "bar").obj())
+      .obj(),
+    nodes: fourNodes(),
+    want: {
+      constraints: [tsc(5, "zone", makeLabelSelector().label("foo", "bar").obj())],
+      counts: [{ zone1: 0, zone2: 0 }],
+      paths: paths([
+        ["zone1", 0],
+        ["zone2", 0],
+      ]),
+    },
+  },
+  {
+    name: "normal case with one spreadConstraint",
+    pod: makePod().name("p").label("foo", "").spreadConstraint(1, "zone", "DoNotSchedule", fooSelector).obj(),
+    nodes: fourNodes(),
+    existingPods: fivePods(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector)],
+      counts: [{ zone1: 3, zone2: 2 }],
+      paths: paths([
+        ["zone2", 2],
+        ["zone1", 3],
+      ]),
+    },
+  },
+  {
+    name: "normal case with null label selector",
+    pod: makePod().name("p").label("foo", "").spreadConstraint(1, "zone", "DoNotSchedule", null).obj(),
+    nodes: fourNodes(),
+    existingPods: fivePods(),
+    want: {
+      constraints: [tsc(1, "zone", null)],
+      counts: [{ zone1: 0, zone2: 0 }],
+      paths: paths([
+        ["zone2", 0],
+        ["zone1", 0],
+      ]),
+    },
+  },
+  {
+    name: "normal case with one spreadConstraint, on a 3-zone cluster",
+    pod: makePod().name("p").label("foo", "").spreadConstraint(1, "zone", "DoNotSchedule", fooSelector).obj(),
+    nodes: [...fourNodes(), zn("node-o", "zone3"), zn("node-p", "zone3")],
+    existingPods: fivePods(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector)],
+      counts: [{ zone1: 3, zone2: 2, zone3: 0 }],
+      paths: paths([
+        ["zone3", 0],
+        ["zone2", 2],
+      ]),
+    },
+  },
+  {
+    name: "namespace mismatch doesn't count",
+    pod: makePod().name("p").label("foo", "").spreadConstraint(1, "zone", "DoNotSchedule", fooSelector).obj(),
+    nodes: fourNodes(),
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      makePod().name("p-a2").namespace("ns1").node("node-a").label("foo", "").obj(),
+      pod("p-b1", "node-b", foo),
+      makePod().name("p-y1").namespace("ns2").node("node-y").label("foo", "").obj(),
+      pod("p-y2", "node-y", foo),
+    ],
+    want: {
+      constraints: [tsc(1, "zone", fooSelector)],
+      counts: [{ zone1: 2, zone2: 1 }],
+      paths: paths([
+        ["zone2", 1],
+        ["zone1", 2],
+      ]),
+    },
+  },
+  {
+    name: "normal case with two spreadConstraints",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector)
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: sevenPods(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector), tsc(1, "node", fooSelector)],
+      counts: [
+        { zone1: 3, zone2: 4 },
+        { "node-a": 2, "node-b": 1, "node-x": 0, "node-y": 4 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 3],
+          ["zone2", 4],
+        ],
+        [
+          ["node-x", 0],
+          ["node-b", 1],
+        ],
+      ),
+    },
+  },
+  {
+    name: "soft spreadConstraints should be bypassed",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "zone", "ScheduleAnyway", fooSelector)
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "ScheduleAnyway", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector)
+      .obj(),
+    nodes: threeNodes(),
+    existingPods: sevenPods(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector), tsc(1, "node", fooSelector)],
+      counts: [
+        { zone1: 3, zone2: 4 },
+        { "node-a": 2, "node-b": 1, "node-y": 4 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 3],
+          ["zone2", 4],
+        ],
+        [
+          ["node-b", 1],
+          ["node-a", 2],
+        ],
+      ),
+    },
+  },
+  {
+    name: "different labelSelectors - simple version",
+    pod: makePod()
+      .name("p")
+      .labels(fooBar)
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector)
+      .obj(),
+    nodes: threeNodes(),
+    existingPods: [pod("p-a", "node-a", foo), pod("p-b", "node-b", bar)],
+    want: {
+      constraints: [tsc(1, "zone", fooSelector), tsc(1, "node", barSelector)],
+      counts: [
+        { zone1: 1, zone2: 0 },
+        { "node-a": 0, "node-b": 1, "node-y": 0 },
+      ],
+      paths: paths(
+        [
+          ["zone2", 0],
+          ["zone1", 1],
+        ],
+        [
+          ["node-a", 0],
+          ["node-y", 0],
+        ],
+      ),
+    },
+  },
+  {
+    name: "different labelSelectors - complex pods",
+    pod: makePod()
+      .name("p")
+      .labels(fooBar)
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector)
+      .obj(),
+    nodes: threeNodes(),
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", fooBar),
+      pod("p-b1", "node-b", foo),
+      pod("p-y1", "node-y", foo),
+      pod("p-y2", "node-y", fooBar),
+      pod("p-y3", "node-y", foo),
+      pod("p-y4", "node-y", fooBar),
+    ],
+    want: {
+      constraints: [tsc(1, "zone", fooSelector), tsc(1, "node", barSelector)],
+      counts: [
+        { zone1: 3, zone2: 4 },
+        { "node-a": 1, "node-b": 0, "node-y": 2 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 3],
+          ["zone2", 4],
+        ],
+        [
+          ["node-b", 0],
+          ["node-a", 1],
+        ],
+      ),
+    },
+  },
+  {
+    name: "two spreadConstraints, and with podAffinity",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeAffinityNotIn("node", ["node-x"]) // exclude node-x
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector)
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: sevenPods(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector), tsc(1, "node", fooSelector)],
+      counts: [
+        { zone1: 3, zone2: 4 },
+        { "node-a": 2, "node-b": 1, "node-y": 4 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 3],
+          ["zone2", 4],
+        ],
+        [
+          ["node-b", 1],
+          ["node-a", 2],
+        ],
+      ),
+    },
+  },
+  {
+    name: "default constraints and a service",
+    pod: makePod().name("p").label("foo", "bar").label("baz", "kar").obj(),
+    defaultConstraints: [
+      { maxSkew: 3, topologyKey: "node", whenUnsatisfiable: "DoNotSchedule" },
+      { maxSkew: 2, topologyKey: "node", whenUnsatisfiable: "ScheduleAnyway" },
+      { maxSkew: 5, topologyKey: "rack", whenUnsatisfiable: "DoNotSchedule" },
+    ],
+    objs: { services: [makeService().name("svc").selector("foo", "bar").obj()] },
+    want: {
+      constraints: [
+        tsc(3, "node", makeLabelSelector().label("foo", "bar").obj()),
+        tsc(5, "rack", makeLabelSelector().label("foo", "bar").obj()),
+      ],
+      counts: [{}, {}],
+      paths: [noPaths, noPaths],
+    },
+  },
+  {
+    name: "default constraints and a service that doesn't match",
+    pod: makePod().name("p").label("foo", "bar").obj(),
+    defaultConstraints: [{ maxSkew: 3, topologyKey: "node", whenUnsatisfiable: "DoNotSchedule" }],
+    objs: { services: [makeService().name("svc").selector("baz", "kep").obj()] },
+    wantPrefilterStatus: { code: "Skip", reasons: [] },
+  },
+  {
+    name: "default constraints and a service, but pod has constraints",
+    pod: makePod()
+      .name("p")
+      .label("foo", "bar")
+      .label("baz", "tar")
+      .spreadConstraint(1, "zone", "DoNotSchedule", makeLabelSelector().label("baz", "tar").obj())
+      .spreadConstraint(2, "planet", "ScheduleAnyway", makeLabelSelector().label("fot", "rok").obj())
+      .obj(),
+    defaultConstraints: [{ maxSkew: 2, topologyKey: "node", whenUnsatisfiable: "DoNotSchedule" }],
+    objs: { services: [makeService().name("svc").selector("foo", "bar").obj()] },
+    want: {
+      constraints: [tsc(1, "zone", makeLabelSelector().label("baz", "tar").obj())],
+      counts: [{}],
+      paths: [noPaths],
+    },
+  },
+  {
+    name: "default soft constraints and a service",
+    pod: makePod().name("p").label("foo", "bar").obj(),
+    defaultConstraints: [{ maxSkew: 2, topologyKey: "node", whenUnsatisfiable: "ScheduleAnyway" }],
+    objs: { services: [makeService().name("svc").selector("foo", "bar").obj()] },
+    wantPrefilterStatus: { code: "Skip", reasons: [] },
+  },
+  {
+    name: "TpKeyToDomainsNum is calculated when MinDomains is enabled",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector)
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: sevenPods(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector), tsc(1, "node", fooSelector)],
+      counts: [
+        { zone1: 3, zone2: 4 },
+        { "node-a": 2, "node-b": 1, "node-x": 0, "node-y": 4 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 3],
+          ["zone2", 4],
+        ],
+        [
+          ["node-x", 0],
+          ["node-b", 1],
+        ],
+      ),
+    },
+  },
+  {
+    name: "feature gate disabled with NodeAffinityPolicy",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeSelector({ foo: "" })
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector)
+      .obj(),
+    nodes: inclusionNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector)],
+      counts: [{ "node-a": 1, "node-b": 2 }],
+      paths: paths([
+        ["node-a", 1],
+        ["node-b", 2],
+      ]),
+    },
+    enableNodeInclusionPolicy: false,
+  },
+  {
+    name: "NodeAffinityPolicy honored with labelSelectors",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeSelector({ foo: "" })
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector)
+      .obj(),
+    nodes: inclusionNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector)],
+      counts: [{ "node-a": 1, "node-b": 2 }],
+      paths: paths([
+        ["node-a", 1],
+        ["node-b", 2],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "NodeAffinityPolicy ignored with labelSelectors",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeSelector({ foo: "" })
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector, null, "Ignore")
+      .obj(),
+    nodes: inclusionNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector, { nodeAffinityPolicy: "Ignore" })],
+      counts: [{ "node-a": 1, "node-b": 2, "node-c": 0 }],
+      paths: paths([
+        ["node-c", 0],
+        ["node-a", 1],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "NodeAffinityPolicy honored with nodeAffinity",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeAffinityIn("foo", [""])
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector)
+      .obj(),
+    nodes: inclusionNodes(),
+    existingPods: [
+      pod("p-a", "node-a", bar),
+      pod("p-c", "node-b", bar),
+      pod("p-d", "node-b", bar),
+      pod("p-e", "node-c"),
+    ],
+    want: {
+      constraints: [tsc(1, "node", barSelector)],
+      counts: [{ "node-a": 1, "node-b": 2 }],
+      paths: paths([
+        ["node-a", 1],
+        ["node-b", 2],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "NodeAffinityPolicy ignored with nodeAffinity",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeAffinityIn("foo", [""])
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector, null, "Ignore")
+      .obj(),
+    nodes: inclusionNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector, { nodeAffinityPolicy: "Ignore" })],
+      counts: [{ "node-a": 1, "node-b": 2, "node-c": 0 }],
+      paths: paths([
+        ["node-c", 0],
+        ["node-a", 1],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "feature gate disabled with NodeTaintsPolicy",
+    pod: makePod().name("p").label("foo", "").spreadConstraint(1, "node", "DoNotSchedule", barSelector).obj(),
+    nodes: taintNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector)],
+      counts: [{ "node-a": 1, "node-b": 2, "node-c": 0 }],
+      paths: paths([
+        ["node-c", 0],
+        ["node-a", 1],
+      ]),
+    },
+    enableNodeInclusionPolicy: false,
+  },
+  {
+    name: "NodeTaintsPolicy ignored",
+    pod: makePod().name("p").label("foo", "").spreadConstraint(1, "node", "DoNotSchedule", barSelector).obj(),
+    nodes: taintNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector)],
+      counts: [{ "node-a": 1, "node-b": 2, "node-c": 0 }],
+      paths: paths([
+        ["node-c", 0],
+        ["node-a", 1],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "NodeTaintsPolicy honored",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector, null, null, "Honor")
+      .obj(),
+    nodes: taintNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector, { nodeTaintsPolicy: "Honor" })],
+      counts: [{ "node-a": 1, "node-b": 2 }],
+      paths: paths([
+        ["node-a", 1],
+        ["node-b", 2],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "NodeTaintsPolicy honored with tolerated taints",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .toleration("node.kubernetes.io/unschedulable")
+      .spreadConstraint(1, "node", "DoNotSchedule", barSelector, null, null, "Honor")
+      .obj(),
+    nodes: taintNodes(),
+    existingPods: inclusionPods(),
+    want: {
+      constraints: [tsc(1, "node", barSelector, { nodeTaintsPolicy: "Honor" })],
+      counts: [{ "node-a": 1, "node-b": 2, "node-c": 0 }],
+      paths: paths([
+        ["node-c", 0],
+        ["node-a", 1],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeSelector({ foo: "" })
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector, null, "Ignore")
+      .obj(),
+    nodes: [
+      node("node-a", { zone: "zone1", node: "node-a", foo: "" }),
+      zn("node-b", "zone1"),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+    ],
+    existingPods: [pod("p-b1", "node-b", foo), pod("p-b2", "node-b", foo), pod("p-x1", "node-x", foo)],
+    want: {
+      constraints: [
+        tsc(1, "zone", fooSelector),
+        tsc(1, "node", fooSelector, { nodeAffinityPolicy: "Ignore" }),
+      ],
+      counts: [
+        { zone1: 0, zone2: 1 },
+        { "node-a": 0, "node-b": 2, "node-x": 1 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 0],
+          ["zone2", 1],
+        ],
+        [
+          ["node-a", 0],
+          ["node-x", 1],
+        ],
+      ),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "two node inclusion Constraints, zone: honor/honor, node: honor/ignore",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector, null, null, "Honor")
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector)
+      .obj(),
+    nodes: [
+      node("node-a", { zone: "zone1", node: "node-a", foo: "" }),
+      makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").taints(taints).obj(),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+    ],
+    existingPods: [pod("p-b1", "node-b", foo), pod("p-b2", "node-b", foo), pod("p-x1", "node-x", foo)],
+    want: {
+      constraints: [tsc(1, "zone", fooSelector, { nodeTaintsPolicy: "Honor" }), tsc(1, "node", fooSelector)],
+      counts: [
+        { zone1: 0, zone2: 1 },
+        { "node-a": 0, "node-b": 2, "node-x": 1 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 0],
+          ["zone2", 1],
+        ],
+        [
+          ["node-a", 0],
+          ["node-x", 1],
+        ],
+      ),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "two node inclusion Constraints, zone: honor/ignore, node: honor/ignore",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeSelector({ foo: "" })
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector)
+      .obj(),
+    nodes: [
+      zn("node-a", "zone1"),
+      makeNode()
+        .name("node-b")
+        .label("zone", "zone1")
+        .label("node", "node-b")
+        .label("foo", "")
+        .taints(taints)
+        .obj(),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+      zn("node-y", "zone2"),
+    ],
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", foo),
+      pod("p-x1", "node-x", foo),
+      pod("p-y1", "node-y", foo),
+    ],
+    want: {
+      constraints: [tsc(1, "zone", fooSelector), tsc(1, "node", fooSelector)],
+      counts: [
+        { zone1: 0, zone2: 1 },
+        { "node-b": 0, "node-x": 1 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 0],
+          ["zone2", 1],
+        ],
+        [
+          ["node-b", 0],
+          ["node-x", 1],
+        ],
+      ),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "two node inclusion Constraints, zone: ignore/ignore, node: honor/honor",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .nodeSelector({ foo: "" })
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector, null, "Ignore")
+      .spreadConstraint(1, "node", "DoNotSchedule", fooSelector, null, null, "Honor")
+      .obj(),
+    nodes: [
+      zn("node-a", "zone1"),
+      makeNode()
+        .name("node-b")
+        .label("zone", "zone1")
+        .label("node", "node-b")
+        .label("foo", "")
+        .taints(taints)
+        .obj(),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+      node("node-y", { zone: "zone2", node: "node-y", foo: "" }),
+    ],
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", foo),
+      pod("p-x1", "node-x", foo),
+      pod("p-x2", "node-x", foo),
+      pod("p-y1", "node-y", foo),
+    ],
+    want: {
+      constraints: [
+        tsc(1, "zone", fooSelector, { nodeAffinityPolicy: "Ignore" }),
+        tsc(1, "node", fooSelector, { nodeTaintsPolicy: "Honor" }),
+      ],
+      counts: [
+        { zone1: 2, zone2: 3 },
+        { "node-x": 2, "node-y": 1 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 2],
+          ["zone2", 3],
+        ],
+        [
+          ["node-y", 1],
+          ["node-x", 2],
+        ],
+      ),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "matchLabelKeys ignored when feature gate disabled",
+    pod: makePod()
+      .name("p")
+      .labels(fooBar)
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector, null, null, null, ["bar"])
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: fivePods(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector)],
+      counts: [{ zone1: 3, zone2: 2 }],
+      paths: paths([
+        ["zone2", 2],
+        ["zone1", 3],
+      ]),
+    },
+    enableMatchLabelKeys: false,
+  },
+  {
+    name: "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .label("bar", "a")
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector, null, null, null, ["bar"])
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", { foo: "", bar: "a" }),
+      pod("p-b1", "node-b", foo),
+      pod("p-y1", "node-y", { foo: "", bar: "a" }),
+      pod("p-y2", "node-y", bar),
+    ],
+    want: {
+      constraints: [tsc(1, "zone", makeLabelSelector().exists("foo").label("bar", "a").obj())],
+      counts: [{ zone1: 1, zone2: 1 }],
+      paths: paths([
+        ["zone2", 1],
+        ["zone1", 1],
+      ]),
+    },
+    enableMatchLabelKeys: true,
+  },
+  {
+    name: "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty",
+    pod: makePod()
+      .name("p")
+      .label("foo", "a")
+      .spreadConstraint(1, "zone", "DoNotSchedule", makeLabelSelector().obj(), null, null, null, ["foo"])
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: fiveFooA(),
+    want: {
+      constraints: [tsc(1, "zone", makeLabelSelector().label("foo", "a").obj())],
+      counts: [{ zone1: 3, zone2: 2 }],
+      paths: paths([
+        ["zone2", 2],
+        ["zone1", 3],
+      ]),
+    },
+    enableMatchLabelKeys: true,
+  },
+  {
+    name: "key in matchLabelKeys is ignored when LabelSelector is nil when feature gate enabled",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "zone", "DoNotSchedule", null, null, null, null, ["bar"])
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: fiveFooA(),
+    want: {
+      constraints: [tsc(1, "zone", null)],
+      counts: [{ zone1: 0, zone2: 0 }],
+      paths: paths([
+        ["zone2", 0],
+        ["zone1", 0],
+      ]),
+    },
+    enableMatchLabelKeys: true,
+  },
+  {
+    name: "no pod is matched when LabelSelector is nil when feature gate disabled",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "zone", "DoNotSchedule", null, null, null, null, ["bar"])
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: fiveFooA(),
+    want: {
+      constraints: [tsc(1, "zone", null)],
+      counts: [{ zone1: 0, zone2: 0 }],
+      paths: paths([
+        ["zone2", 0],
+        ["zone1", 0],
+      ]),
+    },
+  },
+  {
+    name: "key in matchLabelKeys is ignored when it isn't exist in pod.labels",
+    pod: makePod()
+      .name("p")
+      .label("foo", "")
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector, null, null, null, ["bar"])
+      .obj(),
+    nodes: fourNodes(),
+    existingPods: fiveFooA(),
+    want: {
+      constraints: [tsc(1, "zone", fooSelector)],
+      counts: [{ zone1: 3, zone2: 2 }],
+      paths: paths([
+        ["zone2", 2],
+        ["zone1", 3],
+      ]),
+    },
+    enableMatchLabelKeys: true,
+  },
+  {
+    name: "skip if not specified",
+    pod: makePod().name("p").label("foo", "").obj(),
+    nodes: [zn("node-a", "zone1")],
+    wantPrefilterStatus: { code: "Skip", reasons: [] },
+  },
+];
+
+function fiveFooA(): Pod[] {
+  const a = { foo: "a" };
+  return [
+    pod("p-a1", "node-a", a),
+    pod("p-a2", "node-a", a),
+    pod("p-b1", "node-b", a),
+    pod("p-y1", "node-y", a),
+    pod("p-y2", "node-y", a),
+  ];
+}
+
+/** The features upstream's filtering tests run with: both gates off unless a case turns them on. */
+function testFeatures(tc: {
+  enableNodeInclusionPolicy?: boolean;
+  enableMatchLabelKeys?: boolean;
+}): Partial<Features> {
+  return {
+    enableNodeInclusionPolicyInPodTopologySpread: tc.enableNodeInclusionPolicy ?? false,
+    enableMatchLabelKeysInPodTopologySpread: tc.enableMatchLabelKeys ?? false,
+  };
+}
+
+describe("TestPreFilterState", () => {
+  it.each(preFilterCases)("$name", (tc) => {
+    const s = setup({
+      nodes: tc.nodes,
+      pods: tc.existingPods,
+      objs: tc.objs,
+      args: { defaultingType: "List", defaultConstraints: tc.defaultConstraints ?? [] },
+      features: testFeatures(tc),
+    });
+    const { preFilter, state } = runPreFilterFilter(s, tc.pod);
+    expect(statusSummary(preFilter)).toEqual(tc.wantPrefilterStatus ?? { code: "Success", reasons: [] });
+    if (preFilter !== null) return;
+    expect(summarizePreFilterState(state)).toEqual(tc.want);
+  });
+});
