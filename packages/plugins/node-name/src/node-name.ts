@@ -1,0 +1,36 @@
+// upstream: pkg/scheduler/framework/plugins/nodename/node_name.go
+import type { Pod } from "@kubesched/api";
+import {
+  type ClusterEventWithHint,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type NodeInfo,
+  Status,
+} from "@kubesched/framework";
+import { eventsToRegister } from "./events";
+import { ErrReason } from "./reasons";
+
+export const name = "NodeName";
+
+/** Whether the pod names no node or names this one (upstream Fits). */
+export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
+  const wanted = pod.spec?.nodeName;
+  return !wanted || wanted === nodeInfo.nodeName;
+}
+
+/** Checks that a pod's spec.nodeName, when set, is the node. */
+export class NodeName implements FilterPlugin, EnqueueExtensions {
+  name(): string {
+    return name;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return eventsToRegister();
+  }
+
+  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
+    return fits(pod, nodeInfo) ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReason);
+  }
+}
