@@ -1,0 +1,71 @@
+// upstream: pkg/scheduler/framework/plugins/nodeports/node_ports.go
+import { type ContainerPort, getContainerPorts, type Pod } from "@kubesched/api";
+import {
+  asStatus,
+  type ClusterEventWithHint,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type Features,
+  type FilterPlugin,
+  type NodeInfo,
+  type PreFilterExtensions,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type StateData,
+  Status,
+  stateKey,
+} from "@kubesched/framework";
+import { eventsToRegister } from "./events";
+import { fitsPorts } from "./fits";
+import { ErrReason } from "./reasons";
+
+export const name = "NodePorts";
+
+/** The pod's host ports, collected once per cycle. */
+class PreFilterState implements StateData {
+  constructor(readonly ports: readonly ContainerPort[]) {}
+  /** Not affected by pod additions or removals. */
+  clone(): StateData {
+    return this;
+  }
+}
+
+const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
+
+/** Checks that the host ports a pod asks for are free on the node. */
+export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+  private readonly enableSchedulingQueueHint: boolean;
+
+  constructor(features: Features) {
+    this.enableSchedulingQueueHint = features.enableSchedulingQueueHint;
+  }
+
+  name(): string {
+    return name;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return eventsToRegister(this.enableSchedulingQueueHint);
+  }
+
+  /** Collects host ports of containers and sidecar init containers; Skip when there are none. */
+  preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
+    const ports = getContainerPorts(pod);
+    if (ports.length === 0) return new Status(Code.Skip);
+    state.write(preFilterStateKey, new PreFilterState(ports));
+    return null;
+  }
+
+  preFilterExtensions(): PreFilterExtensions | null {
+    return null;
+  }
+
+  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+    const s = state.read(preFilterStateKey);
+    if (s === undefined) {
+      return asStatus(new Error(`reading "${preFilterStateKey}" from cycleState: not found`));
+    }
+    return fitsPorts(s.ports, nodeInfo.usedPorts) ? null : new Status(Code.Unschedulable, ErrReason);
+  }
+}
