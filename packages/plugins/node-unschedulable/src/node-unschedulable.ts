@@ -1,0 +1,47 @@
+// upstream: pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go
+import { type Pod, type TolerationOptions, tolerationsTolerateTaint } from "@kubesched/api";
+import {
+  type ClusterEventWithHint,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type Features,
+  type FilterPlugin,
+  type NodeInfo,
+  Status,
+} from "@kubesched/framework";
+import { eventsToRegister, unschedulableTaint } from "./events";
+import { ErrReasonUnschedulable } from "./reasons";
+
+export const name = "NodeUnschedulable";
+
+/**
+ * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
+ * `node.kubernetes.io/unschedulable:NoSchedule`.
+ */
+export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
+  private readonly tolerationOptions: TolerationOptions;
+  private readonly enableSchedulingQueueHint: boolean;
+
+  constructor(features: Features) {
+    this.tolerationOptions = {
+      enableComparisonOperators: features.enableTaintTolerationComparisonOperators,
+    };
+    this.enableSchedulingQueueHint = features.enableSchedulingQueueHint;
+  }
+
+  name(): string {
+    return name;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return eventsToRegister(this.enableSchedulingQueueHint, this.tolerationOptions);
+  }
+
+  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
+    if (nodeInfo.node?.spec?.unschedulable !== true) return null;
+    if (tolerationsTolerateTaint(pod.spec?.tolerations, unschedulableTaint, this.tolerationOptions))
+      return null;
+    return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+  }
+}
