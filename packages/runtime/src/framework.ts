@@ -1,0 +1,1187 @@
+// upstream: pkg/scheduler/framework/runtime/framework.go (frameworkImpl)
+import { type Pod, podPriority, podUID } from "@kubesched/api";
+import {
+  ActionType,
+  type BindPlugin,
+  type Clock,
+  type ClusterClient,
+  type ClusterEventWithHint,
+  type ClusterListers,
+  Code,
+  type CycleState,
+  codeName,
+  defaultFeatures,
+  type EnqueueExtensions,
+  type EventRecorder,
+  EventResource,
+  type Extender,
+  type Features,
+  type FilterPlugin,
+  type Handle,
+  isBindPlugin,
+  isEnqueueExtensions,
+  isFilterPlugin,
+  isPermitPlugin,
+  isPostBindPlugin,
+  isPostFilterPlugin,
+  isPreBindPlugin,
+  isPreEnqueuePlugin,
+  isPreFilterPlugin,
+  isPreScorePlugin,
+  isQueueSortPlugin,
+  isReservePlugin,
+  isScorePlugin,
+  isStatus,
+  MaxNodeScore,
+  MaxTotalScore,
+  MinNodeScore,
+  type NodeInfo,
+  type NodePluginScores,
+  type NodeScore,
+  type NodeToStatus,
+  type NominatingInfo,
+  NominatingMode,
+  type PermitPlugin,
+  type Plugin,
+  type PluginDescriptor,
+  type PluginScore,
+  type PodActivator,
+  type PodInfo,
+  type PodNominator,
+  type PostBindPlugin,
+  type PostFilterOutput,
+  type PostFilterPlugin,
+  type PostFilterResult,
+  type PreBindPlugin,
+  type PreEnqueuePlugin,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type QueuedPodInfo,
+  type QueueSortPlugin,
+  type Random,
+  type Registry,
+  type ReservePlugin,
+  realClock,
+  type ScorePlugin,
+  type SharedLister,
+  Status,
+  seededRandom,
+  type WaitingPod,
+} from "@kubesched/framework";
+import { DefaultParallelism, Parallelizer } from "./parallelize";
+import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
+import { WaitingPodImpl, WaitingPodsMap } from "./waiting-pods-map";
+
+/** Upstream maxTimeout: the longest a Permit plugin may make a pod wait. */
+export const MaxPermitTimeoutMs = 15 * 60 * 1000;
+
+/** The pseudo-plugin name under which extenders register for cluster events (upstream ExtenderName). */
+export const ExtenderName = "Extender";
+
+/**
+ * Observes plugin outcomes of a cycle (for `--explain`). Absent: no overhead. Called
+ * synchronously after each plugin runs.
+ */
+export interface FrameworkTracer {
+  preFilter?(plugin: string, status: Status | null, result: PreFilterResult | null): void;
+  /** Every Filter plugin run on every node (up to the first that fails on that node). */
+  filter?(plugin: string, nodeName: string, status: Status | null): void;
+  postFilter?(plugin: string, status: Status | null, result: PostFilterResult | null): void;
+  preScore?(plugin: string, status: Status | null): void;
+  score?(plugin: string, nodeName: string, raw: number, normalized: number, weighted: number): void;
+}
+
+/** Timing hooks (metrics). Plugin-level timing only for cycles with `state.recordPluginMetrics`. */
+export interface FrameworkHooks {
+  /** Upstream framework_extension_point_duration_seconds (point names as upstream's labels). */
+  onExtensionPoint?(point: string, status: Status | null, durationMs: number): void;
+  /** Upstream plugin_execution_duration_seconds. */
+  onPlugin?(plugin: string, point: string, status: Status | null, durationMs: number): void;
+}
+
+export interface FrameworkOptions {
+  listers: ClusterListers;
+  client: ClusterClient;
+  eventRecorder: EventRecorder;
+  extenders?: readonly Extender[];
+  clock?: Clock;
+  rand?: Random;
+  features?: Features;
+  nominator?: PodNominator;
+  activator?: PodActivator;
+  /** Share one map between profiles (upstream WithWaitingPods); default: a map of its own. */
+  waitingPods?: WaitingPodsMap;
+  snapshot?: SharedLister;
+  parallelism?: number;
+  tracer?: FrameworkTracer;
+  hooks?: FrameworkHooks;
+}
+
+/** Names of the extension points, as the v1 Plugins fields (multiPoint excluded). */
+export type ExtensionPointName = Exclude<keyof Plugins, "multiPoint">;
+
+/** Events a plugin registered, with the plugin's name (for the queue). */
+export interface PluginEvents {
+  pluginName: string;
+  events: ClusterEventWithHint[];
+}
+
+export interface PreFilterOutput {
+  result: PreFilterResult | null;
+  status: Status | null;
+  /** Plugins whose PreFilterResult narrowed the nodes (upstream's third return value). */
+  unschedulablePlugins: Set<string>;
+}
+
+export interface ScoreOutput {
+  scores: NodePluginScores[];
+  status: Status | null;
+}
+
+const emptyNodeInfoList: readonly NodeInfo[] = Object.freeze([]);
+
+/** The snapshot used until the engine sets one: no nodes. */
+const emptySnapshot: SharedLister = {
+  nodeInfos: () => ({
+    list: () => emptyNodeInfoList,
+    havePodsWithAffinityList: () => emptyNodeInfoList,
+    havePodsWithRequiredAntiAffinityList: () => emptyNodeInfoList,
+    get: () => undefined,
+  }),
+  storageInfos: () => ({ isPVCUsedByPods: () => false }),
+};
+
+/** Upstream UnrollWildCardResource: what a plugin without EventsToRegister is requeued on. */
+function unrollWildCardResource(): ClusterEventWithHint[] {
+  return [
+    EventResource.Pod,
+    EventResource.Node,
+    EventResource.PersistentVolume,
+    EventResource.PersistentVolumeClaim,
+    EventResource.CSINode,
+    EventResource.CSIDriver,
+    EventResource.CSIStorageCapacity,
+    EventResource.StorageClass,
+    EventResource.ResourceClaim,
+    EventResource.DeviceClass,
+  ].map((resource) => ({ event: { resource, actionType: ActionType.All } }));
+}
+
+/** An extension point: its v1 field, upstream interface name and type guard. */
+interface PointSpec {
+  key: ExtensionPointName;
+  iface: string;
+  is: (p: Plugin) => boolean;
+}
+
+// Upstream getExtensionPoints order: specific points are filled, and expanded, in this order.
+const extensionPoints: readonly PointSpec[] = [
+  { key: "preFilter", iface: "PreFilterPlugin", is: isPreFilterPlugin },
+  { key: "filter", iface: "FilterPlugin", is: isFilterPlugin },
+  { key: "postFilter", iface: "PostFilterPlugin", is: isPostFilterPlugin },
+  { key: "reserve", iface: "ReservePlugin", is: isReservePlugin },
+  { key: "preScore", iface: "PreScorePlugin", is: isPreScorePlugin },
+  { key: "score", iface: "ScorePlugin", is: isScorePlugin },
+  { key: "preBind", iface: "PreBindPlugin", is: isPreBindPlugin },
+  { key: "bind", iface: "BindPlugin", is: isBindPlugin },
+  { key: "postBind", iface: "PostBindPlugin", is: isPostBindPlugin },
+  { key: "permit", iface: "PermitPlugin", is: isPermitPlugin },
+  { key: "preEnqueue", iface: "PreEnqueuePlugin", is: isPreEnqueuePlugin },
+  { key: "queueSort", iface: "QueueSortPlugin", is: isQueueSortPlugin },
+];
+
+/** The message of a non-success status as an error (upstream status.AsError() in %w). */
+function errMessage(s: Status): string {
+  return s.asError()?.message ?? s.message();
+}
+
+function wrapError(msg: string): Status {
+  return new Status(Code.Error).withError(new Error(msg));
+}
+
+function allNodes(r: PreFilterResult | null): boolean {
+  return r === null || r.nodeNames === null;
+}
+
+/** Upstream PreFilterResult.Merge: the intersection of the node sets; null means all nodes. */
+function mergePreFilterResult(p: PreFilterResult | null, r: PreFilterResult | null): PreFilterResult | null {
+  const a = p?.nodeNames ?? null;
+  const b = r?.nodeNames ?? null;
+  if (a === null && b === null) return null;
+  if (a === null) return { nodeNames: new Set(b) };
+  if (b === null) return { nodeNames: new Set(a) };
+  const out = new Set<string>();
+  for (const n of a) if (b.has(n)) out.add(n);
+  return { nodeNames: out };
+}
+
+function now(): number {
+  return performance.now();
+}
+
+/**
+ * A profile's plugins and the rules for running them. It is the Handle plugins get, as upstream's
+ * frameworkImpl.
+ */
+export class Framework implements Handle {
+  private readonly registry: Registry;
+  private profileNameValue = "";
+  private percentageOfNodesToScoreValue: number | null = null;
+  private readonly pluginsMap = new Map<string, Plugin>();
+  private readonly scorePluginWeight = new Map<string, number>();
+  private readonly enqueueExtensionList: EnqueueExtensions[] = [];
+
+  private preEnqueue: PreEnqueuePlugin[] = [];
+  private queueSort: QueueSortPlugin[] = [];
+  private preFilter: PreFilterPlugin[] = [];
+  private filter: FilterPlugin[] = [];
+  private postFilter: PostFilterPlugin[] = [];
+  private preScore: PreScorePlugin[] = [];
+  private score: ScorePlugin[] = [];
+  private reserve: ReservePlugin[] = [];
+  private permit: PermitPlugin[] = [];
+  private preBind: PreBindPlugin[] = [];
+  private bind: BindPlugin[] = [];
+  private postBind: PostBindPlugin[] = [];
+
+  private snapshotLister: SharedLister;
+  private nominatorImpl: PodNominator | null;
+  private activatorImpl: PodActivator | null;
+  private readonly waitingPods: WaitingPodsMap;
+  private readonly opts: FrameworkOptions;
+  private readonly clockImpl: Clock;
+  private readonly randImpl: Random;
+  private readonly featuresImpl: Features;
+  private readonly parallelizerImpl: Parallelizer;
+  private readonly tracer: FrameworkTracer | null;
+  private readonly hooks: FrameworkHooks | null;
+  /** Whether the onPlugin hook exists (checked per plugin call with state.recordPluginMetrics). */
+  private readonly pluginHook: boolean;
+
+  /** Use newFramework(); the constructor builds an empty framework (no profile). */
+  constructor(registry: Registry, opts: FrameworkOptions) {
+    this.registry = registry;
+    this.opts = opts;
+    this.snapshotLister = opts.snapshot ?? emptySnapshot;
+    this.nominatorImpl = opts.nominator ?? null;
+    this.activatorImpl = opts.activator ?? null;
+    this.waitingPods = opts.waitingPods ?? new WaitingPodsMap();
+    this.clockImpl = opts.clock ?? realClock;
+    this.randImpl = opts.rand ?? seededRandom(0);
+    this.featuresImpl = opts.features ?? defaultFeatures;
+    this.parallelizerImpl = new Parallelizer(opts.parallelism ?? DefaultParallelism);
+    this.tracer = opts.tracer ?? null;
+    this.hooks = opts.hooks ?? null;
+    this.pluginHook = typeof opts.hooks?.onPlugin === "function";
+    if ((opts.extenders?.length ?? 0) > 0) {
+      this.enqueueExtensionList.push(defaultEnqueueExtension(ExtenderName));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Construction (upstream NewFramework)
+
+  /** @internal Builds the plugin lists of `profile`; called once by newFramework. */
+  async init(profile: ProfileConfig): Promise<void> {
+    this.profileNameValue = profile.schedulerName;
+    this.percentageOfNodesToScoreValue = profile.percentageOfNodesToScore ?? null;
+    const plugins = profile.plugins;
+
+    const pluginConfig = new Map<string, unknown>();
+    for (const pc of profile.pluginConfig) {
+      if (pluginConfig.has(pc.name)) throw new Error(`repeated config for plugin ${pc.name}`);
+      pluginConfig.set(pc.name, pc.args);
+    }
+
+    for (const name of pluginsNeeded(plugins)) {
+      const d = this.registry.get(name);
+      if (!d) continue; // reported below as "<Iface> "<name>" does not exist"
+      const args = pluginConfig.has(name) ? pluginConfig.get(name) : this.defaultArgs(d);
+      let p: Plugin;
+      try {
+        p = await d.factory(args, this);
+      } catch (e) {
+        throw new Error(`initializing plugin "${name}": ${e instanceof Error ? e.message : String(e)}`);
+      }
+      this.pluginsMap.set(name, p);
+      this.fillEnqueueExtensions(p);
+    }
+
+    for (const pt of extensionPoints) this.updatePluginList(pt, plugins[pt.key]);
+
+    if (plugins.multiPoint.enabled.length > 0) this.expandMultiPointPlugins(plugins);
+
+    if (this.queueSort.length !== 1) {
+      throw new Error(
+        `only one queue sort plugin required for profile with scheduler name "${profile.schedulerName}", but got ${this.queueSort.length}`,
+      );
+    }
+    if (this.bind.length === 0) {
+      throw new Error(
+        `at least one bind plugin is needed for profile with scheduler name "${profile.schedulerName}"`,
+      );
+    }
+
+    this.setScoreWeights([...plugins.score.enabled, ...plugins.multiPoint.enabled]);
+    for (const sp of this.score) {
+      if (!this.scorePluginWeight.get(sp.name())) {
+        throw new Error(`score plugin "${sp.name()}" is not configured with weight`);
+      }
+    }
+  }
+
+  private defaultArgs(d: PluginDescriptor): unknown {
+    if (!d.args) return undefined;
+    const { args, errors } = d.args.decode(undefined, "", this.featuresImpl);
+    if (errors.length > 0) {
+      throw new Error(`initializing plugin "${d.name}": default args are invalid: ${errors.length} error(s)`);
+    }
+    return args;
+  }
+
+  private fillEnqueueExtensions(p: Plugin): void {
+    // Only PreEnqueue, PreFilter, Filter, Reserve and Permit plugins can reject a pod.
+    if (
+      !isPreEnqueuePlugin(p) &&
+      !isPreFilterPlugin(p) &&
+      !isFilterPlugin(p) &&
+      !isReservePlugin(p) &&
+      !isPermitPlugin(p)
+    ) {
+      return;
+    }
+    this.enqueueExtensionList.push(isEnqueueExtensions(p) ? p : defaultEnqueueExtension(p.name()));
+  }
+
+  private list(key: ExtensionPointName): Plugin[] {
+    return this[key] as Plugin[];
+  }
+
+  private setList(key: ExtensionPointName, plugins: Plugin[]): void {
+    (this as unknown as Record<ExtensionPointName, Plugin[]>)[key] = plugins;
+  }
+
+  private updatePluginList(pt: PointSpec, set: PluginSet): void {
+    const seen = new Set<string>();
+    const out = this.list(pt.key);
+    for (const e of set.enabled) {
+      const pg = this.pluginsMap.get(e.name);
+      if (!pg) throw new Error(`${pt.iface} "${e.name}" does not exist`);
+      if (!pt.is(pg)) throw new Error(`plugin "${e.name}" does not extend ${pt.iface} plugin`);
+      if (seen.has(e.name)) throw new Error(`plugin "${e.name}" already registered as "${pt.iface}"`);
+      seen.add(e.name);
+      out.push(pg);
+    }
+  }
+
+  private expandMultiPointPlugins(plugins: Plugins): void {
+    for (const pt of extensionPoints) {
+      const set = plugins[pt.key];
+      const enabled: string[] = [];
+      for (const e of set.enabled) if (!enabled.includes(e.name)) enabled.push(e.name);
+      const disabled = new Set(set.disabled.map((d) => d.name));
+      if (disabled.has("*")) continue;
+
+      const multiPointEnabled: string[] = [];
+      const overridePlugins = new Set<string>();
+      for (const ep of plugins.multiPoint.enabled) {
+        const pg = this.pluginsMap.get(ep.name);
+        if (!pg) throw new Error(`${pt.iface} "${ep.name}" does not exist`);
+        if (!pt.is(pg)) continue;
+        if (disabled.has(ep.name)) continue;
+        if (enabled.includes(ep.name)) {
+          // The specific point's entry overrides the multiPoint one.
+          overridePlugins.add(ep.name);
+          continue;
+        }
+        if (multiPointEnabled.includes(ep.name)) {
+          throw new Error(`plugin "${ep.name}" already registered as "${pt.iface}"`);
+        }
+        multiPointEnabled.push(ep.name);
+      }
+
+      // Order: overridden plugins (in the point's order), multiPoint plugins, the rest of the point's.
+      const ordered: string[] = [];
+      for (const n of enabled) if (overridePlugins.has(n)) ordered.push(n);
+      ordered.push(...multiPointEnabled);
+      for (const n of enabled) if (!overridePlugins.has(n)) ordered.push(n);
+      this.setList(
+        pt.key,
+        ordered.map((n) => this.pluginsMap.get(n) as Plugin),
+      );
+    }
+  }
+
+  private setScoreWeights(entries: readonly PluginEntry[]): void {
+    let totalPriority = 0;
+    for (const e of entries) {
+      const pg = this.pluginsMap.get(e.name);
+      if (!pg || !isScorePlugin(pg)) continue;
+      // A specific Score entry comes first and wins over the multiPoint one.
+      if (this.scorePluginWeight.has(e.name)) continue;
+      const w = e.weight ? e.weight : 1;
+      this.scorePluginWeight.set(e.name, w);
+      if (w * MaxNodeScore > MaxTotalScore - totalPriority) {
+        throw new Error("total score of Score plugins could overflow");
+      }
+      totalPriority += w * MaxNodeScore;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Profile information
+
+  profileName(): string {
+    return this.profileNameValue;
+  }
+
+  percentageOfNodesToScore(): number | null {
+    return this.percentageOfNodesToScoreValue;
+  }
+
+  queueSortFunc(): (a: QueuedPodInfo, b: QueuedPodInfo) => boolean {
+    const pl = this.queueSort[0];
+    if (!pl) throw new Error("No QueueSort plugin is registered in the frameworkImpl.");
+    return (a, b) => pl.less(a, b);
+  }
+
+  preEnqueuePlugins(): PreEnqueuePlugin[] {
+    return this.preEnqueue;
+  }
+
+  /** Registered events per plugin that can reject pods (plus "Extender" with extenders). */
+  enqueueExtensions(): PluginEvents[] {
+    return this.enqueueExtensionList.map((e) => ({ pluginName: e.name(), events: e.eventsToRegister() }));
+  }
+
+  /** The plugins of each non-empty extension point; weights on Score plugins only (upstream ListPlugins). */
+  listPlugins(): Partial<Record<ExtensionPointName, PluginEntry[]>> {
+    const out: Partial<Record<ExtensionPointName, PluginEntry[]>> = {};
+    for (const pt of extensionPoints) {
+      const l = this.list(pt.key);
+      if (l.length === 0) continue;
+      out[pt.key] = l.map((p) =>
+        pt.key === "score"
+          ? { name: p.name(), weight: this.scorePluginWeight.get(p.name()) ?? 0 }
+          : { name: p.name() },
+      );
+    }
+    return out;
+  }
+
+  hasFilterPlugins(): boolean {
+    return this.filter.length > 0;
+  }
+
+  hasPostFilterPlugins(): boolean {
+    return this.postFilter.length > 0;
+  }
+
+  hasScorePlugins(): boolean {
+    return this.score.length > 0;
+  }
+
+  /** The weight of a Score plugin (0 when it is not one). */
+  scoreWeight(pluginName: string): number {
+    return this.scorePluginWeight.get(pluginName) ?? 0;
+  }
+
+  plugin(name: string): Plugin | undefined {
+    return this.pluginsMap.get(name);
+  }
+
+  parallelizer(): Parallelizer {
+    return this.parallelizerImpl;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Wiring (the engine sets these after construction)
+
+  setSnapshot(lister: SharedLister): void {
+    this.snapshotLister = lister;
+  }
+
+  setNominator(n: PodNominator | null): void {
+    this.nominatorImpl = n;
+  }
+
+  setActivator(a: PodActivator | null): void {
+    this.activatorImpl = a;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Handle
+
+  snapshotSharedLister(): SharedLister {
+    return this.snapshotLister;
+  }
+
+  listers(): ClusterListers {
+    return this.opts.listers;
+  }
+
+  client(): ClusterClient {
+    return this.opts.client;
+  }
+
+  eventRecorder(): EventRecorder {
+    return this.opts.eventRecorder;
+  }
+
+  extenders(): readonly Extender[] {
+    return this.opts.extenders ?? [];
+  }
+
+  clock(): Clock {
+    return this.clockImpl;
+  }
+
+  rand(): Random {
+    return this.randImpl;
+  }
+
+  features(): Features {
+    return this.featuresImpl;
+  }
+
+  addNominatedPod(pod: PodInfo, nominatingInfo: NominatingInfo | null): void {
+    this.nominatorImpl?.addNominatedPod(pod, nominatingInfo);
+  }
+
+  deleteNominatedPodIfExists(pod: Pod): void {
+    this.nominatorImpl?.deleteNominatedPodIfExists(pod);
+  }
+
+  updateNominatedPod(oldPod: Pod, newPodInfo: PodInfo): void {
+    this.nominatorImpl?.updateNominatedPod(oldPod, newPodInfo);
+  }
+
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
+    return this.nominatorImpl ? this.nominatorImpl.nominatedPodsForNode(nodeName) : [];
+  }
+
+  activate(pods: Map<string, Pod>): void {
+    this.activatorImpl?.activate(pods);
+  }
+
+  iterateOverWaitingPods(callback: (wp: WaitingPod) => void): void {
+    this.waitingPods.iterate(callback);
+  }
+
+  getWaitingPod(uid: string): WaitingPod | undefined {
+    return this.waitingPods.get(uid);
+  }
+
+  rejectWaitingPod(uid: string): boolean {
+    const wp = this.waitingPods.get(uid);
+    if (!wp) return false;
+    wp.reject("", "removed");
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Timing helpers
+
+  private observePoint(point: string, status: Status | null, start: number): void {
+    this.hooks?.onExtensionPoint?.(point, status, now() - start);
+  }
+
+  private observePlugin(plugin: string, point: string, status: Status | null, start: number): void {
+    this.hooks?.onPlugin?.(plugin, point, status, now() - start);
+  }
+
+  /** Whether this call records per-plugin timings. */
+  private timed(state: CycleState): boolean {
+    return this.pluginHook && state.recordPluginMetrics;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // PreFilter
+
+  /**
+   * Runs PreFilter plugins (upstream RunPreFilterPlugins): Skip marks the plugin's Filter as
+   * skipped; Unschedulable continues (preemption needs every PreFilter state), any other
+   * rejection stops; results are intersected, and an empty intersection rejects every node.
+   */
+  runPreFilterPlugins(state: CycleState, pod: Pod): PreFilterOutput {
+    const start = this.hooks ? now() : 0;
+    const out = this.runPreFilter(state, pod);
+    if (this.hooks) this.observePoint("PreFilter", out.status, start);
+    return out;
+  }
+
+  private runPreFilter(state: CycleState, pod: Pod): PreFilterOutput {
+    const skipPlugins = new Set<string>();
+    state.skipFilterPlugins = skipPlugins;
+    const nodes = this.snapshotLister.nodeInfos().list();
+    let result: PreFilterResult | null = null;
+    const pluginsWithNodes = new Set<string>();
+    let returnStatus: Status | null = null;
+    const timed = this.timed(state);
+    for (const pl of this.preFilter) {
+      const name = pl.name();
+      const start = timed ? now() : 0;
+      const r = pl.preFilter(state, pod, nodes);
+      let s: Status | null = null;
+      let res: PreFilterResult | null = null;
+      if (isStatus(r)) s = r;
+      else res = r;
+      if (timed) this.observePlugin(name, "PreFilter", s, start);
+      this.tracer?.preFilter?.(name, s, res);
+      if (s?.isSkip()) {
+        skipPlugins.add(name);
+        continue;
+      }
+      if (s && !s.isSuccess()) {
+        s.withPlugin(name);
+        if (s.code === Code.UnschedulableAndUnresolvable) {
+          return { result: null, status: s, unschedulablePlugins: new Set() };
+        }
+        if (s.code === Code.Unschedulable) {
+          returnStatus = s;
+          continue;
+        }
+        return {
+          result: null,
+          status: wrapError(`running PreFilter plugin "${name}": ${errMessage(s)}`).withPlugin(name),
+          unschedulablePlugins: new Set(),
+        };
+      }
+      if (!allNodes(res)) pluginsWithNodes.add(name);
+      result = mergePreFilterResult(result, res);
+      if (!allNodes(result) && result?.nodeNames?.size === 0) {
+        const names = [...pluginsWithNodes].sort();
+        const msg =
+          names.length === 1
+            ? `node(s) didn't satisfy plugin ${names[0]}`
+            : `node(s) didn't satisfy plugin(s) [${names.join(" ")}] simultaneously`;
+        return {
+          result,
+          status: new Status(Code.UnschedulableAndUnresolvable, msg),
+          unschedulablePlugins: pluginsWithNodes,
+        };
+      }
+    }
+    return { result, status: returnStatus, unschedulablePlugins: pluginsWithNodes };
+  }
+
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podInfoToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null {
+    const timed = this.timed(state);
+    for (const pl of this.preFilter) {
+      const ext = pl.preFilterExtensions();
+      if (!ext || state.skipFilterPlugins.has(pl.name())) continue;
+      const start = timed ? now() : 0;
+      const s = ext.addPod(state, podToSchedule, podInfoToAdd, nodeInfo);
+      if (timed) this.observePlugin(pl.name(), "PreFilterExtensionAddPod", s, start);
+      if (s && !s.isSuccess()) {
+        return wrapError(`running AddPod on PreFilter plugin "${pl.name()}": ${errMessage(s)}`);
+      }
+    }
+    return null;
+  }
+
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null {
+    const timed = this.timed(state);
+    for (const pl of this.preFilter) {
+      const ext = pl.preFilterExtensions();
+      if (!ext || state.skipFilterPlugins.has(pl.name())) continue;
+      const start = timed ? now() : 0;
+      const s = ext.removePod(state, podToSchedule, podInfoToRemove, nodeInfo);
+      if (timed) this.observePlugin(pl.name(), "PreFilterExtensionRemovePod", s, start);
+      if (s && !s.isSuccess()) {
+        return wrapError(`running RemovePod on PreFilter plugin "${pl.name()}": ${errMessage(s)}`);
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Filter
+
+  /**
+   * Runs Filter plugins on one node until the first that does not succeed (upstream
+   * RunFilterPlugins). The status carries the plugin's name; a non-rejection becomes an Error.
+   */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
+    const plugins = this.filter;
+    const skip = state.skipFilterPlugins;
+    const checkSkip = skip.size > 0;
+    if (this.tracer === null && !this.timed(state)) {
+      for (let i = 0; i < plugins.length; i++) {
+        const pl = plugins[i] as FilterPlugin;
+        if (checkSkip && skip.has(pl.name())) continue;
+        const s = pl.filter(state, pod, nodeInfo);
+        if (s !== null && s.code !== Code.Success) return filterFailure(pl, s);
+      }
+      return null;
+    }
+    const timed = this.timed(state);
+    const traceFilter = this.tracer?.filter;
+    for (let i = 0; i < plugins.length; i++) {
+      const pl = plugins[i] as FilterPlugin;
+      if (checkSkip && skip.has(pl.name())) continue;
+      const start = timed ? now() : 0;
+      let s = pl.filter(state, pod, nodeInfo);
+      if (timed) this.observePlugin(pl.name(), "Filter", s, start);
+      if (s !== null && s.code !== Code.Success) s = filterFailure(pl, s);
+      else s = null;
+      traceFilter?.call(this.tracer, pl.name(), nodeInfo.nodeName, s);
+      if (s !== null) return s;
+    }
+    return null;
+  }
+
+  /**
+   * Filter with the pods nominated to the node of equal or higher priority added (first pass)
+   * and, when that passes and some were added, without them (upstream
+   * RunFilterPluginsWithNominatedPods).
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, info: NodeInfo): Status | null {
+    let status: Status | null = null;
+    let podsAdded = false;
+    for (let i = 0; i < 2; i++) {
+      let stateToUse = state;
+      let nodeInfoToUse = info;
+      if (i === 0) {
+        const added = this.addGENominatedPods(pod, state, info);
+        if (added.error) return added.error;
+        podsAdded = added.podsAdded;
+        stateToUse = added.state;
+        nodeInfoToUse = added.nodeInfo;
+      } else if (!podsAdded || (status !== null && !status.isSuccess())) {
+        break;
+      }
+      status = this.runFilterPlugins(stateToUse, pod, nodeInfoToUse);
+      if (status !== null && !status.isSuccess() && !status.isRejected()) return status;
+    }
+    return status;
+  }
+
+  private addGENominatedPods(
+    pod: Pod,
+    state: CycleState,
+    nodeInfo: NodeInfo,
+  ): { podsAdded: boolean; state: CycleState; nodeInfo: NodeInfo; error: Status | null } {
+    const nominated = this.nominatedPodsForNode(nodeInfo.nodeName);
+    if (nominated.length === 0) return { podsAdded: false, state, nodeInfo, error: null };
+    const nodeInfoOut = nodeInfo.snapshot();
+    const stateOut = state.clone();
+    let podsAdded = false;
+    const prio = podPriority(pod);
+    const uid = podUID(pod);
+    for (const pi of nominated) {
+      if (podPriority(pi.pod) >= prio && podUID(pi.pod) !== uid) {
+        nodeInfoOut.addPodInfo(pi);
+        const s = this.runPreFilterExtensionAddPod(stateOut, pod, pi, nodeInfoOut);
+        if (s !== null && !s.isSuccess()) {
+          return { podsAdded: false, state, nodeInfo, error: wrapError(errMessage(s)) };
+        }
+        podsAdded = true;
+      }
+    }
+    return { podsAdded, state: stateOut, nodeInfo: nodeInfoOut, error: null };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // PostFilter
+
+  /**
+   * Runs PostFilter plugins until one succeeds, returns UnschedulableAndUnresolvable or fails
+   * (upstream RunPostFilterPlugins); otherwise Unschedulable with every plugin's reasons.
+   */
+  async runPostFilterPlugins(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: NodeToStatus,
+  ): Promise<PostFilterOutput> {
+    const start = this.hooks ? now() : 0;
+    const out = await this.runPostFilter(state, pod, nodeToStatus);
+    if (this.hooks) this.observePoint("PostFilter", out.status, start);
+    return out;
+  }
+
+  private async runPostFilter(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: NodeToStatus,
+  ): Promise<PostFilterOutput> {
+    let result: PostFilterResult | null = null;
+    const reasons: string[] = [];
+    let rejectorPlugin = "";
+    const timed = this.timed(state);
+    for (const pl of this.postFilter) {
+      const name = pl.name();
+      const start = timed ? now() : 0;
+      const { result: r, status: s } = await pl.postFilter(state, pod, nodeToStatus);
+      if (timed) this.observePlugin(name, "PostFilter", s, start);
+      this.tracer?.postFilter?.(name, s, r);
+      if (s === null || s.isSuccess()) return { result: r, status: s };
+      if (s.code === Code.UnschedulableAndUnresolvable) return { result: r, status: s.withPlugin(name) };
+      if (!s.isRejected()) return { result: null, status: wrapError(errMessage(s)).withPlugin(name) };
+      if (r?.nominatingInfo && r.nominatingInfo.nominatingMode !== NominatingMode.Noop) result = r;
+      reasons.push(...s.getReasons());
+      if (!rejectorPlugin) rejectorPlugin = name;
+    }
+    return { result, status: new Status(Code.Unschedulable, ...reasons).withPlugin(rejectorPlugin) };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // PreScore and Score
+
+  /** Runs PreScore plugins; Skip marks the plugin's Score as skipped (upstream RunPreScorePlugins). */
+  runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | null {
+    const start = this.hooks ? now() : 0;
+    const s = this.runPreScore(state, pod, nodes);
+    if (this.hooks) this.observePoint("PreScore", s, start);
+    return s;
+  }
+
+  private runPreScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | null {
+    const skipPlugins = new Set<string>();
+    state.skipScorePlugins = skipPlugins;
+    const timed = this.timed(state);
+    for (const pl of this.preScore) {
+      const name = pl.name();
+      const start = timed ? now() : 0;
+      const s = pl.preScore(state, pod, nodes);
+      if (timed) this.observePlugin(name, "PreScore", s, start);
+      this.tracer?.preScore?.(name, s);
+      if (s?.isSkip()) {
+        skipPlugins.add(name);
+        continue;
+      }
+      if (s && !s.isSuccess()) return wrapError(`running PreScore plugin "${name}": ${errMessage(s)}`);
+    }
+    return null;
+  }
+
+  /**
+   * Score on every node for every non-skipped Score plugin, NormalizeScore per plugin, range
+   * check, weights and totals (upstream RunScorePlugins).
+   */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutput {
+    const start = this.hooks ? now() : 0;
+    const out = this.runScore(state, pod, nodes);
+    if (this.hooks) this.observePoint("Score", out.status, start);
+    return out;
+  }
+
+  private runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutput {
+    const plugins: ScorePlugin[] = [];
+    for (const pl of this.score) if (!state.skipScorePlugins.has(pl.name())) plugins.push(pl);
+    const numNodes = nodes.length;
+    const pluginToNodeScores: NodeScore[][] = plugins.map(() => new Array<NodeScore>(numNodes));
+    const timed = this.timed(state);
+
+    for (let n = 0; n < numNodes; n++) {
+      const nodeInfo = nodes[n] as NodeInfo;
+      const nodeName = nodeInfo.nodeName;
+      for (let p = 0; p < plugins.length; p++) {
+        const pl = plugins[p] as ScorePlugin;
+        const start = timed ? now() : 0;
+        const r = pl.score(state, pod, nodeInfo);
+        let score = 0;
+        if (typeof r === "number") {
+          score = r;
+        } else if (!r.isSuccess()) {
+          if (timed) this.observePlugin(pl.name(), "Score", r, start);
+          return {
+            scores: [],
+            status: wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(r)}`),
+          };
+        }
+        if (timed) this.observePlugin(pl.name(), "Score", null, start);
+        (pluginToNodeScores[p] as NodeScore[])[n] = { name: nodeName, score };
+      }
+    }
+
+    // Raw scores are kept only for the tracer.
+    const raw = this.tracer?.score ? pluginToNodeScores.map((l) => l.map((s) => s.score)) : null;
+
+    for (let p = 0; p < plugins.length; p++) {
+      const pl = plugins[p] as ScorePlugin;
+      const ext = pl.scoreExtensions();
+      if (!ext) continue;
+      const start = timed ? now() : 0;
+      const s = ext.normalizeScore(state, pod, pluginToNodeScores[p] as NodeScore[]);
+      if (timed) this.observePlugin(pl.name(), "ScoreExtensionNormalize", s, start);
+      if (s && !s.isSuccess()) {
+        return {
+          scores: [],
+          status: wrapError(
+            `running Normalize on Score plugins: plugin "${pl.name()}" failed with: ${errMessage(s)}`,
+          ),
+        };
+      }
+    }
+
+    const weights = plugins.map((pl) => this.scorePluginWeight.get(pl.name()) ?? 0);
+    const all: NodePluginScores[] = new Array(numNodes);
+    for (let n = 0; n < numNodes; n++) {
+      const nodeName = (nodes[n] as NodeInfo).nodeName;
+      const scores: PluginScore[] = new Array(plugins.length);
+      let total = 0;
+      for (let p = 0; p < plugins.length; p++) {
+        const pl = plugins[p] as ScorePlugin;
+        const score = ((pluginToNodeScores[p] as NodeScore[])[n] as NodeScore).score;
+        if (score > MaxNodeScore || score < MinNodeScore) {
+          return {
+            scores: [],
+            status: wrapError(
+              `applying score defaultWeights on Score plugins: plugin "${pl.name()}" returns an invalid score ${score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
+            ),
+          };
+        }
+        const weighted = score * (weights[p] as number);
+        scores[p] = { name: pl.name(), score: weighted };
+        total += weighted;
+        if (raw)
+          this.tracer?.score?.(pl.name(), nodeName, (raw[p] as number[])[n] as number, score, weighted);
+      }
+      all[n] = { name: nodeName, scores, totalScore: total };
+    }
+    return { scores: all, status: null };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reserve, Permit
+
+  runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): Status | null {
+    const start = this.hooks ? now() : 0;
+    let status: Status | null = null;
+    const timed = this.timed(state);
+    for (const pl of this.reserve) {
+      const t = timed ? now() : 0;
+      const s = pl.reserve(state, pod, nodeName);
+      if (timed) this.observePlugin(pl.name(), "Reserve", s, t);
+      if (s && !s.isSuccess()) {
+        status = s.isRejected()
+          ? s.withPlugin(pl.name())
+          : wrapError(`running Reserve plugin "${pl.name()}": ${errMessage(s)}`);
+        break;
+      }
+    }
+    if (this.hooks) this.observePoint("Reserve", status, start);
+    return status;
+  }
+
+  /** Unreserve in the reverse order of Reserve. */
+  runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
+    const start = this.hooks ? now() : 0;
+    const timed = this.timed(state);
+    for (let i = this.reserve.length - 1; i >= 0; i--) {
+      const pl = this.reserve[i] as ReservePlugin;
+      const t = timed ? now() : 0;
+      pl.unreserve(state, pod, nodeName);
+      if (timed) this.observePlugin(pl.name(), "Unreserve", null, t);
+    }
+    if (this.hooks) this.observePoint("Unreserve", null, start);
+  }
+
+  /**
+   * Runs Permit plugins (upstream RunPermitPlugins). When some ask to wait and none rejects, the
+   * pod is registered as waiting (timeouts capped at 15 minutes) and a Wait status returned.
+   */
+  runPermitPlugins(state: CycleState, pod: Pod, nodeName: string): Status | null {
+    const start = this.hooks ? now() : 0;
+    const s = this.runPermit(state, pod, nodeName);
+    if (this.hooks) this.observePoint("Permit", s, start);
+    return s;
+  }
+
+  private runPermit(state: CycleState, pod: Pod, nodeName: string): Status | null {
+    const pluginsWaitTime = new Map<string, number>();
+    let wait = false;
+    const timed = this.timed(state);
+    for (const pl of this.permit) {
+      const name = pl.name();
+      const t = timed ? now() : 0;
+      const { status, timeoutMs } = pl.permit(state, pod, nodeName);
+      if (timed) this.observePlugin(name, "Permit", status, t);
+      if (status === null || status.isSuccess()) continue;
+      if (status.isRejected()) return status.withPlugin(name);
+      if (status.isWait()) {
+        pluginsWaitTime.set(name, Math.min(timeoutMs, MaxPermitTimeoutMs));
+        wait = true;
+        continue;
+      }
+      return wrapError(`running Permit plugin "${name}": ${errMessage(status)}`).withPlugin(name);
+    }
+    if (wait) {
+      this.waitingPods.add(new WaitingPodImpl(pod, pluginsWaitTime, this.clockImpl));
+      return new Status(
+        Code.Wait,
+        `one or more plugins asked to wait and no plugin rejected pod "${pod.metadata?.name ?? ""}"`,
+      );
+    }
+    return null;
+  }
+
+  /** Whether the pod is waiting at Permit. */
+  willWaitOnPermit(pod: Pod): boolean {
+    return this.waitingPods.get(podUID(pod)) !== undefined;
+  }
+
+  /**
+   * Resolves when the waiting pod is allowed (null), rejected (its Unschedulable status) or
+   * fails (an Error); resolves at once when the pod is not waiting (upstream WaitOnPermit).
+   */
+  async waitOnPermit(pod: Pod): Promise<Status | null> {
+    const uid = podUID(pod);
+    const wp = this.waitingPods.get(uid);
+    if (!wp) return null;
+    let s: Status | null;
+    try {
+      s = await wp.signal;
+    } finally {
+      this.waitingPods.remove(uid);
+    }
+    if (s === null || s.isSuccess()) return null;
+    if (s.isRejected()) return s;
+    return wrapError(`waiting on permit for pod: ${errMessage(s)}`).withPlugin(s.plugin);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // PreBind, Bind, PostBind
+
+  /**
+   * Success when some PreBind plugin will act; Skip when all skip (they are then skipped in
+   * PreBind); Error on any error (upstream RunPreBindPreFlights).
+   */
+  runPreBindPreFlights(state: CycleState, pod: Pod, nodeName: string): Status | null {
+    const start = this.hooks ? now() : 0;
+    const s = this.runPreBindPreFlight(state, pod, nodeName);
+    if (this.hooks) this.observePoint("PreBindPreFlight", s, start);
+    return s;
+  }
+
+  private runPreBindPreFlight(state: CycleState, pod: Pod, nodeName: string): Status | null {
+    const skipPlugins = new Set<string>();
+    let returning: Status | null = new Status(Code.Skip);
+    const timed = this.timed(state);
+    for (const pl of this.preBind) {
+      const name = pl.name();
+      const t = timed ? now() : 0;
+      const s = pl.preBindPreFlight(state, pod, nodeName);
+      if (timed) this.observePlugin(name, "PreBindPreFlight", s, t);
+      const code = s ? s.code : Code.Success;
+      if (code === Code.Error) {
+        return wrapError(`running PreBindPreFlight "${name}": ${errMessage(s as Status)}`);
+      }
+      if (code === Code.Success) returning = null;
+      else if (code === Code.Skip) skipPlugins.add(name);
+      else {
+        return wrapError(
+          `PreBindPreFlight ${name} returned "${codeName(code)}", which is unsupported. It is supposed to return Success, Skip, or Error status`,
+        );
+      }
+    }
+    state.skipPreBindPlugins = skipPlugins;
+    return returning;
+  }
+
+  async runPreBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
+    const start = this.hooks ? now() : 0;
+    let status: Status | null = null;
+    const timed = this.timed(state);
+    for (const pl of this.preBind) {
+      const name = pl.name();
+      if (state.skipPreBindPlugins.has(name)) continue;
+      const t = timed ? now() : 0;
+      const s = await pl.preBind(state, pod, nodeName);
+      if (timed) this.observePlugin(name, "PreBind", s, t);
+      if (s && !s.isSuccess()) {
+        status = s.isRejected()
+          ? s.withPlugin(name)
+          : wrapError(`running PreBind plugin "${name}": ${errMessage(s)}`);
+        break;
+      }
+    }
+    if (this.hooks) this.observePoint("PreBind", status, start);
+    return status;
+  }
+
+  /** Runs Bind plugins until one does not Skip; Skip when all skip (upstream RunBindPlugins). */
+  async runBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
+    const start = this.hooks ? now() : 0;
+    const s = await this.runBind(state, pod, nodeName);
+    if (this.hooks) this.observePoint("Bind", s, start);
+    return s;
+  }
+
+  private async runBind(state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
+    if (this.bind.length === 0) return new Status(Code.Skip, "");
+    let status: Status | null = null;
+    const timed = this.timed(state);
+    for (const pl of this.bind) {
+      const name = pl.name();
+      const t = timed ? now() : 0;
+      status = await pl.bind(state, pod, nodeName);
+      if (timed) this.observePlugin(name, "Bind", status, t);
+      if (status?.isSkip()) continue;
+      if (status && !status.isSuccess()) {
+        if (status.isRejected()) return status.withPlugin(name);
+        return wrapError(`running Bind plugin "${name}": ${errMessage(status)}`);
+      }
+      return status;
+    }
+    return status;
+  }
+
+  runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
+    const start = this.hooks ? now() : 0;
+    const timed = this.timed(state);
+    for (const pl of this.postBind) {
+      const t = timed ? now() : 0;
+      pl.postBind(state, pod, nodeName);
+      if (timed) this.observePlugin(pl.name(), "PostBind", null, t);
+    }
+    if (this.hooks) this.observePoint("PostBind", null, start);
+  }
+}
+
+function filterFailure(pl: FilterPlugin, s: Status): Status {
+  // Filter plugins should only return Success or a rejection; anything else is an error.
+  const out = s.isRejected() ? s : wrapError(`running "${pl.name()}" filter plugin: ${errMessage(s)}`);
+  out.plugin = pl.name();
+  return out;
+}
+
+function defaultEnqueueExtension(pluginName: string): EnqueueExtensions {
+  return { name: () => pluginName, eventsToRegister: unrollWildCardResource };
+}
+
+/** Upstream pluginsNeeded: enabled names of every point, then multiPoint, first occurrence order. */
+function pluginsNeeded(plugins: Plugins): string[] {
+  const out = new Set<string>();
+  for (const pt of extensionPoints) for (const e of plugins[pt.key].enabled) out.add(e.name);
+  for (const e of plugins.multiPoint.enabled) out.add(e.name);
+  return [...out];
+}
+
+/**
+ * Builds a profile's framework (upstream NewFramework): instantiates every enabled plugin once
+ * with its args (defaulted through its args spec when the profile has none), fills the
+ * extension points, expands multiPoint, checks QueueSort/Bind counts and score weights.
+ * Errors are thrown with upstream's messages.
+ */
+export async function newFramework(
+  registry: Registry,
+  profile: ProfileConfig,
+  opts: FrameworkOptions,
+): Promise<Framework> {
+  const f = new Framework(registry, opts);
+  await f.init(profile);
+  return f;
+}
