@@ -15,7 +15,7 @@ import {
   taints,
   tsc,
 } from "./test-fixtures";
-import { type Objects, runPreFilterFilter, setup } from "./test-harness";
+import { type Objects, PodInfo, runPreFilterFilter, setup } from "./test-harness";
 
 const node = (name: string, labels: Record<string, string>): Node =>
   makeNode().name(name).labels(labels).obj();
@@ -884,4 +884,848 @@ describe("TestPreFilterState", () => {
     if (preFilter !== null) return;
     expect(summarizePreFilterState(state)).toEqual(tc.want);
   });
+});
+
+const nodeConstraint = tsc(1, "node", fooSelector);
+const zoneConstraint = tsc(1, "zone", fooSelector);
+const nodeBarConstraint = tsc(1, "node", barSelector);
+const oneNode = (p: Pod = makePod().name("p").label("foo", "").obj()) => p;
+const nodeSpread = () =>
+  oneNode(
+    makePod().name("p").label("foo", "").spreadConstraint(1, "node", "DoNotSchedule", fooSelector).obj(),
+  );
+const zoneNodeSpread = (labels: Record<string, string> = foo, nodeSel = fooSelector) =>
+  makePod()
+    .name("p")
+    .labels(labels)
+    .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+    .spreadConstraint(1, "node", "DoNotSchedule", nodeSel)
+    .obj();
+const affinityNodes = () => [
+  node("node-a", { zone: "zone1", node: "node-a", foo: "bar" }),
+  node("node-b", { zone: "zone2", node: "node-b", foo: "" }),
+];
+const zoneSpreadNotInBar = () =>
+  makePod()
+    .name("p")
+    .label("foo", "")
+    .nodeAffinityNotIn("foo", ["bar"])
+    .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+    .obj();
+const zoneSpread = () =>
+  makePod().name("p").label("foo", "").spreadConstraint(1, "zone", "DoNotSchedule", fooSelector).obj();
+
+interface UpdateCase {
+  name: string;
+  preemptor: Pod;
+  pod: Pod;
+  existingPods?: Pod[];
+  nodeIdx: number;
+  nodes: Node[];
+  want: PreFilterStateSummary;
+  enableNodeInclusionPolicy?: boolean;
+}
+
+const addPodCases: UpdateCase[] = [
+  {
+    name: "node a and b both impact current min match",
+    preemptor: nodeSpread(),
+    pod: pod("p-a1", "node-a", foo),
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1")],
+    want: {
+      constraints: [nodeConstraint],
+      counts: [{ "node-a": 1, "node-b": 0 }],
+      paths: paths([
+        ["node-b", 0],
+        ["node-a", 1],
+      ]),
+    },
+  },
+  {
+    name: "only node a impacts current min match",
+    preemptor: nodeSpread(),
+    pod: pod("p-a1", "node-a", foo),
+    existingPods: [pod("p-b1", "node-b", foo)],
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1")],
+    want: {
+      constraints: [nodeConstraint],
+      counts: [{ "node-a": 1, "node-b": 1 }],
+      paths: paths([
+        ["node-a", 1],
+        ["node-b", 1],
+      ]),
+    },
+  },
+  {
+    name: "add a pod in a different namespace doesn't change topologyKeyToMinPodsMap",
+    preemptor: nodeSpread(),
+    pod: makePod().name("p-a1").namespace("ns1").node("node-a").label("foo", "").obj(),
+    existingPods: [pod("p-b1", "node-b", foo)],
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1")],
+    want: {
+      constraints: [nodeConstraint],
+      counts: [{ "node-a": 0, "node-b": 1 }],
+      paths: paths([
+        ["node-a", 0],
+        ["node-b", 1],
+      ]),
+    },
+  },
+  {
+    name: "add pod on non-critical node won't trigger re-calculation",
+    preemptor: nodeSpread(),
+    pod: pod("p-b2", "node-b", foo),
+    existingPods: [pod("p-b1", "node-b", foo)],
+    nodeIdx: 1,
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1")],
+    want: {
+      constraints: [nodeConstraint],
+      counts: [{ "node-a": 0, "node-b": 2 }],
+      paths: paths([
+        ["node-a", 0],
+        ["node-b", 2],
+      ]),
+    },
+  },
+  {
+    name: "node a and x both impact topologyKeyToMinPodsMap on zone and node",
+    preemptor: zoneNodeSpread(),
+    pod: pod("p-a1", "node-a", foo),
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-x", "zone2")],
+    want: {
+      constraints: [zoneConstraint, nodeConstraint],
+      counts: [
+        { zone1: 1, zone2: 0 },
+        { "node-a": 1, "node-x": 0 },
+      ],
+      paths: paths(
+        [
+          ["zone2", 0],
+          ["zone1", 1],
+        ],
+        [
+          ["node-x", 0],
+          ["node-a", 1],
+        ],
+      ),
+    },
+  },
+  {
+    name: "only node a impacts topologyKeyToMinPodsMap on zone and node",
+    preemptor: zoneNodeSpread(),
+    pod: pod("p-a1", "node-a", foo),
+    existingPods: [pod("p-x1", "node-x", foo)],
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-x", "zone2")],
+    want: {
+      constraints: [zoneConstraint, nodeConstraint],
+      counts: [
+        { zone1: 1, zone2: 1 },
+        { "node-a": 1, "node-x": 1 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 1],
+          ["zone2", 1],
+        ],
+        [
+          ["node-a", 1],
+          ["node-x", 1],
+        ],
+      ),
+    },
+  },
+  {
+    name: "node a impacts topologyKeyToMinPodsMap on node, node x impacts topologyKeyToMinPodsMap on zone",
+    preemptor: zoneNodeSpread(),
+    pod: pod("p-a1", "node-a", foo),
+    existingPods: [pod("p-b1", "node-b", foo), pod("p-b2", "node-b", foo), pod("p-x1", "node-x", foo)],
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1"), zn("node-x", "zone2")],
+    want: {
+      constraints: [zoneConstraint, nodeConstraint],
+      counts: [
+        { zone1: 3, zone2: 1 },
+        { "node-a": 1, "node-b": 2, "node-x": 1 },
+      ],
+      paths: paths(
+        [
+          ["zone2", 1],
+          ["zone1", 3],
+        ],
+        [
+          ["node-a", 1],
+          ["node-x", 1],
+        ],
+      ),
+    },
+  },
+  {
+    name: "Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on zone",
+    preemptor: zoneNodeSpread(fooBar, barSelector),
+    pod: pod("p-a1", "node-a", foo),
+    existingPods: [pod("p-b1", "node-b", fooBar), pod("p-x1", "node-x", fooBar), pod("p-x2", "node-x", bar)],
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1"), zn("node-x", "zone2")],
+    want: {
+      constraints: [zoneConstraint, nodeBarConstraint],
+      counts: [
+        { zone1: 2, zone2: 1 },
+        { "node-a": 0, "node-b": 1, "node-x": 2 },
+      ],
+      paths: paths(
+        [
+          ["zone2", 1],
+          ["zone1", 2],
+        ],
+        [
+          ["node-a", 0],
+          ["node-b", 1],
+        ],
+      ),
+    },
+  },
+  {
+    name: "Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on both zone and node",
+    preemptor: zoneNodeSpread(fooBar, barSelector),
+    pod: pod("p-a1", "node-a", fooBar),
+    existingPods: [pod("p-b1", "node-b", bar), pod("p-x1", "node-x", fooBar), pod("p-x2", "node-x", bar)],
+    nodeIdx: 0,
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1"), zn("node-x", "zone2")],
+    want: {
+      constraints: [zoneConstraint, nodeBarConstraint],
+      counts: [
+        { zone1: 1, zone2: 1 },
+        { "node-a": 1, "node-b": 1, "node-x": 2 },
+      ],
+      paths: paths(
+        [
+          ["zone1", 1],
+          ["zone2", 1],
+        ],
+        [
+          ["node-a", 1],
+          ["node-b", 1],
+        ],
+      ),
+    },
+  },
+  ...[false, true].map(
+    (enabled): UpdateCase => ({
+      name: `add a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy ${enabled ? "enabled" : "disabled"}`,
+      preemptor: zoneSpreadNotInBar(),
+      nodeIdx: 0,
+      pod: pod("p-a1", "node-a", { foo: "", zone: "zone1" }),
+      existingPods: [
+        pod("p-a2", "node-a", { foo: "", zone: "zone1" }),
+        pod("p-b1", "node-b", { foo: "", zone: "zone2" }),
+      ],
+      nodes: affinityNodes(),
+      want: {
+        constraints: [zoneConstraint],
+        counts: [{ zone2: 1 }],
+        paths: paths([
+          ["zone2", 1],
+          ["", 2147483647],
+        ]),
+      },
+      enableNodeInclusionPolicy: enabled,
+    }),
+  ),
+  ...[false, true].map(
+    (enabled): UpdateCase => ({
+      name: `add a pod when scheduling node affinity matched pod with NodeInclusionPolicy ${enabled ? "enabled" : "disabled"}`,
+      preemptor: zoneSpread(),
+      nodeIdx: 1,
+      pod: pod("p-b1", "node-b", { foo: "", zone: "zone2" }),
+      existingPods: [
+        pod("p-a1", "node-a", { foo: "", zone: "zone1" }),
+        pod("p-b2", "node-b", { foo: "", zone: "zone2" }),
+      ],
+      nodes: affinityNodes(),
+      want: {
+        constraints: [zoneConstraint],
+        counts: [{ zone1: 1, zone2: 2 }],
+        paths: paths([
+          ["zone1", 1],
+          ["zone2", 2],
+        ]),
+      },
+      enableNodeInclusionPolicy: enabled,
+    }),
+  ),
+  {
+    name: "add a label selector not matched pod when with NodeInclusionPolicy enabled",
+    preemptor: zoneSpread(),
+    nodeIdx: 1,
+    pod: pod("p-b1", "node-b", { zone: "zone2" }),
+    existingPods: [
+      pod("p-a1", "node-a", { foo: "", zone: "zone1" }),
+      pod("p-b2", "node-b", { foo: "", zone: "zone2" }),
+    ],
+    nodes: affinityNodes(),
+    want: {
+      constraints: [zoneConstraint],
+      counts: [{ zone1: 1, zone2: 1 }],
+      paths: paths([
+        ["zone1", 1],
+        ["zone2", 1],
+      ]),
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  ...[false, true].map(
+    (enabled): UpdateCase => ({
+      name: enabled
+        ? "add a pod when scheduling taint tolerated pod with NodeInclusionPolicy enabled"
+        : "add a pod when scheduling taint untolerated pod with NodeInclusionPolicy disabled",
+      preemptor: enabled
+        ? makePod()
+            .name("p")
+            .label("foo", "")
+            .toleration("node.kubernetes.io/unschedulable")
+            .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+            .obj()
+        : zoneSpread(),
+      nodeIdx: 1,
+      pod: pod("p-b1", "node-b", { foo: "", zone: "zone2" }),
+      existingPods: [
+        pod("p-a1", "node-a", { foo: "", zone: "zone1" }),
+        pod("p-b2", "node-b", { foo: "", zone: "zone2" }),
+      ],
+      nodes: [
+        makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").taints(taints).obj(),
+        zn("node-b", "zone2"),
+      ],
+      want: {
+        constraints: [zoneConstraint],
+        counts: [{ zone1: 1, zone2: 2 }],
+        paths: paths([
+          ["zone1", 1],
+          ["zone2", 2],
+        ]),
+      },
+      enableNodeInclusionPolicy: enabled,
+    }),
+  ),
+];
+
+describe("TestPreFilterStateAddPod", () => {
+  it.each(addPodCases)("$name", (tc) => {
+    const s = setup({
+      nodes: tc.nodes,
+      pods: tc.existingPods,
+      args: { defaultingType: "List" },
+      features: testFeatures(tc),
+    });
+    const { preFilter, state } = runPreFilterFilter(s, tc.preemptor);
+    expect(preFilter).toBeNull();
+    const ni = s.nodeInfos[tc.nodeIdx]!;
+    expect(s.plugin.addPod(state, tc.preemptor, new PodInfo(tc.pod), ni)).toBeNull();
+    expect(summarizePreFilterState(state)).toEqual(tc.want);
+  });
+});
+
+interface RemoveCase extends Omit<UpdateCase, "pod"> {
+  /** Index into existingPods of the removed pod (upstream defaults to 0); -1 uses deletedPod. */
+  deletedPodIdx?: number;
+  deletedPod?: Pod;
+}
+
+const removePodCases: RemoveCase[] = [
+  {
+    name: "one spreadConstraint on zone, topologyKeyToMinPodsMap unchanged",
+    preemptor: zoneSpread(),
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1"), zn("node-x", "zone2")],
+    existingPods: [pod("p-a1", "node-a", foo), pod("p-b1", "node-b", foo), pod("p-x1", "node-x", foo)],
+    deletedPodIdx: 0,
+    nodeIdx: 0,
+    want: {
+      constraints: [zoneConstraint],
+      counts: [{ zone1: 1, zone2: 1 }],
+      paths: paths([
+        ["zone1", 1],
+        ["zone2", 1],
+      ]),
+    },
+  },
+  {
+    name: "one spreadConstraint on node, topologyKeyToMinPodsMap changed",
+    preemptor: zoneSpread(),
+    nodes: fourNodes(),
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-b1", "node-b", foo),
+      pod("p-x1", "node-x", foo),
+      pod("p-y1", "node-y", foo),
+    ],
+    deletedPodIdx: 0,
+    nodeIdx: 0,
+    want: {
+      constraints: [zoneConstraint],
+      counts: [{ zone1: 1, zone2: 2 }],
+      paths: paths([
+        ["zone1", 1],
+        ["zone2", 2],
+      ]),
+    },
+  },
+  {
+    name: "delete an irrelevant pod won't help",
+    preemptor: zoneSpread(),
+    nodes: fourNodes(),
+    existingPods: [
+      pod("p-a0", "node-a", bar),
+      pod("p-a1", "node-a", foo),
+      pod("p-b1", "node-b", foo),
+      pod("p-x1", "node-x", foo),
+      pod("p-y1", "node-y", foo),
+    ],
+    deletedPodIdx: 0,
+    nodeIdx: 0,
+    want: {
+      constraints: [zoneConstraint],
+      counts: [{ zone1: 2, zone2: 2 }],
+      paths: paths([
+        ["zone1", 2],
+        ["zone2", 2],
+      ]),
+    },
+  },
+  {
+    name: "delete a non-existing pod won't help",
+    preemptor: zoneSpread(),
+    nodes: fourNodes(),
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-b1", "node-b", foo),
+      pod("p-x1", "node-x", foo),
+      pod("p-y1", "node-y", foo),
+    ],
+    deletedPodIdx: -1,
+    deletedPod: pod("p-a0", "node-a", bar),
+    nodeIdx: 0,
+    want: {
+      constraints: [zoneConstraint],
+      counts: [{ zone1: 2, zone2: 2 }],
+      paths: paths([
+        ["zone1", 2],
+        ["zone2", 2],
+      ]),
+    },
+  },
+  {
+    name: "two spreadConstraints",
+    preemptor: zoneNodeSpread(),
+    nodes: [zn("node-a", "zone1"), zn("node-b", "zone1"), zn("node-x", "zone2")],
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", foo),
+      pod("p-b1", "node-b", foo),
+      pod("p-x1", "node-x", foo),
+      pod("p-x2", "node-x", foo),
+    ],
+    deletedPodIdx: 3,
+    nodeIdx: 2,
+    want: {
+      constraints: [zoneConstraint, nodeConstraint],
+      counts: [
+        { zone1: 3, zone2: 1 },
+        { "node-a": 2, "node-b": 1, "node-x": 1 },
+      ],
+      paths: paths(
+        [
+          ["zone2", 1],
+          ["zone1", 3],
+        ],
+        [
+          ["node-b", 1],
+          ["node-x", 1],
+        ],
+      ),
+    },
+  },
+  ...[false, true].map(
+    (enabled): RemoveCase => ({
+      name: `remove a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy ${enabled ? "enabled" : "disabled"}`,
+      preemptor: zoneSpreadNotInBar(),
+      nodeIdx: 0,
+      deletedPod: pod("p-a1", "node-a", { foo: "", zone: "zone1" }),
+      existingPods: [
+        pod("p-a2", "node-a", { foo: "", zone: "zone1" }),
+        pod("p-b1", "node-b", { foo: "", zone: "zone2" }),
+      ],
+      nodes: affinityNodes(),
+      want: {
+        constraints: [zoneConstraint],
+        counts: [{ zone2: 1 }],
+        paths: paths([
+          ["zone2", 1],
+          ["", 2147483647],
+        ]),
+      },
+      enableNodeInclusionPolicy: enabled,
+    }),
+  ),
+  ...[false, true].map(
+    (enabled): RemoveCase => ({
+      name: `remove a pod when scheduling node affinity matched pod with NodeInclusionPolicy ${enabled ? "enabled" : "disabled"}`,
+      preemptor: zoneSpread(),
+      nodeIdx: 1,
+      deletedPod: pod("p-b1", "node-b", { foo: "", zone: "zone2" }),
+      existingPods: [
+        pod("p-a1", "node-a", { foo: "", zone: "zone1" }),
+        pod("p-b2", "node-b", { foo: "", zone: "zone2" }),
+      ],
+      nodes: affinityNodes(),
+      want: {
+        constraints: [zoneConstraint],
+        counts: [{ zone1: 1, zone2: 0 }],
+        paths: paths([
+          ["zone2", 0],
+          ["zone1", 1],
+        ]),
+      },
+      enableNodeInclusionPolicy: enabled,
+    }),
+  ),
+];
+
+describe("TestPreFilterStateRemovePod", () => {
+  it.each(removePodCases)("$name", (tc) => {
+    const s = setup({
+      nodes: tc.nodes,
+      pods: tc.existingPods,
+      args: { defaultingType: "List" },
+      features: testFeatures(tc),
+    });
+    const { preFilter, state } = runPreFilterFilter(s, tc.preemptor);
+    expect(preFilter).toBeNull();
+    // As upstream: deletedPodIdx (default 0) picks an existing pod when in range.
+    const idx = tc.deletedPodIdx ?? 0;
+    const existing = tc.existingPods ?? [];
+    const deleted = idx >= 0 && idx < existing.length ? existing[idx]! : tc.deletedPod!;
+    expect(
+      s.plugin.removePod(state, tc.preemptor, new PodInfo(deleted), s.nodeInfos[tc.nodeIdx]!),
+    ).toBeNull();
+    expect(summarizePreFilterState(state)).toEqual(tc.want);
+  });
+});
+
+type CodeName = "Success" | "Unschedulable" | "UnschedulableAndUnresolvable";
+
+interface FilterCase {
+  name: string;
+  pod: Pod;
+  nodes: Node[];
+  existingPods?: Pod[];
+  wantStatusCode: Record<string, CodeName>;
+  enableNodeInclusionPolicy?: boolean;
+}
+
+function runFilterCase(tc: FilterCase): void {
+  const s = setup({
+    nodes: tc.nodes,
+    pods: tc.existingPods,
+    args: { defaultingType: "List" },
+    features: testFeatures(tc),
+  });
+  const { preFilter, filter } = runPreFilterFilter(s, tc.pod);
+  expect(statusSummary(preFilter).code).toBe("Success");
+  const got: Record<string, string> = {};
+  for (const [name, st] of filter) got[name] = statusSummary(st).code;
+  expect(got).toEqual(tc.wantStatusCode);
+  for (const st of filter.values()) {
+    if (st === null) continue;
+    // Reasons are upstream's exact strings.
+    expect(st.reasons).toEqual([
+      st.code === 2
+        ? "node(s) didn't match pod topology spread constraints"
+        : "node(s) didn't match pod topology spread constraints (missing required label)",
+    ]);
+  }
+}
+
+const fooPod = (c: (p: ReturnType<typeof makePod>) => ReturnType<typeof makePod>, labels = foo): Pod =>
+  c(makePod().name("p").labels(labels)).obj();
+const allOK = { "node-a": "Success", "node-b": "Success", "node-x": "Success", "node-y": "Success" } as const;
+const sixPods = () => [
+  pod("p-a1", "node-a", foo),
+  pod("p-a2", "node-a", foo),
+  pod("p-b1", "node-b", foo),
+  pod("p-y1", "node-y", foo),
+  pod("p-y2", "node-y", foo),
+  pod("p-y3", "node-y", foo),
+];
+
+const singleConstraintCases: FilterCase[] = [
+  {
+    name: "no existing pods",
+    pod: fooPod((p) => p.spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)),
+    nodes: fourNodes(),
+    wantStatusCode: { ...allOK },
+  },
+  {
+    name: "no existing pods, incoming pod doesn't match itself",
+    pod: fooPod((p) => p.spreadConstraint(1, "zone", "DoNotSchedule", barSelector)),
+    nodes: fourNodes(),
+    wantStatusCode: { ...allOK },
+  },
+  {
+    name: "existing pods in a different namespace do not count",
+    pod: fooPod((p) => p.spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)),
+    nodes: fourNodes(),
+    existingPods: [
+      makePod().name("p-a1").namespace("ns1").node("node-a").label("foo", "").obj(),
+      makePod().name("p-b1").namespace("ns2").node("node-a").label("foo", "").obj(),
+      pod("p-x1", "node-x", foo),
+      pod("p-y1", "node-y", foo),
+    ],
+    wantStatusCode: {
+      "node-a": "Success",
+      "node-b": "Success",
+      "node-x": "Unschedulable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "existing pods do not match null selector",
+    pod: fooPod((p) => p.spreadConstraint(1, "zone", "DoNotSchedule", null)),
+    nodes: fourNodes(),
+    existingPods: [pod("p-x1", "node-x", foo), pod("p-y1", "node-y", foo)],
+    wantStatusCode: { ...allOK },
+  },
+  {
+    name: "pods spread across zones as 3/3, all nodes fit",
+    pod: fooPod((p) => p.spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)),
+    nodes: fourNodes(),
+    existingPods: sixPods(),
+    wantStatusCode: { ...allOK },
+  },
+  {
+    name: "pods spread across zones as 1/2 due to absence of label 'zone' on node-b",
+    pod: fooPod((p) => p.spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)),
+    nodes: [
+      zn("node-a", "zone1"),
+      node("node-b", { zon: "zone1", node: "node-b" }),
+      zn("node-x", "zone2"),
+      zn("node-y", "zone2"),
+    ],
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-b1", "node-b", foo),
+      pod("p-x1", "node-x", foo),
+      pod("p-y1", "node-y", foo),
+    ],
+    wantStatusCode: {
+      "node-a": "Success",
+      "node-b": "UnschedulableAndUnresolvable",
+      "node-x": "Unschedulable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "pod cannot be scheduled as all nodes don't have label 'rack'",
+    pod: fooPod((p) => p.spreadConstraint(1, "rack", "DoNotSchedule", fooSelector)),
+    nodes: [zn("node-a", "zone1"), zn("node-x", "zone2")],
+    wantStatusCode: { "node-a": "UnschedulableAndUnresolvable", "node-x": "UnschedulableAndUnresolvable" },
+  },
+  {
+    name: "pods spread across nodes as 2/1/0/3, only node-x fits",
+    pod: fooPod((p) => p.spreadConstraint(1, "node", "DoNotSchedule", fooSelector)),
+    nodes: fourNodes(),
+    existingPods: sixPods(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "pods spread across nodes as 2/1/0/3, maxSkew is 2, node-b and node-x fit",
+    pod: fooPod((p) => p.spreadConstraint(2, "node", "DoNotSchedule", fooSelector)),
+    nodes: fourNodes(),
+    existingPods: sixPods(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Success",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "pods spread across nodes as 2/1/0/3, but pod doesn't match itself",
+    pod: fooPod((p) => p.spreadConstraint(1, "node", "DoNotSchedule", fooSelector), bar),
+    nodes: fourNodes(),
+    existingPods: sixPods(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Success",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "incoming pod has nodeAffinity, pods spread as 2/~1~/~0~/3, hence node-a fits",
+    pod: fooPod((p) =>
+      p
+        .nodeAffinityIn("node", ["node-a", "node-y"])
+        .spreadConstraint(1, "node", "DoNotSchedule", fooSelector),
+    ),
+    nodes: fourNodes(),
+    existingPods: sixPods(),
+    wantStatusCode: {
+      "node-a": "Success",
+      "node-b": "Success",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "terminating Pods should be excluded",
+    pod: fooPod((p) => p.spreadConstraint(1, "node", "DoNotSchedule", fooSelector)),
+    nodes: [node("node-a", { node: "node-a" }), node("node-b", { node: "node-b" })],
+    existingPods: [
+      makePod().name("p-a").node("node-a").label("foo", "").terminating().obj(),
+      pod("p-b", "node-b", foo),
+    ],
+    wantStatusCode: { "node-a": "Success", "node-b": "Unschedulable" },
+  },
+  {
+    name: "incoming pod has nodeAffinity, pods spread as 0/~2~/0/1, hence node-a fits",
+    pod: fooPod((p) =>
+      p.nodeAffinityNotIn("node", ["node-b"]).spreadConstraint(1, "zone", "DoNotSchedule", fooSelector),
+    ),
+    nodes: fourNodes(),
+    existingPods: [pod("p-b1", "node-b", foo), pod("p-b2", "node-b", foo), pod("p-y1", "node-y", foo)],
+    wantStatusCode: {
+      "node-a": "Success",
+      "node-b": "Success",
+      "node-x": "Unschedulable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains < minDomains, then the third node fits",
+    pod: fooPod((p) => p.spreadConstraint(2, "node", "DoNotSchedule", fooSelector, 4)),
+    nodes: [
+      node("node-a", { node: "node-a" }),
+      node("node-b", { node: "node-b" }),
+      node("node-c", { node: "node-c" }),
+    ],
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", foo),
+      pod("p-b1", "node-b", foo),
+      pod("p-b2", "node-b", foo),
+      pod("p-c1", "node-c", foo),
+    ],
+    wantStatusCode: { "node-a": "Unschedulable", "node-b": "Unschedulable", "node-c": "Success" },
+  },
+  {
+    name: "pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains > minDomains, then the all nodes fit",
+    pod: fooPod((p) => p.spreadConstraint(2, "node", "DoNotSchedule", fooSelector, 2)),
+    nodes: [
+      node("node-a", { node: "node-a" }),
+      node("node-b", { node: "node-b" }),
+      node("node-c", { node: "node-c" }),
+    ],
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", foo),
+      pod("p-b1", "node-b", foo),
+      pod("p-b2", "node-b", foo),
+      pod("p-c1", "node-c", foo),
+    ],
+    wantStatusCode: { "node-a": "Success", "node-b": "Success", "node-c": "Success" },
+  },
+  {
+    name: "pods spread across zone as 2/1, maxSkew is 2 and the number of domains < minDomains, then the third and fourth nodes fit",
+    pod: fooPod((p) => p.spreadConstraint(2, "zone", "DoNotSchedule", fooSelector, 3)),
+    nodes: fourNodes(),
+    existingPods: [pod("p-b1", "node-a", foo), pod("p-b2", "node-b", foo), pod("p-y1", "node-y", foo)],
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Success",
+      "node-y": "Success",
+    },
+  },
+  {
+    name: "pods spread across zone as 2/1, maxSkew is 2 and the number of domains > minDomains, then the all nodes fit",
+    pod: fooPod((p) => p.spreadConstraint(2, "zone", "DoNotSchedule", fooSelector, 1)),
+    nodes: fourNodes(),
+    existingPods: [pod("p-b1", "node-a", foo), pod("p-b2", "node-b", foo), pod("p-y1", "node-y", foo)],
+    wantStatusCode: { ...allOK },
+  },
+  ...(
+    [
+      ["NodeAffinityPolicy honored with labelSelectors", "selector", null, "Success"],
+      ["NodeAffinityPolicy ignored with labelSelectors", "selector", "Ignore", "Unschedulable"],
+      ["NodeAffinityPolicy honored with nodeAffinity", "affinity", null, "Success"],
+      ["NodeAffinityPolicy ignored with labelSelectors", "affinity", "Ignore", "Unschedulable"],
+    ] as const
+  ).map(
+    ([name, how, policy, nodeY]): FilterCase => ({
+      name,
+      pod: fooPod((p) =>
+        (how === "selector" ? p.nodeSelector({ foo: "" }) : p.nodeAffinityIn("foo", [""])).spreadConstraint(
+          1,
+          "node",
+          "DoNotSchedule",
+          fooSelector,
+          null,
+          policy,
+        ),
+      ),
+      nodes: [
+        node("node-a", { node: "node-a", foo: "" }),
+        node("node-b", { node: "node-b", foo: "" }),
+        node("node-x", { node: "node-x", foo: "" }),
+        node("node-y", { node: "node-y" }),
+      ],
+      existingPods: [pod("p-b1", "node-a", foo), pod("p-b2", "node-b", foo), pod("p-y1", "node-y", foo)],
+      wantStatusCode: {
+        "node-a": "Unschedulable",
+        "node-b": "Unschedulable",
+        "node-x": "Success",
+        "node-y": nodeY,
+      },
+      enableNodeInclusionPolicy: true,
+    }),
+  ),
+  ...(
+    [
+      ["NodeTaintsPolicy honored", "Honor", "Success"],
+      ["NodeTaintsPolicy ignored", null, "Unschedulable"],
+    ] as const
+  ).map(
+    ([name, policy, nodeY]): FilterCase => ({
+      name,
+      pod: fooPod((p) => p.spreadConstraint(1, "node", "DoNotSchedule", fooSelector, null, null, policy)),
+      nodes: [
+        node("node-a", { node: "node-a", foo: "" }),
+        node("node-b", { node: "node-b", foo: "" }),
+        node("node-x", { node: "node-x", foo: "" }),
+        makeNode().name("node-y").label("node", "node-y").taints(taints).obj(),
+      ],
+      existingPods: [pod("p-b1", "node-a", foo), pod("p-b2", "node-b", foo), pod("p-y1", "node-y", foo)],
+      wantStatusCode: {
+        "node-a": "Unschedulable",
+        "node-b": "Unschedulable",
+        "node-x": "Success",
+        "node-y": nodeY,
+      },
+      enableNodeInclusionPolicy: true,
+    }),
+  ),
+];
+
+describe("TestSingleConstraint", () => {
+  it.each(singleConstraintCases)("$name", (tc) => runFilterCase(tc));
 });
