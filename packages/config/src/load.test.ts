@@ -443,7 +443,7 @@ describe("JSON Schema", () => {
     const schema = buildConfigJSONSchema(registry);
     const defs = schema.$defs as Record<string, Record<string, unknown>>;
     const name = (defs.Plugin!.properties as Record<string, { enum: string[] }>).name;
-    expect(name.enum).toContain("NodeResourcesFit");
+    expect(name!.enum).toContain("NodeResourcesFit");
     const rules = defs.PluginConfig!.allOf as {
       if: unknown;
       then: { properties: { args: Record<string, unknown> } };
