@@ -2,7 +2,7 @@
 // Upstream compares the whole preFilterState; here the state is summarized as per-constraint
 // counts (TpPairToMatchNum split by constraint) and critical paths, sorted as upstream's comparer.
 import type { Node, Pod } from "@kubesched/api";
-import type { Features } from "@kubesched/framework";
+import { CycleState, type Features } from "@kubesched/framework";
 import { makeLabelSelector, makeNode, makePod, makeService, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,7 +15,7 @@ import {
   taints,
   tsc,
 } from "./test-fixtures";
-import { type Objects, PodInfo, runPreFilterFilter, setup } from "./test-harness";
+import { buildNodeInfos, type Objects, PodInfo, runPreFilterFilter, setup } from "./test-harness";
 
 const node = (name: string, labels: Record<string, string>): Node =>
   makeNode().name(name).labels(labels).obj();
@@ -1728,4 +1728,224 @@ const singleConstraintCases: FilterCase[] = [
 
 describe("TestSingleConstraint", () => {
   it.each(singleConstraintCases)("$name", (tc) => runFilterCase(tc));
+});
+
+const zoneNode =
+  (labels = foo, nodeSel = fooSelector) =>
+  (p: ReturnType<typeof makePod>) =>
+    p
+      .labels(labels)
+      .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+      .spreadConstraint(1, "node", "DoNotSchedule", nodeSel);
+const taintedY = (extra: Record<string, string> = {}) =>
+  makeNode().name("node-y").label("zone", "zone2").label("node", "node-y").labels(extra).taints(taints).obj();
+const threePodsABY = () => [
+  pod("p-a1", "node-a", foo),
+  pod("p-b1", "node-b", foo),
+  pod("p-y1", "node-y", foo),
+];
+
+const multipleConstraintsCases: FilterCase[] = [
+  {
+    name: "two Constraints on zone and node, spreads = [3/3, 2/1/0/3]",
+    pod: fooPod(zoneNode()),
+    nodes: fourNodes(),
+    existingPods: sixPods(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "two Constraints on zone and node, spreads = [3/4, 2/1/0/4]",
+    pod: fooPod(zoneNode()),
+    nodes: fourNodes(),
+    existingPods: [...sixPods(), pod("p-y4", "node-y", foo)],
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Unschedulable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "Constraints hold different labelSelectors, spreads = [1/0, 1/0/0/1]",
+    pod: fooPod(zoneNode(fooBar, barSelector)),
+    nodes: fourNodes(),
+    existingPods: [pod("p-a1", "node-a", foo), pod("p-y1", "node-y", bar)],
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "Constraints hold different labelSelectors, spreads = [1/0, 0/0/1/1]",
+    pod: fooPod(zoneNode(fooBar, barSelector)),
+    nodes: fourNodes(),
+    existingPods: [pod("p-a1", "node-a", foo), pod("p-x1", "node-x", bar), pod("p-y1", "node-y", bar)],
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Unschedulable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "Constraints hold different labelSelectors, spreads = [2/3, 1/0/0/1]",
+    pod: fooPod(zoneNode(fooBar, barSelector)),
+    nodes: fourNodes(),
+    existingPods: [
+      pod("p-a1", "node-a", foo),
+      pod("p-a2", "node-a", fooBar),
+      pod("p-y1", "node-y", foo),
+      pod("p-y2", "node-y", fooBar),
+      pod("p-y3", "node-y", foo),
+    ],
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Success",
+      "node-x": "Unschedulable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "Constraints hold different labelSelectors but pod doesn't match itself on 'zone' constraint",
+    pod: fooPod(zoneNode(bar, barSelector), bar),
+    nodes: fourNodes(),
+    existingPods: [pod("p-a1", "node-a", foo), pod("p-x1", "node-x", bar), pod("p-y1", "node-y", bar)],
+    wantStatusCode: {
+      "node-a": "Success",
+      "node-b": "Success",
+      "node-x": "Unschedulable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "two Constraints on zone and node, absence of label 'node' on node-x, spreads = [1/1, 1/0/0/1]",
+    pod: fooPod(zoneNode()),
+    nodes: [
+      zn("node-a", "zone1"),
+      zn("node-b", "zone1"),
+      node("node-x", { zone: "zone2" }),
+      zn("node-y", "zone2"),
+    ],
+    existingPods: [pod("p-a1", "node-a", foo), pod("p-y3", "node-y", foo)],
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Success",
+      "node-x": "UnschedulableAndUnresolvable",
+      "node-y": "Unschedulable",
+    },
+  },
+  {
+    name: "two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore",
+    pod: fooPod((p) =>
+      p
+        .nodeSelector({ foo: "" })
+        .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+        .spreadConstraint(1, "node", "DoNotSchedule", fooSelector, null, "Ignore"),
+    ),
+    nodes: [
+      node("node-a", { zone: "zone1", node: "node-a", foo: "" }),
+      node("node-b", { zone: "zone1", node: "node-b", foo: "" }),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+      zn("node-y", "zone2"),
+    ],
+    existingPods: threePodsABY(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "two node inclusion Constraints, zone: honor/honor, node: honor/ignore",
+    pod: fooPod((p) =>
+      p
+        .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector, null, null, "Honor")
+        .spreadConstraint(1, "node", "DoNotSchedule", fooSelector),
+    ),
+    nodes: [
+      node("node-a", { zone: "zone1", node: "node-a", foo: "" }),
+      node("node-b", { zone: "zone1", node: "node-b", foo: "" }),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+      taintedY(),
+    ],
+    existingPods: threePodsABY(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "two node inclusion Constraints, zone: honor/ignore, node: honor/ignore",
+    pod: fooPod((p) =>
+      p
+        .nodeSelector({ foo: "" })
+        .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector)
+        .spreadConstraint(1, "node", "DoNotSchedule", fooSelector),
+    ),
+    nodes: [
+      node("node-a", { zone: "zone1", node: "node-a", foo: "" }),
+      zn("node-b", "zone1"),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+      taintedY({ foo: "" }),
+    ],
+    existingPods: threePodsABY(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Success",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+    enableNodeInclusionPolicy: true,
+  },
+  {
+    name: "two node inclusion Constraints, zone: honor/honor, node: ignore/ignore",
+    pod: fooPod((p) =>
+      p
+        .nodeSelector({ foo: "" })
+        .spreadConstraint(1, "zone", "DoNotSchedule", fooSelector, null, null, "Honor")
+        .spreadConstraint(1, "node", "DoNotSchedule", fooSelector, null, "Ignore"),
+    ),
+    nodes: [
+      node("node-a", { zone: "zone1", node: "node-a", foo: "" }),
+      zn("node-b", "zone1"),
+      node("node-x", { zone: "zone2", node: "node-x", foo: "" }),
+      taintedY({ foo: "" }),
+    ],
+    existingPods: threePodsABY(),
+    wantStatusCode: {
+      "node-a": "Unschedulable",
+      "node-b": "Unschedulable",
+      "node-x": "Success",
+      "node-y": "Unschedulable",
+    },
+    enableNodeInclusionPolicy: true,
+  },
+];
+
+describe("TestMultipleConstraints", () => {
+  it.each(multipleConstraintsCases)("$name", (tc) => runFilterCase(tc));
+});
+
+describe("TestPreFilterDisabled", () => {
+  it("Filter without PreFilter is an error", () => {
+    const s = setup({ args: { defaultingType: "List" } });
+    const ni = buildNodeInfos([{ metadata: {} }])[0]!;
+    const st = s.plugin.filter(new CycleState(), {}, ni);
+    expect(statusSummary(st)).toEqual({
+      code: "Error",
+      reasons: ['reading "PreFilterPodTopologySpread" from cycleState: not found'],
+    });
+  });
 });
