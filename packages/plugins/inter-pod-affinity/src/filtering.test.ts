@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/interpodaffinity/filtering_test.go
-import type { LabelSelector, Namespace, Node, Pod, PodAffinityTerm } from "@kubesched/api";
+import type { LabelSelector, Node, Pod, PodAffinityTerm } from "@kubesched/api";
 import { CycleState, PodInfo } from "@kubesched/framework";
 import {
   PodAffinityWithRequiredReq as affReq,
@@ -15,20 +15,9 @@ import {
   ErrReasonAntiAffinityRulesNotMatch,
   ErrReasonExistingAntiAffinityRulesNotMatch,
 } from "./reasons";
-import { runPreFilterFilter, setup } from "./test-harness";
+import { namespaces, namespace as ns, runPreFilterFilter, setup } from "./test-harness";
 
 const defaultNamespace = "";
-
-const ns = (name: string, labels?: Record<string, string>): Namespace => ({
-  metadata: { name, ...(labels ? { labels } : {}) },
-});
-/** upstream scoring_test.go `namespaces`. */
-export const namespaces: Namespace[] = [
-  ns("subteam1.team1", { team: "team1" }),
-  ns("subteam2.team1", { team: "team1" }),
-  ns("subteam1.team2", { team: "team2" }),
-  ns("subteam2.team2", { team: "team2" }),
-];
 
 const node = (name: string, labels: Record<string, string>): Node => ({ metadata: { name, labels } });
 
@@ -809,7 +798,11 @@ describe("TestPreFilterStateAddRemovePod", () => {
   const antiAffinityComplex = { requiredDuringSchedulingIgnoredDuringExecution: complexTerms };
   const affinityComplex = { requiredDuringSchedulingIgnoredDuringExecution: complexTerms };
   const nodes = [node("nodeA", label1), node("nodeB", label2), node("nodeC", label3)];
-  const pod = (name: string, labels: Record<string, string> | undefined, spec: Pod["spec"]): Pod => ({
+  const pod = (
+    name: string,
+    labels: Record<string, string> | undefined,
+    spec: Omit<NonNullable<Pod["spec"]>, "containers">,
+  ): Pod => ({
     metadata: { name, ...(labels ? { labels } : {}) },
     spec: { containers: [], ...spec },
   });

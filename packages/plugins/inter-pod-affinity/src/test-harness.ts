@@ -17,6 +17,18 @@ import { interPodAffinityPlugin } from "./index";
 import type { InterPodAffinity, InterPodAffinityOptions } from "./plugin";
 import { InterPodAffinity as PluginClass } from "./plugin";
 
+export const namespace = (name: string, labels?: Record<string, string>): Namespace => ({
+  metadata: { name, ...(labels ? { labels } : {}) },
+});
+
+/** upstream scoring_test.go `namespaces`. */
+export const namespaces: Namespace[] = [
+  namespace("subteam1.team1", { team: "team1" }),
+  namespace("subteam2.team1", { team: "team1" }),
+  namespace("subteam1.team2", { team: "team2" }),
+  namespace("subteam2.team2", { team: "team2" }),
+];
+
 /** A snapshot of nodes and the pods assigned to them (upstream cache.NewSnapshot). */
 export class TestSnapshot implements SharedLister, NodeInfoLister {
   readonly nodeInfoList: NodeInfo[];
