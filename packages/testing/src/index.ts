@@ -1,3 +1,23 @@
-// @kubesched/testing — builders (upstream pkg/scheduler/testing/wrappers.go) and test helpers.
+// @kubesched/testing — builders (upstream pkg/scheduler/testing/wrappers.go), a plugin harness
+// over the real runtime, and fakes for the cluster-facing interfaces.
 export * from "./builders";
+export { type FakeClock, fakeClock } from "./fake-clock";
+export { ArrayClusterLister, ArrayLister, FakeListers, type ListerObjects } from "./fake-listers";
+export { FakeNominator } from "./fake-nominator";
+export {
+  createPluginHarness,
+  HarnessBinderName,
+  type HarnessFilterOutput,
+  type HarnessObjects,
+  type HarnessOptions,
+  HarnessQueueSortName,
+  type HarnessScoreOutput,
+  type PluginHarness,
+} from "./harness";
+export {
+  type ClientCall,
+  type RecordedEvent,
+  RecordingClusterClient,
+  recordingEventRecorder,
+} from "./recording-client";
 export { type StatusSummary, statusSummary } from "./status-summary";

@@ -1,0 +1,242 @@
+import type { Pod } from "@kubesched/api";
+import {
+  Code,
+  type CycleState,
+  defaultNormalizeScore,
+  type FilterPlugin,
+  fieldErrors,
+  type NodeInfo,
+  type NodeScore,
+  ObjectDecoder,
+  type PluginDescriptor,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type ScorePlugin,
+  Status,
+  stateKey,
+} from "@kubesched/framework";
+import { describe, expect, it } from "vitest";
+import { makeNode, makePod } from "./builders";
+import { fakeClock } from "./fake-clock";
+import { createPluginHarness } from "./harness";
+import { statusSummary } from "./status-summary";
+
+// A label-matching filter with args: the pod fits nodes whose label `key` equals the pod's.
+interface LabelMatchArgs {
+  key: string;
+}
+
+class PreFilterState {
+  constructor(readonly value: string | undefined) {}
+  clone() {
+    return this;
+  }
+}
+const key = stateKey<PreFilterState>("PreFilterLabelMatch");
+
+class LabelMatch implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+  constructor(readonly args: LabelMatchArgs) {}
+  name() {
+    return "LabelMatch";
+  }
+  preFilter(state: CycleState, pod: Pod): PreFilterResult | Status | null {
+    const v = pod.metadata?.labels?.[this.args.key];
+    if (v === "none") return new Status(Code.UnschedulableAndUnresolvable, "pod wants nothing");
+    if (v === undefined) return new Status(Code.Skip);
+    state.write(key, new PreFilterState(v));
+    return null;
+  }
+  preFilterExtensions() {
+    return null;
+  }
+  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+    const s = state.read(key);
+    if (!s) return new Status(Code.Error, "no state");
+    return nodeInfo.node?.metadata?.labels?.[this.args.key] === s.value
+      ? null
+      : new Status(Code.UnschedulableAndUnresolvable, "node(s) didn't match label");
+  }
+  preScore(_s: CycleState, pod: Pod): Status | null {
+    return pod.metadata?.labels?.skipScore ? new Status(Code.Skip) : null;
+  }
+  score(_s: CycleState, _pod: Pod, nodeInfo: NodeInfo): number {
+    return nodeInfo.pods.length;
+  }
+  scoreExtensions() {
+    return {
+      normalizeScore: (_s: CycleState, _p: Pod, scores: NodeScore[]) =>
+        defaultNormalizeScore(100, true, scores),
+    };
+  }
+}
+
+const labelMatch: PluginDescriptor<LabelMatchArgs> = {
+  name: "LabelMatch",
+  factory: (args) => new LabelMatch(args),
+  args: {
+    kind: "LabelMatchArgs",
+    decode(raw, path) {
+      const errors: ReturnType<typeof fieldErrors.required>[] = [];
+      const d = ObjectDecoder.of(raw, path, errors);
+      const args = { key: d.string("key") ?? "zone" };
+      d.finish();
+      return { args, errors };
+    },
+    validate(args, path) {
+      return args.key ? [] : [fieldErrors.required(`${path}.key`)];
+    },
+  },
+};
+
+const nodes = [
+  makeNode().name("n1").label("zone", "a").obj(),
+  makeNode().name("n2").label("zone", "b").obj(),
+  makeNode().name("n3").label("zone", "a").obj(),
+];
+
+describe("createPluginHarness", () => {
+  it("runs PreFilter then Filter on every node, through the runtime", async () => {
+    const h = await createPluginHarness({ plugin: labelMatch, nodes });
+    const { preFilter, statuses } = h.filter(makePod().name("p").label("zone", "a").obj());
+    expect(preFilter.status).toBeNull();
+    expect([...statuses].map(([n, s]) => [n, statusSummary(s)])).toEqual([
+      ["n1", { code: "Success", reasons: [] }],
+      ["n2", { code: "UnschedulableAndUnresolvable", reasons: ["node(s) didn't match label"] }],
+      ["n3", { code: "Success", reasons: [] }],
+    ]);
+    expect(statuses.get("n2")?.plugin).toBe("LabelMatch");
+  });
+
+  it("returns a PreFilter rejection without filtering", async () => {
+    const h = await createPluginHarness({ plugin: labelMatch, nodes });
+    const out = h.filter(makePod().name("p").label("zone", "none").obj(), ["n1"]);
+    expect(statusSummary(out.preFilter.status)).toEqual({
+      code: "UnschedulableAndUnresolvable",
+      reasons: ["pod wants nothing"],
+    });
+    expect(out.statuses.size).toBe(0);
+  });
+
+  it("skips Filter when PreFilter returned Skip", async () => {
+    const h = await createPluginHarness({ plugin: labelMatch, nodes });
+    const out = h.filter(makePod().name("p").obj());
+    expect(out.state.skipFilterPlugins.has("LabelMatch")).toBe(true);
+    expect([...out.statuses.values()]).toEqual([null, null, null]);
+  });
+
+  it("decodes, defaults and validates args", async () => {
+    const h = await createPluginHarness({
+      plugin: labelMatch,
+      args: { key: "rack" },
+      nodes: [makeNode().name("n1").label("rack", "r1").obj()],
+    });
+    expect((h.plugin as LabelMatch).args).toEqual({ key: "rack" });
+    const st = h.newCycleState();
+    expect(h.runPreFilter(st, makePod().label("rack", "r1").obj()).status).toBeNull();
+    expect(h.runFilter(st, makePod().label("rack", "r1").obj(), "n1")).toBeNull();
+    await expect(createPluginHarness({ plugin: labelMatch, args: { bogus: 1 } })).rejects.toThrow(
+      "pluginConfig[LabelMatch].args.bogus: unknown field",
+    );
+    await expect(createPluginHarness({ plugin: labelMatch, args: { key: "" } })).rejects.toThrow(
+      "pluginConfig[LabelMatch].args.key: Required value",
+    );
+  });
+
+  it("places existing pods on their nodes and scores with normalization, unweighted", async () => {
+    const h = await createPluginHarness({
+      plugin: labelMatch,
+      weight: 5,
+      nodes,
+      pods: [
+        makePod().name("a").node("n1").obj(),
+        makePod().name("b").node("n1").obj(),
+        makePod().name("c").node("n2").obj(),
+        makePod().name("pending").obj(),
+      ],
+    });
+    expect(h.nodeInfo("n1").pods).toHaveLength(2);
+    const out = h.score(makePod().name("p").obj());
+    expect(out.status).toBeNull();
+    expect(out.scores).toEqual([
+      { name: "n1", score: 0 },
+      { name: "n2", score: 50 },
+      { name: "n3", score: 100 },
+    ]);
+    expect(h.framework.scoreWeight("LabelMatch")).toBe(5);
+    const skipped = h.score(makePod().name("p").label("skipScore", "y").obj(), ["n1"]);
+    expect(skipped.scores).toEqual([]);
+    expect(statusSummary(skipped.preScoreStatus).code).toBe("Skip");
+  });
+
+  it("runs extra plugins and uses the nominated pods", async () => {
+    class CountPods implements FilterPlugin {
+      name() {
+        return "CountPods";
+      }
+      filter(_s: CycleState, _p: Pod, ni: NodeInfo) {
+        return ni.pods.length >= 1 ? new Status(Code.Unschedulable, "too many pods") : null;
+      }
+    }
+    const h = await createPluginHarness({
+      plugin: labelMatch,
+      extraPlugins: [{ name: "CountPods", factory: () => new CountPods() }],
+      nodes,
+      nominatedPods: [makePod().name("nominated").priority(10).nominatedNodeName("n3").obj()],
+    });
+    expect(h.framework.listPlugins().filter?.map((p) => p.name)).toEqual(["LabelMatch", "CountPods"]);
+    const pod = makePod().name("p").priority(1).label("zone", "a").obj();
+    const st = h.newCycleState();
+    h.runPreFilter(st, pod);
+    expect(h.framework.runFilterPluginsWithNominatedPods(st, pod, h.nodeInfo("n1"))).toBeNull();
+    expect(statusSummary(h.framework.runFilterPluginsWithNominatedPods(st, pod, h.nodeInfo("n3")))).toEqual({
+      code: "Unschedulable",
+      reasons: ["too many pods"],
+    });
+  });
+
+  it("binds through the harness binder and records client calls of plugins", async () => {
+    const binder: PluginDescriptor = {
+      name: "RecordingBinder",
+      factory: (_a, handle) => ({
+        name: () => "RecordingBinder",
+        async bind(_s: CycleState, pod: Pod, nodeName: string) {
+          await handle.client().bindPod(pod, nodeName);
+          return null;
+        },
+      }),
+    };
+    const h = await createPluginHarness({ plugin: binder, nodes });
+    const pod = makePod().name("p").obj();
+    expect(await h.framework.runBindPlugins(h.newCycleState(), pod, "n1")).toBeNull();
+    expect(h.client.calls).toEqual([{ verb: "bind", pod, nodeName: "n1" }]);
+    expect(h.framework.listPlugins().bind?.map((p) => p.name)).toEqual(["RecordingBinder", "HarnessBinder"]);
+  });
+
+  it("can test a QueueSort plugin", async () => {
+    const sort: PluginDescriptor = {
+      name: "MySort",
+      factory: () => ({ name: () => "MySort", less: () => true }),
+    };
+    const h = await createPluginHarness({ plugin: sort });
+    expect(h.plugin.name()).toBe("MySort");
+  });
+});
+
+describe("fakeClock", () => {
+  it("fires due timers in time order, including ones scheduled while advancing", () => {
+    const c = fakeClock(1000);
+    const fired: string[] = [];
+    c.setTimeout(() => fired.push(`b@${c.now()}`), 20);
+    c.setTimeout(() => {
+      fired.push(`a@${c.now()}`);
+      c.setTimeout(() => fired.push(`c@${c.now()}`), 5);
+    }, 10);
+    const t = c.setTimeout(() => fired.push("cancelled"), 15);
+    t.cancel();
+    c.advance(30);
+    expect(fired).toEqual(["a@1010", "c@1015", "b@1020"]);
+    expect(c.now()).toBe(1030);
+    expect(c.pendingTimers()).toBe(0);
+  });
+});

@@ -1,0 +1,311 @@
+// Runs one plugin through the real runtime over an in-memory snapshot, in upstream's call order
+// (PreFilter → Filter; PreScore → Score → NormalizeScore), like upstream plugin tests that build
+// a framework with runtime.NewFramework and a snapshot from cache.NewSnapshot.
+import type {
+  CSINode,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PriorityClass,
+  ReplicaSet,
+  ReplicationController,
+  Service,
+  StatefulSet,
+  StorageClass,
+} from "@kubesched/api";
+import { newSnapshot } from "@kubesched/cache";
+import {
+  type BindPlugin,
+  type Clock,
+  CycleState,
+  defaultFeatures,
+  type Features,
+  formatFieldErrors,
+  isPreScorePlugin,
+  isScorePlugin,
+  isStatus,
+  type NodeInfo,
+  type NodeScore,
+  type Plugin,
+  type PluginDescriptor,
+  type PreFilterResult,
+  type QueueSortPlugin,
+  type Random,
+  type SharedLister,
+  type Status,
+} from "@kubesched/framework";
+import { type Framework, newFramework, type PluginSet, type Plugins } from "@kubesched/runtime";
+import { FakeListers } from "./fake-listers";
+import { FakeNominator } from "./fake-nominator";
+import { RecordingClusterClient, recordingEventRecorder } from "./recording-client";
+
+/** The queue sort and binder the harness adds so that the profile is valid. */
+export const HarnessQueueSortName = "HarnessQueueSort";
+export const HarnessBinderName = "HarnessBinder";
+
+export interface HarnessObjects {
+  namespaces: Namespace[];
+  services: Service[];
+  replicaSets: ReplicaSet[];
+  statefulSets: StatefulSet[];
+  replicationControllers: ReplicationController[];
+  podDisruptionBudgets: PodDisruptionBudget[];
+  persistentVolumes: PersistentVolume[];
+  persistentVolumeClaims: PersistentVolumeClaim[];
+  storageClasses: StorageClass[];
+  csiNodes: CSINode[];
+  priorityClasses: PriorityClass[];
+}
+
+export interface HarnessOptions<A = unknown> {
+  /** The plugin under test. */
+  plugin: PluginDescriptor<A>;
+  /**
+   * Raw args as in a pluginConfig entry; decoded, defaulted and validated through
+   * `plugin.args` (errors throw). Absent: the defaults. Without an args spec they are passed as is.
+   */
+  args?: unknown;
+  /** Its Score weight (default 1). */
+  weight?: number;
+  nodes?: Node[];
+  /** Existing pods; those whose spec.nodeName is one of `nodes` are on that node in the snapshot. */
+  pods?: Pod[];
+  objects?: Partial<HarnessObjects>;
+  features?: Partial<Features>;
+  /** Other plugins enabled too (multiPoint, after the plugin), e.g. filters for preemption tests. */
+  extraPlugins?: PluginDescriptor[];
+  /** Pods the nominator returns for their status.nominatedNodeName. */
+  nominatedPods?: Pod[];
+  clock?: Clock;
+  rand?: Random;
+}
+
+export interface HarnessFilterOutput {
+  state: CycleState;
+  preFilter: { result: PreFilterResult | null; status: Status | null };
+  /** Per node (in the requested order); empty when PreFilter did not succeed. */
+  statuses: Map<string, Status | null>;
+}
+
+export interface HarnessScoreOutput {
+  /** The first non-success of PreFilter (with runPreFilter), Score or NormalizeScore; null otherwise. */
+  status: Status | null;
+  /** Normalized, unweighted scores in node order; empty when PreScore skipped or anything failed. */
+  scores: NodeScore[];
+  /** What the plugin's PreScore returned (null when it has none). */
+  preScoreStatus: Status | null;
+}
+
+export interface PluginHarness {
+  /** The real runtime: the plugin and extraPlugins via multiPoint, plus a queue sort and a binder. */
+  readonly framework: Framework;
+  /** The instance under test. */
+  readonly plugin: Plugin;
+  /** The in-memory snapshot of nodes and pods (node order as given). */
+  readonly snapshot: SharedLister;
+  /** Records bind/delete/patch calls; applies nothing. */
+  readonly client: RecordingClusterClient;
+  readonly listers: FakeListers;
+  readonly events: ReturnType<typeof recordingEventRecorder>["events"];
+  /** The snapshot's NodeInfo of a node; throws when the node is unknown. */
+  nodeInfo(name: string): NodeInfo;
+  newCycleState(): CycleState;
+  /** framework.runPreFilterPlugins. */
+  runPreFilter(state: CycleState, pod: Pod): { result: PreFilterResult | null; status: Status | null };
+  /** framework.runFilterPlugins on the snapshot's NodeInfo. */
+  runFilter(state: CycleState, pod: Pod, nodeName: string): Status | null;
+  /**
+   * A new state, PreFilter, then Filter on each node (default: all, in order). A PreFilter that
+   * does not succeed is returned as `preFilter.status` and no node is filtered.
+   */
+  filter(pod: Pod, nodeNames?: string[]): HarnessFilterOutput;
+  /**
+   * PreScore → Score → NormalizeScore of the plugin under test only, over the given nodes
+   * (default: all); normalized scores without weight. `state` defaults to a new state; with
+   * `runPreFilter` the framework's PreFilter runs on it first.
+   */
+  score(
+    pod: Pod,
+    nodeNames?: string[],
+    opts?: { state?: CycleState; runPreFilter?: boolean },
+  ): HarnessScoreOutput;
+}
+
+class HarnessQueueSort implements QueueSortPlugin {
+  name(): string {
+    return HarnessQueueSortName;
+  }
+  less(): boolean {
+    return false;
+  }
+}
+
+class HarnessBinder implements BindPlugin {
+  name(): string {
+    return HarnessBinderName;
+  }
+  async bind(): Promise<Status | null> {
+    return null;
+  }
+}
+
+const harnessDescriptors: PluginDescriptor[] = [
+  { name: HarnessQueueSortName, factory: () => new HarnessQueueSort() },
+  { name: HarnessBinderName, factory: () => new HarnessBinder() },
+];
+
+function emptySet(): PluginSet {
+  return { enabled: [], disabled: [] };
+}
+
+function emptyPlugins(): Plugins {
+  return {
+    preEnqueue: emptySet(),
+    queueSort: emptySet(),
+    preFilter: emptySet(),
+    filter: emptySet(),
+    postFilter: emptySet(),
+    preScore: emptySet(),
+    score: emptySet(),
+    reserve: emptySet(),
+    permit: emptySet(),
+    preBind: emptySet(),
+    bind: emptySet(),
+    postBind: emptySet(),
+    multiPoint: emptySet(),
+  };
+}
+
+function decodeArgs<A>(d: PluginDescriptor<A>, raw: unknown, features: Features): unknown {
+  if (!d.args) return raw;
+  const path = `pluginConfig[${d.name}].args`;
+  const { args, errors } = d.args.decode(raw, path, features);
+  if (errors.length > 0) throw new Error(`invalid args for plugin ${d.name}:\n${formatFieldErrors(errors)}`);
+  const invalid = d.args.validate(args, path, features);
+  if (invalid.length > 0)
+    throw new Error(`invalid args for plugin ${d.name}:\n${formatFieldErrors(invalid)}`);
+  return args;
+}
+
+/** Builds a framework around one plugin; see PluginHarness. */
+export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<PluginHarness> {
+  const features: Features = { ...defaultFeatures, ...opts.features };
+  const nodes = opts.nodes ?? [];
+  const pods = opts.pods ?? [];
+  const under = opts.plugin as PluginDescriptor;
+  const extras = opts.extraPlugins ?? [];
+
+  const registry = new Map<string, PluginDescriptor>();
+  for (const d of [under, ...extras, ...harnessDescriptors]) {
+    if (registry.has(d.name)) throw new Error(`a plugin named ${d.name} already exists`);
+    registry.set(d.name, d);
+  }
+
+  const plugins = emptyPlugins();
+  plugins.multiPoint.enabled = [
+    { name: under.name, ...(opts.weight !== undefined ? { weight: opts.weight } : {}) },
+    ...extras.map((d) => ({ name: d.name })),
+    { name: HarnessBinderName },
+  ];
+  // The harness's queue sort is the only one, so a QueueSort plugin can be tested too.
+  plugins.queueSort = { enabled: [{ name: HarnessQueueSortName }], disabled: [{ name: "*" }] };
+
+  const pluginConfig =
+    under.args || opts.args !== undefined
+      ? [{ name: under.name, args: decodeArgs(under, opts.args, features) }]
+      : [];
+
+  const snapshot = newSnapshot(pods, nodes);
+  const listers = new FakeListers({ ...opts.objects, pods, nodes });
+  const client = new RecordingClusterClient();
+  const recorder = recordingEventRecorder();
+  const framework = await newFramework(
+    registry,
+    { schedulerName: "default-scheduler", plugins, pluginConfig },
+    {
+      listers,
+      client,
+      eventRecorder: recorder,
+      features,
+      snapshot,
+      nominator: new FakeNominator(opts.nominatedPods ?? []),
+      ...(opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.rand ? { rand: opts.rand } : {}),
+    },
+  );
+  const plugin = framework.plugin(under.name) as Plugin;
+
+  const nodeInfo = (name: string): NodeInfo => {
+    const ni = snapshot.nodeInfos().get(name);
+    if (!ni) throw new Error(`node "${name}" is not in the harness snapshot`);
+    return ni;
+  };
+  const nodeInfosOf = (names: string[] | undefined): NodeInfo[] =>
+    names ? names.map(nodeInfo) : [...snapshot.nodeInfos().list()];
+
+  const runPreFilter = (state: CycleState, pod: Pod) => {
+    const { result, status } = framework.runPreFilterPlugins(state, pod);
+    return { result, status };
+  };
+
+  return {
+    framework,
+    plugin,
+    snapshot,
+    client,
+    listers,
+    events: recorder.events,
+    nodeInfo,
+    newCycleState: () => new CycleState(),
+    runPreFilter,
+    runFilter: (state, pod, nodeName) => framework.runFilterPlugins(state, pod, nodeInfo(nodeName)),
+    filter(pod, nodeNames) {
+      const state = new CycleState();
+      const preFilter = runPreFilter(state, pod);
+      const statuses = new Map<string, Status | null>();
+      if (preFilter.status === null || preFilter.status.isSuccess()) {
+        for (const ni of nodeInfosOf(nodeNames))
+          statuses.set(ni.nodeName, framework.runFilterPlugins(state, pod, ni));
+      }
+      return { state, preFilter, statuses };
+    },
+    score(pod, nodeNames, o = {}) {
+      const state = o.state ?? new CycleState();
+      if (o.runPreFilter) {
+        const pre = runPreFilter(state, pod);
+        if (pre.status !== null && !pre.status.isSuccess()) {
+          return { status: pre.status, scores: [], preScoreStatus: null };
+        }
+      }
+      const infos = nodeInfosOf(nodeNames);
+      let preScoreStatus: Status | null = null;
+      if (isPreScorePlugin(plugin)) {
+        preScoreStatus = plugin.preScore(state, pod, infos);
+        if (preScoreStatus?.isSkip()) return { status: null, scores: [], preScoreStatus };
+        if (preScoreStatus && !preScoreStatus.isSuccess()) {
+          return { status: preScoreStatus, scores: [], preScoreStatus };
+        }
+      }
+      if (!isScorePlugin(plugin)) throw new Error(`plugin ${under.name} is not a Score plugin`);
+      const scores: NodeScore[] = [];
+      for (const ni of infos) {
+        const r = plugin.score(state, pod, ni);
+        if (isStatus(r)) {
+          if (!r.isSuccess()) return { status: r, scores: [], preScoreStatus };
+          scores.push({ name: ni.nodeName, score: 0 });
+        } else {
+          scores.push({ name: ni.nodeName, score: r });
+        }
+      }
+      const ext = plugin.scoreExtensions();
+      if (ext) {
+        const s = ext.normalizeScore(state, pod, scores);
+        if (s && !s.isSuccess()) return { status: s, scores: [], preScoreStatus };
+      }
+      return { status: null, scores, preScoreStatus };
+    },
+  };
+}
