@@ -1,1 +1,3 @@
-export {};
+import type { Registry } from "@kubesched/framework";
+
+export const inTreeRegistry: Registry = new Map();

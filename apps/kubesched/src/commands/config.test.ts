@@ -1,0 +1,262 @@
+import { fileURLToPath } from "node:url";
+import {
+  type FieldError,
+  fieldErrors,
+  isPlainObject,
+  type PluginArgsSpec,
+  type PluginDescriptor,
+  type Registry,
+} from "@kubesched/framework";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../cli";
+
+// Fake descriptors for every default plugin (the real in-tree registry is wired by the lead);
+// args specs accept the v1 fields and fill upstream's defaults.
+type Json = Record<string, unknown>;
+function fakeArgs(kind: string, defaults: Json): PluginArgsSpec<Json> {
+  return {
+    kind,
+    decode(raw, path) {
+      const errors: FieldError[] = [];
+      const args: Json = structuredClone(defaults);
+      if (isPlainObject(raw)) {
+        for (const [k, v] of Object.entries(raw)) {
+          if (!(k in defaults)) errors.push(fieldErrors.unknownField(`${path}.${k}`));
+          else if (v !== null && v !== undefined) args[k] = v;
+        }
+      }
+      return { args, errors };
+    },
+    validate: () => [],
+  };
+}
+
+const resources = [
+  { name: "cpu", weight: 1 },
+  { name: "memory", weight: 1 },
+];
+
+const withArgs: Record<string, PluginArgsSpec<Json>> = {
+  DefaultPreemption: fakeArgs("DefaultPreemptionArgs", {
+    minCandidateNodesPercentage: 10,
+    minCandidateNodesAbsolute: 100,
+  }),
+  DynamicResources: fakeArgs("DynamicResourcesArgs", { filterTimeout: "10s" }),
+  InterPodAffinity: fakeArgs("InterPodAffinityArgs", { hardPodAffinityWeight: 1 }),
+  NodeAffinity: fakeArgs("NodeAffinityArgs", {}),
+  NodeResourcesBalancedAllocation: fakeArgs("NodeResourcesBalancedAllocationArgs", { resources }),
+  NodeResourcesFit: fakeArgs("NodeResourcesFitArgs", {
+    ignoredResources: [],
+    ignoredResourceGroups: [],
+    scoringStrategy: { type: "LeastAllocated", resources },
+  }),
+  PodTopologySpread: fakeArgs("PodTopologySpreadArgs", { defaultingType: "System" }),
+  VolumeBinding: fakeArgs("VolumeBindingArgs", { bindTimeoutSeconds: 600 }),
+};
+
+const withoutArgs = [
+  "SchedulingGates",
+  "PrioritySort",
+  "NodeUnschedulable",
+  "NodeName",
+  "TaintToleration",
+  "NodePorts",
+  "VolumeRestrictions",
+  "NodeVolumeLimits",
+  "VolumeZone",
+  "ImageLocality",
+  "DefaultBinder",
+  "NodeDeclaredFeatures",
+];
+
+function fakeRegistry(): Registry {
+  const reg = new Map<string, PluginDescriptor<unknown>>();
+  const factory = (name: string) => () => ({ name: () => name });
+  for (const [name, args] of Object.entries(withArgs)) {
+    reg.set(name, { name, factory: factory(name), args } as PluginDescriptor<unknown>);
+  }
+  for (const name of withoutArgs) reg.set(name, { name, factory: factory(name) });
+  return reg;
+}
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const registry = fakeRegistry();
+
+async function run(...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(
+    argv,
+    { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root },
+    { registry },
+  );
+  return { code, stdout, stderr };
+}
+
+describe("kubesched config validate", () => {
+  for (const file of ["default.yaml", "bin-packing.yaml", "two-profiles.yaml", "custom-weights.yaml"]) {
+    it(`examples/config/${file} is valid`, async () => {
+      expect(await run("config", "validate", `examples/config/${file}`)).toEqual({
+        code: 0,
+        stdout: "valid\n",
+        stderr: "",
+      });
+    });
+  }
+
+  // examples/invalid/scoring-strategy-type.yaml needs the real NodeResourcesFit args spec; it is
+  // tested once the in-tree registry is wired.
+  const invalid: Record<string, string[]> = {
+    "unknown-field.yaml": ["profiles[0].plugin: unknown field", "healthzBindAddress: unknown field"],
+    "bad-api-version.yaml": [
+      'apiVersion "kubescheduler.config.k8s.io/v1beta3" is not supported: use kubescheduler.config.k8s.io/v1',
+    ],
+    "duplicate-scheduler-name.yaml": [
+      'profiles[1].schedulerName: Duplicate value: "default-scheduler": already used by profiles[0].schedulerName',
+    ],
+    "percentage-of-nodes-to-score.yaml": [
+      "percentageOfNodesToScore: Invalid value: 200: not in valid range [0-100]",
+    ],
+    "backoff.yaml": [
+      "podMaxBackoffSeconds: Invalid value: 5: must be greater than or equal to PodInitialBackoffSeconds",
+    ],
+    "unknown-plugin.yaml": ['profiles[0].plugins.filter.enabled[1].name: Not found: "NodeResourceFit"'],
+    "yaml-syntax.txt": [
+      "yaml: line 10, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]",
+    ],
+  };
+  for (const [file, errors] of Object.entries(invalid)) {
+    it(`examples/invalid/${file} prints every error and exits 1`, async () => {
+      const path = `examples/invalid/${file}`;
+      expect(await run("config", "validate", path)).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: errors.map((e) => `${path}: ${e}\n`).join(""),
+      });
+    });
+  }
+
+  it("validates several files, naming each", async () => {
+    const res = await run(
+      "config",
+      "validate",
+      "examples/config/default.yaml",
+      "examples/invalid/backoff.yaml",
+    );
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe("examples/config/default.yaml: valid\n");
+    expect(res.stderr).toContain("examples/invalid/backoff.yaml: podMaxBackoffSeconds");
+  });
+
+  it("a missing file is an error, not a crash", async () => {
+    expect(await run("config", "validate", "nope.yaml")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `nope.yaml: cannot read ${root}nope.yaml: no such file\n`,
+    });
+  });
+
+  it("needs a FILE", async () => {
+    const res = await run("config", "validate");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: missing argument FILE\n\n/);
+    expect(res.stderr).toContain("Usage:\n  kubesched config validate [flags] FILE...");
+  });
+});
+
+describe("kubesched config print-defaults", () => {
+  it("prints the defaulted configuration as YAML", async () => {
+    const res = await run("config", "print-defaults");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^apiVersion: kubescheduler.config.k8s.io\/v1\n/);
+    expect(res.stdout).toContain("- name: NodeResourcesFit\n        weight: 1\n");
+    expect(res.stdout).toContain("  leaseDuration: 15s\n");
+    expect(res.stdout).toContain("  schedulerName: default-scheduler\n");
+  });
+
+  it("prints JSON with --output json", async () => {
+    const res = await run("config", "print-defaults", "--output", "json");
+    expect(res.code).toBe(0);
+    const json = JSON.parse(res.stdout);
+    expect(json.profiles[0].schedulerName).toBe("default-scheduler");
+    expect(json.parallelism).toBe(16);
+  });
+
+  it("defaults a file with --config", async () => {
+    const res = await run(
+      "config",
+      "print-defaults",
+      "-o=json",
+      "--config",
+      "examples/config/bin-packing.yaml",
+    );
+    expect(res.code).toBe(0);
+    const fit = JSON.parse(res.stdout).profiles[0].pluginConfig.find(
+      (c: { name: string }) => c.name === "NodeResourcesFit",
+    );
+    expect(fit.args.scoringStrategy.type).toBe("MostAllocated");
+    expect(fit.args.kind).toBe("NodeResourcesFitArgs");
+  });
+
+  it("rejects an unknown output format", async () => {
+    const res = await run("config", "print-defaults", "-o", "toml");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: invalid value "toml" for --output: use one of yaml, json\n/);
+  });
+
+  it("prints the config file's errors", async () => {
+    const res = await run("config", "print-defaults", "--config", "examples/invalid/backoff.yaml");
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(
+      "examples/invalid/backoff.yaml: podMaxBackoffSeconds: Invalid value: 5: must be greater than or equal to PodInitialBackoffSeconds\n",
+    );
+  });
+});
+
+describe("kubesched config schema", () => {
+  it("prints the JSON Schema with the registry's plugin names", async () => {
+    const res = await run("config", "schema");
+    expect(res.code).toBe(0);
+    const schema = JSON.parse(res.stdout);
+    expect(schema.properties.apiVersion).toEqual({ const: "kubescheduler.config.k8s.io/v1" });
+    expect(schema.$defs.Plugin.properties.name.enum).toContain("DefaultBinder");
+  });
+});
+
+describe("kubesched", () => {
+  it("--version names the Kubernetes version it tracks", async () => {
+    const res = await run("--version");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^kubesched \d+\.\d+\.\d+\S* \(kube-scheduler v1\.37\)\n$/);
+  });
+
+  it("--help prints usage", async () => {
+    const res = await run("--help");
+    expect(res).toMatchObject({ code: 0, stderr: "" });
+    expect(res.stdout).toContain("Commands:\n  config  ");
+  });
+
+  it("no command prints usage", async () => {
+    expect((await run()).stdout).toContain("Usage:\n  kubesched <command> [flags]");
+  });
+
+  it("an unknown command is a usage error", async () => {
+    const res = await run("simulat");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(
+      /^error: unknown command "simulat" for "kubesched"\n\nThe Kubernetes scheduler/,
+    );
+  });
+
+  it("an unknown flag is a usage error", async () => {
+    const res = await run("config", "validate", "--strict", "x.yaml");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: unknown flag: --strict\n/);
+  });
+
+  it("unexpected arguments are a usage error", async () => {
+    const res = await run("config", "schema", "extra");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: unexpected argument "extra"\n/);
+  });
+});
