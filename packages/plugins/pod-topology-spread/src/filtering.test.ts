@@ -1450,8 +1450,10 @@ function runFilterCase(tc: FilterCase): void {
   }
 }
 
-const fooPod = (c: (p: ReturnType<typeof makePod>) => ReturnType<typeof makePod>, labels = foo): Pod =>
-  c(makePod().name("p").labels(labels)).obj();
+const fooPod = (
+  c: (p: ReturnType<typeof makePod>) => ReturnType<typeof makePod>,
+  labels: Record<string, string> = foo,
+): Pod => c(makePod().name("p").labels(labels)).obj();
 const allOK = { "node-a": "Success", "node-b": "Success", "node-x": "Success", "node-y": "Success" } as const;
 const sixPods = () => [
   pod("p-a1", "node-a", foo),
@@ -1731,7 +1733,7 @@ describe("TestSingleConstraint", () => {
 });
 
 const zoneNode =
-  (labels = foo, nodeSel = fooSelector) =>
+  (labels: Record<string, string> = foo, nodeSel = fooSelector) =>
   (p: ReturnType<typeof makePod>) =>
     p
       .labels(labels)

@@ -33,6 +33,16 @@ function lister<T extends { metadata?: { namespace?: string; name?: string } }>(
   };
 }
 
+/** Informer-like listers over the given objects. */
+export function fakeListers(objs: Objects = {}) {
+  return {
+    services: lister(objs.services ?? []),
+    replicaSets: lister(objs.replicaSets ?? []),
+    statefulSets: lister(objs.statefulSets ?? []),
+    replicationControllers: lister(objs.replicationControllers ?? []),
+  };
+}
+
 /** NodeInfos for the nodes, with the pods whose spec.nodeName names them (in order). */
 export function buildNodeInfos(nodes: readonly Node[], pods: readonly Pod[] = []): NodeInfo[] {
   return nodes.map((n) => {
@@ -70,12 +80,7 @@ export function setup(opts: {
       }),
       storageInfos: () => ({ isPVCUsedByPods: () => false }),
     }),
-    listers: () => ({
-      services: lister(objs.services ?? []),
-      replicaSets: lister(objs.replicaSets ?? []),
-      statefulSets: lister(objs.statefulSets ?? []),
-      replicationControllers: lister(objs.replicationControllers ?? []),
-    }),
+    listers: () => fakeListers(objs),
     features: () => features,
   } as unknown as Handle;
   const { args, errors } = decodePodTopologySpreadArgs(opts.args, "");
