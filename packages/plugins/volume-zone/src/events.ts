@@ -1,0 +1,91 @@
+// upstream: volume_zone.go (EventsToRegister and the isSchedulableAfter* hints)
+import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from "@kubesched/api";
+import {
+  ActionType,
+  type ClusterEventWithHint,
+  EventResource,
+  QueueingHint,
+  type QueueingHintFn,
+} from "@kubesched/framework";
+import { getPVTopologies, type PVTopology } from "./topology";
+
+function asObject<T>(v: unknown, what: string, fn: string): T {
+  if (v === undefined || v === null || typeof v !== "object" || Array.isArray(v)) {
+    throw new TypeError(
+      `unexpected objects in ${fn}: expected ${what}, got ${Array.isArray(v) ? "array" : typeof v}`,
+    );
+  }
+  return v as T;
+}
+
+function isPVCRequestedFromPod(pvc: PersistentVolumeClaim, pod: Pod): boolean {
+  if ((pod.metadata?.namespace ?? "") !== (pvc.metadata?.namespace ?? "")) return false;
+  for (const v of pod.spec?.volumes ?? []) {
+    if (v.persistentVolumeClaim && v.persistentVolumeClaim.claimName === pvc.metadata?.name) return true;
+  }
+  return false;
+}
+
+/** Queue when the added or updated PVC is one the pod uses (e.g. it just got bound). */
+export const isSchedulableAfterPersistentVolumeClaimChange: QueueingHintFn = (pod, _oldObj, newObj) => {
+  const pvc = asObject<PersistentVolumeClaim>(
+    newObj,
+    "*v1.PersistentVolumeClaim",
+    "isSchedulableAfterPersistentVolumeClaimChange",
+  );
+  return isPVCRequestedFromPod(pvc, pod) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+};
+
+/** Queue only for a new StorageClass with WaitForFirstConsumer (its unbound PVCs are skipped). */
+export const isSchedulableAfterStorageClassAdded: QueueingHintFn = (_pod, _oldObj, newObj) => {
+  const sc = asObject<StorageClass>(newObj, "*v1.StorageClass", "isSchedulableAfterStorageClassAdded");
+  return sc.volumeBindingMode === "WaitForFirstConsumer" ? QueueingHint.Queue : QueueingHint.QueueSkip;
+};
+
+function sameTopologies(a: readonly PVTopology[], b: readonly PVTopology[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (!x || !y || x.pvName !== y.pvName || x.key !== y.key || x.values.size !== y.values.size) return false;
+    for (const v of x.values) if (!y.values.has(v)) return false;
+  }
+  return true;
+}
+
+/** Queue for a new PV, or an updated PV whose topology labels changed. */
+export const isSchedulableAfterPersistentVolumeChange: QueueingHintFn = (_pod, oldObj, newObj) => {
+  const fn = "isSchedulableAfterPersistentVolumeChange";
+  const modified = asObject<PersistentVolume>(newObj, "*v1.PersistentVolume", fn);
+  if (oldObj === undefined || oldObj === null) return QueueingHint.Queue;
+  const original = asObject<PersistentVolume>(oldObj, "*v1.PersistentVolume", fn);
+  return sameTopologies(getPVTopologies(original), getPVTopologies(modified))
+    ? QueueingHint.QueueSkip
+    : QueueingHint.Queue;
+};
+
+export function eventsToRegister(enableSchedulingQueueHint: boolean): ClusterEventWithHint[] {
+  // Without QueueingHints, preCheck may drop Node/Add, so taint updates are registered too (#109437).
+  const nodeActionType = enableSchedulingQueueHint
+    ? ActionType.Add | ActionType.UpdateNodeLabel
+    : ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint;
+  return [
+    // volumeBindingMode is immutable: StorageClass updates are ignored.
+    {
+      event: { resource: EventResource.StorageClass, actionType: ActionType.Add },
+      queueingHintFn: isSchedulableAfterStorageClassAdded,
+    },
+    { event: { resource: EventResource.Node, actionType: nodeActionType } },
+    {
+      event: {
+        resource: EventResource.PersistentVolumeClaim,
+        actionType: ActionType.Add | ActionType.Update,
+      },
+      queueingHintFn: isSchedulableAfterPersistentVolumeClaimChange,
+    },
+    {
+      event: { resource: EventResource.PersistentVolume, actionType: ActionType.Add | ActionType.Update },
+      queueingHintFn: isSchedulableAfterPersistentVolumeChange,
+    },
+  ];
+}

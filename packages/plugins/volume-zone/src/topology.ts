@@ -1,0 +1,61 @@
+// upstream: volume_zone.go (topologyLabels, translateToGALabel, getPVTopologies) and
+// k8s.io/cloud-provider/volume/helpers (LabelZonesToSet).
+import type { PersistentVolume, PersistentVolumeClaim } from "@kubesched/api";
+
+export const LabelFailureDomainBetaZone = "failure-domain.beta.kubernetes.io/zone";
+export const LabelFailureDomainBetaRegion = "failure-domain.beta.kubernetes.io/region";
+export const LabelTopologyZone = "topology.kubernetes.io/zone";
+export const LabelTopologyRegion = "topology.kubernetes.io/region";
+
+export const topologyLabels: readonly string[] = [
+  LabelFailureDomainBetaZone,
+  LabelFailureDomainBetaRegion,
+  LabelTopologyZone,
+  LabelTopologyRegion,
+];
+
+/** The GA label for a beta failure-domain label (others unchanged). */
+export function translateToGALabel(label: string): string {
+  if (label === LabelFailureDomainBetaRegion) return LabelTopologyRegion;
+  if (label === LabelFailureDomainBetaZone) return LabelTopologyZone;
+  return label;
+}
+
+/** A PV's value for one topology label: the allowed zones (or regions). */
+export interface PVTopology {
+  pvName: string;
+  key: string;
+  values: ReadonlySet<string>;
+}
+
+/** `a__b` → {a, b}; null when an element is empty (the label is then ignored, as upstream). */
+export function labelZonesToSet(value: string): Set<string> | null {
+  const out = new Set<string>();
+  for (const z of value.split("__")) {
+    const t = z.trim();
+    if (t === "") return null;
+    out.add(t);
+  }
+  return out;
+}
+
+export function getPVTopologies(pv: PersistentVolume): PVTopology[] {
+  const out: PVTopology[] = [];
+  const labels = pv.metadata?.labels;
+  if (!labels) return out;
+  for (const key of topologyLabels) {
+    const value = labels[key];
+    if (value === undefined) continue;
+    const values = labelZonesToSet(value);
+    if (!values) continue;
+    out.push({ pvName: pv.metadata?.name ?? "", key, values });
+  }
+  return out;
+}
+
+/** upstream storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over the field. */
+export function getPersistentVolumeClaimClass(pvc: PersistentVolumeClaim): string {
+  const ann = pvc.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"];
+  if (ann !== undefined) return ann;
+  return pvc.spec?.storageClassName ?? "";
+}
