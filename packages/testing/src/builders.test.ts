@@ -95,6 +95,15 @@ describe("makePod", () => {
     ]);
   });
 
+  it("adds init containers and sidecars by image", () => {
+    const pod = makePod().initContainer("busybox").sidecar("envoy").containerImage("nginx").obj();
+    expect(pod.spec?.initContainers).toEqual([
+      { name: "init-con0", image: "busybox" },
+      { name: "sidecar-con1", image: "envoy", restartPolicy: "Always" },
+    ]);
+    expect(pod.spec?.containers).toEqual([{ name: "con0", image: "nginx" }]);
+  });
+
   it("adds host ports in a container named container", () => {
     const pod = makePod().hostPort(8080, { protocol: "UDP", hostIP: "1.2.3.4" }).obj();
     expect(pod.spec?.containers).toEqual([

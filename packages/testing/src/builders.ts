@@ -493,6 +493,11 @@ export class PodWrapper {
     return this;
   }
 
+  /** Alias of container(image) (not in upstream). */
+  containerImage(image: string): this {
+    return this.container(image);
+  }
+
   containers(containers: Container[]): this {
     this.p.spec.containers = clone(containers);
     return this;
@@ -502,6 +507,22 @@ export class PodWrapper {
   initContainers(containers: Container[]): this {
     if (!this.p.spec.initContainers) this.p.spec.initContainers = [];
     this.p.spec.initContainers.push(...clone(containers));
+    return this;
+  }
+
+  /** Appends init container `init-con<N>` with this image, or the given container (not in upstream). */
+  initContainer(c: string | Container): this {
+    const inits = this.initContainerList();
+    inits.push(
+      typeof c === "string" ? makeContainer().name(`init-con${inits.length}`).image(c).obj() : clone(c),
+    );
+    return this;
+  }
+
+  /** Appends sidecar `sidecar-con<N>` (restartPolicy Always) with this image (not in upstream). */
+  sidecar(image: string): this {
+    const inits = this.initContainerList();
+    inits.push(makeContainer().name(`sidecar-con${inits.length}`).image(image).restartPolicy("Always").obj());
     return this;
   }
 
