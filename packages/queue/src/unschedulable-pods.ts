@@ -1,0 +1,43 @@
+// upstream: pkg/scheduler/backend/queue/unschedulable_pods.go
+import type { QueuedPodInfo } from "@kubesched/framework";
+import { queuedPodInfoKey } from "./backoff-queue";
+
+/** Pods that were tried and found unschedulable, and pods gated by a PreEnqueue plugin. */
+export class UnschedulablePods {
+  /** `namespace/name` → the queued pod. */
+  readonly podInfoMap = new Map<string, QueuedPodInfo>();
+  /** How many entries are gated (the rest are unschedulable). */
+  gatedCount = 0;
+
+  /** Adds or replaces the pod; `gatedBefore` is whether the stored entry was gated. Returns true when new. */
+  addOrUpdate(pInfo: QueuedPodInfo, gatedBefore: boolean): boolean {
+    const key = queuedPodInfoKey(pInfo);
+    const gated = pInfo.gatingPlugin !== "";
+    const isNew = !this.podInfoMap.has(key);
+    if (isNew) {
+      if (gated) this.gatedCount++;
+    } else if (gatedBefore !== gated) {
+      this.gatedCount += gated ? 1 : -1;
+    }
+    this.podInfoMap.set(key, pInfo);
+    return isNew;
+  }
+
+  /** Removes the pod; `gated` tells which count it was in. */
+  delete(pInfo: QueuedPodInfo, gated: boolean): void {
+    const key = queuedPodInfoKey(pInfo);
+    if (this.podInfoMap.delete(key) && gated) this.gatedCount--;
+  }
+
+  get(pInfo: QueuedPodInfo): QueuedPodInfo | undefined {
+    return this.podInfoMap.get(queuedPodInfoKey(pInfo));
+  }
+
+  getByKey(key: string): QueuedPodInfo | undefined {
+    return this.podInfoMap.get(key);
+  }
+
+  get size(): number {
+    return this.podInfoMap.size;
+  }
+}
