@@ -51,7 +51,7 @@ function leastRequestedScore(requested: number, capacity: number): number {
 function mostRequestedScore(requested: number, capacity: number): number {
   if (capacity === 0) return 0;
   // requested may exceed capacity because pods without requests get the non-zero defaults.
-  const r = requested > capacity ? capacity : requested;
+  const r = Math.min(requested, capacity);
   return Math.trunc((r * MaxNodeScore) / capacity);
 }
 

@@ -1,1 +1,49 @@
-export {};
+// @kubesched/plugin-node-resources-fit — upstream pkg/scheduler/framework/plugins/noderesources (Fit)
+import { definePlugin } from "@kubesched/framework";
+import {
+  decodeNodeResourcesFitArgs,
+  encodeNodeResourcesFitArgs,
+  type NodeResourcesFitArgs,
+  nodeResourcesFitArgsSchema,
+  validateNodeResourcesFitArgs,
+} from "./args";
+import { NodeResourcesFit, name } from "./node-resources-fit";
+
+export {
+  decodeNodeResourcesFitArgs,
+  defaultNodeResourcesFitArgs,
+  encodeNodeResourcesFitArgs,
+  LeastAllocated,
+  MostAllocated,
+  type NodeResourcesFitArgs,
+  nodeResourcesFitArgsSchema,
+  RequestedToCapacityRatio,
+  type RequestedToCapacityRatioParam,
+  type ScoringStrategy,
+  type ScoringStrategyType,
+  type UtilizationShapePoint,
+  validateNodeResourcesFitArgs,
+} from "./args";
+export { type InsufficientResource, isFit, type ResourceRequestsOptions } from "./fits";
+export { NodeResourcesFit, name } from "./node-resources-fit";
+export {
+  ErrReasonInsufficientCPU,
+  ErrReasonInsufficientEphemeralStorage,
+  ErrReasonInsufficientMemory,
+  ErrReasonSidecarContainersDisabled,
+  ErrReasonTooManyPods,
+  insufficientResourceReason,
+} from "./reasons";
+
+/** The NodeResourcesFit plugin with its NodeResourcesFitArgs. */
+export const nodeResourcesFitPlugin = definePlugin<NodeResourcesFitArgs>({
+  name,
+  factory: (args, handle) => new NodeResourcesFit(args, handle.features()),
+  args: {
+    kind: "NodeResourcesFitArgs",
+    decode: (raw, path) => decodeNodeResourcesFitArgs(raw, path),
+    validate: (args, path) => validateNodeResourcesFitArgs(args, path),
+    encode: encodeNodeResourcesFitArgs,
+    schema: nodeResourcesFitArgsSchema,
+  },
+});

@@ -1,0 +1,162 @@
+// upstream: pkg/scheduler/framework/plugins/noderesources/fit.go
+import type { Container, Pod } from "@kubesched/api";
+import {
+  asStatus,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type Features,
+  type FilterPlugin,
+  formatFieldErrors,
+  leastResourceScorer,
+  mostResourceScorer,
+  type NodeInfo,
+  type PreFilterExtensions,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  ResourceAllocationScorer,
+  type ResourceScorerFn,
+  requestedToCapacityRatioScorer,
+  type ScoreExtensions,
+  type ScorePlugin,
+  type StateData,
+  Status,
+  stateKey,
+} from "@kubesched/framework";
+import {
+  LeastAllocated,
+  MostAllocated,
+  type NodeResourcesFitArgs,
+  RequestedToCapacityRatio,
+  validateNodeResourcesFitArgs,
+} from "./args";
+import { eventsToRegister } from "./events";
+import { computePodResourceRequest, fitsRequest, type PodResourceRequest } from "./fits";
+import { ErrReasonSidecarContainersDisabled } from "./reasons";
+
+/** The plugin's registered name. */
+export const name = "NodeResourcesFit";
+
+const preFilterStateKey = stateKey<PodResourceRequest>(`PreFilter${name}`);
+const preScoreStateKey = stateKey<PreScoreState>(`PreScore${name}`);
+
+/** The pod's requests in the order of the scoring resources, computed in PreScore. */
+class PreScoreState implements StateData {
+  constructor(readonly podRequests: Float64Array) {}
+  clone(): StateData {
+    return this;
+  }
+}
+
+function hasRestartableInitContainer(pod: Pod): boolean {
+  return (pod.spec?.initContainers ?? []).some((c: Container) => c.restartPolicy === "Always");
+}
+
+function strategyScorer(args: NodeResourcesFitArgs): ResourceScorerFn {
+  const ss = args.scoringStrategy;
+  switch (ss.type) {
+    case LeastAllocated:
+      return leastResourceScorer(ss.resources);
+    case MostAllocated:
+      return mostResourceScorer(ss.resources);
+    case RequestedToCapacityRatio:
+      return requestedToCapacityRatioScorer(ss.resources, ss.requestedToCapacityRatio?.shape ?? []);
+    default:
+      throw new Error(`scoring strategy ${ss.type} is not supported`);
+  }
+}
+
+/**
+ * NodeResourcesFit: Filter rejects nodes without enough allocatable for the pod's requests;
+ * Score ranks nodes by the configured strategy (LeastAllocated by default).
+ */
+export class NodeResourcesFit
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions
+{
+  private readonly ignoredResources: ReadonlySet<string>;
+  private readonly ignoredResourceGroups: ReadonlySet<string>;
+  private readonly features: Features;
+  private readonly scorer: ResourceAllocationScorer;
+
+  /** Throws when the args are invalid (as upstream NewFit). */
+  constructor(args: NodeResourcesFitArgs, features: Features) {
+    const errs = validateNodeResourcesFitArgs(args, "");
+    if (errs.length > 0) throw new Error(formatFieldErrors(errs));
+    this.ignoredResources = new Set(args.ignoredResources);
+    this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
+    this.features = features;
+    this.scorer = new ResourceAllocationScorer({
+      name: args.scoringStrategy.type,
+      resources: args.scoringStrategy.resources,
+      scorer: strategyScorer(args),
+      useRequested: false,
+      enableInPlacePodVerticalScaling: features.enableInPlacePodVerticalScaling,
+      enablePodLevelResources: features.enablePodLevelResources,
+    });
+  }
+
+  name(): string {
+    return name;
+  }
+
+  preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
+    if (!this.features.enableSidecarContainers && hasRestartableInitContainer(pod)) {
+      // Keeps the scheduler consistent with kubelets older than 1.28.
+      return new Status(Code.UnschedulableAndUnresolvable, ErrReasonSidecarContainersDisabled);
+    }
+    state.write(
+      preFilterStateKey,
+      computePodResourceRequest(
+        pod,
+        { enablePodLevelResources: this.features.enablePodLevelResources },
+        this.ignoredResources,
+        this.ignoredResourceGroups,
+      ),
+    );
+    return null;
+  }
+
+  preFilterExtensions(): PreFilterExtensions | null {
+    return null;
+  }
+
+  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+    const s = state.read(preFilterStateKey);
+    if (s === undefined) {
+      return asStatus(new Error(`error reading "${preFilterStateKey}" from cycleState: not found`));
+    }
+    const insufficient = fitsRequest(s, nodeInfo);
+    if (insufficient === null) return null;
+    let code: Code = Code.Unschedulable;
+    const reasons: string[] = [];
+    for (const r of insufficient) {
+      reasons.push(r.reason);
+      if (r.unresolvable) code = Code.UnschedulableAndUnresolvable;
+    }
+    return new Status(code, ...reasons);
+  }
+
+  preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
+    state.write(preScoreStateKey, new PreScoreState(this.scorer.calculatePodResourceRequestList(pod)));
+    return null;
+  }
+
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    const s = state.read(preScoreStateKey);
+    const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
+    return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreExtensions(): ScoreExtensions | null {
+    return null;
+  }
+
+  eventsToRegister() {
+    return eventsToRegister(this.features, {
+      enableInPlacePodVerticalScaling: this.features.enableInPlacePodVerticalScaling,
+      enableInPlacePodLevelResourcesVerticalScaling: true,
+      enablePodLevelResources: this.features.enablePodLevelResources,
+    });
+  }
+}
