@@ -1,6 +1,213 @@
-import { fullCounter, type SpreadCounter } from "./counting";
+// Incremental counts for PreFilter and PreScore: what a node contributes (per constraint, its
+// topology value and its matching pods) is kept per pod "shape" and recomputed only for nodes whose
+// NodeInfo generation changed since the shape was last seen. A cycle then costs one generation
+// check per node instead of a selector match per pod. Decisions are identical to the full walk
+// (counting.ts): the same per-node computation feeds the same aggregate.
+//
+// upstream: scoring_memo.go does the same for PreScore (keyed the same way); here PreFilter uses it too.
+import type { Node, Pod, RequiredNodeAffinity } from "@kubesched/api";
+import { matchesNothing, type Selector } from "@kubesched/api";
+import type { NodeInfo } from "@kubesched/framework";
+import {
+  countPodsMatchSelector,
+  LabelHostname,
+  nodeLabelsMatchSpreadConstraints,
+  type SpreadConstraint,
+} from "./common";
+import { type CountOptions, nodeCountsFor, type SpreadCounter } from "./counting";
 
+/** How many pod shapes are remembered (least recently used are dropped). */
+const maxShapes = 16;
+
+interface Domain {
+  /** Matching pods over the nodes of this domain. */
+  count: number;
+  /** Nodes contributing to this domain (the domain exists while > 0). */
+  nodes: number;
+}
+
+/** One node's contribution: per constraint its topology value (undefined: not counted) and count. */
+interface NodeEntry {
+  generation: number;
+  node: Node | null;
+  values: (string | undefined)[];
+  counts: number[];
+  epoch: number;
+}
+
+class ShapeMemo {
+  readonly nodes = new Map<string, NodeEntry>();
+  readonly domains: Map<string, Domain>[];
+  epoch = 0;
+
+  constructor(constraints: number) {
+    this.domains = Array.from({ length: constraints }, () => new Map<string, Domain>());
+  }
+
+  add(e: NodeEntry, sign: 1 | -1): void {
+    for (let i = 0; i < e.values.length; i++) {
+      const v = e.values[i];
+      if (v === undefined) continue;
+      const m = this.domains[i]!;
+      let d = m.get(v);
+      if (d === undefined) {
+        d = { count: 0, nodes: 0 };
+        m.set(v, d);
+      }
+      d.count += sign * e.counts[i]!;
+      d.nodes += sign;
+      if (d.nodes === 0) m.delete(v);
+    }
+  }
+}
+
+/** What decides a node's contribution besides the node itself. */
+interface ShapeInputs {
+  pod: Pod;
+  constraints: readonly SpreadConstraint[];
+  requiredNodeAffinity: RequiredNodeAffinity;
+  /** Nodes must carry every topology key to count. */
+  requireAllTopologies: boolean;
+  /** Hostname constraints are counted in Score, not here (PreScore). */
+  skipHostname: boolean;
+  opts: CountOptions;
+}
+
+function selectorKey(s: Selector): string {
+  return matchesNothing(s) ? "\u0000nothing" : s.string();
+}
+
+function shapeKey(kind: string, inp: ShapeInputs): string {
+  const spec = inp.pod.spec;
+  let key = `${kind}|${inp.pod.metadata?.namespace ?? ""}|${inp.opts.enableNodeInclusionPolicy}|${inp.opts.tolerationOptions.enableComparisonOperators === true}`;
+  let honorTaints = false;
+  for (const c of inp.constraints) {
+    key += `|${c.topologyKey}\u0001${selectorKey(c.selector)}\u0001${c.nodeAffinityPolicy}\u0001${c.nodeTaintsPolicy}`;
+    if (c.nodeTaintsPolicy === "Honor") honorTaints = true;
+  }
+  // The pod's node selector and required node affinity decide which nodes count.
+  key += `|${JSON.stringify(spec?.nodeSelector ?? null)}|${JSON.stringify(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null)}`;
+  if (honorTaints) key += `|${JSON.stringify(spec?.tolerations ?? null)}`;
+  return key;
+}
+
+function computeEntry(e: NodeEntry, nodeInfo: NodeInfo, inp: ShapeInputs): void {
+  const { constraints, opts } = inp;
+  const node = nodeInfo.node;
+  e.generation = nodeInfo.generation;
+  e.node = node;
+  for (let i = 0; i < constraints.length; i++) {
+    e.values[i] = undefined;
+    e.counts[i] = 0;
+  }
+  if (node === null) return;
+  if (!opts.enableNodeInclusionPolicy && !inp.requiredNodeAffinity.match(node)) return;
+  const labels = node.metadata?.labels;
+  if (inp.requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) return;
+  const ns = inp.pod.metadata?.namespace ?? "";
+  for (let i = 0; i < constraints.length; i++) {
+    const c = constraints[i]!;
+    if (inp.skipHostname && c.topologyKey === LabelHostname) continue;
+    if (!nodeCountsFor(c, inp.pod, nodeInfo, inp.requiredNodeAffinity, opts)) continue;
+    e.values[i] = labels?.[c.topologyKey] ?? "";
+    e.counts[i] = countPodsMatchSelector(nodeInfo.pods, c.selector, ns);
+  }
+}
+
+/** A SpreadCounter that remembers per-node contributions across cycles (see the file comment). */
 export class SpreadCountsMemo implements SpreadCounter {
-  countDoNotSchedule: SpreadCounter["countDoNotSchedule"] = fullCounter.countDoNotSchedule;
-  countScheduleAnyway: SpreadCounter["countScheduleAnyway"] = fullCounter.countScheduleAnyway;
+  private readonly shapes = new Map<string, ShapeMemo>();
+
+  private refresh(kind: string, nodes: readonly NodeInfo[], inp: ShapeInputs): ShapeMemo {
+    const key = shapeKey(kind, inp);
+    let memo = this.shapes.get(key);
+    if (memo === undefined) {
+      memo = new ShapeMemo(inp.constraints.length);
+      if (this.shapes.size >= maxShapes) this.shapes.delete(this.shapes.keys().next().value as string);
+    } else {
+      this.shapes.delete(key);
+    }
+    this.shapes.set(key, memo);
+
+    const epoch = ++memo.epoch;
+    const entries = memo.nodes;
+    const n = inp.constraints.length;
+    for (let k = 0; k < nodes.length; k++) {
+      const ni = nodes[k]!;
+      const name = ni.nodeName;
+      let e = entries.get(name);
+      if (e !== undefined && e.generation === ni.generation && e.node === ni.node) {
+        e.epoch = epoch;
+        continue;
+      }
+      if (e === undefined) {
+        e = { generation: 0, node: null, values: new Array(n), counts: new Array(n).fill(0), epoch };
+        entries.set(name, e);
+      } else {
+        memo.add(e, -1);
+      }
+      computeEntry(e, ni, inp);
+      e.epoch = epoch;
+      memo.add(e, 1);
+    }
+    // Every listed node was stamped with this epoch; more entries than nodes means some left.
+    if (entries.size > nodes.length) {
+      for (const [name, e] of entries) {
+        if (e.epoch !== epoch) {
+          memo.add(e, -1);
+          entries.delete(name);
+        }
+      }
+    }
+    return memo;
+  }
+
+  countDoNotSchedule(
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+    constraints: readonly SpreadConstraint[],
+    requiredNodeAffinity: RequiredNodeAffinity,
+    opts: CountOptions,
+  ): Map<string, number>[] {
+    const memo = this.refresh("F", nodes, {
+      pod,
+      constraints,
+      requiredNodeAffinity,
+      requireAllTopologies: true,
+      skipHostname: false,
+      opts,
+    });
+    return memo.domains.map((m) => {
+      const out = new Map<string, number>();
+      for (const [v, d] of m) out.set(v, d.count);
+      return out;
+    });
+  }
+
+  countScheduleAnyway(
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+    constraints: readonly SpreadConstraint[],
+    requiredNodeAffinity: RequiredNodeAffinity,
+    requireAllTopologies: boolean,
+    seeded: Map<string, number>[],
+    opts: CountOptions,
+  ): void {
+    const memo = this.refresh(requireAllTopologies ? "S1" : "S0", nodes, {
+      pod,
+      constraints,
+      requiredNodeAffinity,
+      requireAllTopologies,
+      skipHostname: true,
+      opts,
+    });
+    for (let i = 0; i < seeded.length; i++) {
+      const m = seeded[i]!;
+      const domains = memo.domains[i]!;
+      for (const [v, cur] of m) {
+        const d = domains.get(v);
+        if (d !== undefined) m.set(v, cur + d.count);
+      }
+    }
+  }
 }
