@@ -1,1 +1,35 @@
-export {};
+// @kubesched/plugin-node-resources-balanced-allocation — upstream
+// pkg/scheduler/framework/plugins/noderesources (BalancedAllocation)
+import { definePlugin } from "@kubesched/framework";
+import {
+  decodeNodeResourcesBalancedAllocationArgs,
+  encodeNodeResourcesBalancedAllocationArgs,
+  type NodeResourcesBalancedAllocationArgs,
+  nodeResourcesBalancedAllocationArgsSchema,
+  validateNodeResourcesBalancedAllocationArgs,
+} from "./args";
+import { NodeResourcesBalancedAllocation, name } from "./node-resources-balanced-allocation";
+
+export {
+  decodeNodeResourcesBalancedAllocationArgs,
+  defaultNodeResourcesBalancedAllocationArgs,
+  encodeNodeResourcesBalancedAllocationArgs,
+  type NodeResourcesBalancedAllocationArgs,
+  nodeResourcesBalancedAllocationArgsSchema,
+  validateNodeResourcesBalancedAllocationArgs,
+} from "./args";
+export { balancedResourceScore, balancedResourceScorer } from "./balanced-allocation";
+export { NodeResourcesBalancedAllocation, name } from "./node-resources-balanced-allocation";
+
+/** The NodeResourcesBalancedAllocation plugin with its NodeResourcesBalancedAllocationArgs. */
+export const nodeResourcesBalancedAllocationPlugin = definePlugin<NodeResourcesBalancedAllocationArgs>({
+  name,
+  factory: (args, handle) => new NodeResourcesBalancedAllocation(args, handle.features()),
+  args: {
+    kind: "NodeResourcesBalancedAllocationArgs",
+    decode: (raw, path) => decodeNodeResourcesBalancedAllocationArgs(raw, path),
+    validate: (args, path) => validateNodeResourcesBalancedAllocationArgs(args, path),
+    encode: encodeNodeResourcesBalancedAllocationArgs,
+    schema: nodeResourcesBalancedAllocationArgsSchema,
+  },
+});

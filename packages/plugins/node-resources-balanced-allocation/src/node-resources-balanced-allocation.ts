@@ -1,0 +1,84 @@
+// upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go
+import type { Pod } from "@kubesched/api";
+import {
+  Code,
+  type CycleState,
+  type Features,
+  formatFieldErrors,
+  type NodeInfo,
+  type PreScorePlugin,
+  ResourceAllocationScorer,
+  type ScoreExtensions,
+  type ScorePlugin,
+  type StateData,
+  Status,
+  stateKey,
+} from "@kubesched/framework";
+import {
+  type NodeResourcesBalancedAllocationArgs,
+  validateNodeResourcesBalancedAllocationArgs,
+} from "./args";
+import { balancedResourceScorer } from "./balanced-allocation";
+
+/** The plugin's registered name. */
+export const name = "NodeResourcesBalancedAllocation";
+
+const preScoreStateKey = stateKey<PreScoreState>(`PreScore${name}`);
+
+/** The pod's requests in the order of the configured resources, computed in PreScore. */
+class PreScoreState implements StateData {
+  constructor(readonly podRequests: Float64Array) {}
+  clone(): StateData {
+    return this;
+  }
+}
+
+/**
+ * NodeResourcesBalancedAllocation: favors nodes whose resource usage becomes more balanced
+ * (closer cpu/memory/... fractions) with the pod placed there.
+ */
+export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin {
+  private readonly scorer: ResourceAllocationScorer;
+
+  /** Throws when the args are invalid (as upstream NewBalancedAllocation). */
+  constructor(args: NodeResourcesBalancedAllocationArgs, features: Features) {
+    const errs = validateNodeResourcesBalancedAllocationArgs(args, "");
+    if (errs.length > 0) throw new Error(formatFieldErrors(errs));
+    this.scorer = new ResourceAllocationScorer({
+      name,
+      resources: args.resources,
+      scorer: balancedResourceScorer,
+      useRequested: true,
+      enableInPlacePodVerticalScaling: features.enableInPlacePodVerticalScaling,
+      enablePodLevelResources: features.enablePodLevelResources,
+    });
+  }
+
+  name(): string {
+    return name;
+  }
+
+  preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
+    const podRequests = this.scorer.calculatePodResourceRequestList(pod);
+    // Best-effort pods would otherwise pile onto one node (kubernetes/kubernetes#129138).
+    if (ResourceAllocationScorer.isBestEffortPod(podRequests)) return new Status(Code.Skip);
+    state.write(preScoreStateKey, new PreScoreState(podRequests));
+    return null;
+  }
+
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    const s = state.read(preScoreStateKey);
+    let podRequests: Float64Array;
+    if (s) {
+      podRequests = s.podRequests;
+    } else {
+      podRequests = this.scorer.calculatePodResourceRequestList(pod);
+      if (ResourceAllocationScorer.isBestEffortPod(podRequests)) return 0;
+    }
+    return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreExtensions(): ScoreExtensions | null {
+    return null;
+  }
+}
