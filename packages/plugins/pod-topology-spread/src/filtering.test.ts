@@ -871,8 +871,8 @@ function testFeatures(tc: {
 }
 
 describe("TestPreFilterState", () => {
-  it.each(preFilterCases)("$name", (tc) => {
-    const s = setup({
+  it.each(preFilterCases)("$name", async (tc) => {
+    const s = await setup({
       nodes: tc.nodes,
       pods: tc.existingPods,
       objs: tc.objs,
@@ -1215,8 +1215,8 @@ const addPodCases: UpdateCase[] = [
 ];
 
 describe("TestPreFilterStateAddPod", () => {
-  it.each(addPodCases)("$name", (tc) => {
-    const s = setup({
+  it.each(addPodCases)("$name", async (tc) => {
+    const s = await setup({
       nodes: tc.nodes,
       pods: tc.existingPods,
       args: { defaultingType: "List" },
@@ -1396,8 +1396,8 @@ const removePodCases: RemoveCase[] = [
 ];
 
 describe("TestPreFilterStateRemovePod", () => {
-  it.each(removePodCases)("$name", (tc) => {
-    const s = setup({
+  it.each(removePodCases)("$name", async (tc) => {
+    const s = await setup({
       nodes: tc.nodes,
       pods: tc.existingPods,
       args: { defaultingType: "List" },
@@ -1427,8 +1427,8 @@ interface FilterCase {
   enableNodeInclusionPolicy?: boolean;
 }
 
-function runFilterCase(tc: FilterCase): void {
-  const s = setup({
+async function runFilterCase(tc: FilterCase): Promise<void> {
+  const s = await setup({
     nodes: tc.nodes,
     pods: tc.existingPods,
     args: { defaultingType: "List" },
@@ -1729,7 +1729,7 @@ const singleConstraintCases: FilterCase[] = [
 ];
 
 describe("TestSingleConstraint", () => {
-  it.each(singleConstraintCases)("$name", (tc) => runFilterCase(tc));
+  it.each(singleConstraintCases)("$name", async (tc) => runFilterCase(tc));
 });
 
 const zoneNode =
@@ -1937,12 +1937,12 @@ const multipleConstraintsCases: FilterCase[] = [
 ];
 
 describe("TestMultipleConstraints", () => {
-  it.each(multipleConstraintsCases)("$name", (tc) => runFilterCase(tc));
+  it.each(multipleConstraintsCases)("$name", async (tc) => runFilterCase(tc));
 });
 
 describe("TestPreFilterDisabled", () => {
-  it("Filter without PreFilter is an error", () => {
-    const s = setup({ args: { defaultingType: "List" } });
+  it("Filter without PreFilter is an error", async () => {
+    const s = await setup({ args: { defaultingType: "List" } });
     const ni = buildNodeInfos([{ metadata: {} }])[0]!;
     const st = s.plugin.filter(new CycleState(), {}, ni);
     expect(statusSummary(st)).toEqual({

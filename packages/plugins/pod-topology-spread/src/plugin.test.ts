@@ -12,8 +12,8 @@ import { setup } from "./test-harness";
 const Queue = QueueingHint.Queue;
 const QueueSkip = QueueingHint.QueueSkip;
 
-function hintFor(resource: string, enableNodeInclusionPolicy = true) {
-  const s = setup({
+async function hintFor(resource: string, enableNodeInclusionPolicy = true) {
+  const s = await setup({
     args: { defaultingType: "List" },
     features: { enableNodeInclusionPolicyInPodTopologySpread: enableNodeInclusionPolicy },
   });
@@ -23,8 +23,8 @@ function hintFor(resource: string, enableNodeInclusionPolicy = true) {
 }
 
 describe("EventsToRegister", () => {
-  it("registers assigned pods, the target pod and nodes, as upstream", () => {
-    const s = setup({ args: { defaultingType: "List" } });
+  it("registers assigned pods, the target pod and nodes, as upstream", async () => {
+    const s = await setup({ args: { defaultingType: "List" } });
     expect(s.plugin.eventsToRegister().map((e) => e.event)).toEqual([
       {
         resource: EventResource.AssignedPod,
@@ -144,8 +144,8 @@ describe("Test_isSchedulableAfterNodeChange", () => {
       expectedHint: QueueSkip,
     },
   ];
-  it.each(cases)("$name", (tc) => {
-    expect(hintFor(EventResource.Node)(tc.pod, tc.oldNode, tc.newNode)).toBe(tc.expectedHint);
+  it.each(cases)("$name", async (tc) => {
+    expect((await hintFor(EventResource.Node))(tc.pod, tc.oldNode, tc.newNode)).toBe(tc.expectedHint);
   });
 });
 
@@ -319,9 +319,9 @@ describe("Test_isSchedulableAfterPodChange", () => {
       expectedHint: QueueSkip,
     },
   ];
-  it.each(cases)("$name", (tc) => {
+  it.each(cases)("$name", async (tc) => {
     const isTarget = (tc.newPod ?? tc.oldPod)?.metadata?.uid === tc.pod.metadata?.uid;
-    const hint = hintFor(
+    const hint = await hintFor(
       isTarget ? EventResource.TargetPod : EventResource.AssignedPod,
       tc.enableNodeInclusionPolicyInPodTopologySpread ?? false,
     );

@@ -73,8 +73,8 @@ describe("TestPreScoreSkip", () => {
       },
     },
   ];
-  it.each(cases)("$name", (tc) => {
-    const s = setup({ nodes: tc.nodes, objs: tc.objs, args: tc.config, features: features({}) });
+  it.each(cases)("$name", async (tc) => {
+    const s = await setup({ nodes: tc.nodes, objs: tc.objs, args: tc.config, features: features({}) });
     const { preScore } = runScore(s, tc.pod, buildNodeInfos(tc.nodes));
     expect(statusSummary(preScore).code).toBe("Skip");
   });
@@ -262,8 +262,8 @@ const preScoreCases: PreScoreCase[] = [
 ];
 
 describe("TestPreScoreStateEmptyNodes", () => {
-  it.each(preScoreCases)("$name", (tc) => {
-    const s = setup({ nodes: tc.nodes, objs: tc.objs, args: tc.config, features: features(tc) });
+  it.each(preScoreCases)("$name", async (tc) => {
+    const s = await setup({ nodes: tc.nodes, objs: tc.objs, args: tc.config, features: features(tc) });
     const { preScore, state } = runScore(s, tc.pod, buildNodeInfos(tc.nodes));
     expect(preScore).toBeNull();
     expect(summarizePreScoreState(state)).toEqual(tc.want);
@@ -583,8 +583,8 @@ const scoreCases: ScoreCase[] = [
 ];
 
 describe("TestPodTopologySpreadScore", () => {
-  it.each(scoreCases)("$name", (tc) => {
-    const s = setup({
+  it.each(scoreCases)("$name", async (tc) => {
+    const s = await setup({
       nodes: [...tc.nodes, ...(tc.failedNodes ?? [])],
       pods: tc.existingPods,
       objs: tc.objs,
