@@ -4,6 +4,7 @@ import type { Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import pkg from "../package.json" with { type: "json" };
 import { configCommand } from "./commands/config";
+import { simulateCommand } from "./commands/simulate";
 
 /** The Kubernetes minor this CLI tracks. */
 export const kubernetesVersion = "v1.37";
@@ -27,13 +28,17 @@ export interface FlagSpec {
   value?: string;
   /** Allowed values, checked by the parser. */
   values?: readonly string[];
+  /** May be given several times; every value is in `CommandContext.lists[name]`. */
+  repeatable?: boolean;
   default?: string;
   description: string;
 }
 
 export interface CommandContext {
-  /** Flag values by name (booleans as true). */
+  /** Flag values by name (booleans as true); the last one for repeated flags. */
   flags: Record<string, string | true>;
+  /** Every value of each value flag, in order (for repeatable flags). */
+  lists: Record<string, string[]>;
   args: string[];
   io: Required<CliIO>;
   registry: Registry;
@@ -71,7 +76,7 @@ export const rootCommand: CommandSpec = {
   name: "kubesched",
   summary: "The Kubernetes scheduler (kube-scheduler) in TypeScript.",
   flags: [versionFlag],
-  subcommands: [configCommand],
+  subcommands: [simulateCommand, configCommand],
 };
 
 export function versionString(): string {
@@ -119,6 +124,7 @@ interface Parsed {
   command: CommandSpec;
   path: string[];
   flags: Record<string, string | true>;
+  lists: Record<string, string[]>;
   args: string[];
 }
 
@@ -127,6 +133,7 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
   let command = root;
   const path = [root.name];
   const flags: Record<string, string | true> = {};
+  const lists: Record<string, string[]> = {};
   const args: string[] = [];
   let onlyArgs = false;
   for (let i = 0; i < argv.length; i++) {
@@ -170,9 +177,15 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
         path,
       );
     }
+    if (!spec.repeatable && lists[spec.name]) {
+      throw new UsageError(`flag --${spec.name} given more than once`, command, path);
+    }
     flags[spec.name] = value;
+    const list = lists[spec.name] ?? [];
+    list.push(value);
+    lists[spec.name] = list;
   }
-  return { command, path, flags, args };
+  return { command, path, flags, lists, args };
 }
 
 function checkArgs(p: Parsed): void {
@@ -212,6 +225,7 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     checkArgs(parsed);
     return await parsed.command.run({
       flags: parsed.flags,
+      lists: parsed.lists,
       args: parsed.args,
       io: fullIO,
       registry: opts.registry ?? inTreeRegistry,

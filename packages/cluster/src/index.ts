@@ -1,1 +1,6 @@
-export {};
+export type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@kubesched/scheduler";
+export * from "./admission";
+export * from "./in-memory-cluster";
+export * from "./load";
+export * from "./simulate";
+export * from "./simulated-clock";

@@ -47,3 +47,23 @@ export type Registry = ReadonlyMap<string, PluginDescriptor<unknown>>;
 export function definePlugin<A>(d: PluginDescriptor<A>): PluginDescriptor<A> {
   return d;
 }
+
+/**
+ * Erases a descriptor's args type so it can sit in a Registry beside others. Sound because
+ * the runtime only ever passes a plugin the args its own `args.decode` produced.
+ */
+export function registryEntry<A>(d: PluginDescriptor<A>): PluginDescriptor<unknown> {
+  return d as unknown as PluginDescriptor<unknown>;
+}
+
+/** A registry from descriptors (a repeated name is an error, as upstream's Register). */
+export function registryOf(
+  ...descriptors: PluginDescriptor<unknown>[]
+): Map<string, PluginDescriptor<unknown>> {
+  const r = new Map<string, PluginDescriptor<unknown>>();
+  for (const d of descriptors) {
+    if (r.has(d.name)) throw new Error(`a plugin named ${d.name} already exists`);
+    r.set(d.name, d);
+  }
+  return r;
+}

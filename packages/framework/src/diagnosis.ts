@@ -71,7 +71,8 @@ export class FitError extends Error {
     readonly numAllNodes: number,
     readonly diagnosis: Diagnosis,
   ) {
-    super("");
+    // No message argument: an own `message` property would shadow the getter below.
+    super();
     this.name = "FitError";
   }
 

@@ -75,45 +75,65 @@ export class PodInfo {
   readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
   readonly preferredAffinityTerms: readonly WeightedAffinityTerm[];
   readonly preferredAntiAffinityTerms: readonly WeightedAffinityTerm[];
-  /** Set when a term's selector could not be parsed; InterPodAffinity reports it as an Error. */
+  /**
+   * Set when a term's selector could not be parsed ("requiredAffinityTerms: ..."), as upstream's
+   * NewPodInfo error; InterPodAffinity reports it as an Error.
+   */
   readonly parseError: Error | null;
   private cachedResource: PodResource | null = null;
 
   constructor(pod: Pod) {
     this.pod = pod;
     const aff = pod.spec?.affinity;
-    let parseError: Error | null = null;
-    const req = (terms: readonly PodAffinityTerm[] | undefined): AffinityTerm[] => {
+    const parseErrors: string[] = [];
+    const req = (list: string, terms: readonly PodAffinityTerm[] | undefined): AffinityTerm[] => {
       const out: AffinityTerm[] = [];
       for (const t of terms ?? []) {
         try {
           out.push(newAffinityTerm(pod, t));
         } catch (e) {
-          parseError ??= e instanceof Error ? e : new Error(String(e));
+          parseErrors.push(`${list}: ${e instanceof Error ? e.message : String(e)}`);
+          return [];
         }
       }
       return out;
     };
-    const pref = (terms: readonly WeightedPodAffinityTerm[] | undefined): WeightedAffinityTerm[] => {
+    const pref = (
+      list: string,
+      terms: readonly WeightedPodAffinityTerm[] | undefined,
+    ): WeightedAffinityTerm[] => {
       const out: WeightedAffinityTerm[] = [];
       for (const t of terms ?? []) {
-        if (!t.weight) continue;
         try {
           out.push({ term: newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
         } catch (e) {
-          parseError ??= e instanceof Error ? e : new Error(String(e));
+          parseErrors.push(`${list}: ${e instanceof Error ? e.message : String(e)}`);
+          return [];
         }
       }
       return out;
     };
-    this.requiredAffinityTerms = req(aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
+    this.requiredAffinityTerms = req(
+      "requiredAffinityTerms",
+      aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+    );
     this.requiredAntiAffinityTerms = req(
+      "requiredAntiAffinityTerms",
       aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
     );
-    this.preferredAffinityTerms = pref(aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.preferredAffinityTerms = pref(
+      "preferredAffinityTerms",
+      aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
     this.preferredAntiAffinityTerms = pref(
+      "preferredAntiAffinityTerms",
       aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
     );
+    // An aggregate of every list's error, formatted like upstream's utilerrors.NewAggregate.
+    const parseError =
+      parseErrors.length === 0
+        ? null
+        : new Error(parseErrors.length === 1 ? parseErrors[0] : `[${parseErrors.join(", ")}]`);
     this.parseError = parseError;
   }
 

@@ -1,14 +1,9 @@
 // upstream: pkg/scheduler/framework/runtime/registry.go
-import type { PluginDescriptor, Registry } from "@kubesched/framework";
+import { type PluginDescriptor, type Registry, registryOf } from "@kubesched/framework";
 
 /** Builds a registry from descriptors; a repeated name is an error, as upstream's Register. */
 export function createRegistry(descriptors: readonly PluginDescriptor[]): Map<string, PluginDescriptor> {
-  const r = new Map<string, PluginDescriptor>();
-  for (const d of descriptors) {
-    if (r.has(d.name)) throw new Error(`a plugin named ${d.name} already exists`);
-    r.set(d.name, d);
-  }
-  return r;
+  return registryOf(...descriptors);
 }
 
 /**

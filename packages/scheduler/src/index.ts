@@ -1,1 +1,15 @@
-export {};
+export * from "./cluster-source";
+export * from "./explain";
+export * from "./extender";
+export * from "./metrics";
+export {
+  errNoNodesAvailable,
+  extenderName,
+  handleSchedulingFailure,
+  minFeasibleNodesPercentageToFind,
+  minFeasibleNodesToFind,
+  numFeasibleNodesToFind,
+  type ScheduleResult,
+  selectHost,
+} from "./schedule-one";
+export * from "./scheduler";

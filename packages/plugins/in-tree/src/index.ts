@@ -1,3 +1,40 @@
-import type { Registry } from "@kubesched/framework";
+// The in-tree registry: every kubesched in-tree plugin by its upstream name (upstream
+// pkg/scheduler/framework/plugins/registry.go NewInTreeRegistry).
+import { type PluginDescriptor, type Registry, registryEntry, registryOf } from "@kubesched/framework";
+import { defaultBinderPlugin } from "@kubesched/plugin-default-binder";
+import { imageLocalityPlugin } from "@kubesched/plugin-image-locality";
+import { interPodAffinityPlugin } from "@kubesched/plugin-inter-pod-affinity";
+import { nodeAffinityPlugin } from "@kubesched/plugin-node-affinity";
+import { nodeNamePlugin } from "@kubesched/plugin-node-name";
+import { nodePortsPlugin } from "@kubesched/plugin-node-ports";
+import { nodeResourcesBalancedAllocationPlugin } from "@kubesched/plugin-node-resources-balanced-allocation";
+import { nodeResourcesFitPlugin } from "@kubesched/plugin-node-resources-fit";
+import { nodeUnschedulablePlugin } from "@kubesched/plugin-node-unschedulable";
+import { podTopologySpreadPlugin } from "@kubesched/plugin-pod-topology-spread";
+import { prioritySortPlugin } from "@kubesched/plugin-priority-sort";
+import { schedulingGatesPlugin } from "@kubesched/plugin-scheduling-gates";
+import { taintTolerationPlugin } from "@kubesched/plugin-taint-toleration";
+import { volumeRestrictionsPlugin } from "@kubesched/plugin-volume-restrictions";
+import { volumeZonePlugin } from "@kubesched/plugin-volume-zone";
 
-export const inTreeRegistry: Registry = new Map();
+/** Every in-tree plugin descriptor, in upstream's default-profile order. */
+export const inTreePlugins: readonly PluginDescriptor<unknown>[] = [
+  registryEntry(schedulingGatesPlugin),
+  registryEntry(prioritySortPlugin),
+  registryEntry(nodeUnschedulablePlugin),
+  registryEntry(nodeNamePlugin),
+  registryEntry(taintTolerationPlugin),
+  registryEntry(nodeAffinityPlugin),
+  registryEntry(nodePortsPlugin),
+  registryEntry(nodeResourcesFitPlugin),
+  registryEntry(volumeRestrictionsPlugin),
+  registryEntry(volumeZonePlugin),
+  registryEntry(podTopologySpreadPlugin),
+  registryEntry(interPodAffinityPlugin),
+  registryEntry(nodeResourcesBalancedAllocationPlugin),
+  registryEntry(imageLocalityPlugin),
+  registryEntry(defaultBinderPlugin),
+];
+
+/** name → descriptor, for the config loader and the runtime. */
+export const inTreeRegistry: Registry = registryOf(...inTreePlugins);

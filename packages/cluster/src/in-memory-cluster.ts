@@ -1,0 +1,362 @@
+// The in-memory cluster: object stores with informer-style event delivery, listers, and the
+// writes the scheduler makes (bind, delete, status patches, events) applied as an API server
+// and a kubelet would.
+import type {
+  CSINode,
+  Namespace,
+  Node,
+  ObjectMeta,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodCondition,
+  PodDisruptionBudget,
+  PriorityClass,
+  ReplicaSet,
+  ReplicationController,
+  Service,
+  StatefulSet,
+  StorageClass,
+} from "@kubesched/api";
+import type {
+  Clock,
+  ClusterClient,
+  ClusterListers,
+  ClusterScopedLister,
+  EventRecorder,
+  EventType,
+  Lister,
+  PodStatusPatch,
+} from "@kubesched/framework";
+import type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@kubesched/scheduler";
+
+export interface K8sObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
+export const namespacedKinds = new Set([
+  "Pod",
+  "PersistentVolumeClaim",
+  "PodDisruptionBudget",
+  "Service",
+  "ReplicaSet",
+  "StatefulSet",
+  "ReplicationController",
+]);
+export const clusterScopedKinds = new Set([
+  "Node",
+  "Namespace",
+  "PriorityClass",
+  "PersistentVolume",
+  "StorageClass",
+  "CSINode",
+]);
+export type SupportedKind =
+  | "Node"
+  | "Pod"
+  | "Namespace"
+  | "PriorityClass"
+  | "PersistentVolume"
+  | "PersistentVolumeClaim"
+  | "StorageClass"
+  | "CSINode"
+  | "PodDisruptionBudget"
+  | "Service"
+  | "ReplicaSet"
+  | "StatefulSet"
+  | "ReplicationController";
+
+export function isSupportedKind(kind: string | undefined): kind is SupportedKind {
+  return kind !== undefined && (namespacedKinds.has(kind) || clusterScopedKinds.has(kind));
+}
+
+/** One kind's objects, in insertion order, with cached lists for the listers. */
+class Store<T extends K8sObject> implements Lister<T>, ClusterScopedLister<T> {
+  private readonly items = new Map<string, T>();
+  private all: T[] | null = null;
+  private readonly byNamespace = new Map<string, T[]>();
+
+  constructor(readonly namespaced: boolean) {}
+
+  key(obj: K8sObject): string {
+    const ns = this.namespaced ? (obj.metadata?.namespace ?? "") : "";
+    return `${ns}/${obj.metadata?.name ?? ""}`;
+  }
+
+  set(obj: T): T | undefined {
+    const k = this.key(obj);
+    const old = this.items.get(k);
+    this.items.set(k, obj);
+    this.invalidate();
+    return old;
+  }
+
+  remove(obj: K8sObject): T | undefined {
+    const k = this.key(obj);
+    const old = this.items.get(k);
+    if (old) {
+      this.items.delete(k);
+      this.invalidate();
+    }
+    return old;
+  }
+
+  private invalidate(): void {
+    this.all = null;
+    this.byNamespace.clear();
+  }
+
+  list(namespace?: string): readonly T[] {
+    this.all ??= [...this.items.values()];
+    if (namespace === undefined || !this.namespaced) return this.all;
+    let l = this.byNamespace.get(namespace);
+    if (!l) {
+      l = this.all.filter((o) => (o.metadata?.namespace ?? "") === namespace);
+      this.byNamespace.set(namespace, l);
+    }
+    return l;
+  }
+
+  get(namespaceOrName: string, name?: string): T | undefined {
+    if (name === undefined) return this.items.get(`/${namespaceOrName}`);
+    return this.items.get(`${this.namespaced ? namespaceOrName : ""}/${name}`);
+  }
+}
+
+export interface RecordedEvent {
+  type: EventType;
+  reason: string;
+  action: string;
+  note: string;
+  regarding: string;
+  related: string | null;
+  relatedUID: string | null;
+  time: number;
+}
+
+/** An API error with an HTTP-like reason, as the client would see it. */
+export class ApiError extends Error {
+  constructor(
+    readonly reason: "NotFound" | "Conflict" | "Invalid",
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+function keyOf(obj: K8sObject): string {
+  return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
+}
+
+export class InMemoryCluster implements ClusterSource {
+  readonly nodes = new Store<Node>(false);
+  readonly pods = new Store<Pod>(true);
+  readonly namespaces = new Store<Namespace>(false);
+  readonly priorityClasses = new Store<PriorityClass>(false);
+  readonly persistentVolumes = new Store<PersistentVolume>(false);
+  readonly persistentVolumeClaims = new Store<PersistentVolumeClaim>(true);
+  readonly storageClasses = new Store<StorageClass>(false);
+  readonly csiNodes = new Store<CSINode>(false);
+  readonly podDisruptionBudgets = new Store<PodDisruptionBudget>(true);
+  readonly services = new Store<Service>(true);
+  readonly replicaSets = new Store<ReplicaSet>(true);
+  readonly statefulSets = new Store<StatefulSet>(true);
+  readonly replicationControllers = new Store<ReplicationController>(true);
+  readonly events: RecordedEvent[] = [];
+
+  private handlers: ClusterEventHandlers[] = [];
+  private resourceVersion = 0;
+  private readonly pending: (() => void)[] = [];
+  private delivering = false;
+
+  constructor(readonly clock: Clock) {}
+
+  private nextRV(): string {
+    this.resourceVersion += 1;
+    return String(this.resourceVersion);
+  }
+
+  /** Delivers events in order; a handler that writes queues its events behind the current one. */
+  private emit(fn: (h: ClusterEventHandlers) => void): void {
+    if (this.handlers.length === 0) return;
+    this.pending.push(() => {
+      for (const h of this.handlers) fn(h);
+    });
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift()) next();
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private storeFor(kind: SupportedKind): Store<K8sObject> {
+    const stores: Record<SupportedKind, Store<K8sObject>> = {
+      Node: this.nodes as Store<K8sObject>,
+      Pod: this.pods as Store<K8sObject>,
+      Namespace: this.namespaces as Store<K8sObject>,
+      PriorityClass: this.priorityClasses as Store<K8sObject>,
+      PersistentVolume: this.persistentVolumes as Store<K8sObject>,
+      PersistentVolumeClaim: this.persistentVolumeClaims as Store<K8sObject>,
+      StorageClass: this.storageClasses as Store<K8sObject>,
+      CSINode: this.csiNodes as Store<K8sObject>,
+      PodDisruptionBudget: this.podDisruptionBudgets as Store<K8sObject>,
+      Service: this.services as Store<K8sObject>,
+      ReplicaSet: this.replicaSets as Store<K8sObject>,
+      StatefulSet: this.statefulSets as Store<K8sObject>,
+      ReplicationController: this.replicationControllers as Store<K8sObject>,
+    };
+    return stores[kind];
+  }
+
+  /** Creates or replaces an object (as `kubectl apply` would) and emits the event. */
+  apply(kind: SupportedKind, obj: K8sObject): void {
+    const stored = { ...obj, metadata: { ...obj.metadata, resourceVersion: this.nextRV() } };
+    const old = this.storeFor(kind).set(stored);
+    this.notify(kind, old, stored);
+  }
+
+  /** Deletes an object and emits the event; false when it did not exist. */
+  delete(kind: SupportedKind, obj: K8sObject): boolean {
+    const old = this.storeFor(kind).remove(obj);
+    if (!old) return false;
+    this.notify(kind, old, undefined);
+    return true;
+  }
+
+  private notify(kind: SupportedKind, oldObj: K8sObject | undefined, newObj: K8sObject | undefined): void {
+    if (kind === "Node") {
+      if (oldObj && newObj) this.emit((h) => h.onNodeUpdate(oldObj as Node, newObj as Node));
+      else if (newObj) this.emit((h) => h.onNodeAdd(newObj as Node));
+      else if (oldObj) this.emit((h) => h.onNodeDelete(oldObj as Node));
+    } else if (kind === "Pod") {
+      if (oldObj && newObj) this.emit((h) => h.onPodUpdate(oldObj as Pod, newObj as Pod));
+      else if (newObj) this.emit((h) => h.onPodAdd(newObj as Pod));
+      else if (oldObj) this.emit((h) => h.onPodDelete(oldObj as Pod));
+    } else {
+      const action = oldObj && newObj ? "Update" : newObj ? "Add" : "Delete";
+      this.emit((h) => h.onOtherEvent(kind as OtherResourceKind, action, oldObj, newObj));
+    }
+  }
+
+  // ClusterSource
+
+  subscribe(handlers: ClusterEventHandlers): void {
+    this.handlers.push(handlers);
+    // Replay the current state like an informer's initial list: nodes first, then pods.
+    for (const n of this.nodes.list()) handlers.onNodeAdd(n);
+    for (const p of this.pods.list()) handlers.onPodAdd(p);
+  }
+
+  listers(): ClusterListers {
+    return {
+      pods: this.pods,
+      nodes: this.nodes,
+      namespaces: this.namespaces,
+      services: this.services,
+      replicaSets: this.replicaSets,
+      statefulSets: this.statefulSets,
+      replicationControllers: this.replicationControllers,
+      podDisruptionBudgets: this.podDisruptionBudgets,
+      persistentVolumes: this.persistentVolumes,
+      persistentVolumeClaims: this.persistentVolumeClaims,
+      storageClasses: this.storageClasses,
+      csiNodes: this.csiNodes,
+      priorityClasses: this.priorityClasses,
+    };
+  }
+
+  client(): ClusterClient {
+    return {
+      bindPod: async (pod, nodeName) => this.bindPod(pod, nodeName),
+      deletePod: async (pod) => {
+        this.delete("Pod", pod);
+      },
+      patchPodStatus: async (pod, patch) => this.patchPodStatus(pod, patch),
+    };
+  }
+
+  eventRecorder(): EventRecorder {
+    return {
+      eventf: (regarding, related, type, reason, action, note) => {
+        this.events.push({
+          type,
+          reason,
+          action,
+          note,
+          regarding: keyOf(regarding),
+          related: related ? keyOf(related) : null,
+          relatedUID: related?.metadata?.uid ?? null,
+          time: this.clock.now(),
+        });
+      },
+    };
+  }
+
+  private isoNow(): string {
+    return new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+
+  /** pods/binding, then what the kubelet would do: the pod starts running. */
+  bindPod(pod: Pod, nodeName: string): void {
+    const cur = this.pods.get(pod.metadata?.namespace ?? "", pod.metadata?.name ?? "");
+    if (!cur) throw new ApiError("NotFound", `pods "${pod.metadata?.name ?? ""}" not found`);
+    if (pod.metadata?.uid && cur.metadata?.uid && pod.metadata.uid !== cur.metadata.uid) {
+      throw new ApiError("Conflict", `pod ${keyOf(pod)} has a different UID`);
+    }
+    if (cur.spec?.nodeName) {
+      throw new ApiError(
+        "Conflict",
+        `Operation cannot be fulfilled on pods/binding "${cur.metadata?.name ?? ""}": pod ${cur.metadata?.name ?? ""} is already assigned to node "${cur.spec.nodeName}"`,
+      );
+    }
+    const now = this.isoNow();
+    const conditions = mergeConditions(cur.status?.conditions, [
+      { type: "PodScheduled", status: "True", lastTransitionTime: now },
+    ]);
+    const next: Pod = {
+      ...cur,
+      spec: { ...cur.spec, containers: cur.spec?.containers ?? [], nodeName },
+      status: { ...cur.status, phase: "Running", startTime: cur.status?.startTime ?? now, conditions },
+    };
+    this.apply("Pod", next);
+  }
+
+  patchPodStatus(pod: Pod, patch: PodStatusPatch): void {
+    const cur = this.pods.get(pod.metadata?.namespace ?? "", pod.metadata?.name ?? "");
+    if (!cur) throw new ApiError("NotFound", `pods "${pod.metadata?.name ?? ""}" not found`);
+    const status = { ...cur.status };
+    if (patch.conditions) status.conditions = mergeConditions(cur.status?.conditions, patch.conditions);
+    if (patch.nominatedNodeName !== undefined) {
+      if (patch.nominatedNodeName === null || patch.nominatedNodeName === "") delete status.nominatedNodeName;
+      else status.nominatedNodeName = patch.nominatedNodeName;
+    }
+    const next: Pod = { ...cur, status };
+    this.apply("Pod", next);
+  }
+}
+
+/** Strategic merge of conditions by type; lastTransitionTime kept when the status did not flip. */
+function mergeConditions(existing: PodCondition[] | undefined, updates: PodCondition[]): PodCondition[] {
+  const out = [...(existing ?? [])];
+  for (const u of updates) {
+    const i = out.findIndex((c) => c.type === u.type);
+    if (i < 0) out.push(u);
+    else {
+      const prev = out[i]!;
+      out[i] = {
+        ...prev,
+        ...u,
+        lastTransitionTime:
+          prev.status === u.status
+            ? prev.lastTransitionTime
+            : (u.lastTransitionTime ?? prev.lastTransitionTime),
+      };
+    }
+  }
+  return out;
+}

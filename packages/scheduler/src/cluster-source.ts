@@ -1,0 +1,46 @@
+// What the scheduler needs from a cluster: informer-like event delivery, listers and writes.
+// @kubesched/cluster (in-memory, simulation) and @kubesched/kube (API server) implement it.
+// It lives here rather than in @kubesched/cluster because the engine consumes it and the
+// dependency direction is scheduler <- {cluster, kube}; @kubesched/cluster re-exports it.
+import type { Node, Pod } from "@kubesched/api";
+import type { ClusterClient, ClusterListers, EventRecorder } from "@kubesched/framework";
+
+/** Kinds other than Pod and Node whose changes can make pods schedulable. */
+export type OtherResourceKind =
+  | "PersistentVolume"
+  | "PersistentVolumeClaim"
+  | "StorageClass"
+  | "CSINode"
+  | "CSIDriver"
+  | "CSIStorageCapacity"
+  | "Namespace"
+  | "Service"
+  | "ReplicaSet"
+  | "StatefulSet"
+  | "ReplicationController"
+  | "PodDisruptionBudget"
+  | "PriorityClass";
+
+/** Informer-style callbacks. A source replays existing objects as adds on subscribe. */
+export interface ClusterEventHandlers {
+  onNodeAdd(node: Node): void;
+  onNodeUpdate(oldNode: Node, newNode: Node): void;
+  onNodeDelete(node: Node): void;
+  onPodAdd(pod: Pod): void;
+  onPodUpdate(oldPod: Pod, newPod: Pod): void;
+  onPodDelete(pod: Pod): void;
+  onOtherEvent(
+    kind: OtherResourceKind,
+    action: "Add" | "Update" | "Delete",
+    oldObj: unknown,
+    newObj: unknown,
+  ): void;
+}
+
+export interface ClusterSource {
+  listers(): ClusterListers;
+  client(): ClusterClient;
+  eventRecorder(): EventRecorder;
+  /** Registers the handlers and delivers the current objects as adds (nodes before pods). */
+  subscribe(handlers: ClusterEventHandlers): void;
+}

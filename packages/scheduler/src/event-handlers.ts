@@ -1,0 +1,148 @@
+// upstream: pkg/scheduler/eventhandlers.go — informer events into the cache and the queue.
+import { type Node, type Pod, podIsTerminal, podPriority, podUID } from "@kubesched/api";
+import { ActionType, type ClusterEvent, EventResource } from "@kubesched/framework";
+import { nodeSchedulingPropertiesChange, podSchedulingPropertiesChange } from "@kubesched/queue";
+import type { OtherResourceKind } from "./cluster-source";
+import type { Scheduler } from "./scheduler";
+
+const nodeAdd: ClusterEvent = { resource: EventResource.Node, actionType: ActionType.Add };
+const nodeDelete: ClusterEvent = { resource: EventResource.Node, actionType: ActionType.Delete };
+const assignedPodDelete: ClusterEvent = {
+  resource: EventResource.AssignedPod,
+  actionType: ActionType.Delete,
+};
+
+const otherResource: Record<OtherResourceKind, string> = {
+  PersistentVolume: EventResource.PersistentVolume,
+  PersistentVolumeClaim: EventResource.PersistentVolumeClaim,
+  StorageClass: EventResource.StorageClass,
+  CSINode: EventResource.CSINode,
+  CSIDriver: EventResource.CSIDriver,
+  CSIStorageCapacity: EventResource.CSIStorageCapacity,
+  Namespace: "Namespace",
+  Service: "Service",
+  ReplicaSet: "ReplicaSet",
+  StatefulSet: "StatefulSet",
+  ReplicationController: "ReplicationController",
+  PodDisruptionBudget: "PodDisruptionBudget",
+  PriorityClass: "PriorityClass",
+};
+
+/** Bound and not terminal: the pod occupies its node (the assigned-pod informer's filter). */
+function assignedPod(pod: Pod): boolean {
+  return !!pod.spec?.nodeName && !podIsTerminal(pod);
+}
+
+function lePriorityPreCheck(priority: number): (p: Pod) => boolean {
+  return (p) => podPriority(p) <= priority;
+}
+
+export function addAllEventHandlers(sched: Scheduler): void {
+  const { cache, queue } = sched;
+  const responsible = (pod: Pod) => sched.responsibleForPod(pod);
+
+  // Assigned pods → cache.
+  const addPodToCache = (pod: Pod) => {
+    try {
+      cache.addPod(pod);
+    } catch {
+      return; // upstream logs "Scheduler cache AddPod failed"
+    }
+    queue.assignedPodAdded(pod);
+  };
+  const updatePodInCache = (oldPod: Pod, newPod: Pod) => {
+    try {
+      cache.updatePod(oldPod, newPod);
+    } catch {
+      return;
+    }
+    for (const evt of podSchedulingPropertiesChange(newPod, oldPod))
+      queue.assignedPodUpdated(oldPod, newPod, evt);
+  };
+  const deletePodFromCache = (pod: Pod) => {
+    try {
+      cache.removePod(pod);
+    } catch {
+      // upstream logs "Scheduler cache RemovePod failed"
+    }
+    queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, pod, undefined);
+  };
+
+  // Unassigned pods of our profiles → queue.
+  const updatePodInQueue = (oldPod: Pod, newPod: Pod) => {
+    const oldRV = oldPod.metadata?.resourceVersion;
+    if (oldRV !== undefined && oldRV === newPod.metadata?.resourceVersion) return;
+    if (cache.isAssumedPod(newPod)) return;
+    queue.update(oldPod, newPod);
+    if ((oldPod.status?.nominatedNodeName ?? "") !== (newPod.status?.nominatedNodeName ?? "")) {
+      queue.moveAllToActiveOrBackoffQueue(
+        assignedPodDelete,
+        oldPod,
+        undefined,
+        lePriorityPreCheck(podPriority(oldPod)),
+      );
+    }
+  };
+  const deletePodFromQueue = (pod: Pod) => {
+    queue.delete(pod);
+    const fwk = sched.frameworkForPod(pod);
+    if (fwk?.rejectWaitingPod(podUID(pod))) {
+      queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, pod, undefined);
+    } else if (pod.status?.nominatedNodeName) {
+      queue.moveAllToActiveOrBackoffQueue(
+        assignedPodDelete,
+        pod,
+        undefined,
+        lePriorityPreCheck(podPriority(pod)),
+      );
+    }
+  };
+
+  sched.source.subscribe({
+    onNodeAdd(node: Node) {
+      cache.addNode(node);
+      queue.moveAllToActiveOrBackoffQueue(nodeAdd, undefined, node);
+    },
+    onNodeUpdate(oldNode: Node, newNode: Node) {
+      cache.updateNode(oldNode, newNode);
+      for (const evt of nodeSchedulingPropertiesChange(newNode, oldNode)) {
+        queue.moveAllToActiveOrBackoffQueue(evt, oldNode, newNode);
+      }
+    },
+    onNodeDelete(node: Node) {
+      try {
+        cache.removeNode(node);
+      } catch {
+        // upstream logs "Scheduler cache RemoveNode failed"
+      }
+      queue.moveAllToActiveOrBackoffQueue(nodeDelete, node, undefined);
+    },
+    onPodAdd(pod: Pod) {
+      if (assignedPod(pod)) addPodToCache(pod);
+      else if (!pod.spec?.nodeName && responsible(pod)) queue.add(pod);
+    },
+    onPodUpdate(oldPod: Pod, newPod: Pod) {
+      // The assigned-pod informer's view (FilteringResourceEventHandler semantics).
+      const oldA = assignedPod(oldPod);
+      const newA = assignedPod(newPod);
+      if (oldA && newA) updatePodInCache(oldPod, newPod);
+      else if (oldA && !newA) deletePodFromCache(oldPod);
+      // The unscheduled-pod informer's view.
+      const oldU = !oldPod.spec?.nodeName && responsible(oldPod);
+      const newU = !newPod.spec?.nodeName && responsible(newPod);
+      if (oldU && newU) updatePodInQueue(oldPod, newPod);
+      else if (oldU && !newU) deletePodFromQueue(oldPod);
+      else if (!oldU && newU) queue.add(newPod);
+      if (!oldA && newA) addPodToCache(newPod);
+    },
+    onPodDelete(pod: Pod) {
+      if (assignedPod(pod)) deletePodFromCache(pod);
+      else if (!pod.spec?.nodeName && responsible(pod)) deletePodFromQueue(pod);
+    },
+    onOtherEvent(kind, action, oldObj, newObj) {
+      const actionType =
+        action === "Add" ? ActionType.Add : action === "Delete" ? ActionType.Delete : ActionType.Update;
+      queue.moveAllToActiveOrBackoffQueue({ resource: otherResource[kind], actionType }, oldObj, newObj);
+    },
+  });
+}

@@ -1,0 +1,109 @@
+// upstream: pkg/scheduler/metrics/metrics.go — names, labels and buckets as upstream.
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  const out: number[] = [];
+  let v = start;
+  for (let i = 0; i < count; i++) {
+    out.push(v);
+    v *= factor;
+  }
+  return out;
+}
+
+/** The scheduler's Prometheus metrics, in their own registry (one per scheduler instance). */
+export class SchedulerMetrics {
+  readonly registry = new Registry();
+  readonly scheduleAttempts = new Counter({
+    name: "scheduler_schedule_attempts_total",
+    help: "Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could not be scheduled, while 'error' means an internal scheduler problem.",
+    labelNames: ["result", "profile"],
+    registers: [this.registry],
+  });
+  readonly schedulingAttemptDuration = new Histogram({
+    name: "scheduler_scheduling_attempt_duration_seconds",
+    help: "Scheduling attempt latency in seconds (scheduling algorithm + binding)",
+    labelNames: ["result", "profile"],
+    buckets: exponentialBuckets(0.001, 2, 15),
+    registers: [this.registry],
+  });
+  readonly schedulingAlgorithmDuration = new Histogram({
+    name: "scheduler_scheduling_algorithm_duration_seconds",
+    help: "Scheduling algorithm latency in seconds",
+    buckets: exponentialBuckets(0.001, 2, 15),
+    registers: [this.registry],
+  });
+  readonly pendingPods = new Gauge({
+    name: "scheduler_pending_pods",
+    help: "Number of pending pods, by the queue type. 'active' means number of pods in activeQ; 'backoff' means number of pods in backoffQ; 'unschedulable' means number of pods in unschedulablePods that the scheduler attempted to schedule and failed; 'gated' is the number of unschedulable pods that the scheduler never attempted to schedule because they are gated.",
+    labelNames: ["queue"],
+    registers: [this.registry],
+  });
+  readonly queueIncomingPods = new Counter({
+    name: "scheduler_queue_incoming_pods_total",
+    help: "Number of pods added to scheduling queues by event and queue type.",
+    labelNames: ["queue", "event"],
+    registers: [this.registry],
+  });
+  readonly frameworkExtensionPointDuration = new Histogram({
+    name: "scheduler_framework_extension_point_duration_seconds",
+    help: "Latency for running all plugins of a specific extension point.",
+    labelNames: ["extension_point", "status", "profile"],
+    buckets: exponentialBuckets(0.0001, 2, 12),
+    registers: [this.registry],
+  });
+  readonly pluginExecutionDuration = new Histogram({
+    name: "scheduler_plugin_execution_duration_seconds",
+    help: "Duration for running a plugin at a specific extension point.",
+    labelNames: ["plugin", "extension_point", "status"],
+    buckets: exponentialBuckets(0.00001, 1.5, 20),
+    registers: [this.registry],
+  });
+  readonly preemptionAttempts = new Counter({
+    name: "scheduler_preemption_attempts_total",
+    help: "Total preemption attempts in the cluster till now",
+    registers: [this.registry],
+  });
+  readonly preemptionVictims = new Histogram({
+    name: "scheduler_preemption_victims",
+    help: "Number of selected preemption victims",
+    buckets: exponentialBuckets(1, 2, 7),
+    registers: [this.registry],
+  });
+  readonly podSchedulingAttempts = new Histogram({
+    name: "scheduler_pod_scheduling_attempts",
+    help: "Number of attempts to successfully schedule a pod.",
+    buckets: exponentialBuckets(1, 2, 5),
+    registers: [this.registry],
+  });
+  readonly podSchedulingSLIDuration = new Histogram({
+    name: "scheduler_pod_scheduling_sli_duration_seconds",
+    help: "E2e latency for a pod being scheduled, from the time the pod enters the scheduling queue and might involve multiple scheduling attempts.",
+    labelNames: ["attempts"],
+    buckets: exponentialBuckets(0.01, 2, 20),
+    registers: [this.registry],
+  });
+  readonly unschedulablePods = new Gauge({
+    name: "scheduler_unschedulable_pods",
+    help: "The number of unschedulable pods broken down by plugin name. A pod will increment the gauge for all plugins that caused it to not schedule and so this metric have meaning only when broken down by plugin.",
+    labelNames: ["plugin", "profile"],
+    registers: [this.registry],
+  });
+  readonly cacheSize = new Gauge({
+    name: "scheduler_cache_size",
+    help: "Number of nodes, pods, and assumed (bound) pods in the scheduler cache.",
+    labelNames: ["type"],
+    registers: [this.registry],
+  });
+  readonly goroutines = new Gauge({
+    name: "scheduler_goroutines",
+    help: "Number of running goroutines split by the work they do such as binding.",
+    labelNames: ["operation"],
+    registers: [this.registry],
+  });
+
+  /** Prometheus text exposition. */
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

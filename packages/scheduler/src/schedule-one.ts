@@ -1,0 +1,706 @@
+// upstream: pkg/scheduler/schedule_one.go — one scheduling attempt: the scheduling cycle
+// (synchronous here, but for extenders and PostFilter) and the binding cycle (asynchronous).
+import { type Pod, podKey, podUID, updatePodCondition } from "@kubesched/api";
+import {
+  Code,
+  CycleState,
+  Diagnosis,
+  FitError,
+  isSuccess,
+  MaxExtenderPriority,
+  MaxNodeScore,
+  type NodeInfo,
+  type NodePluginScores,
+  type NominatingInfo,
+  NominatingMode,
+  PodInfo,
+  PodsToActivate,
+  podsToActivateKey,
+  type QueuedPodInfo,
+  Status,
+} from "@kubesched/framework";
+import type { Framework } from "@kubesched/runtime";
+import type { Scheduler } from "./scheduler";
+
+const pluginMetricsSamplePercent = 10;
+/** Minimum number of nodes scored per cycle (upstream minFeasibleNodesToFind). */
+export const minFeasibleNodesToFind = 100;
+/** Minimum percentage of nodes scored (upstream minFeasibleNodesPercentageToFind). */
+export const minFeasibleNodesPercentageToFind = 5;
+/** Kubernetes event note length limit. */
+const noteLengthLimit = 1024;
+export const extenderName = "Extender";
+
+export const errNoNodesAvailable = new Error("no nodes available to schedule pods");
+
+const clearNominatedNode: NominatingInfo = { nominatingMode: NominatingMode.Override, nominatedNodeName: "" };
+
+export interface ScheduleResult {
+  suggestedHost: string;
+  evaluatedNodes: number;
+  feasibleNodes: number;
+  nominatingInfo: NominatingInfo | null;
+}
+
+const emptyResult = (nominatingInfo: NominatingInfo | null): ScheduleResult => ({
+  suggestedHost: "",
+  evaluatedNodes: 0,
+  feasibleNodes: 0,
+  nominatingInfo,
+});
+
+/** Upstream numFeasibleNodesToFind: how many feasible nodes end the search. */
+export function numFeasibleNodesToFind(
+  profilePercentage: number | null | undefined,
+  globalPercentage: number,
+  numAllNodes: number,
+): number {
+  if (numAllNodes < minFeasibleNodesToFind) return numAllNodes;
+  let percentage = profilePercentage ?? globalPercentage;
+  if (percentage === 0) {
+    percentage = 50 - Math.trunc(numAllNodes / 125);
+    if (percentage < minFeasibleNodesPercentageToFind) percentage = minFeasibleNodesPercentageToFind;
+  }
+  const numNodes = Math.trunc((numAllNodes * percentage) / 100);
+  return Math.max(numNodes, minFeasibleNodesToFind);
+}
+
+function now(): number {
+  return performance.now();
+}
+
+/** ScheduleOne: pops a pod and runs its scheduling cycle. False when nothing was active. */
+export async function scheduleOne(sched: Scheduler): Promise<boolean> {
+  const qpi = sched.queue.pop();
+  if (!qpi) return false;
+  const pod = qpi.podInfo.pod;
+  const fwk = sched.frameworkForPod(pod);
+  if (!fwk) {
+    sched.queue.done(podUID(pod));
+    return true;
+  }
+  if (skipPodSchedule(sched, fwk, pod)) {
+    sched.queue.done(podUID(pod));
+    return true;
+  }
+  const start = now();
+  const state = new CycleState();
+  sched.cycleCounter++;
+  state.recordPluginMetrics = sched.cycleCounter % (100 / pluginMetricsSamplePercent) === 0;
+  const podsToActivate = new PodsToActivate();
+  state.write(podsToActivateKey, podsToActivate);
+
+  sched.explain?.begin();
+  const { result, assumed, status } = await schedulingCycle(sched, state, fwk, qpi, start, podsToActivate);
+  if (!isSuccess(status)) {
+    sched.explain?.end(podKey(pod));
+    handleSchedulingFailure(sched, fwk, assumed, status as Status, result.nominatingInfo, start);
+    return true;
+  }
+  sched.explain?.end(podKey(pod));
+  const p: Promise<void> = bindingCycle(sched, state, fwk, result, assumed, start, podsToActivate).then(
+    (st) => {
+      if (!isSuccess(st)) handleBindingCycleError(sched, state, fwk, assumed, start, result, st as Status);
+    },
+    (err: unknown) => handleBindingCycleError(sched, state, fwk, assumed, start, result, asErrorStatus(err)),
+  );
+  const tracked = p.finally(() => sched.inflightBindings.delete(tracked));
+  sched.inflightBindings.add(tracked);
+  sched.metrics?.goroutines.set({ operation: "binding" }, sched.inflightBindings.size);
+  return true;
+}
+
+function asErrorStatus(err: unknown): Status {
+  return new Status(Code.Error).withError(err instanceof Error ? err : new Error(String(err)));
+}
+
+function skipPodSchedule(sched: Scheduler, fwk: Framework, pod: Pod): boolean {
+  if (pod.metadata?.deletionTimestamp) {
+    fwk
+      .eventRecorder()
+      .eventf(
+        pod,
+        null,
+        "Warning",
+        "FailedScheduling",
+        "Scheduling",
+        `skip schedule deleting pod: ${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`,
+      );
+    return true;
+  }
+  return sched.cache.isAssumedPod(pod);
+}
+
+interface CycleOutcome {
+  result: ScheduleResult;
+  assumed: QueuedPodInfo;
+  status: Status | null;
+}
+
+async function schedulingCycle(
+  sched: Scheduler,
+  state: CycleState,
+  fwk: Framework,
+  qpi: QueuedPodInfo,
+  start: number,
+  podsToActivate: PodsToActivate,
+): Promise<CycleOutcome> {
+  const pod = qpi.podInfo.pod;
+  let result: ScheduleResult;
+  try {
+    result = await schedulePod(sched, fwk, state, pod);
+  } catch (err) {
+    sched.metrics?.schedulingAlgorithmDuration.observe((now() - start) / 1000);
+    if (err === errNoNodesAvailable) {
+      return {
+        result: emptyResult(clearNominatedNode),
+        assumed: qpi,
+        status: new Status(Code.UnschedulableAndUnresolvable).withError(errNoNodesAvailable),
+      };
+    }
+    if (!(err instanceof FitError)) {
+      return { result: emptyResult(clearNominatedNode), assumed: qpi, status: asErrorStatus(err) };
+    }
+    if (!fwk.hasPostFilterPlugins()) {
+      return {
+        result: emptyResult(clearNominatedNode),
+        assumed: qpi,
+        status: new Status(Code.Unschedulable).withError(err),
+      };
+    }
+    const pf = await fwk.runPostFilterPlugins(state, pod, err.diagnosis.nodeToStatus);
+    err.diagnosis.postFilterMsg = pf.status ? pf.status.message() : "";
+    return {
+      result: emptyResult(pf.result?.nominatingInfo ?? null),
+      assumed: qpi,
+      status: new Status(Code.Unschedulable).withError(err),
+    };
+  }
+  sched.metrics?.schedulingAlgorithmDuration.observe((now() - start) / 1000);
+
+  // Assume: the cache accounts the pod on the host before binding completes.
+  const assumedPod: Pod = {
+    ...pod,
+    spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: result.suggestedHost },
+  };
+  const assumed: QueuedPodInfo = { ...qpi, podInfo: new PodInfo(assumedPod) };
+  try {
+    sched.cache.assumePod(assumedPod);
+  } catch (e) {
+    return { result: emptyResult(clearNominatedNode), assumed, status: asErrorStatus(e) };
+  }
+  sched.queue.deleteNominatedPodIfExists(assumedPod);
+
+  const host = result.suggestedHost;
+  const rs = fwk.runReservePluginsReserve(state, assumedPod, host);
+  if (!isSuccess(rs)) {
+    fwk.runReservePluginsUnreserve(state, assumedPod, host);
+    forget(sched, assumedPod);
+    return {
+      result: emptyResult(clearNominatedNode),
+      assumed,
+      status: rejectionOnNode(pod, host, rs as Status),
+    };
+  }
+  const ps = fwk.runPermitPlugins(state, assumedPod, host);
+  if (ps && !ps.isWait() && !ps.isSuccess()) {
+    fwk.runReservePluginsUnreserve(state, assumedPod, host);
+    forget(sched, assumedPod);
+    return { result: emptyResult(clearNominatedNode), assumed, status: rejectionOnNode(pod, host, ps) };
+  }
+  if (podsToActivate.map.size > 0) {
+    sched.queue.activate(podsToActivate.map);
+    podsToActivate.map = new Map();
+  }
+  return { result, assumed, status: null };
+}
+
+/** A Reserve/Permit rejection becomes a FitError over the one chosen node (upstream). */
+function rejectionOnNode(pod: Pod, host: string, s: Status): Status {
+  if (!s.isRejected()) return s;
+  const d = new Diagnosis();
+  d.nodeToStatus.set(host, s);
+  d.addPluginStatus(s);
+  return new Status(s.code).withError(new FitError(pod, 1, d));
+}
+
+function forget(sched: Scheduler, pod: Pod): void {
+  try {
+    sched.cache.forgetPod(pod);
+  } catch {
+    // upstream logs "Scheduler cache ForgetPod failed" and carries on.
+  }
+}
+
+/** schedulePod: snapshot, filter, score, select. Throws FitError when no node fits. */
+async function schedulePod(
+  sched: Scheduler,
+  fwk: Framework,
+  state: CycleState,
+  pod: Pod,
+): Promise<ScheduleResult> {
+  sched.cache.updateSnapshot(sched.snapshot);
+  const numNodes = sched.snapshot.numNodes();
+  if (numNodes === 0) throw errNoNodesAvailable;
+
+  const { feasible, diagnosis } = await findNodesThatFitPod(sched, fwk, state, pod);
+  if (feasible.length === 0) throw new FitError(pod, numNodes, diagnosis);
+  if (feasible.length === 1) {
+    const host = feasible[0]!.nodeName;
+    sched.explain?.selected(host);
+    return {
+      suggestedHost: host,
+      evaluatedNodes: 1 + diagnosis.nodeToStatus.size,
+      feasibleNodes: 1,
+      nominatingInfo: null,
+    };
+  }
+  const priorityList = await prioritizeNodes(sched, fwk, state, pod, feasible);
+  sched.explain?.finalScores(priorityList);
+  const host = selectHost(sched, priorityList);
+  sched.explain?.selected(host);
+  return {
+    suggestedHost: host,
+    evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size,
+    feasibleNodes: feasible.length,
+    nominatingInfo: null,
+  };
+}
+
+async function findNodesThatFitPod(
+  sched: Scheduler,
+  fwk: Framework,
+  state: CycleState,
+  pod: Pod,
+): Promise<{ feasible: NodeInfo[]; diagnosis: Diagnosis }> {
+  const diagnosis = new Diagnosis();
+  const lister = sched.snapshot.nodeInfos();
+  const allNodes = lister.list();
+  const pre = fwk.runPreFilterPlugins(state, pod);
+  diagnosis.unschedulablePlugins = pre.unschedulablePlugins;
+  if (pre.status && !pre.status.isSuccess()) {
+    if (!pre.status.isRejected()) throw pre.status.asError();
+    diagnosis.nodeToStatus.absentNodesStatus = pre.status;
+    diagnosis.preFilterMsg = pre.status.message();
+    diagnosis.addPluginStatus(pre.status);
+    return { feasible: [], diagnosis };
+  }
+
+  // A nominated node (set by an earlier preemption) is likely the only fit: try it first.
+  const nominated = pod.status?.nominatedNodeName;
+  if (nominated) {
+    const ni = lister.get(nominated);
+    if (ni) {
+      try {
+        const passed = findNodesThatPassFilters(sched, fwk, state, pod, diagnosis, [ni]);
+        if (passed.error) throw passed.error;
+        const feasible = await findNodesThatPassExtenders(sched, pod, passed.feasible, diagnosis);
+        if (feasible.length) return { feasible, diagnosis };
+      } catch {
+        // upstream logs "Evaluation failed on nominated node" and evaluates every node.
+      }
+    }
+  }
+
+  let nodes: readonly NodeInfo[] = allNodes;
+  if (pre.result?.nodeNames) {
+    const narrowed: NodeInfo[] = [];
+    for (const name of pre.result.nodeNames) {
+      const ni = lister.get(name);
+      if (ni) narrowed.push(ni);
+    }
+    nodes = narrowed;
+    const plugins = [...pre.unschedulablePlugins].sort().join(" ");
+    diagnosis.nodeToStatus.absentNodesStatus = new Status(
+      Code.UnschedulableAndUnresolvable,
+      `node(s) didn't satisfy plugin(s) [${plugins}]`,
+    );
+  }
+  const passed = findNodesThatPassFilters(sched, fwk, state, pod, diagnosis, nodes);
+  // Always move the start index, even on error, so every node gets its turn (upstream).
+  const processed = passed.feasible.length + diagnosis.nodeToStatus.size;
+  sched.nextStartNodeIndex = (sched.nextStartNodeIndex + processed) % allNodes.length;
+  if (passed.error) throw passed.error;
+  const feasible = passed.feasible;
+  const afterExtenders = await findNodesThatPassExtenders(sched, pod, feasible, diagnosis);
+  if (afterExtenders.length !== feasible.length) diagnosis.unschedulablePlugins.add(extenderName);
+  return { feasible: afterExtenders, diagnosis };
+}
+
+function hasScoring(sched: Scheduler, fwk: Framework): boolean {
+  return fwk.hasScorePlugins() || sched.extenders.some((e) => e.isPrioritizer());
+}
+
+function hasExtenderFilters(sched: Scheduler): boolean {
+  return sched.extenders.some((e) => e.isFilter());
+}
+
+/**
+ * Runs Filter plugins (with nominated pods) from nextStartNodeIndex, wrapping, until enough
+ * feasible nodes are found. Sequential: JavaScript has one thread, and the order is then
+ * deterministic.
+ */
+function findNodesThatPassFilters(
+  sched: Scheduler,
+  fwk: Framework,
+  state: CycleState,
+  pod: Pod,
+  diagnosis: Diagnosis,
+  nodes: readonly NodeInfo[],
+): { feasible: NodeInfo[]; error: Error | null } {
+  const numAll = nodes.length;
+  let numToFind = numFeasibleNodesToFind(
+    fwk.percentageOfNodesToScore(),
+    sched.percentageOfNodesToScore,
+    numAll,
+  );
+  if (!hasExtenderFilters(sched) && !hasScoring(sched, fwk)) numToFind = 1;
+  const feasible: NodeInfo[] = [];
+  if (numAll === 0) return { feasible, error: null };
+  const startIndex = sched.nextStartNodeIndex;
+  if (!fwk.hasFilterPlugins()) {
+    for (let i = 0; i < numToFind; i++) feasible.push(nodes[(startIndex + i) % numAll]!);
+    return { feasible, error: null };
+  }
+  const began = now();
+  let error: Error | null = null;
+  for (let i = 0; i < numAll && feasible.length < numToFind; i++) {
+    const ni = nodes[(startIndex + i) % numAll]!;
+    const st = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
+    if (st === null || st.code === Code.Success) {
+      feasible.push(ni);
+    } else if (st.code === Code.Error) {
+      error = st.asError();
+      break;
+    } else {
+      diagnosis.nodeToStatus.set(ni.nodeName, st);
+      diagnosis.addPluginStatus(st);
+    }
+  }
+  sched.metrics?.frameworkExtensionPointDuration.observe(
+    { extension_point: "Filter", status: error ? "Error" : "Success", profile: fwk.profileName() },
+    (now() - began) / 1000,
+  );
+  return { feasible, error };
+}
+
+async function findNodesThatPassExtenders(
+  sched: Scheduler,
+  pod: Pod,
+  feasible: NodeInfo[],
+  diagnosis: Diagnosis,
+): Promise<NodeInfo[]> {
+  for (const ext of sched.extenders) {
+    if (feasible.length === 0) break;
+    if (!ext.isInterested(pod)) continue;
+    let res: Awaited<ReturnType<typeof ext.filter>>;
+    try {
+      res = await ext.filter(pod, feasible);
+    } catch (err) {
+      if (ext.isIgnorable()) continue;
+      throw err;
+    }
+    for (const [node, msg] of res.failedAndUnresolvableNodes) {
+      diagnosis.nodeToStatus.set(node, new Status(Code.UnschedulableAndUnresolvable, msg));
+    }
+    for (const [node, msg] of res.failedNodes) {
+      if (res.failedAndUnresolvableNodes.has(node)) continue;
+      diagnosis.nodeToStatus.set(node, new Status(Code.Unschedulable, msg));
+    }
+    feasible = res.nodes;
+  }
+  return feasible;
+}
+
+/** Runs PreScore, Score (+ NormalizeScore, weights) and extenders' Prioritize. */
+async function prioritizeNodes(
+  sched: Scheduler,
+  fwk: Framework,
+  state: CycleState,
+  pod: Pod,
+  nodes: NodeInfo[],
+): Promise<NodePluginScores[]> {
+  if (sched.extenders.length === 0 && !fwk.hasScorePlugins()) {
+    return nodes.map((n) => ({ name: n.nodeName, scores: [], totalScore: 1 }));
+  }
+  const ps = fwk.runPreScorePlugins(state, pod, nodes);
+  if (ps && !ps.isSuccess()) throw ps.asError();
+  const { scores, status } = fwk.runScorePlugins(state, pod, nodes);
+  if (status && !status.isSuccess()) throw status.asError();
+
+  const interested = sched.extenders.filter((e) => e.isPrioritizer() && e.isInterested(pod));
+  if (interested.length > 0) {
+    const results = await Promise.all(
+      interested.map((e) =>
+        e.prioritize(pod, nodes).then(
+          (r) => ({ ext: e, r }),
+          () => null, // prioritization errors are ignored (upstream)
+        ),
+      ),
+    );
+    const byNode = new Map(scores.map((s) => [s.name, s] as const));
+    for (const res of results) {
+      if (!res) continue;
+      for (const [node, score] of res.r.scores) {
+        const entry = byNode.get(node);
+        if (!entry) continue;
+        const finalScore = score * res.r.weight * (MaxNodeScore / MaxExtenderPriority);
+        entry.scores.push({ name: res.ext.name(), score: finalScore });
+        entry.totalScore += finalScore;
+      }
+    }
+  }
+  return scores;
+}
+
+/**
+ * The highest total score wins; ties are broken uniformly at random from the seeded stream
+ * (reservoir sampling over the feasible order), as upstream's selectHost did and as PR
+ * #141024 restores for all nodes.
+ */
+export function selectHost(sched: Scheduler, list: readonly NodePluginScores[]): string {
+  let best = -Infinity;
+  let selected = "";
+  let count = 0;
+  for (const ns of list) {
+    if (ns.totalScore > best) {
+      best = ns.totalScore;
+      selected = ns.name;
+      count = 1;
+    } else if (ns.totalScore === best) {
+      count++;
+      if (sched.rand.intn(count) === 0) selected = ns.name;
+    }
+  }
+  return selected;
+}
+
+async function bindingCycle(
+  sched: Scheduler,
+  state: CycleState,
+  fwk: Framework,
+  result: ScheduleResult,
+  assumed: QueuedPodInfo,
+  start: number,
+  podsToActivate: PodsToActivate,
+): Promise<Status | null> {
+  const pod = assumed.podInfo.pod;
+  const host = result.suggestedHost;
+
+  // NominatedNodeNameForExpectation (beta, on): tell other components where the pod is going
+  // when PreBind or Permit will make it wait.
+  const preFlight = fwk.runPreBindPreFlights(state, pod, host);
+  if (preFlight && (preFlight.code === Code.Error || preFlight.isRejected())) return preFlight;
+  if ((preFlight === null || preFlight.isSuccess()) && fwk.willWaitOnPermit(pod)) {
+    try {
+      await patchPod(sched, pod, null, { nominatedNodeName: host, nominatingMode: NominatingMode.Override });
+    } catch {
+      // not critical (upstream logs and continues)
+    }
+  }
+
+  const ws = await fwk.waitOnPermit(pod);
+  if (ws && !ws.isSuccess()) {
+    if (ws.isRejected()) {
+      const d = new Diagnosis();
+      d.nodeToStatus.set(host, ws);
+      if (ws.plugin) d.unschedulablePlugins.add(ws.plugin);
+      return new Status(ws.code).withError(new FitError(pod, 1, d));
+    }
+    return ws;
+  }
+  // From here on failures are retried through backoff, never "unschedulable".
+  sched.queue.done(podUID(pod));
+
+  const pb = await fwk.runPreBindPlugins(state, pod, host);
+  if (pb && !pb.isSuccess()) return pb;
+
+  const bs = await bind(sched, fwk, state, pod, host);
+  if (bs && !bs.isSuccess()) return bs;
+
+  const m = sched.metrics;
+  if (m) {
+    const profile = fwk.profileName();
+    m.scheduleAttempts.inc({ result: "scheduled", profile });
+    m.schedulingAttemptDuration.observe({ result: "scheduled", profile }, (now() - start) / 1000);
+    m.podSchedulingAttempts.observe(assumed.attempts);
+    if (assumed.initialAttemptTimestamp !== null) {
+      const attempts = assumed.attempts >= 15 ? "15+" : String(assumed.attempts);
+      m.podSchedulingSLIDuration.observe(
+        { attempts },
+        (sched.clock.now() - assumed.initialAttemptTimestamp) / 1000,
+      );
+    }
+  }
+  fwk.runPostBindPlugins(state, pod, host);
+  if (podsToActivate.map.size > 0) sched.queue.activate(podsToActivate.map);
+  sched.observer.onScheduled?.(pod, host, assumed);
+  return null;
+}
+
+/** Extenders that bind go first; then Bind plugins. */
+async function bind(
+  sched: Scheduler,
+  fwk: Framework,
+  state: CycleState,
+  pod: Pod,
+  host: string,
+): Promise<Status | null> {
+  let status: Status | null = null;
+  let bound = false;
+  for (const ext of sched.extenders) {
+    if (!ext.isBinder() || !ext.isInterested(pod)) continue;
+    try {
+      await ext.bind(pod, host);
+    } catch (err) {
+      if (ext.isIgnorable()) continue;
+      status = asErrorStatus(err);
+    }
+    bound = true;
+    break;
+  }
+  if (!bound) status = await fwk.runBindPlugins(state, pod, host);
+  try {
+    sched.cache.finishBinding(pod);
+  } catch {
+    // upstream logs "Scheduler cache FinishBinding failed"
+  }
+  if (status === null || status.isSuccess()) {
+    fwk
+      .eventRecorder()
+      .eventf(
+        pod,
+        null,
+        "Normal",
+        "Scheduled",
+        "Binding",
+        `Successfully assigned ${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""} to ${host}`,
+      );
+  }
+  return status;
+}
+
+function handleBindingCycleError(
+  sched: Scheduler,
+  state: CycleState,
+  fwk: Framework,
+  assumed: QueuedPodInfo,
+  start: number,
+  result: ScheduleResult,
+  status: Status,
+): void {
+  const pod = assumed.podInfo.pod;
+  fwk.runReservePluginsUnreserve(state, pod, result.suggestedHost);
+  let forgotten = true;
+  try {
+    sched.cache.forgetPod(pod);
+  } catch {
+    forgotten = false;
+  }
+  const event = { resource: "AssignedPod", actionType: 2 /* Delete */ } as const;
+  if (forgotten && !status.isRejected()) sched.queue.moveAllToActiveOrBackoffQueue(event, pod, undefined);
+  handleSchedulingFailure(sched, fwk, assumed, status, clearNominatedNode, start);
+  if (forgotten && status.isRejected()) {
+    const uid = podUID(pod);
+    sched.queue.moveAllToActiveOrBackoffQueue(event, pod, undefined, (p) => podUID(p) !== uid);
+  }
+}
+
+function truncateMessage(message: string): string {
+  if (message.length <= noteLengthLimit) return message;
+  const suffix = " ...";
+  return message.slice(0, noteLengthLimit - suffix.length) + suffix;
+}
+
+/** handleSchedulingFailure: requeue, nominate, event, PodScheduled=False condition. */
+export function handleSchedulingFailure(
+  sched: Scheduler,
+  fwk: Framework,
+  qpi: QueuedPodInfo,
+  status: Status,
+  nominatingInfo: NominatingInfo | null,
+  start: number,
+): void {
+  const pod = qpi.podInfo.pod;
+  const reason = status.isRejected() ? "Unschedulable" : "SchedulerError";
+  const profile = fwk.profileName();
+  const m = sched.metrics;
+  if (m) {
+    const result = reason === "Unschedulable" ? "unschedulable" : "error";
+    m.scheduleAttempts.inc({ result, profile });
+    m.schedulingAttemptDuration.observe({ result, profile }, (now() - start) / 1000);
+  }
+  const err = status.asError();
+  const errMsg = status.message();
+  if (err instanceof FitError) {
+    qpi.unschedulablePlugins = err.diagnosis.unschedulablePlugins;
+    qpi.pendingPlugins = err.diagnosis.pendingPlugins;
+  }
+
+  let calledDone = false;
+  const ns = pod.metadata?.namespace ?? "";
+  const name = pod.metadata?.name ?? "";
+  const cached = sched.source.listers().pods.get(ns, name);
+  if (cached && !cached.spec?.nodeName) {
+    qpi.podInfo = new PodInfo(cached);
+    try {
+      sched.queue.addUnschedulableIfNotPresent(qpi, sched.queue.schedulingCycle());
+    } catch {
+      // upstream: utilruntime.HandleError("Error occurred")
+    }
+    calledDone = true;
+  }
+  if (!calledDone) sched.queue.done(podUID(pod));
+  sched.queue.addNominatedPod(qpi.podInfo, nominatingInfo);
+
+  if (err !== null) {
+    fwk
+      .eventRecorder()
+      .eventf(pod, null, "Warning", "FailedScheduling", "Scheduling", truncateMessage(errMsg));
+    const current = cached ?? pod;
+    void patchPod(
+      sched,
+      current,
+      {
+        type: "PodScheduled",
+        status: "False",
+        reason,
+        message: errMsg,
+        ...(current.metadata?.generation !== undefined
+          ? { observedGeneration: current.metadata.generation }
+          : {}),
+      },
+      nominatingInfo,
+    ).catch(() => {
+      // upstream logs "Error updating pod"
+    });
+  }
+  sched.observer.onFailed?.(pod, status, reason, errMsg, nominatingInfo, qpi);
+}
+
+type PodConditionPatch = Parameters<typeof updatePodCondition>[1];
+
+/** Sends the status patch only when the condition or the nomination changes (upstream updatePod). */
+async function patchPod(
+  sched: Scheduler,
+  pod: Pod,
+  condition: PodConditionPatch | null,
+  nominatingInfo: NominatingInfo | null,
+): Promise<void> {
+  const nnnNeedsUpdate =
+    nominatingInfo?.nominatingMode === NominatingMode.Override &&
+    (pod.status?.nominatedNodeName ?? "") !== nominatingInfo.nominatedNodeName;
+  let conditionNeedsUpdate = false;
+  if (condition) {
+    const copy = { ...pod.status, conditions: [...(pod.status?.conditions ?? [])] };
+    conditionNeedsUpdate = updatePodCondition(copy, {
+      ...condition,
+      lastProbeTime: undefined,
+    } as PodConditionPatch);
+  }
+  if (!conditionNeedsUpdate && !nnnNeedsUpdate) return;
+  await sched.source.client().patchPodStatus(pod, {
+    ...(conditionNeedsUpdate && condition ? { conditions: [condition] } : {}),
+    ...(nnnNeedsUpdate ? { nominatedNodeName: nominatingInfo!.nominatedNodeName || null } : {}),
+  });
+}
