@@ -1,0 +1,86 @@
+// upstream: pkg/scheduler/framework/plugins/imagelocality/image_locality.go
+import type { Pod } from "@kubesched/api";
+import {
+  type CycleState,
+  type Handle,
+  type ImageStateSummary,
+  MaxNodeScore,
+  type NodeInfo,
+  type ScoreExtensions,
+  type ScorePlugin,
+  type Status,
+} from "@kubesched/framework";
+
+/** The plugin's registered name. */
+export const name = "ImageLocality";
+
+// Bounds of the image score range: a reasonable size range for compressed container images
+// (the 90th percentile of images on Docker Hub falls in it).
+const mb = 1024 * 1024;
+export const minThreshold = 23 * mb;
+export const maxContainerThreshold = 1000 * mb;
+
+/** The CRI name of an image: `:latest` is appended when it has neither tag nor digest. */
+export function normalizedImageName(image: string): string {
+  if (image.lastIndexOf(":") <= image.lastIndexOf("/")) return `${image}:latest`;
+  return image;
+}
+
+/**
+ * The image's size scaled by the fraction of nodes that have it, which damps the "node
+ * heating" of pods piling onto the few nodes that already pulled a popular image.
+ */
+function scaledImageScore(state: ImageStateSummary, totalNumNodes: number): number {
+  const spread = state.numNodes / totalNumNodes;
+  return Math.trunc(state.size * spread);
+}
+
+/** Scales the summed image scores, clamped to [23Mi, 1000Mi × containers], to [0, 100]. */
+export function calculatePriority(sumScores: number, numContainers: number): number {
+  const maxThreshold = maxContainerThreshold * numContainers;
+  let s = sumScores;
+  if (s < minThreshold) s = minThreshold;
+  else if (s > maxThreshold) s = maxThreshold;
+  const score = Math.trunc((MaxNodeScore * (s - minThreshold)) / (maxThreshold - minThreshold));
+  // A pod without containers divides 0 by a negative number: -0, which Go's integers do not have.
+  return score === 0 ? 0 : score;
+}
+
+/** ImageLocality: favors nodes that already have the images of the pod's containers. */
+export class ImageLocality implements ScorePlugin {
+  // The normalized images of the last pod scored, so scoring each node allocates nothing.
+  private lastPod: Pod | null = null;
+  private images: string[] = [];
+
+  constructor(private readonly handle: Handle) {}
+
+  name(): string {
+    return name;
+  }
+
+  private podImages(pod: Pod): string[] {
+    if (pod !== this.lastPod) {
+      const images: string[] = [];
+      for (const c of pod.spec?.initContainers ?? []) images.push(normalizedImageName(c.image ?? ""));
+      for (const c of pod.spec?.containers ?? []) images.push(normalizedImageName(c.image ?? ""));
+      this.images = images;
+      this.lastPod = pod;
+    }
+    return this.images;
+  }
+
+  score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    const totalNumNodes = this.handle.snapshotSharedLister().nodeInfos().list().length;
+    const images = this.podImages(pod);
+    let sum = 0;
+    for (let i = 0; i < images.length; i++) {
+      const state = nodeInfo.imageStates.get(images[i]!);
+      if (state !== undefined) sum += scaledImageScore(state, totalNumNodes);
+    }
+    return calculatePriority(sum, images.length);
+  }
+
+  scoreExtensions(): ScoreExtensions | null {
+    return null;
+  }
+}
