@@ -233,7 +233,8 @@ describe("kubesched", () => {
   it("--help prints usage", async () => {
     const res = await run("--help");
     expect(res).toMatchObject({ code: 0, stderr: "" });
-    expect(res.stdout).toContain("Commands:\n  config  ");
+    expect(res.stdout).toMatch(/Commands:\n {2}simulate +Schedule a cluster snapshot's pending pods/);
+    expect(res.stdout).toMatch(/\n {2}config +/);
   });
 
   it("no command prints usage", async () => {
