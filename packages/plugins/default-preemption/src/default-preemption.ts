@@ -1,0 +1,292 @@
+// upstream: pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go
+import {
+  LabelSelectorError,
+  labelSelectorAsSelector,
+  type Pod,
+  type PodDisruptionBudget,
+  podPriority,
+  type Selector,
+} from "@kubesched/api";
+import {
+  asStatus,
+  type ClusterEventWithHint,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type ExtenderVictims,
+  type Features,
+  type Handle,
+  type NodeInfo,
+  type NodeToStatus,
+  type PodInfo,
+  type PostFilterOutput,
+  type PostFilterPlugin,
+  Status,
+} from "@kubesched/framework";
+import type { DefaultPreemptionArgs } from "./args";
+import { eventsToRegister } from "./events";
+import {
+  type Candidate,
+  type CandidateScoreFunc,
+  Evaluator,
+  moreImportantPod,
+  type PreemptionInterface,
+  type SelectVictimsResult,
+} from "./preemption";
+import {
+  ErrReasonNoVictims,
+  ErrReasonPreemptionPolicyNever,
+  ErrReasonTerminatingPodOnNominatedNode,
+  MessagePrefix,
+} from "./reasons";
+
+export const name = "DefaultPreemption";
+
+/**
+ * Whether `victim` on `nodeInfo` may be preempted by `preemptor`, in addition to the built-in
+ * rule that the victim has a lower priority. Keep system pods able to preempt normal pods.
+ */
+export type IsEligiblePodFunc = (nodeInfo: NodeInfo, victim: PodInfo, preemptor: Pod) => boolean;
+
+/**
+ * Whether `a` is more important than `b` (b is considered for preemption first). Victims are
+ * reprieved most important first.
+ */
+export type MoreImportantPodFunc = (a: Pod, b: Pod) => boolean;
+
+/** upstream podTerminatingByPreemption: deleting, with DisruptionTarget=True/PreemptionByScheduler. */
+function podTerminatingByPreemption(p: Pod): boolean {
+  if (p.metadata?.deletionTimestamp == null) return false;
+  for (const c of p.status?.conditions ?? []) {
+    if (c.type === "DisruptionTarget") return c.status === "True" && c.reason === "PreemptionByScheduler";
+  }
+  return false;
+}
+
+/** A PDB's selector; null when it is invalid or matches nothing (nil or empty selector). */
+function pdbSelector(pdb: PodDisruptionBudget): Selector | null {
+  try {
+    const s = labelSelectorAsSelector(pdb.spec?.selector);
+    return s.empty() ? null : s;
+  } catch (e) {
+    if (e instanceof LabelSelectorError) return null;
+    throw e;
+  }
+}
+
+/**
+ * upstream filterPodsWithPDBViolation: splits pods (order kept) into those whose eviction would
+ * exceed a matching PDB's disruptionsAllowed (counting down as pods are taken) and the others.
+ * Pods already listed in a PDB's status.disruptedPods do not count against it.
+ */
+export function filterPodsWithPDBViolation(
+  podInfos: readonly PodInfo[],
+  pdbs: readonly PodDisruptionBudget[],
+): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  const allowed = pdbs.map((pdb) => pdb.status?.disruptionsAllowed ?? 0);
+  const selectors = pdbs.map(pdbSelector);
+  const violating: PodInfo[] = [];
+  const nonViolating: PodInfo[] = [];
+  for (const pi of podInfos) {
+    const pod = pi.pod;
+    let violated = false;
+    const labels = pod.metadata?.labels;
+    // A pod without labels matches no PDB.
+    if (labels && Object.keys(labels).length > 0) {
+      for (let i = 0; i < pdbs.length; i++) {
+        const pdb = pdbs[i] as PodDisruptionBudget;
+        if ((pdb.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) continue;
+        const selector = selectors[i];
+        if (!selector?.matches(labels)) continue;
+        // Already processed by the API server: not a violation.
+        if (pdb.status?.disruptedPods?.[pod.metadata?.name ?? ""] !== undefined) continue;
+        allowed[i] = (allowed[i] as number) - 1;
+        if ((allowed[i] as number) < 0) violated = true;
+      }
+    }
+    if (violated) violating.push(pi);
+    else nonViolating.push(pi);
+  }
+  return { violating, nonViolating };
+}
+
+/**
+ * DefaultPreemption: when no node fits, finds a node where evicting lower-priority pods makes
+ * the pod fit, preempts them and nominates the node.
+ */
+export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, PreemptionInterface {
+  readonly evaluator: Evaluator;
+  /** Extra victim eligibility; default: every lower-priority pod is eligible. */
+  isEligiblePod: IsEligiblePodFunc = () => true;
+  /** Victim ordering; default: priority, then start time (upstream util.MoreImportantPod). */
+  moreImportantPod: MoreImportantPodFunc;
+
+  constructor(
+    private readonly args: DefaultPreemptionArgs,
+    private readonly handle: Handle,
+    private readonly fts: Features,
+  ) {
+    this.evaluator = new Evaluator(name, handle, this);
+    this.moreImportantPod = (a, b) => moreImportantPod(a, b, handle.clock().now());
+  }
+
+  name(): string {
+    return name;
+  }
+
+  async postFilter(state: CycleState, pod: Pod, m: NodeToStatus): Promise<PostFilterOutput> {
+    const { result, status } = await this.evaluator.preempt(state, pod, m);
+    const msg = status ? status.message() : "";
+    if (status && msg.length > 0) return { result, status: new Status(status.code, MessagePrefix + msg) };
+    return { result, status };
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return eventsToRegister(this.fts.enableAsyncPreemption);
+  }
+
+  /** upstream calculateNumCandidates: max(numNodes × percentage / 100, absolute), at most numNodes. */
+  calculateNumCandidates(numNodes: number): number {
+    let n = Math.trunc((numNodes * this.args.minCandidateNodesPercentage) / 100);
+    if (n < this.args.minCandidateNodesAbsolute) n = this.args.minCandidateNodesAbsolute;
+    if (n > numNodes) n = numNodes;
+    return n;
+  }
+
+  getOffsetAndNumCandidates(numNodes: number): { offset: number; numCandidates: number } {
+    return {
+      offset: this.handle.rand().intn(numNodes),
+      numCandidates: this.calculateNumCandidates(numNodes),
+    };
+  }
+
+  candidatesToVictimsMap(candidates: readonly Candidate[]): Map<string, ExtenderVictims> {
+    const m = new Map<string, ExtenderVictims>();
+    for (const c of candidates) m.set(c.name, c.victims);
+    return m;
+  }
+
+  /**
+   * Not eligible with `preemptionPolicy: Never`, or while a lower-priority pod on the nominated
+   * node is still terminating because of an earlier preemption (unless that node is now
+   * UnschedulableAndUnresolvable).
+   */
+  podEligibleToPreemptOthers(
+    pod: Pod,
+    nominatedNodeStatus: Status | null,
+  ): { eligible: boolean; reason: string } {
+    if (pod.spec?.preemptionPolicy === "Never")
+      return { eligible: false, reason: ErrReasonPreemptionPolicyNever };
+    const nomNodeName = pod.status?.nominatedNodeName ?? "";
+    if (nomNodeName.length > 0) {
+      if (nominatedNodeStatus?.code === Code.UnschedulableAndUnresolvable)
+        return { eligible: true, reason: "" };
+      const nodeInfo = this.handle.snapshotSharedLister().nodeInfos().get(nomNodeName);
+      if (nodeInfo) {
+        for (const p of nodeInfo.pods) {
+          if (this.isPreemptionAllowed(nodeInfo, p, pod) && podTerminatingByPreemption(p.pod)) {
+            return { eligible: false, reason: ErrReasonTerminatingPodOnNominatedNode };
+          }
+        }
+      }
+    }
+    return { eligible: true, reason: "" };
+  }
+
+  /**
+   * Removes every lower-priority pod, checks that the pod fits, then adds pods back — PDB-violating
+   * ones first, most important first — keeping each that still lets the pod fit.
+   */
+  selectVictimsOnNode(
+    state: CycleState,
+    pod: Pod,
+    nodeInfo: NodeInfo,
+    pdbs: readonly PodDisruptionBudget[],
+  ): SelectVictimsResult {
+    const handle = this.handle;
+    const removePod = (pi: PodInfo): Status | null => {
+      try {
+        nodeInfo.removePod(pi.pod);
+      } catch (e) {
+        return asStatus(e);
+      }
+      const s = handle.runPreFilterExtensionRemovePod(state, pod, pi, nodeInfo);
+      return s === null || s.isSuccess() ? null : s;
+    };
+    const addPod = (pi: PodInfo): Status | null => {
+      nodeInfo.addPodInfo(pi);
+      const s = handle.runPreFilterExtensionAddPod(state, pod, pi, nodeInfo);
+      return s === null || s.isSuccess() ? null : s;
+    };
+    const fail = (s: Status): SelectVictimsResult => ({
+      victims: [],
+      numViolatingVictim: 0,
+      status: new Status(Code.Error).withError(s.asError() ?? new Error(s.message())),
+    });
+
+    const potentialVictims: PodInfo[] = [];
+    for (const pi of nodeInfo.pods)
+      if (this.isPreemptionAllowed(nodeInfo, pi, pod)) potentialVictims.push(pi);
+    for (const pi of potentialVictims) {
+      const s = removePod(pi);
+      if (s) return fail(s);
+    }
+    // Nothing to remove: the node's state did not change, no need to evaluate it again.
+    if (potentialVictims.length === 0) {
+      return {
+        victims: [],
+        numViolatingVictim: 0,
+        status: new Status(Code.UnschedulableAndUnresolvable, ErrReasonNoVictims),
+      };
+    }
+    // If the pod does not fit without all of them, this node is not a candidate. (Affinity of
+    // the pod to the victims themselves is deliberately not considered, as upstream.)
+    const fits = handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
+    if (fits !== null && !fits.isSuccess()) return { victims: [], numViolatingVictim: 0, status: fits };
+
+    const more = this.moreImportantPod;
+    const byImportance = (a: PodInfo, b: PodInfo): number =>
+      more(a.pod, b.pod) ? -1 : more(b.pod, a.pod) ? 1 : 0;
+    potentialVictims.sort(byImportance);
+    const { violating, nonViolating } = filterPodsWithPDBViolation(potentialVictims, pdbs);
+    const victims: PodInfo[] = [];
+    let numViolatingVictim = 0;
+    // Adds the pod back; keeps it when the preemptor still fits, else removes it again as a victim.
+    const reprieve = (pi: PodInfo): { fits: boolean; error: Status | null } => {
+      const a = addPod(pi);
+      if (a) return { fits: false, error: a };
+      const s = handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
+      const ok = s === null || s.isSuccess();
+      if (!ok) {
+        const r = removePod(pi);
+        if (r) return { fits: false, error: r };
+        victims.push(pi);
+      }
+      return { fits: ok, error: null };
+    };
+    for (const pi of violating) {
+      const r = reprieve(pi);
+      if (r.error) return fail(r.error);
+      if (!r.fits) numViolatingVictim++;
+    }
+    for (const pi of nonViolating) {
+      const r = reprieve(pi);
+      if (r.error) return fail(r.error);
+    }
+    // Keep the victims ordered by importance when both groups contributed.
+    if (violating.length > 0 && nonViolating.length > 0) victims.sort(byImportance);
+    return { victims: victims.map((pi) => pi.pod), numViolatingVictim, status: null };
+  }
+
+  /** null: the default candidate selection criteria. */
+  orderedScoreFuncs(): CandidateScoreFunc[] | null {
+    return null;
+  }
+
+  /** The victim must have a lower priority than the preemptor, and pass isEligiblePod. */
+  private isPreemptionAllowed(nodeInfo: NodeInfo, victim: PodInfo, preemptor: Pod): boolean {
+    return (
+      podPriority(victim.pod) < podPriority(preemptor) && this.isEligiblePod(nodeInfo, victim, preemptor)
+    );
+  }
+}

@@ -1,0 +1,21 @@
+// upstream: pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
+// pkg/scheduler/framework/preemption/preemption.go — the messages users see after `preemption: `.
+
+/** The preemptor has `preemptionPolicy: Never`. */
+export const ErrReasonPreemptionPolicyNever = "not eligible due to preemptionPolicy=Never.";
+
+/** A lower-priority pod on the preemptor's nominated node is still terminating after an earlier preemption. */
+export const ErrReasonTerminatingPodOnNominatedNode =
+  "not eligible due to a terminating pod on the nominated node.";
+
+/** No pod on the node has a lower priority than the preemptor (newest upstream wording). */
+export const ErrReasonNoVictims = "No preemption victims found for incoming preemptor";
+
+/** The status of nodes preemption did not try (they failed with UnschedulableAndUnresolvable). */
+export const ErrReasonPreemptionNotHelpful = "Preemption is not helpful for scheduling";
+
+/** No candidate was left after extenders and candidate selection. */
+export const ErrReasonNoCandidate = "no candidate node for preemption";
+
+/** The message prefixed to every status DefaultPreemption returns. */
+export const MessagePrefix = "preemption: ";
