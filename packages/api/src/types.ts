@@ -71,4 +71,14 @@ declare module "kubernetes-types/core/v1" {
     /** Generation of the pod spec the condition reflects (PodObservedGenerationTracking, 1.33+). */
     observedGeneration?: number;
   }
+  interface PodResourceClaim {
+    /** The name of an existing ResourceClaim in the pod's namespace (1.31+, replaces `source`). */
+    resourceClaimName?: string;
+    /** The name of a ResourceClaimTemplate to generate the claim from (1.31+, replaces `source`). */
+    resourceClaimTemplateName?: string;
+  }
+  interface NodeStatus {
+    /** Features the node declares it supports (NodeDeclaredFeatures, alpha 1.35, GA 1.37). */
+    declaredFeatures?: string[];
+  }
 }
