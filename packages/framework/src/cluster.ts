@@ -64,6 +64,18 @@ export interface ClusterClient {
   deletePod(pod: Pod): Promise<void>;
   /** PATCH pods/status. */
   patchPodStatus(pod: Pod, patch: PodStatusPatch): Promise<void>;
+  /**
+   * VolumeBinding's PreBind (upstream SchedulerVolumeBinder.BindPodVolumes): bind each PV to
+   * its claim (set `pv.spec.claimRef`; the `pv` given is already the updated object) and, for
+   * each claim to provision, set the `volume.kubernetes.io/selected-node` annotation (already on
+   * the given `pvc`) so the provisioner creates its volume there. Resolves once every claim is
+   * bound; rejects on failure. Optional: without it, pods whose volumes still need binding fail
+   * in PreBind with an Error.
+   */
+  bindVolumes?(
+    bindings: ReadonlyArray<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
+    provisions: ReadonlyArray<{ pvc: PersistentVolumeClaim; node: string }>,
+  ): Promise<void>;
 }
 
 export type EventType = "Normal" | "Warning";

@@ -1,0 +1,287 @@
+// upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding.go
+import type { PersistentVolumeClaim, Pod } from "@kubesched/api";
+import {
+  asStatus,
+  type Clock,
+  type ClusterClient,
+  type ClusterEventWithHint,
+  type ClusterListers,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type Features,
+  type FilterPlugin,
+  type Handle,
+  type NodeInfo,
+  type PreBindPlugin,
+  type PreFilterExtensions,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type ReservePlugin,
+  type ScoreExtensions,
+  type ScorePlugin,
+  type StateData,
+  Status,
+  stateKey,
+} from "@kubesched/framework";
+import type { VolumeBindingArgs } from "./args";
+import { type PodVolumeClaims, type PodVolumes, pvCapacity, pvcRequest, VolumeBinder } from "./binder";
+import { eventsToRegister } from "./events";
+import { ErrReasonUnboundImmediatePVC } from "./reasons";
+import { buildScorerFunction, type ClassResourceMap, type VolumeCapacityScorer } from "./scorer";
+
+export const name = "VolumeBinding";
+
+/** Cycle state: the pod's claims (PreFilter) and, per feasible node, what to bind there (Filter). */
+class VolumeBindingState implements StateData {
+  allBound = false;
+  hasStaticBindings = false;
+  readonly podVolumesByNode = new Map<string, PodVolumes>();
+  constructor(readonly podVolumeClaims: PodVolumeClaims | null) {}
+  /** Shared between clones, as upstream (Filter fills it for every node). */
+  clone(): StateData {
+    return this;
+  }
+}
+
+const stateKeyName = stateKey<VolumeBindingState>(name);
+
+/** A problem with the pod's claims; PreFilter reports its message as UnschedulableAndUnresolvable. */
+class PodPVCError extends Error {}
+
+/**
+ * Binds a pod's PersistentVolumeClaims: Filter finds, per node, PVs to bind unbound
+ * WaitForFirstConsumer claims to (or checks they can be provisioned there) and checks bound PVs'
+ * node affinity; Reserve assumes the choice; PreBind makes the API calls.
+ */
+export class VolumeBinding
+  implements
+    PreFilterPlugin,
+    FilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    ReservePlugin,
+    PreBindPlugin,
+    EnqueueExtensions
+{
+  private readonly binder: VolumeBinder;
+  private readonly listers: ClusterListers;
+  private readonly client: ClusterClient;
+  private readonly clock: Clock;
+  private readonly scorer: VolumeCapacityScorer | null;
+  private readonly bindTimeoutMs: number;
+  private readonly enableSchedulingQueueHint: boolean;
+  private readonly enableStorageCapacityScoring: boolean;
+
+  constructor(args: VolumeBindingArgs, handle: Handle, features: Features) {
+    this.listers = handle.listers();
+    this.client = handle.client();
+    this.clock = handle.clock();
+    this.binder = new VolumeBinder(this.listers, features.enableVolumeAttributesClass);
+    this.scorer =
+      features.enableStorageCapacityScoring && args.shape ? buildScorerFunction(args.shape) : null;
+    this.bindTimeoutMs = args.bindTimeoutSeconds * 1000;
+    this.enableSchedulingQueueHint = features.enableSchedulingQueueHint;
+    this.enableStorageCapacityScoring = features.enableStorageCapacityScoring;
+  }
+
+  name(): string {
+    return name;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return eventsToRegister(this.enableSchedulingQueueHint);
+  }
+
+  /** Checks the pod's claims exist and are usable; throws PodPVCError otherwise. */
+  private podHasPVCs(pod: Pod): boolean {
+    let hasPVC = false;
+    const ns = pod.metadata?.namespace ?? "";
+    for (const v of pod.spec?.volumes ?? []) {
+      let pvcName: string;
+      let isEphemeral = false;
+      if (v.persistentVolumeClaim) pvcName = v.persistentVolumeClaim.claimName;
+      else if (v.ephemeral) {
+        pvcName = `${pod.metadata?.name ?? ""}-${v.name}`;
+        isEphemeral = true;
+      } else continue;
+      hasPVC = true;
+      const pvc: PersistentVolumeClaim | undefined = this.listers.persistentVolumeClaims.get(ns, pvcName);
+      if (!pvc) {
+        // Normal right after creating a pod with a generic ephemeral volume.
+        throw new PodPVCError(
+          isEphemeral
+            ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${pvcName}"`
+            : `persistentvolumeclaim "${pvcName}" not found`,
+        );
+      }
+      if (pvc.status?.phase === "Lost") {
+        throw new PodPVCError(
+          `persistentvolumeclaim "${pvcName}" bound to non-existent persistentvolume "${pvc.spec?.volumeName ?? ""}"`,
+        );
+      }
+      if (pvc.metadata?.deletionTimestamp)
+        throw new PodPVCError(`persistentvolumeclaim "${pvcName}" is being deleted`);
+      if (isEphemeral) {
+        const owner = (pvc.metadata?.ownerReferences ?? []).find((o) => o.controller === true);
+        if (!owner || owner.uid !== (pod.metadata?.uid ?? "")) {
+          throw new PodPVCError(
+            `PVC ${ns}/${pvcName} was not created for pod ${ns}/${pod.metadata?.name ?? ""} (pod is not owner)`,
+          );
+        }
+      }
+    }
+    return hasPVC;
+  }
+
+  preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
+    let hasPVC: boolean;
+    try {
+      hasPVC = this.podHasPVCs(pod);
+    } catch (e) {
+      return new Status(Code.UnschedulableAndUnresolvable, e instanceof Error ? e.message : String(e));
+    }
+    if (!hasPVC) {
+      state.write(stateKeyName, new VolumeBindingState(null));
+      return new Status(Code.Skip);
+    }
+    let claims: PodVolumeClaims;
+    try {
+      claims = this.binder.getPodVolumeClaims(pod);
+    } catch (e) {
+      return asStatus(e);
+    }
+    if (claims.unboundClaimsImmediate.length > 0) {
+      // The PV controller binds them; the pod is requeued on the PVC update.
+      return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnboundImmediatePVC);
+    }
+    const eligible = this.binder.getEligibleNodes(claims.boundClaims);
+    state.write(stateKeyName, new VolumeBindingState(claims));
+    return eligible ? { nodeNames: eligible } : null;
+  }
+
+  preFilterExtensions(): PreFilterExtensions | null {
+    return null;
+  }
+
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
+    const node = nodeInfo.node;
+    if (!node || !s.podVolumeClaims) return null;
+    let r: { podVolumes: PodVolumes; reasons: string[] };
+    try {
+      r = this.binder.findPodVolumes(pod, s.podVolumeClaims, node);
+    } catch (e) {
+      return asStatus(e);
+    }
+    if (r.reasons.length > 0) return new Status(Code.UnschedulableAndUnresolvable, ...r.reasons);
+    s.podVolumesByNode.set(nodeInfo.nodeName, r.podVolumes);
+    if (r.podVolumes.staticBindings.length > 0) s.hasStaticBindings = true;
+    return null;
+  }
+
+  preScore(state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
+    if (!this.scorer) return new Status(Code.Skip);
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
+    if (s.hasStaticBindings || this.enableStorageCapacityScoring) return null;
+    return new Status(Code.Skip);
+  }
+
+  /**
+   * Storage utilization per class of the PVs chosen on the node, scored by the shape. Dynamic
+   * provisions would be scored from CSIStorageCapacity, which is not modelled: they score 0.
+   */
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number | Status {
+    if (!this.scorer) return 0;
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
+    const podVolumes = s.podVolumesByNode.get(nodeInfo.nodeName);
+    if (!podVolumes) return 0;
+    const classResources: ClassResourceMap = new Map();
+    if (podVolumes.staticBindings.length > 0 || !this.enableStorageCapacityScoring) {
+      for (const b of podVolumes.staticBindings) {
+        const cls = b.pv.spec?.storageClassName ?? "";
+        const r = classResources.get(cls) ?? { requested: 0, capacity: 0 };
+        r.requested += pvcRequest(b.pvc);
+        r.capacity += pvCapacity(b.pv);
+        classResources.set(cls, r);
+      }
+    }
+    return this.scorer(classResources);
+  }
+
+  scoreExtensions(): ScoreExtensions | null {
+    return null;
+  }
+
+  reserve(state: CycleState, pod: Pod, nodeName: string): Status | null {
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
+    const podVolumes = s.podVolumesByNode.get(nodeName);
+    if (!podVolumes) {
+      // The pod references no PVC.
+      s.allBound = true;
+      return null;
+    }
+    try {
+      s.allBound = this.binder.assumePodVolumes(pod, nodeName, podVolumes);
+    } catch (e) {
+      return asStatus(e);
+    }
+    return null;
+  }
+
+  unreserve(state: CycleState, _pod: Pod, nodeName: string): void {
+    const podVolumes = state.read(stateKeyName)?.podVolumesByNode.get(nodeName);
+    if (podVolumes) this.binder.revertAssumedPodVolumes(podVolumes);
+  }
+
+  preBindPreFlight(state: CycleState, _pod: Pod, _nodeName: string): Status | null {
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
+    return s.allBound ? new Status(Code.Skip) : null;
+  }
+
+  async preBind(state: CycleState, _pod: Pod, nodeName: string): Promise<Status | null> {
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
+    if (s.allBound) return null;
+    const podVolumes = s.podVolumesByNode.get(nodeName);
+    if (!podVolumes) return asStatus(new Error(`no pod volumes found for node "${nodeName}"`));
+    const bindings = podVolumes.staticBindings.map((b) => ({ pvc: b.pvc, pv: b.pv }));
+    const provisions = podVolumes.dynamicProvisions.map((p) => ({ pvc: p.pvc, node: nodeName }));
+    if (bindings.length === 0 && provisions.length === 0) return null;
+    const bindVolumes = this.client.bindVolumes?.bind(this.client);
+    if (!bindVolumes) return asStatus(new Error("binding volumes is not supported by this cluster client"));
+    try {
+      await this.withTimeout(bindVolumes(bindings, provisions));
+    } catch (e) {
+      return asStatus(new Error(`binding volumes: ${e instanceof Error ? e.message : String(e)}`));
+    }
+    return null;
+  }
+
+  /** upstream waits at most bindTimeoutSeconds for the claims to be bound (0: no waiting). */
+  private withTimeout(p: Promise<void>): Promise<void> {
+    if (this.bindTimeoutMs <= 0) return p;
+    return new Promise((resolve, reject) => {
+      const t = this.clock.setTimeout(
+        () => reject(new Error("context deadline exceeded")),
+        this.bindTimeoutMs,
+      );
+      p.then(
+        () => {
+          t.cancel();
+          resolve();
+        },
+        (e: unknown) => {
+          t.cancel();
+          reject(e);
+        },
+      );
+    });
+  }
+}
