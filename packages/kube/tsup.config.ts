@@ -1,4 +1,0 @@
-import { defineConfig } from "tsup";
-import { baseConfig } from "../../tsup.config.base";
-
-export default defineConfig({ ...baseConfig });
