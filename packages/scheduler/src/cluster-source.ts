@@ -1,5 +1,6 @@
 // What the scheduler needs from a cluster: informer-like event delivery, listers and writes.
-// @kubesched/cluster (in-memory, simulation) and @kubesched/kube (API server) implement it.
+// @kubesched/cluster (in-memory, simulation) implements it; a source over a real API server
+// (live mode) implements the same interface.
 // It lives here rather than in @kubesched/cluster because the engine consumes it and the
 // dependency direction is scheduler <- {cluster, kube}; @kubesched/cluster re-exports it.
 import type { Node, Pod } from "@kubesched/api";
