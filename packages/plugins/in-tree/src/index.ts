@@ -5,6 +5,7 @@ import { defaultBinderPlugin } from "@kubesched/plugin-default-binder";
 import { imageLocalityPlugin } from "@kubesched/plugin-image-locality";
 import { interPodAffinityPlugin } from "@kubesched/plugin-inter-pod-affinity";
 import { nodeAffinityPlugin } from "@kubesched/plugin-node-affinity";
+import { nodeDeclaredFeaturesPlugin } from "@kubesched/plugin-node-declared-features";
 import { nodeNamePlugin } from "@kubesched/plugin-node-name";
 import { nodePortsPlugin } from "@kubesched/plugin-node-ports";
 import { nodeResourcesBalancedAllocationPlugin } from "@kubesched/plugin-node-resources-balanced-allocation";
@@ -34,6 +35,7 @@ export const inTreePlugins: readonly PluginDescriptor<unknown>[] = [
   registryEntry(nodeResourcesBalancedAllocationPlugin),
   registryEntry(imageLocalityPlugin),
   registryEntry(defaultBinderPlugin),
+  registryEntry(nodeDeclaredFeaturesPlugin),
 ];
 
 /** name → descriptor, for the config loader and the runtime. */
