@@ -10,9 +10,9 @@ import {
   type Random,
   Status,
 } from "@kubesched/framework";
-import { interPodAffinityPlugin } from "@kubesched/plugin-inter-pod-affinity";
-import { nodeResourcesFitPlugin } from "@kubesched/plugin-node-resources-fit";
-import { podTopologySpreadPlugin } from "@kubesched/plugin-pod-topology-spread";
+import { interPodAffinityPlugin as interPodAffinityDescriptor } from "@kubesched/plugin-inter-pod-affinity";
+import { nodeResourcesFitPlugin as nodeResourcesFitDescriptor } from "@kubesched/plugin-node-resources-fit";
+import { podTopologySpreadPlugin as podTopologySpreadDescriptor } from "@kubesched/plugin-pod-topology-spread";
 import { ErrReasonUntoleratedTaint } from "@kubesched/plugin-taint-toleration";
 import {
   createPluginHarness,
@@ -54,6 +54,11 @@ import {
   veryLargeRes,
   withExtenders,
 } from "./test-util";
+
+// The real filter plugins, as upstream's tests register them.
+const nodeResourcesFitPlugin = nodeResourcesFitDescriptor as PluginDescriptor;
+const interPodAffinityPlugin = interPodAffinityDescriptor as PluginDescriptor;
+const podTopologySpreadPlugin = podTopologySpreadDescriptor as PluginDescriptor;
 
 const LabelKeyIsViolatingPDB = "test.kubernetes.io/is-violating-pdb";
 const LabelValueViolatingPDB = "violating";

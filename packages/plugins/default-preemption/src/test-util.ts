@@ -3,6 +3,7 @@
 import type { Node, Pod } from "@kubesched/api";
 import {
   asStatus,
+  type ClusterClient,
   Code,
   type CycleState,
   type Extender,
@@ -185,15 +186,21 @@ export class FakeExtender implements Extender {
   }
 }
 
-/** A Handle whose extenders() are `extenders` (the harness has no extender option). */
-export function withExtenders(handle: Handle, extenders: Extender[]): Handle {
+/** A Handle with other extenders() and client() (the harness has no options for them). */
+export function withOverrides(handle: Handle, o: { extenders?: Extender[]; client?: ClusterClient }): Handle {
   return new Proxy(handle, {
     get(target, prop) {
-      if (prop === "extenders") return () => extenders;
+      if (prop === "extenders" && o.extenders) return () => o.extenders;
+      if (prop === "client" && o.client) return () => o.client;
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },
   });
+}
+
+/** A Handle whose extenders() are `extenders`. */
+export function withExtenders(handle: Handle, extenders: Extender[]): Handle {
+  return withOverrides(handle, { extenders });
 }
 
 /** A Random whose intn returns the given values in turn (upstream tests pin getOffsetRand). */

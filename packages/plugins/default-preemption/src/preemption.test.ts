@@ -1,0 +1,484 @@
+// Ports of upstream pkg/scheduler/framework/preemption/preemption_test.go (TestNodesWherePreemptionMightHelp,
+// TestDryRunPreemption) and executor_test.go (TestPrepareCandidate, synchronous mode), run
+// through the Evaluator with a fake PreemptionInterface as upstream's FakePostFilterPlugin.
+import type { Pod, PodCondition, PodDisruptionBudget } from "@kubesched/api";
+import {
+  type ClusterClient,
+  Code,
+  type CycleState,
+  type ExtenderVictims,
+  type NodeInfo,
+  type NodeToStatus,
+  type PodStatusPatch,
+  Status,
+} from "@kubesched/framework";
+import {
+  ErrReasonAffinityRulesNotMatch,
+  ErrReasonAntiAffinityRulesNotMatch,
+} from "@kubesched/plugin-inter-pod-affinity";
+import { ErrReasonPod } from "@kubesched/plugin-node-affinity";
+import { ErrReason as NodeNameErrReason } from "@kubesched/plugin-node-name";
+import { ErrReasonUnschedulable } from "@kubesched/plugin-node-unschedulable";
+import {
+  ErrReasonConstraintsNotMatch,
+  ErrReasonNodeLabelNotMatch,
+} from "@kubesched/plugin-pod-topology-spread";
+import { ErrReasonUntoleratedTaint } from "@kubesched/plugin-taint-toleration";
+import { ErrReasonDiskConflict } from "@kubesched/plugin-volume-restrictions";
+import { ErrReasonConflict as VolumeZoneErrReasonConflict } from "@kubesched/plugin-volume-zone";
+import { createPluginHarness, makeContainer, makeNode, makePod, statusSummary } from "@kubesched/testing";
+import { describe, expect, it } from "vitest";
+import { defaultPreemptionPlugin } from "./index";
+import {
+  type Candidate,
+  Evaluator,
+  type PreemptionInterface,
+  pickOneNodeForPreemption,
+  type SelectVictimsResult,
+} from "./preemption";
+import { highPriority, midPriority, nodeToStatus, veryLargeRes, withOverrides } from "./test-util";
+
+/** upstream FakePostFilterPlugin: the first pod of every node is its only victim. */
+class FakePostFilterPlugin implements PreemptionInterface {
+  readonly visited: string[] = [];
+  constructor(readonly numViolatingVictim = 0) {}
+  getOffsetAndNumCandidates(n: number): { offset: number; numCandidates: number } {
+    return { offset: 0, numCandidates: n };
+  }
+  candidatesToVictimsMap(candidates: readonly Candidate[]): Map<string, ExtenderVictims> {
+    return new Map(candidates.map((c) => [c.name, c.victims]));
+  }
+  podEligibleToPreemptOthers(): { eligible: boolean; reason: string } {
+    return { eligible: true, reason: "" };
+  }
+  selectVictimsOnNode(
+    _s: CycleState,
+    _p: Pod,
+    ni: NodeInfo,
+    _pdbs: readonly PodDisruptionBudget[],
+  ): SelectVictimsResult {
+    this.visited.push(ni.nodeName);
+    const first = ni.pods[0];
+    return { victims: first ? [first.pod] : [], numViolatingVictim: this.numViolatingVictim, status: null };
+  }
+  orderedScoreFuncs(): null {
+    return null;
+  }
+}
+
+describe("TestNodesWherePreemptionMightHelp", () => {
+  const nodeNames = ["node1", "node2", "node3", "node4"];
+  const s = (code: Code, reason: string): Status => new Status(code, reason);
+  const U = Code.Unschedulable;
+  const UAU = Code.UnschedulableAndUnresolvable;
+  const tests: Array<{ name: string; nodesStatuses: NodeToStatus; expected: string[] }> = [
+    {
+      name: "No node should be attempted",
+      nodesStatuses: nodeToStatus({
+        node1: s(UAU, ErrReasonPod),
+        node2: s(UAU, NodeNameErrReason),
+        node3: s(UAU, ErrReasonUntoleratedTaint),
+        node4: s(UAU, ErrReasonAffinityRulesNotMatch),
+      }),
+      expected: [],
+    },
+    {
+      name: "ErrReasonAntiAffinityRulesNotMatch should be tried as it indicates that the pod is unschedulable due to inter-pod anti-affinity",
+      nodesStatuses: nodeToStatus({
+        node1: s(U, ErrReasonAntiAffinityRulesNotMatch),
+        node2: s(UAU, NodeNameErrReason),
+        node3: s(UAU, ErrReasonUnschedulable),
+        node4: s(U, "Unschedulable"),
+      }),
+      expected: ["node1", "node4"],
+    },
+    {
+      name: "ErrReasonAffinityRulesNotMatch should not be tried as it indicates that the pod is unschedulable due to inter-pod affinity, but ErrReasonAntiAffinityRulesNotMatch should be tried as it indicates that the pod is unschedulable due to inter-pod anti-affinity",
+      nodesStatuses: nodeToStatus({
+        node1: s(UAU, ErrReasonAffinityRulesNotMatch),
+        node2: s(U, ErrReasonAntiAffinityRulesNotMatch),
+        node3: s(U, "Unschedulable"),
+        node4: s(U, "Unschedulable"),
+      }),
+      expected: ["node2", "node3", "node4"],
+    },
+    {
+      name: "Mix of failed predicates works fine",
+      nodesStatuses: nodeToStatus({
+        node1: s(UAU, ErrReasonDiskConflict),
+        node2: s(U, "Insufficient memory"),
+        node3: s(U, "Unschedulable"),
+        node4: s(U, "Unschedulable"),
+      }),
+      expected: ["node2", "node3", "node4"],
+    },
+    {
+      name: "Node condition errors should be considered unresolvable",
+      nodesStatuses: nodeToStatus({
+        node1: s(UAU, "node(s) had unknown conditions"),
+        node2: s(U, "Unschedulable"),
+        node3: s(U, "Unschedulable"),
+        node4: s(U, "Unschedulable"),
+      }),
+      expected: ["node2", "node3", "node4"],
+    },
+    {
+      name: "ErrVolume... errors should not be tried as it indicates that the pod is unschedulable due to no matching volumes for pod on node",
+      nodesStatuses: nodeToStatus({
+        node1: s(UAU, VolumeZoneErrReasonConflict),
+        node2: s(UAU, "node(s) didn't find available persistent volumes to bind"),
+        node3: s(UAU, "node(s) didn't match PersistentVolume's node affinity"),
+        node4: s(U, "Unschedulable"),
+      }),
+      expected: ["node4"],
+    },
+    {
+      name: "ErrReasonConstraintsNotMatch should be tried as it indicates that the pod is unschedulable due to topology spread constraints",
+      nodesStatuses: nodeToStatus({
+        node1: s(U, ErrReasonConstraintsNotMatch),
+        node2: s(UAU, NodeNameErrReason),
+        node3: s(U, ErrReasonConstraintsNotMatch),
+        node4: s(U, "Unschedulable"),
+      }),
+      expected: ["node1", "node3", "node4"],
+    },
+    {
+      name: "UnschedulableAndUnresolvable status should be skipped but Unschedulable should be tried",
+      nodesStatuses: nodeToStatus({
+        node1: s(U, ""),
+        node2: s(UAU, ""),
+        node3: s(U, ""),
+        node4: s(UAU, ""),
+      }),
+      expected: ["node1", "node3"],
+    },
+    {
+      name: "ErrReasonNodeLabelNotMatch should not be tried as it indicates that the pod is unschedulable due to node doesn't have the required label",
+      nodesStatuses: nodeToStatus({
+        node1: s(U, ""),
+        node2: s(UAU, ErrReasonNodeLabelNotMatch),
+        node3: s(U, ""),
+        node4: s(UAU, ""),
+      }),
+      expected: ["node1", "node3"],
+    },
+  ];
+  for (const tt of tests) {
+    it(tt.name, async () => {
+      const pod = makePod().name("p").uid("p").priority(highPriority).obj();
+      const h = await createPluginHarness({
+        plugin: defaultPreemptionPlugin,
+        nodes: nodeNames.map((n) => makeNode().name(n).obj()),
+        pods: [pod, ...nodeNames.map((n) => makePod().name(`v-${n}`).uid(`v-${n}`).node(n).obj())],
+      });
+      const fake = new FakePostFilterPlugin();
+      const ev = new Evaluator("FakePostFilter", h.framework, fake);
+      ev.preemptPod = async () => null;
+      await ev.preempt(h.newCycleState(), pod, tt.nodesStatuses);
+      expect([...fake.visited].sort()).toEqual(tt.expected);
+    });
+  }
+});
+
+describe("TestDryRunPreemption", () => {
+  const tests: Array<{
+    name: string;
+    numViolatingVictim: number;
+    expected: Array<{ name: string; pods: string[]; numPDBViolations: number }>;
+  }> = [
+    {
+      name: "no pdb violation",
+      numViolatingVictim: 0,
+      expected: [
+        { name: "node1", pods: ["p1"], numPDBViolations: 0 },
+        { name: "node2", pods: ["p2"], numPDBViolations: 0 },
+      ],
+    },
+    {
+      name: "pdb violation on each node",
+      numViolatingVictim: 1,
+      expected: [
+        { name: "node1", pods: ["p1"], numPDBViolations: 1 },
+        { name: "node2", pods: ["p2"], numPDBViolations: 1 },
+      ],
+    },
+  ];
+  for (const tt of tests) {
+    it(tt.name, async () => {
+      const h = await createPluginHarness({
+        plugin: defaultPreemptionPlugin,
+        nodes: [
+          makeNode().name("node1").capacity(veryLargeRes).obj(),
+          makeNode().name("node2").capacity(veryLargeRes).obj(),
+        ],
+        pods: [
+          makePod().name("p1").uid("p1").node("node1").priority(midPriority).obj(),
+          makePod().name("p2").uid("p2").node("node2").priority(midPriority).obj(),
+        ],
+      });
+      const pod = makePod().name("p").uid("p").priority(highPriority).obj();
+      const ev = new Evaluator(
+        "FakePostFilter",
+        h.framework,
+        new FakePostFilterPlugin(tt.numViolatingVictim),
+      );
+      const nodeInfos = h.snapshot.nodeInfos().list();
+      const { candidates } = ev.dryRunPreemption(h.newCycleState(), pod, nodeInfos, [], 0, nodeInfos.length);
+      const got = candidates
+        .map((c) => ({
+          name: c.name,
+          pods: c.victims.pods.map((p) => p.metadata?.name ?? ""),
+          numPDBViolations: c.victims.numPDBViolations,
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+      expect(got).toEqual(tt.expected);
+    });
+  }
+});
+
+describe("pickOneNodeForPreemption", () => {
+  it("keeps the first node when every criterion ties", () => {
+    const v = (): ExtenderVictims => ({ pods: [makePod().name("x").priority(1).obj()], numPDBViolations: 0 });
+    const m = new Map([
+      ["b", v()],
+      ["a", v()],
+    ]);
+    expect(pickOneNodeForPreemption(m, null, 0)).toBe("b");
+  });
+
+  it("uses custom score functions in order when given", () => {
+    const v = (n: number): ExtenderVictims => ({
+      pods: Array.from({ length: n }, (_, i) => makePod().name(`x${i}`).obj()),
+      numPDBViolations: 0,
+    });
+    const m = new Map([
+      ["a", v(1)],
+      ["b", v(3)],
+    ]);
+    expect(pickOneNodeForPreemption(m, [(node) => m.get(node)?.pods.length ?? 0], 0)).toBe("b");
+  });
+});
+
+/**
+ * A client that fails per pod, as upstream's fake clientset reactors: "fail-victim" fails both
+ * calls, "not-found-victim" is NotFound, deleting a pod the cluster does not have is NotFound
+ * (after the call was recorded).
+ */
+class FakeClient implements ClusterClient {
+  readonly deleted: string[] = [];
+  readonly patched: Array<{ name: string; patch: PodStatusPatch }> = [];
+  constructor(readonly existing: Set<string>) {}
+  async bindPod(): Promise<void> {}
+  async deletePod(pod: Pod): Promise<void> {
+    const name = pod.metadata?.name ?? "";
+    if (name === "fail-victim") throw new Error("delete pod failed");
+    if (name === "not-found-victim") throw notFound(name);
+    this.deleted.push(name);
+    if (!this.existing.has(name)) throw notFound(name);
+  }
+  async patchPodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {
+    const name = pod.metadata?.name ?? "";
+    if (name === "fail-victim") throw new Error("patch pod status failed");
+    if (name === "not-found-victim") throw notFound(name);
+    this.patched.push({ name, patch });
+  }
+}
+
+function notFound(name: string): Error {
+  return Object.assign(new Error(`pods "${name}" not found`), { reason: "NotFound" });
+}
+
+describe("TestPrepareCandidate", () => {
+  const node1Name = "node1";
+  const defaultSchedulerName = "default-scheduler";
+  const condition: PodCondition = {
+    type: "DisruptionTarget",
+    status: "True",
+    reason: "PreemptionByScheduler",
+    message: `${defaultSchedulerName}: preempting to accommodate a higher priority pod`,
+  };
+  const victim = (name: string, uid: string, priority: number, conds?: PodCondition[]): Pod => {
+    const w = makePod()
+      .name(name)
+      .uid(uid)
+      .node(node1Name)
+      .schedulerName(defaultSchedulerName)
+      .priority(priority)
+      .containers([makeContainer().name("container1").obj()]);
+    if (conds) w.conditions(conds);
+    return w.obj();
+  };
+  const victim1 = victim("victim1", "victim1", midPriority);
+  const notFoundVictim1 = victim("not-found-victim", "victim1", midPriority);
+  const failVictim = victim("fail-victim", "victim1", midPriority);
+  const victim2 = victim("victim2", "victim2", 50000);
+  const victim1WithMatchingCondition = victim("victim1", "victim1", midPriority, [condition]);
+  const failVictim1WithMatchingCondition = victim("fail-victim", "victim1", midPriority, [condition]);
+  const preemptor = makePod()
+    .name("preemptor")
+    .uid("preemptor")
+    .schedulerName(defaultSchedulerName)
+    .priority(highPriority)
+    .containers([makeContainer().name("container1").obj()])
+    .obj();
+  const victimWithDeletionTimestamp = makePod()
+    .name("victim1-with-deletion-timestamp")
+    .uid("victim1-with-deletion-timestamp")
+    .node(node1Name)
+    .schedulerName(defaultSchedulerName)
+    .priority(midPriority)
+    .terminating(new Date(Date.now() - 100_000))
+    .obj();
+
+  const tests: Array<{
+    name: string;
+    candidate: Candidate;
+    testPods: Pod[];
+    /** Any of these is acceptable ("" meaning nothing deleted). */
+    expectedDeletedPod: string[];
+    expectedStatus: string | null;
+  }> = [
+    {
+      name: "no victims",
+      candidate: { name: "", victims: { pods: [], numPDBViolations: 0 } },
+      testPods: [victim1],
+      expectedDeletedPod: [],
+      expectedStatus: null,
+    },
+    {
+      name: "one victim without condition",
+      candidate: { name: node1Name, victims: { pods: [victim1], numPDBViolations: 0 } },
+      testPods: [victim1],
+      expectedDeletedPod: ["victim1"],
+      expectedStatus: null,
+    },
+    {
+      name: "one victim, but victim is already being deleted",
+      candidate: { name: node1Name, victims: { pods: [victimWithDeletionTimestamp], numPDBViolations: 0 } },
+      testPods: [victimWithDeletionTimestamp],
+      expectedDeletedPod: [],
+      expectedStatus: null,
+    },
+    {
+      name: "one victim, but victim is already deleted",
+      candidate: { name: node1Name, victims: { pods: [notFoundVictim1], numPDBViolations: 0 } },
+      testPods: [],
+      expectedDeletedPod: [],
+      expectedStatus: null,
+    },
+    {
+      name: "one victim with same condition",
+      candidate: { name: node1Name, victims: { pods: [victim1WithMatchingCondition], numPDBViolations: 0 } },
+      testPods: [victim1WithMatchingCondition],
+      expectedDeletedPod: ["victim1"],
+      expectedStatus: null,
+    },
+    {
+      name: "one victim, not-found victim error is ignored when patching",
+      candidate: { name: node1Name, victims: { pods: [victim1WithMatchingCondition], numPDBViolations: 0 } },
+      testPods: [],
+      expectedDeletedPod: ["victim1"],
+      expectedStatus: null,
+    },
+    {
+      name: "one victim, but pod deletion failed",
+      candidate: {
+        name: node1Name,
+        victims: { pods: [failVictim1WithMatchingCondition], numPDBViolations: 0 },
+      },
+      testPods: [],
+      expectedDeletedPod: [],
+      expectedStatus: "delete pod failed",
+    },
+    {
+      name: "one victim, not-found victim error is ignored when deleting",
+      candidate: { name: node1Name, victims: { pods: [victim1], numPDBViolations: 0 } },
+      testPods: [],
+      expectedDeletedPod: ["victim1"],
+      expectedStatus: null,
+    },
+    {
+      name: "one victim, but patch pod failed",
+      candidate: { name: node1Name, victims: { pods: [failVictim], numPDBViolations: 0 } },
+      testPods: [],
+      expectedDeletedPod: [],
+      expectedStatus: "patch pod status failed",
+    },
+    {
+      name: "two victims without condition, one passes successfully and the second fails",
+      candidate: { name: node1Name, victims: { pods: [failVictim, victim2], numPDBViolations: 0 } },
+      testPods: [victim1],
+      // The first victim could fail before the deletion of the second victim happens,
+      // which results in the second victim not being deleted.
+      expectedDeletedPod: ["victim2", ""],
+      expectedStatus: "patch pod status failed",
+    },
+  ];
+  for (const tt of tests) {
+    it(tt.name, async () => {
+      const h = await createPluginHarness({
+        plugin: defaultPreemptionPlugin,
+        nodes: [makeNode().name(node1Name).capacity(veryLargeRes).obj()],
+        pods: [...tt.testPods, preemptor],
+      });
+      const client = new FakeClient(new Set(tt.testPods.map((p) => p.metadata?.name ?? "")));
+      const ev = new Evaluator(
+        "DefaultPreemption",
+        withOverrides(h.framework, { client }),
+        new FakePostFilterPlugin(),
+      );
+      const status = await ev.prepareCandidate(tt.candidate, preemptor);
+      if (tt.expectedStatus === null) expect(status).toBeNull();
+      else expect(statusSummary(status)).toEqual({ code: "Error", reasons: [tt.expectedStatus] });
+      if (tt.expectedDeletedPod.length === 0) {
+        expect(client.deleted).toEqual([]);
+      } else {
+        const got = client.deleted[0] ?? "";
+        expect(tt.expectedDeletedPod).toContain(got);
+      }
+      for (const p of client.patched) {
+        expect({ ...p.patch.conditions?.[0], lastTransitionTime: undefined }).toEqual({
+          ...condition,
+          lastTransitionTime: undefined,
+        });
+      }
+    });
+  }
+
+  it("a victim waiting at Permit is preempted there, without API calls", async () => {
+    const h = await createPluginHarness({
+      plugin: defaultPreemptionPlugin,
+      nodes: [makeNode().name(node1Name).obj()],
+      pods: [victim1, preemptor],
+    });
+    const preempted: string[] = [];
+    const waiting = {
+      getPod: () => victim1,
+      getPendingPlugins: () => ["P"],
+      allow: () => {},
+      reject: () => true,
+      preempt: (plugin: string, msg: string) => {
+        preempted.push(`${plugin}: ${msg}`);
+        return true;
+      },
+    };
+    const handle = new Proxy(h.framework, {
+      get(target, prop) {
+        if (prop === "getWaitingPod") return (uid: string) => (uid === "victim1" ? waiting : undefined);
+        const v = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const ev = new Evaluator("DefaultPreemption", handle, new FakePostFilterPlugin());
+    const status = await ev.prepareCandidate(
+      { name: node1Name, victims: { pods: [victim1], numPDBViolations: 0 } },
+      preemptor,
+    );
+    expect(status).toBeNull();
+    expect(preempted).toEqual(["DefaultPreemption: preempted"]);
+    expect(h.client.calls).toEqual([]);
+    expect(
+      h.events.map((e) => [e.regarding.metadata?.name, e.related?.metadata?.name, e.type, e.reason, e.note]),
+    ).toEqual([["victim1", "preemptor", "Normal", "Preempted", "Preempted by pod preemptor on node node1"]]);
+  });
+});
