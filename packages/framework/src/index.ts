@@ -9,6 +9,7 @@ export * from "./extender";
 export * from "./features";
 export * from "./field-errors";
 export * from "./handle";
+export * from "./hint-objects";
 export * from "./interface";
 export * from "./node-info";
 export * from "./normalize-score";

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { as, asNode, asPod, NodeKind, PodKind } from "./hint-objects";
+
+describe("as (upstream util.As)", () => {
+  const pod = { metadata: { name: "p" }, spec: { containers: [] } };
+  const node = { kind: "Node", metadata: { name: "n" } };
+
+  it("returns both objects typed, undefined for a missing one", () => {
+    expect(as(undefined, pod, PodKind)).toEqual([undefined, pod]);
+    expect(as(pod, null, PodKind)).toEqual([pod, undefined]);
+    expect(as(node, node, NodeKind)).toEqual([node, node]);
+  });
+
+  it("throws naming the expected type when newObj is of another type", () => {
+    expect(() => as(pod, node, PodKind)).toThrow("expected *v1.Pod, but got Node");
+    expect(() => as(undefined, "x", NodeKind)).toThrow("expected *v1.Node, but got string");
+  });
+
+  it("checks newObj before oldObj, as upstream", () => {
+    expect(() => as([], 1, PodKind)).toThrow("expected *v1.Pod, but got number");
+    expect(() => as([], pod, PodKind)).toThrow("expected *v1.Pod, but got array");
+  });
+
+  it("converts single objects", () => {
+    expect(asPod(pod)).toBe(pod);
+    expect(asPod(undefined)).toBeUndefined();
+    expect(asNode(node)).toBe(node);
+    expect(() => asNode({ kind: "Pod" })).toThrow("expected *v1.Node, but got Pod");
+  });
+});

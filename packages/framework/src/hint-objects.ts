@@ -1,0 +1,69 @@
+// upstream: pkg/scheduler/util/utils.go (As) — typing the objects a queueing hint receives.
+import type { Node, Pod } from "@kubesched/api";
+
+/** How to recognise one kind of object a cluster event carries. */
+export interface HintObjectKind<T> {
+  /** Upstream's Go type name, used in errors ("*v1.Pod"). */
+  readonly typeName: string;
+  /** Whether `obj` (never null/undefined) is of this kind. */
+  is(obj: unknown): obj is T;
+}
+
+/** A plain object (not an array) whose `kind`, when set, is `kind`. */
+function objectOfKind(obj: unknown, kind: string): boolean {
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) return false;
+  const k = (obj as { kind?: unknown }).kind;
+  return k === undefined || k === kind;
+}
+
+function describe(obj: unknown): string {
+  if (Array.isArray(obj)) return "array";
+  if (typeof obj === "object" && obj !== null) {
+    const k = (obj as { kind?: unknown }).kind;
+    return typeof k === "string" ? k : "object";
+  }
+  return typeof obj;
+}
+
+export const PodKind: HintObjectKind<Pod> = {
+  typeName: "*v1.Pod",
+  is: (obj): obj is Pod => objectOfKind(obj, "Pod"),
+};
+
+export const NodeKind: HintObjectKind<Node> = {
+  typeName: "*v1.Node",
+  is: (obj): obj is Node => objectOfKind(obj, "Node"),
+};
+
+function convert<T>(obj: unknown, kind: HintObjectKind<T>): T | undefined {
+  if (obj === undefined || obj === null) return undefined;
+  if (!kind.is(obj)) throw new TypeError(`expected ${kind.typeName}, but got ${describe(obj)}`);
+  return obj;
+}
+
+/**
+ * Upstream util.As: both objects of a queueing hint as `kind`; null/undefined stay undefined (an
+ * add has no old object, a delete no new one). Throws a TypeError naming the expected type when
+ * one is of another type — newObj is checked first, as upstream — and a hint that throws counts
+ * as Queue. (Upstream also unwraps informer tombstones in oldObj; kubesched's event sources never
+ * produce them.)
+ */
+export function as<T>(
+  oldObj: unknown,
+  newObj: unknown,
+  kind: HintObjectKind<T>,
+): [oldTyped: T | undefined, newTyped: T | undefined] {
+  const newTyped = convert(newObj, kind);
+  const oldTyped = convert(oldObj, kind);
+  return [oldTyped, newTyped];
+}
+
+/** One hint object as a Pod; undefined for null/undefined; throws for another type. */
+export function asPod(obj: unknown): Pod | undefined {
+  return convert(obj, PodKind);
+}
+
+/** One hint object as a Node; undefined for null/undefined; throws for another type. */
+export function asNode(obj: unknown): Node | undefined {
+  return convert(obj, NodeKind);
+}
