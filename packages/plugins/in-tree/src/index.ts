@@ -2,6 +2,8 @@
 // pkg/scheduler/framework/plugins/registry.go NewInTreeRegistry).
 import { type PluginDescriptor, type Registry, registryEntry, registryOf } from "@kubesched/framework";
 import { defaultBinderPlugin } from "@kubesched/plugin-default-binder";
+import { defaultPreemptionPlugin } from "@kubesched/plugin-default-preemption";
+import { dynamicResourcesPlugin } from "@kubesched/plugin-dynamic-resources";
 import { imageLocalityPlugin } from "@kubesched/plugin-image-locality";
 import { interPodAffinityPlugin } from "@kubesched/plugin-inter-pod-affinity";
 import { nodeAffinityPlugin } from "@kubesched/plugin-node-affinity";
@@ -11,10 +13,12 @@ import { nodePortsPlugin } from "@kubesched/plugin-node-ports";
 import { nodeResourcesBalancedAllocationPlugin } from "@kubesched/plugin-node-resources-balanced-allocation";
 import { nodeResourcesFitPlugin } from "@kubesched/plugin-node-resources-fit";
 import { nodeUnschedulablePlugin } from "@kubesched/plugin-node-unschedulable";
+import { nodeVolumeLimitsPlugin } from "@kubesched/plugin-node-volume-limits";
 import { podTopologySpreadPlugin } from "@kubesched/plugin-pod-topology-spread";
 import { prioritySortPlugin } from "@kubesched/plugin-priority-sort";
 import { schedulingGatesPlugin } from "@kubesched/plugin-scheduling-gates";
 import { taintTolerationPlugin } from "@kubesched/plugin-taint-toleration";
+import { volumeBindingPlugin } from "@kubesched/plugin-volume-binding";
 import { volumeRestrictionsPlugin } from "@kubesched/plugin-volume-restrictions";
 import { volumeZonePlugin } from "@kubesched/plugin-volume-zone";
 
@@ -29,9 +33,13 @@ export const inTreePlugins: readonly PluginDescriptor<unknown>[] = [
   registryEntry(nodePortsPlugin),
   registryEntry(nodeResourcesFitPlugin),
   registryEntry(volumeRestrictionsPlugin),
+  registryEntry(nodeVolumeLimitsPlugin),
+  registryEntry(volumeBindingPlugin),
   registryEntry(volumeZonePlugin),
   registryEntry(podTopologySpreadPlugin),
   registryEntry(interPodAffinityPlugin),
+  registryEntry(dynamicResourcesPlugin),
+  registryEntry(defaultPreemptionPlugin),
   registryEntry(nodeResourcesBalancedAllocationPlugin),
   registryEntry(imageLocalityPlugin),
   registryEntry(defaultBinderPlugin),
