@@ -100,6 +100,11 @@ export class HTTPExtender implements Extender {
     for (const n of names) {
       const ni = byName.get(n);
       if (ni) out.push(ni);
+      else if (this.config.nodeCacheCapable) {
+        throw new Error(
+          `extender "${this.config.urlPrefix}" claims a filtered node "${n}" which is not found in the input node list`,
+        );
+      }
     }
     return {
       nodes: out,
