@@ -1,23 +1,15 @@
 // upstream: pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
 // (EventsToRegister, isSchedulableAfterNodeChange)
-import { getRequiredNodeAffinity, type Node, type NodeSelectorMatcher } from "@kubesched/api";
+import { getRequiredNodeAffinity, type NodeSelectorMatcher } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
+  NodeKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
-
-/** upstream util.As: the event's objects, or a thrown TypeError (counted as Queue) when one is not an object. */
-function asNodes(oldObj: unknown, newObj: unknown): [Node | undefined, Node] {
-  for (const o of [newObj, oldObj]) {
-    if (o !== undefined && o !== null && (typeof o !== "object" || Array.isArray(o))) {
-      throw new TypeError(`expected *v1.Node, but got ${Array.isArray(o) ? "array" : typeof o}`);
-    }
-  }
-  return [(oldObj ?? undefined) as Node | undefined, newObj as Node];
-}
 
 /**
  * Queue when a node was added that matches the pod's required affinity (and the added
@@ -25,7 +17,8 @@ function asNodes(oldObj: unknown, newObj: unknown): [Node | undefined, Node] {
  */
 export function isSchedulableAfterNodeChange(addedNodeSelector: NodeSelectorMatcher | null): QueueingHintFn {
   return (pod, oldObj, newObj) => {
-    const [originalNode, modifiedNode] = asNodes(oldObj, newObj);
+    const [originalNode, node] = as(oldObj, newObj, NodeKind);
+    const modifiedNode = node!;
     if (addedNodeSelector !== null && !addedNodeSelector.match(modifiedNode)) return QueueingHint.QueueSkip;
     const required = getRequiredNodeAffinity(pod);
     const now = required.matchWithError(modifiedNode);

@@ -1,25 +1,17 @@
 // upstream: pkg/scheduler/framework/plugins/nodedeclaredfeatures/nodedeclaredfeatures.go
 // (EventsToRegister, isSchedulableAfterNodeChange, isSchedulableAfterTargetPodUpdate)
-import type { Node, Pod } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
+  NodeKind,
+  PodKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 import { type DeclaredFeature, inferForPodScheduling } from "./features";
 import type { Version } from "./version";
-
-/** upstream util.As: the event's objects, or a thrown TypeError (counted as Queue) when one is not an object. */
-function asObjects<T>(kind: string, oldObj: unknown, newObj: unknown): [T | undefined, T | undefined] {
-  for (const o of [newObj, oldObj]) {
-    if (o !== undefined && o !== null && (typeof o !== "object" || Array.isArray(o))) {
-      throw new TypeError(`expected ${kind}, but got ${Array.isArray(o) ? "array" : typeof o}`);
-    }
-  }
-  return [(oldObj ?? undefined) as T | undefined, (newObj ?? undefined) as T | undefined];
-}
 
 function stringSlicesEqual(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   const x = a ?? [];
@@ -31,7 +23,7 @@ function stringSlicesEqual(a: readonly string[] | undefined, b: readonly string[
 
 /** Queue for a new node, or when a node's status.declaredFeatures changed (order-sensitive, as slices.Equal). */
 export const isSchedulableAfterNodeChange: QueueingHintFn = (_pod, oldObj, newObj) => {
-  const [oldNode, newNode] = asObjects<Node>("*v1.Node", oldObj, newObj);
+  const [oldNode, newNode] = as(oldObj, newObj, NodeKind);
   if (
     oldNode !== undefined &&
     stringSlicesEqual(oldNode.status?.declaredFeatures, newNode?.status?.declaredFeatures)
@@ -50,7 +42,7 @@ export function isSchedulableAfterTargetPodUpdate(
   version: Version | null,
 ): QueueingHintFn {
   return (_pod, oldObj, newObj) => {
-    const [oldPod, newPod] = asObjects<Pod>("*v1.Pod", oldObj, newObj);
+    const [oldPod, newPod] = as(oldObj, newObj, PodKind);
     const oldReqs = inferForPodScheduling(registry, oldPod?.spec, version);
     const newReqs = inferForPodScheduling(registry, newPod?.spec, version);
     return stringSlicesEqual(oldReqs, newReqs) ? QueueingHint.QueueSkip : QueueingHint.Queue;

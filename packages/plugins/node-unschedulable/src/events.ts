@@ -1,8 +1,6 @@
 // upstream: pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go
 // (EventsToRegister, isSchedulableAfterNodeChange, isSchedulableAfterPodTolerationChange)
 import {
-  type Node,
-  type Pod,
   podUID,
   type Taint,
   TaintEffectNoSchedule,
@@ -11,8 +9,11 @@ import {
 } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
+  NodeKind,
+  PodKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
@@ -26,19 +27,9 @@ export const unschedulableTaint: Readonly<Taint> = Object.freeze({
   effect: TaintEffectNoSchedule,
 });
 
-/** upstream util.As: the event's objects, or a thrown TypeError (counted as Queue) when one is not an object. */
-function asObjects<T>(kind: string, oldObj: unknown, newObj: unknown): [T | undefined, T] {
-  for (const o of [newObj, oldObj]) {
-    if (o !== undefined && o !== null && (typeof o !== "object" || Array.isArray(o))) {
-      throw new TypeError(`expected ${kind}, but got ${Array.isArray(o) ? "array" : typeof o}`);
-    }
-  }
-  return [(oldObj ?? undefined) as T | undefined, newObj as T];
-}
-
 /** Queue when a schedulable node was added, or a node turned from unschedulable to schedulable. */
 export const isSchedulableAfterNodeChange: QueueingHintFn = (_pod, oldObj, newObj) => {
-  const [originalNode, modifiedNode] = asObjects<Node>("*v1.Node", oldObj, newObj);
+  const [originalNode, modifiedNode] = as(oldObj, newObj, NodeKind);
   const nowSchedulable = modifiedNode?.spec?.unschedulable !== true;
   const wasUnschedulable = originalNode === undefined || originalNode.spec?.unschedulable === true;
   return nowSchedulable && wasUnschedulable ? QueueingHint.Queue : QueueingHint.QueueSkip;
@@ -47,7 +38,7 @@ export const isSchedulableAfterNodeChange: QueueingHintFn = (_pod, oldObj, newOb
 /** Queue when the rejected pod itself now tolerates the unschedulable taint. */
 export function isSchedulableAfterPodTolerationChange(opts: TolerationOptions): QueueingHintFn {
   return (pod, oldObj, newObj) => {
-    const [, modifiedPod] = asObjects<Pod>("*v1.Pod", oldObj, newObj);
+    const [, modifiedPod] = as(oldObj, newObj, PodKind);
     // A rejected pod did not tolerate the taint before, so only the new tolerations matter.
     if (
       modifiedPod != null &&

@@ -3,33 +3,24 @@
 import {
   doNotScheduleTaintsFilter,
   findMatchingUntoleratedTaint,
-  type Node,
-  type Pod,
   podUID,
   type TolerationOptions,
 } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
+  NodeKind,
+  PodKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 
-/** upstream util.As: the event's objects, or a thrown TypeError (counted as Queue) when one is not an object. */
-function asObjects<T>(kind: string, oldObj: unknown, newObj: unknown): [T | undefined, T | undefined] {
-  for (const o of [newObj, oldObj]) {
-    if (o !== undefined && o !== null && (typeof o !== "object" || Array.isArray(o))) {
-      throw new TypeError(`expected ${kind}, but got ${Array.isArray(o) ? "array" : typeof o}`);
-    }
-  }
-  return [(oldObj ?? undefined) as T | undefined, (newObj ?? undefined) as T | undefined];
-}
-
 /** Queue when the node went from having an untolerated NoSchedule/NoExecute taint to having none. */
 export function isSchedulableAfterNodeChange(opts: TolerationOptions): QueueingHintFn {
   return (pod, oldObj, newObj) => {
-    const [originalNode, modifiedNode] = asObjects<Node>("*v1.Node", oldObj, newObj);
+    const [originalNode, modifiedNode] = as(oldObj, newObj, NodeKind);
     const tolerations = pod.spec?.tolerations;
     const wasUntolerated =
       originalNode === undefined ||
@@ -52,7 +43,7 @@ export function isSchedulableAfterNodeChange(opts: TolerationOptions): QueueingH
 
 /** Queue when the updated pod is the rejected pod itself (it got new tolerations). */
 export const isSchedulableAfterPodTolerationChange: QueueingHintFn = (pod, oldObj, newObj) => {
-  const [, modifiedPod] = asObjects<Pod>("*v1.Pod", oldObj, newObj);
+  const [, modifiedPod] = as(oldObj, newObj, PodKind);
   if (modifiedPod !== undefined && podUID(pod) === podUID(modifiedPod)) return QueueingHint.Queue;
   return QueueingHint.QueueSkip;
 };
