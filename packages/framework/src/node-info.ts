@@ -49,23 +49,24 @@ export class NodeInfo {
     for (const p of pods) this.addPod(p);
   }
 
+  /** The node's name ("" until the node is set): a field, read on every hot path. */
+  nodeName = "";
+
   /** The node object; null for a node the cache knows only through its pods. */
   get node(): Node | null {
     return this.nodeObj;
   }
 
-  get nodeName(): string {
-    return this.nodeObj?.metadata?.name ?? "";
-  }
-
   setNode(node: Node): void {
     this.nodeObj = node;
+    this.nodeName = node.metadata?.name ?? "";
     this.allocatable = Resource.fromList(node.status?.allocatable);
     this.generation = nextGeneration();
   }
 
   removeNode(): void {
     this.nodeObj = null;
+    this.nodeName = "";
     this.generation = nextGeneration();
   }
 
@@ -122,6 +123,7 @@ export class NodeInfo {
   snapshot(): NodeInfo {
     const c = new NodeInfo();
     c.nodeObj = this.nodeObj;
+    c.nodeName = this.nodeName;
     c.pods = this.pods.slice();
     c.podsWithAffinity = this.podsWithAffinity.slice();
     c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();

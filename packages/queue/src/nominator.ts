@@ -21,6 +21,8 @@ function nominatedNodeName(pod: Pod): string {
  * Pods nominated to run on nodes (by preemption, or through status.nominatedNodeName), which
  * may differ from what the pod objects say: node → pods and pod UID → node.
  */
+const noRefs: readonly PodRef[] = Object.freeze([]);
+
 export class Nominator {
   /** Node name → pods nominated to it. */
   readonly nominatedPods = new Map<string, PodRef[]>();
@@ -83,7 +85,9 @@ export class Nominator {
     this.nominatedPodToNode.delete(uid);
   }
 
-  nominatedPodsForNode(nodeName: string): PodRef[] {
-    return this.nominatedPods.get(nodeName)?.slice() ?? [];
+  /** The pods nominated to the node (a copy), or a shared empty list: no allocation when none. */
+  nominatedPodsForNode(nodeName: string): readonly PodRef[] {
+    const refs = this.nominatedPods.get(nodeName);
+    return refs === undefined || refs.length === 0 ? noRefs : refs.slice();
   }
 }

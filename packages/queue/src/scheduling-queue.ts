@@ -102,6 +102,9 @@ function lookupKey(pod: Pod): string {
  * nominator. Non-blocking: the engine calls pop() when it can schedule, and run() schedules the
  * periodic flushes on the Clock.
  */
+/** Shared by every node without nominated pods (callers never mutate the list). */
+const noPodInfos: PodInfo[] = [];
+
 export class PriorityQueue implements PodNominator, PodActivator {
   private readonly clock: Clock;
   private readonly lessFn: (a: QueuedPodInfo, b: QueuedPodInfo) => boolean;
@@ -778,7 +781,9 @@ export class PriorityQueue implements PodNominator, PodActivator {
    * shared rather than deep-copied); a pod not in the queue is represented by its name and UID only.
    */
   nominatedPodsForNode(nodeName: string): PodInfo[] {
-    return this.nominator.nominatedPodsForNode(nodeName).map((ref) => this.nominatedPodToInfo(ref));
+    const refs = this.nominator.nominatedPodsForNode(nodeName);
+    if (refs.length === 0) return noPodInfos;
+    return refs.map((ref) => this.nominatedPodToInfo(ref));
   }
 
   private nominatedPodToInfo(ref: PodRef): PodInfo {

@@ -152,6 +152,8 @@ const emptySnapshot: SharedLister = {
   storageInfos: () => ({ isPVCUsedByPods: () => false }),
 };
 
+const noPodInfos: readonly PodInfo[] = Object.freeze([]);
+
 /** Upstream UnrollWildCardResource: what a plugin without EventsToRegister is requeued on. */
 function unrollWildCardResource(): ClusterEventWithHint[] {
   return [
@@ -558,7 +560,7 @@ export class Framework implements Handle {
   }
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
-    return this.nominatorImpl ? this.nominatorImpl.nominatedPodsForNode(nodeName) : [];
+    return this.nominatorImpl ? this.nominatorImpl.nominatedPodsForNode(nodeName) : noPodInfos;
   }
 
   activate(pods: Map<string, Pod>): void {
@@ -714,13 +716,10 @@ export class Framework implements Handle {
    * RunFilterPlugins). The status carries the plugin's name; a non-rejection becomes an Error.
    */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
-    const plugins = this.filter;
-    const skip = state.skipFilterPlugins;
-    const checkSkip = skip.size > 0;
+    const plugins = this.activeFilterPlugins(state.skipFilterPlugins);
     if (this.tracer === null && !this.timed(state)) {
       for (let i = 0; i < plugins.length; i++) {
         const pl = plugins[i] as FilterPlugin;
-        if (checkSkip && skip.has(pl.name())) continue;
         const s = pl.filter(state, pod, nodeInfo);
         if (s !== null && s.code !== Code.Success) return filterFailure(pl, s);
       }
@@ -730,7 +729,6 @@ export class Framework implements Handle {
     const traceFilter = this.tracer?.filter;
     for (let i = 0; i < plugins.length; i++) {
       const pl = plugins[i] as FilterPlugin;
-      if (checkSkip && skip.has(pl.name())) continue;
       const start = timed ? now() : 0;
       let s = pl.filter(state, pod, nodeInfo);
       if (timed) this.observePlugin(pl.name(), "Filter", s, start);
@@ -742,12 +740,28 @@ export class Framework implements Handle {
     return null;
   }
 
+  // The Filter plugins not skipped by PreFilter, computed once per skip set (once per cycle,
+  // and once per cloned state) instead of a set lookup per plugin per node.
+  private skipSetSeen: ReadonlySet<string> | null = null;
+  private skipSetSize = -1;
+  private activeFilter: readonly FilterPlugin[] = [];
+
+  private activeFilterPlugins(skip: ReadonlySet<string>): readonly FilterPlugin[] {
+    if (skip === this.skipSetSeen && skip.size === this.skipSetSize) return this.activeFilter;
+    this.activeFilter = skip.size === 0 ? this.filter : this.filter.filter((pl) => !skip.has(pl.name()));
+    this.skipSetSeen = skip;
+    this.skipSetSize = skip.size;
+    return this.activeFilter;
+  }
+
   /**
    * Filter with the pods nominated to the node of equal or higher priority added (first pass)
    * and, when that passes and some were added, without them (upstream
    * RunFilterPluginsWithNominatedPods).
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, info: NodeInfo): Status | null {
+    // Most nodes have no nominated pods: one pass, nothing to clone.
+    if (this.nominatedPodsForNode(info.nodeName).length === 0) return this.runFilterPlugins(state, pod, info);
     let status: Status | null = null;
     let podsAdded = false;
     for (let i = 0; i < 2; i++) {
@@ -877,18 +891,33 @@ export class Framework implements Handle {
     return out;
   }
 
+  // Per-plugin NodeScore lists reused across cycles: NormalizeScore needs a list per plugin,
+  // and allocating one object per node per plugin per cycle is most of Score's garbage.
+  private scoreLists: NodeScore[][] = [];
+
+  private nodeScoreList(p: number, numNodes: number): NodeScore[] {
+    let list = this.scoreLists[p];
+    if (list === undefined) {
+      list = [];
+      this.scoreLists[p] = list;
+    }
+    for (let n = list.length; n < numNodes; n++) list.push({ name: "", score: 0 });
+    list.length = numNodes;
+    return list;
+  }
+
   private runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutput {
     const plugins: ScorePlugin[] = [];
     for (const pl of this.score) if (!state.skipScorePlugins.has(pl.name())) plugins.push(pl);
     const numNodes = nodes.length;
-    const pluginToNodeScores: NodeScore[][] = plugins.map(() => new Array<NodeScore>(numNodes));
+    const pluginToNodeScores: NodeScore[][] = plugins.map((_, p) => this.nodeScoreList(p, numNodes));
     const timed = this.timed(state);
 
-    for (let n = 0; n < numNodes; n++) {
-      const nodeInfo = nodes[n] as NodeInfo;
-      const nodeName = nodeInfo.nodeName;
-      for (let p = 0; p < plugins.length; p++) {
-        const pl = plugins[p] as ScorePlugin;
+    for (let p = 0; p < plugins.length; p++) {
+      const pl = plugins[p] as ScorePlugin;
+      const list = pluginToNodeScores[p] as NodeScore[];
+      for (let n = 0; n < numNodes; n++) {
+        const nodeInfo = nodes[n] as NodeInfo;
         const start = timed ? now() : 0;
         const r = pl.score(state, pod, nodeInfo);
         let score = 0;
@@ -902,7 +931,9 @@ export class Framework implements Handle {
           };
         }
         if (timed) this.observePlugin(pl.name(), "Score", null, start);
-        (pluginToNodeScores[p] as NodeScore[])[n] = { name: nodeName, score };
+        const ns = list[n] as NodeScore;
+        ns.name = nodeInfo.nodeName;
+        ns.score = score;
       }
     }
 
