@@ -1,0 +1,267 @@
+import type { Node, Pod } from "@kubesched/api";
+import type { ClusterEventHandlers } from "@kubesched/scheduler";
+import { makeNode, makePod } from "@kubesched/testing";
+import { describe, expect, it } from "vitest";
+import { ApiError, InMemoryCluster } from "./in-memory-cluster";
+import { SimulatedClock } from "./simulated-clock";
+
+const epoch = Date.UTC(2026, 0, 1);
+
+function recorder(cluster: InMemoryCluster, onEvent?: (e: string) => void) {
+  const log: string[] = [];
+  const push = (e: string) => {
+    log.push(e);
+    onEvent?.(e);
+  };
+  const h: ClusterEventHandlers = {
+    onNodeAdd: (n: Node) => push(`node+ ${n.metadata?.name}`),
+    onNodeUpdate: (_o, n) => push(`node~ ${n.metadata?.name}`),
+    onNodeDelete: (n) => push(`node- ${n.metadata?.name}`),
+    onPodAdd: (p: Pod) => push(`pod+ ${p.metadata?.name}`),
+    onPodUpdate: (_o, p) => push(`pod~ ${p.metadata?.name} ${p.spec?.nodeName ?? ""}`),
+    onPodDelete: (p) => push(`pod- ${p.metadata?.name}`),
+    onOtherEvent: (kind, action, _o, n) =>
+      push(`${kind} ${action} ${(n as { metadata?: { name?: string } } | undefined)?.metadata?.name ?? ""}`),
+  };
+  cluster.subscribe(h);
+  return log;
+}
+
+function newCluster() {
+  return new InMemoryCluster(new SimulatedClock(epoch));
+}
+
+describe("InMemoryCluster", () => {
+  it("replays nodes, then pods, on subscribe", () => {
+    const c = newCluster();
+    c.apply("Pod", makePod().name("p1").namespace("default").obj());
+    c.apply("Node", makeNode().name("n1").obj());
+    c.apply("Namespace", { metadata: { name: "ns" } });
+    expect(recorder(c)).toEqual(["node+ n1", "pod+ p1"]);
+  });
+
+  it("apply emits add then update; delete emits delete; resourceVersion increases", () => {
+    const c = newCluster();
+    const log = recorder(c);
+    c.apply("Node", makeNode().name("n1").obj());
+    c.apply("Node", makeNode().name("n1").label("a", "b").obj());
+    c.apply("PriorityClass", { metadata: { name: "high" } });
+    expect(c.delete("Node", makeNode().name("n1").obj())).toBe(true);
+    expect(c.delete("Node", makeNode().name("n1").obj())).toBe(false);
+    expect(log).toEqual(["node+ n1", "node~ n1", "PriorityClass Add high", "node- n1"]);
+    const rv1 = Number(c.priorityClasses.get("high")?.metadata?.resourceVersion);
+    c.apply("PriorityClass", { metadata: { name: "high" } });
+    expect(Number(c.priorityClasses.get("high")?.metadata?.resourceVersion)).toBeGreaterThan(rv1);
+  });
+
+  it("bindPod sets nodeName, PodScheduled=True and Running", async () => {
+    const c = newCluster();
+    c.apply("Pod", makePod().name("p").namespace("default").uid("u").obj());
+    const log = recorder(c);
+    await c.client().bindPod(makePod().name("p").namespace("default").uid("u").obj(), "n1");
+    const p = c.pods.get("default", "p");
+    expect(p?.spec?.nodeName).toBe("n1");
+    expect(p?.status?.phase).toBe("Running");
+    expect(p?.status?.startTime).toBe("2026-01-01T00:00:00Z");
+    expect(p?.status?.conditions).toEqual([
+      { type: "PodScheduled", status: "True", lastTransitionTime: "2026-01-01T00:00:00Z" },
+    ]);
+    expect(log).toEqual(["pod+ p", "pod~ p n1"]);
+  });
+
+  it("binding twice is a Conflict; a missing pod is NotFound; another UID is a Conflict", async () => {
+    const c = newCluster();
+    c.apply("Pod", makePod().name("p").namespace("default").uid("u").obj());
+    const pod = makePod().name("p").namespace("default").uid("u").obj();
+    await c.client().bindPod(pod, "n1");
+    await expect(c.client().bindPod(pod, "n2")).rejects.toMatchObject({
+      name: "ApiError",
+      reason: "Conflict",
+      message: 'Operation cannot be fulfilled on pods/binding "p": pod p is already assigned to node "n1"',
+    });
+    await expect(
+      c.client().bindPod(makePod().name("q").namespace("default").obj(), "n1"),
+    ).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      c.client().bindPod(makePod().name("q").namespace("default").obj(), "n1"),
+    ).rejects.toMatchObject({
+      reason: "NotFound",
+      message: 'pods "q" not found',
+    });
+    c.apply("Pod", makePod().name("r").namespace("default").uid("r1").obj());
+    await expect(
+      c.client().bindPod(makePod().name("r").namespace("default").uid("other").obj(), "n1"),
+    ).rejects.toMatchObject({ reason: "Conflict" });
+  });
+
+  it("status patches merge conditions by type and set/clear nominatedNodeName", async () => {
+    const clock = new SimulatedClock(epoch);
+    const c = new InMemoryCluster(clock);
+    c.apply(
+      "Pod",
+      makePod()
+        .name("p")
+        .namespace("default")
+        .conditions([{ type: "Ready", status: "False", lastTransitionTime: "t0" }])
+        .obj(),
+    );
+    const pod = c.pods.get("default", "p")!;
+    await c.client().patchPodStatus(pod, {
+      conditions: [
+        {
+          type: "PodScheduled",
+          status: "False",
+          reason: "Unschedulable",
+          message: "m1",
+          lastTransitionTime: "t1",
+        },
+      ],
+      nominatedNodeName: "n1",
+    });
+    let cur = c.pods.get("default", "p")!;
+    expect(cur.status?.conditions?.map((x) => x.type)).toEqual(["Ready", "PodScheduled"]);
+    expect(cur.status?.nominatedNodeName).toBe("n1");
+    // Same status: the transition time is kept, the message replaced.
+    await c.client().patchPodStatus(cur, {
+      conditions: [
+        {
+          type: "PodScheduled",
+          status: "False",
+          reason: "Unschedulable",
+          message: "m2",
+          lastTransitionTime: "t2",
+        },
+      ],
+    });
+    cur = c.pods.get("default", "p")!;
+    expect(cur.status?.conditions?.[1]).toEqual({
+      type: "PodScheduled",
+      status: "False",
+      reason: "Unschedulable",
+      message: "m2",
+      lastTransitionTime: "t1",
+    });
+    expect(cur.status?.nominatedNodeName).toBe("n1");
+    // A flip takes the new transition time.
+    await c.client().patchPodStatus(cur, {
+      conditions: [{ type: "PodScheduled", status: "True", lastTransitionTime: "t3" }],
+      nominatedNodeName: null,
+    });
+    cur = c.pods.get("default", "p")!;
+    expect(cur.status?.conditions?.[1]?.lastTransitionTime).toBe("t3");
+    expect(cur.status?.nominatedNodeName).toBeUndefined();
+    await expect(
+      c.client().patchPodStatus(makePod().name("zz").namespace("default").obj(), { nominatedNodeName: "x" }),
+    ).rejects.toMatchObject({ reason: "NotFound" });
+  });
+
+  it("deletePod removes the pod and emits the delete", async () => {
+    const c = newCluster();
+    c.apply("Pod", makePod().name("p").namespace("default").obj());
+    const log = recorder(c);
+    await c.client().deletePod(makePod().name("p").namespace("default").obj());
+    expect(c.pods.get("default", "p")).toBeUndefined();
+    expect(log).toEqual(["pod+ p", "pod- p"]);
+  });
+
+  it("events are delivered in order, including writes made by handlers (re-entrant)", () => {
+    const c = newCluster();
+    const log: string[] = [];
+    const second: string[] = [];
+    const h = (tag: string[], react: boolean): ClusterEventHandlers => ({
+      onNodeAdd: (n) => {
+        tag.push(`node+ ${n.metadata?.name}`);
+        // A handler that writes: its event must come after this one reached every handler.
+        if (react && n.metadata?.name === "n1") c.apply("Node", makeNode().name("n2").obj());
+      },
+      onNodeUpdate: () => {},
+      onNodeDelete: () => {},
+      onPodAdd: () => {},
+      onPodUpdate: () => {},
+      onPodDelete: () => {},
+      onOtherEvent: () => {},
+    });
+    c.subscribe(h(log, true));
+    c.subscribe(h(second, false));
+    c.apply("Node", makeNode().name("n1").obj());
+    c.apply("Node", makeNode().name("n3").obj());
+    expect(log).toEqual(["node+ n1", "node+ n2", "node+ n3"]);
+    expect(second).toEqual(["node+ n1", "node+ n2", "node+ n3"]);
+  });
+
+  it("listers serve namespaced and cluster-scoped objects", () => {
+    const c = newCluster();
+    c.apply("Pod", makePod().name("a").namespace("x").obj());
+    c.apply("Pod", makePod().name("b").namespace("y").obj());
+    c.apply("Node", makeNode().name("n").obj());
+    const l = c.listers();
+    expect(l.pods.list().map((p) => p.metadata?.name)).toEqual(["a", "b"]);
+    expect(l.pods.list("y").map((p) => p.metadata?.name)).toEqual(["b"]);
+    expect(l.pods.get("x", "a")?.metadata?.name).toBe("a");
+    expect(l.pods.get("y", "a")).toBeUndefined();
+    expect(l.nodes.get("n")?.metadata?.name).toBe("n");
+  });
+
+  it("the event recorder stamps the simulated time", () => {
+    const clock = new SimulatedClock(epoch);
+    const c = new InMemoryCluster(clock);
+    clock.advance(1500);
+    const p = makePod().name("p").namespace("default").obj();
+    c.eventRecorder().eventf(
+      p,
+      null,
+      "Normal",
+      "Scheduled",
+      "Binding",
+      "Successfully assigned default/p to n",
+    );
+    expect(c.events).toEqual([
+      {
+        type: "Normal",
+        reason: "Scheduled",
+        action: "Binding",
+        note: "Successfully assigned default/p to n",
+        regarding: "default/p",
+        related: null,
+        relatedUID: null,
+        time: epoch + 1500,
+      },
+    ]);
+  });
+});
+
+describe("SimulatedClock", () => {
+  it("fires due timers in time order, then in the order they were set", () => {
+    const clock = new SimulatedClock(100);
+    const fired: string[] = [];
+    clock.setTimeout(() => fired.push("b@200"), 100);
+    clock.setTimeout(() => fired.push("a@150"), 50);
+    clock.setTimeout(() => fired.push("c@200"), 100);
+    const cancelled = clock.setTimeout(() => fired.push("x"), 10);
+    cancelled.cancel();
+    expect(clock.nextTimerAt()).toBe(150);
+    clock.advanceTo(200);
+    expect(fired).toEqual(["a@150", "b@200", "c@200"]);
+    expect(clock.now()).toBe(200);
+    expect(clock.nextTimerAt()).toBeNull();
+  });
+
+  it("timers set by timers fire in the same advance when due", () => {
+    const clock = new SimulatedClock(0);
+    const fired: number[] = [];
+    clock.setTimeout(() => {
+      fired.push(clock.now());
+      clock.setTimeout(() => fired.push(clock.now()), 0);
+    }, 10);
+    clock.advance(10);
+    expect(fired).toEqual([10, 10]);
+  });
+
+  it("never goes back in time", () => {
+    const clock = new SimulatedClock(500);
+    clock.advanceTo(100);
+    expect(clock.now()).toBe(500);
+    clock.setTimeout(() => {}, -5);
+    expect(clock.nextTimerAt()).toBe(500);
+  });
+});

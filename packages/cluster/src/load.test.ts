@@ -1,0 +1,200 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadSnapshotFiles, loadSnapshotTexts, SnapshotLoadError } from "./load";
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test-fixtures");
+
+function load(name: string, text: string) {
+  return loadSnapshotTexts([{ name, text }]);
+}
+function errorsOf(name: string, text: string): string[] {
+  try {
+    load(name, text);
+  } catch (e) {
+    if (e instanceof SnapshotLoadError) return e.errors;
+    throw e;
+  }
+  throw new Error("expected a SnapshotLoadError");
+}
+const summary = (r: ReturnType<typeof load>) =>
+  r.objects.map((o) => `${o.kind} ${o.obj.metadata?.namespace ?? ""}/${o.obj.metadata?.name} @ ${o.origin}`);
+
+const pod = (name: string, extra = "") => `apiVersion: v1
+kind: Pod
+metadata: { name: ${name}${extra} }
+spec: { containers: [{ name: c, image: i }] }
+`;
+
+describe("loadSnapshotTexts", () => {
+  it("YAML multi-document, empty documents skipped, namespaces defaulted for namespaced kinds", () => {
+    const r = load(
+      "c.yaml",
+      `${pod("p1")}---\n---\napiVersion: v1\nkind: Node\nmetadata: { name: n1 }\n---\n${pod("p2", ", namespace: team")}`,
+    );
+    expect(summary(r)).toEqual([
+      "Pod default/p1 @ c.yaml: document 1",
+      "Node /n1 @ c.yaml: document 3",
+      "Pod team/p2 @ c.yaml: document 4",
+    ]);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it("JSON: one object, an array, a kind: List and a typed list (PodList)", () => {
+    const p = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c" }] },
+    };
+    expect(summary(load("a.json", JSON.stringify(p)))).toEqual(["Pod default/p @ a.json"]);
+    expect(summary(load("b.json", JSON.stringify([p, { ...p, metadata: { name: "q" } }])))).toEqual([
+      "Pod default/p @ b.json, item 1",
+      "Pod default/q @ b.json, item 2",
+    ]);
+    expect(
+      summary(
+        load(
+          "c.json",
+          JSON.stringify({
+            apiVersion: "v1",
+            kind: "List",
+            items: [p, { kind: "Node", metadata: { name: "n" } }],
+          }),
+        ),
+      ),
+    ).toEqual(["Pod default/p @ c.json, item 1", "Node /n @ c.json, item 2"]);
+    // kubectl's typed lists omit the items' kind.
+    const { kind: _k, ...noKind } = p;
+    expect(
+      summary(load("d.json", JSON.stringify({ apiVersion: "v1", kind: "PodList", items: [noKind] }))),
+    ).toEqual(["Pod default/p @ d.json, item 1"]);
+  });
+
+  it("a YAML kind: List (kubectl get -o yaml) with managedFields and status", () => {
+    const r = load(
+      "k.yaml",
+      `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: n1
+    managedFields: [{ manager: kubelet, operation: Update }]
+  status: { capacity: { cpu: "4" }, allocatable: { cpu: 3900m } }
+metadata: { resourceVersion: "" }
+`,
+    );
+    expect(summary(r)).toEqual(["Node /n1 @ k.yaml: document 1, item 1"]);
+  });
+
+  it("unknown kinds are warnings and skipped", () => {
+    const r = load(
+      "c.yaml",
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n---\n${pod("p")}`,
+    );
+    expect(r.warnings).toEqual(["c.yaml: document 1: kind Deployment is not used by the scheduler; skipped"]);
+    expect(summary(r)).toEqual(["Pod default/p @ c.yaml: document 2"]);
+  });
+
+  it("errors name the file, document, object and field", () => {
+    expect(errorsOf("c.yaml", "apiVersion: v1\nmetadata: { name: x }\n")).toEqual([
+      "c.yaml: document 1: kind: Required value",
+    ]);
+    expect(errorsOf("c.yaml", "apiVersion: v1\nkind: Node\nmetadata: {}\n")).toEqual([
+      "c.yaml: document 1 (Node): metadata.name: Required value",
+    ]);
+    expect(errorsOf("c.yaml", "kind: Pod\nmetadata: { name: p }\nspec: {}\n")).toEqual([
+      "c.yaml: document 1 (Pod p): spec.containers: Required value",
+    ]);
+    expect(errorsOf("c.yaml", "kind: Pod\nmetadata: { name: p }\n")).toEqual([
+      "c.yaml: document 1 (Pod p): spec: Required value",
+    ]);
+    expect(
+      errorsOf(
+        "c.yaml",
+        "kind: Node\nmetadata: { name: n }\nstatus: { allocatable: { cpu: 2x, memory: 1Gi } }\n",
+      )[0],
+    ).toMatch(/^c\.yaml: document 1 \(Node n\): status\.allocatable\.cpu: /);
+    expect(
+      errorsOf(
+        "c.yaml",
+        "kind: Pod\nmetadata: { name: p, namespace: ns }\nspec: { containers: [{ name: c, resources: { requests: { memory: lots } } }] }\n",
+      )[0],
+    ).toMatch(/^c\.yaml: document 1 \(Pod ns\/p\): spec\.containers\[0\]\.resources\.requests\.memory: /);
+    expect(
+      errorsOf(
+        "c.yaml",
+        "kind: Node\nmetadata: { name: n }\nspec: { taints: [{ key: k, effect: Sometimes }] }\n",
+      ),
+    ).toEqual([
+      'c.yaml: document 1 (Node n): spec.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+    ]);
+    expect(
+      errorsOf(
+        "c.yaml",
+        "kind: Pod\nmetadata: { name: p }\nspec: { priority: 1.5, containers: [{ name: c }] }\n",
+      ),
+    ).toEqual(["c.yaml: document 1 (Pod p): spec.priority: Invalid value: 1.5: must be an integer"]);
+  });
+
+  it("reports every error at once, across documents", () => {
+    const errs = errorsOf(
+      "c.yaml",
+      "kind: Node\nmetadata: {}\n---\nkind: Pod\nmetadata: { name: p }\nspec: {}\n",
+    );
+    expect(errs).toEqual([
+      "c.yaml: document 1 (Node): metadata.name: Required value",
+      "c.yaml: document 2 (Pod p): spec.containers: Required value",
+    ]);
+  });
+
+  it("invalid YAML and invalid JSON", () => {
+    const y = errorsOf("c.yaml", "kind: Pod\nmetadata: { name: p\n");
+    expect(y).toHaveLength(1);
+    expect(y[0]).toMatch(/^c\.yaml: document 1: invalid YAML: /);
+    const j = errorsOf("c.json", '{"kind": "Pod",');
+    expect(j).toHaveLength(1);
+    expect(j[0]).toMatch(/^c\.json: invalid JSON: /);
+    expect(errorsOf("c.yaml", "just a string\n")).toEqual([
+      "c.yaml: document 1: expected a Kubernetes object, got string",
+    ]);
+  });
+
+  it("duplicates are errors naming the first definition", () => {
+    expect(errorsOf("c.yaml", `${pod("p")}---\n${pod("p")}`)).toEqual([
+      "c.yaml: document 2 (Pod p): duplicate Pod default/p (first defined in c.yaml: document 1)",
+    ]);
+    // The same name in different namespaces, or of different kinds, is fine.
+    expect(summary(load("c.yaml", `${pod("p")}---\n${pod("p", ", namespace: other")}`))).toHaveLength(2);
+    const twoFiles = () =>
+      loadSnapshotTexts([
+        { name: "a.yaml", text: "kind: Node\nmetadata: { name: n }\n" },
+        { name: "b.yaml", text: "kind: Node\nmetadata: { name: n }\n" },
+      ]);
+    expect(twoFiles).toThrow(
+      "b.yaml: document 1 (Node n): duplicate Node n (first defined in a.yaml: document 1)",
+    );
+  });
+});
+
+describe("loadSnapshotFiles", () => {
+  it("a directory means its *.yaml, *.yml and *.json files, sorted", () => {
+    const r = loadSnapshotFiles(["test-fixtures/dir"], path.join(fixtures, ".."));
+    expect(summary(r)).toEqual([
+      "Node /node-a @ test-fixtures/dir/01-nodes.yaml: document 1",
+      "Pod default/p1 @ test-fixtures/dir/02-pods.json, item 1",
+      "Pod team/p2 @ test-fixtures/dir/02-pods.json, item 2",
+    ]);
+  });
+
+  it("several paths load in order", () => {
+    const r = loadSnapshotFiles(["dir/02-pods.json", "dir/01-nodes.yaml"], fixtures);
+    expect(r.objects.map((o) => o.kind)).toEqual(["Pod", "Pod", "Node"]);
+  });
+
+  it("a missing path is an error", () => {
+    expect(() => loadSnapshotFiles(["nope.yaml"], fixtures)).toThrow("nope.yaml: no such file or directory");
+  });
+});
