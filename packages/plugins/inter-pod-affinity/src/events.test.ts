@@ -4,6 +4,7 @@ import { ActionType, EventResource, QueueingHint } from "@kubesched/framework";
 import {
   PodAffinityWithRequiredReq as affReq,
   PodAntiAffinityWithRequiredReq as antiReq,
+  createPluginHarness,
   makeNode,
   makePod,
 } from "@kubesched/testing";
@@ -13,7 +14,8 @@ import {
   isSchedulableAfterNodeChange,
   isSchedulableAfterTargetPodUpdateLabel,
 } from "./events";
-import { setup } from "./test-harness";
+import { interPodAffinityPlugin } from "./index";
+import type { InterPodAffinity } from "./plugin";
 
 const { Queue, QueueSkip } = QueueingHint;
 
@@ -283,8 +285,9 @@ describe("Test_isSchedulableAfterNodeChange", () => {
 });
 
 describe("EventsToRegister", () => {
-  it("registers assigned pod, target pod label and node events with hints", () => {
-    const events = setup({}).plugin.eventsToRegister();
+  it("registers assigned pod, target pod label and node events with hints", async () => {
+    const h = await createPluginHarness({ plugin: interPodAffinityPlugin });
+    const events = (h.plugin as InterPodAffinity).eventsToRegister();
     expect(events.map((e) => e.event)).toEqual([
       {
         resource: EventResource.AssignedPod,

@@ -1,23 +1,71 @@
 // upstream: pkg/scheduler/framework/plugins/interpodaffinity/filtering_test.go
-import type { LabelSelector, Node, Pod, PodAffinityTerm } from "@kubesched/api";
-import { CycleState, PodInfo } from "@kubesched/framework";
+import type { LabelSelector, Namespace, Node, Pod, PodAffinityTerm } from "@kubesched/api";
+import { Code, CycleState, PodInfo, Status } from "@kubesched/framework";
 import {
   PodAffinityWithRequiredReq as affReq,
   PodAntiAffinityWithRequiredReq as antiReq,
+  createPluginHarness,
   makePod,
+  type PluginHarness,
   type StatusSummary,
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { type PreFilterState, preFilterStateKey } from "./filtering";
+import { interPodAffinityPlugin } from "./index";
+import type { InterPodAffinity } from "./plugin";
 import {
   ErrReasonAffinityRulesNotMatch,
   ErrReasonAntiAffinityRulesNotMatch,
   ErrReasonExistingAntiAffinityRulesNotMatch,
 } from "./reasons";
-import { namespaces, namespace as ns, runPreFilterFilter, setup } from "./test-harness";
 
 const defaultNamespace = "";
+
+/** A namespace with labels (the namespace lister's objects). */
+const ns = (name: string, labels?: Record<string, string>): Namespace => ({
+  metadata: { name, ...(labels ? { labels } : {}) },
+});
+
+/** upstream scoring_test.go `namespaces`. */
+const namespaces: Namespace[] = [
+  ns("subteam1.team1", { team: "team1" }),
+  ns("subteam2.team1", { team: "team1" }),
+  ns("subteam1.team2", { team: "team2" }),
+  ns("subteam2.team2", { team: "team2" }),
+];
+
+interface Setup {
+  harness: PluginHarness;
+  plugin: InterPodAffinity;
+  nodeInfo(name: string): ReturnType<PluginHarness["nodeInfo"]>;
+}
+
+/** The plugin in a real framework (createPluginHarness) over a snapshot of `nodes` with `pods`. */
+async function setup(opts: { nodes: Node[]; pods: Pod[]; namespaces?: Namespace[] }): Promise<Setup> {
+  const harness = await createPluginHarness({
+    plugin: interPodAffinityPlugin,
+    nodes: opts.nodes,
+    pods: opts.pods,
+    objects: { namespaces: opts.namespaces ?? [] },
+  });
+  return { harness, plugin: harness.plugin as InterPodAffinity, nodeInfo: (n) => harness.nodeInfo(n) };
+}
+
+/**
+ * PreFilter then Filter on every node (in node order) unless PreFilter did not succeed. A PreFilter
+ * Skip, which the framework records in the state, is reported as a Skip status.
+ */
+function runPreFilterFilter(
+  s: Setup,
+  pod: Pod,
+): { preFilter: Status | null; filter: (Status | null)[]; state: CycleState } {
+  const out = s.harness.filter(pod);
+  let preFilter = out.preFilter.status;
+  if (preFilter === null && out.state.skipFilterPlugins.has(s.plugin.name()))
+    preFilter = new Status(Code.Skip);
+  return { preFilter, filter: preFilter === null ? [...out.statuses.values()] : [], state: out.state };
+}
 
 const node = (name: string, labels: Record<string, string>): Node => ({ metadata: { name, labels } });
 
@@ -485,8 +533,8 @@ describe("TestRequiredAffinitySingleNode", () => {
   ];
 
   for (const test of tests) {
-    it(test.name, () => {
-      const s = setup({ nodes: [test.node], pods: test.pods ?? [], namespaces });
+    it(test.name, async () => {
+      const s = await setup({ nodes: [test.node], pods: test.pods ?? [], namespaces });
       const got = runPreFilterFilter(s, test.pod);
       expect(statusSummary(got.preFilter)).toEqual(test.wantPreFilterStatus ?? success);
       if (got.preFilter !== null) return;
@@ -746,8 +794,8 @@ describe("TestRequiredAffinityMultipleNodes", () => {
   ];
 
   for (const test of tests) {
-    it(test.name, () => {
-      const s = setup({ nodes: test.nodes, pods: test.pods, namespaces: [ns("NS1")] });
+    it(test.name, async () => {
+      const s = await setup({ nodes: test.nodes, pods: test.pods, namespaces: [ns("NS1")] });
       const got = runPreFilterFilter(s, test.pod);
       expect(statusSummary(got.preFilter)).toEqual(test.wantPreFilterStatus ?? success);
       if (got.preFilter?.isSkip()) return;
@@ -757,9 +805,9 @@ describe("TestRequiredAffinityMultipleNodes", () => {
 });
 
 describe("TestPreFilterDisabled", () => {
-  it("Filter without PreFilter state is an error", () => {
-    const s = setup({ nodes: [{ metadata: {} }] });
-    const ni = s.snapshot.list()[0]!;
+  it("Filter without PreFilter state is an error", async () => {
+    const s = await setup({ nodes: [{ metadata: {} }], pods: [] });
+    const ni = s.nodeInfo("");
     const got = s.plugin.filter(new CycleState(), { metadata: {} }, ni);
     expect(statusSummary(got)).toEqual({
       code: "Error",
@@ -863,9 +911,9 @@ describe("TestPreFilterStateAddRemovePod", () => {
   ];
 
   for (const [i, test] of tests.entries()) {
-    it(`${test.name} #${i}`, () => {
-      const getState = (pods: Pod[]) => {
-        const s = setup({ nodes, pods });
+    it(`${test.name} #${i}`, async () => {
+      const getState = async (pods: Pod[]) => {
+        const s = await setup({ nodes, pods });
         const got = runPreFilterFilter(s, test.pendingPod);
         expect(statusSummary(got.preFilter)).toEqual(success);
         const state = got.state.read(preFilterStateKey);
@@ -873,8 +921,8 @@ describe("TestPreFilterStateAddRemovePod", () => {
         return { s, cycleState: got.state, state };
       };
       // allPodsState is the state produced when all pods, including addedPod, are given to PreFilter.
-      const allPodsState = getState([...test.existingPods, test.addedPod]).state;
-      const { s, cycleState, state } = getState(test.existingPods);
+      const allPodsState = (await getState([...test.existingPods, test.addedPod])).state;
+      const { s, cycleState, state } = await getState(test.existingPods);
       const originalCounts = counts(state.clone());
 
       const nodeInfo = s.nodeInfo(test.addedPod.spec?.nodeName ?? "");
@@ -1009,8 +1057,8 @@ describe("TestGetTPMapMatchingIncomingAffinityAntiAffinity", () => {
   ];
 
   for (const test of tests) {
-    it(test.name, () => {
-      const s = setup({ nodes: test.nodes, pods: test.existingPods ?? [] });
+    it(test.name, async () => {
+      const s = await setup({ nodes: test.nodes, pods: test.existingPods ?? [] });
       const got = runPreFilterFilter(s, test.pod);
       const state = got.state.read(preFilterStateKey);
       // A pod without terms of its own and no existing anti-affinity skips: nothing was counted.

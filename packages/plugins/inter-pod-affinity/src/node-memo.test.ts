@@ -13,14 +13,47 @@ import {
   PodAffinityWithRequiredReq as affReq,
   PodAntiAffinityWithPreferredReq as antiPref,
   PodAntiAffinityWithRequiredReq as antiReq,
+  createPluginHarness,
   makePod,
+  type PluginHarness,
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { preFilterStateKey } from "./filtering";
 import { interPodAffinityPlugin } from "./index";
 import { InterPodAffinity } from "./plugin";
-import { fakeHandle, TestSnapshot } from "./test-harness";
+
+/**
+ * The harness's memoizing plugin (the default) and a non-memoizing one over the same framework
+ * handle, hence the same snapshot.
+ */
+async function memoAndFull(
+  nodes: Node[],
+  pods: Pod[],
+): Promise<{ h: PluginHarness; memo: InterPodAffinity; full: InterPodAffinity; nodes: NodeInfo[] }> {
+  const h = await createPluginHarness({ plugin: interPodAffinityPlugin, nodes, pods });
+  const { args } = interPodAffinityPlugin.args!.decode(undefined, "", h.framework.features());
+  return {
+    h,
+    memo: h.plugin as InterPodAffinity,
+    full: new InterPodAffinity(args, h.framework, { memo: false }),
+    // The snapshot's own node list: the test mutates it as the cache's incremental update would.
+    nodes: h.snapshot.nodeInfos().list() as NodeInfo[],
+  };
+}
+
+/**
+ * Recomputes the snapshot's "nodes with pods with (anti-)affinity" lists after the test mutated
+ * NodeInfos directly (the cache's incremental snapshot update does this between real cycles).
+ */
+function syncAffinityLists(h: PluginHarness): void {
+  const lister = h.snapshot.nodeInfos();
+  const all = lister.list();
+  const withAffinity = lister.havePodsWithAffinityList() as NodeInfo[];
+  const withAnti = lister.havePodsWithRequiredAntiAffinityList() as NodeInfo[];
+  withAffinity.splice(0, withAffinity.length, ...all.filter((n) => n.podsWithAffinity.length > 0));
+  withAnti.splice(0, withAnti.length, ...all.filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
+}
 
 const colors = ["red", "blue", "green"];
 
@@ -78,22 +111,18 @@ function node(i: number, zone: string): Node {
 }
 
 describe("memoized counts equal the full computation", () => {
-  it("after every mutation of the snapshot", () => {
+  it("after every mutation of the snapshot", async () => {
     const rand = seededRandom(42);
-    const snapshot = new TestSnapshot(
-      [],
+    const { h, memo, full, nodes } = await memoAndFull(
       Array.from({ length: 12 }, (_, i) => node(i, `z${i % 3}`)),
+      [],
     );
-    const nodes = snapshot.nodeInfoList as NodeInfo[];
     let podCount = 0;
     for (let i = 0; i < 30; i++) {
       const ni = nodes[rand.intn(nodes.length)]!;
       ni.addPod(randomPod(rand, podCount++, ni.nodeName));
     }
-    const handle = fakeHandle(snapshot);
-    const { args } = interPodAffinityPlugin.args!.decode(undefined, "", handle.features());
-    const memo = new InterPodAffinity(args, handle, { memo: true });
-    const full = new InterPodAffinity(args, handle, { memo: false });
+    syncAffinityLists(h);
 
     for (let round = 0; round < 60; round++) {
       for (const pod of incomingPods) {
@@ -166,23 +195,25 @@ describe("memoized counts equal the full computation", () => {
           }
         }
       }
+      syncAffinityLists(h);
     }
   });
 
-  it("an older cycle state whose shared counts changed reports an error instead of deciding", () => {
-    const snapshot = new TestSnapshot(
-      [makePod().name("x").namespace("a").label("color", "red").node("n0").obj()],
+  it("an older cycle state whose shared counts changed reports an error instead of deciding", async () => {
+    const {
+      h,
+      memo: plugin,
+      nodes,
+    } = await memoAndFull(
       [node(0, "z0"), node(1, "z0")],
+      [makePod().name("x").namespace("a").label("color", "red").node("n0").obj()],
     );
-    const handle = fakeHandle(snapshot);
-    const { args } = interPodAffinityPlugin.args!.decode(undefined, "", handle.features());
-    const plugin = new InterPodAffinity(args, handle);
     const pod = incomingPods[0]!;
-    const nodes = snapshot.nodeInfoList;
     plugin.preFilter(new CycleState(), pod, nodes); // first sighting: full computation
     const old = new CycleState();
     plugin.preFilter(old, pod, nodes); // memo entry created, counts shared
     nodes[1]!.addPod(makePod().name("y").namespace("a").label("color", "red").node("n1").obj());
+    syncAffinityLists(h);
     plugin.preFilter(new CycleState(), pod, nodes);
     expect(statusSummary(plugin.filter(old, pod, nodes[0]!)).code).toBe("Error");
   });

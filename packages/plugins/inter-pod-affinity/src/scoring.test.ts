@@ -1,9 +1,40 @@
 // upstream: pkg/scheduler/framework/plugins/interpodaffinity/scoring_test.go
-import type { Affinity, LabelSelector, Node, Pod, PodAffinityTerm } from "@kubesched/api";
-import { MaxNodeScore, type NodeScore } from "@kubesched/framework";
-import { type StatusSummary, statusSummary } from "@kubesched/testing";
+import type { Affinity, LabelSelector, Namespace, Node, Pod, PodAffinityTerm } from "@kubesched/api";
+import { MaxNodeScore, type NodeScore, type Status } from "@kubesched/framework";
+import { createPluginHarness, type StatusSummary, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { namespaces, runPreScoreScore, setup } from "./test-harness";
+import { interPodAffinityPlugin } from "./index";
+
+const ns = (name: string, labels: Record<string, string>): Namespace => ({ metadata: { name, labels } });
+
+/** upstream scoring_test.go `namespaces`. */
+const namespaces: Namespace[] = [
+  ns("subteam1.team1", { team: "team1" }),
+  ns("subteam2.team1", { team: "team1" }),
+  ns("subteam1.team2", { team: "team2" }),
+  ns("subteam2.team2", { team: "team2" }),
+];
+
+/**
+ * The plugin in a real framework (createPluginHarness) over `nodes` with `pods`: PreScore, then
+ * Score and NormalizeScore on every node unless PreScore did not succeed.
+ */
+async function runPreScoreScore(
+  opts: { nodes: Node[]; pods: Pod[]; args: unknown },
+  pod: Pod,
+): Promise<{ preScore: Status | null; scores: NodeScore[] }> {
+  const h = await createPluginHarness({
+    plugin: interPodAffinityPlugin,
+    nodes: opts.nodes,
+    pods: opts.pods,
+    objects: { namespaces },
+    args: opts.args,
+  });
+  const out = h.score(pod);
+  if (out.preScoreStatus !== null) return { preScore: out.preScoreStatus, scores: [] };
+  if (out.status !== null) throw new Error(`Score failed: ${out.status.message()}`);
+  return { preScore: null, scores: out.scores };
+}
 
 const node = (name: string, labels: Record<string, string>): Node => ({ metadata: { name, labels } });
 const exprs = (...e: NonNullable<LabelSelector["matchExpressions"]>): LabelSelector => ({
@@ -453,17 +484,18 @@ describe("TestPreferredAffinity", () => {
   ];
 
   for (const test of tests) {
-    it(test.name, () => {
-      const s = setup({
-        nodes: test.nodes,
-        pods: test.pods ?? [],
-        namespaces,
-        args: {
-          hardPodAffinityWeight: 1,
-          ignorePreferredTermsOfExistingPods: test.ignorePreferredTermsOfExistingPods ?? false,
+    it(test.name, async () => {
+      const got = await runPreScoreScore(
+        {
+          nodes: test.nodes,
+          pods: test.pods ?? [],
+          args: {
+            hardPodAffinityWeight: 1,
+            ignorePreferredTermsOfExistingPods: test.ignorePreferredTermsOfExistingPods ?? false,
+          },
         },
-      });
-      const got = runPreScoreScore(s, test.pod);
+        test.pod,
+      );
       if (got.preScore !== null) {
         const want = test.wantStatus;
         expect(want).toBeDefined();
@@ -540,14 +572,11 @@ describe("TestPreferredAffinityWithHardPodAffinitySymmetricWeight", () => {
   ];
 
   for (const test of tests) {
-    it(test.name, () => {
-      const s = setup({
-        nodes,
-        pods,
-        namespaces,
-        args: { hardPodAffinityWeight: test.hardPodAffinityWeight },
-      });
-      const got = runPreScoreScore(s, test.pod);
+    it(test.name, async () => {
+      const got = await runPreScoreScore(
+        { nodes, pods, args: { hardPodAffinityWeight: test.hardPodAffinityWeight } },
+        test.pod,
+      );
       expect(statusSummary(got.preScore)).toEqual(test.wantStatus ?? { code: "Success", reasons: [] });
       if (got.preScore !== null) return;
       expect(got.scores).toEqual(test.expectedList);
