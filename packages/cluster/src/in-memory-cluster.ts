@@ -277,6 +277,7 @@ export class InMemoryCluster implements ClusterSource {
         this.delete("Pod", pod);
       },
       patchPodStatus: async (pod, patch) => this.patchPodStatus(pod, patch),
+      bindVolumes: async (bindings, provisions) => this.bindVolumes(bindings, provisions),
     };
   }
 
@@ -324,6 +325,81 @@ export class InMemoryCluster implements ClusterSource {
       status: { ...cur.status, phase: "Running", startTime: cur.status?.startTime ?? now, conditions },
     };
     this.apply("Pod", next);
+  }
+
+  /**
+   * What the PV controller and a provisioner would do for VolumeBinding's PreBind: bind each
+   * PV to its claim, and provision a volume for each claim on (the zone of) the selected node.
+   */
+  bindVolumes(
+    bindings: ReadonlyArray<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
+    provisions: ReadonlyArray<{ pvc: PersistentVolumeClaim; node: string }>,
+  ): void {
+    for (const { pvc, pv } of bindings) this.bindClaim(pvc, pv);
+    for (const { pvc, node } of provisions) {
+      const claim =
+        this.persistentVolumeClaims.get(pvc.metadata?.namespace ?? "", pvc.metadata?.name ?? "") ?? pvc;
+      const n = this.nodes.get(node);
+      const zone = n?.metadata?.labels?.["topology.kubernetes.io/zone"];
+      const term = zone
+        ? { key: "topology.kubernetes.io/zone", operator: "In", values: [zone] }
+        : {
+            key: "kubernetes.io/hostname",
+            operator: "In",
+            values: [n?.metadata?.labels?.["kubernetes.io/hostname"] ?? node],
+          };
+      const pvName =
+        `pvc-${claim.metadata?.uid ?? `${claim.metadata?.namespace ?? ""}-${claim.metadata?.name ?? ""}`}`.replace(
+          /[^a-z0-9.-]/g,
+          "-",
+        );
+      const pv: PersistentVolume = {
+        apiVersion: "v1",
+        kind: "PersistentVolume",
+        metadata: { name: pvName, annotations: { "pv.kubernetes.io/provisioned-by": "kubesched-simulator" } },
+        spec: {
+          capacity: { storage: claim.spec?.resources?.requests?.storage ?? "1Gi" },
+          accessModes: claim.spec?.accessModes ?? ["ReadWriteOnce"],
+          persistentVolumeReclaimPolicy: "Delete",
+          ...(claim.spec?.storageClassName ? { storageClassName: claim.spec.storageClassName } : {}),
+          ...(claim.spec?.volumeMode ? { volumeMode: claim.spec.volumeMode } : {}),
+          nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [term] }] } },
+        },
+      };
+      this.apply("PersistentVolume", pv);
+      this.bindClaim(claim, pv);
+    }
+  }
+
+  private bindClaim(pvc: PersistentVolumeClaim, pv: PersistentVolume): void {
+    const ns = pvc.metadata?.namespace ?? "";
+    const name = pvc.metadata?.name ?? "";
+    const curPV = this.persistentVolumes.get(pv.metadata?.name ?? "") ?? pv;
+    const boundPV: PersistentVolume = {
+      ...curPV,
+      spec: {
+        ...curPV.spec,
+        claimRef: { kind: "PersistentVolumeClaim", namespace: ns, name, uid: pvc.metadata?.uid ?? "" },
+      },
+      status: { ...curPV.status, phase: "Bound" },
+    };
+    this.apply("PersistentVolume", boundPV);
+    const curPVC = this.persistentVolumeClaims.get(ns, name) ?? pvc;
+    const boundPVC: PersistentVolumeClaim = {
+      ...curPVC,
+      metadata: {
+        ...curPVC.metadata,
+        annotations: { ...curPVC.metadata?.annotations, "pv.kubernetes.io/bind-completed": "yes" },
+      },
+      spec: { ...curPVC.spec, volumeName: pv.metadata?.name ?? "" },
+      status: {
+        ...curPVC.status,
+        phase: "Bound",
+        ...(curPV.spec?.capacity ? { capacity: curPV.spec.capacity } : {}),
+        ...(curPV.spec?.accessModes ? { accessModes: curPV.spec.accessModes } : {}),
+      },
+    };
+    this.apply("PersistentVolumeClaim", boundPVC);
   }
 
   patchPodStatus(pod: Pod, patch: PodStatusPatch): void {

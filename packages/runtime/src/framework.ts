@@ -480,6 +480,11 @@ export class Framework implements Handle {
     return this.postFilter.length > 0;
   }
 
+  /** Whether the named plugin runs at PostFilter in this profile. */
+  hasPostFilterPlugin(name: string): boolean {
+    return this.postFilter.some((pl) => pl.name() === name);
+  }
+
   hasScorePlugins(): boolean {
     return this.score.length > 0;
   }

@@ -168,6 +168,8 @@ async function schedulingCycle(
         status: new Status(Code.Unschedulable).withError(err),
       };
     }
+    // upstream: DefaultPreemption counts its attempts in PostFilter.
+    if (fwk.hasPostFilterPlugin("DefaultPreemption")) sched.metrics?.preemptionAttempts.inc();
     const pf = await fwk.runPostFilterPlugins(state, pod, err.diagnosis.nodeToStatus);
     err.diagnosis.postFilterMsg = pf.status ? pf.status.message() : "";
     return {
