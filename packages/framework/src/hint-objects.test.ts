@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { as, asNode, asPod, NodeKind, PodKind } from "./hint-objects";
+import { as, asNode, asPod, hintObjectKind, NodeKind, PodKind } from "./hint-objects";
 
 describe("as (upstream util.As)", () => {
   const pod = { metadata: { name: "p" }, spec: { containers: [] } };
@@ -26,5 +26,18 @@ describe("as (upstream util.As)", () => {
     expect(asPod(undefined)).toBeUndefined();
     expect(asNode(node)).toBe(node);
     expect(() => asNode({ kind: "Pod" })).toThrow("expected *v1.Node, but got Pod");
+  });
+});
+
+describe("hintObjectKind", () => {
+  it("recognises objects of its kind, and objects without a kind", () => {
+    const pvcKind = hintObjectKind<{ kind?: string }>("*v1.PersistentVolumeClaim", "PersistentVolumeClaim");
+    expect(as(undefined, { kind: "PersistentVolumeClaim" }, pvcKind)[1]).toEqual({
+      kind: "PersistentVolumeClaim",
+    });
+    expect(as(undefined, {}, pvcKind)[1]).toEqual({});
+    expect(() => as(undefined, { kind: "Pod" }, pvcKind)).toThrow(
+      "expected *v1.PersistentVolumeClaim, but got Pod",
+    );
   });
 });

@@ -25,15 +25,17 @@ function describe(obj: unknown): string {
   return typeof obj;
 }
 
-export const PodKind: HintObjectKind<Pod> = {
-  typeName: "*v1.Pod",
-  is: (obj): obj is Pod => objectOfKind(obj, "Pod"),
-};
+/**
+ * The kind of a Kubernetes object: a plain object whose `kind`, when set, is `kind`
+ * (`hintObjectKind<PersistentVolumeClaim>("*v1.PersistentVolumeClaim", "PersistentVolumeClaim")`).
+ */
+export function hintObjectKind<T>(typeName: string, kind: string): HintObjectKind<T> {
+  return { typeName, is: (obj): obj is T => objectOfKind(obj, kind) };
+}
 
-export const NodeKind: HintObjectKind<Node> = {
-  typeName: "*v1.Node",
-  is: (obj): obj is Node => objectOfKind(obj, "Node"),
-};
+export const PodKind: HintObjectKind<Pod> = hintObjectKind<Pod>("*v1.Pod", "Pod");
+
+export const NodeKind: HintObjectKind<Node> = hintObjectKind<Node>("*v1.Node", "Node");
 
 function convert<T>(obj: unknown, kind: HintObjectKind<T>): T | undefined {
   if (obj === undefined || obj === null) return undefined;

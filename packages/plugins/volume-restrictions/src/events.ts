@@ -1,30 +1,29 @@
 // upstream: pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go
 // (EventsToRegister, isSchedulableAfterPodDeleted, isSchedulableAfterPersistentVolumeClaimAdded)
-import type { PersistentVolumeClaim, Pod } from "@kubesched/api";
+import type { PersistentVolumeClaim } from "@kubesched/api";
 import {
   ActionType,
+  as,
+  asPod,
   type ClusterEventWithHint,
   EventResource,
+  hintObjectKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 import { isVolumeConflict, restrictedVolumes } from "./conflicts";
 
-function asObject<T>(v: unknown, what: string, fn: string): T {
-  if (v === undefined || v === null || typeof v !== "object" || Array.isArray(v)) {
-    throw new TypeError(
-      `unexpected objects in ${fn}: expected ${what}, got ${Array.isArray(v) ? "array" : typeof v}`,
-    );
-  }
-  return v as T;
-}
+const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
+  "*v1.PersistentVolumeClaim",
+  "PersistentVolumeClaim",
+);
 
 /**
  * Queue when the deleted pod (same namespace) held an in-line volume that conflicts with the
  * pod's, or used one of the pod's PVCs (it may have blocked a ReadWriteOncePod claim).
  */
 export const isSchedulableAfterPodDeleted: QueueingHintFn = (pod, oldObj) => {
-  const deletedPod = asObject<Pod>(oldObj, "*v1.Pod", "isSchedulableAfterPodDeleted");
+  const deletedPod = asPod(oldObj)!;
   if ((deletedPod.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) {
     return QueueingHint.QueueSkip;
   }
@@ -45,11 +44,7 @@ export const isSchedulableAfterPodDeleted: QueueingHintFn = (pod, oldObj) => {
 
 /** Queue when the added PVC (same namespace) is one the pod uses: its access mode must be read. */
 export const isSchedulableAfterPersistentVolumeClaimAdded: QueueingHintFn = (pod, _oldObj, newObj) => {
-  const pvc = asObject<PersistentVolumeClaim>(
-    newObj,
-    "*v1.PersistentVolumeClaim",
-    "isSchedulableAfterPersistentVolumeClaimChange",
-  );
+  const pvc = as(undefined, newObj, PersistentVolumeClaimKind)[1]!;
   if ((pvc.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) return QueueingHint.QueueSkip;
   for (const v of pod.spec?.volumes ?? []) {
     if (v.persistentVolumeClaim && v.persistentVolumeClaim.claimName === pvc.metadata?.name) {
