@@ -1,8 +1,10 @@
 import type { Pod } from "@kubesched/api";
 import {
+  type ClusterClient,
   Code,
   type CycleState,
   defaultNormalizeScore,
+  type Extender,
   type FilterPlugin,
   fieldErrors,
   type NodeInfo,
@@ -211,6 +213,90 @@ describe("createPluginHarness", () => {
     expect(await h.framework.runBindPlugins(h.newCycleState(), pod, "n1")).toBeNull();
     expect(h.client.calls).toEqual([{ verb: "bind", pod, nodeName: "n1" }]);
     expect(h.framework.listPlugins().bind?.map((p) => p.name)).toEqual(["RecordingBinder", "HarnessBinder"]);
+  });
+
+  it("forwards client calls to a given client and keeps recording them", async () => {
+    const forwarded: string[] = [];
+    const volumes: number[] = [];
+    const client: ClusterClient = {
+      bindPod: async (pod, nodeName) => {
+        forwarded.push(`bind ${pod.metadata?.name} ${nodeName}`);
+      },
+      deletePod: async (pod) => {
+        forwarded.push(`delete ${pod.metadata?.name}`);
+        throw new Error("gone");
+      },
+      patchPodStatus: async (pod) => {
+        forwarded.push(`patch ${pod.metadata?.name}`);
+      },
+      bindVolumes: async (bindings, provisions) => {
+        volumes.push(bindings.length, provisions.length);
+      },
+    };
+    const h = await createPluginHarness({ plugin: labelMatch, nodes, client });
+    const handle = h.framework;
+    const pod = makePod().name("p").obj();
+    await handle.client().bindPod(pod, "n1");
+    await expect(handle.client().deletePod(pod)).rejects.toThrow("gone");
+    h.client.failWith("patchStatus", new Error("patch failed"));
+    await expect(handle.client().patchPodStatus(pod, {})).rejects.toThrow("patch failed");
+    await handle.client().bindVolumes?.([], []);
+    expect(forwarded).toEqual(["bind p n1", "delete p"]);
+    expect(h.client.calls.map((c) => c.verb)).toEqual(["bind", "delete", "patchStatus"]);
+    expect(h.client.inner).toBe(client);
+    expect(volumes).toEqual([0, 0]);
+
+    // Without bindVolumes on the given client (or without a client), the harness has none.
+    const { bindVolumes: _, ...noVolumes } = client;
+    expect((await createPluginHarness({ plugin: labelMatch, client: noVolumes })).client.bindVolumes).toBe(
+      undefined,
+    );
+    expect((await createPluginHarness({ plugin: labelMatch })).framework.client().bindVolumes).toBe(
+      undefined,
+    );
+  });
+
+  it("passes extenders to the framework and events to a given recorder", async () => {
+    const extender = { name: () => "ext" } as Pick<Extender, "name"> as Extender;
+    const seen: string[] = [];
+    const h = await createPluginHarness({
+      plugin: labelMatch,
+      extenders: [extender],
+      eventRecorder: { eventf: (_r, _rel, _t, reason) => seen.push(reason) },
+    });
+    expect(h.framework.extenders()).toEqual([extender]);
+    const pod = makePod().name("p").obj();
+    h.framework.eventRecorder().eventf(pod, null, "Normal", "Scheduled", "Binding", "ok");
+    expect(seen).toEqual(["Scheduled"]);
+    expect(h.events.map((e) => e.reason)).toEqual(["Scheduled"]);
+    expect((await createPluginHarness({ plugin: labelMatch })).framework.extenders()).toEqual([]);
+  });
+
+  it("scores without PreScore when asked", async () => {
+    class CountingPreScore extends LabelMatch {
+      preScoreCalls = 0;
+      override preScore(s: CycleState, pod: Pod): Status | null {
+        this.preScoreCalls++;
+        return super.preScore(s, pod);
+      }
+    }
+    const plugin: PluginDescriptor = {
+      name: "LabelMatch",
+      factory: () => new CountingPreScore({ key: "zone" }),
+    };
+    const h = await createPluginHarness({ plugin, nodes, pods: [makePod().name("a").node("n2").obj()] });
+    const pl = h.plugin as CountingPreScore;
+    // PreScore would skip this pod; without it, Score runs.
+    const pod = makePod().name("p").label("skipScore", "y").obj();
+    const out = h.score(pod, ["n1", "n2"], { runPreScore: false });
+    expect(pl.preScoreCalls).toBe(0);
+    expect(out.preScoreStatus).toBeNull();
+    expect(out.scores).toEqual([
+      { name: "n1", score: 100 },
+      { name: "n2", score: 0 },
+    ]);
+    h.score(pod, ["n1"]);
+    expect(pl.preScoreCalls).toBe(1);
   });
 
   it("can test a QueueSort plugin", async () => {

@@ -20,8 +20,11 @@ import { newSnapshot } from "@kubesched/cache";
 import {
   type BindPlugin,
   type Clock,
+  type ClusterClient,
   CycleState,
   defaultFeatures,
+  type EventRecorder,
+  type Extender,
   type Features,
   formatFieldErrors,
   isPreScorePlugin,
@@ -81,6 +84,28 @@ export interface HarnessOptions<A = unknown> {
   nominatedPods?: Pod[];
   clock?: Clock;
   rand?: Random;
+  /** The framework's extenders (`handle.extenders()`), e.g. for preemption with extenders. */
+  extenders?: Extender[];
+  /**
+   * A client the writes go to: `harness.client` is still a RecordingClusterClient, which records
+   * each call and then forwards it to this one (and has `bindVolumes` exactly when it has).
+   * Absent: the recording client applies nothing.
+   */
+  client?: ClusterClient;
+  /** An event recorder the events go to as well (`harness.events` still records them). */
+  eventRecorder?: EventRecorder;
+}
+
+export interface HarnessScoreOptions {
+  /** Default: a new CycleState. */
+  state?: CycleState;
+  /** Run the framework's PreFilter on the state first (default false). */
+  runPreFilter?: boolean;
+  /**
+   * Run the plugin's PreScore first (default true). false: Score runs on the state as it is, as
+   * upstream's "PreScore is not called" cases do.
+   */
+  runPreScore?: boolean;
 }
 
 export interface HarnessFilterOutput {
@@ -106,7 +131,10 @@ export interface PluginHarness {
   readonly plugin: Plugin;
   /** The in-memory snapshot of nodes and pods (node order as given). */
   readonly snapshot: SharedLister;
-  /** Records bind/delete/patch calls; applies nothing. */
+  /**
+   * Records bind/delete/patch calls, then forwards them to the `client` option (if any);
+   * applies nothing otherwise.
+   */
   readonly client: RecordingClusterClient;
   readonly listers: FakeListers;
   readonly events: ReturnType<typeof recordingEventRecorder>["events"];
@@ -125,13 +153,10 @@ export interface PluginHarness {
   /**
    * PreScore → Score → NormalizeScore of the plugin under test only, over the given nodes
    * (default: all); normalized scores without weight. `state` defaults to a new state; with
-   * `runPreFilter` the framework's PreFilter runs on it first.
+   * `runPreFilter` the framework's PreFilter runs on it first; with `runPreScore: false` the
+   * plugin's PreScore is not called.
    */
-  score(
-    pod: Pod,
-    nodeNames?: string[],
-    opts?: { state?: CycleState; runPreFilter?: boolean },
-  ): HarnessScoreOutput;
+  score(pod: Pod, nodeNames?: string[], opts?: HarnessScoreOptions): HarnessScoreOutput;
 }
 
 class HarnessQueueSort implements QueueSortPlugin {
@@ -220,8 +245,8 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
 
   const snapshot = newSnapshot(pods, nodes);
   const listers = new FakeListers({ ...opts.objects, pods, nodes });
-  const client = new RecordingClusterClient();
-  const recorder = recordingEventRecorder();
+  const client = new RecordingClusterClient(opts.client ?? null);
+  const recorder = recordingEventRecorder(opts.eventRecorder ?? null);
   const framework = await newFramework(
     registry,
     { schedulerName: "default-scheduler", plugins, pluginConfig },
@@ -234,6 +259,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       nominator: new FakeNominator(opts.nominatedPods ?? []),
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.rand ? { rand: opts.rand } : {}),
+      ...(opts.extenders ? { extenders: opts.extenders } : {}),
     },
   );
   const plugin = framework.plugin(under.name) as Plugin;
@@ -282,7 +308,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       }
       const infos = nodeInfosOf(nodeNames);
       let preScoreStatus: Status | null = null;
-      if (isPreScorePlugin(plugin)) {
+      if (o.runPreScore !== false && isPreScorePlugin(plugin)) {
         preScoreStatus = plugin.preScore(state, pod, infos);
         if (preScoreStatus?.isSkip()) return { status: null, scores: [], preScoreStatus };
         if (preScoreStatus && !preScoreStatus.isSuccess()) {

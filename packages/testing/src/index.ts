@@ -11,6 +11,7 @@ export {
   type HarnessObjects,
   type HarnessOptions,
   HarnessQueueSortName,
+  type HarnessScoreOptions,
   type HarnessScoreOutput,
   type PluginHarness,
 } from "./harness";

@@ -1,4 +1,4 @@
-import type { Pod } from "@kubesched/api";
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import type { ClusterClient, EventRecorder, EventType, PodStatusPatch } from "@kubesched/framework";
 
 /** One API write the scheduler made. */
@@ -7,10 +7,23 @@ export type ClientCall =
   | { verb: "delete"; pod: Pod }
   | { verb: "patchStatus"; pod: Pod; patch: PodStatusPatch };
 
-/** A ClusterClient that records every call in order and applies nothing. */
+/**
+ * A ClusterClient that records every call in order. Alone it applies nothing; given an `inner`
+ * client it records each call and then forwards it (unless `failWith` made the verb fail), and it
+ * has `bindVolumes` exactly when `inner` has it (forwarded, not recorded in `calls`).
+ */
 export class RecordingClusterClient implements ClusterClient {
   readonly calls: ClientCall[] = [];
   private readonly failures = new Map<ClientCall["verb"], Error>();
+  readonly bindVolumes?: (
+    bindings: ReadonlyArray<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
+    provisions: ReadonlyArray<{ pvc: PersistentVolumeClaim; node: string }>,
+  ) => Promise<void>;
+
+  constructor(readonly inner: ClusterClient | null = null) {
+    const bindVolumes = inner?.bindVolumes;
+    if (inner && bindVolumes) this.bindVolumes = (b, p) => bindVolumes.call(inner, b, p);
+  }
 
   /** Makes every later call with this verb reject with `err` (null: succeed again). */
   failWith(verb: ClientCall["verb"], err: Error | null): this {
@@ -22,16 +35,19 @@ export class RecordingClusterClient implements ClusterClient {
   async bindPod(pod: Pod, nodeName: string): Promise<void> {
     this.calls.push({ verb: "bind", pod, nodeName });
     this.maybeFail("bind");
+    await this.inner?.bindPod(pod, nodeName);
   }
 
   async deletePod(pod: Pod): Promise<void> {
     this.calls.push({ verb: "delete", pod });
     this.maybeFail("delete");
+    await this.inner?.deletePod(pod);
   }
 
   async patchPodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {
     this.calls.push({ verb: "patchStatus", pod, patch });
     this.maybeFail("patchStatus");
+    await this.inner?.patchPodStatus(pod, patch);
   }
 
   private maybeFail(verb: ClientCall["verb"]): void {
@@ -49,13 +65,16 @@ export interface RecordedEvent {
   note: string;
 }
 
-/** An EventRecorder that keeps every event in `events`. */
-export function recordingEventRecorder(): EventRecorder & { readonly events: RecordedEvent[] } {
+/** An EventRecorder that keeps every event in `events` (and forwards it to `inner` when given). */
+export function recordingEventRecorder(
+  inner: EventRecorder | null = null,
+): EventRecorder & { readonly events: RecordedEvent[] } {
   const events: RecordedEvent[] = [];
   return {
     events,
     eventf(regarding, related, type, reason, action, note) {
       events.push({ regarding, related, type, reason, action, note });
+      inner?.eventf(regarding, related, type, reason, action, note);
     },
   };
 }
