@@ -2,7 +2,6 @@
 import type { Node, Pod, PodDisruptionBudget } from "@kubesched/api";
 import {
   Code,
-  defaultFeatures,
   type Extender,
   NodeToStatus,
   NominatingMode,
@@ -24,8 +23,7 @@ import {
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { defaultDefaultPreemptionArgs } from "./args";
-import { DefaultPreemption, type IsEligiblePodFunc, type MoreImportantPodFunc } from "./default-preemption";
+import type { DefaultPreemption, IsEligiblePodFunc, MoreImportantPodFunc } from "./default-preemption";
 import { defaultPreemptionPlugin } from "./index";
 import { type Candidate, getPodStartTime } from "./preemption";
 import {
@@ -52,7 +50,6 @@ import {
   truePredicateExtender,
   veryHighPriority,
   veryLargeRes,
-  withExtenders,
 } from "./test-util";
 
 // The real filter plugins, as upstream's tests register them.
@@ -77,6 +74,7 @@ interface Setup {
   args?: unknown;
   rand?: Random;
   nominatedPods?: Pod[];
+  extenders?: Extender[];
 }
 
 async function setup(s: Setup): Promise<{ h: PluginHarness; pl: DefaultPreemption }> {
@@ -89,6 +87,7 @@ async function setup(s: Setup): Promise<{ h: PluginHarness; pl: DefaultPreemptio
     extraPlugins: s.extraPlugins,
     ...(s.rand ? { rand: s.rand } : {}),
     ...(s.nominatedPods ? { nominatedPods: s.nominatedPods } : {}),
+    ...(s.extenders ? { extenders: s.extenders } : {}),
   });
   return { h, pl: h.plugin as DefaultPreemption };
 }
@@ -347,20 +346,14 @@ describe("TestPostFilter", () => {
 
   for (const tt of tests) {
     it(tt.name, async () => {
-      const { h, pl: plugin } = await setup({
+      const { h, pl } = await setup({
         nodes: tt.nodes,
         pods: tt.pods,
         preemptor: tt.pod,
         pdbs: tt.pdbs ?? [],
         extraPlugins: [nodeResourcesFitPlugin, testPlugin],
+        ...(tt.extender ? { extenders: [tt.extender] } : {}),
       });
-      const pl = tt.extender
-        ? new DefaultPreemption(
-            defaultDefaultPreemptionArgs(),
-            withExtenders(h.framework, [tt.extender]),
-            defaultFeatures,
-          )
-        : plugin;
       const state = h.newCycleState();
       const pre = h.runPreFilter(state, tt.pod);
       expect(statusSummary(pre.status).code).toBe("Success");
@@ -2232,18 +2225,14 @@ describe("TestPreempt", () => {
   for (const tt of tests) {
     it(tt.name, async () => {
       const nodes = tt.nodeNames.map((n) => topologyNode(n, veryLargeRes));
-      const { h } = await setup({
+      const { h, pl } = await setup({
         nodes,
         pods: tt.pods,
         preemptor: tt.pod,
         extraPlugins: [tt.registerPlugin],
+        extenders: tt.extenders ?? [],
       });
       for (const e of tt.extenders ?? []) for (const n of nodes) e.nodes.set(n.metadata?.name ?? "", n);
-      const pl = new DefaultPreemption(
-        defaultDefaultPreemptionArgs(),
-        withExtenders(h.framework, tt.extenders ?? []),
-        defaultFeatures,
-      );
       const state = h.newCycleState();
       expect(statusSummary(h.runPreFilter(state, tt.pod).status).code).toBe("Success");
       // so that these nodes are eligible for preemption, we set their status to Unschedulable.

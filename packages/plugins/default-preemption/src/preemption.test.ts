@@ -9,6 +9,8 @@ import {
   type ExtenderVictims,
   type NodeInfo,
   type NodeToStatus,
+  type PermitPlugin,
+  type PluginDescriptor,
   type PodStatusPatch,
   Status,
 } from "@kubesched/framework";
@@ -26,7 +28,14 @@ import {
 import { ErrReasonUntoleratedTaint } from "@kubesched/plugin-taint-toleration";
 import { ErrReasonDiskConflict } from "@kubesched/plugin-volume-restrictions";
 import { ErrReasonConflict as VolumeZoneErrReasonConflict } from "@kubesched/plugin-volume-zone";
-import { createPluginHarness, makeContainer, makeNode, makePod, statusSummary } from "@kubesched/testing";
+import {
+  createPluginHarness,
+  fakeClock,
+  makeContainer,
+  makeNode,
+  makePod,
+  statusSummary,
+} from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { defaultPreemptionPlugin } from "./index";
 import {
@@ -36,7 +45,7 @@ import {
   pickOneNodeForPreemption,
   type SelectVictimsResult,
 } from "./preemption";
-import { highPriority, midPriority, nodeToStatus, veryLargeRes, withOverrides } from "./test-util";
+import { highPriority, midPriority, nodeToStatus, veryLargeRes } from "./test-util";
 
 /** upstream FakePostFilterPlugin: the first pod of every node is its only victim. */
 class FakePostFilterPlugin implements PreemptionInterface {
@@ -416,17 +425,14 @@ describe("TestPrepareCandidate", () => {
   ];
   for (const tt of tests) {
     it(tt.name, async () => {
+      const client = new FakeClient(new Set(tt.testPods.map((p) => p.metadata?.name ?? "")));
       const h = await createPluginHarness({
         plugin: defaultPreemptionPlugin,
         nodes: [makeNode().name(node1Name).capacity(veryLargeRes).obj()],
         pods: [...tt.testPods, preemptor],
+        client,
       });
-      const client = new FakeClient(new Set(tt.testPods.map((p) => p.metadata?.name ?? "")));
-      const ev = new Evaluator(
-        "DefaultPreemption",
-        withOverrides(h.framework, { client }),
-        new FakePostFilterPlugin(),
-      );
+      const ev = new Evaluator("DefaultPreemption", h.framework, new FakePostFilterPlugin());
       const status = await ev.prepareCandidate(tt.candidate, preemptor);
       if (tt.expectedStatus === null) expect(status).toBeNull();
       else expect(statusSummary(status)).toEqual({ code: "Error", reasons: [tt.expectedStatus] });
@@ -446,36 +452,35 @@ describe("TestPrepareCandidate", () => {
   }
 
   it("a victim waiting at Permit is preempted there, without API calls", async () => {
+    // A Permit plugin that makes every pod wait, so that victim1 really waits in the framework.
+    const waitAtPermit: PluginDescriptor = {
+      name: "WaitAtPermit",
+      factory: (): PermitPlugin => ({
+        name: () => "WaitAtPermit",
+        permit: () => ({ status: new Status(Code.Wait), timeoutMs: 60_000 }),
+      }),
+    };
     const h = await createPluginHarness({
       plugin: defaultPreemptionPlugin,
       nodes: [makeNode().name(node1Name).obj()],
       pods: [victim1, preemptor],
+      extraPlugins: [waitAtPermit],
+      clock: fakeClock(),
     });
-    const preempted: string[] = [];
-    const waiting = {
-      getPod: () => victim1,
-      getPendingPlugins: () => ["P"],
-      allow: () => {},
-      reject: () => true,
-      preempt: (plugin: string, msg: string) => {
-        preempted.push(`${plugin}: ${msg}`);
-        return true;
-      },
-    };
-    const handle = new Proxy(h.framework, {
-      get(target, prop) {
-        if (prop === "getWaitingPod") return (uid: string) => (uid === "victim1" ? waiting : undefined);
-        const v = Reflect.get(target, prop, target);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-    const ev = new Evaluator("DefaultPreemption", handle, new FakePostFilterPlugin());
+    expect(statusSummary(h.framework.runPermitPlugins(h.newCycleState(), victim1, node1Name)).code).toBe(
+      "Wait",
+    );
+    const waited = h.framework.waitOnPermit(victim1);
+    const ev = new Evaluator("DefaultPreemption", h.framework, new FakePostFilterPlugin());
     const status = await ev.prepareCandidate(
       { name: node1Name, victims: { pods: [victim1], numPDBViolations: 0 } },
       preemptor,
     );
     expect(status).toBeNull();
-    expect(preempted).toEqual(["DefaultPreemption: preempted"]);
+    // The waiting pod was preempted by "DefaultPreemption" with the message "preempted".
+    const w = await waited;
+    expect(statusSummary(w)).toEqual({ code: "Error", reasons: ["waiting on permit for pod: preempted"] });
+    expect(w?.plugin).toBe("DefaultPreemption");
     expect(h.client.calls).toEqual([]);
     expect(
       h.events.map((e) => [e.regarding.metadata?.name, e.related?.metadata?.name, e.type, e.reason, e.note]),

@@ -3,14 +3,12 @@
 import type { Node, Pod } from "@kubesched/api";
 import {
   asStatus,
-  type ClusterClient,
   Code,
   type CycleState,
   type Extender,
   type ExtenderFilterResult,
   type ExtenderVictims,
   type FilterPlugin,
-  type Handle,
   type NodeInfo,
   NodeToStatus,
   type PluginDescriptor,
@@ -184,23 +182,6 @@ export class FakeExtender implements Extender {
     }
     return out;
   }
-}
-
-/** A Handle with other extenders() and client() (the harness has no options for them). */
-export function withOverrides(handle: Handle, o: { extenders?: Extender[]; client?: ClusterClient }): Handle {
-  return new Proxy(handle, {
-    get(target, prop) {
-      if (prop === "extenders" && o.extenders) return () => o.extenders;
-      if (prop === "client" && o.client) return () => o.client;
-      const v = Reflect.get(target, prop, target);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-}
-
-/** A Handle whose extenders() are `extenders`. */
-export function withExtenders(handle: Handle, extenders: Extender[]): Handle {
-  return withOverrides(handle, { extenders });
 }
 
 /** A Random whose intn returns the given values in turn (upstream tests pin getOffsetRand). */
