@@ -1,0 +1,430 @@
+// kubesched simulate, in process, with the in-tree registry: the ARCHITECTURE.md contract
+// (flags, SimulationResult shape, determinism) and the user-facing errors.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse as parseYAML } from "yaml";
+import { runCli } from "../cli";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const fixtures = "apps/kubesched/test-fixtures";
+
+async function run(...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
+  return { code, stdout, stderr };
+}
+
+interface PodResult {
+  namespace: string;
+  name: string;
+  outcome: string;
+  node: string | null;
+  nominatedNode: string | null;
+  attempts: number;
+  message: string | null;
+  explain?: Record<string, unknown>;
+}
+interface Result {
+  kind: string;
+  pods: PodResult[];
+  preemptions: unknown[];
+  nodes: {
+    name: string;
+    allocatable: Record<string, string>;
+    requested: Record<string, string>;
+    pods: number;
+  }[];
+  summary: Record<string, number | null>;
+}
+const placements = (r: Result) =>
+  Object.fromEntries(r.pods.map((p) => [`${p.namespace}/${p.name}`, p.node ?? p.outcome]));
+
+const tmp = mkdtempSync(join(tmpdir(), "kubesched-simulate-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("kubesched simulate --cluster examples/cluster.yaml", () => {
+  it("prints the table", async () => {
+    const { code, stdout, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const lines = stdout.split("\n");
+    expect(lines[0]).toMatch(/^POD\s+OUTCOME\s+NODE\s+ATTEMPTS\s+MESSAGE$/);
+    expect(stdout).toMatch(/^shop\/web-1\s+Scheduled\s+\S+\s+1$/m);
+    expect(stdout).toMatch(/^default\/train-0\s+Scheduled\s+gpu-c2\s+1$/m);
+    expect(stdout).toMatch(
+      /^default\/render-xl\s+Unschedulable\s+-\s+1\s+0\/6 nodes are available: 1 node\(s\) had untolerated taint\(s\), 1 node\(s\) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory\./m,
+    );
+    expect(stdout).toMatch(
+      /^shop\/migrate-schema\s+Gated\s+-\s+0\s+waiting for scheduling gates: \[example\.com\/wait-for-db\]$/m,
+    );
+    expect(stdout).toMatch(
+      /^default\/audit-agent\s+Skipped\s+-\s+0\s+no profile for schedulerName "security-scheduler"$/m,
+    );
+    expect(stdout).toMatch(/^NODE\s+CPU REQUESTED\s+MEMORY REQUESTED\s+PODS$/m);
+    expect(stdout).toMatch(/^node-a2\s+0\/4 \(0%\)\s+0\/16Gi \(0%\)\s+0\/110$/m);
+    expect(stdout).toContain("11 pending pods: 8 scheduled, 1 unschedulable, 0 error, 1 gated, 1 skipped\n");
+  });
+
+  it("-o json prints one SimulationResult with every field of the contract", async () => {
+    const { code, stdout } = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "json");
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    expect(Object.keys(r)).toEqual(["kind", "pods", "preemptions", "nodes", "summary"]);
+    expect(r.kind).toBe("SimulationResult");
+    for (const p of r.pods) {
+      expect(Object.keys(p)).toEqual([
+        "namespace",
+        "name",
+        "outcome",
+        "node",
+        "nominatedNode",
+        "attempts",
+        "message",
+      ]);
+      expect(["Scheduled", "Unschedulable", "Error", "Gated", "Skipped"]).toContain(p.outcome);
+      if (p.outcome !== "Scheduled") expect(p.node).toBeNull();
+      else expect(p.message).toBeNull();
+    }
+    expect(r.pods.map((p) => p.name)).toEqual([
+      "web-1",
+      "web-2",
+      "web-3",
+      "cache-0",
+      "db-0",
+      "train-0",
+      "ingress-1",
+      "batch-1",
+      "render-xl",
+      "migrate-schema",
+      "audit-agent",
+    ]);
+    // Topology spread over three zones; db-0 and ingress-1 need disktype=ssd (ingress-0 holds
+    // host port 443 on node-a1); the GPU pod tolerates the taint.
+    const zoneOf: Record<string, string> = {
+      "node-a1": "a",
+      "node-a2": "a",
+      "node-b1": "b",
+      "node-b2": "b",
+      "node-c1": "c",
+      "gpu-c2": "c",
+    };
+    const webZones = r.pods.filter((p) => p.name.startsWith("web-")).map((p) => zoneOf[p.node ?? ""]);
+    expect(new Set(webZones).size).toBe(3);
+    const by = Object.fromEntries(r.pods.map((p) => [p.name, p]));
+    expect(["node-a1", "node-b1"]).toContain(by["db-0"]?.node);
+    expect(by["ingress-1"]?.node).toBe("node-b1");
+    expect(by["train-0"]?.node).toBe("gpu-c2");
+    for (const n of r.nodes) {
+      expect(Object.keys(n)).toEqual(["name", "allocatable", "requested", "pods"]);
+      expect(Object.keys(n.requested)).toEqual(["cpu", "memory"]);
+    }
+    expect(r.nodes.find((n) => n.name === "node-b1")?.allocatable).toEqual({
+      cpu: "7800m",
+      memory: "31Gi",
+      pods: "110",
+    });
+    expect(r.summary).toEqual({
+      pods: 11,
+      scheduled: 8,
+      unschedulable: 1,
+      error: 0,
+      gated: 1,
+      skipped: 1,
+      wallMs: null,
+      podsPerSecond: null,
+    });
+    expect(r.preemptions).toEqual([]);
+  });
+
+  it("--timing fills summary.wallMs and podsPerSecond (and reports them on stderr for tables)", async () => {
+    const json = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "json", "--timing");
+    const r = JSON.parse(json.stdout) as Result;
+    expect(typeof r.summary.wallMs).toBe("number");
+    expect(typeof r.summary.podsPerSecond).toBe("number");
+    const table = await run("simulate", "--cluster", "examples/cluster.yaml", "--timing");
+    expect(table.stderr).toMatch(/^scheduled 8 pods in [\d.]+ ms \(\d+ pods\/s\)\n$/);
+  });
+
+  it("-o yaml is the same result as YAML", async () => {
+    const json = JSON.parse(
+      (await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "json")).stdout,
+    );
+    const yaml = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "yaml");
+    expect(yaml.code).toBe(0);
+    expect(yaml.stdout.startsWith("kind: SimulationResult\n")).toBe(true);
+    expect(parseYAML(yaml.stdout)).toEqual(json);
+  });
+
+  it("--explain adds the deciding attempt to scheduled and unschedulable pods", async () => {
+    const { code, stdout } = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "-o",
+      "json",
+      "--explain",
+    );
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    const by = Object.fromEntries(r.pods.map((p) => [p.name, p]));
+    for (const name of ["migrate-schema", "audit-agent"]) expect(by[name]).not.toHaveProperty("explain");
+    const web = by["web-1"]?.explain as {
+      preFilter: Record<string, { code: string }>;
+      filter: Record<string, Record<string, { code: string; reasons?: string[] }>>;
+      score: Record<string, Record<string, { raw: number; normalized: number; weighted: number }>>;
+      finalScore: Record<string, number>;
+      selectedNode: string;
+    };
+    expect(web.selectedNode).toBe(by["web-1"]?.node);
+    expect(web.preFilter.PodTopologySpread).toEqual({ code: "Success" });
+    // The cordoned node stops at NodeUnschedulable.
+    expect(web.filter["node-a2"]).toEqual({
+      NodeUnschedulable: { code: "UnschedulableAndUnresolvable", reasons: ["node(s) were unschedulable"] },
+    });
+    expect(web.filter["gpu-c2"]?.TaintToleration).toEqual({
+      code: "UnschedulableAndUnresolvable",
+      reasons: ["node(s) had untolerated taint(s)"],
+    });
+    const winner = web.selectedNode;
+    expect(Object.keys(web.score)).toContain(winner);
+    const total = Object.values(web.score[winner] ?? {}).reduce((a, s) => a + s.weighted, 0);
+    expect(web.finalScore[winner]).toBe(total);
+    expect(Math.max(...Object.values(web.finalScore))).toBe(web.finalScore[winner]);
+    // TaintToleration has weight 3: weighted = normalized * 3.
+    const tt = web.score[winner]?.TaintToleration;
+    expect(tt?.weighted).toBe((tt?.normalized ?? 0) * 3);
+    const render = by["render-xl"]?.explain as {
+      selectedNode: string | null;
+      postFilter?: Record<string, unknown>;
+    };
+    expect(render.selectedNode).toBeNull();
+    expect(render.postFilter).toHaveProperty("DefaultPreemption");
+  });
+
+  it("--seed: the same seed gives byte-identical output", async () => {
+    for (const format of ["json", "table"]) {
+      const a = await run(
+        "simulate",
+        "--cluster",
+        "examples/cluster.yaml",
+        "-o",
+        format,
+        "--seed",
+        "42",
+        "--explain",
+      );
+      const b = await run(
+        "simulate",
+        "--cluster",
+        "examples/cluster.yaml",
+        "-o",
+        format,
+        "--seed",
+        "42",
+        "--explain",
+      );
+      expect(a.code).toBe(0);
+      expect(a.stdout).toBe(b.stdout);
+    }
+  });
+
+  it("--out FILE writes the result there and nothing to stdout", async () => {
+    const out = join(tmp, "result.json");
+    const res = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "json", "--out", out);
+    expect(res).toEqual({ code: 0, stdout: "", stderr: "" });
+    const direct = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "json");
+    expect(readFileSync(out, "utf8")).toBe(direct.stdout);
+  });
+});
+
+describe("kubesched simulate inputs", () => {
+  it("several --cluster flags and a directory", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      `${fixtures}/dir`,
+      "--cluster",
+      `${fixtures}/more-nodes.yaml`,
+      "-o",
+      "json",
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    expect(r.nodes.map((n) => n.name)).toEqual(["n1", "extra"]);
+    expect(r.pods.map((p) => p.name)).toEqual(["from-json"]);
+    expect(r.pods[0]?.outcome).toBe("Scheduled");
+  });
+
+  it("unknown kinds are warnings on stderr; the run goes on", async () => {
+    const f = join(tmp, "with-deployment.yaml");
+    writeFileSync(
+      f,
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Node\nmetadata: { name: n }\n",
+    );
+    const { code, stderr } = await run("simulate", "--cluster", f, "-o", "json");
+    expect(code).toBe(0);
+    expect(stderr).toBe(`warning: ${f}: document 1: kind Deployment is not used by the scheduler; skipped\n`);
+  });
+});
+
+describe("kubesched simulate --config examples/config/bin-packing.yaml", () => {
+  it("a MostAllocated profile packs pods where the default spreads them", async () => {
+    const cluster = `${fixtures}/bin-packing-cluster.yaml`;
+    const spread = await run("simulate", "--cluster", cluster, "-o", "json");
+    const packed = await run(
+      "simulate",
+      "--cluster",
+      cluster,
+      "-o",
+      "json",
+      "--config",
+      "examples/config/bin-packing.yaml",
+    );
+    expect(spread.code).toBe(0);
+    expect(packed.code).toBe(0);
+    expect(placements(JSON.parse(spread.stdout))).toEqual({
+      "default/job-1": "empty",
+      "default/job-2": "empty",
+    });
+    expect(placements(JSON.parse(packed.stdout))).toEqual({
+      "default/job-1": "busy",
+      "default/job-2": "busy",
+    });
+  });
+});
+
+describe("kubesched simulate errors", () => {
+  const dir = "examples/invalid/clusters";
+  const expected: Record<string, RegExp | string> = {
+    "bad-quantity.yaml": `error: ${dir}/bad-quantity.yaml: document 1 (Node node-a): status.allocatable.cpu: cannot parse quantity "2 cores": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n`,
+    "missing-name.yaml": `error: ${dir}/missing-name.yaml: document 1 (Node): metadata.name: Required value\n`,
+    "missing-kind.yaml": `error: ${dir}/missing-kind.yaml: document 1: kind: Required value\n`,
+    "bad-taint-effect.yaml": `error: ${dir}/bad-taint-effect.yaml: document 1 (Node node-a): spec.taints[0].effect: Unsupported value: "NoScheduling": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"\n`,
+    "invalid-yaml.txt":
+      /^error: examples\/invalid\/clusters\/invalid-yaml\.txt: document 1: invalid YAML: Flow map in block collection must be sufficiently indented and end with a \} at line 5, column 1/,
+    "duplicate-object.yaml": `error: ${dir}/duplicate-object.yaml: document 3 (Pod shop/web): duplicate Pod shop/web (first defined in ${dir}/duplicate-object.yaml: document 2)\n`,
+    "unknown-priority-class.yaml": `error: ${dir}/unknown-priority-class.yaml: document 2: no PriorityClass with name gold was found\n`,
+    "missing-containers.yaml": `error: ${dir}/missing-containers.yaml: document 1 (Pod web): spec.containers: Required value\n`,
+  };
+
+  it("every file in examples/invalid/clusters has an expected error", () => {
+    expect(readdirSync(join(root, dir)).sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  for (const [file, want] of Object.entries(expected)) {
+    it(`${dir}/${file}: exit 1 with the error, no stack trace`, async () => {
+      const { code, stdout, stderr } = await run("simulate", "--cluster", `${dir}/${file}`);
+      expect(code).toBe(1);
+      expect(stdout).toBe("");
+      if (typeof want === "string") expect(stderr).toBe(want);
+      else expect(stderr).toMatch(want);
+      expect(stderr).not.toContain("    at ");
+    });
+  }
+
+  it("a JSON syntax error names the file", async () => {
+    // Generated here: the repository's formatter rejects malformed JSON files in the tree.
+    const f = join(tmp, "json-syntax.json");
+    writeFileSync(f, '{\n  "apiVersion": "v1",\n  "kind": "Node",\n  "metadata": { "name": "node-a" },\n}\n');
+    const { code, stdout, stderr } = await run("simulate", "--cluster", f);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(
+      new RegExp(`^error: ${f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: invalid JSON: `),
+    );
+    expect(stderr).not.toContain("    at ");
+  });
+
+  it("every error of a file is printed", async () => {
+    const f = join(tmp, "two-errors.yaml");
+    writeFileSync(f, "kind: Node\nmetadata: {}\n---\nkind: Pod\nmetadata: { name: p }\nspec: {}\n");
+    const { code, stderr } = await run("simulate", "--cluster", f);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `error: ${f}: document 1 (Node): metadata.name: Required value\nerror: ${f}: document 2 (Pod p): spec.containers: Required value\n`,
+    );
+  });
+
+  it("a missing file", async () => {
+    const { code, stderr } = await run("simulate", "--cluster", "no/such/file.yaml");
+    expect(code).toBe(1);
+    expect(stderr).toBe("error: no/such/file.yaml: no such file or directory\n");
+  });
+
+  it("an invalid --config is reported with the config file's name", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--config",
+      "examples/invalid/percentage-of-nodes-to-score.yaml",
+    );
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      "examples/invalid/percentage-of-nodes-to-score.yaml: percentageOfNodesToScore: Invalid value: 200: not in valid range [0-100]\n",
+    );
+  });
+
+  describe("usage errors exit 2", () => {
+    it("no --cluster", async () => {
+      const { code, stdout, stderr } = await run("simulate");
+      expect(code).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr).toBe("error: --cluster is required (a file or directory of Kubernetes objects)\n");
+    });
+    for (const seed of ["abc", "-1", "1.5", "4294967296"]) {
+      it(`bad --seed ${seed}`, async () => {
+        const { code, stderr } = await run(
+          "simulate",
+          "--cluster",
+          "examples/cluster.yaml",
+          `--seed=${seed}`,
+        );
+        expect(code).toBe(2);
+        expect(stderr).toBe(
+          `error: invalid value "${seed}" for --seed: must be an integer from 0 to 4294967295\n`,
+        );
+      });
+    }
+    it("bad --output", async () => {
+      const { code, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "xml");
+      expect(code).toBe(2);
+      expect(
+        stderr.startsWith('error: invalid value "xml" for --output: use one of table, json, yaml\n\n'),
+      ).toBe(true);
+      expect(stderr).toContain("Usage:\n  kubesched simulate [flags]");
+    });
+    it("an unknown flag", async () => {
+      const { code, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml", "--explian");
+      expect(code).toBe(2);
+      expect(stderr.startsWith("error: unknown flag: --explian\n")).toBe(true);
+    });
+    it("--config given twice", async () => {
+      const { code, stderr } = await run(
+        "simulate",
+        "--cluster",
+        "examples/cluster.yaml",
+        "--config",
+        "a.yaml",
+        "--config",
+        "b.yaml",
+      );
+      expect(code).toBe(2);
+      expect(stderr.startsWith("error: flag --config given more than once\n")).toBe(true);
+    });
+  });
+
+  it("--help documents every flag", async () => {
+    const { code, stdout } = await run("simulate", "--help");
+    expect(code).toBe(0);
+    for (const flag of ["--config", "--cluster", "--output", "--explain", "--seed", "--out", "--timing"]) {
+      expect(stdout).toContain(flag);
+    }
+  });
+});
