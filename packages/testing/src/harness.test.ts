@@ -118,6 +118,7 @@ describe("createPluginHarness", () => {
       reasons: ["pod wants nothing"],
     });
     expect(out.statuses.size).toBe(0);
+    expect(out.preFilter.pluginStatus).toBe(out.preFilter.status);
   });
 
   it("skips Filter when PreFilter returned Skip", async () => {
@@ -125,6 +126,10 @@ describe("createPluginHarness", () => {
     const out = h.filter(makePod().name("p").obj());
     expect(out.state.skipFilterPlugins.has("LabelMatch")).toBe(true);
     expect([...out.statuses.values()]).toEqual([null, null, null]);
+    // The framework folds Skip away; the plugin's own status is kept.
+    expect(out.preFilter.status).toBeNull();
+    expect(statusSummary(out.preFilter.pluginStatus).code).toBe("Skip");
+    expect(h.filter(makePod().name("p").label("zone", "a").obj()).preFilter.pluginStatus).toBeNull();
   });
 
   it("decodes, defaults and validates args", async () => {

@@ -40,7 +40,13 @@ import {
   type SharedLister,
   type Status,
 } from "@kubesched/framework";
-import { type Framework, newFramework, type PluginSet, type Plugins } from "@kubesched/runtime";
+import {
+  type Framework,
+  type FrameworkTracer,
+  newFramework,
+  type PluginSet,
+  type Plugins,
+} from "@kubesched/runtime";
 import { FakeListers } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
 import { RecordingClusterClient, recordingEventRecorder } from "./recording-client";
@@ -108,9 +114,22 @@ export interface HarnessScoreOptions {
   runPreScore?: boolean;
 }
 
+/** The framework's PreFilter outcome, plus what the plugin under test's own PreFilter returned. */
+export interface HarnessPreFilterOutput {
+  /** framework.runPreFilterPlugins: the merged result. */
+  result: PreFilterResult | null;
+  /** framework.runPreFilterPlugins: null when every plugin succeeded or skipped. */
+  status: Status | null;
+  /**
+   * The status the plugin under test's PreFilter returned, Skip included (null: Success, or
+   * the plugin has no PreFilter or did not run).
+   */
+  pluginStatus: Status | null;
+}
+
 export interface HarnessFilterOutput {
   state: CycleState;
-  preFilter: { result: PreFilterResult | null; status: Status | null };
+  preFilter: HarnessPreFilterOutput;
   /** Per node (in the requested order); empty when PreFilter did not succeed. */
   statuses: Map<string, Status | null>;
 }
@@ -141,8 +160,8 @@ export interface PluginHarness {
   /** The snapshot's NodeInfo of a node; throws when the node is unknown. */
   nodeInfo(name: string): NodeInfo;
   newCycleState(): CycleState;
-  /** framework.runPreFilterPlugins. */
-  runPreFilter(state: CycleState, pod: Pod): { result: PreFilterResult | null; status: Status | null };
+  /** framework.runPreFilterPlugins, with the plugin's own status. */
+  runPreFilter(state: CycleState, pod: Pod): HarnessPreFilterOutput;
   /** framework.runFilterPlugins on the snapshot's NodeInfo. */
   runFilter(state: CycleState, pod: Pod, nodeName: string): Status | null;
   /**
@@ -247,6 +266,13 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   const listers = new FakeListers({ ...opts.objects, pods, nodes });
   const client = new RecordingClusterClient(opts.client ?? null);
   const recorder = recordingEventRecorder(opts.eventRecorder ?? null);
+  // The plugin's own PreFilter status, which the framework folds away (Skip) or wraps (Error).
+  let pluginPreFilterStatus: Status | null = null;
+  const tracer: FrameworkTracer = {
+    preFilter(name, status) {
+      if (name === under.name) pluginPreFilterStatus = status;
+    },
+  };
   const framework = await newFramework(
     registry,
     { schedulerName: "default-scheduler", plugins, pluginConfig },
@@ -257,6 +283,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       features,
       snapshot,
       nominator: new FakeNominator(opts.nominatedPods ?? []),
+      tracer,
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.rand ? { rand: opts.rand } : {}),
       ...(opts.extenders ? { extenders: opts.extenders } : {}),
@@ -272,9 +299,10 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   const nodeInfosOf = (names: string[] | undefined): NodeInfo[] =>
     names ? names.map(nodeInfo) : [...snapshot.nodeInfos().list()];
 
-  const runPreFilter = (state: CycleState, pod: Pod) => {
+  const runPreFilter = (state: CycleState, pod: Pod): HarnessPreFilterOutput => {
+    pluginPreFilterStatus = null;
     const { result, status } = framework.runPreFilterPlugins(state, pod);
-    return { result, status };
+    return { result, status, pluginStatus: pluginPreFilterStatus };
   };
 
   return {

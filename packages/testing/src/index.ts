@@ -10,6 +10,7 @@ export {
   type HarnessFilterOutput,
   type HarnessObjects,
   type HarnessOptions,
+  type HarnessPreFilterOutput,
   HarnessQueueSortName,
   type HarnessScoreOptions,
   type HarnessScoreOutput,
