@@ -1,11 +1,10 @@
 // Ported from upstream pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions_test.go
 import type { PersistentVolumeClaim, Pod } from "@kubesched/api";
-import { makeNode, makePod, makePVC, statusSummary } from "@kubesched/testing";
+import { createPluginHarness, makeNode, makePod, makePVC, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import type { Volume } from "./conflicts";
 import { volumeRestrictionsPlugin } from "./index";
 import { ErrReasonDiskConflict, ErrReasonReadWriteOncePodConflict } from "./reasons";
-import { setup } from "./test-harness";
 import type { VolumeRestrictions } from "./volume-restrictions";
 
 const node = makeNode().name("node-1").obj();
@@ -61,14 +60,16 @@ function conflictCases(volState: Volume, volState2: Volume, withNoRestriction: b
 }
 
 function runConflictCases(cases: ConflictCase[]): void {
-  it.each(cases)("$name", (tc) => {
-    const h = setup<undefined, VolumeRestrictions>(volumeRestrictionsPlugin, {
+  it.each(cases)("$name", async (tc) => {
+    const h = await createPluginHarness({
+      plugin: volumeRestrictionsPlugin,
       nodes: [node],
       pods: tc.existing,
     });
-    const got = h.run(tc.pod, "node-1");
-    expect(statusSummary(got.preFilter)).toEqual(tc.preFilterWant);
-    if (tc.preFilterWant.code === "Success") expect(statusSummary(got.filter)).toEqual(tc.want);
+    const got = h.filter(tc.pod);
+    expect(statusSummary(got.preFilter.pluginStatus)).toEqual(tc.preFilterWant);
+    if (tc.preFilterWant.code === "Success")
+      expect(statusSummary(got.statuses.get("node-1") ?? null)).toEqual(tc.want);
   });
 }
 
@@ -203,32 +204,35 @@ describe("TestAccessModeConflicts", () => {
     },
   ];
 
-  it.each(cases)("$name", (tc) => {
-    const h = setup<undefined, VolumeRestrictions>(volumeRestrictionsPlugin, {
+  it.each(cases)("$name", async (tc) => {
+    const h = await createPluginHarness({
+      plugin: volumeRestrictionsPlugin,
       nodes: [node],
       pods: tc.existingPods,
-      pvcs: tc.existingPVCs,
+      objects: { persistentVolumeClaims: tc.existingPVCs },
     });
-    const got = h.run(tc.pod, "node-1");
-    expect(statusSummary(got.preFilter)).toEqual(tc.preFilterWant);
-    if (tc.preFilterWant.code === "Success") expect(statusSummary(got.filter)).toEqual(tc.want);
+    const got = h.filter(tc.pod);
+    expect(statusSummary(got.preFilter.pluginStatus)).toEqual(tc.preFilterWant);
+    if (tc.preFilterWant.code === "Success")
+      expect(statusSummary(got.statuses.get("node-1") ?? null)).toEqual(tc.want);
   });
 
-  it("AddPod/RemovePod track pods using the ReadWriteOncePod claim", () => {
-    const h = setup<undefined, VolumeRestrictions>(volumeRestrictionsPlugin, {
+  it("AddPod/RemovePod track pods using the ReadWriteOncePod claim", async () => {
+    const h = await createPluginHarness({
+      plugin: volumeRestrictionsPlugin,
       nodes: [node],
       pods: [podWithOnePVC],
-      pvcs: [readWriteOncePodPVC1],
+      objects: { persistentVolumeClaims: [readWriteOncePodPVC1] },
     });
-    const got = h.run(pending(podWithOneConflict), "node-1");
-    const ni = h.snapshot.get("node-1");
-    if (!ni) throw new Error("node-1 missing");
+    const pl = h.plugin as VolumeRestrictions;
+    const got = h.filter(pending(podWithOneConflict));
+    const ni = h.nodeInfo("node-1");
     const pi = ni.pods[0];
     if (!pi) throw new Error("pod missing");
-    expect(h.plugin.removePod(got.state, podWithOneConflict, pi, ni)).toBeNull();
-    expect(h.plugin.filter(got.state, podWithOneConflict, ni)).toBeNull();
-    expect(h.plugin.addPod(got.state, podWithOneConflict, pi, ni)).toBeNull();
-    expect(statusSummary(h.plugin.filter(got.state, podWithOneConflict, ni))).toEqual({
+    expect(pl.removePod(got.state, podWithOneConflict, pi, ni)).toBeNull();
+    expect(pl.filter(got.state, podWithOneConflict, ni)).toBeNull();
+    expect(pl.addPod(got.state, podWithOneConflict, pi, ni)).toBeNull();
+    expect(statusSummary(pl.filter(got.state, podWithOneConflict, ni))).toEqual({
       code: "Unschedulable",
       reasons: [ErrReasonReadWriteOncePodConflict],
     });
