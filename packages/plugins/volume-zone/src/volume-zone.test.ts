@@ -1,18 +1,23 @@
 // Ported from upstream pkg/scheduler/framework/plugins/volumezone/volume_zone_test.go
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from "@kubesched/api";
-import { CycleState } from "@kubesched/framework";
-import { makeNode, makePod, makePV, makePVC, makeStorageClass, statusSummary } from "@kubesched/testing";
+import {
+  createPluginHarness,
+  makeNode,
+  makePod,
+  makePV,
+  makePVC,
+  makeStorageClass,
+  statusSummary,
+} from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { volumeZonePlugin } from "./index";
 import { ErrReasonConflict } from "./reasons";
-import { setup } from "./test-harness";
 import {
   LabelFailureDomainBetaRegion as betaRegion,
   LabelFailureDomainBetaZone as betaZone,
   LabelTopologyRegion as gaRegion,
   LabelTopologyZone as gaZone,
 } from "./topology";
-import type { VolumeZone } from "./volume-zone";
 
 const createPodWithVolume = (pod: string, pvc: string): Pod =>
   makePod().name(pod).namespace("default").pvc(pvc).obj();
@@ -42,15 +47,17 @@ function run(
   pvcs: PersistentVolumeClaim[],
   storageClasses: StorageClass[] = [],
 ): void {
-  it.each(cases)("$name", (tc) => {
-    const h = setup<undefined, VolumeZone>(volumeZonePlugin, { nodes: [tc.node], pvs, pvcs, storageClasses });
-    const state = new CycleState();
-    const pre = h.preFilter(tc.pod, state);
-    expect(statusSummary(pre)).toEqual(tc.wantPreFilterStatus ?? ok);
-    const ni = h.snapshot.get("host1");
-    if (!ni) throw new Error("host1 missing");
+  it.each(cases)("$name", async (tc) => {
+    const h = await createPluginHarness({
+      plugin: volumeZonePlugin,
+      nodes: [tc.node],
+      objects: { persistentVolumes: pvs, persistentVolumeClaims: pvcs, storageClasses },
+    });
+    const state = h.newCycleState();
+    const pre = h.runPreFilter(state, tc.pod);
+    expect(statusSummary(pre.pluginStatus)).toEqual(tc.wantPreFilterStatus ?? ok);
     // upstream calls Filter whatever PreFilter returned; without state it recomputes.
-    const filter = h.plugin.filter(state, tc.pod, ni);
+    const filter = h.runFilter(state, tc.pod, "host1");
     expect(statusSummary(filter)).toEqual(tc.wantFilterStatus ?? ok);
   });
 }
@@ -263,15 +270,17 @@ describe("TestWithBinding", () => {
 });
 
 describe("missing objects", () => {
-  it("reports a missing PVC or PV as upstream's informer listers do", () => {
-    const h = setup<undefined, VolumeZone>(volumeZonePlugin, {
+  it("reports a missing PVC or PV as upstream's informer listers do", async () => {
+    const h = await createPluginHarness({
+      plugin: volumeZonePlugin,
       nodes: [node()],
-      pvcs: [boundPVC("PVC_4", "Vol_not_exist")],
+      objects: { persistentVolumeClaims: [boundPVC("PVC_4", "Vol_not_exist")] },
     });
-    expect(statusSummary(h.preFilter(createPodWithVolume("p", "PVC_4")))).toEqual(
+    const preFilter = (pod: Pod) => h.runPreFilter(h.newCycleState(), pod).pluginStatus;
+    expect(statusSummary(preFilter(createPodWithVolume("p", "PVC_4")))).toEqual(
       uau('persistentvolume "Vol_not_exist" not found'),
     );
-    expect(statusSummary(h.preFilter(createPodWithVolume("p", "nope")))).toEqual(
+    expect(statusSummary(preFilter(createPodWithVolume("p", "nope")))).toEqual(
       uau('persistentvolumeclaim "nope" not found'),
     );
   });
