@@ -134,7 +134,7 @@ describe("simulate", () => {
     expect(r.summary).toMatchObject({ pods: 1, scheduled: 0, unschedulable: 1 });
   });
 
-  it("a PreFilter rejection is reported once, not per node", async () => {
+  it("a nodeSelector that matches no node: one reason counted over every node", async () => {
     const r = await run(
       node("n1", "4") + node("n2", "4") + pod("spread", "1", "  nodeSelector: { missing: label }\n"),
     );
