@@ -1,6 +1,7 @@
 // Ported from upstream pkg/scheduler/framework/plugins/nodevolumelimits/csi_test.go
 import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from "@kubesched/api";
 import {
+  createPluginHarness,
   makeCSINode,
   makeNode,
   makePod,
@@ -13,7 +14,6 @@ import { describe, expect, it } from "vitest";
 import type { CSILimits } from "./csi";
 import { nodeVolumeLimitsPlugin } from "./index";
 import { ErrReasonMaxVolumeCountExceeded } from "./reasons";
-import { setup } from "./test-harness";
 import {
   AWSEBSInTreePluginName,
   AWSEBSDriverName as ebsCSIDriverName,
@@ -454,39 +454,51 @@ describe("TestCSILimits", () => {
     },
   ];
 
-  it.each(tests)("$test", (tc) => {
+  it.each(tests)("$test", async (tc) => {
     const csiNode = getCSINode(tc.limitSource ?? "", tc.maxVols ?? 0, tc.driverNames);
     const existing = (tc.existingPods ?? []).map((p, i) =>
       onNode({ ...p, metadata: { ...p.metadata, uid: p.metadata?.uid ?? `existing-${i}` } }),
     );
-    const h = setup<undefined, CSILimits>(nodeVolumeLimitsPlugin, {
+    const h = await createPluginHarness({
+      plugin: nodeVolumeLimitsPlugin,
       nodes: [makeNode().name(nodeName).obj()],
       pods: existing,
-      pvs: getFakeCSIPVLister("csi", tc.driverNames),
-      pvcs: [...getFakeCSIPVCLister("csi", tc.driverNames), ...(tc.extraClaims ?? [])],
-      storageClasses: getFakeCSIStorageClassLister(tc.driverNames[0] ?? ""),
-      csiNodes: csiNode ? [csiNode] : [],
+      objects: {
+        persistentVolumes: getFakeCSIPVLister("csi", tc.driverNames),
+        persistentVolumeClaims: [...getFakeCSIPVCLister("csi", tc.driverNames), ...(tc.extraClaims ?? [])],
+        storageClasses: getFakeCSIStorageClassLister(tc.driverNames[0] ?? ""),
+        csiNodes: csiNode ? [csiNode] : [],
+      },
     });
-    const got = h.run(tc.newPod, nodeName);
-    expect(statusSummary(got.preFilter)).toEqual(tc.wantPreFilterStatus ?? ok);
-    if (got.preFilter?.isSkip()) return;
-    expect(statusSummary(got.filter)).toEqual(tc.wantStatus ?? ok);
+    const state = h.newCycleState();
+    const pre = h.runPreFilter(state, tc.newPod).pluginStatus;
+    expect(statusSummary(pre)).toEqual(tc.wantPreFilterStatus ?? ok);
+    if (pre?.isSkip()) return;
+    // As upstream, the plugin's own Filter status (the framework would wrap errors).
+    const filter =
+      pre === null || pre.isSuccess()
+        ? (h.plugin as CSILimits).filter(state, tc.newPod, h.nodeInfo(nodeName))
+        : pre;
+    expect(statusSummary(filter)).toEqual(tc.wantStatus ?? ok);
   });
 });
 
 describe("node allocatable limits", () => {
-  it("reads attachable-volumes-csi-<driver> from the node when the CSINode has no count", () => {
+  it("reads attachable-volumes-csi-<driver> from the node when the CSINode has no count", async () => {
     const node = makeNode()
       .name(nodeName)
       .allocatable({ [`attachable-volumes-csi-${ebsCSIDriverName}`]: "1" })
       .obj();
-    const h = setup<undefined, CSILimits>(nodeVolumeLimitsPlugin, {
+    const h = await createPluginHarness({
+      plugin: nodeVolumeLimitsPlugin,
       nodes: [node],
       pods: [onNode(pvcPod("csi-ebs.csi.aws.com-1"))],
-      pvs: getFakeCSIPVLister("csi", [ebsCSIDriverName]),
-      pvcs: getFakeCSIPVCLister("csi", [ebsCSIDriverName]),
+      objects: {
+        persistentVolumes: getFakeCSIPVLister("csi", [ebsCSIDriverName]),
+        persistentVolumeClaims: getFakeCSIPVCLister("csi", [ebsCSIDriverName]),
+      },
     });
-    expect(statusSummary(h.run(pvcPod("csi-ebs.csi.aws.com-0"), nodeName).filter)).toEqual({
+    expect(statusSummary(h.filter(pvcPod("csi-ebs.csi.aws.com-0")).statuses.get(nodeName) ?? null)).toEqual({
       code: "Unschedulable",
       reasons: [ErrReasonMaxVolumeCountExceeded],
     });

@@ -2,7 +2,7 @@
 // TestCSILimitsDeletedVolumeAttachmentQHint.
 import type { Pod } from "@kubesched/api";
 import { QueueingHint } from "@kubesched/framework";
-import { makeCSINode, makePod, makePVC } from "@kubesched/testing";
+import { FakeListers, makeCSINode, makePod, makePVC } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import {
   isSchedulableAfterCSINodeUpdated,
@@ -10,7 +10,6 @@ import {
   isSchedulableAfterPVCAdded,
   isSchedulableAfterVolumeAttachmentDeleted,
 } from "./events";
-import { fakeListers } from "./test-harness";
 
 describe("TestCSILimitsQHint", () => {
   const podEbs = makePod().pvc("csi-ebs.csi.aws.com-2").obj();
@@ -150,7 +149,7 @@ describe("TestCSILimitsDeletedVolumeAttachmentQHint", () => {
     },
   ])("$test", ({ newPod, withPVC, deletedVA, wantQHint }) => {
     const hint = isSchedulableAfterVolumeAttachmentDeleted(
-      fakeListers({ pvcs: withPVC ? [existingPVC] : [] }),
+      new FakeListers({ persistentVolumeClaims: withPVC ? [existingPVC] : [] }),
     );
     expect(hint(newPod, deletedVA, undefined)).toBe(wantQHint);
   });
