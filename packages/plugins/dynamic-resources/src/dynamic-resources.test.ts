@@ -1,24 +1,21 @@
 // upstream: dynamicresources_test.go (TestPlugin cases without DRA objects) and
 // validation_pluginargs_test.go (TestValidateDynamicResourcesArgs).
-import {
-  CycleState,
-  formatFieldError,
-  isStatus,
-  NodeToStatus,
-  type PreFilterResult,
-  type Status,
-} from "@kubesched/framework";
-import { makeNode, makePod, statusSummary } from "@kubesched/testing";
+import type { Pod } from "@kubesched/api";
+import { type CycleState, formatFieldError, NodeToStatus, type Status } from "@kubesched/framework";
+import { createPluginHarness, makeNode, makePod, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { decodeDynamicResourcesArgs, validateDynamicResourcesArgs } from "./args";
 import type { DynamicResources } from "./dynamic-resources";
-import { type DynamicResourcesArgs, dynamicResourcesPlugin } from "./index";
-import { setup } from "./test-harness";
+import { dynamicResourcesPlugin } from "./index";
 
-const st = (r: PreFilterResult | Status | null): Status | null => (isStatus(r) ? r : null);
-const h = setup<DynamicResourcesArgs, DynamicResources>(dynamicResourcesPlugin, {
+const h = await createPluginHarness({
+  plugin: dynamicResourcesPlugin,
   nodes: [makeNode().name("worker").obj()],
 });
+const pl = h.plugin as DynamicResources;
+const nodeInfos = h.snapshot.nodeInfos().list();
+/** PreFilter through the framework; the plugin's own status (Skip included). */
+const preFilter = (state: CycleState, pod: Pod): Status | null => h.runPreFilter(state, pod).pluginStatus;
 const podWithClaimName = makePod()
   .name("my-pod")
   .namespace("default")
@@ -35,40 +32,40 @@ const podWithTemplate = makePod()
 describe("TestPlugin", () => {
   it("empty: a pod without claims skips everything", async () => {
     const pod = makePod().name("my-pod").namespace("default").obj();
-    const state = new CycleState();
-    expect(h.plugin.preEnqueue(pod)).toBeNull();
-    expect(statusSummary(st(h.plugin.preFilter(state, pod, h.snapshot.nodeInfoList)))).toEqual({
+    const state = h.newCycleState();
+    expect(pl.preEnqueue(pod)).toBeNull();
+    expect(statusSummary(preFilter(state, pod))).toEqual({
       code: "Skip",
       reasons: [],
     });
-    expect(statusSummary(h.plugin.postFilter(state, pod, new NodeToStatus()).status)).toEqual({
+    expect(statusSummary(pl.postFilter(state, pod, new NodeToStatus()).status)).toEqual({
       code: "Unschedulable",
       reasons: ["no new claims to deallocate"],
     });
-    expect(statusSummary(h.plugin.preScore(state, pod, h.snapshot.nodeInfoList))).toEqual({
+    expect(statusSummary(pl.preScore(state, pod, nodeInfos))).toEqual({
       code: "Skip",
       reasons: [],
     });
-    expect(h.plugin.reserve(state, pod, "worker")).toBeNull();
-    expect(statusSummary(h.plugin.preBindPreFlight(state, pod, "worker"))).toEqual({
+    expect(pl.reserve(state, pod, "worker")).toBeNull();
+    expect(statusSummary(pl.preBindPreFlight(state, pod, "worker"))).toEqual({
       code: "Skip",
       reasons: [],
     });
-    expect(await h.plugin.preBind(state, pod, "worker")).toBeNull();
+    expect(await pl.preBind(state, pod, "worker")).toBeNull();
   });
 
   it("claim-reference, missing claim: gated in PreEnqueue", () => {
-    expect(statusSummary(h.plugin.preEnqueue(podWithClaimName))).toEqual({
+    expect(statusSummary(pl.preEnqueue(podWithClaimName))).toEqual({
       code: "UnschedulableAndUnresolvable",
       reasons: ['resourceclaim.resource.k8s.io "my-pod-claim" not found'],
     });
-    expect(statusSummary(st(h.plugin.preFilter(new CycleState(), podWithClaimName, []))).code).toBe(
+    expect(statusSummary(preFilter(h.newCycleState(), podWithClaimName)).code).toBe(
       "UnschedulableAndUnresolvable",
     );
   });
 
   it("claim-template, claim not created yet: gated in PreEnqueue", () => {
-    expect(statusSummary(h.plugin.preEnqueue(podWithTemplate))).toEqual({
+    expect(statusSummary(pl.preEnqueue(podWithTemplate))).toEqual({
       code: "UnschedulableAndUnresolvable",
       reasons: ['pod "default/my-pod": ResourceClaim not created yet'],
     });
@@ -76,13 +73,13 @@ describe("TestPlugin", () => {
 
   it("claim-template, claim intentionally not created: nothing to do", () => {
     const pod = { ...podWithTemplate, status: { resourceClaimStatuses: [{ name: "my-pod-claim" }] } };
-    expect(h.plugin.preEnqueue(pod)).toBeNull();
-    expect(statusSummary(st(h.plugin.preFilter(new CycleState(), pod, []))).code).toBe("Skip");
+    expect(pl.preEnqueue(pod)).toBeNull();
+    expect(statusSummary(preFilter(h.newCycleState(), pod)).code).toBe("Skip");
   });
 
   it("claim with neither name nor template: API unsupported", () => {
     const pod = makePod().name("my-pod").namespace("default").podResourceClaims({ name: "c" }).obj();
-    expect(statusSummary(h.plugin.preEnqueue(pod)).reasons).toEqual([
+    expect(statusSummary(pl.preEnqueue(pod)).reasons).toEqual([
       'pod "default/my-pod", spec.resourceClaim "c": API unsupported',
     ]);
   });
