@@ -1,18 +1,28 @@
 // Cases from upstream pkg/scheduler/framework/plugins/volumebinding/volume_binding_test.go
-// (TestVolumeBinding), run PreFilter → Filter (→ Reserve → PreBind) through the descriptor.
-import type { PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
-import { type ClusterClient, CycleState, isStatus } from "@kubesched/framework";
-import { makeNode, makePod, makePV, makePVC, makeStorageClass, statusSummary } from "@kubesched/testing";
+// (TestVolumeBinding), PreFilter → Filter through createPluginHarness (→ the plugin's Reserve → PreBind).
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
+import type { ClusterClient, CycleState } from "@kubesched/framework";
+import {
+  createPluginHarness,
+  fakeClock,
+  type HarnessObjects,
+  makeNode,
+  makePod,
+  makePV,
+  makePVC,
+  makeStorageClass,
+  type PluginHarness,
+  statusSummary,
+} from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { AnnBindCompleted, AnnSelectedNode } from "./binder";
-import { type VolumeBindingArgs, volumeBindingPlugin } from "./index";
+import { volumeBindingPlugin } from "./index";
 import {
   ErrReasonBindConflict,
   ErrReasonNodeConflict,
   ErrReasonPVNotExist,
   ErrReasonUnboundImmediatePVC,
 } from "./reasons";
-import { setup } from "./test-harness";
 import type { VolumeBinding } from "./volume-binding";
 
 const waitSC = makeStorageClass()
@@ -70,6 +80,22 @@ const podWith = (...claims: string[]): Pod => {
   for (const c of claims) w.pvc(c);
   return w.obj();
 };
+
+/** VolumeBinding through createPluginHarness (a fake clock: PreBind's timeout never fires). */
+async function setup(
+  nodes: Node[],
+  objects: Partial<HarnessObjects>,
+  client?: ClusterClient,
+): Promise<{ h: PluginHarness; pl: VolumeBinding }> {
+  const h = await createPluginHarness({
+    plugin: volumeBindingPlugin,
+    nodes,
+    objects,
+    clock: fakeClock(),
+    ...(client ? { client } : {}),
+  });
+  return { h, pl: h.plugin as VolumeBinding };
+}
 
 type Want = { code: string; reasons: string[] };
 const ok: Want = { code: "Success", reasons: [] };
@@ -161,25 +187,23 @@ describe("TestVolumeBinding", () => {
     .volumeBindingMode("WaitForFirstConsumer")
     .obj();
 
-  it.each(cases)("$name", (tc) => {
-    const h = setup<VolumeBindingArgs, VolumeBinding>(volumeBindingPlugin, {
-      nodes,
-      pvcs: tc.pvcs ?? [],
-      pvs: tc.pvs ?? [],
+  it.each(cases)("$name", async (tc) => {
+    const { h } = await setup(nodes, {
+      persistentVolumeClaims: tc.pvcs ?? [],
+      persistentVolumes: tc.pvs ?? [],
       storageClasses: [waitSC, immediateSC, waitHDDSC, noProvisionerSC],
     });
-    const state = new CycleState();
-    const r = h.plugin.preFilter(state, tc.pod, h.snapshot.nodeInfoList);
-    if (isStatus(r)) {
-      expect(statusSummary(r)).toEqual(tc.wantPreFilterStatus ?? ok);
+    const state = h.newCycleState();
+    const pre = h.runPreFilter(state, tc.pod);
+    if (pre.pluginStatus) {
+      expect(statusSummary(pre.pluginStatus)).toEqual(tc.wantPreFilterStatus ?? ok);
       return;
     }
     expect(tc.wantPreFilterStatus ?? ok).toEqual(ok);
+    const r = pre.result;
     expect(r?.nodeNames ? [...r.nodeNames].sort() : undefined).toEqual(tc.wantPreFilterNodes);
     for (const [n, want] of Object.entries(tc.wantFilterStatus ?? {})) {
-      const ni = h.snapshot.get(n);
-      if (!ni) throw new Error(`${n} missing`);
-      expect(statusSummary(h.plugin.filter(state, tc.pod, ni)), n).toEqual(want);
+      expect(statusSummary(h.runFilter(state, tc.pod, n)), n).toEqual(want);
     }
   });
 });
@@ -187,30 +211,30 @@ describe("TestVolumeBinding", () => {
 describe("binding through Reserve and PreBind", () => {
   const nodes = [node("node-a"), node("node-b")];
   const objects = {
-    nodes,
-    pvcs: [unboundPVC("pvc-a", "wait-sc", "1Gi"), unboundPVC("pvc-b", "wait-sc", "5Gi")],
-    pvs: [pv("pv-small", "wait-sc", "1Gi", ["node-a"]), pv("pv-big", "wait-sc", "10Gi", ["node-a"])],
+    persistentVolumeClaims: [unboundPVC("pvc-a", "wait-sc", "1Gi"), unboundPVC("pvc-b", "wait-sc", "5Gi")],
+    persistentVolumes: [
+      pv("pv-small", "wait-sc", "1Gi", ["node-a"]),
+      pv("pv-big", "wait-sc", "10Gi", ["node-a"]),
+    ],
     storageClasses: [waitSC],
   };
 
-  function cycle(
-    h: ReturnType<typeof setup<VolumeBindingArgs, VolumeBinding>>,
-    pod: Pod,
-    nodeName: string,
-  ): CycleState {
-    const state = new CycleState();
-    h.plugin.preFilter(state, pod, h.snapshot.nodeInfoList);
-    for (const ni of h.snapshot.nodeInfoList) h.plugin.filter(state, pod, ni);
-    expect(h.plugin.reserve(state, pod, nodeName)).toBeNull();
+  /** PreFilter and Filter on every node through the framework, then the plugin's Reserve. */
+  function cycle({ h, pl }: { h: PluginHarness; pl: VolumeBinding }, pod: Pod, nodeName: string): CycleState {
+    const { state } = h.filter(pod);
+    expect(pl.reserve(state, pod, nodeName)).toBeNull();
     return state;
   }
 
   it("binds the smallest fitting PVs on node-a and provisions on node-b", async () => {
     const calls: unknown[] = [];
-    const client = {
+    const client: ClusterClient = {
+      bindPod: async () => {},
+      deletePod: async () => {},
+      patchPodStatus: async () => {},
       bindVolumes: async (
-        bindings: Array<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
-        provisions: Array<{ pvc: PersistentVolumeClaim; node: string }>,
+        bindings: ReadonlyArray<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
+        provisions: ReadonlyArray<{ pvc: PersistentVolumeClaim; node: string }>,
       ) => {
         calls.push({
           bindings: bindings.map((b) => [
@@ -225,14 +249,14 @@ describe("binding through Reserve and PreBind", () => {
           ]),
         });
       },
-    } as unknown as ClusterClient;
-    const h = setup<VolumeBindingArgs, VolumeBinding>(volumeBindingPlugin, objects, { client });
+    };
+    const t = await setup(nodes, objects, client);
     const pod = podWith("pvc-a", "pvc-b");
-    const a = cycle(h, pod, "node-a");
-    expect(h.plugin.preBindPreFlight(a, pod, "node-a")).toBeNull();
-    expect(await h.plugin.preBind(a, pod, "node-a")).toBeNull();
-    const b = cycle(h, podWith("pvc-a"), "node-b");
-    expect(await h.plugin.preBind(b, podWith("pvc-a"), "node-b")).toBeNull();
+    const a = cycle(t, pod, "node-a");
+    expect(t.pl.preBindPreFlight(a, pod, "node-a")).toBeNull();
+    expect(await t.pl.preBind(a, pod, "node-a")).toBeNull();
+    const b = cycle(t, podWith("pvc-a"), "node-b");
+    expect(await t.pl.preBind(b, podWith("pvc-a"), "node-b")).toBeNull();
     expect(calls).toEqual([
       {
         bindings: [
@@ -245,63 +269,63 @@ describe("binding through Reserve and PreBind", () => {
     ]);
   });
 
-  it("a PV assumed in Reserve is not offered to the next pod until Unreserve", () => {
-    const h = setup<VolumeBindingArgs, VolumeBinding>(volumeBindingPlugin, {
+  it("a PV assumed in Reserve is not offered to the next pod until Unreserve", async () => {
+    const t = await setup(nodes, {
       ...objects,
-      pvcs: [...objects.pvcs, unboundPVC("pvc-c", "wait-sc", "1Gi")],
-      pvs: [pv("pv-small", "wait-sc", "1Gi", ["node-a"])],
+      persistentVolumeClaims: [...objects.persistentVolumeClaims, unboundPVC("pvc-c", "wait-sc", "1Gi")],
+      persistentVolumes: [pv("pv-small", "wait-sc", "1Gi", ["node-a"])],
     });
-    const first = cycle(h, podWith("pvc-a"), "node-a");
-    const state = new CycleState();
+    const { h, pl } = t;
+    const first = cycle(t, podWith("pvc-a"), "node-a");
+    const state = h.newCycleState();
     const pod2 = makePod().name("pod-b").namespace("default").pvc("pvc-c").obj();
-    h.plugin.preFilter(state, pod2, h.snapshot.nodeInfoList);
-    const nodeA = h.snapshot.get("node-a");
-    if (!nodeA) throw new Error("node-a missing");
+    h.runPreFilter(state, pod2);
     // No PV left and the class provisions: the claim would be provisioned instead.
-    expect(h.plugin.filter(state, pod2, nodeA)).toBeNull();
-    h.plugin.unreserve(first, podWith("pvc-a"), "node-a");
-    const again = new CycleState();
-    h.plugin.preFilter(again, pod2, h.snapshot.nodeInfoList);
-    h.plugin.filter(again, pod2, nodeA);
-    expect(h.plugin.reserve(again, pod2, "node-a")).toBeNull();
+    expect(h.runFilter(state, pod2, "node-a")).toBeNull();
+    pl.unreserve(first, podWith("pvc-a"), "node-a");
+    const again = h.newCycleState();
+    h.runPreFilter(again, pod2);
+    h.runFilter(again, pod2, "node-a");
+    expect(pl.reserve(again, pod2, "node-a")).toBeNull();
   });
 
   it("fails PreBind with an Error when the client cannot bind volumes", async () => {
-    const h = setup<VolumeBindingArgs, VolumeBinding>(volumeBindingPlugin, objects);
+    const t = await setup(nodes, objects);
     const pod = podWith("pvc-a");
-    const s = cycle(h, pod, "node-a");
-    expect(statusSummary(await h.plugin.preBind(s, pod, "node-a"))).toEqual({
+    const s = cycle(t, pod, "node-a");
+    expect(statusSummary(await t.pl.preBind(s, pod, "node-a"))).toEqual({
       code: "Error",
       reasons: ["binding volumes is not supported by this cluster client"],
     });
   });
 
-  it("skips PreBind when every claim is bound", () => {
-    const h = setup<VolumeBindingArgs, VolumeBinding>(volumeBindingPlugin, {
-      nodes,
-      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
-      pvs: [pv("pv-a", "wait-sc")],
+  it("skips PreBind when every claim is bound", async () => {
+    const t = await setup(nodes, {
+      persistentVolumeClaims: [boundPVC("pvc-a", "wait-sc", "pv-a")],
+      persistentVolumes: [pv("pv-a", "wait-sc")],
       storageClasses: [waitSC],
     });
     const pod = podWith("pvc-a");
-    const s = cycle(h, pod, "node-a");
-    expect(statusSummary(h.plugin.preBindPreFlight(s, pod, "node-a"))).toEqual({ code: "Skip", reasons: [] });
+    const s = cycle(t, pod, "node-a");
+    expect(statusSummary(t.pl.preBindPreFlight(s, pod, "node-a"))).toEqual({ code: "Skip", reasons: [] });
   });
 
-  it("scores static bindings by the default shape (lower utilization is better)", () => {
-    const h = setup<VolumeBindingArgs, VolumeBinding>(volumeBindingPlugin, {
-      nodes,
-      pvcs: [unboundPVC("pvc-a", "wait-sc", "5Gi")],
-      pvs: [pv("pv-a", "wait-sc", "10Gi", ["node-a"]), pv("pv-b", "wait-sc", "50Gi", ["node-b"])],
+  it("scores static bindings by the default shape (lower utilization is better)", async () => {
+    const { h } = await setup(nodes, {
+      persistentVolumeClaims: [unboundPVC("pvc-a", "wait-sc", "5Gi")],
+      persistentVolumes: [
+        pv("pv-a", "wait-sc", "10Gi", ["node-a"]),
+        pv("pv-b", "wait-sc", "50Gi", ["node-b"]),
+      ],
       storageClasses: [waitSC],
     });
     const pod = podWith("pvc-a");
-    const state = new CycleState();
-    h.plugin.preFilter(state, pod, h.snapshot.nodeInfoList);
-    for (const ni of h.snapshot.nodeInfoList) expect(h.plugin.filter(state, pod, ni)).toBeNull();
-    expect(h.plugin.preScore(state, pod, h.snapshot.nodeInfoList)).toBeNull();
-    const [na, nb] = h.snapshot.nodeInfoList;
-    if (!na || !nb) throw new Error("nodes missing");
-    expect([h.plugin.score(state, pod, na), h.plugin.score(state, pod, nb)]).toEqual([50, 90]);
+    const { state, statuses } = h.filter(pod);
+    for (const s of statuses.values()) expect(s).toBeNull();
+    // PreScore, then Score on node-a and node-b (VolumeBinding has no NormalizeScore).
+    const out = h.score(pod, undefined, { state });
+    expect(out.preScoreStatus).toBeNull();
+    expect(out.status).toBeNull();
+    expect(out.scores.map((s) => s.score)).toEqual([50, 90]);
   });
 });
