@@ -1,0 +1,202 @@
+// A ClusterSource over a real API server: one informer per kind the scheduler reads, the pod
+// writes through the generated client, events.k8s.io events. Start it, wait for the caches to
+// sync (upstream WaitForCacheSync), then hand it to Scheduler.create.
+import { hostname } from "node:os";
+import { type KubeConfig, Watch } from "@kubernetes/client-node";
+import type {
+  CSINode,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PriorityClass,
+  ReplicaSet,
+  ReplicationController,
+  Service,
+  StatefulSet,
+  StorageClass,
+} from "@kubesched/api";
+import type { ClusterClient, ClusterListers } from "@kubesched/framework";
+import type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@kubesched/scheduler";
+import { kubeClusterClient } from "./client";
+import { KubeEventRecorder } from "./event-recorder";
+import { type BackoffOptions, Informer, type InformerHandlers } from "./informer";
+import { RawClient } from "./raw-client";
+import { resources, type WatchedKind, watchedKinds } from "./resources";
+import type { KubeObject } from "./store";
+
+export interface KubeClusterSourceOptions {
+  kubeConfig: KubeConfig;
+  /** Host name for the events' reportingInstance; default os.hostname(). */
+  host?: string;
+  /** Retry backoff of the informers (default 800 ms doubling to 30 s). */
+  backoff?: BackoffOptions;
+  /** Server-side watch timeout, [min, 2*min) seconds (default 300, as client-go). */
+  minWatchTimeoutSeconds?: number;
+  /** Informer and event failures (they are retried or dropped; this is for logging). */
+  onError?: (err: Error) => void;
+  now?: () => number;
+}
+
+/** The object type of each watched kind. */
+export interface WatchedObjects {
+  Node: Node;
+  Pod: Pod;
+  Namespace: Namespace;
+  PersistentVolume: PersistentVolume;
+  PersistentVolumeClaim: PersistentVolumeClaim;
+  StorageClass: StorageClass;
+  CSINode: CSINode;
+  PodDisruptionBudget: PodDisruptionBudget;
+  Service: Service;
+  ReplicaSet: ReplicaSet;
+  StatefulSet: StatefulSet;
+  ReplicationController: ReplicationController;
+  PriorityClass: PriorityClass;
+}
+
+export type Informers = { [K in WatchedKind]: Informer<WatchedObjects[K]> };
+
+export class KubeClusterSource implements ClusterSource {
+  readonly rawClient: RawClient;
+  readonly informers: Informers;
+  private readonly recorder: KubeEventRecorder;
+  private readonly clusterClient: ClusterClient;
+  private readonly handlers: ClusterEventHandlers[] = [];
+  private started = false;
+
+  constructor(readonly opts: KubeClusterSourceOptions) {
+    this.rawClient = new RawClient(opts.kubeConfig);
+    const watch = new Watch(opts.kubeConfig);
+    const onError = opts.onError;
+    const make = <K extends WatchedKind>(kind: K): Informer<WatchedObjects[K]> =>
+      new Informer<WatchedObjects[K]>({
+        resource: resources[kind],
+        client: this.rawClient,
+        watch,
+        handlers: this.dispatcher(kind),
+        ...(opts.backoff ? { backoff: opts.backoff } : {}),
+        ...(opts.minWatchTimeoutSeconds !== undefined
+          ? { minWatchTimeoutSeconds: opts.minWatchTimeoutSeconds }
+          : {}),
+        ...(onError
+          ? { onError: (err, spec) => onError(new Error(`${spec.kind} informer: ${err.message}`)) }
+          : {}),
+      });
+    this.informers = Object.fromEntries(watchedKinds.map((k) => [k, make(k)])) as Informers;
+    this.recorder = new KubeEventRecorder({
+      client: this.rawClient,
+      host: opts.host ?? hostname(),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(onError ? { onError: (err) => onError(new Error(`event: ${err.message}`)) } : {}),
+    });
+    this.clusterClient = kubeClusterClient(opts.kubeConfig, opts.now ? { now: opts.now } : {});
+  }
+
+  /** Starts every informer (list, then watch). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const k of watchedKinds) this.informers[k].start();
+  }
+
+  /** Resolves when every informer has listed once; false if `signal` aborted first. */
+  async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
+    const all = Promise.all(watchedKinds.map((k) => this.informers[k].waitForSync())).then(() => true);
+    if (!signal) return all;
+    if (signal.aborted) return false;
+    const aborted = new Promise<boolean>((resolve) =>
+      signal.addEventListener("abort", () => resolve(false), { once: true }),
+    );
+    return Promise.race([all, aborted]);
+  }
+
+  /** Kinds whose informer has not listed yet (for messages while waiting). */
+  unsyncedKinds(): WatchedKind[] {
+    return watchedKinds.filter((k) => !this.informers[k].hasSynced());
+  }
+
+  /** Stops the informers and waits for pending events to be posted. */
+  async stop(): Promise<void> {
+    this.started = false;
+    await Promise.all(watchedKinds.map((k) => this.informers[k].stop()));
+    await this.recorder.flush();
+  }
+
+  /** Waits for the events posted so far. */
+  flushEvents(): Promise<void> {
+    return this.recorder.flush();
+  }
+
+  private dispatcher<K extends WatchedKind>(kind: K): InformerHandlers<WatchedObjects[K]> {
+    const each = (fn: (h: ClusterEventHandlers) => void): void => {
+      for (const h of this.handlers) {
+        try {
+          fn(h);
+        } catch (e) {
+          this.opts.onError?.(
+            new Error(`${kind} event handler failed: ${e instanceof Error ? e.message : String(e)}`),
+          );
+        }
+      }
+    };
+    if (kind === "Node") {
+      return {
+        add: (o: KubeObject) => each((h) => h.onNodeAdd(o as Node)),
+        update: (a: KubeObject, b: KubeObject) => each((h) => h.onNodeUpdate(a as Node, b as Node)),
+        delete: (o: KubeObject) => each((h) => h.onNodeDelete(o as Node)),
+      };
+    }
+    if (kind === "Pod") {
+      return {
+        add: (o: KubeObject) => each((h) => h.onPodAdd(o as Pod)),
+        update: (a: KubeObject, b: KubeObject) => each((h) => h.onPodUpdate(a as Pod, b as Pod)),
+        delete: (o: KubeObject) => each((h) => h.onPodDelete(o as Pod)),
+      };
+    }
+    const other = kind as Exclude<WatchedKind, "Node" | "Pod"> satisfies OtherResourceKind;
+    return {
+      add: (o: KubeObject) => each((h) => h.onOtherEvent(other, "Add", undefined, o)),
+      update: (a: KubeObject, b: KubeObject) => each((h) => h.onOtherEvent(other, "Update", a, b)),
+      delete: (o: KubeObject) => each((h) => h.onOtherEvent(other, "Delete", o, undefined)),
+    };
+  }
+
+  // ClusterSource
+
+  subscribe(handlers: ClusterEventHandlers): void {
+    this.handlers.push(handlers);
+    // Replay the caches as adds, nodes before pods (the scheduler subscribes after the sync).
+    for (const n of this.informers.Node.store.list()) handlers.onNodeAdd(n);
+    for (const p of this.informers.Pod.store.list()) handlers.onPodAdd(p);
+  }
+
+  listers(): ClusterListers {
+    const i = this.informers;
+    return {
+      pods: i.Pod.store,
+      nodes: i.Node.store,
+      namespaces: i.Namespace.store,
+      services: i.Service.store,
+      replicaSets: i.ReplicaSet.store,
+      statefulSets: i.StatefulSet.store,
+      replicationControllers: i.ReplicationController.store,
+      podDisruptionBudgets: i.PodDisruptionBudget.store,
+      persistentVolumes: i.PersistentVolume.store,
+      persistentVolumeClaims: i.PersistentVolumeClaim.store,
+      storageClasses: i.StorageClass.store,
+      csiNodes: i.CSINode.store,
+      priorityClasses: i.PriorityClass.store,
+    };
+  }
+
+  client(): ClusterClient {
+    return this.clusterClient;
+  }
+
+  eventRecorder(): KubeEventRecorder {
+    return this.recorder;
+  }
+}

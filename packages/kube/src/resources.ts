@@ -1,0 +1,101 @@
+// The kinds the scheduler watches (upstream: the shared informers kube-scheduler starts), with
+// their collection paths. Pods use upstream's field selector (pkg/scheduler/scheduler.go
+// newPodInformer): one informer over every non-terminal pod; the event handlers split assigned
+// and unassigned pods, as upstream's FilteringResourceEventHandlers do.
+
+export type WatchedKind =
+  | "Node"
+  | "Pod"
+  | "Namespace"
+  | "PersistentVolume"
+  | "PersistentVolumeClaim"
+  | "StorageClass"
+  | "CSINode"
+  | "PodDisruptionBudget"
+  | "Service"
+  | "ReplicaSet"
+  | "StatefulSet"
+  | "ReplicationController"
+  | "PriorityClass";
+
+export interface ResourceSpec {
+  kind: WatchedKind;
+  apiVersion: string;
+  /** The collection across all namespaces, e.g. /api/v1/pods. */
+  path: string;
+  namespaced: boolean;
+  fieldSelector?: string;
+}
+
+/** upstream newPodInformer: `status.phase!=Succeeded,status.phase!=Failed`. */
+export const podFieldSelector = "status.phase!=Succeeded,status.phase!=Failed";
+
+export const resources: Readonly<Record<WatchedKind, ResourceSpec>> = {
+  Node: { kind: "Node", apiVersion: "v1", path: "/api/v1/nodes", namespaced: false },
+  Pod: {
+    kind: "Pod",
+    apiVersion: "v1",
+    path: "/api/v1/pods",
+    namespaced: true,
+    fieldSelector: podFieldSelector,
+  },
+  Namespace: { kind: "Namespace", apiVersion: "v1", path: "/api/v1/namespaces", namespaced: false },
+  PersistentVolume: {
+    kind: "PersistentVolume",
+    apiVersion: "v1",
+    path: "/api/v1/persistentvolumes",
+    namespaced: false,
+  },
+  PersistentVolumeClaim: {
+    kind: "PersistentVolumeClaim",
+    apiVersion: "v1",
+    path: "/api/v1/persistentvolumeclaims",
+    namespaced: true,
+  },
+  StorageClass: {
+    kind: "StorageClass",
+    apiVersion: "storage.k8s.io/v1",
+    path: "/apis/storage.k8s.io/v1/storageclasses",
+    namespaced: false,
+  },
+  CSINode: {
+    kind: "CSINode",
+    apiVersion: "storage.k8s.io/v1",
+    path: "/apis/storage.k8s.io/v1/csinodes",
+    namespaced: false,
+  },
+  PodDisruptionBudget: {
+    kind: "PodDisruptionBudget",
+    apiVersion: "policy/v1",
+    path: "/apis/policy/v1/poddisruptionbudgets",
+    namespaced: true,
+  },
+  Service: { kind: "Service", apiVersion: "v1", path: "/api/v1/services", namespaced: true },
+  ReplicaSet: {
+    kind: "ReplicaSet",
+    apiVersion: "apps/v1",
+    path: "/apis/apps/v1/replicasets",
+    namespaced: true,
+  },
+  StatefulSet: {
+    kind: "StatefulSet",
+    apiVersion: "apps/v1",
+    path: "/apis/apps/v1/statefulsets",
+    namespaced: true,
+  },
+  ReplicationController: {
+    kind: "ReplicationController",
+    apiVersion: "v1",
+    path: "/api/v1/replicationcontrollers",
+    namespaced: true,
+  },
+  PriorityClass: {
+    kind: "PriorityClass",
+    apiVersion: "scheduling.k8s.io/v1",
+    path: "/apis/scheduling.k8s.io/v1/priorityclasses",
+    namespaced: false,
+  },
+};
+
+/** Every watched kind, nodes and pods first. */
+export const watchedKinds: readonly WatchedKind[] = Object.keys(resources) as WatchedKind[];
