@@ -13,7 +13,7 @@
 // - release (on cancel): write an empty holder with leaseDurationSeconds 1.
 import type { Clock } from "@kubesched/framework";
 import { realClock } from "@kubesched/framework";
-import { isNotFound, KubeApiError } from "./api-error";
+import { isConflict, isNotFound, KubeApiError } from "./api-error";
 import { formatMicroTime } from "./micro-time";
 import type { RawClient } from "./raw-client";
 
@@ -207,8 +207,23 @@ export class LeaderElector {
       renewTime: now,
       leaseTransitions: this.observedRecord?.leaseTransitions ?? 0,
     };
+    const signal = AbortSignal.timeout(this.renewDeadline);
     try {
-      await this.update(record, AbortSignal.timeout(this.renewDeadline));
+      try {
+        await this.update(record, signal);
+      } catch (e) {
+        // A renewal cut short by the stop may have landed: our resourceVersion is stale. Release
+        // what is there if it is still ours.
+        if (!isConflict(e)) throw e;
+        const cur = await this.opts.client.request<Lease>(
+          "GET",
+          `${this.path}/${encodeURIComponent(this.opts.name)}`,
+          { signal },
+        );
+        if (recordFromLease(cur).holderIdentity !== this.opts.identity) return;
+        this.lease = cur;
+        await this.update(record, signal);
+      }
       this.setObservedRecord(record);
     } catch (e) {
       this.report(e, `failed to release lock ${this.describe()}`);
