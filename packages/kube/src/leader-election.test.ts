@@ -65,14 +65,15 @@ describe("LeaderElector", () => {
     const run = le.run(ac.signal);
     await waitFor(() => t.log.includes("started"));
     expect(le.isLeader()).toBe(true);
-    const created = server.requestsTo("POST", leasePath)[0];
-    expect(created?.body).toMatchObject({
+    const [created] = server.requestsTo("POST", leasePath);
+    if (!created) throw new Error("no Lease was created");
+    expect(created.body).toMatchObject({
       apiVersion: "coordination.k8s.io/v1",
       kind: "Lease",
       metadata: { name: "kube-scheduler", namespace: "kube-system" },
       spec: { holderIdentity: "me", leaseDurationSeconds: 1, leaseTransitions: 0 },
     });
-    const spec = (created?.body as { spec: { acquireTime: string; renewTime: string } }).spec;
+    const spec = (created.body as { spec: { acquireTime: string; renewTime: string } }).spec;
     expect(spec.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     // Renewals: PUTs carrying the resourceVersion last seen, the acquire time kept.
     await waitFor(() => server.requestsTo("PUT", `${leasePath}/kube-scheduler`).length >= 2);
