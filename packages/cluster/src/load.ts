@@ -88,7 +88,9 @@ export function parseSnapshotText(
   list.forEach((doc, i) => {
     const origin = `${filename}: document ${i + 1}`;
     if (doc.errors.length > 0) {
-      for (const e of doc.errors) errors.push(`${origin}: invalid YAML: ${e.message.split("\n")[0]}`);
+      for (const e of doc.errors) {
+        errors.push(`${origin}: invalid YAML: ${(e.message.split("\n")[0] ?? "").replace(/:$/, "")}`);
+      }
       return;
     }
     expand(doc.toJS({ maxAliasCount: 1000 }), origin, errors, out);

@@ -1,11 +1,4 @@
-// simulate() end to end on small snapshots, with the in-tree plugins.
-//
-// NOTE for the lead: the default profile still lacks DefaultPreemption, VolumeBinding,
-// NodeVolumeLimits, DynamicResources and NodeDeclaredFeatures in the in-tree registry, so these
-// tests use `partialConfig()` (the default profile with those disabled in multiPoint). Once the
-// registry is complete, switch `partialConfig()` to `defaultConfig({ registry: inTreeRegistry })`
-// and add the preemption message to the expected FitError texts
-// (" preemption: 0/N nodes are available: ...").
+// simulate() end to end on small snapshots, with the in-tree plugins and the full default profile.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
@@ -14,23 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSnapshotTexts } from "./load";
 import { type SimulateOptions, type SimulationResult, simulate } from "./simulate";
 
-const missingDefaults = [
-  "DefaultPreemption",
-  "VolumeBinding",
-  "NodeVolumeLimits",
-  "DynamicResources",
-  "NodeDeclaredFeatures",
-];
-
 function profileYAML(name: string, extra = ""): string {
   return `  - schedulerName: ${name}
-    plugins:
-      multiPoint:
-        disabled: [${missingDefaults.map((n) => `{ name: ${n} }`).join(", ")}]
 ${extra}`;
 }
 
-function partialConfig(opts: { profiles?: string[]; top?: string } = {}): KubeSchedulerConfiguration {
+function testConfig(opts: { profiles?: string[]; top?: string } = {}): KubeSchedulerConfiguration {
   const profiles = opts.profiles ?? [profileYAML("default-scheduler")];
   return loadConfig(
     `apiVersion: kubescheduler.config.k8s.io/v1
@@ -47,7 +29,7 @@ async function run(
   opts: Partial<Omit<SimulateOptions, "objects" | "registry">> = {},
 ): Promise<SimulationResult> {
   return simulate({
-    config: opts.config ?? partialConfig(),
+    config: opts.config ?? testConfig(),
     registry: inTreeRegistry,
     objects: loadSnapshotTexts([{ name: "c.yaml", text: yaml }]).objects,
     ...opts,
@@ -129,7 +111,7 @@ describe("simulate", () => {
     );
     expect(r.pods[0]).toMatchObject({ outcome: "Unschedulable", node: null, attempts: 1 });
     expect(r.pods[0]?.message).toBe(
-      "0/4 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 2 Insufficient cpu.",
+      "0/4 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
     );
     expect(r.summary).toMatchObject({ pods: 1, scheduled: 0, unschedulable: 1 });
   });
@@ -139,7 +121,7 @@ describe("simulate", () => {
       node("n1", "4") + node("n2", "4") + pod("spread", "1", "  nodeSelector: { missing: label }\n"),
     );
     expect(r.pods[0]?.message).toBe(
-      "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.",
+      "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     );
   });
 
@@ -283,7 +265,7 @@ value: 100
   });
 
   it("multiple profiles: each pod is scheduled by its schedulerName's profile", async () => {
-    const config = partialConfig({
+    const config = testConfig({
       profiles: [
         profileYAML("default-scheduler"),
         profileYAML(
@@ -352,7 +334,7 @@ describe("simulate with HTTP extenders", () => {
   });
 
   it("filters and prioritizes through the extender", async () => {
-    const config = partialConfig({
+    const config = testConfig({
       top: `extenders:
   - urlPrefix: ${url}
     filterVerb: filter
@@ -368,7 +350,7 @@ describe("simulate with HTTP extenders", () => {
     );
     expect(outcomes(r)).toEqual({ p: "n3", big: "Unschedulable" });
     expect(r.pods[1]?.message).toBe(
-      "0/3 nodes are available: 1 n1 is reserved by the extender, 2 Insufficient cpu.",
+      "0/3 nodes are available: 1 n1 is reserved by the extender, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming preemptor, 2 Preemption is not helpful for scheduling.",
     );
     expect(seen).toContain("/sched/filter");
     expect(seen).toContain("/sched/prioritize");

@@ -190,7 +190,9 @@ export class HTTPExtender implements Extender {
         body: JSON.stringify(body),
         signal: ctl.signal,
       });
-      if (!res.ok) throw new Error(`failed ${verb} with extender at URL ${url}, code ${res.status}`);
+      // upstream accepts 200 only (extender.go: resp.StatusCode != http.StatusOK).
+      if (res.status !== 200)
+        throw new Error(`failed ${verb} with extender at URL ${url}, code ${res.status}`);
       return await res.json();
     } finally {
       clearTimeout(timeout);

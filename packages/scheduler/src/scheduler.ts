@@ -17,7 +17,7 @@ import {
   seededRandom,
 } from "@kubesched/framework";
 import { buildQueueingHintMap, PriorityQueue } from "@kubesched/queue";
-import { type Framework, type FrameworkTracer, newFramework } from "@kubesched/runtime";
+import { type Framework, type FrameworkTracer, newFramework, WaitingPodsMap } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import { addAllEventHandlers } from "./event-handlers";
 import type { ExplainRecorder } from "./explain";
@@ -105,6 +105,9 @@ export class Scheduler {
 
   private async init(opts: SchedulerOptions): Promise<void> {
     const tracer = this.explain ? tracerFor(this) : undefined;
+    // One waiting-pods map shared by every profile, as upstream (a victim waiting at Permit in
+    // any profile can be preempted).
+    const waitingPods = new WaitingPodsMap();
     for (const profile of this.config.profiles) {
       const hooks = this.metrics ? metricsHooks(this.metrics, profile.schedulerName) : undefined;
       const fwk = await newFramework(opts.registry, profile, {
@@ -116,6 +119,7 @@ export class Scheduler {
         rand: this.rand,
         features: this.features,
         parallelism: this.config.parallelism,
+        waitingPods,
         ...(tracer ? { tracer } : {}),
         ...(hooks ? { hooks } : {}),
       });
