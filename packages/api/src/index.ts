@@ -75,6 +75,11 @@ export {
   resourceListToAmounts,
 } from "./resources";
 export {
+  BetaStorageClassAnnotation,
+  getPersistentVolumeClaimClass,
+  getPersistentVolumeClass,
+} from "./storage";
+export {
   doNotScheduleTaintsFilter,
   findMatchingUntoleratedTaint,
   formatTaintForMessage,

@@ -1,6 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (CSILimits)
 import {
   type CSINode,
+  getPersistentVolumeClaimClass,
   isAttachableVolumeResourceName,
   type PersistentVolumeClaim,
   type Pod,
@@ -40,12 +41,6 @@ const CSIAttachLimitPrefix = "attachable-volumes-csi-";
 
 /** A lookup failure that makes the pod unschedulable until the object exists. */
 class NotFoundError extends Error {}
-
-/** upstream storagehelpers.GetPersistentVolumeClaimClass. */
-function getPersistentVolumeClaimClass(pvc: PersistentVolumeClaim): string {
-  const ann = pvc.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"];
-  return ann ?? pvc.spec?.storageClassName ?? "";
-}
 
 /** upstream ephemeral.VolumeClaimName. */
 export function ephemeralVolumeClaimName(pod: Pod, v: Volume): string {

@@ -1,6 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/volumebinding/binder.go (volumeBinder),
 // assume_cache.go, and k8s.io/component-helpers/storage/volume (pv_helpers.go, helpers.go).
 import {
+  getPersistentVolumeClaimClass,
+  getPersistentVolumeClass,
   labelSelectorAsSelector,
   type Node,
   newNodeSelector,
@@ -21,7 +23,6 @@ import {
 export const AnnBindCompleted = "pv.kubernetes.io/bind-completed";
 export const AnnBoundByController = "pv.kubernetes.io/bound-by-controller";
 export const AnnSelectedNode = "volume.kubernetes.io/selected-node";
-export const AnnStorageClass = "volume.beta.kubernetes.io/storage-class";
 export const NotSupportedProvisioner = "kubernetes.io/no-provisioner";
 const LabelHostname = "kubernetes.io/hostname";
 
@@ -49,14 +50,6 @@ export interface PodVolumeClaims {
   unboundClaimsImmediate: PersistentVolumeClaim[];
   /** storage class → PVs of that class (from the assume cache). */
   unboundVolumesDelayBinding: Map<string, PersistentVolume[]>;
-}
-
-export function getPersistentVolumeClaimClass(pvc: PersistentVolumeClaim): string {
-  return pvc.metadata?.annotations?.[AnnStorageClass] ?? pvc.spec?.storageClassName ?? "";
-}
-
-export function getPersistentVolumeClass(pv: PersistentVolume): string {
-  return pv.metadata?.annotations?.[AnnStorageClass] ?? pv.spec?.storageClassName ?? "";
 }
 
 function storageBytes(q: string | undefined): number {

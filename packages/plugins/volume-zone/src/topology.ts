@@ -1,6 +1,6 @@
 // upstream: volume_zone.go (topologyLabels, translateToGALabel, getPVTopologies) and
 // k8s.io/cloud-provider/volume/helpers (LabelZonesToSet).
-import type { PersistentVolume, PersistentVolumeClaim } from "@kubesched/api";
+import type { PersistentVolume } from "@kubesched/api";
 
 export const LabelFailureDomainBetaZone = "failure-domain.beta.kubernetes.io/zone";
 export const LabelFailureDomainBetaRegion = "failure-domain.beta.kubernetes.io/region";
@@ -51,11 +51,4 @@ export function getPVTopologies(pv: PersistentVolume): PVTopology[] {
     out.push({ pvName: pv.metadata?.name ?? "", key, values });
   }
   return out;
-}
-
-/** upstream storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over the field. */
-export function getPersistentVolumeClaimClass(pvc: PersistentVolumeClaim): string {
-  const ann = pvc.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"];
-  if (ann !== undefined) return ann;
-  return pvc.spec?.storageClassName ?? "";
 }

@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/volumezone/volume_zone.go
-import type { Pod } from "@kubesched/api";
+import { getPersistentVolumeClaimClass, type Pod } from "@kubesched/api";
 import {
   type ClusterEventWithHint,
   type ClusterListers,
@@ -19,13 +19,7 @@ import {
 } from "@kubesched/framework";
 import { eventsToRegister } from "./events";
 import { ErrReasonConflict } from "./reasons";
-import {
-  getPersistentVolumeClaimClass,
-  getPVTopologies,
-  type PVTopology,
-  topologyLabels,
-  translateToGALabel,
-} from "./topology";
+import { getPVTopologies, type PVTopology, topologyLabels, translateToGALabel } from "./topology";
 
 export const name = "VolumeZone";
 
