@@ -4,6 +4,7 @@ import type { Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import pkg from "../package.json" with { type: "json" };
 import { configCommand } from "./commands/config";
+import { runCommand } from "./commands/run";
 import { simulateCommand } from "./commands/simulate";
 
 /** The Kubernetes minor this CLI tracks. */
@@ -76,7 +77,7 @@ export const rootCommand: CommandSpec = {
   name: "kubesched",
   summary: "The Kubernetes scheduler (kube-scheduler) in TypeScript.",
   flags: [versionFlag],
-  subcommands: [simulateCommand, configCommand],
+  subcommands: [simulateCommand, runCommand, configCommand],
 };
 
 export function versionString(): string {

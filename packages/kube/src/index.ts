@@ -19,6 +19,7 @@ export {
   type KubeClusterSourceOptions,
   type WatchedObjects,
 } from "./kube-cluster-source";
+export { buildKubeConfig, type KubeConfig } from "./kube-config";
 export {
   jitterFactor,
   type LeaderCallbacks,
