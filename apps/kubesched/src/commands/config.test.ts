@@ -104,9 +104,10 @@ describe("kubesched config validate", () => {
     });
   }
 
-  // examples/invalid/scoring-strategy-type.yaml needs the real NodeResourcesFit args spec; it is
-  // tested once the in-tree registry is wired.
   const invalid: Record<string, string[]> = {
+    "scoring-strategy-type.yaml": [
+      'profiles[0].pluginConfig[0].args.scoringStrategy.type: Unsupported value: "Foo": supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"',
+    ],
     "unknown-field.yaml": ["profiles[0].plugin: unknown field", "healthzBindAddress: unknown field"],
     "bad-api-version.yaml": [
       'apiVersion "kubescheduler.config.k8s.io/v1beta3" is not supported: use kubescheduler.config.k8s.io/v1',

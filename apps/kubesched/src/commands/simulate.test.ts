@@ -428,3 +428,42 @@ describe("kubesched simulate errors", () => {
     }
   });
 });
+
+describe("kubesched simulate --cluster examples/preemption.yaml", () => {
+  it("preempts the cheapest victims, keeps the PDB, and lands the preemptor on the nominated node", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/preemption.yaml",
+      "-o",
+      "json",
+      "--explain",
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    // worker-1 needs one victim (report-0; etl-0 is protected by its PodDisruptionBudget),
+    // worker-2 would need two: fewer victims' priorities win (upstream pickOneNodeForPreemption).
+    expect(r.preemptions).toEqual([
+      { preemptor: "prod/payments-0", node: "worker-1", victims: ["batch/report-0"] },
+    ]);
+    const payments = r.pods.find((p) => p.name === "payments-0")!;
+    expect(payments).toMatchObject({ outcome: "Scheduled", node: "worker-1", attempts: 2, message: null });
+    // The deciding attempt (the second) found the nominated node feasible.
+    expect((payments.explain as { selectedNode: string }).selectedNode).toBe("worker-1");
+    // Same priority as the running batch pods: nothing to preempt.
+    const crawl = r.pods.find((p) => p.name === "crawl-3")!;
+    expect(crawl).toMatchObject({ outcome: "Unschedulable", node: null, nominatedNode: null });
+    expect(crawl.message).toBe(
+      "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming preemptor.",
+    );
+    expect(r.nodes.find((n) => n.name === "worker-1")).toMatchObject({ requested: { cpu: "4" }, pods: 2 });
+    expect(r.summary).toMatchObject({ pods: 2, scheduled: 1, unschedulable: 1 });
+  });
+
+  it("lists preemptions in the table", async () => {
+    const { code, stdout } = await run("simulate", "--cluster", "examples/preemption.yaml");
+    expect(code).toBe(0);
+    expect(stdout).toContain("PREEMPTIONS\nprod/payments-0 on worker-1: evicted batch/report-0\n");
+  });
+});
