@@ -93,3 +93,10 @@ export {
 } from "./taints";
 export type * from "./types";
 export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "./validation";
+export {
+  LabelFailureDomainBetaRegion,
+  LabelFailureDomainBetaZone,
+  LabelHostname,
+  LabelTopologyRegion,
+  LabelTopologyZone,
+} from "./well-known-labels";

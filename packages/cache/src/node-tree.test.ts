@@ -1,6 +1,6 @@
-import type { Node } from "@kubesched/api";
+import { LabelFailureDomainBetaRegion, LabelFailureDomainBetaZone, type Node } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
-import { LabelFailureDomainBetaRegion, LabelFailureDomainBetaZone, NodeTree } from "./node-tree";
+import { NodeTree } from "./node-tree";
 
 const region = LabelFailureDomainBetaRegion;
 const zone = LabelFailureDomainBetaZone;

@@ -1,10 +1,11 @@
 // upstream: pkg/scheduler/backend/cache/node_tree.go, k8s.io/component-helpers/node/topology (GetZoneKey)
-import type { Node } from "@kubesched/api";
-
-export const LabelTopologyZone = "topology.kubernetes.io/zone";
-export const LabelTopologyRegion = "topology.kubernetes.io/region";
-export const LabelFailureDomainBetaZone = "failure-domain.beta.kubernetes.io/zone";
-export const LabelFailureDomainBetaRegion = "failure-domain.beta.kubernetes.io/region";
+import {
+  LabelFailureDomainBetaRegion,
+  LabelFailureDomainBetaZone,
+  LabelTopologyRegion,
+  LabelTopologyZone,
+  type Node,
+} from "@kubesched/api";
 
 /**
  * The zone key of a node: `region + ":\x00:" + zone` from the topology labels (the deprecated

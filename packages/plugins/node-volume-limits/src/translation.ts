@@ -1,7 +1,13 @@
 // The part of k8s.io/csi-translation-lib the scheduler needs: which in-tree volumes migrate to
 // which CSI driver, and the CSI volume handle they get. Only the volume handles are computed
 // (the limit check counts `<driver>/<handle>`), not full translated PersistentVolumes.
-import type { CSINode, PersistentVolume, PodSpec } from "@kubesched/api";
+import {
+  type CSINode,
+  LabelFailureDomainBetaZone,
+  LabelTopologyZone,
+  type PersistentVolume,
+  type PodSpec,
+} from "@kubesched/api";
 
 export type Volume = NonNullable<PodSpec["volumes"]>[number];
 
@@ -98,7 +104,7 @@ export function translateInlineVolume(v: Volume): InTreeSource | undefined | nul
 /** The in-tree plugin and CSI handle of a PV; undefined when it is not migratable. */
 export function translatePV(pv: PersistentVolume): InTreeSource | undefined | null {
   const labels = pv.metadata?.labels;
-  const zone = labels?.["topology.kubernetes.io/zone"] ?? labels?.["failure-domain.beta.kubernetes.io/zone"];
+  const zone = labels?.[LabelTopologyZone] ?? labels?.[LabelFailureDomainBetaZone];
   return inTreeSource(pv.spec ?? {}, zone !== undefined && !zone.includes("__") ? zone : undefined);
 }
 

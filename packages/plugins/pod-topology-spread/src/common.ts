@@ -2,7 +2,9 @@
 import {
   doNotScheduleTaintsFilter,
   findMatchingUntoleratedTaint,
+  LabelHostname,
   type Labels,
+  LabelTopologyZone,
   labelSelectorAsSelector,
   matchesNothing,
   type Node,
@@ -28,9 +30,6 @@ export interface SpreadConstraint {
   readonly nodeAffinityPolicy: NodeInclusionPolicy;
   readonly nodeTaintsPolicy: NodeInclusionPolicy;
 }
-
-export const LabelHostname = "kubernetes.io/hostname";
-export const LabelTopologyZone = "topology.kubernetes.io/zone";
 
 /** Upstream's system default constraints (DefaultingType System). */
 export const systemDefaultConstraints: readonly TopologySpreadConstraint[] = Object.freeze([

@@ -1,11 +1,11 @@
 // The memoized counts must equal the full walk's, cycle after cycle, while the snapshot changes
 // (pods added, relabelled, terminating and removed; nodes relabelled, tainted, added and removed).
 import type { Node, Pod } from "@kubesched/api";
-import { getRequiredNodeAffinity } from "@kubesched/api";
+import { getRequiredNodeAffinity, LabelHostname } from "@kubesched/api";
 import { NodeInfo, seededRandom } from "@kubesched/framework";
 import { makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { filterTopologySpreadConstraints, LabelHostname } from "./common";
+import { filterTopologySpreadConstraints } from "./common";
 import { type CountOptions, fullCounter } from "./counting";
 import { SpreadCountsMemo } from "./memo";
 import { fooSelector, taints } from "./test-fixtures";

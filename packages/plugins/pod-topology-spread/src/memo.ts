@@ -6,14 +6,9 @@
 //
 // upstream: scoring_memo.go does the same for PreScore (keyed the same way); here PreFilter uses it too.
 import type { Node, Pod, RequiredNodeAffinity } from "@kubesched/api";
-import { matchesNothing, type Selector } from "@kubesched/api";
+import { LabelHostname, matchesNothing, type Selector } from "@kubesched/api";
 import type { NodeInfo } from "@kubesched/framework";
-import {
-  countPodsMatchSelector,
-  LabelHostname,
-  nodeLabelsMatchSpreadConstraints,
-  type SpreadConstraint,
-} from "./common";
+import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import { type CountOptions, nodeCountsFor, type SpreadCounter } from "./counting";
 
 /** How many pod shapes are remembered (least recently used are dropped). */

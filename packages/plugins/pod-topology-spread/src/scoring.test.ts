@@ -1,11 +1,10 @@
 // Ported from upstream pkg/scheduler/framework/plugins/podtopologyspread/scoring_test.go.
 // Upstream's TopologyPairToPodCounts is summarized per constraint (hostname constraints have no
 // domain counts: they are counted in Score).
-import type { Node, Pod } from "@kubesched/api";
+import { LabelHostname, LabelTopologyZone, type Node, type Pod } from "@kubesched/api";
 import type { Features } from "@kubesched/framework";
 import { makeLabelSelector, makeNode, makePod, makeReplicaSet, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { LabelHostname, LabelTopologyZone } from "./common";
 import { topologyNormalizingWeight as w } from "./scoring";
 import {
   barSelector,

@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/podtopologyspread/scoring.go
-import { getRequiredNodeAffinity, type Pod } from "@kubesched/api";
+import { getRequiredNodeAffinity, LabelHostname, type Pod } from "@kubesched/api";
 import {
   type CycleState,
   MaxNodeScore,
@@ -8,12 +8,7 @@ import {
   type StateData,
   stateKey,
 } from "@kubesched/framework";
-import {
-  countPodsMatchSelector,
-  LabelHostname,
-  nodeLabelsMatchSpreadConstraints,
-  type SpreadConstraint,
-} from "./common";
+import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import type { CountOptions, SpreadCounter } from "./counting";
 
 const invalidScore = -1;

@@ -3,6 +3,7 @@
 import {
   getPersistentVolumeClaimClass,
   getPersistentVolumeClass,
+  LabelHostname,
   labelSelectorAsSelector,
   type Node,
   newNodeSelector,
@@ -24,7 +25,6 @@ export const AnnBindCompleted = "pv.kubernetes.io/bind-completed";
 export const AnnBoundByController = "pv.kubernetes.io/bound-by-controller";
 export const AnnSelectedNode = "volume.kubernetes.io/selected-node";
 export const NotSupportedProvisioner = "kubernetes.io/no-provisioner";
-const LabelHostname = "kubernetes.io/hostname";
 
 /** A PV chosen for an unbound claim. */
 export interface BindingInfo {

@@ -1,6 +1,12 @@
 // Ported from upstream volume_zone_test.go: TestIsSchedulableAfterPersistentVolumeClaimAdded,
 // TestIsSchedulableAfterStorageClassAdded, TestIsSchedulableAfterPersistentVolumeChange.
-import type { PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
+import {
+  LabelFailureDomainBetaZone as betaZone,
+  LabelTopologyZone as gaZone,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+} from "@kubesched/api";
 import { ActionType, EventResource, QueueingHint } from "@kubesched/framework";
 import { makePod, makePV, makePVC, makeStorageClass } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
@@ -10,7 +16,6 @@ import {
   isSchedulableAfterPersistentVolumeClaimChange,
   isSchedulableAfterStorageClassAdded,
 } from "./events";
-import { LabelFailureDomainBetaZone as betaZone, LabelTopologyZone as gaZone } from "./topology";
 
 const createPodWithVolume = (pod: string, pvc: string): Pod =>
   makePod().name(pod).namespace("default").pvc(pvc).obj();

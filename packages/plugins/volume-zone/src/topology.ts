@@ -1,11 +1,12 @@
 // upstream: volume_zone.go (topologyLabels, translateToGALabel, getPVTopologies) and
 // k8s.io/cloud-provider/volume/helpers (LabelZonesToSet).
-import type { PersistentVolume } from "@kubesched/api";
-
-export const LabelFailureDomainBetaZone = "failure-domain.beta.kubernetes.io/zone";
-export const LabelFailureDomainBetaRegion = "failure-domain.beta.kubernetes.io/region";
-export const LabelTopologyZone = "topology.kubernetes.io/zone";
-export const LabelTopologyRegion = "topology.kubernetes.io/region";
+import {
+  LabelFailureDomainBetaRegion,
+  LabelFailureDomainBetaZone,
+  LabelTopologyRegion,
+  LabelTopologyZone,
+  type PersistentVolume,
+} from "@kubesched/api";
 
 export const topologyLabels: readonly string[] = [
   LabelFailureDomainBetaZone,

@@ -1,5 +1,15 @@
 // Ported from upstream pkg/scheduler/framework/plugins/volumezone/volume_zone_test.go
-import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from "@kubesched/api";
+import {
+  LabelFailureDomainBetaRegion as betaRegion,
+  LabelFailureDomainBetaZone as betaZone,
+  LabelTopologyRegion as gaRegion,
+  LabelTopologyZone as gaZone,
+  type Node,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+  type StorageClass,
+} from "@kubesched/api";
 import {
   createPluginHarness,
   makeNode,
@@ -12,12 +22,6 @@ import {
 import { describe, expect, it } from "vitest";
 import { volumeZonePlugin } from "./index";
 import { ErrReasonConflict } from "./reasons";
-import {
-  LabelFailureDomainBetaRegion as betaRegion,
-  LabelFailureDomainBetaZone as betaZone,
-  LabelTopologyRegion as gaRegion,
-  LabelTopologyZone as gaZone,
-} from "./topology";
 
 const createPodWithVolume = (pod: string, pvc: string): Pod =>
   makePod().name(pod).namespace("default").pvc(pvc).obj();
