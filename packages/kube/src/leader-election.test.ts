@@ -190,6 +190,25 @@ describe("LeaderElector", () => {
     await run;
   });
 
+  it("reports an unhealthy leader that has not renewed for leaseDuration + tolerance", async () => {
+    let now = Date.now();
+    const t = trace();
+    const le = elector(t, "me", {
+      clock: {
+        now: () => now,
+        setTimeout: (fn, ms) => {
+          const h = setTimeout(fn, ms);
+          return { cancel: () => clearTimeout(h) };
+        },
+      },
+    });
+    expect(le.check(10_000)).toBeNull(); // not leading: nothing to check
+    expect(await le.tryAcquireOrRenew()).toBe(true);
+    expect(le.check(10_000)).toBeNull();
+    now += 1000 + 10_001;
+    expect(le.check(10_000)).toBe("failed election to renew leadership on lease kube-scheduler");
+  });
+
   it("rejects timings client-go rejects", () => {
     const base = { client: new RawClient(server.kubeConfig()), name: "l", namespace: "ns", identity: "me" };
     const callbacks = trace().callbacks;

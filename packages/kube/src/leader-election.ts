@@ -156,6 +156,18 @@ export class LeaderElector {
     }
   }
 
+  /**
+   * upstream LeaderElector.Check (the /healthz leader-election check): an error message when we
+   * lead but have not renewed for longer than leaseDuration + `maxTolerableExpiredLease` ms.
+   */
+  check(maxTolerableExpiredLease: number): string | null {
+    if (!this.isLeader()) return null;
+    if (this.clock.now() - this.observedTime > this.leaseDuration + maxTolerableExpiredLease) {
+      return `failed election to renew leadership on lease ${this.opts.name}`;
+    }
+    return null;
+  }
+
   private async acquire(signal: AbortSignal): Promise<boolean> {
     while (!signal.aborted) {
       const ok = await this.tryAcquireOrRenew(signal);

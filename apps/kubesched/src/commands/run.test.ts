@@ -59,6 +59,7 @@ describe("runScheduler", () => {
     );
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect([health.status, await health.text()]).toEqual([200, "ok"]);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}/nope`)).status).toBe(404);
     ac.abort();
     expect(await done).toBe(0);

@@ -18,6 +18,9 @@ import { buildKubeConfig, KubeClusterSource, type KubeConfig, LeaderElector } fr
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import type { CommandContext, CommandSpec } from "../cli";
 
+/** upstream: kube-scheduler's leader-election health check tolerance (10 s). */
+const maxTolerableExpiredLease = 10_000;
+
 /** Where /metrics and /healthz are served unless --metrics-port says otherwise. */
 export const defaultMetricsPort = 10251;
 
@@ -48,7 +51,7 @@ function message(e: unknown): string {
 /** The metrics and health endpoints (upstream serves them on the secure port 10259). */
 function serveMetrics(
   metrics: SchedulerMetrics,
-  healthy: () => string | null,
+  healthy: (ready: boolean) => string | null,
   port: number,
   log: RunOptions["log"],
 ): Promise<http.Server> {
@@ -62,7 +65,7 @@ function serveMetrics(
         (e: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(message(e)),
       );
     } else if (path === "/healthz" || path === "/livez" || path === "/readyz") {
-      const problem = path === "/livez" ? null : healthy();
+      const problem = healthy(path === "/readyz");
       res
         .writeHead(problem === null ? 200 : 500, { "Content-Type": "text/plain" })
         .end(problem === null ? "ok" : problem);
@@ -96,7 +99,10 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   const metrics = new SchedulerMetrics();
   let synced = false;
   let elector: LeaderElector | null = null;
-  const healthy = (): string | null => (synced ? null : "informers have not synced yet");
+  // upstream: /healthz and /livez include the leader-election check (10 s tolerance); /readyz
+  // also waits for the informers to sync.
+  const healthy = (ready: boolean): string | null =>
+    ready && !synced ? "informers have not synced yet" : (elector?.check(maxTolerableExpiredLease) ?? null);
   const metricsServer =
     opts.metricsPort === null ? null : await serveMetrics(metrics, healthy, opts.metricsPort, log);
   if (metricsServer) opts.onListening?.((metricsServer.address() as AddressInfo).port);
