@@ -1,21 +1,7 @@
 // Runs one plugin through the real runtime over an in-memory snapshot, in upstream's call order
 // (PreFilter → Filter; PreScore → Score → NormalizeScore), like upstream plugin tests that build
 // a framework with runtime.NewFramework and a snapshot from cache.NewSnapshot.
-import type {
-  CSINode,
-  Namespace,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  PodDisruptionBudget,
-  PriorityClass,
-  ReplicaSet,
-  ReplicationController,
-  Service,
-  StatefulSet,
-  StorageClass,
-} from "@kubesched/api";
+import type { Node, Pod } from "@kubesched/api";
 import { newSnapshot } from "@kubesched/cache";
 import {
   type BindPlugin,
@@ -47,7 +33,7 @@ import {
   type PluginSet,
   type Plugins,
 } from "@kubesched/runtime";
-import { FakeListers } from "./fake-listers";
+import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
 import { RecordingClusterClient, recordingEventRecorder } from "./recording-client";
 
@@ -55,19 +41,8 @@ import { RecordingClusterClient, recordingEventRecorder } from "./recording-clie
 export const HarnessQueueSortName = "HarnessQueueSort";
 export const HarnessBinderName = "HarnessBinder";
 
-export interface HarnessObjects {
-  namespaces: Namespace[];
-  services: Service[];
-  replicaSets: ReplicaSet[];
-  statefulSets: StatefulSet[];
-  replicationControllers: ReplicationController[];
-  podDisruptionBudgets: PodDisruptionBudget[];
-  persistentVolumes: PersistentVolume[];
-  persistentVolumeClaims: PersistentVolumeClaim[];
-  storageClasses: StorageClass[];
-  csiNodes: CSINode[];
-  priorityClasses: PriorityClass[];
-}
+/** The objects the listers serve besides nodes and pods (`FakeListers`' objects). */
+export type HarnessObjects = Omit<ListerObjects, "pods" | "nodes">;
 
 export interface HarnessOptions<A = unknown> {
   /** The plugin under test. */
