@@ -1,95 +1,13 @@
 import { fileURLToPath } from "node:url";
-import {
-  type FieldError,
-  fieldErrors,
-  isPlainObject,
-  type PluginArgsSpec,
-  type PluginDescriptor,
-  type Registry,
-} from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli";
 
-// Fake descriptors for every default plugin (the real in-tree registry is wired by the lead);
-// args specs accept the v1 fields and fill upstream's defaults.
-type Json = Record<string, unknown>;
-function fakeArgs(kind: string, defaults: Json): PluginArgsSpec<Json> {
-  return {
-    kind,
-    decode(raw, path) {
-      const errors: FieldError[] = [];
-      const args: Json = structuredClone(defaults);
-      if (isPlainObject(raw)) {
-        for (const [k, v] of Object.entries(raw)) {
-          if (!(k in defaults)) errors.push(fieldErrors.unknownField(`${path}.${k}`));
-          else if (v !== null && v !== undefined) args[k] = v;
-        }
-      }
-      return { args, errors };
-    },
-    validate: () => [],
-  };
-}
-
-const resources = [
-  { name: "cpu", weight: 1 },
-  { name: "memory", weight: 1 },
-];
-
-const withArgs: Record<string, PluginArgsSpec<Json>> = {
-  DefaultPreemption: fakeArgs("DefaultPreemptionArgs", {
-    minCandidateNodesPercentage: 10,
-    minCandidateNodesAbsolute: 100,
-  }),
-  DynamicResources: fakeArgs("DynamicResourcesArgs", { filterTimeout: "10s" }),
-  InterPodAffinity: fakeArgs("InterPodAffinityArgs", { hardPodAffinityWeight: 1 }),
-  NodeAffinity: fakeArgs("NodeAffinityArgs", {}),
-  NodeResourcesBalancedAllocation: fakeArgs("NodeResourcesBalancedAllocationArgs", { resources }),
-  NodeResourcesFit: fakeArgs("NodeResourcesFitArgs", {
-    ignoredResources: [],
-    ignoredResourceGroups: [],
-    scoringStrategy: { type: "LeastAllocated", resources },
-  }),
-  PodTopologySpread: fakeArgs("PodTopologySpreadArgs", { defaultingType: "System" }),
-  VolumeBinding: fakeArgs("VolumeBindingArgs", { bindTimeoutSeconds: 600 }),
-};
-
-const withoutArgs = [
-  "SchedulingGates",
-  "PrioritySort",
-  "NodeUnschedulable",
-  "NodeName",
-  "TaintToleration",
-  "NodePorts",
-  "VolumeRestrictions",
-  "NodeVolumeLimits",
-  "VolumeZone",
-  "ImageLocality",
-  "DefaultBinder",
-  "NodeDeclaredFeatures",
-];
-
-function fakeRegistry(): Registry {
-  const reg = new Map<string, PluginDescriptor<unknown>>();
-  const factory = (name: string) => () => ({ name: () => name });
-  for (const [name, args] of Object.entries(withArgs)) {
-    reg.set(name, { name, factory: factory(name), args } as PluginDescriptor<unknown>);
-  }
-  for (const name of withoutArgs) reg.set(name, { name, factory: factory(name) });
-  return reg;
-}
-
+// The CLI with its default registry: the real in-tree plugins and their args specs.
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
-const registry = fakeRegistry();
-
 async function run(...argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(
-    argv,
-    { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root },
-    { registry },
-  );
+  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
   return { code, stdout, stderr };
 }
 
