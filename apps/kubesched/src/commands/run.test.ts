@@ -87,6 +87,28 @@ describe("runScheduler", () => {
     expect(lease()?.spec).toMatchObject({ holderIdentity: "", leaseDurationSeconds: 1 });
   });
 
+  it("with delayCacheUntilActive, starts the informers only once it leads", async () => {
+    const c = config();
+    c.delayCacheUntilActive = true;
+    const ac = new AbortController();
+    const done = runScheduler({
+      config: c,
+      registry: inTreeRegistry,
+      kubeConfig: server.kubeConfig(),
+      signal: ac.signal,
+      metricsPort: null,
+      log: () => undefined,
+      identity: "me",
+    });
+    await waitFor(bound, 5000, "the binding");
+    const paths = server.requests.map((r) => `${r.method} ${r.path}`);
+    expect(paths.indexOf("POST /apis/coordination.k8s.io/v1/namespaces/kube-system/leases")).toBeLessThan(
+      paths.indexOf("GET /api/v1/nodes"),
+    );
+    ac.abort();
+    expect(await done).toBe(0);
+  });
+
   it("exits with 1 when leadership is lost", async () => {
     const log: string[] = [];
     const done = runScheduler({

@@ -107,13 +107,16 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
     opts.metricsPort === null ? null : await serveMetrics(metrics, healthy, opts.metricsPort, log);
   if (metricsServer) opts.onListening?.((metricsServer.address() as AddressInfo).port);
   let cacheMetrics: ReturnType<typeof setInterval> | null = null;
-  let sched: Scheduler | null = null;
-  try {
+  // (assigned in prepare(), which may run in the election callback)
+  let sched = null as Scheduler | null;
+  // Start the informers, wait for the caches, build the scheduler (once); null if aborted first.
+  const prepare = async (sig: AbortSignal): Promise<Scheduler | null> => {
+    if (sched) return sched;
     source.start();
     log("waiting for the informer caches to sync");
-    if (!(await source.waitForCacheSync(signal))) return 0;
+    if (!(await source.waitForCacheSync(sig))) return null;
     synced = true;
-    sched = await Scheduler.create({
+    const s = await Scheduler.create({
       config,
       registry: opts.registry,
       source,
@@ -124,14 +127,21 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
           log(`unable to schedule pod ${podKey(pod)} (${reason}): ${msg}`),
       },
     });
-    const s = sched;
+    sched = s;
     cacheMetrics = setInterval(() => s.updateCacheMetrics(), 1000);
     cacheMetrics.unref();
+    return s;
+  };
+  try {
     if (!leaderElect) {
+      const s = await prepare(signal);
+      if (!s) return 0;
       log("scheduling (leader election disabled)");
       await s.run(signal);
       return 0;
     }
+    // upstream: informers start before the election unless delayCacheUntilActive.
+    if (!config.delayCacheUntilActive && !(await prepare(signal))) return 0;
     const le = config.leaderElection;
     let loop: Promise<void> | null = null;
     const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
@@ -146,7 +156,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
       callbacks: {
         onStartedLeading: (leading) => {
           log(`successfully acquired lease ${le.resourceNamespace}/${le.resourceName}; scheduling`);
-          loop = s.run(leading);
+          loop = prepare(leading).then((s) => s?.run(leading));
         },
         onStoppedLeading: () => undefined,
         onNewLeader: (id) => {
