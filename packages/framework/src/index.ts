@@ -13,6 +13,7 @@ export * from "./hint-objects";
 export * from "./interface";
 export * from "./node-info";
 export * from "./normalize-score";
+export * from "./plugin-args";
 export * from "./pod-info";
 export * from "./queued-pod-info";
 export * from "./resource";

@@ -3,6 +3,8 @@
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (ValidateNodeResourcesBalancedAllocationArgs)
 import {
   type DecodeResult,
+  decodeResourceSpec,
+  defaultResourceSpec,
   type FieldError,
   fieldErrors,
   fieldPath,
@@ -16,23 +18,9 @@ export interface NodeResourcesBalancedAllocationArgs {
   resources: ResourceSpec[];
 }
 
-function defaultResourceSpec(): ResourceSpec[] {
-  return [
-    { name: "cpu", weight: 1 },
-    { name: "memory", weight: 1 },
-  ];
-}
-
 /** The defaults (what a profile without pluginConfig for the plugin gets). */
 export function defaultNodeResourcesBalancedAllocationArgs(): NodeResourcesBalancedAllocationArgs {
   return { resources: defaultResourceSpec() };
-}
-
-function decodeResourceSpec(v: unknown, path: string, errors: FieldError[]): ResourceSpec {
-  const d = ObjectDecoder.of(v, path, errors);
-  const spec = { name: d.string("name") ?? "", weight: d.int("weight") ?? 0 };
-  d.finish();
-  return spec;
 }
 
 /** upstream SetDefaults_NodeResourcesBalancedAllocationArgs: no resources → cpu/memory; weight 0 → 1. */

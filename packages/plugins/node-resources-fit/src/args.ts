@@ -4,13 +4,18 @@
 import { isQualifiedName } from "@kubesched/api";
 import {
   type DecodeResult,
+  decodeResourceSpec,
   decodeString,
+  decodeUtilizationShapePoint,
+  defaultResourceSpec,
   type FieldError,
   fieldErrors,
   fieldPath,
   MaxCustomPriorityScore,
   ObjectDecoder,
   type ResourceSpec,
+  type UtilizationShapePoint,
+  validateFunctionShape,
 } from "@kubesched/framework";
 
 export const LeastAllocated = "LeastAllocated";
@@ -28,10 +33,7 @@ const supportedScoringStrategyTypes: readonly string[] = [
 ];
 
 /** A point of the RequestedToCapacityRatio shape: utilization 0..100 → score 0..10. */
-export interface UtilizationShapePoint {
-  utilization: number;
-  score: number;
-}
+export type { UtilizationShapePoint };
 
 export interface RequestedToCapacityRatioParam {
   shape: UtilizationShapePoint[];
@@ -55,14 +57,6 @@ export interface NodeResourcesFitArgs {
   scoringStrategy: ScoringStrategy;
 }
 
-/** upstream defaultResourceSpec. */
-export function defaultResourceSpec(): ResourceSpec[] {
-  return [
-    { name: "cpu", weight: 1 },
-    { name: "memory", weight: 1 },
-  ];
-}
-
 /** The defaults (what a profile without pluginConfig for NodeResourcesFit gets). */
 export function defaultNodeResourcesFitArgs(): NodeResourcesFitArgs {
   return {
@@ -70,21 +64,6 @@ export function defaultNodeResourcesFitArgs(): NodeResourcesFitArgs {
     ignoredResourceGroups: [],
     scoringStrategy: { type: LeastAllocated, resources: defaultResourceSpec() },
   };
-}
-
-/** Decodes one `{name, weight}`; a missing weight is 0 (defaulted to 1 afterwards). */
-export function decodeResourceSpec(v: unknown, path: string, errors: FieldError[]): ResourceSpec {
-  const d = ObjectDecoder.of(v, path, errors);
-  const spec = { name: d.string("name") ?? "", weight: d.int("weight") ?? 0 };
-  d.finish();
-  return spec;
-}
-
-function decodeShapePoint(v: unknown, path: string, errors: FieldError[]): UtilizationShapePoint {
-  const d = ObjectDecoder.of(v, path, errors);
-  const point = { utilization: d.int("utilization") ?? 0, score: d.int("score") ?? 0 };
-  d.finish();
-  return point;
 }
 
 /**
@@ -111,7 +90,7 @@ export function decodeNodeResourcesFitArgs(raw: unknown, path: string): DecodeRe
       resources: sd.array("resources", (v, p) => decodeResourceSpec(v, p, errors)) ?? [],
     };
     const rtcr = sd.object("requestedToCapacityRatio", (rd) => ({
-      shape: rd.array("shape", (v, p) => decodeShapePoint(v, p, errors)) ?? [],
+      shape: rd.array("shape", (v, p) => decodeUtilizationShapePoint(v, p, errors)) ?? [],
     }));
     if (rtcr !== undefined) ss.requestedToCapacityRatio = rtcr;
     return ss;
@@ -153,45 +132,6 @@ export function validateResources(resources: readonly ResourceSpec[], path: stri
           fieldPath.child(fieldPath.index(path, i), "weight"),
           r.weight,
           `resource weight of ${r.name} not in valid range (0, 100]`,
-        ),
-      );
-    }
-  });
-  return errs;
-}
-
-/** upstream validateFunctionShape: ≥ 1 point, strictly increasing utilization in [0, 100], score in [0, 10]. */
-export function validateFunctionShape(shape: readonly UtilizationShapePoint[], path: string): FieldError[] {
-  if (shape.length === 0) return [fieldErrors.required(path, "at least one point must be specified")];
-  const errs: FieldError[] = [];
-  for (let i = 1; i < shape.length; i++) {
-    if (shape[i - 1]!.utilization >= shape[i]!.utilization) {
-      errs.push(
-        fieldErrors.invalid(
-          fieldPath.child(fieldPath.index(path, i), "utilization"),
-          shape[i]!.utilization,
-          "values must be sorted in increasing order",
-        ),
-      );
-      break;
-    }
-  }
-  shape.forEach((p, i) => {
-    if (p.utilization < 0 || p.utilization > 100) {
-      errs.push(
-        fieldErrors.invalid(
-          fieldPath.child(fieldPath.index(path, i), "utilization"),
-          p.utilization,
-          "not in valid range [0, 100]",
-        ),
-      );
-    }
-    if (p.score < 0 || p.score > MaxCustomPriorityScore) {
-      errs.push(
-        fieldErrors.invalid(
-          fieldPath.child(fieldPath.index(path, i), "score"),
-          p.score,
-          `not in valid range [0, ${MaxCustomPriorityScore}]`,
         ),
       );
     }

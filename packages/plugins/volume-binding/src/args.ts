@@ -3,18 +3,18 @@
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (ValidateVolumeBindingArgs)
 import {
   type DecodeResult,
+  decodeUtilizationShapePoint,
   type Features,
   type FieldError,
   fieldErrors,
   fieldPath,
   ObjectDecoder,
+  type UtilizationShapePoint,
+  validateFunctionShape,
 } from "@kubesched/framework";
 
 /** One point of the utilization → score shape (score 0..10). */
-export interface UtilizationShapePoint {
-  utilization: number;
-  score: number;
-}
+export type { UtilizationShapePoint };
 
 /** VolumeBindingArgs (kubescheduler.config.k8s.io/v1). */
 export interface VolumeBindingArgs {
@@ -43,57 +43,12 @@ export function decodeVolumeBindingArgs(
   const errors: FieldError[] = [];
   const d = ObjectDecoder.of(raw, path, errors, ["apiVersion", "kind"]);
   const bindTimeoutSeconds = d.int("bindTimeoutSeconds") ?? DefaultBindTimeoutSeconds;
-  const shape = d.array("shape", (v, p) => {
-    const pd = ObjectDecoder.of(v, p, errors);
-    const point = { utilization: pd.int("utilization") ?? 0, score: pd.int("score") ?? 0 };
-    pd.finish();
-    return point;
-  });
+  const shape = d.array("shape", (v, p) => decodeUtilizationShapePoint(v, p, errors));
   d.finish();
   const args: VolumeBindingArgs = { bindTimeoutSeconds };
   if (shape !== undefined) args.shape = shape;
   else if (features.enableStorageCapacityScoring) args.shape = defaultShape();
   return { args, errors };
-}
-
-function validateFunctionShape(shape: readonly UtilizationShapePoint[], path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (shape.length === 0) return [fieldErrors.required(path, "at least one point must be specified")];
-  for (let i = 1; i < shape.length; i++) {
-    const prev = shape[i - 1] as UtilizationShapePoint;
-    const cur = shape[i] as UtilizationShapePoint;
-    if (prev.utilization >= cur.utilization) {
-      errs.push(
-        fieldErrors.invalid(
-          fieldPath.child(fieldPath.index(path, i), "utilization"),
-          cur.utilization,
-          "Utilization values must be sorted in increasing order",
-        ),
-      );
-      break;
-    }
-  }
-  shape.forEach((p, i) => {
-    if (p.utilization < 0 || p.utilization > 100) {
-      errs.push(
-        fieldErrors.invalid(
-          fieldPath.child(fieldPath.index(path, i), "utilization"),
-          p.utilization,
-          "not in valid range [0, 100]",
-        ),
-      );
-    }
-    if (p.score < 0 || p.score > 10) {
-      errs.push(
-        fieldErrors.invalid(
-          fieldPath.child(fieldPath.index(path, i), "score"),
-          p.score,
-          "not in valid range [0, 10]",
-        ),
-      );
-    }
-  });
-  return errs;
 }
 
 /** Every problem of the args, with field paths under `path`. */
