@@ -5,7 +5,6 @@ import type {
   CSINode,
   Namespace,
   Node,
-  ObjectMeta,
   PersistentVolume,
   PersistentVolumeClaim,
   Pod,
@@ -22,19 +21,21 @@ import type {
   Clock,
   ClusterClient,
   ClusterListers,
-  ClusterScopedLister,
   EventRecorder,
   EventType,
-  Lister,
   PodStatusPatch,
 } from "@kubesched/framework";
-import type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@kubesched/scheduler";
+import {
+  type ClusterEventHandlers,
+  type ClusterSource,
+  type KubeObject,
+  ObjectStore,
+  type OtherResourceKind,
+  objectKey,
+} from "@kubesched/scheduler";
 
-export interface K8sObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-}
+/** The part of every Kubernetes object the cluster looks at. */
+export type K8sObject = KubeObject;
 
 export const namespacedKinds = new Set([
   "Pod",
@@ -72,59 +73,6 @@ export function isSupportedKind(kind: string | undefined): kind is SupportedKind
   return kind !== undefined && (namespacedKinds.has(kind) || clusterScopedKinds.has(kind));
 }
 
-/** One kind's objects, in insertion order, with cached lists for the listers. */
-class Store<T extends K8sObject> implements Lister<T>, ClusterScopedLister<T> {
-  private readonly items = new Map<string, T>();
-  private all: T[] | null = null;
-  private readonly byNamespace = new Map<string, T[]>();
-
-  constructor(readonly namespaced: boolean) {}
-
-  key(obj: K8sObject): string {
-    const ns = this.namespaced ? (obj.metadata?.namespace ?? "") : "";
-    return `${ns}/${obj.metadata?.name ?? ""}`;
-  }
-
-  set(obj: T): T | undefined {
-    const k = this.key(obj);
-    const old = this.items.get(k);
-    this.items.set(k, obj);
-    this.invalidate();
-    return old;
-  }
-
-  remove(obj: K8sObject): T | undefined {
-    const k = this.key(obj);
-    const old = this.items.get(k);
-    if (old) {
-      this.items.delete(k);
-      this.invalidate();
-    }
-    return old;
-  }
-
-  private invalidate(): void {
-    this.all = null;
-    this.byNamespace.clear();
-  }
-
-  list(namespace?: string): readonly T[] {
-    this.all ??= [...this.items.values()];
-    if (namespace === undefined || !this.namespaced) return this.all;
-    let l = this.byNamespace.get(namespace);
-    if (!l) {
-      l = this.all.filter((o) => (o.metadata?.namespace ?? "") === namespace);
-      this.byNamespace.set(namespace, l);
-    }
-    return l;
-  }
-
-  get(namespaceOrName: string, name?: string): T | undefined {
-    if (name === undefined) return this.items.get(`/${namespaceOrName}`);
-    return this.items.get(`${this.namespaced ? namespaceOrName : ""}/${name}`);
-  }
-}
-
 export interface RecordedEvent {
   type: EventType;
   reason: string;
@@ -147,24 +95,20 @@ export class ApiError extends Error {
   }
 }
 
-function keyOf(obj: K8sObject): string {
-  return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
-}
-
 export class InMemoryCluster implements ClusterSource {
-  readonly nodes = new Store<Node>(false);
-  readonly pods = new Store<Pod>(true);
-  readonly namespaces = new Store<Namespace>(false);
-  readonly priorityClasses = new Store<PriorityClass>(false);
-  readonly persistentVolumes = new Store<PersistentVolume>(false);
-  readonly persistentVolumeClaims = new Store<PersistentVolumeClaim>(true);
-  readonly storageClasses = new Store<StorageClass>(false);
-  readonly csiNodes = new Store<CSINode>(false);
-  readonly podDisruptionBudgets = new Store<PodDisruptionBudget>(true);
-  readonly services = new Store<Service>(true);
-  readonly replicaSets = new Store<ReplicaSet>(true);
-  readonly statefulSets = new Store<StatefulSet>(true);
-  readonly replicationControllers = new Store<ReplicationController>(true);
+  readonly nodes = new ObjectStore<Node>(false);
+  readonly pods = new ObjectStore<Pod>(true);
+  readonly namespaces = new ObjectStore<Namespace>(false);
+  readonly priorityClasses = new ObjectStore<PriorityClass>(false);
+  readonly persistentVolumes = new ObjectStore<PersistentVolume>(false);
+  readonly persistentVolumeClaims = new ObjectStore<PersistentVolumeClaim>(true);
+  readonly storageClasses = new ObjectStore<StorageClass>(false);
+  readonly csiNodes = new ObjectStore<CSINode>(false);
+  readonly podDisruptionBudgets = new ObjectStore<PodDisruptionBudget>(true);
+  readonly services = new ObjectStore<Service>(true);
+  readonly replicaSets = new ObjectStore<ReplicaSet>(true);
+  readonly statefulSets = new ObjectStore<StatefulSet>(true);
+  readonly replicationControllers = new ObjectStore<ReplicationController>(true);
   readonly events: RecordedEvent[] = [];
 
   private handlers: ClusterEventHandlers[] = [];
@@ -194,21 +138,21 @@ export class InMemoryCluster implements ClusterSource {
     }
   }
 
-  private storeFor(kind: SupportedKind): Store<K8sObject> {
-    const stores: Record<SupportedKind, Store<K8sObject>> = {
-      Node: this.nodes as Store<K8sObject>,
-      Pod: this.pods as Store<K8sObject>,
-      Namespace: this.namespaces as Store<K8sObject>,
-      PriorityClass: this.priorityClasses as Store<K8sObject>,
-      PersistentVolume: this.persistentVolumes as Store<K8sObject>,
-      PersistentVolumeClaim: this.persistentVolumeClaims as Store<K8sObject>,
-      StorageClass: this.storageClasses as Store<K8sObject>,
-      CSINode: this.csiNodes as Store<K8sObject>,
-      PodDisruptionBudget: this.podDisruptionBudgets as Store<K8sObject>,
-      Service: this.services as Store<K8sObject>,
-      ReplicaSet: this.replicaSets as Store<K8sObject>,
-      StatefulSet: this.statefulSets as Store<K8sObject>,
-      ReplicationController: this.replicationControllers as Store<K8sObject>,
+  private storeFor(kind: SupportedKind): ObjectStore<K8sObject> {
+    const stores: Record<SupportedKind, ObjectStore<K8sObject>> = {
+      Node: this.nodes as ObjectStore<K8sObject>,
+      Pod: this.pods as ObjectStore<K8sObject>,
+      Namespace: this.namespaces as ObjectStore<K8sObject>,
+      PriorityClass: this.priorityClasses as ObjectStore<K8sObject>,
+      PersistentVolume: this.persistentVolumes as ObjectStore<K8sObject>,
+      PersistentVolumeClaim: this.persistentVolumeClaims as ObjectStore<K8sObject>,
+      StorageClass: this.storageClasses as ObjectStore<K8sObject>,
+      CSINode: this.csiNodes as ObjectStore<K8sObject>,
+      PodDisruptionBudget: this.podDisruptionBudgets as ObjectStore<K8sObject>,
+      Service: this.services as ObjectStore<K8sObject>,
+      ReplicaSet: this.replicaSets as ObjectStore<K8sObject>,
+      StatefulSet: this.statefulSets as ObjectStore<K8sObject>,
+      ReplicationController: this.replicationControllers as ObjectStore<K8sObject>,
     };
     return stores[kind];
   }
@@ -222,7 +166,7 @@ export class InMemoryCluster implements ClusterSource {
 
   /** Deletes an object and emits the event; false when it did not exist. */
   delete(kind: SupportedKind, obj: K8sObject): boolean {
-    const old = this.storeFor(kind).remove(obj);
+    const old = this.storeFor(kind).removeKey(objectKey(obj));
     if (!old) return false;
     this.notify(kind, old, undefined);
     return true;
@@ -289,8 +233,8 @@ export class InMemoryCluster implements ClusterSource {
           reason,
           action,
           note,
-          regarding: keyOf(regarding),
-          related: related ? keyOf(related) : null,
+          regarding: objectKey(regarding),
+          related: related ? objectKey(related) : null,
           relatedUID: related?.metadata?.uid ?? null,
           time: this.clock.now(),
         });
@@ -307,7 +251,7 @@ export class InMemoryCluster implements ClusterSource {
     const cur = this.pods.get(pod.metadata?.namespace ?? "", pod.metadata?.name ?? "");
     if (!cur) throw new ApiError("NotFound", `pods "${pod.metadata?.name ?? ""}" not found`);
     if (pod.metadata?.uid && cur.metadata?.uid && pod.metadata.uid !== cur.metadata.uid) {
-      throw new ApiError("Conflict", `pod ${keyOf(pod)} has a different UID`);
+      throw new ApiError("Conflict", `pod ${objectKey(pod)} has a different UID`);
     }
     if (cur.spec?.nodeName) {
       throw new ApiError(

@@ -30,4 +30,3 @@ export {
 export { formatMicroTime, formatTime } from "./micro-time";
 export { RawClient, type RawRequestOptions } from "./raw-client";
 export { podFieldSelector, type ResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";
-export { type KubeObject, ObjectStore } from "./store";

@@ -10,10 +10,10 @@
 // the initial list still opens a watch afterwards. This reflector reuses the library's Watch
 // (streaming, kubeconfig auth) and keeps those four things right.
 import type { Watch } from "@kubernetes/client-node";
+import { type KubeObject, ObjectStore, objectKey } from "@kubesched/scheduler";
 import { apiErrorFromResponse, KubeApiError } from "./api-error";
 import type { RawClient } from "./raw-client";
 import type { ResourceSpec } from "./resources";
-import { type KubeObject, ObjectStore, objectKey } from "./store";
 
 export interface InformerHandlers<T> {
   add(obj: T): void;

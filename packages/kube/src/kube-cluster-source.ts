@@ -19,13 +19,17 @@ import type {
   StorageClass,
 } from "@kubesched/api";
 import type { ClusterClient, ClusterListers } from "@kubesched/framework";
-import type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@kubesched/scheduler";
+import type {
+  ClusterEventHandlers,
+  ClusterSource,
+  KubeObject,
+  OtherResourceKind,
+} from "@kubesched/scheduler";
 import { kubeClusterClient } from "./client";
 import { KubeEventRecorder } from "./event-recorder";
 import { type BackoffOptions, Informer, type InformerHandlers } from "./informer";
 import { RawClient } from "./raw-client";
 import { resources, type WatchedKind, watchedKinds } from "./resources";
-import type { KubeObject } from "./store";
 
 export interface KubeClusterSourceOptions {
   kubeConfig: KubeConfig;

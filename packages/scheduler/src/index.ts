@@ -2,6 +2,7 @@ export * from "./cluster-source";
 export * from "./explain";
 export * from "./extender";
 export * from "./metrics";
+export * from "./object-store";
 export {
   errNoNodesAvailable,
   extenderName,

@@ -1,5 +1,6 @@
 // An informer's cache: one kind's objects by namespace/name, with the lists the listers hand out
 // cached until the next change (plugins list on every cycle; the store changes far less often).
+// Shared by every ClusterSource: the in-memory cluster and the API-server source.
 import type { ObjectMeta } from "@kubesched/api";
 import type { ClusterScopedLister, Lister } from "@kubesched/framework";
 
