@@ -12,6 +12,20 @@ export interface UtilizationShapePoint {
   score: number;
 }
 
+/** JSON Schema of a shape (the rules of validateFunctionShape that a schema can express). */
+export const utilizationShapeSchema: Record<string, unknown> = {
+  type: "array",
+  minItems: 1,
+  items: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      utilization: { type: "integer", minimum: 0, maximum: 100 },
+      score: { type: "integer", minimum: 0, maximum: MaxCustomPriorityScore },
+    },
+  },
+};
+
 /** cpu and memory with weight 1 (upstream defaultResourceSpec). */
 export function defaultResourceSpec(): ResourceSpec[] {
   return [

@@ -11,10 +11,10 @@ import {
   type FieldError,
   fieldErrors,
   fieldPath,
-  MaxCustomPriorityScore,
   ObjectDecoder,
   type ResourceSpec,
   type UtilizationShapePoint,
+  utilizationShapeSchema,
   validateFunctionShape,
 } from "@kubesched/framework";
 
@@ -208,18 +208,7 @@ export const nodeResourcesFitArgsSchema: Record<string, unknown> = {
           type: "object",
           additionalProperties: false,
           properties: {
-            shape: {
-              type: "array",
-              minItems: 1,
-              items: {
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  utilization: { type: "integer", minimum: 0, maximum: 100 },
-                  score: { type: "integer", minimum: 0, maximum: MaxCustomPriorityScore },
-                },
-              },
-            },
+            shape: utilizationShapeSchema,
           },
         },
       },

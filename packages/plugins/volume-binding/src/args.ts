@@ -10,6 +10,7 @@ import {
   fieldPath,
   ObjectDecoder,
   type UtilizationShapePoint,
+  utilizationShapeSchema,
   validateFunctionShape,
 } from "@kubesched/framework";
 
@@ -94,17 +95,6 @@ export const volumeBindingArgsSchema: Record<string, unknown> = {
     apiVersion: { type: "string" },
     kind: { type: "string" },
     bindTimeoutSeconds: { type: "integer", minimum: 0, default: DefaultBindTimeoutSeconds },
-    shape: {
-      type: "array",
-      minItems: 1,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        properties: {
-          utilization: { type: "integer", minimum: 0, maximum: 100 },
-          score: { type: "integer", minimum: 0, maximum: 10 },
-        },
-      },
-    },
+    shape: utilizationShapeSchema,
   },
 };
