@@ -41,8 +41,9 @@ export class Nominator {
       nodeName = nominatingInfo.nominatedNodeName;
     } else {
       nodeName = nominatedNodeName(pod);
-      if (nodeName === "") return;
     }
+    // Overriding with an empty node name clears the nomination; never store pods under "".
+    if (nodeName === "") return;
     if (this.podLister) {
       const current = this.podLister.get(pod.metadata?.namespace ?? "", pod.metadata?.name ?? "");
       // Gone, or already scheduled: not nominated anymore.
