@@ -127,6 +127,12 @@ export class PriorityQueue implements PodNominator, PodActivator {
   private nextBackoffFlush: number | null = null;
   private nextLeftoverFlush: number | null = null;
   private closed = false;
+  /**
+   * When the leftover flush last moved the pod (upstream FlushTimestamp), cleared when it comes
+   * back after an attempt: a pod that stays in the pool (gated) is flushed once per
+   * podMaxInUnschedulablePodsDuration, not on every flush after its first.
+   */
+  private readonly flushTimestamps = new WeakMap<QueuedPodInfo, number>();
 
   constructor(opts: QueueOptions) {
     this.clock = opts.clock;
@@ -230,7 +236,8 @@ export class PriorityQueue implements PodNominator, PodActivator {
     }
     if (this.nextLeftoverFlush !== null && this.unschedulablePods.size > 0) {
       let oldest = Number.POSITIVE_INFINITY;
-      for (const p of this.unschedulablePods.podInfoMap.values()) oldest = Math.min(oldest, p.timestamp);
+      for (const p of this.unschedulablePods.podInfoMap.values())
+        oldest = Math.min(oldest, this.lastScheduleTime(p));
       let tick = this.nextLeftoverFlush;
       const due = oldest + this.podMaxInUnschedulablePodsDurationMs;
       if (tick <= due) {
@@ -591,6 +598,7 @@ export class PriorityQueue implements PodNominator, PodActivator {
       }
       pInfo.timestamp = this.clock.now();
       this.backoffQ.clearBackoffExpiration(pInfo);
+      this.flushTimestamps.delete(pInfo);
 
       const hint = this.determineSchedulingHintForInFlightPod(pInfo);
       this.requeuePodWithQueueingStrategy(pInfo, hint, SpecialEvents.ScheduleAttemptFailure);
@@ -613,10 +621,19 @@ export class PriorityQueue implements PodNominator, PodActivator {
     const now = this.clock.now();
     const toMove: QueuedPodInfo[] = [];
     for (const pInfo of this.unschedulablePods.podInfoMap.values()) {
-      if (now - pInfo.timestamp > this.podMaxInUnschedulablePodsDurationMs) toMove.push(pInfo);
+      if (now - this.lastScheduleTime(pInfo) > this.podMaxInUnschedulablePodsDurationMs) {
+        this.flushTimestamps.set(pInfo, now);
+        toMove.push(pInfo);
+      }
     }
     if (toMove.length > 0) this.movePodsToActiveOrBackoffQueue(toMove, EventUnschedulableTimeout, null, null);
     this.reportPending();
+  }
+
+  /** The later of the pod's last (re)queue time and its last leftover flush. */
+  private lastScheduleTime(pInfo: QueuedPodInfo): number {
+    const flushed = this.flushTimestamps.get(pInfo);
+    return flushed !== undefined && flushed > pInfo.timestamp ? flushed : pInfo.timestamp;
   }
 
   // --- cluster events ---
