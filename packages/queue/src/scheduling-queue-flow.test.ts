@@ -31,15 +31,21 @@ import {
   whereIs,
 } from "./scheduling-queue.test-util";
 
-const unschedulableCondition = (pod: Pod): Pod => {
-  pod.status = {
-    ...pod.status,
-    conditions: [
-      { type: "PodScheduled", status: "False", reason: "Unschedulable", message: "fake scheduling failure" },
-    ],
-  };
-  return pod;
-};
+/** Sets the PodScheduled=False/Unschedulable condition in place (upstream podutil.UpdatePodCondition). */
+const unschedulableCondition = (pod: Pod): Pod =>
+  Object.assign(pod, {
+    status: {
+      ...pod.status,
+      conditions: [
+        {
+          type: "PodScheduled",
+          status: "False",
+          reason: "Unschedulable",
+          message: "fake scheduling failure",
+        },
+      ],
+    },
+  });
 
 describe("TestRecentlyTriedPodsGoBack", () => {
   it("a pod tried before goes behind pods of the same priority", () => {
@@ -836,6 +842,76 @@ describe("TestBackOffFlow", () => {
         q.flushBackoffQCompleted();
         expect(q.backoffQ.has(podInfo)).toBe(false);
       });
+    });
+  }
+});
+
+// upstream also checks QueuedPodInfo.WasFlushedFromUnschedulable, a field the framework's
+// QueuedPodInfo does not have; the queue each pod lands in is checked as upstream does.
+describe("TestFlushUnschedulablePodsLeftoverSetsFlag_GatedPod", () => {
+  const tests: {
+    name: string;
+    gatedBeforeFlush?: boolean;
+    gatedAfterFlush?: boolean;
+    backingOff?: boolean;
+    wantQ: "activeQ" | "backoffQ" | "unschedulableQ";
+  }[] = [
+    { name: "flag is set when pod is not gated", wantQ: "activeQ" },
+    { name: "flag is set when pod is no longer gated", gatedBeforeFlush: true, wantQ: "activeQ" },
+    { name: "flag is unset when pod is newly gated", gatedAfterFlush: true, wantQ: "unschedulableQ" },
+    {
+      name: "flag is unset when pod is still gated",
+      gatedBeforeFlush: true,
+      gatedAfterFlush: true,
+      wantQ: "unschedulableQ",
+    },
+    {
+      name: "flag is set when pod is not gated and backoff is not complete",
+      backingOff: true,
+      wantQ: "backoffQ",
+    },
+    {
+      name: "flag is set when pod is no longer gated and backoff is not complete",
+      gatedBeforeFlush: true,
+      backingOff: true,
+      wantQ: "backoffQ",
+    },
+    {
+      name: "flag is unset when pod is newly gated and backoff is not complete",
+      gatedAfterFlush: true,
+      backingOff: true,
+      wantQ: "unschedulableQ",
+    },
+    {
+      name: "flag is unset when pod is still gated and backoff is not complete",
+      gatedBeforeFlush: true,
+      gatedAfterFlush: true,
+      backingOff: true,
+      wantQ: "unschedulableQ",
+    },
+  ];
+  for (const tc of tests) {
+    it(tc.name, () => {
+      const backoffDuration = tc.backingOff ? DefaultPodMaxInUnschedulablePodsDurationMs + 60_000 : 0;
+      const { q, clock } = newTestQueue({
+        preEnqueuePluginMap: new Map([["", [new AllowlistPreEnqueuePlugin(["allow"])]]]),
+        podInitialBackoffMs: backoffDuration,
+        podMaxBackoffMs: backoffDuration,
+      });
+      const pod = makePod().name("pod1").namespace("ns1").uid("1").label("allow", "").obj();
+      let podInfo = queuedPodInfo(pod, { unschedulablePlugins: new Set(["foo"]) });
+      if (tc.gatedBeforeFlush) podInfo = setQueuedPodInfoGated(podInfo, "preEnqueuePlugin");
+
+      q.add(pod);
+      expect(q.pop()).not.toBeNull();
+      if (tc.gatedAfterFlush) delete pod.metadata?.labels?.allow;
+      q.addUnschedulableIfNotPresent(podInfo, q.schedulingCycle());
+
+      // Advance past the flush duration and flush.
+      clock.step(DefaultPodMaxInUnschedulablePodsDurationMs + 1000);
+      q.flushUnschedulablePodsLeftover();
+
+      expect(whereIs(q, pod)).toBe(tc.wantQ);
     });
   }
 });

@@ -105,9 +105,9 @@ describe("TestPriorityQueue_AddUnschedulablePodIfNotPresent_Backoff", () => {
     expect(q.pop()?.podInfo.pod).toBe(expectedPods[0]);
     // Mark pods[1] ~ pods[totalNum-1] as unschedulable and add them back.
     for (let i = 1; i < totalNum; i++) {
-      const unschedulable = structuredClone(expectedPods[i] as Pod);
-      unschedulable.status = {
-        conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable" }],
+      const unschedulable: Pod = {
+        ...structuredClone(expectedPods[i] as Pod),
+        status: { conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable" }] },
       };
       q.addUnschedulableIfNotPresent(newQueuedPodInfoForLookup(unschedulable, "plugin"), oldCycle);
     }
@@ -849,7 +849,7 @@ describe("TestPriorityQueue_UpdateNominatedPodForNode", () => {
       nominatingMode: NominatingMode.Override,
       nominatedNodeName: "node2",
     });
-    let expected = {
+    let expected: ReturnType<typeof nominatorState> = {
       nominatedPodToNode: { mppns2: "node1", hppns1: "node2", upns1: "node5" },
       nominatedPods: { node1: [podToRef(mpp)], node2: [podToRef(hpp)], node5: [podToRef(up)] },
     };
@@ -865,7 +865,7 @@ describe("TestPriorityQueue_UpdateNominatedPodForNode", () => {
     expected = {
       nominatedPodToNode: { mppns2: "node1", hppns1: "node4", upns1: "node5" },
       nominatedPods: { node1: [podToRef(mpp)], node4: [podToRef(hpp)], node5: [podToRef(up)] },
-    } as typeof expected;
+    };
     expect(nominatorState(q)).toEqual(expected);
 
     // A pod deleted from the informer cache: nothing changes.
