@@ -105,7 +105,9 @@ export function formatTable(
     if (r.loadAvg !== undefined && r.loadAvg > machine.cpus)
       extra.push(`load average ${r.loadAvg.toFixed(1)} during the run`);
     if (!r.throughput && r.status !== "skipped")
-      extra.push("no throughput samples (measured phase under 2 s)");
+      extra.push(
+        "no throughput samples (binds fell in fewer than two 1-s ticks: phase under ~2 s, or one burst)",
+      );
     if (extra.length) notes.push(`${r.name}: ${extra.join("; ")}`);
   }
   notes.push(
