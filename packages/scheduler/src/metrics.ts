@@ -1,5 +1,7 @@
 // upstream: pkg/scheduler/metrics/metrics.go — names, labels and buckets as upstream.
+import { codeName, type Status } from "@kubesched/framework";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { FastHistogramVec, type HistogramSeries } from "./fast-histogram";
 
 function exponentialBuckets(start: number, factor: number, count: number): number[] {
   const out: number[] = [];
@@ -20,13 +22,13 @@ export class SchedulerMetrics {
     labelNames: ["result", "profile"],
     registers: [this.registry],
   });
-  readonly schedulingAttemptDuration = new Histogram({
-    name: "scheduler_scheduling_attempt_duration_seconds",
-    help: "Scheduling attempt latency in seconds (scheduling algorithm + binding)",
-    labelNames: ["result", "profile"],
-    buckets: exponentialBuckets(0.001, 2, 15),
-    registers: [this.registry],
-  });
+  readonly schedulingAttemptDuration = new FastHistogramVec(
+    "scheduler_scheduling_attempt_duration_seconds",
+    "Scheduling attempt latency in seconds (scheduling algorithm + binding)",
+    ["result", "profile"],
+    exponentialBuckets(0.001, 2, 15),
+    this.registry,
+  );
   readonly schedulingAlgorithmDuration = new Histogram({
     name: "scheduler_scheduling_algorithm_duration_seconds",
     help: "Scheduling algorithm latency in seconds",
@@ -45,20 +47,20 @@ export class SchedulerMetrics {
     labelNames: ["queue", "event"],
     registers: [this.registry],
   });
-  readonly frameworkExtensionPointDuration = new Histogram({
-    name: "scheduler_framework_extension_point_duration_seconds",
-    help: "Latency for running all plugins of a specific extension point.",
-    labelNames: ["extension_point", "status", "profile"],
-    buckets: exponentialBuckets(0.0001, 2, 12),
-    registers: [this.registry],
-  });
-  readonly pluginExecutionDuration = new Histogram({
-    name: "scheduler_plugin_execution_duration_seconds",
-    help: "Duration for running a plugin at a specific extension point.",
-    labelNames: ["plugin", "extension_point", "status"],
-    buckets: exponentialBuckets(0.00001, 1.5, 20),
-    registers: [this.registry],
-  });
+  readonly frameworkExtensionPointDuration = new FastHistogramVec(
+    "scheduler_framework_extension_point_duration_seconds",
+    "Latency for running all plugins of a specific extension point.",
+    ["extension_point", "status", "profile"],
+    exponentialBuckets(0.0001, 2, 12),
+    this.registry,
+  );
+  readonly pluginExecutionDuration = new FastHistogramVec(
+    "scheduler_plugin_execution_duration_seconds",
+    "Duration for running a plugin at a specific extension point.",
+    ["plugin", "extension_point", "status"],
+    exponentialBuckets(0.00001, 1.5, 20),
+    this.registry,
+  );
   readonly preemptionAttempts = new Counter({
     name: "scheduler_preemption_attempts_total",
     help: "Total preemption attempts in the cluster till now",
@@ -101,6 +103,64 @@ export class SchedulerMetrics {
     labelNames: ["operation"],
     registers: [this.registry],
   });
+
+  // Series looked up once per (labels) and kept: these are observed per plugin per node.
+  private readonly pluginSeries = new Map<string, Map<string, HistogramSeries[]>>();
+  private readonly pointSeries = new Map<string, Map<string, HistogramSeries[]>>();
+  private readonly attemptSeries = new Map<string, HistogramSeries>();
+
+  /** scheduler_plugin_execution_duration_seconds{plugin, extension_point, status}. */
+  observePlugin(plugin: string, point: string, status: Status | null, seconds: number): void {
+    const code = status ? status.code : 0;
+    let byPoint = this.pluginSeries.get(plugin);
+    if (!byPoint) {
+      byPoint = new Map();
+      this.pluginSeries.set(plugin, byPoint);
+    }
+    let byCode = byPoint.get(point);
+    if (!byCode) {
+      byCode = [];
+      byPoint.set(point, byCode);
+    }
+    let series = byCode[code];
+    if (!series) {
+      series = this.pluginExecutionDuration.child(plugin, point, codeName(code));
+      byCode[code] = series;
+    }
+    series.observe(seconds);
+  }
+
+  /** scheduler_framework_extension_point_duration_seconds{extension_point, status, profile}. */
+  observeExtensionPoint(profile: string, point: string, status: Status | null, seconds: number): void {
+    const code = status ? status.code : 0;
+    let byPoint = this.pointSeries.get(profile);
+    if (!byPoint) {
+      byPoint = new Map();
+      this.pointSeries.set(profile, byPoint);
+    }
+    let byCode = byPoint.get(point);
+    if (!byCode) {
+      byCode = [];
+      byPoint.set(point, byCode);
+    }
+    let series = byCode[code];
+    if (!series) {
+      series = this.frameworkExtensionPointDuration.child(point, codeName(code), profile);
+      byCode[code] = series;
+    }
+    series.observe(seconds);
+  }
+
+  /** scheduler_scheduling_attempt_duration_seconds{result, profile}. */
+  observeAttempt(result: "scheduled" | "unschedulable" | "error", profile: string, seconds: number): void {
+    const key = `${result}\u0000${profile}`;
+    let series = this.attemptSeries.get(key);
+    if (!series) {
+      series = this.schedulingAttemptDuration.child(result, profile);
+      this.attemptSeries.set(key, series);
+    }
+    series.observe(seconds);
+  }
 
   /** Prometheus text exposition. */
   async text(): Promise<string> {

@@ -49,6 +49,9 @@ const emptyResult = (nominatingInfo: NominatingInfo | null): ScheduleResult => (
   nominatingInfo,
 });
 
+/** The status the Filter duration is labelled with when a filter errored. */
+const filterError = new Status(Code.Error);
+
 /** Upstream numFeasibleNodesToFind: how many feasible nodes end the search. */
 export function numFeasibleNodesToFind(
   profilePercentage: number | null | undefined,
@@ -379,8 +382,10 @@ function findNodesThatPassFilters(
       diagnosis.addPluginStatus(st);
     }
   }
-  sched.metrics?.frameworkExtensionPointDuration.observe(
-    { extension_point: "Filter", status: error ? "Error" : "Success", profile: fwk.profileName() },
+  sched.metrics?.observeExtensionPoint(
+    fwk.profileName(),
+    "Filter",
+    error ? filterError : null,
     (now() - began) / 1000,
   );
   return { feasible, error };
@@ -524,7 +529,7 @@ async function bindingCycle(
   if (m) {
     const profile = fwk.profileName();
     m.scheduleAttempts.inc({ result: "scheduled", profile });
-    m.schedulingAttemptDuration.observe({ result: "scheduled", profile }, (now() - start) / 1000);
+    m.observeAttempt("scheduled", profile, (now() - start) / 1000);
     m.podSchedulingAttempts.observe(assumed.attempts);
     if (assumed.initialAttemptTimestamp !== null) {
       const attempts = assumed.attempts >= 15 ? "15+" : String(assumed.attempts);
@@ -630,7 +635,7 @@ export function handleSchedulingFailure(
   if (m) {
     const result = reason === "Unschedulable" ? "unschedulable" : "error";
     m.scheduleAttempts.inc({ result, profile });
-    m.schedulingAttemptDuration.observe({ result, profile }, (now() - start) / 1000);
+    m.observeAttempt(result, profile, (now() - start) / 1000);
   }
   const err = status.asError();
   const errMsg = status.message();

@@ -4,7 +4,6 @@ import { Cache, newSnapshot, type Snapshot } from "@kubesched/cache";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   type Clock,
-  codeName,
   defaultFeatures,
   type Extender,
   type Features,
@@ -227,20 +226,10 @@ function tracerFor(s: Scheduler): FrameworkTracer {
 function metricsHooks(m: SchedulerMetrics, profile: string) {
   return {
     onExtensionPoint: (point: string, status: Status | null, durationMs: number) =>
-      m.frameworkExtensionPointDuration.observe(
-        { extension_point: point, status: status ? codeNameOf(status) : "Success", profile },
-        durationMs / 1000,
-      ),
+      m.observeExtensionPoint(profile, point, status, durationMs / 1000),
     onPlugin: (plugin: string, point: string, status: Status | null, durationMs: number) =>
-      m.pluginExecutionDuration.observe(
-        { plugin, extension_point: point, status: status ? codeNameOf(status) : "Success" },
-        durationMs / 1000,
-      ),
+      m.observePlugin(plugin, point, status, durationMs / 1000),
   };
-}
-
-function codeNameOf(s: Status): string {
-  return codeName(s.code);
 }
 
 function toExtenderConfig(e: KubeSchedulerConfiguration["extenders"][number]): ExtenderConfig {

@@ -1,0 +1,50 @@
+import { Code, Status } from "@kubesched/framework";
+import { describe, expect, it } from "vitest";
+import { SchedulerMetrics } from "./metrics";
+
+function lines(text: string, name: string): string[] {
+  return text.split("\n").filter((l) => l.startsWith(name));
+}
+
+describe("SchedulerMetrics", () => {
+  it("plugin durations are histograms with upstream's labels and cumulative buckets", async () => {
+    const m = new SchedulerMetrics();
+    m.observePlugin("NodeResourcesFit", "Filter", null, 0.00001);
+    m.observePlugin("NodeResourcesFit", "Filter", null, 0.00002);
+    m.observePlugin("NodeResourcesFit", "Filter", new Status(Code.Unschedulable, "Insufficient cpu"), 1);
+    const text = await m.text();
+    expect(text).toContain("# TYPE scheduler_plugin_execution_duration_seconds histogram");
+    const success = lines(text, "scheduler_plugin_execution_duration_seconds").filter((l) =>
+      l.includes('status="Success"'),
+    );
+    expect(success[0]).toBe(
+      'scheduler_plugin_execution_duration_seconds_bucket{plugin="NodeResourcesFit",extension_point="Filter",status="Success",le="0.00001"} 1',
+    );
+    expect(success).toContain(
+      'scheduler_plugin_execution_duration_seconds_bucket{plugin="NodeResourcesFit",extension_point="Filter",status="Success",le="0.000022500000000000005"} 2',
+    );
+    expect(success).toContain(
+      'scheduler_plugin_execution_duration_seconds_count{plugin="NodeResourcesFit",extension_point="Filter",status="Success"} 2',
+    );
+    expect(text).toContain(
+      'scheduler_plugin_execution_duration_seconds_bucket{plugin="NodeResourcesFit",extension_point="Filter",status="Unschedulable",le="+Inf"} 1',
+    );
+  });
+
+  it("extension point and attempt durations carry the profile", async () => {
+    const m = new SchedulerMetrics();
+    m.observeExtensionPoint("default-scheduler", "PreFilter", null, 0.0002);
+    m.observeAttempt("scheduled", "default-scheduler", 0.003);
+    m.observeAttempt("unschedulable", "default-scheduler", 0.003);
+    const text = await m.text();
+    expect(text).toContain(
+      'scheduler_framework_extension_point_duration_seconds_count{extension_point="PreFilter",status="Success",profile="default-scheduler"} 1',
+    );
+    expect(text).toContain(
+      'scheduler_scheduling_attempt_duration_seconds_bucket{result="scheduled",profile="default-scheduler",le="0.004"} 1',
+    );
+    expect(text).toContain(
+      'scheduler_scheduling_attempt_duration_seconds_sum{result="unschedulable",profile="default-scheduler"} 0.003',
+    );
+  });
+});
