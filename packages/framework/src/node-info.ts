@@ -7,6 +7,7 @@ import {
   podHasAffinity,
   podHasRequiredAntiAffinity,
   podUID,
+  type Taint,
 } from "@kubesched/api";
 import { PodInfo } from "./pod-info";
 import { Resource } from "./resource";
@@ -16,6 +17,20 @@ export interface ImageStateSummary {
   size: number;
   numNodes: number;
 }
+
+/** The image states of every node without images: shared, so it must never change. */
+class NoImageStates extends Map<string, ImageStateSummary> {
+  override set(): this {
+    throw new Error("NodeInfo.imageStates of a node without images is shared: assign a new Map instead");
+  }
+}
+const sharedNoImageStates: Map<string, ImageStateSummary> = new NoImageStates();
+
+/** The one empty image-state map every NodeInfo without images shares (never mutate it). */
+export function noImageStates(): Map<string, ImageStateSummary> {
+  return sharedNoImageStates;
+}
+const noTaints: readonly Taint[] = Object.freeze([]);
 
 let generationCounter = 0;
 
@@ -39,8 +54,8 @@ export class NodeInfo {
   /** cpu/memory with 100m/200Mi assumed for containers without a request; used for scoring. */
   nonZeroRequested: Resource = new Resource();
   allocatable: Resource = new Resource();
-  /** Image name (each of status.images[].names) → summary. */
-  imageStates: Map<string, ImageStateSummary> = new Map();
+  /** Image name (each of status.images[].names) → summary; one shared empty map when none. */
+  imageStates: Map<string, ImageStateSummary> = sharedNoImageStates;
   /** `namespace/claimName` → number of pods on this node using it. */
   pvcRefCounts: Map<string, number> = new Map();
   generation: number = nextGeneration();
@@ -51,6 +66,13 @@ export class NodeInfo {
 
   /** The node's name ("" until the node is set): a field, read on every hot path. */
   nodeName = "";
+  /**
+   * `node.spec.taints` (a shared empty list when none) and `node.spec.unschedulable`, kept on
+   * the NodeInfo: Filter reads them for every node, and following node → spec → taints costs a
+   * cache miss per hop on nodes that were not touched recently.
+   */
+  taints: readonly Taint[] = noTaints;
+  unschedulable = false;
 
   /** The node object; null for a node the cache knows only through its pods. */
   get node(): Node | null {
@@ -60,6 +82,8 @@ export class NodeInfo {
   setNode(node: Node): void {
     this.nodeObj = node;
     this.nodeName = node.metadata?.name ?? "";
+    this.taints = node.spec?.taints ?? noTaints;
+    this.unschedulable = node.spec?.unschedulable === true;
     this.allocatable = Resource.fromList(node.status?.allocatable);
     this.generation = nextGeneration();
   }
@@ -67,6 +91,8 @@ export class NodeInfo {
   removeNode(): void {
     this.nodeObj = null;
     this.nodeName = "";
+    this.taints = noTaints;
+    this.unschedulable = false;
     this.generation = nextGeneration();
   }
 
@@ -124,6 +150,8 @@ export class NodeInfo {
     const c = new NodeInfo();
     c.nodeObj = this.nodeObj;
     c.nodeName = this.nodeName;
+    c.taints = this.taints;
+    c.unschedulable = this.unschedulable;
     c.pods = this.pods.slice();
     c.podsWithAffinity = this.podsWithAffinity.slice();
     c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
@@ -131,7 +159,7 @@ export class NodeInfo {
     c.requested = this.requested.clone();
     c.nonZeroRequested = this.nonZeroRequested.clone();
     c.allocatable = this.allocatable.clone();
-    c.imageStates = new Map(this.imageStates);
+    c.imageStates = this.imageStates.size === 0 ? sharedNoImageStates : new Map(this.imageStates);
     c.pvcRefCounts = new Map(this.pvcRefCounts);
     c.generation = this.generation;
     return c;

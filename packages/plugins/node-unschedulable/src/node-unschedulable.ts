@@ -39,7 +39,7 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
-    if (nodeInfo.node?.spec?.unschedulable !== true) return null;
+    if (!nodeInfo.unschedulable) return null;
     if (tolerationsTolerateTaint(pod.spec?.tolerations, unschedulableTaint, this.tolerationOptions))
       return null;
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);

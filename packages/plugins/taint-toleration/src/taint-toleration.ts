@@ -76,7 +76,7 @@ export class TaintToleration
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
     const taint = findMatchingUntoleratedTaint(
-      nodeInfo.node?.spec?.taints,
+      nodeInfo.taints,
       pod.spec?.tolerations,
       doNotScheduleTaintsFilter,
       this.tolerationOptions,
@@ -96,8 +96,8 @@ export class TaintToleration
     if (s === undefined) {
       return asStatus(new Error(`failed to read "${preScoreStateKey}" from cycleState: not found`));
     }
-    const taints = nodeInfo.node?.spec?.taints;
-    if (taints === undefined) return 0;
+    const taints = nodeInfo.taints;
+    if (taints.length === 0) return 0;
     const tolerations = s.tolerationsPreferNoSchedule;
     let intolerable = 0;
     for (let i = 0; i < taints.length; i++) {
