@@ -20,6 +20,7 @@ import {
   InterPodAffinity,
   interPodAffinityPlugin,
 } from "../../packages/plugins/inter-pod-affinity/src/index";
+import { meanMs } from "./mean";
 
 const NODES = 5000;
 const hostname = "kubernetes.io/hostname";
@@ -193,7 +194,7 @@ withAntiAffinity = lister.havePodsWithRequiredAntiAffinityList();
 
 await bench.run();
 const rows = bench.tasks.map((t) => {
-  const mean = t.result?.latency?.mean ?? (t.result as { mean?: number } | undefined)?.mean ?? Number.NaN;
+  const mean = meanMs(t);
   return {
     task: t.name,
     "µs/cycle": Number((mean * 1000).toFixed(1)),

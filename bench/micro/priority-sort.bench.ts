@@ -4,6 +4,7 @@
 import { PodInfo, type QueuedPodInfo } from "@kubesched/framework";
 import { Bench } from "tinybench";
 import { PrioritySort } from "../../packages/plugins/priority-sort/src/index";
+import { meanMs } from "./mean";
 
 const N = 5000;
 const queued: QueuedPodInfo[] = [];
@@ -30,7 +31,7 @@ bench.add(`PrioritySort.less x${N}`, () => {
 
 await bench.run();
 for (const t of bench.tasks) {
-  const meanMs = t.result?.latency?.mean ?? Number.NaN;
-  console.log(`${t.name.padEnd(40)} ${((meanMs * 1e6) / (N - 1)).toFixed(1)} ns/comparison`);
+  const mean = meanMs(t);
+  console.log(`${t.name.padEnd(40)} ${((mean * 1e6) / (N - 1)).toFixed(1)} ns/comparison`);
 }
 if (sink < 0) console.log(sink);
