@@ -149,17 +149,20 @@ export class Cache {
 
   /**
    * Brings `snapshot` up to date, copying only the NodeInfos changed since its generation.
-   * The snapshot's NodeInfo objects keep their identity (their contents are replaced), so lists
-   * are rebuilt only when nodes were added or removed, or a node started or stopped having pods
-   * with (required anti-)affinity or PVCs. Throws after repairing the snapshot when the list and
-   * the node tree disagree (upstream returns that error and fails the cycle).
+   * The snapshot's NodeInfo objects keep their identity (their contents are replaced), so the node
+   * list is rebuilt only when nodes were added or removed; the affinity lists are patched (in node
+   * list order, as a rebuild would give) for the nodes that started or stopped having pods with
+   * (required anti-)affinity, and the PVC set is rebuilt when a node's PVCs changed. The snapshot
+   * records which NodeInfos changed (Snapshot.changedSince). Throws after repairing the snapshot
+   * when the list and the node tree disagree (upstream returns that error and fails the cycle).
    */
   updateSnapshot(snapshot: Snapshot): void {
     const snapshotGeneration = snapshot.generation;
     let updateAllLists = false;
-    let updateNodesHavePodsWithAffinity = false;
-    let updateNodesHavePodsWithRequiredAntiAffinity = false;
+    let affinityFlips: NodeInfo[] | null = null;
+    let requiredAntiAffinityFlips: NodeInfo[] | null = null;
     let updateUsedPVCSet = false;
+    const changed: NodeInfo[] = [];
 
     for (let item = this.headNode; item !== null; item = item.next) {
       if (item.info.generation <= snapshotGeneration) break;
@@ -173,15 +176,9 @@ export class Cache {
         snapshot.nodeInfoMap.set(name, existing);
       }
       const clone = snapshotNodeInfo(item.info);
-      if (existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0) {
-        updateNodesHavePodsWithAffinity = true;
-      }
-      if (
-        existing.podsWithRequiredAntiAffinity.length > 0 !==
-        clone.podsWithRequiredAntiAffinity.length > 0
-      ) {
-        updateNodesHavePodsWithRequiredAntiAffinity = true;
-      }
+      const affinityFlipped = existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0;
+      const requiredAntiAffinityFlipped =
+        existing.podsWithRequiredAntiAffinity.length > 0 !== clone.podsWithRequiredAntiAffinity.length > 0;
       if (!updateUsedPVCSet) {
         if (existing.pvcRefCounts.size !== clone.pvcRefCounts.size) {
           updateUsedPVCSet = true;
@@ -196,6 +193,15 @@ export class Cache {
       }
       // Keep the object: the snapshot's lists point at it and may not be rebuilt.
       Object.assign(existing, clone);
+      changed.push(existing);
+      if (affinityFlipped) {
+        affinityFlips ??= [];
+        affinityFlips.push(existing);
+      }
+      if (requiredAntiAffinityFlipped) {
+        requiredAntiAffinityFlips ??= [];
+        requiredAntiAffinityFlips.push(existing);
+      }
     }
     if (this.headNode) snapshot.generation = this.headNode.info.generation;
 
@@ -205,13 +211,14 @@ export class Cache {
       updateAllLists = true;
     }
 
-    if (
-      updateAllLists ||
-      updateNodesHavePodsWithAffinity ||
-      updateNodesHavePodsWithRequiredAntiAffinity ||
-      updateUsedPVCSet
-    ) {
-      this.updateNodeInfoSnapshotList(snapshot, updateAllLists);
+    if (updateAllLists) {
+      this.updateNodeInfoSnapshotList(snapshot, true);
+    } else {
+      const patched =
+        (affinityFlips === null && requiredAntiAffinityFlips === null) ||
+        patchAffinityLists(snapshot, affinityFlips, requiredAntiAffinityFlips);
+      if (!patched) this.updateNodeInfoSnapshotList(snapshot, false);
+      else if (updateUsedPVCSet) rebuildUsedPVCSet(snapshot);
     }
 
     if (snapshot.nodeInfoList.length !== this.nodeTree.numNodes) {
@@ -221,8 +228,10 @@ export class Cache {
         ", trying to recover";
       // Recreate the lists for the next cycle, but still fail this one.
       this.updateNodeInfoSnapshotList(snapshot, true);
+      snapshot.recordUpdate(changed, true);
       throw new Error(msg);
     }
+    snapshot.recordUpdate(changed, updateAllLists);
   }
 
   private updateNodeInfoSnapshotList(snapshot: Snapshot, updateAll: boolean): void {
@@ -526,4 +535,106 @@ export class Cache {
       }
     }
   }
+}
+
+function rebuildUsedPVCSet(snapshot: Snapshot): void {
+  const used = new Set<string>();
+  for (const ni of snapshot.nodeInfoList) {
+    for (const key of ni.pvcRefCounts.keys()) used.add(key);
+  }
+  snapshot.usedPVCSet = used;
+}
+
+/** nodeInfoList positions (built once per node list, see Snapshot.nodeIndex). */
+function nodeIndexOf(snapshot: Snapshot): Map<NodeInfo, number> {
+  if (snapshot.nodeIndex !== null && snapshot.nodeIndexList === snapshot.nodeInfoList) {
+    return snapshot.nodeIndex;
+  }
+  const index = new Map<NodeInfo, number>();
+  const list = snapshot.nodeInfoList;
+  for (let i = 0; i < list.length; i++) index.set(list[i]!, i);
+  snapshot.nodeIndex = index;
+  snapshot.nodeIndexList = list;
+  return index;
+}
+
+/**
+ * Patches the affinity lists for the listed nodes whose membership flipped, keeping node list
+ * order (the result equals a rebuild over nodeInfoList). False when a flipped node is not listed
+ * (the caller rebuilds).
+ */
+function patchAffinityLists(
+  snapshot: Snapshot,
+  affinityFlips: readonly NodeInfo[] | null,
+  requiredAntiAffinityFlips: readonly NodeInfo[] | null,
+): boolean {
+  const index = nodeIndexOf(snapshot);
+  if (affinityFlips !== null) {
+    const list = patchList(
+      snapshot.havePodsWithAffinityNodeInfoList,
+      affinityFlips,
+      (ni) => ni.podsWithAffinity.length > 0,
+      index,
+    );
+    if (list === null) return false;
+    snapshot.havePodsWithAffinityNodeInfoList = list;
+  }
+  if (requiredAntiAffinityFlips !== null) {
+    const list = patchList(
+      snapshot.havePodsWithRequiredAntiAffinityNodeInfoList,
+      requiredAntiAffinityFlips,
+      (ni) => ni.podsWithRequiredAntiAffinity.length > 0,
+      index,
+    );
+    if (list === null) return false;
+    snapshot.havePodsWithRequiredAntiAffinityNodeInfoList = list;
+  }
+  return true;
+}
+
+/**
+ * A new list: `old` without the flipped nodes that left, with the flipped nodes that joined at
+ * their node list position. Null when a flipped node has no position.
+ */
+function patchList(
+  old: readonly NodeInfo[],
+  flipped: readonly NodeInfo[],
+  member: (ni: NodeInfo) => boolean,
+  index: ReadonlyMap<NodeInfo, number>,
+): NodeInfo[] | null {
+  const joined: { ni: NodeInfo; at: number; pos: number }[] = [];
+  let left: Set<NodeInfo> | null = null;
+  for (const ni of flipped) {
+    const at = index.get(ni);
+    if (at === undefined) return null;
+    if (member(ni)) joined.push({ ni, at, pos: 0 });
+    else {
+      left ??= new Set();
+      left.add(ni);
+    }
+  }
+  joined.sort((a, b) => a.at - b.at);
+  for (const j of joined) {
+    // The first entry of `old` after the node in list order.
+    let lo = 0;
+    let hi = old.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const at = index.get(old[mid]!);
+      if (at === undefined) return null;
+      if (at < j.at) lo = mid + 1;
+      else hi = mid;
+    }
+    j.pos = lo;
+  }
+  const out: NodeInfo[] = [];
+  let k = 0;
+  for (let i = 0; i < old.length; i++) {
+    while (k < joined.length && joined[k]!.pos === i) out.push(joined[k++]!.ni);
+    const ni = old[i]!;
+    if (left?.has(ni)) continue;
+    out.push(ni);
+  }
+  while (k < joined.length) out.push(joined[k++]!.ni);
+  return out;
 }

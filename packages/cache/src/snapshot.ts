@@ -25,6 +25,18 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   usedPVCSet: Set<string> = new Set();
   /** The newest cache generation this snapshot reflects. */
   generation = 0;
+  /**
+   * Position of each listed NodeInfo in nodeInfoList, valid while `nodeIndexList` is
+   * nodeInfoList (the cache uses it to keep the affinity lists in list order when patching them).
+   */
+  nodeIndex: Map<NodeInfo, number> | null = null;
+  nodeIndexList: readonly NodeInfo[] | null = null;
+
+  /** NodeInfos whose contents changed, oldest first; changeLog[0] has token position changeLogStart. */
+  private readonly changeLog: NodeInfo[] = [];
+  private changeLogStart = 0;
+  /** Whether a cache maintains this snapshot (only then changedSince answers). */
+  private tracking = false;
 
   nodeInfos(): NodeInfoLister {
     return this;
@@ -59,7 +71,46 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   isPVCUsedByPods(key: string): boolean {
     return this.usedPVCSet.has(key);
   }
+
+  /** NodeInfoLister.changedSince: the NodeInfos changed since `token` (see there). */
+  changedSince(token: number): { token: number; nodes: readonly NodeInfo[] | null } {
+    const end = this.changeLogStart + this.changeLog.length;
+    if (!this.tracking || !Number.isInteger(token) || token < this.changeLogStart || token > end) {
+      return { token: end, nodes: null };
+    }
+    return {
+      token: end,
+      nodes: token === end ? noNodeInfos : this.changeLog.slice(token - this.changeLogStart),
+    };
+  }
+
+  /**
+   * Records one Cache.updateSnapshot: the NodeInfos whose contents it replaced, and whether nodes
+   * were added or removed (then every earlier token is stale). The first call starts the tracking.
+   */
+  recordUpdate(changed: readonly NodeInfo[], listChanged: boolean): void {
+    if (listChanged || !this.tracking) {
+      // Strictly past every token handed out so far.
+      this.changeLogStart += this.changeLog.length + 1;
+      this.changeLog.length = 0;
+      this.tracking = true;
+      return;
+    }
+    for (let i = 0; i < changed.length; i++) this.changeLog.push(changed[i]!);
+    const cap = Math.max(maxChangeLog, this.nodeInfoList.length);
+    if (this.changeLog.length > cap) {
+      // Keep the newer half: memos not refreshed since the dropped entries walk in full.
+      const drop = this.changeLog.length - (cap >> 1);
+      this.changeLog.splice(0, drop);
+      this.changeLogStart += drop;
+    }
+  }
 }
+
+const noNodeInfos: readonly NodeInfo[] = Object.freeze([]);
+
+/** Entries kept in a snapshot's change log at least (more on larger clusters: one per node). */
+const maxChangeLog = 4096;
 
 /**
  * A snapshot of the given pods and nodes (upstream NewSnapshot), for tests and tools. Nodes keep

@@ -12,7 +12,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { InterPodAffinityContext } from "./context";
-import { type MemoLRU, NodeMemo } from "./node-memo";
+import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
 import {
   ErrReasonAffinityRulesNotMatch,
   ErrReasonAntiAffinityRulesNotMatch,
@@ -218,6 +218,7 @@ function existingAntiAffinityCounts(
   incomingPod: Pod,
   nsLabels: NamespaceLabels,
   nodes: readonly NodeInfo[],
+  source: NodeSource | null,
 ): CountsView {
   const memos = ctx.filteringMemos;
   const key = memos
@@ -239,6 +240,7 @@ function existingAntiAffinityCounts(
     nodes,
     (ni) => countExistingAntiAffinityOnNode(ni, incomingPod, nsLabels),
     (c, sign) => entry.counts.addList(c, sign),
+    source,
   );
   return CountsView.shared(entry.counts);
 }
@@ -248,6 +250,7 @@ function incomingAffinityAntiAffinityCounts(
   affinityTerms: readonly IncomingTerm[],
   antiAffinityTerms: readonly IncomingTerm[],
   nodes: readonly NodeInfo[],
+  source: NodeSource | null,
 ): [CountsView, CountsView] {
   if (affinityTerms.length === 0 && antiAffinityTerms.length === 0) {
     return [CountsView.owned(new TopologyCounts()), CountsView.owned(new TopologyCounts())];
@@ -279,11 +282,17 @@ function incomingAffinityAntiAffinityCounts(
       entry.affinity.addList(c.affinity, sign);
       entry.antiAffinity.addList(c.antiAffinity, sign);
     },
+    source,
   );
   return [CountsView.shared(entry.affinity), CountsView.shared(entry.antiAffinity)];
 }
 
 // --- extension points
+
+/** Membership of NodeInfoLister.havePodsWithRequiredAntiAffinityList. */
+function hasPodsWithRequiredAntiAffinity(ni: NodeInfo): boolean {
+  return ni.podsWithRequiredAntiAffinity.length > 0;
+}
 
 export function preFilter(
   ctx: InterPodAffinityContext,
@@ -300,16 +309,18 @@ export function preFilter(
   const antiAffinityTerms = resolveTerms(podInfo.requiredAntiAffinityTerms, listers);
   const nsLabels = namespaceLabels(pod, listers);
 
-  const withAntiAffinity = ctx.handle
-    .snapshotSharedLister()
-    .nodeInfos()
-    .havePodsWithRequiredAntiAffinityList();
-  const existing = existingAntiAffinityCounts(ctx, pod, nsLabels, withAntiAffinity);
+  const lister = ctx.handle.snapshotSharedLister().nodeInfos();
+  const withAntiAffinity = lister.havePodsWithRequiredAntiAffinityList();
+  const existing = existingAntiAffinityCounts(ctx, pod, nsLabels, withAntiAffinity, {
+    lister,
+    member: hasPodsWithRequiredAntiAffinity,
+  });
   const [affinity, antiAffinity] = incomingAffinityAntiAffinityCounts(
     ctx,
     affinityTerms,
     antiAffinityTerms,
     nodes,
+    nodes === lister.list() ? { lister, member: null } : null,
   );
 
   if (existing.counts.pairs === 0 && affinityTerms.length === 0 && antiAffinityTerms.length === 0) {

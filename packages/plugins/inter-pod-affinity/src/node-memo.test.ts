@@ -1,6 +1,7 @@
 // The memoized PreFilter/PreScore must decide exactly as the full computation: both run over the
 // same snapshot while it is mutated (pods added and removed, nodes relabelled, added and removed).
 import type { Node, Pod } from "@kubesched/api";
+import { Cache, Snapshot } from "@kubesched/cache";
 import {
   CycleState,
   type NodeInfo,
@@ -216,5 +217,108 @@ describe("memoized counts equal the full computation", () => {
     syncAffinityLists(h);
     plugin.preFilter(new CycleState(), pod, nodes);
     expect(statusSummary(plugin.filter(old, pod, nodes[0]!)).code).toBe("Error");
+  });
+});
+
+describe("memoized counts equal the full computation over a real cache snapshot", () => {
+  it("refreshing only the nodes the cache changed", async () => {
+    const rand = seededRandom(7);
+    const cache = new Cache();
+    const snapshot = new Snapshot();
+    // Count the cycles served from the snapshot's change log (the O(changed) path).
+    const changedSince = snapshot.changedSince.bind(snapshot);
+    let deltas = 0;
+    snapshot.changedSince = (token: number) => {
+      const r = changedSince(token);
+      if (r.nodes !== null) deltas++;
+      return r;
+    };
+    const h = await createPluginHarness({ plugin: interPodAffinityPlugin, nodes: [], pods: [] });
+    h.framework.setSnapshot(snapshot);
+    const { args } = interPodAffinityPlugin.args!.decode(undefined, "", h.framework.features());
+    const memo = new InterPodAffinity(args, h.framework);
+    const full = new InterPodAffinity(args, h.framework, { memo: false });
+
+    const nodeObjs = new Map<string, Node>();
+    let nodeSeq = 0;
+    const addNode = (): void => {
+      const n = node(nodeSeq++, `z${rand.intn(3)}`);
+      nodeObjs.set(n.metadata!.name!, n);
+      cache.addNode(n);
+    };
+    for (let i = 0; i < 12; i++) addNode();
+    const pods: Pod[] = [];
+    let podCount = 0;
+    const addPod = (): void => {
+      const names = [...nodeObjs.keys()];
+      const pod = randomPod(rand, podCount++, names[rand.intn(names.length)]!);
+      pods.push(pod);
+      cache.addPod(pod);
+    };
+    for (let i = 0; i < 30; i++) addPod();
+    cache.updateSnapshot(snapshot);
+
+    for (let round = 0; round < 120; round++) {
+      const nodes = snapshot.nodeInfos().list();
+      for (const pod of incomingPods) {
+        const ms = new CycleState();
+        const fs = new CycleState();
+        const mPre = memo.preFilter(ms, pod, nodes);
+        const fPre = full.preFilter(fs, pod, nodes);
+        expect(statusSummary(mPre as never)).toEqual(statusSummary(fPre as never));
+        const m = ms.read(preFilterStateKey);
+        const f = fs.read(preFilterStateKey);
+        if (m && f) {
+          expect(m.existingAntiAffinityCounts.counts.toRecord()).toEqual(
+            f.existingAntiAffinityCounts.counts.toRecord(),
+          );
+          expect(m.affinityCounts.counts.toRecord()).toEqual(f.affinityCounts.counts.toRecord());
+          expect(m.antiAffinityCounts.counts.toRecord()).toEqual(f.antiAffinityCounts.counts.toRecord());
+          for (const ni of nodes) {
+            expect(statusSummary(memo.filter(ms, pod, ni))).toEqual(statusSummary(full.filter(fs, pod, ni)));
+          }
+        }
+        const mScore = memo.preScore(ms, pod, nodes);
+        const fScore = full.preScore(fs, pod, nodes);
+        expect(statusSummary(mScore)).toEqual(statusSummary(fScore));
+        if (mScore === null) {
+          for (const ni of nodes) expect(memo.score(ms, pod, ni)).toEqual(full.score(fs, pod, ni));
+        }
+      }
+      // Mutate through the cache: pods added and removed, nodes relabelled, added and removed.
+      for (let k = rand.intn(3); k >= 0; k--) {
+        const op = rand.intn(12);
+        if (op < 5 || pods.length === 0) {
+          addPod();
+        } else if (op < 9) {
+          const pod = pods.splice(rand.intn(pods.length), 1)[0]!;
+          cache.removePod(pod);
+        } else if (op < 10) {
+          const names = [...nodeObjs.keys()];
+          const name = names[rand.intn(names.length)]!;
+          const old = nodeObjs.get(name)!;
+          const upd: Node = {
+            ...old,
+            metadata: { ...old.metadata, labels: { ...old.metadata?.labels, zone: `z${rand.intn(4)}` } },
+          };
+          nodeObjs.set(name, upd);
+          cache.updateNode(old, upd);
+        } else if (op < 11) {
+          addNode();
+        } else if (nodeObjs.size > 4) {
+          const names = [...nodeObjs.keys()];
+          const name = names[rand.intn(names.length)]!;
+          cache.removeNode(nodeObjs.get(name)!);
+          nodeObjs.delete(name);
+          // Its pods are deleted later, as the informer would.
+          for (let i = pods.length - 1; i >= 0; i--) {
+            if (pods[i]!.spec?.nodeName === name && rand.intn(2) === 0)
+              cache.removePod(pods.splice(i, 1)[0]!);
+          }
+        }
+      }
+      cache.updateSnapshot(snapshot);
+    }
+    expect(deltas).toBeGreaterThan(500);
   });
 });

@@ -13,7 +13,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { InterPodAffinityContext } from "./context";
-import { type MemoLRU, NodeMemo } from "./node-memo";
+import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
 import {
   labelsFingerprint,
   type NamespaceLabels,
@@ -138,6 +138,7 @@ function topologyScores(
   ctx: InterPodAffinityContext,
   inputs: ScoreInputs,
   nodes: readonly NodeInfo[],
+  source: NodeSource,
 ): { topologyScore: TopologyCounts; shared: boolean; contributed: boolean } {
   const entry = ctx.scoringMemo?.get(scoringKey(inputs), () => ({
     memo: new NodeMemo<PairList>(),
@@ -162,8 +163,14 @@ function topologyScores(
       entry.topologyScore.addList(c, sign);
       entry.contributing += sign;
     },
+    source,
   );
   return { topologyScore: entry.topologyScore, shared: true, contributed: entry.contributing > 0 };
+}
+
+/** Membership of NodeInfoLister.havePodsWithAffinityList. */
+function hasPodsWithAffinity(ni: NodeInfo): boolean {
+  return ni.podsWithAffinity.length > 0;
 }
 
 export function preScore(ctx: InterPodAffinityContext, state: CycleState, pod: Pod): Status | null {
@@ -192,7 +199,10 @@ export function preScore(ctx: InterPodAffinityContext, state: CycleState, pod: P
     hardPodAffinityWeight: ctx.args.hardPodAffinityWeight,
     hasConstraints,
   };
-  const { topologyScore, contributed } = topologyScores(ctx, inputs, nodes);
+  const { topologyScore, contributed } = topologyScores(ctx, inputs, nodes, {
+    lister,
+    member: hasConstraints ? null : hasPodsWithAffinity,
+  });
   if (!contributed) return new Status(Code.Skip);
   state.write(preScoreStateKey, new PreScoreState(topologyScore, topologyScore.version));
   return null;

@@ -4,10 +4,14 @@
 // check per node instead of a selector match per pod. Decisions are identical to the full walk
 // (counting.ts): the same per-node computation feeds the same aggregate.
 //
+// When the snapshot tracks changes (NodeInfoLister.changedSince, the scheduler cache's Snapshot)
+// and `nodes` is its list(), a shape refreshed from the same snapshot before visits only the nodes
+// changed since: O(changed) per cycle instead of a generation check per node.
+//
 // upstream: scoring_memo.go does the same for PreScore (keyed the same way); here PreFilter uses it too.
 import type { Node, Pod, RequiredNodeAffinity } from "@kubesched/api";
 import { LabelHostname, matchesNothing, type Selector } from "@kubesched/api";
-import type { NodeInfo } from "@kubesched/framework";
+import type { NodeInfo, NodeInfoLister } from "@kubesched/framework";
 import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import { type CountOptions, nodeCountsFor, type SpreadCounter } from "./counting";
 
@@ -34,6 +38,9 @@ class ShapeMemo {
   readonly nodes = new Map<string, NodeEntry>();
   readonly domains: Map<string, Domain>[];
   epoch = 0;
+  /** The snapshot of the last refresh when it tracks changes, and its change token. */
+  lister: NodeInfoLister | null = null;
+  token = -1;
 
   constructor(constraints: number) {
     this.domains = Array.from({ length: constraints }, () => new Map<string, Domain>());
@@ -113,6 +120,9 @@ function computeEntry(e: NodeEntry, nodeInfo: NodeInfo, inp: ShapeInputs): void 
 export class SpreadCountsMemo implements SpreadCounter {
   private readonly shapes = new Map<string, ShapeMemo>();
 
+  /** `lister` gives the cycle's snapshot (for its change tracking); without it every refresh walks. */
+  constructor(private readonly lister: (() => NodeInfoLister) | null = null) {}
+
   private refresh(kind: string, nodes: readonly NodeInfo[], inp: ShapeInputs): ShapeMemo {
     const key = shapeKey(kind, inp);
     let memo = this.shapes.get(key);
@@ -124,9 +134,36 @@ export class SpreadCountsMemo implements SpreadCounter {
     }
     this.shapes.set(key, memo);
 
-    const epoch = ++memo.epoch;
     const entries = memo.nodes;
     const n = inp.constraints.length;
+    const lister = this.lister?.() ?? null;
+    if (lister !== null && lister.changedSince !== undefined && lister.list() === nodes) {
+      const same = memo.lister === lister;
+      const changes = lister.changedSince(same ? memo.token : -1);
+      memo.lister = lister;
+      memo.token = changes.token;
+      if (same && changes.nodes !== null) {
+        const changed = changes.nodes;
+        for (let k = 0; k < changed.length; k++) {
+          const ni = changed[k]!;
+          let e = entries.get(ni.nodeName);
+          if (e !== undefined && e.generation === ni.generation && e.node === ni.node) continue;
+          if (e === undefined) {
+            e = { generation: 0, node: null, values: new Array(n), counts: new Array(n).fill(0), epoch: 0 };
+            entries.set(ni.nodeName, e);
+          } else {
+            memo.add(e, -1);
+          }
+          computeEntry(e, ni, inp);
+          memo.add(e, 1);
+        }
+        return memo;
+      }
+    } else {
+      memo.lister = null;
+    }
+
+    const epoch = ++memo.epoch;
     for (let k = 0; k < nodes.length; k++) {
       const ni = nodes[k]!;
       const name = ni.nodeName;

@@ -83,7 +83,7 @@ export class PodTopologySpread
       enableNodeInclusionPolicy: fts.enableNodeInclusionPolicyInPodTopologySpread,
       tolerationOptions: { enableComparisonOperators: fts.enableTaintTolerationComparisonOperators },
     };
-    this.counter = new SpreadCountsMemo();
+    this.counter = new SpreadCountsMemo(() => handle.snapshotSharedLister().nodeInfos());
   }
 
   name(): string {
