@@ -3,7 +3,6 @@
 // isSchedulableAfterDeviceClassEvent)
 import {
   isScalarResourceName,
-  type Node,
   type Pod,
   type PodResourcesOptions,
   podRequests,
@@ -14,24 +13,18 @@ import {
 } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
   type Features,
+  hintObjectKind,
+  NodeKind,
+  PodKind,
   QueueingHint,
   type QueueingHintFn,
   Resource,
 } from "@kubesched/framework";
 import { haveAnyRequestedResourcesIncreased, isFit, type ResourceRequestsOptions } from "./fits";
-
-/** upstream util.As: the event's objects, or a thrown TypeError (counted as Queue) when one is not an object. */
-function asObjects<T>(kind: string, oldObj: unknown, newObj: unknown): [T | undefined, T | undefined] {
-  for (const o of [newObj, oldObj]) {
-    if (o !== undefined && o !== null && (typeof o !== "object" || Array.isArray(o))) {
-      throw new TypeError(`expected ${kind}, but got ${Array.isArray(o) ? "array" : typeof o}`);
-    }
-  }
-  return [(oldObj ?? undefined) as T | undefined, (newObj ?? undefined) as T | undefined];
-}
 
 /** The gates the hints read. */
 export interface FitEventOptions {
@@ -48,6 +41,8 @@ interface DeviceClassLike {
 
 /** The implicit extended resource name of a device class (upstream resourceapi.ResourceDeviceClassPrefix). */
 const ResourceDeviceClassPrefix = "deviceclass.resource.kubernetes.io/";
+
+const DeviceClassKind = hintObjectKind<DeviceClassLike>("*v1.DeviceClass", "DeviceClass");
 
 function maxRequest(pod: Pod, opts: PodResourcesOptions): Resource {
   const r = new Resource();
@@ -109,7 +104,7 @@ function isSchedulableAfterPodScaleDown(
 /** Queue on the deletion of a scheduled or nominated pod, or a scale-down that frees what the pod needs. */
 export function isSchedulableAfterPodEvent(opts: FitEventOptions): QueueingHintFn {
   return (pod, oldObj, newObj) => {
-    const [original, modified] = asObjects<Pod>("*v1.Pod", oldObj, newObj);
+    const [original, modified] = as(oldObj, newObj, PodKind);
     if (modified === undefined) {
       if (!original?.spec?.nodeName && !original?.status?.nominatedNodeName) return QueueingHint.QueueSkip;
       return QueueingHint.Queue;
@@ -125,7 +120,7 @@ export function isSchedulableAfterPodEvent(opts: FitEventOptions): QueueingHintF
 /** Queue when the pod fits the added/updated node's allocatable and, on update, something it needs grew. */
 export function isSchedulableAfterNodeChange(opts: ResourceRequestsOptions): QueueingHintFn {
   return (pod, oldObj, newObj) => {
-    const [original, modified] = asObjects<Node>("*v1.Node", oldObj, newObj);
+    const [original, modified] = as(oldObj, newObj, NodeKind);
     if (!isFit(pod, modified, opts)) return QueueingHint.QueueSkip;
     if (original === undefined) return QueueingHint.Queue;
     if (!haveAnyRequestedResourcesIncreased(pod, original, modified!, opts)) return QueueingHint.QueueSkip;
@@ -138,7 +133,7 @@ export function isSchedulableAfterNodeChange(opts: ResourceRequestsOptions): Que
  * its extendedResourceName changed.
  */
 export const isSchedulableAfterDeviceClassEvent: QueueingHintFn = (pod, oldObj, newObj) => {
-  const [original, modified] = asObjects<DeviceClassLike>("*v1.DeviceClass", oldObj, newObj);
+  const [original, modified] = as(oldObj, newObj, DeviceClassKind);
   const modifiedName = modified?.spec?.extendedResourceName ?? "";
   if (original !== undefined) {
     if ((original.spec?.extendedResourceName ?? "") === modifiedName) return QueueingHint.QueueSkip;

@@ -1,30 +1,33 @@
 // upstream: pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (EventsToRegister and hints)
-import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
+import type { CSINode, PersistentVolume, PersistentVolumeClaim } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   type ClusterListers,
   EventResource,
+  hintObjectKind,
+  PodKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 import { getCSINameFromInTreeName, isInlineMigratable, translateInlineVolume } from "./translation";
 
-function asObject<T>(v: unknown, what: string, fn: string): T {
-  if (v === undefined || v === null || typeof v !== "object" || Array.isArray(v)) {
-    throw new TypeError(
-      `unexpected objects in ${fn}: expected ${what}, got ${Array.isArray(v) ? "array" : typeof v}`,
-    );
-  }
-  return v as T;
-}
+const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
+  "*v1.PersistentVolumeClaim",
+  "PersistentVolumeClaim",
+);
+const CSINodeKind = hintObjectKind<CSINode>("*storagev1.CSINode", "CSINode");
+
+// As upstream, the hints dereference the converted objects without a nil check (`x!`): a missing
+// object throws, like Go's nil-pointer panic, and the queue counts a throw as Queue.
 
 /** Queue when the deleted pod was on a node and had a PVC, ephemeral or migratable in-line volume. */
-export const isSchedulableAfterPodDeleted: QueueingHintFn = (_pod, oldObj) => {
-  const deleted = asObject<Pod>(oldObj, "*v1.Pod", "isSchedulableAfterPodDeleted");
-  const volumes = deleted.spec?.volumes ?? [];
+export const isSchedulableAfterPodDeleted: QueueingHintFn = (_pod, oldObj, newObj) => {
+  const [deleted] = as(oldObj, newObj, PodKind);
+  const volumes = deleted!.spec?.volumes ?? [];
   if (volumes.length === 0) return QueueingHint.QueueSkip;
-  if (!deleted.spec?.nodeName) return QueueingHint.QueueSkip;
+  if (!deleted!.spec?.nodeName) return QueueingHint.QueueSkip;
   for (const v of volumes) {
     if (v.persistentVolumeClaim || v.ephemeral || isInlineMigratable(v)) return QueueingHint.Queue;
   }
@@ -32,26 +35,22 @@ export const isSchedulableAfterPodDeleted: QueueingHintFn = (_pod, oldObj) => {
 };
 
 /** Queue when the added PVC is one the pod uses (directly or as its generic ephemeral volume). */
-export const isSchedulableAfterPVCAdded: QueueingHintFn = (pod, _oldObj, newObj) => {
-  const pvc = asObject<PersistentVolumeClaim>(
-    newObj,
-    "*v1.PersistentVolumeClaim",
-    "isSchedulableAfterPVCAdded",
-  );
-  if ((pvc.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) return QueueingHint.QueueSkip;
+export const isSchedulableAfterPVCAdded: QueueingHintFn = (pod, oldObj, newObj) => {
+  const [, pvc] = as(oldObj, newObj, PersistentVolumeClaimKind);
+  if ((pvc!.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) return QueueingHint.QueueSkip;
   for (const v of pod.spec?.volumes ?? []) {
     let claim: string;
     if (v.persistentVolumeClaim) claim = v.persistentVolumeClaim.claimName;
     else if (v.ephemeral) claim = `${pod.metadata?.name ?? ""}-${v.name}`;
     else continue;
-    if (claim === pvc.metadata?.name) return QueueingHint.Queue;
+    if (claim === pvc!.metadata?.name) return QueueingHint.Queue;
   }
   return QueueingHint.QueueSkip;
 };
 
-function driverCounts(n: CSINode | undefined): Map<string, number | null> {
+function driverCounts(n: CSINode): Map<string, number | null> {
   const m = new Map<string, number | null>();
-  for (const d of n?.spec.drivers ?? []) m.set(d.name, d.allocatable?.count ?? null);
+  for (const d of n.spec.drivers ?? []) m.set(d.name, d.allocatable?.count ?? null);
   return m;
 }
 
@@ -60,9 +59,9 @@ function driverCounts(n: CSINode | undefined): Map<string, number | null> {
  * a driver.
  */
 export const isSchedulableAfterCSINodeUpdated: QueueingHintFn = (_pod, oldObj, newObj) => {
-  const fn = "isSchedulableAfterCSINodeUpdated";
-  const before = driverCounts(asObject<CSINode>(oldObj, "*storagev1.CSINode", fn));
-  const after = driverCounts(asObject<CSINode>(newObj, "*storagev1.CSINode", fn));
+  const [oldCSINode, newCSINode] = as(oldObj, newObj, CSINodeKind);
+  const before = driverCounts(oldCSINode!);
+  const after = driverCounts(newCSINode!);
   for (const [driver, count] of after) {
     if (!before.has(driver)) return QueueingHint.Queue;
     const old = before.get(driver) ?? null;
@@ -80,20 +79,21 @@ interface VolumeAttachment {
   };
 }
 
+const VolumeAttachmentKind = hintObjectKind<VolumeAttachment>(
+  "*storagev1.VolumeAttachment",
+  "VolumeAttachment",
+);
+
 /**
  * Queue when the deleted VolumeAttachment was for a PV one of the pod's claims is bound to, or
  * for an in-line volume of the CSI driver one of the pod's migratable in-line volumes uses.
  */
 export function isSchedulableAfterVolumeAttachmentDeleted(listers: ClusterListers): QueueingHintFn {
-  return (pod, oldObj) => {
-    const va = asObject<VolumeAttachment>(
-      oldObj,
-      "*storagev1.VolumeAttachment",
-      "isSchedulableAfterVolumeAttachmentDeleted",
-    );
+  return (pod, oldObj, newObj) => {
+    const [va] = as(oldObj, newObj, VolumeAttachmentKind);
     const ns = pod.metadata?.namespace ?? "";
-    const pvName = va.spec?.source?.persistentVolumeName;
-    const inlineDriver = va.spec?.source?.inlineVolumeSpec?.csi?.driver;
+    const pvName = va!.spec?.source?.persistentVolumeName;
+    const inlineDriver = va!.spec?.source?.inlineVolumeSpec?.csi?.driver;
     for (const v of pod.spec?.volumes ?? []) {
       if (v.persistentVolumeClaim && pvName) {
         const pvc = listers.persistentVolumeClaims.get(ns, v.persistentVolumeClaim.claimName);

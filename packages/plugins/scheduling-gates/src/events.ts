@@ -1,27 +1,19 @@
 // upstream: pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go (EventsToRegister,
 // isSchedulableAfterUpdatePodSchedulingGatesEliminated)
-import { type Pod, podUID } from "@kubesched/api";
+import { podUID } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
+  PodKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 
-/** upstream util.As: the event's objects, or a thrown TypeError (counted as Queue) when one is not an object. */
-function asObjects<T>(kind: string, oldObj: unknown, newObj: unknown): [T | undefined, T | undefined] {
-  for (const o of [newObj, oldObj]) {
-    if (o !== undefined && o !== null && (typeof o !== "object" || Array.isArray(o))) {
-      throw new TypeError(`expected ${kind}, but got ${Array.isArray(o) ? "array" : typeof o}`);
-    }
-  }
-  return [(oldObj ?? undefined) as T | undefined, (newObj ?? undefined) as T | undefined];
-}
-
 /** Queue when the event is the gated pod itself losing its last gate. */
 export const isSchedulableAfterUpdatePodSchedulingGatesEliminated: QueueingHintFn = (pod, oldObj, newObj) => {
-  const [, modifiedPod] = asObjects<Pod>("*v1.Pod", oldObj, newObj);
+  const [, modifiedPod] = as(oldObj, newObj, PodKind);
   if (modifiedPod === undefined || podUID(modifiedPod) !== podUID(pod)) return QueueingHint.QueueSkip;
   return QueueingHint.Queue;
 };

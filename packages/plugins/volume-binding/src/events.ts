@@ -2,47 +2,44 @@
 import type { CSINode, PersistentVolumeClaim, StorageClass } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
+  hintObjectKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 
-function asObject<T>(v: unknown, what: string, fn: string): T {
-  if (v === undefined || v === null || typeof v !== "object" || Array.isArray(v)) {
-    throw new TypeError(
-      `unexpected objects in ${fn}: expected ${what}, got ${Array.isArray(v) ? "array" : typeof v}`,
-    );
-  }
-  return v as T;
-}
+const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
+  "*v1.PersistentVolumeClaim",
+  "PersistentVolumeClaim",
+);
+const StorageClassKind = hintObjectKind<StorageClass>("*storagev1.StorageClass", "StorageClass");
+const CSINodeKind = hintObjectKind<CSINode>("*storagev1.CSINode", "CSINode");
+
+// As upstream, the hints dereference the converted objects without a nil check (`x!`): a missing
+// object throws, like Go's nil-pointer panic, and the queue counts a throw as Queue.
 
 /** Queue when the added or updated PVC is one of the pod's (directly or its ephemeral volume). */
-export const isSchedulableAfterPersistentVolumeClaimChange: QueueingHintFn = (pod, _oldObj, newObj) => {
-  const pvc = asObject<PersistentVolumeClaim>(
-    newObj,
-    "*v1.PersistentVolumeClaim",
-    "isSchedulableAfterPersistentVolumeClaimChange",
-  );
-  if ((pvc.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) return QueueingHint.QueueSkip;
+export const isSchedulableAfterPersistentVolumeClaimChange: QueueingHintFn = (pod, oldObj, newObj) => {
+  const [, pvc] = as(oldObj, newObj, PersistentVolumeClaimKind);
+  if ((pvc!.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) return QueueingHint.QueueSkip;
   for (const v of pod.spec?.volumes ?? []) {
     const claim = v.persistentVolumeClaim
       ? v.persistentVolumeClaim.claimName
       : v.ephemeral
         ? `${pod.metadata?.name ?? ""}-${v.name}`
         : undefined;
-    if (claim === pvc.metadata?.name) return QueueingHint.Queue;
+    if (claim === pvc!.metadata?.name) return QueueingHint.Queue;
   }
   return QueueingHint.QueueSkip;
 };
 
 /** Queue on a new StorageClass, or an update that changed its allowed topologies. */
 export const isSchedulableAfterStorageClassChange: QueueingHintFn = (_pod, oldObj, newObj) => {
-  const fn = "isSchedulableAfterStorageClassChange";
-  const sc = asObject<StorageClass>(newObj, "*storagev1.StorageClass", fn);
-  if (oldObj === undefined || oldObj === null) return QueueingHint.Queue;
-  const old = asObject<StorageClass>(oldObj, "*storagev1.StorageClass", fn);
-  return JSON.stringify(old.allowedTopologies ?? []) !== JSON.stringify(sc.allowedTopologies ?? [])
+  const [old, sc] = as(oldObj, newObj, StorageClassKind);
+  if (old === undefined) return QueueingHint.Queue;
+  return JSON.stringify(old.allowedTopologies ?? []) !== JSON.stringify(sc!.allowedTopologies ?? [])
     ? QueueingHint.Queue
     : QueueingHint.QueueSkip;
 };
@@ -51,12 +48,10 @@ const migratedPluginsAnnotation = "storage.alpha.kubernetes.io/migrated-plugins"
 
 /** Queue on a new CSINode, or when its migrated-plugins annotation changed (in-tree PV translation). */
 export const isSchedulableAfterCSINodeChange: QueueingHintFn = (_pod, oldObj, newObj) => {
-  const fn = "isSchedulableAfterCSINodeChange";
-  const n = asObject<CSINode>(newObj, "*storagev1.CSINode", fn);
   if (oldObj === undefined || oldObj === null) return QueueingHint.Queue;
-  const o = asObject<CSINode>(oldObj, "*storagev1.CSINode", fn);
-  return o.metadata?.annotations?.[migratedPluginsAnnotation] !==
-    n.metadata?.annotations?.[migratedPluginsAnnotation]
+  const [o, n] = as(oldObj, newObj, CSINodeKind);
+  return o!.metadata?.annotations?.[migratedPluginsAnnotation] !==
+    n!.metadata?.annotations?.[migratedPluginsAnnotation]
     ? QueueingHint.Queue
     : QueueingHint.QueueSkip;
 };

@@ -2,24 +2,27 @@
 import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from "@kubesched/api";
 import {
   ActionType,
+  as,
   type ClusterEventWithHint,
   EventResource,
+  hintObjectKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 import { getPVTopologies, type PVTopology } from "./topology";
 
-function asObject<T>(v: unknown, what: string, fn: string): T {
-  if (v === undefined || v === null || typeof v !== "object" || Array.isArray(v)) {
-    throw new TypeError(
-      `unexpected objects in ${fn}: expected ${what}, got ${Array.isArray(v) ? "array" : typeof v}`,
-    );
-  }
-  return v as T;
-}
+const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
+  "*v1.PersistentVolumeClaim",
+  "PersistentVolumeClaim",
+);
+const StorageClassKind = hintObjectKind<StorageClass>("*v1.StorageClass", "StorageClass");
+const PersistentVolumeKind = hintObjectKind<PersistentVolume>("*v1.PersistentVolume", "PersistentVolume");
 
-function isPVCRequestedFromPod(pvc: PersistentVolumeClaim, pod: Pod): boolean {
-  if ((pod.metadata?.namespace ?? "") !== (pvc.metadata?.namespace ?? "")) return false;
+// Where upstream dereferences a converted object without a nil check, so does this (`x!`): a
+// missing object throws, like Go's nil-pointer panic, and the queue counts a throw as Queue.
+
+function isPVCRequestedFromPod(pvc: PersistentVolumeClaim | undefined, pod: Pod): boolean {
+  if (pvc === undefined || (pod.metadata?.namespace ?? "") !== (pvc.metadata?.namespace ?? "")) return false;
   for (const v of pod.spec?.volumes ?? []) {
     if (v.persistentVolumeClaim && v.persistentVolumeClaim.claimName === pvc.metadata?.name) return true;
   }
@@ -27,19 +30,15 @@ function isPVCRequestedFromPod(pvc: PersistentVolumeClaim, pod: Pod): boolean {
 }
 
 /** Queue when the added or updated PVC is one the pod uses (e.g. it just got bound). */
-export const isSchedulableAfterPersistentVolumeClaimChange: QueueingHintFn = (pod, _oldObj, newObj) => {
-  const pvc = asObject<PersistentVolumeClaim>(
-    newObj,
-    "*v1.PersistentVolumeClaim",
-    "isSchedulableAfterPersistentVolumeClaimChange",
-  );
+export const isSchedulableAfterPersistentVolumeClaimChange: QueueingHintFn = (pod, oldObj, newObj) => {
+  const [, pvc] = as(oldObj, newObj, PersistentVolumeClaimKind);
   return isPVCRequestedFromPod(pvc, pod) ? QueueingHint.Queue : QueueingHint.QueueSkip;
 };
 
 /** Queue only for a new StorageClass with WaitForFirstConsumer (its unbound PVCs are skipped). */
 export const isSchedulableAfterStorageClassAdded: QueueingHintFn = (_pod, _oldObj, newObj) => {
-  const sc = asObject<StorageClass>(newObj, "*v1.StorageClass", "isSchedulableAfterStorageClassAdded");
-  return sc.volumeBindingMode === "WaitForFirstConsumer" ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  const [, sc] = as(undefined, newObj, StorageClassKind);
+  return sc!.volumeBindingMode === "WaitForFirstConsumer" ? QueueingHint.Queue : QueueingHint.QueueSkip;
 };
 
 function sameTopologies(a: readonly PVTopology[], b: readonly PVTopology[]): boolean {
@@ -55,11 +54,9 @@ function sameTopologies(a: readonly PVTopology[], b: readonly PVTopology[]): boo
 
 /** Queue for a new PV, or an updated PV whose topology labels changed. */
 export const isSchedulableAfterPersistentVolumeChange: QueueingHintFn = (_pod, oldObj, newObj) => {
-  const fn = "isSchedulableAfterPersistentVolumeChange";
-  const modified = asObject<PersistentVolume>(newObj, "*v1.PersistentVolume", fn);
-  if (oldObj === undefined || oldObj === null) return QueueingHint.Queue;
-  const original = asObject<PersistentVolume>(oldObj, "*v1.PersistentVolume", fn);
-  return sameTopologies(getPVTopologies(original), getPVTopologies(modified))
+  const [original, modified] = as(oldObj, newObj, PersistentVolumeKind);
+  if (original === undefined) return QueueingHint.Queue;
+  return sameTopologies(getPVTopologies(original), getPVTopologies(modified!))
     ? QueueingHint.QueueSkip
     : QueueingHint.Queue;
 };
