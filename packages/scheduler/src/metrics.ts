@@ -13,6 +13,36 @@ function exponentialBuckets(start: number, factor: number, count: number): numbe
   return out;
 }
 
+/** first label → second label → status code → series. */
+type SeriesCache = Map<string, Map<string, HistogramSeries[]>>;
+
+/** The cached series for (a, b, status), created with `make(codeName)` the first time. */
+function cachedSeries(
+  cache: SeriesCache,
+  a: string,
+  b: string,
+  status: Status | null,
+  make: (code: string) => HistogramSeries,
+): HistogramSeries {
+  const code = status ? status.code : 0;
+  let byB = cache.get(a);
+  if (!byB) {
+    byB = new Map();
+    cache.set(a, byB);
+  }
+  let byCode = byB.get(b);
+  if (!byCode) {
+    byCode = [];
+    byB.set(b, byCode);
+  }
+  let series = byCode[code];
+  if (!series) {
+    series = make(codeName(code));
+    byCode[code] = series;
+  }
+  return series;
+}
+
 /** The scheduler's Prometheus metrics, in their own registry (one per scheduler instance). */
 export class SchedulerMetrics {
   readonly registry = new Registry();
@@ -105,50 +135,22 @@ export class SchedulerMetrics {
   });
 
   // Series looked up once per (labels) and kept: these are observed per plugin per node.
-  private readonly pluginSeries = new Map<string, Map<string, HistogramSeries[]>>();
-  private readonly pointSeries = new Map<string, Map<string, HistogramSeries[]>>();
+  private readonly pluginSeries: SeriesCache = new Map();
+  private readonly pointSeries: SeriesCache = new Map();
   private readonly attemptSeries = new Map<string, HistogramSeries>();
 
   /** scheduler_plugin_execution_duration_seconds{plugin, extension_point, status}. */
   observePlugin(plugin: string, point: string, status: Status | null, seconds: number): void {
-    const code = status ? status.code : 0;
-    let byPoint = this.pluginSeries.get(plugin);
-    if (!byPoint) {
-      byPoint = new Map();
-      this.pluginSeries.set(plugin, byPoint);
-    }
-    let byCode = byPoint.get(point);
-    if (!byCode) {
-      byCode = [];
-      byPoint.set(point, byCode);
-    }
-    let series = byCode[code];
-    if (!series) {
-      series = this.pluginExecutionDuration.child(plugin, point, codeName(code));
-      byCode[code] = series;
-    }
-    series.observe(seconds);
+    cachedSeries(this.pluginSeries, plugin, point, status, (code) =>
+      this.pluginExecutionDuration.child(plugin, point, code),
+    ).observe(seconds);
   }
 
   /** scheduler_framework_extension_point_duration_seconds{extension_point, status, profile}. */
   observeExtensionPoint(profile: string, point: string, status: Status | null, seconds: number): void {
-    const code = status ? status.code : 0;
-    let byPoint = this.pointSeries.get(profile);
-    if (!byPoint) {
-      byPoint = new Map();
-      this.pointSeries.set(profile, byPoint);
-    }
-    let byCode = byPoint.get(point);
-    if (!byCode) {
-      byCode = [];
-      byPoint.set(point, byCode);
-    }
-    let series = byCode[code];
-    if (!series) {
-      series = this.frameworkExtensionPointDuration.child(point, codeName(code), profile);
-      byCode[code] = series;
-    }
-    series.observe(seconds);
+    cachedSeries(this.pointSeries, profile, point, status, (code) =>
+      this.frameworkExtensionPointDuration.child(point, code, profile),
+    ).observe(seconds);
   }
 
   /** scheduler_scheduling_attempt_duration_seconds{result, profile}. */
