@@ -1,18 +1,13 @@
 // kubesched config: print-defaults (kube-scheduler --write-config-to), validate, schema.
-import { isAbsolute, resolve } from "node:path";
 import {
   buildConfigJSONSchema,
   ConfigError,
   configToYAML,
-  defaultConfig,
   encodeConfig,
   loadConfigFile,
 } from "@kubesched/config";
-import type { CommandContext, CommandSpec } from "../cli";
-
-function resolvePath(ctx: CommandContext, file: string): string {
-  return isAbsolute(file) ? file : resolve(ctx.io.cwd, file);
-}
+import type { CommandSpec } from "../cli";
+import { loadConfigFlag, resolvePath } from "./common";
 
 const printDefaults: CommandSpec = {
   name: "print-defaults",
@@ -33,19 +28,8 @@ const printDefaults: CommandSpec = {
     },
   ],
   run(ctx) {
-    const file = ctx.flags.config;
-    let cfg: ReturnType<typeof defaultConfig>;
-    if (typeof file === "string") {
-      try {
-        cfg = loadConfigFile(resolvePath(ctx, file), { registry: ctx.registry });
-      } catch (e) {
-        if (!(e instanceof ConfigError)) throw e;
-        for (const line of e.errors) ctx.io.stderr(`${file}: ${line}\n`);
-        return 1;
-      }
-    } else {
-      cfg = defaultConfig({ registry: ctx.registry });
-    }
+    const cfg = loadConfigFlag(ctx);
+    if (cfg === null) return 1;
     if (ctx.flags.output === "json")
       ctx.io.stdout(`${JSON.stringify(encodeConfig(cfg, ctx.registry), null, 2)}\n`);
     else ctx.io.stdout(configToYAML(cfg, ctx.registry));

@@ -5,18 +5,13 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
-import { isAbsolute, resolve } from "node:path";
 import { podKey } from "@kubesched/api";
-import {
-  ConfigError,
-  defaultConfig,
-  type KubeSchedulerConfiguration,
-  loadConfigFile,
-} from "@kubesched/config";
+import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import type { Registry } from "@kubesched/framework";
 import { buildKubeConfig, KubeClusterSource, type KubeConfig, LeaderElector } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
-import type { CommandContext, CommandSpec } from "../cli";
+import type { CommandSpec } from "../cli";
+import { loadConfigFlag, resolvePath } from "./common";
 
 /** upstream: kube-scheduler's leader-election health check tolerance (10 s). */
 const maxTolerableExpiredLease = 10_000;
@@ -189,10 +184,6 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   }
 }
 
-function resolvePath(ctx: CommandContext, file: string): string {
-  return isAbsolute(file) ? file : resolve(ctx.io.cwd, file);
-}
-
 export const runCommand: CommandSpec = {
   name: "run",
   summary: "Run the scheduler in a cluster: informers, pods/binding, events, leader election, metrics.",
@@ -236,19 +227,8 @@ export const runCommand: CommandSpec = {
       );
       return 2;
     }
-    const configFile = ctx.flags.config;
-    let config: KubeSchedulerConfiguration;
-    try {
-      config =
-        typeof configFile === "string"
-          ? loadConfigFile(resolvePath(ctx, configFile), { registry: ctx.registry })
-          : defaultConfig({ registry: ctx.registry });
-    } catch (e) {
-      if (!(e instanceof ConfigError)) throw e;
-      for (const line of e.errors)
-        ctx.io.stderr(`${typeof configFile === "string" ? configFile : "defaults"}: ${line}\n`);
-      return 1;
-    }
+    const config = loadConfigFlag(ctx);
+    if (config === null) return 1;
     const kubeconfigFlag = ctx.flags.kubeconfig;
     const kubeconfigPath =
       typeof kubeconfigFlag === "string"

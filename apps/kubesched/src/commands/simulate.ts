@@ -1,15 +1,10 @@
 // kubesched simulate: the contract in ARCHITECTURE.md (flags, SimulationResult, determinism).
 import { writeFileSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
 import { quantityMilliValue, quantityValue } from "@kubesched/api";
 import { AdmissionError, loadSnapshotFiles, SnapshotLoadError, simulate } from "@kubesched/cluster";
-import { ConfigError, defaultConfig, loadConfigFile } from "@kubesched/config";
-import type { CommandContext, CommandSpec } from "../cli";
+import type { CommandSpec } from "../cli";
+import { loadConfigFlag, resolvePath } from "./common";
 import { type OutputFormat, renderResult } from "./simulate-output";
-
-function resolvePath(ctx: CommandContext, file: string): string {
-  return isAbsolute(file) ? file : resolve(ctx.io.cwd, file);
-}
 
 function safe(parse: (s: string) => number): (s: string) => number {
   return (s) => {
@@ -74,19 +69,8 @@ export const simulateCommand: CommandSpec = {
       );
       return 2;
     }
-    const configFile = ctx.flags.config;
-    let config: ReturnType<typeof defaultConfig>;
-    try {
-      config =
-        typeof configFile === "string"
-          ? loadConfigFile(resolvePath(ctx, configFile), { registry: ctx.registry })
-          : defaultConfig({ registry: ctx.registry });
-    } catch (e) {
-      if (!(e instanceof ConfigError)) throw e;
-      for (const line of e.errors)
-        ctx.io.stderr(`${typeof configFile === "string" ? configFile : "defaults"}: ${line}\n`);
-      return 1;
-    }
+    const config = loadConfigFlag(ctx);
+    if (config === null) return 1;
     let loaded: ReturnType<typeof loadSnapshotFiles>;
     try {
       loaded = loadSnapshotFiles(clusters, ctx.io.cwd);
