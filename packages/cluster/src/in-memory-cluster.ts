@@ -27,6 +27,7 @@ import type {
 } from "@kubesched/framework";
 import {
   type ClusterEventHandlers,
+  type ClusterObjectKind,
   type ClusterSource,
   type KubeObject,
   ObjectStore,
@@ -54,20 +55,8 @@ export const clusterScopedKinds = new Set([
   "StorageClass",
   "CSINode",
 ]);
-export type SupportedKind =
-  | "Node"
-  | "Pod"
-  | "Namespace"
-  | "PriorityClass"
-  | "PersistentVolume"
-  | "PersistentVolumeClaim"
-  | "StorageClass"
-  | "CSINode"
-  | "PodDisruptionBudget"
-  | "Service"
-  | "ReplicaSet"
-  | "StatefulSet"
-  | "ReplicationController";
+/** The kinds a snapshot may contain. */
+export type SupportedKind = ClusterObjectKind;
 
 export function isSupportedKind(kind: string | undefined): kind is SupportedKind {
   return kind !== undefined && (namespacedKinds.has(kind) || clusterScopedKinds.has(kind));

@@ -3,20 +3,9 @@
 // newPodInformer): one informer over every non-terminal pod; the event handlers split assigned
 // and unassigned pods, as upstream's FilteringResourceEventHandlers do.
 
-export type WatchedKind =
-  | "Node"
-  | "Pod"
-  | "Namespace"
-  | "PersistentVolume"
-  | "PersistentVolumeClaim"
-  | "StorageClass"
-  | "CSINode"
-  | "PodDisruptionBudget"
-  | "Service"
-  | "ReplicaSet"
-  | "StatefulSet"
-  | "ReplicationController"
-  | "PriorityClass";
+import type { ClusterObjectKind } from "@kubesched/scheduler";
+
+export type WatchedKind = ClusterObjectKind;
 
 export interface ResourceSpec {
   kind: WatchedKind;

@@ -22,6 +22,22 @@ export type OtherResourceKind =
   | "PodDisruptionBudget"
   | "PriorityClass";
 
+/** The kinds a cluster source holds: what the scheduler and its in-tree plugins read. */
+export type ClusterObjectKind =
+  | "Node"
+  | "Pod"
+  | "Namespace"
+  | "PriorityClass"
+  | "PersistentVolume"
+  | "PersistentVolumeClaim"
+  | "StorageClass"
+  | "CSINode"
+  | "PodDisruptionBudget"
+  | "Service"
+  | "ReplicaSet"
+  | "StatefulSet"
+  | "ReplicationController";
+
 /** Informer-style callbacks. A source replays existing objects as adds on subscribe. */
 export interface ClusterEventHandlers {
   onNodeAdd(node: Node): void;
