@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/scheduler.go — building profiles, cache, queue and event handlers.
-import { type Pod, podKey, podUID } from "@kubesched/api";
+import type { Pod } from "@kubesched/api";
 import { Cache, newSnapshot, type Snapshot } from "@kubesched/cache";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
@@ -202,13 +202,6 @@ export class Scheduler {
     this.metrics.pendingPods.set({ queue: "backoff" }, c.backoff);
     this.metrics.pendingPods.set({ queue: "unschedulable" }, c.unschedulable);
     this.metrics.pendingPods.set({ queue: "gated" }, c.gated);
-  }
-
-  static podKey(pod: Pod): string {
-    return podKey(pod);
-  }
-  static podUID(pod: Pod): string {
-    return podUID(pod);
   }
 }
 
