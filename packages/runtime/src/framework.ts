@@ -679,18 +679,7 @@ export class Framework implements Handle {
     podInfoToAdd: PodInfo,
     nodeInfo: NodeInfo,
   ): Status | null {
-    const timed = this.timed(state);
-    for (const pl of this.preFilter) {
-      const ext = pl.preFilterExtensions();
-      if (!ext || state.skipFilterPlugins.has(pl.name())) continue;
-      const start = timed ? now() : 0;
-      const s = ext.addPod(state, podToSchedule, podInfoToAdd, nodeInfo);
-      if (timed) this.observePlugin(pl.name(), "PreFilterExtensionAddPod", s, start);
-      if (s && !s.isSuccess()) {
-        return wrapError(`running AddPod on PreFilter plugin "${pl.name()}": ${errMessage(s)}`);
-      }
-    }
-    return null;
+    return this.runPreFilterExtension("AddPod", state, podToSchedule, podInfoToAdd, nodeInfo);
   }
 
   runPreFilterExtensionRemovePod(
@@ -699,15 +688,30 @@ export class Framework implements Handle {
     podInfoToRemove: PodInfo,
     nodeInfo: NodeInfo,
   ): Status | null {
+    return this.runPreFilterExtension("RemovePod", state, podToSchedule, podInfoToRemove, nodeInfo);
+  }
+
+  /** AddPod or RemovePod of every PreFilter plugin not skipped this cycle, stopping at a failure. */
+  private runPreFilterExtension(
+    op: "AddPod" | "RemovePod",
+    state: CycleState,
+    podToSchedule: Pod,
+    podInfo: PodInfo,
+    nodeInfo: NodeInfo,
+  ): Status | null {
     const timed = this.timed(state);
+    const point = op === "AddPod" ? "PreFilterExtensionAddPod" : "PreFilterExtensionRemovePod";
     for (const pl of this.preFilter) {
       const ext = pl.preFilterExtensions();
       if (!ext || state.skipFilterPlugins.has(pl.name())) continue;
       const start = timed ? now() : 0;
-      const s = ext.removePod(state, podToSchedule, podInfoToRemove, nodeInfo);
-      if (timed) this.observePlugin(pl.name(), "PreFilterExtensionRemovePod", s, start);
+      const s =
+        op === "AddPod"
+          ? ext.addPod(state, podToSchedule, podInfo, nodeInfo)
+          : ext.removePod(state, podToSchedule, podInfo, nodeInfo);
+      if (timed) this.observePlugin(pl.name(), point, s, start);
       if (s && !s.isSuccess()) {
-        return wrapError(`running RemovePod on PreFilter plugin "${pl.name()}": ${errMessage(s)}`);
+        return wrapError(`running ${op} on PreFilter plugin "${pl.name()}": ${errMessage(s)}`);
       }
     }
     return null;
