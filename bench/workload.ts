@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
 import { InMemoryCluster } from "@kubesched/cluster";
 import { realClock, seededRandom } from "@kubesched/framework";
-import { Scheduler } from "@kubesched/scheduler";
+import { createLogger, Scheduler } from "@kubesched/scheduler";
 import { benchConfig } from "./lib/config";
 import { latencySummary, type WorkloadResult } from "./lib/result";
 import { ThroughputSampler } from "./lib/sampler";
@@ -124,6 +124,7 @@ async function main(): Promise<WorkloadResult> {
     config,
     registry,
     source: cluster,
+    logger: createLogger({ write: (line) => process.stderr.write(line) }),
     clock: realClock,
     rand: seededRandom(1),
     ...(values["no-metrics"] ? { metrics: false as const } : {}),

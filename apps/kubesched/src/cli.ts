@@ -1,7 +1,8 @@
 // The kubesched command line: a small hand-written parser (no dependency) over a tree of
 // commands. Every failure is a message and an exit code, never a stack trace.
-import type { Registry } from "@kubesched/framework";
+import type { Logger, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { createLogger } from "@kubesched/scheduler";
 import pkg from "../package.json" with { type: "json" };
 import { configCommand } from "./commands/config";
 import { runCommand } from "./commands/run";
@@ -43,6 +44,8 @@ export interface CommandContext {
   args: string[];
   io: Required<CliIO>;
   registry: Registry;
+  /** Logs to stderr at the verbosity and format of the global `-v` and `--logging-format` flags. */
+  logger: Logger;
 }
 
 export interface CommandSpec {
@@ -84,8 +87,43 @@ export function versionString(): string {
   return `kubesched ${pkg.version} (kube-scheduler ${kubernetesVersion})`;
 }
 
+/** Flags every command takes (kube-scheduler's logging flags). */
+const globalFlags: FlagSpec[] = [
+  {
+    name: "v",
+    short: "v",
+    value: "N",
+    default: "0",
+    description: "Log verbosity, as klog's -v: 2 logs each binding and failure, 4 and up scheduling details.",
+  },
+  {
+    name: "logging-format",
+    value: "FORMAT",
+    values: ["text", "json"],
+    default: "text",
+    description: "Log format on stderr.",
+  },
+];
+
 function flagsOf(cmd: CommandSpec): FlagSpec[] {
-  return [...(cmd.flags ?? []), helpFlag];
+  return [...(cmd.flags ?? []), ...globalFlags, helpFlag];
+}
+
+function loggerFromFlags(p: Parsed, io: Required<CliIO>): Logger {
+  const raw = p.flags.v;
+  const verbosity = typeof raw === "string" ? Number(raw) : 0;
+  if (!Number.isInteger(verbosity) || verbosity < 0) {
+    throw new UsageError(
+      `invalid value "${String(raw)}" for --v: must be a non-negative integer`,
+      p.command,
+      p.path,
+    );
+  }
+  return createLogger({
+    verbosity,
+    format: p.flags["logging-format"] === "json" ? "json" : "text",
+    write: io.stderr,
+  });
 }
 
 function argsUsage(cmd: CommandSpec): string {
@@ -230,6 +268,7 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
       args: parsed.args,
       io: fullIO,
       registry: opts.registry ?? inTreeRegistry,
+      logger: loggerFromFlags(parsed, fullIO),
     });
   } catch (e) {
     if (e instanceof UsageError) {

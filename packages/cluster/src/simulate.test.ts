@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSnapshotTexts } from "./load";
 import { type SimulateOptions, type SimulationResult, simulate } from "./simulate";
@@ -32,6 +33,7 @@ async function run(
     config: opts.config ?? testConfig(),
     registry: inTreeRegistry,
     objects: loadSnapshotTexts([{ name: "c.yaml", text: yaml }]).objects,
+    logger: recordingLogger(),
     ...opts,
   });
 }

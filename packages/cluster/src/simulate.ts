@@ -3,7 +3,7 @@
 // pod went and why. Same seed and input: same result.
 import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import { type Registry, seededRandom } from "@kubesched/framework";
+import { type Logger, type Registry, seededRandom } from "@kubesched/framework";
 import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
@@ -58,6 +58,8 @@ export interface SimulateOptions {
   config: KubeSchedulerConfiguration;
   registry: Registry;
   objects: readonly SourcedObject[];
+  /** Where the scheduler logs (the CLI's stderr logger; a recording logger in tests). */
+  logger: Logger;
   seed?: number;
   explain?: boolean;
   /**
@@ -102,6 +104,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     config: opts.config,
     registry: opts.registry,
     source: cluster,
+    logger: opts.logger,
     clock,
     rand: seededRandom(opts.seed ?? 0),
     metrics: false,

@@ -5,6 +5,7 @@ import type { CycleState } from "./cycle-state";
 import type { Extender } from "./extender";
 import type { Features } from "./features";
 import type { NodePluginScores, NominatingInfo } from "./interface";
+import type { Logger } from "./logger";
 import type { NodeInfo } from "./node-info";
 import type { PodInfo } from "./pod-info";
 import type { Status } from "./status";
@@ -108,6 +109,8 @@ export interface Handle extends PodNominator, PluginsRunner, PodActivator {
   /** Seeded randomness (simulation is deterministic for a seed). */
   rand(): Random;
   features(): Features;
+  /** The profile's logger (errors a plugin cannot return as a status go here). */
+  logger(): Logger;
   /** Plugin instances of this profile by name (for plugins that cooperate). */
   plugin(name: string): import("./interface").Plugin | undefined;
 }

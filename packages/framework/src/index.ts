@@ -11,6 +11,7 @@ export * from "./field-errors";
 export * from "./handle";
 export * from "./hint-objects";
 export * from "./interface";
+export * from "./logger";
 export * from "./node-info";
 export * from "./normalize-score";
 export * from "./plugin-args";

@@ -3,7 +3,7 @@ import { defaultConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import type { ClusterEventHandlers } from "@kubesched/scheduler";
 import { Scheduler } from "@kubesched/scheduler";
-import { makeNode, makePod, makeService } from "@kubesched/testing";
+import { makeNode, makePod, makeService, recordingLogger } from "@kubesched/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KubeClusterSource } from "./kube-cluster-source";
 import { FakeApiServer, waitFor } from "./testing";
@@ -61,6 +61,7 @@ async function startScheduler(): Promise<{ sched: Scheduler; stop: () => Promise
     config: defaultConfig({ registry: inTreeRegistry }),
     registry: inTreeRegistry,
     source,
+    logger: recordingLogger(),
     metrics: false,
   });
   const ac = new AbortController();

@@ -13,7 +13,7 @@ import {
   type QueueingHintFn,
   Status,
 } from "@kubesched/framework";
-import { makePod } from "@kubesched/testing";
+import { makePod, recordingLogger } from "@kubesched/testing";
 import { expect } from "vitest";
 import { FakeClock } from "./fake-clock.test-util";
 import type { QueueingHintMap, QueueingHintMapPerProfile } from "./queueing-hints";
@@ -61,7 +61,13 @@ export interface TestQueueOptions extends Partial<Omit<QueueOptions, "clock">> {
 export function newTestQueue(opts: TestQueueOptions = {}): { q: PriorityQueue; clock: FakeClock } {
   const { clock = new FakeClock(start), objs, ...rest } = opts;
   const podLister = rest.podLister ?? (objs ? podListerOf(objs) : undefined);
-  const q = new PriorityQueue({ lessFn: prioritySortLess, ...rest, podLister, clock });
+  const q = new PriorityQueue({
+    lessFn: prioritySortLess,
+    logger: recordingLogger(),
+    ...rest,
+    podLister,
+    clock,
+  });
   return { q, clock };
 }
 

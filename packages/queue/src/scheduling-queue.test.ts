@@ -11,7 +11,7 @@ import {
   type QueueingHintFn,
   Status,
 } from "@kubesched/framework";
-import { makePod } from "@kubesched/testing";
+import { makePod, recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { EventAssignedPodAdd, EventUnschedulableTimeout } from "./events";
 import { FakeClock } from "./fake-clock.test-util";
@@ -53,7 +53,10 @@ const start = 1_700_000_000_000;
 
 function newQueue(opts: Partial<QueueOptions> = {}): { q: PriorityQueue; clock: FakeClock } {
   const clock = opts.clock instanceof FakeClock ? opts.clock : new FakeClock(start);
-  return { q: new PriorityQueue({ lessFn: prioritySortLess, ...opts, clock }), clock };
+  return {
+    q: new PriorityQueue({ lessFn: prioritySortLess, logger: recordingLogger(), ...opts, clock }),
+    clock,
+  };
 }
 
 function newInfo(pod: Pod, timestamp = start): QueuedPodInfo {

@@ -10,6 +10,7 @@ import {
   clusterEventMatch,
   EventResource,
   type Lister,
+  type Logger,
   type NominatingInfo,
   type PodActivator,
   PodInfo,
@@ -61,6 +62,8 @@ export interface QueueCounts {
 
 export interface QueueOptions {
   clock: Clock;
+  /** Where the queue reports inconsistencies it recovers from (upstream logs them). */
+  logger: Logger;
   /** The profile's QueueSort less function. */
   lessFn: (a: QueuedPodInfo, b: QueuedPodInfo) => boolean;
   podInitialBackoffMs?: number;
@@ -114,6 +117,7 @@ export class PriorityQueue implements PodNominator, PodActivator {
   /** Plugin name → the events it registered (for gated pods). */
   private readonly pluginToEventsMap = new Map<string, ClusterEvent[]>();
   private readonly namespaceLister: ClusterScopedLister<Namespace> | undefined;
+  private readonly logger: Logger;
   private readonly popFromBackoffQ: boolean;
   private readonly metrics: QueueMetricsRecorder;
 
@@ -136,6 +140,7 @@ export class PriorityQueue implements PodNominator, PodActivator {
 
   constructor(opts: QueueOptions) {
     this.clock = opts.clock;
+    this.logger = opts.logger;
     this.lessFn = opts.lessFn;
     this.podMaxInUnschedulablePodsDurationMs =
       opts.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs;
@@ -524,8 +529,15 @@ export class PriorityQueue implements PodNominator, PodActivator {
         if (pInfo) this.metrics.incomingPod?.("active", SpecialEvents.PopFromBackoffQ);
       }
       if (!pInfo) return null;
-      // A pod already in flight is tracked twice: discard this copy (upstream logs it).
-      if (!this.activeQ.moveToInFlight(pInfo)) continue;
+      if (!this.activeQ.moveToInFlight(pInfo)) {
+        this.logger.error(
+          "the same pod is tracked in multiple places in the scheduler, and just discard it",
+          {
+            pod: podKey(pInfo.podInfo.pod),
+          },
+        );
+        continue;
+      }
       pInfo.unschedulablePlugins.clear();
       pInfo.pendingPlugins.clear();
       this.reportPending();

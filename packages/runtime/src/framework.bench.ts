@@ -8,6 +8,7 @@ import {
   CycleState,
   defaultNormalizeScore,
   type FilterPlugin,
+  type Logger,
   NodeInfo,
   type NodeScore,
   type Plugin,
@@ -19,6 +20,15 @@ import { type Framework, newFramework } from "./framework";
 import type { Plugins } from "./profile-types";
 
 const numNodes = 5000;
+
+const discardLogger: Logger = {
+  error() {},
+  warn() {},
+  info() {},
+  v: () => false,
+  debug() {},
+  child: () => discardLogger,
+};
 
 class PassFilter implements FilterPlugin, ScorePlugin {
   constructor(readonly n: string) {}
@@ -76,6 +86,16 @@ async function build(tracer: boolean): Promise<Framework> {
       listers: {} as ClusterListers,
       client: {} as ClusterClient,
       eventRecorder: { eventf() {} },
+      snapshot: {
+        nodeInfos: () => ({
+          list: () => nodeInfos,
+          havePodsWithAffinityList: () => [],
+          havePodsWithRequiredAntiAffinityList: () => [],
+          get: (n: string) => nodeInfos.find((ni) => ni.nodeName === n),
+        }),
+        storageInfos: () => ({ isPVCUsedByPods: () => false }),
+      },
+      logger: discardLogger,
       ...(tracer ? { tracer: { filter() {} } } : {}),
     },
   );

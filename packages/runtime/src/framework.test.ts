@@ -10,6 +10,7 @@ import {
   codeName,
   type EventRecorder,
   type FilterPlugin,
+  type Logger,
   MaxNodeScore,
   MinNodeScore,
   NodeInfo,
@@ -34,6 +35,7 @@ import {
   type ReservePlugin,
   type ScoreExtensions,
   type ScorePlugin,
+  type SharedLister,
   Status,
   type Timer,
 } from "@kubesched/framework";
@@ -381,9 +383,35 @@ function buildScoreConfigDefaultWeights(...ps: string[]): Plugins {
 const noListers = {} as ClusterListers;
 const noClient = {} as ClusterClient;
 const noRecorder: EventRecorder = { eventf() {} };
+/** A snapshot with no nodes (upstream cache.NewEmptySnapshot). */
+const emptySnapshot: SharedLister = {
+  nodeInfos: () => ({
+    list: () => [],
+    havePodsWithAffinityList: () => [],
+    havePodsWithRequiredAntiAffinityList: () => [],
+    get: () => undefined,
+  }),
+  storageInfos: () => ({ isPVCUsedByPods: () => false }),
+};
+const logged: string[] = [];
+const testLogger: Logger = {
+  error: (msg) => logged.push(msg),
+  warn: (msg) => logged.push(msg),
+  info: (msg) => logged.push(msg),
+  v: () => true,
+  debug: (_level, msg) => logged.push(msg),
+  child: () => testLogger,
+};
 
 function options(extra: Partial<FrameworkOptions> = {}): FrameworkOptions {
-  return { listers: noListers, client: noClient, eventRecorder: noRecorder, ...extra };
+  return {
+    listers: noListers,
+    client: noClient,
+    eventRecorder: noRecorder,
+    snapshot: emptySnapshot,
+    logger: testLogger,
+    ...extra,
+  };
 }
 
 function profileOf(p: Plugins, pluginConfig: ProfileConfig["pluginConfig"] = []): ProfileConfig {

@@ -32,6 +32,7 @@ import {
   isReservePlugin,
   isScorePlugin,
   isStatus,
+  type Logger,
   MaxNodeScore,
   MaxTotalScore,
   MinNodeScore,
@@ -112,7 +113,13 @@ export interface FrameworkOptions {
   activator?: PodActivator;
   /** Share one map between profiles (upstream WithWaitingPods); default: a map of its own. */
   waitingPods?: WaitingPodsMap;
-  snapshot?: SharedLister;
+  /**
+   * The snapshot every cycle reads (upstream WithSnapshotSharedLister). Required: plugins take it
+   * in their constructors, so a framework built without it would never see a node.
+   */
+  snapshot: SharedLister;
+  /** The profile's logger (`handle.logger()`); required, as upstream's contextual logger. */
+  logger: Logger;
   parallelism?: number;
   tracer?: FrameworkTracer;
   hooks?: FrameworkHooks;
@@ -140,19 +147,6 @@ export interface ScoreOutput {
 }
 
 const emptyNodeInfoList: readonly NodeInfo[] = Object.freeze([]);
-
-/** The snapshot used until the engine sets one: no nodes. */
-const emptySnapshot: SharedLister = {
-  nodeInfos: () => ({
-    list: () => emptyNodeInfoList,
-    havePodsWithAffinityList: () => emptyNodeInfoList,
-    havePodsWithRequiredAntiAffinityList: () => emptyNodeInfoList,
-    get: () => undefined,
-  }),
-  storageInfos: () => ({ isPVCUsedByPods: () => false }),
-};
-
-const noPodInfos: readonly PodInfo[] = Object.freeze([]);
 
 /** Upstream UnrollWildCardResource: what a plugin without EventsToRegister is requeued on. */
 function unrollWildCardResource(): ClusterEventWithHint[] {
@@ -247,7 +241,8 @@ export class Framework implements Handle {
   private bind: BindPlugin[] = [];
   private postBind: PostBindPlugin[] = [];
 
-  private snapshotLister: SharedLister;
+  private readonly snapshotLister: SharedLister;
+  private readonly loggerImpl: Logger;
   private nominatorImpl: PodNominator | null;
   private activatorImpl: PodActivator | null;
   private readonly waitingPods: WaitingPodsMap;
@@ -265,7 +260,10 @@ export class Framework implements Handle {
   constructor(registry: Registry, opts: FrameworkOptions) {
     this.registry = registry;
     this.opts = opts;
-    this.snapshotLister = opts.snapshot ?? emptySnapshot;
+    if (!opts.snapshot) throw new Error("newFramework: a snapshot is required (FrameworkOptions.snapshot)");
+    if (!opts.logger) throw new Error("newFramework: a logger is required (FrameworkOptions.logger)");
+    this.snapshotLister = opts.snapshot;
+    this.loggerImpl = opts.logger;
     this.nominatorImpl = opts.nominator ?? null;
     this.activatorImpl = opts.activator ?? null;
     this.waitingPods = opts.waitingPods ?? new WaitingPodsMap();
@@ -503,18 +501,22 @@ export class Framework implements Handle {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Wiring (the engine sets these after construction)
+  // Late wiring, as upstream SetPodNominator/SetPodActivator: the queue that implements both is
+  // built from the profiles' PreEnqueue plugins and queueing hints, so it exists only after them.
 
-  setSnapshot(lister: SharedLister): void {
-    this.snapshotLister = lister;
-  }
-
-  setNominator(n: PodNominator | null): void {
+  setNominator(n: PodNominator): void {
     this.nominatorImpl = n;
   }
 
-  setActivator(a: PodActivator | null): void {
+  setActivator(a: PodActivator): void {
     this.activatorImpl = a;
+  }
+
+  private nominator(): PodNominator {
+    if (!this.nominatorImpl) {
+      throw new Error(`framework "${this.profileNameValue}": the pod nominator is used before it was set`);
+    }
+    return this.nominatorImpl;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -552,24 +554,31 @@ export class Framework implements Handle {
     return this.featuresImpl;
   }
 
+  logger(): Logger {
+    return this.loggerImpl;
+  }
+
   addNominatedPod(pod: PodInfo, nominatingInfo: NominatingInfo | null): void {
-    this.nominatorImpl?.addNominatedPod(pod, nominatingInfo);
+    this.nominator().addNominatedPod(pod, nominatingInfo);
   }
 
   deleteNominatedPodIfExists(pod: Pod): void {
-    this.nominatorImpl?.deleteNominatedPodIfExists(pod);
+    this.nominator().deleteNominatedPodIfExists(pod);
   }
 
   updateNominatedPod(oldPod: Pod, newPodInfo: PodInfo): void {
-    this.nominatorImpl?.updateNominatedPod(oldPod, newPodInfo);
+    this.nominator().updateNominatedPod(oldPod, newPodInfo);
   }
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
-    return this.nominatorImpl ? this.nominatorImpl.nominatedPodsForNode(nodeName) : noPodInfos;
+    return this.nominator().nominatedPodsForNode(nodeName);
   }
 
   activate(pods: Map<string, Pod>): void {
-    this.activatorImpl?.activate(pods);
+    if (!this.activatorImpl) {
+      throw new Error(`framework "${this.profileNameValue}": the pod activator is used before it was set`);
+    }
+    this.activatorImpl.activate(pods);
   }
 
   iterateOverWaitingPods(callback: (wp: WaitingPod) => void): void {

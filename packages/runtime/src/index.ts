@@ -14,6 +14,7 @@ export {
   type ScoreOutput,
 } from "./framework";
 export { chunkSizeFor, DefaultParallelism, Parallelizer } from "./parallelize";
+export { newProfileMap, type ProfileMap, type ProfileMapOptions } from "./profile-map";
 export type {
   PluginConfigEntry,
   PluginEntry,

@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/eventhandlers.go — informer events into the cache and the queue.
-import { type Node, type Pod, podIsTerminal, podPriority, podUID } from "@kubesched/api";
+import { type Node, type Pod, podIsTerminal, podKey, podPriority, podUID } from "@kubesched/api";
 import { ActionType, type ClusterEvent, EventResource } from "@kubesched/framework";
 import { nodeSchedulingPropertiesChange, podSchedulingPropertiesChange } from "@kubesched/queue";
 import type { OtherResourceKind } from "./cluster-source";
@@ -38,22 +38,24 @@ function lePriorityPreCheck(priority: number): (p: Pod) => boolean {
 }
 
 export function addAllEventHandlers(sched: Scheduler): void {
-  const { cache, queue } = sched;
+  const { cache, queue, logger } = sched;
   const responsible = (pod: Pod) => sched.responsibleForPod(pod);
 
   // Assigned pods → cache.
   const addPodToCache = (pod: Pod) => {
     try {
       cache.addPod(pod);
-    } catch {
-      return; // upstream logs "Scheduler cache AddPod failed"
+    } catch (err) {
+      logger.error("Scheduler cache AddPod failed", { err, pod: podKey(pod) });
+      return;
     }
     queue.assignedPodAdded(pod);
   };
   const updatePodInCache = (oldPod: Pod, newPod: Pod) => {
     try {
       cache.updatePod(oldPod, newPod);
-    } catch {
+    } catch (err) {
+      logger.error("Scheduler cache UpdatePod failed", { err, pod: podKey(newPod) });
       return;
     }
     for (const evt of podSchedulingPropertiesChange(newPod, oldPod))
@@ -62,8 +64,8 @@ export function addAllEventHandlers(sched: Scheduler): void {
   const deletePodFromCache = (pod: Pod) => {
     try {
       cache.removePod(pod);
-    } catch {
-      // upstream logs "Scheduler cache RemovePod failed"
+    } catch (err) {
+      logger.error("Scheduler cache RemovePod failed", { err, pod: podKey(pod) });
     }
     queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, pod, undefined);
   };
@@ -112,8 +114,8 @@ export function addAllEventHandlers(sched: Scheduler): void {
     onNodeDelete(node: Node) {
       try {
         cache.removeNode(node);
-      } catch {
-        // upstream logs "Scheduler cache RemoveNode failed"
+      } catch (err) {
+        logger.error("Scheduler cache RemoveNode failed", { err, node: node.metadata?.name ?? "" });
       }
       queue.moveAllToActiveOrBackoffQueue(nodeDelete, node, undefined);
     },

@@ -1,5 +1,8 @@
 // upstream: pkg/scheduler/extender.go and staging/src/k8s.io/kube-scheduler/extender/v1/types.go
 // (the JSON wire format).
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Node, Pod } from "@kubesched/api";
 import type { Extender, ExtenderFilterResult, ExtenderVictims, NodeInfo } from "@kubesched/framework";
 
@@ -12,11 +15,24 @@ export interface ExtenderConfig {
   weight?: number;
   bindVerb?: string;
   enableHTTPS?: boolean;
+  tlsConfig?: ExtenderTLSConfig;
   /** Milliseconds (the config's duration, decoded). Default 5 s. */
   httpTimeoutMs?: number;
   nodeCacheCapable?: boolean;
   managedResources?: { name: string; ignoredByScheduler?: boolean }[];
   ignorable?: boolean;
+}
+
+/** The v1 ExtenderTLSConfig: files are paths, `*Data` are base64 PEM, as in the v1 JSON. */
+export interface ExtenderTLSConfig {
+  insecure?: boolean;
+  serverName?: string;
+  certFile?: string;
+  keyFile?: string;
+  caFile?: string;
+  certData?: string;
+  keyData?: string;
+  caData?: string;
 }
 
 export type FetchLike = (
@@ -51,7 +67,7 @@ export class HTTPExtender implements Extender {
     fetchFn?: FetchLike,
   ) {
     this.managed = new Set((config.managedResources ?? []).map((r) => r.name));
-    this.fetchFn = fetchFn ?? (globalThis.fetch as unknown as FetchLike);
+    this.fetchFn = fetchFn ?? nodeFetch(tlsAgent(config));
   }
 
   name(): string {
@@ -198,4 +214,72 @@ export class HTTPExtender implements Extender {
       clearTimeout(timeout);
     }
   }
+}
+
+/**
+ * The TLS settings of an extender's transport (upstream extender.go makeTransport): the config's
+ * client certificate, CA and server name; with `enableHTTPS` and no CA, the server certificate is
+ * not verified, as upstream. Files are read once, at construction; a missing file is an error.
+ */
+function tlsAgent(config: ExtenderConfig): HttpsAgent | undefined {
+  const t = config.tlsConfig;
+  if (!t && !config.enableHTTPS) return undefined;
+  const read = (file: string | undefined, data: string | undefined, what: string): string | undefined => {
+    if (data) return Buffer.from(data, "base64").toString("utf8");
+    if (!file) return undefined;
+    try {
+      return readFileSync(file, "utf8");
+    } catch (e) {
+      throw new Error(
+        `extender "${config.urlPrefix}": reading tlsConfig.${what} ${file}: ${(e as Error).message}`,
+      );
+    }
+  };
+  const ca = read(t?.caFile, t?.caData, "caFile");
+  const cert = read(t?.certFile, t?.certData, "certFile");
+  const key = read(t?.keyFile, t?.keyData, "keyFile");
+  const insecure = t?.insecure === true || (config.enableHTTPS === true && ca === undefined);
+  return new HttpsAgent({
+    keepAlive: true,
+    rejectUnauthorized: !insecure,
+    ...(ca !== undefined ? { ca } : {}),
+    ...(cert !== undefined ? { cert } : {}),
+    ...(key !== undefined ? { key } : {}),
+    ...(t?.serverName ? { servername: t.serverName } : {}),
+  });
+}
+
+/** POSTs over node:http(s) with the extender's TLS agent (global fetch takes no TLS options). */
+function nodeFetch(agent: HttpsAgent | undefined): FetchLike {
+  return (url, init) =>
+    new Promise((resolve, reject) => {
+      const u = new URL(url);
+      const https = u.protocol === "https:";
+      const req = (https ? httpsRequest : httpRequest)(
+        u,
+        {
+          method: init.method,
+          headers: init.headers,
+          signal: init.signal,
+          ...(https && agent ? { agent } : {}),
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", reject);
+          res.on("end", () => {
+            const status = res.statusCode ?? 0;
+            const text = Buffer.concat(chunks).toString("utf8");
+            resolve({
+              ok: status >= 200 && status < 300,
+              status,
+              statusText: res.statusMessage ?? "",
+              json: async () => JSON.parse(text) as unknown,
+            });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(init.body);
+    });
 }

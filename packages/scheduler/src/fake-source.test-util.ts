@@ -24,7 +24,9 @@ import {
   FakeListers,
   fakeClock,
   RecordingClusterClient,
+  type RecordingLogger,
   recordingEventRecorder,
+  recordingLogger,
 } from "@kubesched/testing";
 import type { ClusterEventHandlers, ClusterSource } from "./cluster-source";
 import type { ExplainRecorder } from "./explain";
@@ -309,6 +311,7 @@ export interface TestScheduler {
   clock: FakeClock;
   failures: Failure[];
   scheduled: { pod: Pod; node: string }[];
+  logger: RecordingLogger;
   /** Adds a pending pod, pops it and runs its scheduling and binding cycles. */
   schedule(pod: Pod): Promise<void>;
   /** One scheduleOne() plus the binding cycle. */
@@ -344,12 +347,14 @@ export async function newTestScheduler(opts: TestSchedulerOptions): Promise<Test
   };
   const source = new FakeSource(opts.nodes ?? [], opts.pods ?? []);
   const clock = fakeClock(1_000_000);
+  const logger = recordingLogger();
   const failures: Failure[] = [];
   const scheduled: { pod: Pod; node: string }[] = [];
   const sched = await Scheduler.create({
     config,
     registry: registryWith(opts.plugins),
     source,
+    logger,
     clock,
     rand: seededRandom(opts.seed ?? 1),
     extenders: opts.extenders ?? [],
@@ -373,6 +378,7 @@ export async function newTestScheduler(opts: TestSchedulerOptions): Promise<Test
     clock,
     failures,
     scheduled,
+    logger,
     runOne,
     async schedule(pod: Pod) {
       source.addPod(pod);

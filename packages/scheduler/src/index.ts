@@ -1,6 +1,7 @@
 export * from "./cluster-source";
 export * from "./explain";
 export * from "./extender";
+export { type CreateLoggerOptions, createLogger } from "./logger";
 export * from "./metrics";
 export * from "./object-store";
 export {

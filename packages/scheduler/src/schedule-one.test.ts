@@ -1000,14 +1000,14 @@ describe("TestFairEvaluationForNodes", () => {
     const numAllNodes = 500;
     const names = Array.from({ length: numAllNodes }, (_, i) => String(i));
     const nodesToFind = Math.trunc((numAllNodes * 30) / 100);
+    const explain = new ExplainRecorder();
     const ts = await newTestScheduler({
       plugins: [trueFilter, equalPrioritizer],
       profiles: [profile({ filter: ["TrueFilter"], score: ["EqualPrioritizerPlugin"] })],
       nodes: nodeList(names),
       percentageOfNodesToScore: 30,
+      explain,
     });
-    const explain = new ExplainRecorder();
-    ts.sched.explain = explain;
     // Iterating over all nodes more than twice
     for (let i = 0; i < 2 * (Math.trunc(numAllNodes / nodesToFind) + 1); i++) {
       const p = pod(`p${i}`);

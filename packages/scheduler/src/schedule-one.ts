@@ -86,6 +86,7 @@ export async function scheduleOne(sched: Scheduler): Promise<boolean> {
     sched.queue.done(podUID(pod));
     return true;
   }
+  if (sched.logger.v(3)) sched.logger.debug(3, "Attempting to schedule pod", { pod: podKey(pod) });
   const start = now();
   const state = new CycleState();
   sched.cycleCounter++;
@@ -232,8 +233,8 @@ function rejectionOnNode(pod: Pod, host: string, s: Status): Status {
 function forget(sched: Scheduler, pod: Pod): void {
   try {
     sched.cache.forgetPod(pod);
-  } catch {
-    // upstream logs "Scheduler cache ForgetPod failed" and carries on.
+  } catch (err) {
+    sched.logger.error("Scheduler cache ForgetPod failed", { err, pod: podKey(pod) });
   }
 }
 
@@ -301,8 +302,9 @@ async function findNodesThatFitPod(
         if (passed.error) throw passed.error;
         const feasible = await findNodesThatPassExtenders(sched, pod, passed.feasible, diagnosis);
         if (feasible.length) return { feasible, diagnosis };
-      } catch {
-        // upstream logs "Evaluation failed on nominated node" and evaluates every node.
+      } catch (err) {
+        // upstream: log and evaluate every node.
+        sched.logger.error("Evaluation failed on nominated node", { err, pod: podKey(pod), node: nominated });
       }
     }
   }
@@ -501,8 +503,13 @@ async function bindingCycle(
   if ((preFlight === null || preFlight.isSuccess()) && fwk.willWaitOnPermit(pod)) {
     try {
       await patchPod(sched, pod, null, { nominatedNodeName: host, nominatingMode: NominatingMode.Override });
-    } catch {
-      // not critical (upstream logs and continues)
+    } catch (err) {
+      // Not critical: the binding goes on (upstream logs and continues).
+      sched.logger.error("Failed to update the nominated node name in the binding cycle", {
+        err,
+        pod: podKey(pod),
+        nominatedNodeName: host,
+      });
     }
   }
 
@@ -541,6 +548,14 @@ async function bindingCycle(
   }
   fwk.runPostBindPlugins(state, pod, host);
   if (podsToActivate.map.size > 0) sched.queue.activate(podsToActivate.map);
+  if (sched.logger.v(2)) {
+    sched.logger.debug(2, "Successfully bound pod to node", {
+      pod: podKey(pod),
+      node: host,
+      evaluatedNodes: result.evaluatedNodes,
+      feasibleNodes: result.feasibleNodes,
+    });
+  }
   sched.observer.onScheduled?.(pod, host, assumed);
   return null;
 }
@@ -569,8 +584,8 @@ async function bind(
   if (!bound) status = await fwk.runBindPlugins(state, pod, host);
   try {
     sched.cache.finishBinding(pod);
-  } catch {
-    // upstream logs "Scheduler cache FinishBinding failed"
+  } catch (err) {
+    sched.logger.error("Scheduler cache FinishBinding failed", { err, pod: podKey(pod) });
   }
   if (status === null || status.isSuccess()) {
     fwk
@@ -639,6 +654,12 @@ export function handleSchedulingFailure(
   }
   const err = status.asError();
   const errMsg = status.message();
+  if (reason === "Unschedulable") {
+    if (sched.logger.v(2))
+      sched.logger.debug(2, "Unable to schedule pod; waiting", { pod: podKey(pod), err: errMsg });
+  } else {
+    sched.logger.error("Error scheduling pod; retrying", { err: err ?? errMsg, pod: podKey(pod) });
+  }
   if (err instanceof FitError) {
     qpi.unschedulablePlugins = err.diagnosis.unschedulablePlugins;
     qpi.pendingPlugins = err.diagnosis.pendingPlugins;
@@ -652,8 +673,8 @@ export function handleSchedulingFailure(
     qpi.podInfo = new PodInfo(cached);
     try {
       sched.queue.addUnschedulableIfNotPresent(qpi, sched.queue.schedulingCycle());
-    } catch {
-      // upstream: utilruntime.HandleError("Error occurred")
+    } catch (e) {
+      sched.logger.error("Error occurred", { err: e, pod: podKey(pod) }); // upstream utilruntime.HandleError
     }
     calledDone = true;
   }
@@ -678,8 +699,8 @@ export function handleSchedulingFailure(
           : {}),
       },
       nominatingInfo,
-    ).catch(() => {
-      // upstream logs "Error updating pod"
+    ).catch((err: unknown) => {
+      sched.logger.error("Error updating pod", { err, pod: podKey(pod) });
     });
   }
   sched.observer.onFailed?.(pod, status, reason, errMsg, nominatingInfo, qpi);

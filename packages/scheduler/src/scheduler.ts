@@ -7,6 +7,7 @@ import {
   defaultFeatures,
   type Extender,
   type Features,
+  type Logger,
   type NominatingInfo,
   type QueuedPodInfo,
   type Random,
@@ -16,7 +17,7 @@ import {
   seededRandom,
 } from "@kubesched/framework";
 import { buildQueueingHintMap, PriorityQueue } from "@kubesched/queue";
-import { type Framework, type FrameworkTracer, newFramework, WaitingPodsMap } from "@kubesched/runtime";
+import { type Framework, type FrameworkTracer, newProfileMap } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import { addAllEventHandlers } from "./event-handlers";
 import type { ExplainRecorder } from "./explain";
@@ -43,6 +44,8 @@ export interface SchedulerOptions {
   config: KubeSchedulerConfiguration;
   registry: Registry;
   source: ClusterSource;
+  /** Where the engine and its plugins log (required: nothing is dropped silently). */
+  logger: Logger;
   clock?: Clock;
   /** Seeded randomness for tie-breaking and preemption offsets. */
   rand?: Random;
@@ -52,6 +55,7 @@ export interface SchedulerOptions {
   /** false disables metrics (default: a SchedulerMetrics instance). */
   metrics?: SchedulerMetrics | false;
   observer?: SchedulingObserver;
+  /** Records what every plugin decided (simulate --explain); given at construction, it is traced from the first cycle. */
   explain?: ExplainRecorder;
   /** Whether the queue runs its periodic flushes on the clock (live mode). Default true. */
   queueTimers?: boolean;
@@ -60,7 +64,7 @@ export interface SchedulerOptions {
 const defaultSchedulerName = "default-scheduler";
 
 export class Scheduler {
-  readonly profiles = new Map<string, Framework>();
+  profiles!: ReadonlyMap<string, Framework>;
   readonly cache: Cache;
   readonly snapshot: Snapshot;
   queue!: PriorityQueue;
@@ -70,7 +74,8 @@ export class Scheduler {
   readonly extenders: Extender[];
   readonly metrics: SchedulerMetrics | null;
   readonly observer: SchedulingObserver;
-  explain: ExplainRecorder | null;
+  readonly logger: Logger;
+  readonly explain: ExplainRecorder | null;
   readonly percentageOfNodesToScore: number;
   nextStartNodeIndex = 0;
   /** Binding cycles in progress. */
@@ -83,6 +88,8 @@ export class Scheduler {
     readonly source: ClusterSource,
     opts: SchedulerOptions,
   ) {
+    if (!opts.logger) throw new Error("Scheduler.create: a logger is required (SchedulerOptions.logger)");
+    this.logger = opts.logger;
     this.clock = opts.clock ?? realClock;
     this.rand = opts.rand ?? seededRandom(Date.now() & 0xffffffff);
     this.features = { ...defaultFeatures, ...opts.features };
@@ -103,28 +110,22 @@ export class Scheduler {
   }
 
   private async init(opts: SchedulerOptions): Promise<void> {
-    const tracer = this.explain ? tracerFor(this) : undefined;
-    // One waiting-pods map shared by every profile, as upstream (a victim waiting at Permit in
-    // any profile can be preempted).
-    const waitingPods = new WaitingPodsMap();
-    for (const profile of this.config.profiles) {
-      const hooks = this.metrics ? metricsHooks(this.metrics, profile.schedulerName) : undefined;
-      const fwk = await newFramework(opts.registry, profile, {
-        listers: this.source.listers(),
-        client: this.source.client(),
-        eventRecorder: this.source.eventRecorder(),
-        extenders: this.extenders,
-        clock: this.clock,
-        rand: this.rand,
-        features: this.features,
-        parallelism: this.config.parallelism,
-        waitingPods,
-        ...(tracer ? { tracer } : {}),
-        ...(hooks ? { hooks } : {}),
-      });
-      fwk.setSnapshot(this.snapshot);
-      this.profiles.set(profile.schedulerName, fwk);
-    }
+    const explain = this.explain;
+    const metrics = this.metrics;
+    this.profiles = await newProfileMap(opts.registry, this.config.profiles, {
+      snapshot: this.snapshot,
+      logger: this.logger,
+      listers: this.source.listers(),
+      client: this.source.client(),
+      eventRecorder: this.source.eventRecorder(),
+      extenders: this.extenders,
+      clock: this.clock,
+      rand: this.rand,
+      features: this.features,
+      parallelism: this.config.parallelism,
+      ...(explain ? { tracer: tracerFor(explain) } : {}),
+      ...(metrics ? { hooksFor: (profile: string) => metricsHooks(metrics, profile) } : {}),
+    });
     const first = this.profiles.values().next().value;
     if (!first) throw new Error("at least one profile is required");
     const preEnqueue = new Map<string, ReturnType<Framework["preEnqueuePlugins"]>>();
@@ -134,9 +135,9 @@ export class Scheduler {
       // The runtime adds the "Extender" pseudo-plugin's events when extenders are configured.
       hints.set(name, buildQueueingHintMap(fwk.enqueueExtensions()));
     }
-    const metrics = this.metrics;
     this.queue = new PriorityQueue({
       clock: this.clock,
+      logger: this.logger,
       lessFn: first.queueSortFunc(),
       podInitialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
       podMaxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
@@ -205,14 +206,14 @@ export class Scheduler {
   }
 }
 
-/** Routes the runtime's tracer callbacks to the scheduler's current explain recorder. */
-function tracerFor(s: Scheduler): FrameworkTracer {
+/** Routes the runtime's tracer callbacks to the explain recorder. */
+function tracerFor(e: ExplainRecorder): FrameworkTracer {
   return {
-    preFilter: (p, st, r) => s.explain?.preFilter(p, st, r),
-    filter: (p, n, st) => s.explain?.filter(p, n, st),
-    postFilter: (p, st, r) => s.explain?.postFilter(p, st, r),
-    preScore: (p, st) => s.explain?.preScore(p, st),
-    score: (p, n, raw, norm, w) => s.explain?.score(p, n, raw, norm, w),
+    preFilter: (p, st, r) => e.preFilter(p, st, r),
+    filter: (p, n, st) => e.filter(p, n, st),
+    postFilter: (p, st, r) => e.postFilter(p, st, r),
+    preScore: (p, st) => e.preScore(p, st),
+    score: (p, n, raw, norm, w) => e.score(p, n, raw, norm, w),
   };
 }
 
@@ -234,6 +235,7 @@ function toExtenderConfig(e: KubeSchedulerConfiguration["extenders"][number]): E
     weight: e.weight,
     bindVerb: e.bindVerb,
     enableHTTPS: e.enableHTTPS,
+    ...(e.tlsConfig ? { tlsConfig: e.tlsConfig } : {}),
     httpTimeoutMs: e.httpTimeout,
     nodeCacheCapable: e.nodeCacheCapable,
     managedResources: e.managedResources,

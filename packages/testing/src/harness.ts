@@ -16,6 +16,7 @@ import {
   isPreScorePlugin,
   isScorePlugin,
   isStatus,
+  type Logger,
   type NodeInfo,
   type NodeScore,
   type Plugin,
@@ -29,13 +30,14 @@ import {
 import {
   type Framework,
   type FrameworkTracer,
-  newFramework,
+  newProfileMap,
   type PluginSet,
   type Plugins,
 } from "@kubesched/runtime";
 import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
 import { RecordingClusterClient, recordingEventRecorder } from "./recording-client";
+import { type RecordingLogger, recordingLogger } from "./recording-logger";
 
 /** The queue sort and binder the harness adds so that the profile is valid. */
 export const HarnessQueueSortName = "HarnessQueueSort";
@@ -75,6 +77,11 @@ export interface HarnessOptions<A = unknown> {
   client?: ClusterClient;
   /** An event recorder the events go to as well (`harness.events` still records them). */
   eventRecorder?: EventRecorder;
+  /**
+   * The snapshot the framework reads instead of one built from `nodes` and `pods` (e.g. a
+   * Snapshot a real Cache maintains).
+   */
+  snapshot?: SharedLister;
 }
 
 export interface HarnessScoreOptions {
@@ -131,6 +138,8 @@ export interface PluginHarness {
    */
   readonly client: RecordingClusterClient;
   readonly listers: FakeListers;
+  /** What the framework and its plugins logged. */
+  readonly logger: RecordingLogger;
   readonly events: ReturnType<typeof recordingEventRecorder>["events"];
   /** The snapshot's NodeInfo of a node; throws when the node is unknown. */
   nodeInfo(name: string): NodeInfo;
@@ -237,7 +246,8 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       ? [{ name: under.name, args: decodeArgs(under, opts.args, features) }]
       : [];
 
-  const snapshot = newSnapshot(pods, nodes);
+  const snapshot = opts.snapshot ?? newSnapshot(pods, nodes);
+  const logger = recordingLogger();
   const listers = new FakeListers({ ...opts.objects, pods, nodes });
   const client = new RecordingClusterClient(opts.client ?? null);
   const recorder = recordingEventRecorder(opts.eventRecorder ?? null);
@@ -248,15 +258,17 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       if (name === under.name) pluginPreFilterStatus = status;
     },
   };
-  const framework = await newFramework(
+  // The production wiring (upstream profile.NewMap), with one profile.
+  const profiles = await newProfileMap(
     registry,
-    { schedulerName: "default-scheduler", plugins, pluginConfig },
+    [{ schedulerName: "default-scheduler", plugins, pluginConfig }],
     {
       listers,
       client,
       eventRecorder: recorder,
       features,
       snapshot,
+      logger,
       nominator: new FakeNominator(opts.nominatedPods ?? []),
       tracer,
       ...(opts.clock ? { clock: opts.clock } : {}),
@@ -264,6 +276,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       ...(opts.extenders ? { extenders: opts.extenders } : {}),
     },
   );
+  const framework = profiles.get("default-scheduler") as Framework;
   const plugin = framework.plugin(under.name) as Plugin;
 
   const nodeInfo = (name: string): NodeInfo => {
@@ -286,6 +299,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     snapshot,
     client,
     listers,
+    logger,
     events: recorder.events,
     nodeInfo,
     newCycleState: () => new CycleState(),

@@ -22,4 +22,5 @@ export {
   RecordingClusterClient,
   recordingEventRecorder,
 } from "./recording-client";
+export { type LogEntry, type RecordingLogger, recordingLogger } from "./recording-logger";
 export { type StatusSummary, statusSummary } from "./status-summary";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { defaultConfig, type KubeSchedulerConfiguration } from "@kubesched/config";
 import { FakeApiServer, waitFor } from "@kubesched/kube/testing";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { makeNode, makePod } from "@kubesched/testing";
+import { makeNode, makePod, recordingLogger } from "@kubesched/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../cli";
 import { runScheduler } from "./run";
@@ -37,7 +37,7 @@ const lease = () => server.get("Lease", "kube-system", "kube-scheduler");
 describe("runScheduler", () => {
   it("schedules without leader election and serves /metrics and /healthz", async () => {
     const ac = new AbortController();
-    const log: string[] = [];
+    const logger = recordingLogger();
     let port = 0;
     const done = runScheduler({
       config: config(),
@@ -46,13 +46,20 @@ describe("runScheduler", () => {
       signal: ac.signal,
       leaderElect: false,
       metricsPort: 0,
-      log: (l) => log.push(l),
+      logger,
       onListening: (p) => {
         port = p;
       },
     });
     await waitFor(bound, 5000, "the binding");
-    await waitFor(() => log.some((l) => l === "successfully bound pod default/p1 to node n1"));
+    await waitFor(() =>
+      logger.entries.some(
+        (e) =>
+          e.msg === "Successfully bound pod to node" &&
+          e.fields.pod === "default/p1" &&
+          e.fields.node === "n1",
+      ),
+    );
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toContain(
       'scheduler_schedule_attempts_total{result="scheduled",profile="default-scheduler"} 1',
@@ -69,19 +76,21 @@ describe("runScheduler", () => {
 
   it("schedules only once it holds the Lease, and releases it on shutdown", async () => {
     const ac = new AbortController();
-    const log: string[] = [];
+    const logger = recordingLogger();
     const done = runScheduler({
       config: config(),
       registry: inTreeRegistry,
       kubeConfig: server.kubeConfig(),
       signal: ac.signal,
       metricsPort: null,
-      log: (l) => log.push(l),
+      logger,
       identity: "me",
     });
     await waitFor(bound, 5000, "the binding");
     expect(lease()?.spec.holderIdentity).toBe("me");
-    expect(log).toContain("successfully acquired lease kube-system/kube-scheduler; scheduling");
+    expect(logger.entries.map((e) => e.msg)).toContain(
+      "successfully acquired lease kube-system/kube-scheduler; scheduling",
+    );
     ac.abort();
     expect(await done).toBe(0);
     expect(lease()?.spec).toMatchObject({ holderIdentity: "", leaseDurationSeconds: 1 });
@@ -97,7 +106,7 @@ describe("runScheduler", () => {
       kubeConfig: server.kubeConfig(),
       signal: ac.signal,
       metricsPort: null,
-      log: () => undefined,
+      logger: recordingLogger(),
       identity: "me",
     });
     await waitFor(bound, 5000, "the binding");
@@ -110,14 +119,14 @@ describe("runScheduler", () => {
   });
 
   it("exits with 1 when leadership is lost", async () => {
-    const log: string[] = [];
+    const logger = recordingLogger();
     const done = runScheduler({
       config: config(),
       registry: inTreeRegistry,
       kubeConfig: server.kubeConfig(),
       signal: new AbortController().signal,
       metricsPort: null,
-      log: (l) => log.push(l),
+      logger,
       identity: "me",
     });
     await waitFor(() => lease()?.spec.holderIdentity === "me", 5000, "the lease");
@@ -133,7 +142,7 @@ describe("runScheduler", () => {
       },
     });
     expect(await done).toBe(1);
-    expect(log.at(-1)).toBe("error: leader election lost");
+    expect(logger.entries.at(-1)).toMatchObject({ level: "error", msg: "leaderelection lost" });
   });
 });
 

@@ -5,9 +5,8 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
-import { podKey } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import type { Registry } from "@kubesched/framework";
+import type { Logger, Registry } from "@kubesched/framework";
 import { buildKubeConfig, KubeClusterSource, type KubeConfig, LeaderElector } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import type { CommandSpec } from "../cli";
@@ -29,8 +28,8 @@ export interface RunOptions {
   leaderElect?: boolean;
   /** Port for /metrics and /healthz (0: any free port); null: no HTTP server. */
   metricsPort: number | null;
-  /** One line of log output (no trailing newline). */
-  log: (line: string) => void;
+  /** Where the scheduler, informers and leader election log. */
+  logger: Logger;
   /** Called once the metrics server listens (with the port actually bound). */
   onListening?: (port: number) => void;
   /** Leader election identity; default `<hostname>_<uuid>` as kube-scheduler. */
@@ -48,7 +47,7 @@ function serveMetrics(
   metrics: SchedulerMetrics,
   healthy: (ready: boolean) => string | null,
   port: number,
-  log: RunOptions["log"],
+  logger: Logger,
 ): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -73,7 +72,7 @@ function serveMetrics(
     server.listen(port, () => {
       server.off("error", reject);
       const bound = (server.address() as AddressInfo).port;
-      log(`serving /metrics and /healthz on http://0.0.0.0:${bound}`);
+      logger.info(`serving /metrics and /healthz on http://0.0.0.0:${bound}`);
       resolveServer(server);
     });
   });
@@ -84,11 +83,11 @@ function serveMetrics(
  * Informers start and sync first; with leader election, the loop runs only while leading.
  */
 export async function runScheduler(opts: RunOptions): Promise<number> {
-  const { config, log, signal } = opts;
+  const { config, logger, signal } = opts;
   const leaderElect = opts.leaderElect ?? config.leaderElection.leaderElect;
   const source = new KubeClusterSource({
     kubeConfig: opts.kubeConfig,
-    onError: (e) => log(`warning: ${e.message}`),
+    onError: (e) => logger.warn(e.message),
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
   });
   const metrics = new SchedulerMetrics();
@@ -99,7 +98,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   const healthy = (ready: boolean): string | null =>
     ready && !synced ? "informers have not synced yet" : (elector?.check(maxTolerableExpiredLease) ?? null);
   const metricsServer =
-    opts.metricsPort === null ? null : await serveMetrics(metrics, healthy, opts.metricsPort, log);
+    opts.metricsPort === null ? null : await serveMetrics(metrics, healthy, opts.metricsPort, logger);
   if (metricsServer) opts.onListening?.((metricsServer.address() as AddressInfo).port);
   let cacheMetrics: ReturnType<typeof setInterval> | null = null;
   // (assigned in prepare(), which may run in the election callback)
@@ -108,19 +107,15 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   const prepare = async (sig: AbortSignal): Promise<Scheduler | null> => {
     if (sched) return sched;
     source.start();
-    log("waiting for the informer caches to sync");
+    logger.info("waiting for the informer caches to sync");
     if (!(await source.waitForCacheSync(sig))) return null;
     synced = true;
     const s = await Scheduler.create({
       config,
       registry: opts.registry,
       source,
+      logger,
       metrics,
-      observer: {
-        onScheduled: (pod, node) => log(`successfully bound pod ${podKey(pod)} to node ${node}`),
-        onFailed: (pod, _status, reason, msg) =>
-          log(`unable to schedule pod ${podKey(pod)} (${reason}): ${msg}`),
-      },
     });
     sched = s;
     cacheMetrics = setInterval(() => s.updateCacheMetrics(), 1000);
@@ -131,7 +126,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
     if (!leaderElect) {
       const s = await prepare(signal);
       if (!s) return 0;
-      log("scheduling (leader election disabled)");
+      logger.info("scheduling (leader election disabled)");
       await s.run(signal);
       return 0;
     }
@@ -150,21 +145,23 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
       retryPeriod: le.retryPeriod,
       callbacks: {
         onStartedLeading: (leading) => {
-          log(`successfully acquired lease ${le.resourceNamespace}/${le.resourceName}; scheduling`);
+          logger.info(`successfully acquired lease ${le.resourceNamespace}/${le.resourceName}; scheduling`);
           loop = prepare(leading).then((s) => s?.run(leading));
         },
         onStoppedLeading: () => undefined,
         onNewLeader: (id) => {
-          if (id && id !== identity) log(`new leader elected: ${id}`);
+          if (id && id !== identity) logger.info("new leader elected", { identity: id });
         },
       },
-      onError: (e) => log(`warning: ${e.message}`),
+      onError: (e) => logger.warn(e.message),
     });
-    log(`attempting to acquire leader lease ${le.resourceNamespace}/${le.resourceName} as ${identity}`);
+    logger.info(`attempting to acquire leader lease ${le.resourceNamespace}/${le.resourceName}`, {
+      identity,
+    });
     await elector.run(signal);
     if (loop) await loop;
     if (!signal.aborted) {
-      log("error: leader election lost");
+      logger.error("leaderelection lost");
       return 1;
     }
     return 0;
@@ -258,7 +255,7 @@ export const runCommand: CommandSpec = {
           ? { leaderElect: ctx.flags["leader-elect"] === "true" }
           : {}),
         metricsPort: port === -1 ? null : port,
-        log: (line) => ctx.io.stderr(`${line}\n`),
+        logger: ctx.logger,
       });
     } finally {
       process.off("SIGINT", stop);

@@ -86,6 +86,7 @@ export const simulateCommand: CommandSpec = {
         config,
         registry: ctx.registry,
         objects: loaded.objects,
+        logger: ctx.logger,
         seed,
         explain: ctx.flags.explain === true,
         timing: ctx.flags.timing === true,

@@ -233,8 +233,7 @@ describe("memoized counts equal the full computation over a real cache snapshot"
       if (r.nodes !== null) deltas++;
       return r;
     };
-    const h = await createPluginHarness({ plugin: interPodAffinityPlugin, nodes: [], pods: [] });
-    h.framework.setSnapshot(snapshot);
+    const h = await createPluginHarness({ plugin: interPodAffinityPlugin, snapshot });
     const { args } = interPodAffinityPlugin.args!.decode(undefined, "", h.framework.features());
     const memo = new InterPodAffinity(args, h.framework);
     const full = new InterPodAffinity(args, h.framework, { memo: false });

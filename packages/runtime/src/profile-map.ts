@@ -1,0 +1,65 @@
+// upstream: pkg/scheduler/profile/profile.go — NewMap builds every profile's framework with the
+// same options. The scheduler (simulate and live) and the test harness all build through it, so
+// tests exercise the production wiring.
+import { isDeepStrictEqual } from "node:util";
+import type { Registry } from "@kubesched/framework";
+import { type Framework, type FrameworkHooks, type FrameworkOptions, newFramework } from "./framework";
+import type { ProfileConfig } from "./profile-types";
+import { WaitingPodsMap } from "./waiting-pods-map";
+
+export interface ProfileMapOptions extends Omit<FrameworkOptions, "hooks" | "waitingPods"> {
+  /** Per-profile timing hooks (metrics are labelled with the profile name). */
+  hooksFor?: (schedulerName: string) => FrameworkHooks | undefined;
+}
+
+/** The profiles' frameworks by schedulerName (upstream profile.Map), in configuration order. */
+export type ProfileMap = Map<string, Framework>;
+
+/**
+ * Builds one framework per profile (upstream profile.NewMap). Every profile shares one
+ * waiting-pods map (a victim waiting at Permit in any profile can be preempted) and the snapshot,
+ * listers, client and logger of `opts`. Profiles must have distinct, non-empty scheduler names and
+ * the same QueueSort plugin with the same args, as upstream checks.
+ */
+export async function newProfileMap(
+  registry: Registry,
+  profiles: readonly ProfileConfig[],
+  opts: ProfileMapOptions,
+): Promise<ProfileMap> {
+  if (profiles.length === 0) throw new Error("at least one profile is required");
+  const { hooksFor, ...frameworkOpts } = opts;
+  const waitingPods = new WaitingPodsMap();
+  const m: ProfileMap = new Map();
+  let first: { queueSort: string; args: unknown } | null = null;
+  for (const cfg of profiles) {
+    let fwk: Framework;
+    try {
+      const hooks = hooksFor?.(cfg.schedulerName);
+      fwk = await newFramework(registry, cfg, {
+        ...frameworkOpts,
+        logger: opts.logger.child({ profile: cfg.schedulerName }),
+        waitingPods,
+        ...(hooks ? { hooks } : {}),
+      });
+    } catch (e) {
+      throw new Error(`creating profile for scheduler name ${cfg.schedulerName}: ${(e as Error).message}`);
+    }
+    if (fwk.profileName() === "") throw new Error("scheduler name is needed");
+    if (m.has(fwk.profileName())) {
+      throw new Error(`duplicate profile with scheduler name "${fwk.profileName()}"`);
+    }
+    const queueSort = fwk.listPlugins().queueSort?.[0]?.name ?? "";
+    const args = cfg.pluginConfig.find((c) => c.name === queueSort)?.args;
+    if (first === null) {
+      first = { queueSort, args };
+    } else if (first.queueSort !== queueSort) {
+      throw new Error(
+        `different queue sort plugins for profile "${cfg.schedulerName}": "${queueSort}", first: "${first.queueSort}"`,
+      );
+    } else if (!isDeepStrictEqual(first.args, args)) {
+      throw new Error(`different queue sort plugin args for profile "${cfg.schedulerName}"`);
+    }
+    m.set(fwk.profileName(), fwk);
+  }
+  return m;
+}
