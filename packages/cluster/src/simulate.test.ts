@@ -358,3 +358,46 @@ describe("simulate with HTTP extenders", () => {
     expect(seen).toContain("/sched/prioritize");
   });
 });
+
+describe("one production wiring", () => {
+  it("a plugin that takes the snapshot in its constructor sees the scheduler's nodes", async () => {
+    // As PodTopologySpread and VolumeRestrictions do: a framework built before its snapshot was
+    // wired would hand them an empty one forever.
+    const seen: number[] = [];
+    const registry = new Map(inTreeRegistry);
+    registry.set("SnapshotProbe", {
+      name: "SnapshotProbe",
+      factory: (_args, handle) => {
+        const lister = handle.snapshotSharedLister();
+        return {
+          name: () => "SnapshotProbe",
+          filter: () => {
+            seen.push(lister.nodeInfos().list().length);
+            return null;
+          },
+        };
+      },
+    });
+    const config = loadConfig(
+      `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      enabled: [{ name: SnapshotProbe }]
+`,
+      { registry },
+    );
+    const r = await simulate({
+      config,
+      registry,
+      objects: loadSnapshotTexts([
+        { name: "c.yaml", text: node("n1", "2") + node("n2", "2") + pod("p", "1") },
+      ]).objects,
+      logger: recordingLogger(),
+    });
+    expect(r.summary.scheduled).toBe(1);
+    expect(seen).toEqual([2, 2]);
+  });
+});

@@ -146,8 +146,6 @@ export interface ScoreOutput {
   status: Status | null;
 }
 
-const emptyNodeInfoList: readonly NodeInfo[] = Object.freeze([]);
-
 /** Upstream UnrollWildCardResource: what a plugin without EventsToRegister is requeued on. */
 function unrollWildCardResource(): ClusterEventWithHint[] {
   return [

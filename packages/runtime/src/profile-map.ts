@@ -32,6 +32,8 @@ export async function newProfileMap(
   const m: ProfileMap = new Map();
   let first: { queueSort: string; args: unknown } | null = null;
   for (const cfg of profiles) {
+    if (!cfg.plugins)
+      throw new Error(`plugins required for profile with scheduler name "${cfg.schedulerName}"`);
     let fwk: Framework;
     try {
       const hooks = hooksFor?.(cfg.schedulerName);

@@ -343,7 +343,7 @@ export async function newTestScheduler(opts: TestSchedulerOptions): Promise<Test
     percentageOfNodesToScore: opts.percentageOfNodesToScore ?? 0,
     ...opts.config,
     profiles: opts.profiles,
-    extenders: [],
+    extenders: opts.config?.extenders ?? [],
   };
   const source = new FakeSource(opts.nodes ?? [], opts.pods ?? []);
   const clock = fakeClock(1_000_000);
@@ -357,7 +357,7 @@ export async function newTestScheduler(opts: TestSchedulerOptions): Promise<Test
     logger,
     clock,
     rand: seededRandom(opts.seed ?? 1),
-    extenders: opts.extenders ?? [],
+    ...(opts.extenders ? { extenders: opts.extenders } : {}),
     metrics: false,
     queueTimers: false,
     ...(opts.explain ? { explain: opts.explain } : {}),

@@ -16,7 +16,6 @@ import {
   isPreScorePlugin,
   isScorePlugin,
   isStatus,
-  type Logger,
   type NodeInfo,
   type NodeScore,
   type Plugin,

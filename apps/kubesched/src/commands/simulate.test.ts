@@ -467,3 +467,40 @@ describe("kubesched simulate --cluster examples/preemption.yaml", () => {
     expect(stdout).toContain("PREEMPTIONS\nprod/payments-0 on worker-1: evicted batch/report-0\n");
   });
 });
+
+describe("logging flags (-v, --logging-format)", () => {
+  it("-v 2 logs each binding and each failure on stderr, klog-style", async () => {
+    const { code, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml", "-v", "2");
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^I\d{4} [\d:.]+\] "Successfully bound pod to node" .*pod="shop\/web-1" node="node-b2"/m,
+    );
+    expect(stderr).toMatch(/^I\d{4} [\d:.]+\] "Unable to schedule pod; waiting" .*pod="default\/render-xl"/m);
+    expect(stderr).not.toContain("Attempting to schedule pod");
+  });
+
+  it("--logging-format json writes one JSON object per line", async () => {
+    const { code, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--v=3",
+      "--logging-format",
+      "json",
+    );
+    expect(code).toBe(0);
+    const lines = stderr
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: "info", v: 3, msg: "Attempting to schedule pod", pod: "shop/web-1" }),
+    );
+  });
+
+  it("a bad --v is a usage error", async () => {
+    const { code, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml", "--v", "high");
+    expect(code).toBe(2);
+    expect(stderr).toContain('error: invalid value "high" for --v: must be a non-negative integer');
+  });
+});
