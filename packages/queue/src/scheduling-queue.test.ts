@@ -1,4 +1,4 @@
-import { type Pod, podPriority } from "@kubesched/api";
+import { type Pod, podKey, podPriority } from "@kubesched/api";
 import {
   ActionType,
   type ClusterEvent,
@@ -554,6 +554,20 @@ describe("isPodWorthRequeuing", () => {
       expect(q.isPodWorthRequeuing(p, tc.event, null, tc.newObj ?? null)).toBe(tc.want);
     });
   }
+  it("a hint error is logged with the plugin and the pod (upstream logs it)", () => {
+    const logger = recordingLogger();
+    const { q } = newQueue({ queueingHintMap: hintMap([[nodeAdd, [["fooPlugin1", queueHintThrow]]]]), logger });
+    const p = lookupInfo(q, pod, "fooPlugin1");
+    q.isPodWorthRequeuing(p, nodeAdd, null, null);
+    expect(logger.entries).toEqual([
+      {
+        level: "error",
+        v: 0,
+        msg: "QueueingHintFn returns error",
+        fields: { err: new Error("hint failed"), plugin: "fooPlugin1", pod: podKey(pod) },
+      },
+    ]);
+  });
 });
 
 describe("backoff", () => {

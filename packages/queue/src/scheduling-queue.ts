@@ -305,8 +305,13 @@ export class PriorityQueue implements PodNominator, PodActivator {
         if (h.queueingHintFn) {
           try {
             hint = h.queueingHintFn(pod, oldObj, newObj);
-          } catch {
+          } catch (err) {
             // An error counts as Queue so the pod is not stuck in the pool.
+            this.logger.error("QueueingHintFn returns error", {
+              err,
+              plugin: h.pluginName,
+              pod: podKey(pod),
+            });
             hint = QueueingHint.Queue;
           }
         }
@@ -342,8 +347,13 @@ export class PriorityQueue implements PodNominator, PodActivator {
     let s: Status | null;
     try {
       s = pl.preEnqueue(pInfo.podInfo.pod);
-    } catch {
+    } catch (err) {
       s = new Status(Code.Error, `PreEnqueue plugin ${pl.name()} failed`);
+      this.logger.error("Unexpected error running PreEnqueue plugin", {
+        err,
+        plugin: pl.name(),
+        pod: podKey(pInfo.podInfo.pod),
+      });
     }
     if (s === null || s.code === Code.Success) return true;
     pInfo.unschedulablePlugins.add(pl.name());

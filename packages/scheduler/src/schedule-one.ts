@@ -616,7 +616,8 @@ function handleBindingCycleError(
   let forgotten = true;
   try {
     sched.cache.forgetPod(pod);
-  } catch {
+  } catch (err) {
+    sched.logger.error("scheduler cache ForgetPod failed", { err, pod: podKey(pod) });
     forgotten = false;
   }
   const event = { resource: "AssignedPod", actionType: 2 /* Delete */ } as const;

@@ -6,6 +6,7 @@ import {
   type Pod,
   type PodCondition,
   type PodDisruptionBudget,
+  podKey,
   podPriority,
   podStartTime,
   podUID,
@@ -441,8 +442,12 @@ export class Evaluator {
       if (!p.status?.nominatedNodeName) continue;
       try {
         await client.patchPodStatus(p, { nominatedNodeName: null });
-      } catch {
+      } catch (err) {
         // Not critical: the pod keeps its nomination until it is scheduled again.
+        this.handle.logger().error("Cannot clear 'NominatedNodeName' field of pod", {
+          err,
+          pod: podKey(p),
+        });
       }
     }
     return null;
