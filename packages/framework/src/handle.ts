@@ -72,6 +72,17 @@ export interface PluginsRunner {
   ): Status | null;
 }
 
+/**
+ * Scheduler metrics that upstream plugins record themselves (pkg/scheduler/metrics): DefaultPreemption
+ * counts `scheduler_preemption_attempts_total` and observes `scheduler_preemption_victims`.
+ */
+export interface PluginMetrics {
+  /** One preemption attempt (a PostFilter run of a preemption plugin). */
+  preemptionAttempt(): void;
+  /** The number of victims of the selected candidate. */
+  preemptionVictims(count: number): void;
+}
+
 /** A pod waiting at Permit. */
 export interface WaitingPod {
   getPod(): Pod;
@@ -111,6 +122,8 @@ export interface Handle extends PodNominator, PluginsRunner, PodActivator {
   features(): Features;
   /** The profile's logger (errors a plugin cannot return as a status go here). */
   logger(): Logger;
+  /** The scheduler metrics plugins record themselves, as upstream plugins do. */
+  pluginMetrics(): PluginMetrics;
   /** Plugin instances of this profile by name (for plugins that cooperate). */
   plugin(name: string): import("./interface").Plugin | undefined;
 }

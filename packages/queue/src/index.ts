@@ -28,5 +28,6 @@ export {
   type QueueMetricsRecorder,
   type QueueName,
   type QueueOptions,
+  type SchedulingQueue,
   UnschedulablePodsFlushIntervalMs,
 } from "./scheduling-queue";

@@ -556,7 +556,10 @@ describe("isPodWorthRequeuing", () => {
   }
   it("a hint error is logged with the plugin and the pod (upstream logs it)", () => {
     const logger = recordingLogger();
-    const { q } = newQueue({ queueingHintMap: hintMap([[nodeAdd, [["fooPlugin1", queueHintThrow]]]]), logger });
+    const { q } = newQueue({
+      queueingHintMap: hintMap([[nodeAdd, [["fooPlugin1", queueHintThrow]]]]),
+      logger,
+    });
     const p = lookupInfo(q, pod, "fooPlugin1");
     q.isPodWorthRequeuing(p, nodeAdd, null, null);
     expect(logger.entries).toEqual([

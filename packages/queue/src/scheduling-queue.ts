@@ -99,6 +99,41 @@ function lookupKey(pod: Pod): string {
 }
 
 /**
+ * What the engine and its event handlers need of a scheduling queue (upstream
+ * backend/queue.SchedulingQueue). It is also the nominator and activator of every profile.
+ */
+export interface SchedulingQueue extends PodNominator, PodActivator {
+  add(pod: Pod): void;
+  update(oldPod: Pod, newPod: Pod): void;
+  delete(pod: Pod): void;
+  /** The next pod to schedule, marked in flight; null when activeQ is empty (non-blocking). */
+  pop(): QueuedPodInfo | null;
+  /** Whether pop() would return a pod now. */
+  hasActive(): boolean;
+  /** Ends the in-flight tracking of a pod popped earlier. */
+  done(uid: string): void;
+  schedulingCycle(): number;
+  /** Requeues a pod whose attempt failed, as the queueing hints of the events it missed decide. */
+  addUnschedulableIfNotPresent(pInfo: QueuedPodInfo, podSchedulingCycle: number): void;
+  moveAllToActiveOrBackoffQueue(
+    event: ClusterEvent,
+    oldObj: unknown,
+    newObj: unknown,
+    preCheck?: (pod: Pod) => boolean,
+  ): void;
+  assignedPodAdded(pod: Pod): void;
+  assignedPodUpdated(oldPod: Pod, newPod: Pod, event: ClusterEvent): void;
+  /** The queued (not in-flight) info of a pod, by namespace and name. */
+  getPod(pod: Pod): QueuedPodInfo | undefined;
+  pendingPods(): { pods: Pod[]; summary: string };
+  inFlightPods(): Pod[];
+  counts(): QueueCounts;
+  /** Starts the periodic flushes on the clock. */
+  run(): void;
+  close(): void;
+}
+
+/**
  * The scheduling queue: activeQ (a heap by the profile's QueueSort), backoffQ (two heaps by
  * backoff expiration) and the unschedulable pool (rejected pods waiting for an event, and pods
  * gated by PreEnqueue), with QueueingHints deciding which events move which pods, and the
@@ -108,7 +143,7 @@ function lookupKey(pod: Pod): string {
 /** Shared by every node without nominated pods (callers never mutate the list). */
 const noPodInfos: PodInfo[] = [];
 
-export class PriorityQueue implements PodNominator, PodActivator {
+export class PriorityQueue implements SchedulingQueue {
   private readonly clock: Clock;
   private readonly lessFn: (a: QueuedPodInfo, b: QueuedPodInfo) => boolean;
   private readonly podMaxInUnschedulablePodsDurationMs: number;

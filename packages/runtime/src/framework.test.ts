@@ -1031,6 +1031,32 @@ describe("TestRunScorePlugins", () => {
     });
   }
 
+  it("each cycle gives NormalizeScore a list of its own (a plugin may keep it)", async () => {
+    const kept: NodeScore[][] = [];
+    let next = 10;
+    const keeper: ScorePlugin = {
+      name: () => "Keeper",
+      score: () => next,
+      scoreExtensions: () => ({
+        normalizeScore: (_s, _p, scores) => {
+          kept.push(scores);
+          return null;
+        },
+      }),
+    };
+    const f = await newFrameworkWithQueueSortAndBind(
+      registryOf([keeper]),
+      buildScoreConfigDefaultWeights("Keeper"),
+    );
+    f.runScorePlugins(new CycleState(), pod, buildNodeInfos(nodes));
+    next = 20;
+    f.runScorePlugins(new CycleState(), pod, buildNodeInfos(nodes));
+    expect(kept.map((l) => l.map((s) => s.score))).toEqual([
+      [10, 10],
+      [20, 20],
+    ]);
+  });
+
   it("reports upstream's messages", async () => {
     const f = await newFrameworkWithQueueSortAndBind(
       registry(),

@@ -45,6 +45,7 @@ import {
   type PermitPlugin,
   type Plugin,
   type PluginDescriptor,
+  type PluginMetrics,
   type PluginScore,
   type PodActivator,
   type PodInfo,
@@ -120,6 +121,8 @@ export interface FrameworkOptions {
   snapshot: SharedLister;
   /** The profile's logger (`handle.logger()`); required, as upstream's contextual logger. */
   logger: Logger;
+  /** Where plugins record upstream's preemption metrics; absent when metrics are off. */
+  pluginMetrics?: PluginMetrics;
   parallelism?: number;
   tracer?: FrameworkTracer;
   hooks?: FrameworkHooks;
@@ -145,6 +148,9 @@ export interface ScoreOutput {
   scores: NodePluginScores[];
   status: Status | null;
 }
+
+/** Metrics off (simulation, tests): recording does nothing. */
+const noPluginMetrics: PluginMetrics = { preemptionAttempt() {}, preemptionVictims() {} };
 
 /** Upstream UnrollWildCardResource: what a plugin without EventsToRegister is requeued on. */
 function unrollWildCardResource(): ClusterEventWithHint[] {
@@ -556,6 +562,10 @@ export class Framework implements Handle {
     return this.loggerImpl;
   }
 
+  pluginMetrics(): PluginMetrics {
+    return this.opts.pluginMetrics ?? noPluginMetrics;
+  }
+
   addNominatedPod(pod: PodInfo, nominatingInfo: NominatingInfo | null): void {
     this.nominator().addNominatedPod(pod, nominatingInfo);
   }
@@ -907,26 +917,13 @@ export class Framework implements Handle {
     return out;
   }
 
-  // Per-plugin NodeScore lists reused across cycles: NormalizeScore needs a list per plugin,
-  // and allocating one object per node per plugin per cycle is most of Score's garbage.
-  private scoreLists: NodeScore[][] = [];
-
-  private nodeScoreList(p: number, numNodes: number): NodeScore[] {
-    let list = this.scoreLists[p];
-    if (list === undefined) {
-      list = [];
-      this.scoreLists[p] = list;
-    }
-    for (let n = list.length; n < numNodes; n++) list.push({ name: "", score: 0 });
-    list.length = numNodes;
-    return list;
-  }
-
   private runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutput {
     const plugins: ScorePlugin[] = [];
     for (const pl of this.score) if (!state.skipScorePlugins.has(pl.name())) plugins.push(pl);
     const numNodes = nodes.length;
-    const pluginToNodeScores: NodeScore[][] = plugins.map((_, p) => this.nodeScoreList(p, numNodes));
+    // A fresh list per plugin per cycle, as upstream: NormalizeScore gets the list, and a plugin
+    // may keep it (reusing lists across cycles would overwrite what it kept).
+    const pluginToNodeScores: NodeScore[][] = plugins.map(() => new Array<NodeScore>(numNodes));
     const timed = this.timed(state);
 
     for (let p = 0; p < plugins.length; p++) {
@@ -947,9 +944,7 @@ export class Framework implements Handle {
           };
         }
         if (timed) this.observePlugin(pl.name(), "Score", null, start);
-        const ns = list[n] as NodeScore;
-        ns.name = nodeInfo.nodeName;
-        ns.score = score;
+        list[n] = { name: nodeInfo.nodeName, score };
       }
     }
 

@@ -1,16 +1,16 @@
 // upstream: pkg/scheduler/eventhandlers.go — informer events into the cache and the queue.
 import { type Node, type Pod, podIsTerminal, podKey, podPriority, podUID } from "@kubesched/api";
 import { ActionType, type ClusterEvent, EventResource } from "@kubesched/framework";
-import { nodeSchedulingPropertiesChange, podSchedulingPropertiesChange } from "@kubesched/queue";
+import {
+  EventAssignedPodDelete,
+  nodeSchedulingPropertiesChange,
+  podSchedulingPropertiesChange,
+} from "@kubesched/queue";
 import type { OtherResourceKind } from "./cluster-source";
-import type { Scheduler } from "./scheduler";
+import type { SchedulerState } from "./scheduler-state";
 
 const nodeAdd: ClusterEvent = { resource: EventResource.Node, actionType: ActionType.Add };
 const nodeDelete: ClusterEvent = { resource: EventResource.Node, actionType: ActionType.Delete };
-const assignedPodDelete: ClusterEvent = {
-  resource: EventResource.AssignedPod,
-  actionType: ActionType.Delete,
-};
 
 const otherResource: Record<OtherResourceKind, string> = {
   PersistentVolume: EventResource.PersistentVolume,
@@ -37,7 +37,7 @@ function lePriorityPreCheck(priority: number): (p: Pod) => boolean {
   return (p) => podPriority(p) <= priority;
 }
 
-export function addAllEventHandlers(sched: Scheduler): void {
+export function addAllEventHandlers(sched: SchedulerState): void {
   const { cache, queue, logger } = sched;
   const responsible = (pod: Pod) => sched.responsibleForPod(pod);
 
@@ -67,7 +67,7 @@ export function addAllEventHandlers(sched: Scheduler): void {
     } catch (err) {
       logger.error("Scheduler cache RemovePod failed", { err, pod: podKey(pod) });
     }
-    queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, pod, undefined);
+    queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
   };
 
   // Unassigned pods of our profiles → queue.
@@ -78,7 +78,7 @@ export function addAllEventHandlers(sched: Scheduler): void {
     queue.update(oldPod, newPod);
     if ((oldPod.status?.nominatedNodeName ?? "") !== (newPod.status?.nominatedNodeName ?? "")) {
       queue.moveAllToActiveOrBackoffQueue(
-        assignedPodDelete,
+        EventAssignedPodDelete,
         oldPod,
         undefined,
         lePriorityPreCheck(podPriority(oldPod)),
@@ -89,10 +89,10 @@ export function addAllEventHandlers(sched: Scheduler): void {
     queue.delete(pod);
     const fwk = sched.frameworkForPod(pod);
     if (fwk?.rejectWaitingPod(podUID(pod))) {
-      queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, pod, undefined);
+      queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
     } else if (pod.status?.nominatedNodeName) {
       queue.moveAllToActiveOrBackoffQueue(
-        assignedPodDelete,
+        EventAssignedPodDelete,
         pod,
         undefined,
         lePriorityPreCheck(podPriority(pod)),

@@ -30,6 +30,7 @@ import {
 } from "@kubesched/testing";
 import type { ClusterEventHandlers, ClusterSource } from "./cluster-source";
 import type { ExplainRecorder } from "./explain";
+import type { SchedulerMetrics } from "./metrics";
 import { Scheduler } from "./scheduler";
 
 /** upstream tf.ErrReasonFake */
@@ -328,6 +329,8 @@ export interface TestSchedulerOptions {
   explain?: ExplainRecorder;
   seed?: number;
   config?: Partial<KubeSchedulerConfiguration>;
+  /** Metrics to record into (default: metrics off). */
+  metrics?: SchedulerMetrics;
 }
 
 export function registryWith(plugins: PluginDescriptor<unknown>[]): Registry {
@@ -358,7 +361,7 @@ export async function newTestScheduler(opts: TestSchedulerOptions): Promise<Test
     clock,
     rand: seededRandom(opts.seed ?? 1),
     ...(opts.extenders ? { extenders: opts.extenders } : {}),
-    metrics: false,
+    metrics: opts.metrics ?? false,
     queueTimers: false,
     ...(opts.explain ? { explain: opts.explain } : {}),
     observer: {

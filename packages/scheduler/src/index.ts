@@ -6,12 +6,9 @@ export * from "./metrics";
 export * from "./object-store";
 export {
   errNoNodesAvailable,
-  extenderName,
-  handleSchedulingFailure,
   minFeasibleNodesPercentageToFind,
   minFeasibleNodesToFind,
   numFeasibleNodesToFind,
   type ScheduleResult,
-  selectHost,
 } from "./schedule-one";
-export * from "./scheduler";
+export { Scheduler, type SchedulerOptions, type SchedulingObserver } from "./scheduler";

@@ -1,5 +1,7 @@
 import { Code, Status } from "@kubesched/framework";
+import { makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
+import { newTestScheduler, profile } from "./fake-source.test-util";
 import { SchedulerMetrics } from "./metrics";
 
 function lines(text: string, name: string): string[] {
@@ -46,5 +48,29 @@ describe("SchedulerMetrics", () => {
     expect(text).toContain(
       'scheduler_scheduling_attempt_duration_seconds_sum{result="unschedulable",profile="default-scheduler"} 0.003',
     );
+  });
+});
+
+describe("metrics the plugins record through the assembled scheduler", () => {
+  it("DefaultPreemption counts scheduler_preemption_attempts_total and observes scheduler_preemption_victims", async () => {
+    const metrics = new SchedulerMetrics();
+    const ts = await newTestScheduler({
+      plugins: [],
+      profiles: [
+        profile({
+          preFilter: ["NodeResourcesFit"],
+          filter: ["NodeResourcesFit"],
+          postFilter: ["DefaultPreemption"],
+        }),
+      ],
+      nodes: [makeNode().name("node1").capacity({ cpu: "1", pods: "10" }).obj()],
+      pods: [makePod().name("low").uid("low").node("node1").priority(1).req({ cpu: "1" }).obj()],
+      metrics,
+    });
+    await ts.schedule(makePod().name("high").uid("high").priority(100).req({ cpu: "1" }).obj());
+    const text = await metrics.text();
+    expect(text).toContain("scheduler_preemption_attempts_total 1");
+    expect(text).toContain("scheduler_preemption_victims_sum 1");
+    expect(text).toContain("scheduler_preemption_victims_count 1");
   });
 });

@@ -17,10 +17,12 @@ import {
   PodsToActivate,
   podsToActivateKey,
   type QueuedPodInfo,
+  type Random,
   Status,
 } from "@kubesched/framework";
-import type { Framework } from "@kubesched/runtime";
-import type { Scheduler } from "./scheduler";
+import { EventAssignedPodDelete } from "@kubesched/queue";
+import { ExtenderName, type Framework } from "@kubesched/runtime";
+import type { SchedulerState } from "./scheduler-state";
 
 const pluginMetricsSamplePercent = 10;
 /** Minimum number of nodes scored per cycle (upstream minFeasibleNodesToFind). */
@@ -29,7 +31,6 @@ export const minFeasibleNodesToFind = 100;
 export const minFeasibleNodesPercentageToFind = 5;
 /** Kubernetes event note length limit. */
 const noteLengthLimit = 1024;
-export const extenderName = "Extender";
 
 export const errNoNodesAvailable = new Error("no nodes available to schedule pods");
 
@@ -73,7 +74,7 @@ function now(): number {
 }
 
 /** ScheduleOne: pops a pod and runs its scheduling cycle. False when nothing was active. */
-export async function scheduleOne(sched: Scheduler): Promise<boolean> {
+export async function scheduleOne(sched: SchedulerState): Promise<boolean> {
   const qpi = sched.queue.pop();
   if (!qpi) return false;
   const pod = qpi.podInfo.pod;
@@ -118,7 +119,7 @@ function asErrorStatus(err: unknown): Status {
   return new Status(Code.Error).withError(err instanceof Error ? err : new Error(String(err)));
 }
 
-function skipPodSchedule(sched: Scheduler, fwk: Framework, pod: Pod): boolean {
+function skipPodSchedule(sched: SchedulerState, fwk: Framework, pod: Pod): boolean {
   if (pod.metadata?.deletionTimestamp) {
     fwk
       .eventRecorder()
@@ -142,7 +143,7 @@ interface CycleOutcome {
 }
 
 async function schedulingCycle(
-  sched: Scheduler,
+  sched: SchedulerState,
   state: CycleState,
   fwk: Framework,
   qpi: QueuedPodInfo,
@@ -172,8 +173,6 @@ async function schedulingCycle(
         status: new Status(Code.Unschedulable).withError(err),
       };
     }
-    // upstream: DefaultPreemption counts its attempts in PostFilter.
-    if (fwk.hasPostFilterPlugin("DefaultPreemption")) sched.metrics?.preemptionAttempts.inc();
     const pf = await fwk.runPostFilterPlugins(state, pod, err.diagnosis.nodeToStatus);
     err.diagnosis.postFilterMsg = pf.status ? pf.status.message() : "";
     return {
@@ -230,7 +229,7 @@ function rejectionOnNode(pod: Pod, host: string, s: Status): Status {
   return new Status(s.code).withError(new FitError(pod, 1, d));
 }
 
-function forget(sched: Scheduler, pod: Pod): void {
+function forget(sched: SchedulerState, pod: Pod): void {
   try {
     sched.cache.forgetPod(pod);
   } catch (err) {
@@ -240,7 +239,7 @@ function forget(sched: Scheduler, pod: Pod): void {
 
 /** schedulePod: snapshot, filter, score, select. Throws FitError when no node fits. */
 async function schedulePod(
-  sched: Scheduler,
+  sched: SchedulerState,
   fwk: Framework,
   state: CycleState,
   pod: Pod,
@@ -263,7 +262,7 @@ async function schedulePod(
   }
   const priorityList = await prioritizeNodes(sched, fwk, state, pod, feasible);
   sched.explain?.finalScores(priorityList);
-  const host = selectHost(sched, priorityList);
+  const host = selectHost(sched.rand, priorityList);
   sched.explain?.selected(host);
   return {
     suggestedHost: host,
@@ -274,7 +273,7 @@ async function schedulePod(
 }
 
 async function findNodesThatFitPod(
-  sched: Scheduler,
+  sched: SchedulerState,
   fwk: Framework,
   state: CycleState,
   pod: Pod,
@@ -330,15 +329,15 @@ async function findNodesThatFitPod(
   if (passed.error) throw passed.error;
   const feasible = passed.feasible;
   const afterExtenders = await findNodesThatPassExtenders(sched, pod, feasible, diagnosis);
-  if (afterExtenders.length !== feasible.length) diagnosis.unschedulablePlugins.add(extenderName);
+  if (afterExtenders.length !== feasible.length) diagnosis.unschedulablePlugins.add(ExtenderName);
   return { feasible: afterExtenders, diagnosis };
 }
 
-function hasScoring(sched: Scheduler, fwk: Framework): boolean {
+function hasScoring(sched: SchedulerState, fwk: Framework): boolean {
   return fwk.hasScorePlugins() || sched.extenders.some((e) => e.isPrioritizer());
 }
 
-function hasExtenderFilters(sched: Scheduler): boolean {
+function hasExtenderFilters(sched: SchedulerState): boolean {
   return sched.extenders.some((e) => e.isFilter());
 }
 
@@ -348,7 +347,7 @@ function hasExtenderFilters(sched: Scheduler): boolean {
  * deterministic.
  */
 function findNodesThatPassFilters(
-  sched: Scheduler,
+  sched: SchedulerState,
   fwk: Framework,
   state: CycleState,
   pod: Pod,
@@ -394,7 +393,7 @@ function findNodesThatPassFilters(
 }
 
 async function findNodesThatPassExtenders(
-  sched: Scheduler,
+  sched: SchedulerState,
   pod: Pod,
   feasible: NodeInfo[],
   diagnosis: Diagnosis,
@@ -423,7 +422,7 @@ async function findNodesThatPassExtenders(
 
 /** Runs PreScore, Score (+ NormalizeScore, weights) and extenders' Prioritize. */
 async function prioritizeNodes(
-  sched: Scheduler,
+  sched: SchedulerState,
   fwk: Framework,
   state: CycleState,
   pod: Pod,
@@ -467,7 +466,7 @@ async function prioritizeNodes(
  * (reservoir sampling over the feasible order), as upstream's selectHost did and as PR
  * #141024 restores for all nodes.
  */
-export function selectHost(sched: Scheduler, list: readonly NodePluginScores[]): string {
+export function selectHost(rand: Random, list: readonly NodePluginScores[]): string {
   let best = -Infinity;
   let selected = "";
   let count = 0;
@@ -478,14 +477,14 @@ export function selectHost(sched: Scheduler, list: readonly NodePluginScores[]):
       count = 1;
     } else if (ns.totalScore === best) {
       count++;
-      if (sched.rand.intn(count) === 0) selected = ns.name;
+      if (rand.intn(count) === 0) selected = ns.name;
     }
   }
   return selected;
 }
 
 async function bindingCycle(
-  sched: Scheduler,
+  sched: SchedulerState,
   state: CycleState,
   fwk: Framework,
   result: ScheduleResult,
@@ -562,7 +561,7 @@ async function bindingCycle(
 
 /** Extenders that bind go first; then Bind plugins. */
 async function bind(
-  sched: Scheduler,
+  sched: SchedulerState,
   fwk: Framework,
   state: CycleState,
   pod: Pod,
@@ -603,7 +602,7 @@ async function bind(
 }
 
 function handleBindingCycleError(
-  sched: Scheduler,
+  sched: SchedulerState,
   state: CycleState,
   fwk: Framework,
   assumed: QueuedPodInfo,
@@ -620,12 +619,18 @@ function handleBindingCycleError(
     sched.logger.error("scheduler cache ForgetPod failed", { err, pod: podKey(pod) });
     forgotten = false;
   }
-  const event = { resource: "AssignedPod", actionType: 2 /* Delete */ } as const;
-  if (forgotten && !status.isRejected()) sched.queue.moveAllToActiveOrBackoffQueue(event, pod, undefined);
+  if (forgotten && !status.isRejected()) {
+    sched.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
+  }
   handleSchedulingFailure(sched, fwk, assumed, status, clearNominatedNode, start);
   if (forgotten && status.isRejected()) {
     const uid = podUID(pod);
-    sched.queue.moveAllToActiveOrBackoffQueue(event, pod, undefined, (p) => podUID(p) !== uid);
+    sched.queue.moveAllToActiveOrBackoffQueue(
+      EventAssignedPodDelete,
+      pod,
+      undefined,
+      (p) => podUID(p) !== uid,
+    );
   }
 }
 
@@ -637,7 +642,7 @@ function truncateMessage(message: string): string {
 
 /** handleSchedulingFailure: requeue, nominate, event, PodScheduled=False condition. */
 export function handleSchedulingFailure(
-  sched: Scheduler,
+  sched: SchedulerState,
   fwk: Framework,
   qpi: QueuedPodInfo,
   status: Status,
@@ -711,7 +716,7 @@ type PodConditionPatch = Parameters<typeof updatePodCondition>[1];
 
 /** Sends the status patch only when the condition or the nomination changes (upstream updatePod). */
 async function patchPod(
-  sched: Scheduler,
+  sched: SchedulerState,
   pod: Pod,
   condition: PodConditionPatch | null,
   nominatingInfo: NominatingInfo | null,

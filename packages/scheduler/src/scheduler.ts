@@ -1,6 +1,6 @@
 // upstream: pkg/scheduler/scheduler.go — building profiles, cache, queue and event handlers.
 import type { Pod } from "@kubesched/api";
-import { Cache, newSnapshot, type Snapshot } from "@kubesched/cache";
+import { Cache, newSnapshot } from "@kubesched/cache";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   type Clock,
@@ -9,6 +9,7 @@ import {
   type Features,
   type Logger,
   type NominatingInfo,
+  type PluginMetrics,
   type QueuedPodInfo,
   type Random,
   type Registry,
@@ -16,7 +17,7 @@ import {
   type Status,
   seededRandom,
 } from "@kubesched/framework";
-import { buildQueueingHintMap, PriorityQueue } from "@kubesched/queue";
+import { buildQueueingHintMap, PriorityQueue, type SchedulingQueue } from "@kubesched/queue";
 import { type Framework, type FrameworkTracer, newProfileMap } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import { addAllEventHandlers } from "./event-handlers";
@@ -24,6 +25,7 @@ import type { ExplainRecorder } from "./explain";
 import { type ExtenderConfig, HTTPExtender } from "./extender";
 import { SchedulerMetrics } from "./metrics";
 import { scheduleOne } from "./schedule-one";
+import type { SchedulerState } from "./scheduler-state";
 
 /** What happened to a pod, for callers that report outcomes (the simulator). */
 export interface SchedulingObserver {
@@ -63,88 +65,74 @@ export interface SchedulerOptions {
 
 const defaultSchedulerName = "default-scheduler";
 
-export class Scheduler {
-  profiles!: ReadonlyMap<string, Framework>;
-  readonly cache: Cache;
-  readonly snapshot: Snapshot;
-  queue!: PriorityQueue;
-  readonly clock: Clock;
-  readonly rand: Random;
-  readonly features: Features;
-  readonly extenders: Extender[];
-  readonly metrics: SchedulerMetrics | null;
-  readonly observer: SchedulingObserver;
-  readonly logger: Logger;
-  readonly explain: ExplainRecorder | null;
-  readonly percentageOfNodesToScore: number;
-  nextStartNodeIndex = 0;
-  /** Binding cycles in progress. */
-  readonly inflightBindings = new Set<Promise<void>>();
-  /** Counts cycles to sample plugin metrics on 10 % of them without touching the seeded stream. */
-  cycleCounter = 0;
+const states = new WeakMap<Scheduler, SchedulerState>();
 
-  private constructor(
-    readonly config: KubeSchedulerConfiguration,
-    readonly source: ClusterSource,
-    opts: SchedulerOptions,
-  ) {
-    if (!opts.logger) throw new Error("Scheduler.create: a logger is required (SchedulerOptions.logger)");
-    this.logger = opts.logger;
-    this.clock = opts.clock ?? realClock;
-    this.rand = opts.rand ?? seededRandom(Date.now() & 0xffffffff);
-    this.features = { ...defaultFeatures, ...opts.features };
-    this.metrics = opts.metrics === false ? null : (opts.metrics ?? new SchedulerMetrics());
-    this.observer = opts.observer ?? {};
-    this.explain = opts.explain ?? null;
-    this.percentageOfNodesToScore = config.percentageOfNodesToScore;
-    this.extenders = opts.extenders ?? config.extenders.map((e) => new HTTPExtender(toExtenderConfig(e)));
-    this.cache = new Cache({ clock: this.clock });
-    this.snapshot = newSnapshot([], []);
+/** @internal The state of a scheduler, for this package's tests (not exported by the package). */
+export function schedulerState(s: Scheduler): SchedulerState {
+  const state = states.get(s);
+  if (!state) throw new Error("not a Scheduler built by Scheduler.create");
+  return state;
+}
+
+/**
+ * The scheduler (upstream scheduler.Scheduler): one framework per profile, the cache, the
+ * scheduling queue and the event handlers that feed them from a ClusterSource. Its state is
+ * private; the scheduling and binding cycles (schedule-one.ts) and the event handlers work on it
+ * through `SchedulerState`.
+ */
+export class Scheduler {
+  private readonly state: SchedulerState;
+
+  private constructor(state: SchedulerState) {
+    this.state = state;
+    states.set(this, state);
   }
 
   /** Builds every profile's framework, the queue, and subscribes to the cluster source. */
   static async create(opts: SchedulerOptions): Promise<Scheduler> {
-    const s = new Scheduler(opts.config, opts.source, opts);
-    await s.init(opts);
-    return s;
-  }
-
-  private async init(opts: SchedulerOptions): Promise<void> {
-    const explain = this.explain;
-    const metrics = this.metrics;
-    this.profiles = await newProfileMap(opts.registry, this.config.profiles, {
-      snapshot: this.snapshot,
-      logger: this.logger,
-      listers: this.source.listers(),
-      client: this.source.client(),
-      eventRecorder: this.source.eventRecorder(),
-      extenders: this.extenders,
-      clock: this.clock,
-      rand: this.rand,
-      features: this.features,
-      parallelism: this.config.parallelism,
+    if (!opts.logger) throw new Error("Scheduler.create: a logger is required (SchedulerOptions.logger)");
+    const { config, source, logger } = opts;
+    const clock = opts.clock ?? realClock;
+    const rand = opts.rand ?? seededRandom(Date.now() & 0xffffffff);
+    const features = { ...defaultFeatures, ...opts.features };
+    const metrics = opts.metrics === false ? null : (opts.metrics ?? new SchedulerMetrics());
+    const explain = opts.explain ?? null;
+    const extenders = opts.extenders ?? config.extenders.map((e) => new HTTPExtender(toExtenderConfig(e)));
+    const snapshot = newSnapshot([], []);
+    const profiles = await newProfileMap(opts.registry, config.profiles, {
+      snapshot,
+      logger,
+      listers: source.listers(),
+      client: source.client(),
+      eventRecorder: source.eventRecorder(),
+      extenders,
+      clock,
+      rand,
+      features,
+      parallelism: config.parallelism,
+      ...(metrics ? { pluginMetrics: pluginMetricsOf(metrics) } : {}),
       ...(explain ? { tracer: tracerFor(explain) } : {}),
       ...(metrics ? { hooksFor: (profile: string) => metricsHooks(metrics, profile) } : {}),
     });
-    const first = this.profiles.values().next().value;
+    const first = profiles.values().next().value;
     if (!first) throw new Error("at least one profile is required");
     const preEnqueue = new Map<string, ReturnType<Framework["preEnqueuePlugins"]>>();
     const hints = new Map<string, ReturnType<typeof buildQueueingHintMap>>();
-    for (const [name, fwk] of this.profiles) {
+    for (const [name, fwk] of profiles) {
       preEnqueue.set(name, fwk.preEnqueuePlugins());
       // The runtime adds the "Extender" pseudo-plugin's events when extenders are configured.
       hints.set(name, buildQueueingHintMap(fwk.enqueueExtensions()));
     }
-    this.queue = new PriorityQueue({
-      clock: this.clock,
-      logger: this.logger,
+    const queue: SchedulingQueue = new PriorityQueue({
+      clock,
+      logger,
       lessFn: first.queueSortFunc(),
-      podInitialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
-      podMaxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
+      podInitialBackoffMs: config.podInitialBackoffSeconds * 1000,
+      podMaxBackoffMs: config.podMaxBackoffSeconds * 1000,
       preEnqueuePluginMap: preEnqueue,
       queueingHintMap: hints,
-      podLister: this.source.listers().pods,
-      namespaceLister: this.source.listers().namespaces,
+      podLister: source.listers().pods,
+      namespaceLister: source.listers().namespaces,
       ...(metrics
         ? {
             metrics: {
@@ -153,31 +141,69 @@ export class Scheduler {
           }
         : {}),
     });
-    for (const fwk of this.profiles.values()) {
-      fwk.setNominator(this.queue);
-      fwk.setActivator(this.queue);
+    for (const fwk of profiles.values()) {
+      fwk.setNominator(queue);
+      fwk.setActivator(queue);
     }
-    addAllEventHandlers(this);
-    if (opts.queueTimers !== false) this.queue.run();
+    const frameworkForPod = (pod: Pod) => profiles.get(pod.spec?.schedulerName || defaultSchedulerName);
+    const state: SchedulerState = {
+      profiles,
+      queue,
+      cache: new Cache({ clock }),
+      snapshot,
+      source,
+      extenders,
+      metrics,
+      observer: opts.observer ?? {},
+      explain,
+      logger,
+      clock,
+      rand,
+      percentageOfNodesToScore: config.percentageOfNodesToScore,
+      frameworkForPod,
+      responsibleForPod: (pod) => frameworkForPod(pod) !== undefined,
+      nextStartNodeIndex: 0,
+      cycleCounter: 0,
+      inflightBindings: new Set(),
+    };
+    addAllEventHandlers(state);
+    if (opts.queueTimers !== false) queue.run();
+    return new Scheduler(state);
+  }
+
+  /** The profiles' frameworks by schedulerName. */
+  get profiles(): ReadonlyMap<string, Framework> {
+    return this.state.profiles;
+  }
+
+  /** The scheduler cache (nodes, pods, assumed pods). */
+  get cache(): Cache {
+    return this.state.cache;
+  }
+
+  /** The scheduling queue (its counts tell a simulation when nothing is left to do). */
+  get queue(): SchedulingQueue {
+    return this.state.queue;
   }
 
   frameworkForPod(pod: Pod): Framework | undefined {
-    return this.profiles.get(pod.spec?.schedulerName || defaultSchedulerName);
+    return this.state.frameworkForPod(pod);
   }
 
   /** Whether some profile handles the pod (upstream responsibleForPod). */
   responsibleForPod(pod: Pod): boolean {
-    return this.profiles.has(pod.spec?.schedulerName || defaultSchedulerName);
+    return this.state.responsibleForPod(pod);
   }
 
   /** Pops one pod and runs its scheduling cycle; the binding cycle continues asynchronously. */
   scheduleOne(): Promise<boolean> {
-    return scheduleOne(this);
+    return scheduleOne(this.state);
   }
 
   /** Waits until every binding cycle in progress has finished. */
   async waitForBindings(): Promise<void> {
-    while (this.inflightBindings.size > 0) await Promise.all([...this.inflightBindings]);
+    const inflight = this.state.inflightBindings;
+    while (inflight.size > 0) await Promise.all([...inflight]);
   }
 
   /** Live mode: schedule until `signal` aborts, idling briefly when nothing is active. */
@@ -185,24 +211,25 @@ export class Scheduler {
     while (!signal.aborted) {
       if (!(await this.scheduleOne())) await new Promise((r) => setTimeout(r, 10));
     }
-    this.queue.close();
+    this.state.queue.close();
   }
 
   close(): void {
-    this.queue.close();
+    this.state.queue.close();
   }
 
   /** Updates the cache-size gauge (upstream refreshes it every second). */
   updateCacheMetrics(): void {
-    if (!this.metrics) return;
-    this.metrics.cacheSize.set({ type: "nodes" }, this.cache.nodeCount());
-    this.metrics.cacheSize.set({ type: "pods" }, this.cache.podCount());
-    this.metrics.cacheSize.set({ type: "assumed_pods" }, this.cache.assumedPodCount());
-    const c = this.queue.counts();
-    this.metrics.pendingPods.set({ queue: "active" }, c.active);
-    this.metrics.pendingPods.set({ queue: "backoff" }, c.backoff);
-    this.metrics.pendingPods.set({ queue: "unschedulable" }, c.unschedulable);
-    this.metrics.pendingPods.set({ queue: "gated" }, c.gated);
+    const { metrics, cache, queue } = this.state;
+    if (!metrics) return;
+    metrics.cacheSize.set({ type: "nodes" }, cache.nodeCount());
+    metrics.cacheSize.set({ type: "pods" }, cache.podCount());
+    metrics.cacheSize.set({ type: "assumed_pods" }, cache.assumedPodCount());
+    const c = queue.counts();
+    metrics.pendingPods.set({ queue: "active" }, c.active);
+    metrics.pendingPods.set({ queue: "backoff" }, c.backoff);
+    metrics.pendingPods.set({ queue: "unschedulable" }, c.unschedulable);
+    metrics.pendingPods.set({ queue: "gated" }, c.gated);
   }
 }
 
@@ -214,6 +241,14 @@ function tracerFor(e: ExplainRecorder): FrameworkTracer {
     postFilter: (p, st, r) => e.postFilter(p, st, r),
     preScore: (p, st) => e.preScore(p, st),
     score: (p, n, raw, norm, w) => e.score(p, n, raw, norm, w),
+  };
+}
+
+/** The metrics plugins record themselves (DefaultPreemption's attempts and victims). */
+function pluginMetricsOf(m: SchedulerMetrics): PluginMetrics {
+  return {
+    preemptionAttempt: () => m.preemptionAttempts.inc(),
+    preemptionVictims: (count) => m.preemptionVictims.observe(count),
   };
 }
 

@@ -135,6 +135,8 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
   }
 
   async postFilter(state: CycleState, pod: Pod, m: NodeToStatus): Promise<PostFilterOutput> {
+    // upstream: `defer metrics.PreemptionAttempts.Inc()` — every attempt counts, failed ones too.
+    this.handle.pluginMetrics().preemptionAttempt();
     const { result, status } = await this.evaluator.preempt(state, pod, m);
     const msg = status ? status.message() : "";
     if (status && msg.length > 0) return { result, status: new Status(status.code, MessagePrefix + msg) };

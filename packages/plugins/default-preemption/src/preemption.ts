@@ -297,6 +297,7 @@ export class Evaluator {
     // 4) The best candidate.
     const best = this.selectCandidate(ext.candidates);
     if (!best?.name) return { result: null, status: new Status(Code.Unschedulable, ErrReasonNoCandidate) };
+    this.handle.pluginMetrics().preemptionVictims(best.victims.pods.length);
 
     // 5) Preempt the victims, then nominate the node.
     const prepared = await this.prepareCandidate(best, live);
