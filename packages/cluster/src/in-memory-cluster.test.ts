@@ -1,9 +1,9 @@
 import type { Node, Pod } from "@kubesched/api";
+import { ManualClock } from "@kubesched/framework";
 import type { ClusterEventHandlers } from "@kubesched/scheduler";
 import { makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { ApiError, InMemoryCluster } from "./in-memory-cluster";
-import { SimulatedClock } from "./simulated-clock";
 
 const epoch = Date.UTC(2026, 0, 1);
 
@@ -28,7 +28,7 @@ function recorder(cluster: InMemoryCluster, onEvent?: (e: string) => void) {
 }
 
 function newCluster() {
-  return new InMemoryCluster(new SimulatedClock(epoch));
+  return new InMemoryCluster(new ManualClock(epoch));
 }
 
 describe("InMemoryCluster", () => {
@@ -95,7 +95,7 @@ describe("InMemoryCluster", () => {
   });
 
   it("status patches merge conditions by type and set/clear nominatedNodeName", async () => {
-    const clock = new SimulatedClock(epoch);
+    const clock = new ManualClock(epoch);
     const c = new InMemoryCluster(clock);
     c.apply(
       "Pod",
@@ -203,7 +203,7 @@ describe("InMemoryCluster", () => {
   });
 
   it("the event recorder stamps the simulated time", () => {
-    const clock = new SimulatedClock(epoch);
+    const clock = new ManualClock(epoch);
     const c = new InMemoryCluster(clock);
     clock.advance(1500);
     const p = makePod().name("p").namespace("default").obj();
@@ -227,41 +227,5 @@ describe("InMemoryCluster", () => {
         time: epoch + 1500,
       },
     ]);
-  });
-});
-
-describe("SimulatedClock", () => {
-  it("fires due timers in time order, then in the order they were set", () => {
-    const clock = new SimulatedClock(100);
-    const fired: string[] = [];
-    clock.setTimeout(() => fired.push("b@200"), 100);
-    clock.setTimeout(() => fired.push("a@150"), 50);
-    clock.setTimeout(() => fired.push("c@200"), 100);
-    const cancelled = clock.setTimeout(() => fired.push("x"), 10);
-    cancelled.cancel();
-    expect(clock.nextTimerAt()).toBe(150);
-    clock.advanceTo(200);
-    expect(fired).toEqual(["a@150", "b@200", "c@200"]);
-    expect(clock.now()).toBe(200);
-    expect(clock.nextTimerAt()).toBeNull();
-  });
-
-  it("timers set by timers fire in the same advance when due", () => {
-    const clock = new SimulatedClock(0);
-    const fired: number[] = [];
-    clock.setTimeout(() => {
-      fired.push(clock.now());
-      clock.setTimeout(() => fired.push(clock.now()), 0);
-    }, 10);
-    clock.advance(10);
-    expect(fired).toEqual([10, 10]);
-  });
-
-  it("never goes back in time", () => {
-    const clock = new SimulatedClock(500);
-    clock.advanceTo(100);
-    expect(clock.now()).toBe(500);
-    clock.setTimeout(() => {}, -5);
-    expect(clock.nextTimerAt()).toBe(500);
   });
 });

@@ -3,4 +3,3 @@ export * from "./admission";
 export * from "./in-memory-cluster";
 export * from "./load";
 export * from "./simulate";
-export * from "./simulated-clock";

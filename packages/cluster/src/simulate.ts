@@ -3,12 +3,11 @@
 // pod went and why. Same seed and input: same result.
 import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import { type Logger, type Registry, seededRandom } from "@kubesched/framework";
+import { type Logger, ManualClock, type Registry, seededRandom } from "@kubesched/framework";
 import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
-import { SimulatedClock } from "./simulated-clock";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
 
@@ -83,7 +82,7 @@ function bytesString(v: number): string {
 
 export async function simulate(opts: SimulateOptions): Promise<SimulationResult> {
   const objects = admit(opts.objects);
-  const clock = new SimulatedClock(simulationEpoch);
+  const clock = new ManualClock(simulationEpoch);
   const cluster = new InMemoryCluster(clock);
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 

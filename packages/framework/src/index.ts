@@ -12,6 +12,7 @@ export * from "./handle";
 export * from "./hint-objects";
 export * from "./interface";
 export * from "./logger";
+export * from "./manual-clock";
 export * from "./node-info";
 export * from "./normalize-score";
 export * from "./plugin-args";

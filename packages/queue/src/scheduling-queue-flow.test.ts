@@ -2,10 +2,10 @@
 // flow, leftover flushes, timestamps and the queue metrics.
 import type { Pod } from "@kubesched/api";
 import type { QueuedPodInfo } from "@kubesched/framework";
+import { ManualClock } from "@kubesched/framework";
 import { makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { EventUnschedulableTimeout } from "./events";
-import { FakeClock } from "./fake-clock.test-util";
 import {
   DefaultPodInitialBackoffMs,
   DefaultPodMaxInUnschedulablePodsDurationMs,
@@ -62,13 +62,13 @@ describe("TestRecentlyTriedPodsGoBack", () => {
           .obj(),
       );
     }
-    clock.step(1);
+    clock.advance(1);
     // Popped, found unschedulable, and moved back to the active queue.
     const p1 = q.pop() as QueuedPodInfo;
     unschedulableCondition(p1.podInfo.pod);
     p1.unschedulablePlugins = new Set(["plugin"]);
     q.addUnschedulableIfNotPresent(p1, q.schedulingCycle());
-    clock.step(q.backoffQ.podMaxBackoffMs);
+    clock.advance(q.backoffQ.podMaxBackoffMs);
     q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, null, null);
     // The pod popped first is popped last.
     for (let i = 0; i < 5; i++) {
@@ -94,7 +94,7 @@ describe("TestPodFailedSchedulingMultipleTimesDoesNotBlockNewerPod", () => {
     expect(q.pop()?.podInfo.pod).toBe(unschedulable);
     q.addUnschedulableIfNotPresent(newQueuedPodInfoForLookup(unschedulable, "plugin"), q.schedulingCycle());
     // Complete the backoff and move everything to the active queue.
-    clock.step(DefaultPodInitialBackoffMs + 1000);
+    clock.advance(DefaultPodInitialBackoffMs + 1000);
     q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, null, null);
     expect(q.pop()?.podInfo.pod).toBe(unschedulable);
 
@@ -110,7 +110,7 @@ describe("TestPodFailedSchedulingMultipleTimesDoesNotBlockNewerPod", () => {
     q.add(newerPod);
     // The pod is found unschedulable AGAIN.
     q.addUnschedulableIfNotPresent(newQueuedPodInfoForLookup(unschedulable, "plugin"), q.schedulingCycle());
-    clock.step(DefaultPodInitialBackoffMs + 1000);
+    clock.advance(DefaultPodInitialBackoffMs + 1000);
     q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, null, null);
 
     // The newer pod is popped first: it is the oldest tried pod.
@@ -179,7 +179,7 @@ describe("TestHighPriorityFlushUnschedulableEntitiesLeftover", () => {
     popPod(q, midPod);
     q.addUnschedulableIfNotPresent(newQueuedPodInfo(clock, highPod, "fakePlugin"), q.schedulingCycle());
     q.addUnschedulableIfNotPresent(newQueuedPodInfo(clock, midPod, "fakePlugin"), q.schedulingCycle());
-    clock.step(DefaultPodMaxInUnschedulablePodsDurationMs + 1000);
+    clock.advance(DefaultPodMaxInUnschedulablePodsDurationMs + 1000);
     q.flushUnschedulablePodsLeftover();
 
     expect(q.pop()?.podInfo.pod).toBe(highPod);
@@ -209,18 +209,18 @@ describe("TestGatedPodFlushFrequency", () => {
     q.unschedulablePods.addOrUpdate(pInfo, false);
 
     // T=5:01: flushed (PreEnqueue runs again; the pod stays gated).
-    clock.step(flushDuration + 1000);
+    clock.advance(flushDuration + 1000);
     q.flushUnschedulablePodsLeftover();
     expect(preEnqueueCalls).toBe(1);
     expect(whereIs(q, pod)).toBe("unschedulableQ");
 
     // T=9:01: less than the duration since the last flush: not flushed.
-    clock.step(4 * 60 * 1000);
+    clock.advance(4 * 60 * 1000);
     q.flushUnschedulablePodsLeftover();
     expect(preEnqueueCalls).toBe(1);
 
     // T=10:02: the duration passed since the last flush: flushed again.
-    clock.step(60 * 1000 + 1000);
+    clock.advance(60 * 1000 + 1000);
     q.flushUnschedulablePodsLeftover();
     expect(preEnqueueCalls).toBe(2);
     expect(whereIs(q, pod)).toBe("unschedulableQ");
@@ -255,7 +255,7 @@ describe("TestPriorityQueue_initPodMaxInUnschedulablePodsDuration", () => {
         q.unschedulablePods.addOrUpdate(p, false);
       }
       // flushUnscheduledQ
-      clock.step(tc.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs);
+      clock.advance(tc.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs);
       q.flushUnschedulablePodsLeftover();
 
       expect(q.activeQ.queue.len()).toBe(2);
@@ -272,7 +272,7 @@ describe("TestPodTimestamp", () => {
     | "moveClockForward"
     | "moveAllToActiveOrBackoffQ"
     | "flushBackoffQ";
-  const run = (q: PriorityQueue, clock: FakeClock, op: Op, pInfo?: QueuedPodInfo) => {
+  const run = (q: PriorityQueue, clock: ManualClock, op: Op, pInfo?: QueuedPodInfo) => {
     switch (op) {
       case "addPodActiveQDirectly":
         q.activeQ.queue.addOrUpdate(pInfo as QueuedPodInfo);
@@ -286,13 +286,13 @@ describe("TestPodTimestamp", () => {
         q.backoffQ.add(pInfo as QueuedPodInfo);
         break;
       case "moveClockForward":
-        clock.step(3000);
+        clock.advance(3000);
         break;
       case "moveAllToActiveOrBackoffQ":
         q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, null, null);
         break;
       case "flushBackoffQ":
-        clock.step(3000);
+        clock.advance(3000);
         q.flushBackoffQCompleted();
         break;
     }
@@ -599,10 +599,10 @@ describe("TestSchedulerPodsMetric", () => {
               q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, null, null);
               break;
             case "moveClockForward":
-              clock.step(3000);
+              clock.advance(3000);
               break;
             case "flushBackoffQ":
-              clock.step(3000);
+              clock.advance(3000);
               q.flushBackoffQCompleted();
               break;
             case "updatePluginToGateAllPods":
@@ -626,7 +626,7 @@ describe("TestSchedulerPodsMetric", () => {
 describe("TestPerPodSchedulingMetrics", () => {
   const tests: {
     name: string;
-    scenario: (clock: FakeClock, q: PriorityQueue, pod: Pod) => void;
+    scenario: (clock: ManualClock, q: PriorityQueue, pod: Pod) => void;
     preEnqueueAllowlist?: string[];
     wantAttempts: number;
     wantInitialAttemptTs: number;
@@ -647,7 +647,7 @@ describe("TestPerPodSchedulingMetrics", () => {
         pInfo.unschedulablePlugins = new Set(["plugin"]);
         q.addUnschedulableIfNotPresent(pInfo, 1);
         // Exceed DefaultPodMaxInUnschedulablePodsDuration so the pod moves to activeQ.
-        c.step(DefaultPodMaxInUnschedulablePodsDurationMs + 1);
+        c.advance(DefaultPodMaxInUnschedulablePodsDurationMs + 1);
         q.flushUnschedulablePodsLeftover();
       },
       wantAttempts: 2,
@@ -661,7 +661,7 @@ describe("TestPerPodSchedulingMetrics", () => {
         const pInfo = q.pop() as QueuedPodInfo;
         pInfo.unschedulablePlugins = new Set(["plugin"]);
         q.addUnschedulableIfNotPresent(pInfo, 1);
-        c.step(DefaultPodMaxInUnschedulablePodsDurationMs + 1);
+        c.advance(DefaultPodMaxInUnschedulablePodsDurationMs + 1);
         q.flushUnschedulablePodsLeftover();
         const newPod = structuredClone(pod);
         newPod.metadata = { ...newPod.metadata, generation: 1 };
@@ -677,7 +677,7 @@ describe("TestPerPodSchedulingMetrics", () => {
       scenario: (c, q, pod) => {
         q.add(pod);
         expect(whereIs(q, pod)).toBe("unschedulableQ");
-        c.step(60_000);
+        c.advance(60_000);
         const updateGatedPod = structuredClone(pod);
         updateGatedPod.metadata = { ...updateGatedPod.metadata, labels: { foo: "" } };
         q.update(pod, updateGatedPod);
@@ -789,10 +789,10 @@ describe("TestIncomingPodsMetrics", () => {
               q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, null, null);
               break;
             case "moveClockForward":
-              clock.step(3000);
+              clock.advance(3000);
               break;
             case "flushBackoffQ":
-              clock.step(3000);
+              clock.advance(3000);
               q.flushBackoffQCompleted();
               break;
           }
@@ -806,7 +806,7 @@ describe("TestIncomingPodsMetrics", () => {
 describe("TestBackOffFlow", () => {
   const steps = [1000, 2000, 4000, 8000, 10_000, 10_000, 10_000];
   // upstream runs with time.Now(): a timestamp inside a second.
-  const cl = new FakeClock(start + 123);
+  const cl = new ManualClock(start + 123);
   for (const popFromBackoffQ of [true, false]) {
     const { q } = newTestQueue({ clock: cl, popFromBackoffQ });
     const pod = makePod().name("test-pod").namespace("test-ns").uid("test-uid").obj();
@@ -833,12 +833,12 @@ describe("TestBackOffFlow", () => {
         expect(backoff).toBe(wantBackoff);
 
         // Simulate the routine that continuously flushes the backoff queue.
-        cl.step(1000);
+        cl.advance(1000);
         q.flushBackoffQCompleted();
         // Still in the backoff queue after an early flush.
         expect(q.backoffQ.has(podInfo)).toBe(true);
         // Moved out of the backoff queue after the timeout.
-        cl.step(backoff);
+        cl.advance(backoff);
         q.flushBackoffQCompleted();
         expect(q.backoffQ.has(podInfo)).toBe(false);
       });
@@ -908,7 +908,7 @@ describe("TestFlushUnschedulablePodsLeftoverSetsFlag_GatedPod", () => {
       q.addUnschedulableIfNotPresent(podInfo, q.schedulingCycle());
 
       // Advance past the flush duration and flush.
-      clock.step(DefaultPodMaxInUnschedulablePodsDurationMs + 1000);
+      clock.advance(DefaultPodMaxInUnschedulablePodsDurationMs + 1000);
       q.flushUnschedulablePodsLeftover();
 
       expect(whereIs(q, pod)).toBe(tc.wantQ);

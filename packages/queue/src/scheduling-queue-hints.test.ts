@@ -367,7 +367,7 @@ describe("TestPriorityQueue_MoveAllToActiveOrBackoffQueueWithQueueingHint", () =
         // Already in the pool because it is gated: use the test's QueuedPodInfo.
         q.unschedulablePods.addOrUpdate(pInfo, true);
       }
-      clock.step(tc.duration ?? 0);
+      clock.advance(tc.duration ?? 0);
 
       q.moveAllToActiveOrBackoffQueue(tc.triggerEvent ?? nodeAdd, null, null);
 
@@ -429,7 +429,7 @@ describe("TestPriorityQueue_MoveAllToActiveOrBackoffQueue", () => {
     expect(q.backoffQ.len()).toBe(3);
 
     // Pop the pods out of backoffQ: this does not make them in flight.
-    clock.step(q.backoffQ.podMaxBackoffMs);
+    clock.advance(q.backoffQ.podMaxBackoffMs);
     q.backoffQ.popAllBackoffCompleted();
     expectInFlightPods(mpp);
 
@@ -459,7 +459,7 @@ describe("TestPriorityQueue_MoveAllToActiveOrBackoffQueue", () => {
     expect(q.activeQ.queue.len()).toBe(1);
 
     // After podMaxBackoffDuration every pod in the pool has completed its backoff: activeQ.
-    clock.step(q.backoffQ.podMaxBackoffMs);
+    clock.advance(q.backoffQ.podMaxBackoffMs);
     q.flushBackoffQCompleted(); // moves hpp1 to activeQ
     q.moveAllToActiveOrBackoffQueue(nodeAdd, null, null);
     expect(q.activeQ.queue.len()).toBe(4);
@@ -516,7 +516,7 @@ describe("TestMoveAllToActiveOrBackoffQueue_PreEnqueueChecks", () => {
         q.addUnschedulableIfNotPresent(newQueuedPodInfoForLookup(pod, "plugin"), q.schedulingCycle());
       }
       q.moveAllToActiveOrBackoffQueue(tc.event, null, null, tc.preEnqueueCheck);
-      clock.step(2 * q.backoffQ.podMaxBackoffMs);
+      clock.advance(2 * q.backoffQ.podMaxBackoffMs);
       const got = q.backoffQ.popAllBackoffCompleted().map((p) => p.podInfo.pod.metadata?.name);
       expect(got.sort()).toEqual(tc.want);
     });
@@ -607,7 +607,7 @@ describe("TestPriorityQueue_AssignedPodAdded_", () => {
         q.schedulingCycle(),
       );
       // Complete the backoff.
-      clock.step(DefaultPodInitialBackoffMs + 1000);
+      clock.advance(DefaultPodInitialBackoffMs + 1000);
 
       q.assignedPodAdded(tc.updatedAssignedPod());
 
@@ -703,7 +703,7 @@ describe("TestPriorityQueue_AssignedPodUpdated", () => {
         q.schedulingCycle(),
       );
       // Complete the backoff.
-      clock.step(DefaultPodInitialBackoffMs + 1000);
+      clock.advance(DefaultPodInitialBackoffMs + 1000);
 
       // upstream passes a nil old pod; the queue only hands it to the hint functions.
       const assigned = tc.updatedAssignedPod();

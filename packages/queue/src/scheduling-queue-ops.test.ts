@@ -2,6 +2,7 @@
 // PreEnqueue on entering activeQ/backoffQ, the nominator and introspection.
 import type { Pod } from "@kubesched/api";
 import {
+  ManualClock,
   NominatingMode,
   PodInfo,
   type PreEnqueuePlugin,
@@ -11,7 +12,6 @@ import {
 import { makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { EventForceActivate, EventUnschedulableTimeout } from "./events";
-import { FakeClock } from "./fake-clock.test-util";
 import type { PriorityQueue } from "./scheduling-queue";
 import {
   AllowlistPreEnqueuePlugin,
@@ -185,7 +185,7 @@ describe("TestPriorityQueue_Update", () => {
     c.metadata = { ...c.metadata, annotations: { ...c.metadata?.annotations, foo: v } };
     return c;
   };
-  type Prepare = (q: PriorityQueue, clock: FakeClock) => [Pod, Pod];
+  type Prepare = (q: PriorityQueue, clock: ManualClock) => [Pod, Pod];
   const tests: {
     name: string;
     wantQ: "activeQ" | "backoffQ" | "unschedulableQ" | "none";
@@ -251,7 +251,7 @@ describe("TestPriorityQueue_Update", () => {
         pInfo.unschedulableCount++;
         q.unschedulablePods.addOrUpdate(pInfo, false);
         // After podMaxBackoffDuration the pod no longer backs off: activeQ.
-        clock.step(q.backoffQ.podMaxBackoffMs);
+        clock.advance(q.backoffQ.podMaxBackoffMs);
         return [medPriorityPod(), withAnnotation(medPriorityPod(), "test1")];
       },
     },
@@ -943,7 +943,7 @@ describe("TestPriorityQueue_GetPod", () => {
 
 describe("TestSchedulingQueue_Close", () => {
   it("pop returns nothing after close", () => {
-    const { q, clock } = newTestQueue({ clock: new FakeClock(start) });
+    const { q, clock } = newTestQueue({ clock: new ManualClock(start) });
     q.run();
     q.close();
     expect(q.pop()).toBeNull();

@@ -6,6 +6,7 @@ import {
   Code,
   EventResource,
   type Lister,
+  ManualClock,
   PodInfo,
   type PreEnqueuePlugin,
   type QueuedPodInfo,
@@ -15,7 +16,6 @@ import {
 } from "@kubesched/framework";
 import { makePod, recordingLogger } from "@kubesched/testing";
 import { expect } from "vitest";
-import { FakeClock } from "./fake-clock.test-util";
 import type { QueueingHintMap, QueueingHintMapPerProfile } from "./queueing-hints";
 import { PriorityQueue, type QueueOptions } from "./scheduling-queue";
 
@@ -52,14 +52,14 @@ export function hintMap(
 export const start = Date.UTC(2025, 0, 1);
 
 export interface TestQueueOptions extends Partial<Omit<QueueOptions, "clock">> {
-  clock?: FakeClock;
+  clock?: ManualClock;
   /** Objects in the informer cache (upstream NewTestQueueWithObjects). */
   objs?: Pod[];
 }
 
 /** upstream NewTestQueue / NewTestQueueWithObjects with the PrioritySort less function. */
-export function newTestQueue(opts: TestQueueOptions = {}): { q: PriorityQueue; clock: FakeClock } {
-  const { clock = new FakeClock(start), objs, ...rest } = opts;
+export function newTestQueue(opts: TestQueueOptions = {}): { q: PriorityQueue; clock: ManualClock } {
+  const { clock = new ManualClock(start), objs, ...rest } = opts;
   const podLister = rest.podLister ?? (objs ? podListerOf(objs) : undefined);
   const q = new PriorityQueue({
     lessFn: prioritySortLess,
@@ -102,7 +102,7 @@ export function newQueuedPodInfoForLookup(pod: Pod, ...plugins: string[]): Queue
 }
 
 /** upstream q.newQueuedPodInfo(pod, plugins...): timestamp = the queue clock's now. */
-export function newQueuedPodInfo(clock: FakeClock, pod: Pod, ...plugins: string[]): QueuedPodInfo {
+export function newQueuedPodInfo(clock: ManualClock, pod: Pod, ...plugins: string[]): QueuedPodInfo {
   return { ...newQueuedPodInfoForLookup(pod, ...plugins), timestamp: clock.now() };
 }
 

@@ -4,6 +4,7 @@ import {
   type ClusterEvent,
   Code,
   EventResource,
+  ManualClock,
   PodInfo,
   type PreEnqueuePlugin,
   type QueuedPodInfo,
@@ -14,7 +15,6 @@ import {
 import { makePod, recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { EventAssignedPodAdd, EventUnschedulableTimeout } from "./events";
-import { FakeClock } from "./fake-clock.test-util";
 import type { QueueingHintMap, QueueingHintMapPerProfile } from "./queueing-hints";
 import { PriorityQueue, QueueingStrategy, type QueueOptions } from "./scheduling-queue";
 
@@ -51,8 +51,8 @@ function hintMap(
 
 const start = 1_700_000_000_000;
 
-function newQueue(opts: Partial<QueueOptions> = {}): { q: PriorityQueue; clock: FakeClock } {
-  const clock = opts.clock instanceof FakeClock ? opts.clock : new FakeClock(start);
+function newQueue(opts: Partial<QueueOptions> = {}): { q: PriorityQueue; clock: ManualClock } {
+  const clock = opts.clock instanceof ManualClock ? opts.clock : new ManualClock(start);
   return {
     q: new PriorityQueue({ lessFn: prioritySortLess, logger: recordingLogger(), ...opts, clock }),
     clock,
@@ -395,7 +395,7 @@ describe("Test_InFlightPods", () => {
       const { q, clock } = newQueue({ queueingHintMap: tc.queueingHintMap });
       for (const p of tc.initialPods) {
         q.add(p);
-        clock.step(1000);
+        clock.advance(1000);
       }
       for (const a of tc.actions) {
         if ("podCreated" in a) q.add(a.podCreated);
@@ -586,7 +586,7 @@ describe("backoff", () => {
       expect(q.backoffQ.getBackoffTime(p) - clock.now()).toBe(d);
       q.moveAllToActiveOrBackoffQueue(nodeAdd, null, null);
       expect(q.counts().backoff).toBe(1);
-      clock.step(d + 1000);
+      clock.advance(d + 1000);
       q.flushBackoffQCompleted();
       expect(q.counts().active).toBe(1);
     }
@@ -599,7 +599,7 @@ describe("backoff", () => {
 
   it("truncates the expiration to the second and pops the backoffQ head when activeQ is empty", () => {
     const { q, clock } = newQueue();
-    clock.step(300);
+    clock.advance(300);
     const a = makePod().name("a").uid("a").priority(1).obj();
     const b = makePod().name("b").uid("b").priority(5).obj();
     q.add(a);
@@ -770,7 +770,7 @@ describe("PreEnqueue gating", () => {
 
 describe("flushes", () => {
   it("run() flushes completed backoffs every second, aligned to the second", () => {
-    const clock = new FakeClock(start + 250);
+    const clock = new ManualClock(start + 250);
     const { q } = newQueue({ clock });
     q.run();
     q.add(highPriorityPod);
@@ -780,9 +780,9 @@ describe("flushes", () => {
     // Error backoff 1 s from start+250 → start+1250, truncated to start+1000: completes at the
     // flush at start+2000.
     expect(q.nextEventTime()).toBe(start + 2000);
-    clock.step(1749);
+    clock.advance(1749);
     expect(q.counts().backoff).toBe(1);
-    clock.step(1);
+    clock.advance(1);
     expect(q.counts()).toMatchObject({ active: 1, backoff: 0 });
     q.close();
     expect(clock.pendingTimers()).toBe(0);
@@ -800,9 +800,9 @@ describe("flushes", () => {
     q.addUnschedulableIfNotPresent(p, q.schedulingCycle());
     expect(q.counts().unschedulable).toBe(1);
     expect(q.nextEventTime()).toBe(start + 5 * 60 * 1000 + 30_000);
-    clock.step(5 * 60 * 1000);
+    clock.advance(5 * 60 * 1000);
     expect(q.counts().unschedulable).toBe(1);
-    clock.step(30_000);
+    clock.advance(30_000);
     expect(q.counts().active).toBe(1);
     expect(incoming).toEqual([
       "active/UnscheduledPodAdd",

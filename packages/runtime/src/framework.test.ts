@@ -2,7 +2,6 @@
 import type { Node, Pod } from "@kubesched/api";
 import {
   type BindPlugin,
-  type Clock,
   type ClusterClient,
   type ClusterListers,
   Code,
@@ -11,6 +10,7 @@ import {
   type EventRecorder,
   type FilterPlugin,
   type Logger,
+  ManualClock,
   MaxNodeScore,
   MinNodeScore,
   NodeInfo,
@@ -37,7 +37,6 @@ import {
   type ScorePlugin,
   type SharedLister,
   Status,
-  type Timer,
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { type FrameworkOptions, newFramework } from "./framework";
@@ -1889,25 +1888,8 @@ describe("TestPermitPlugins", () => {
   }
 });
 
-/** A clock whose timers fire when advanced. */
-function fakeClock(): Clock & { advance(ms: number): void } {
-  let t = 0;
-  const timers: { at: number; fn: () => void; cancelled: boolean }[] = [];
-  return {
-    now: () => t,
-    setTimeout(fn, ms): Timer {
-      const e = { at: t + ms, fn, cancelled: false };
-      timers.push(e);
-      return { cancel: () => (e.cancelled = true) };
-    },
-    advance(ms) {
-      t += ms;
-      for (const e of timers.filter((x) => !x.cancelled && x.at <= t).sort((a, b) => a.at - b.at)) {
-        e.cancelled = true;
-        e.fn();
-      }
-    },
-  };
+function fakeClock(): ManualClock {
+  return new ManualClock(0);
 }
 
 describe("TestWaitOnPermit", () => {
