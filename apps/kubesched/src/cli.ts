@@ -1,5 +1,6 @@
-// The kubesched command line: a small hand-written parser (no dependency) over a tree of
-// commands. Every failure is a message and an exit code, never a stack trace.
+// The kubesched command line: a tree of commands whose flags node:util's parseArgs tokenizes.
+// Every failure is a message and an exit code, never a stack trace.
+import { parseArgs as nodeParseArgs } from "node:util";
 import type { Logger, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { createLogger } from "@kubesched/scheduler";
@@ -167,46 +168,98 @@ interface Parsed {
   args: string[];
 }
 
-/** Parses argv against the command tree: subcommands first, then flags and arguments. */
+/** The spec of a flag token (`--name`, `--name=v`, `-s`) among the command's flags. */
+function flagSpecOf(cmd: CommandSpec, tok: string): FlagSpec | undefined {
+  const long = tok.startsWith("--");
+  const eq = tok.indexOf("=");
+  const key = tok.slice(long ? 2 : 1, eq < 0 ? undefined : eq);
+  return flagsOf(cmd).find((f) => (long ? f.name === key : f.short === key));
+}
+
+/**
+ * Parses argv against the command tree: the leading words that name subcommands select the
+ * command, then node:util's parseArgs tokenizes its flags and arguments (`--flag value`,
+ * `--flag=value`, `-f value`, `--` ending flags). Boolean flags also take `=true`/`=false`, as
+ * kube-scheduler's (`--leader-elect=false`).
+ */
 export function parseArgs(argv: readonly string[], root: CommandSpec = rootCommand): Parsed {
   let command = root;
   const path = [root.name];
+  const commandWords = new Set<number>();
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i] as string;
+    if (tok === "--") break;
+    if (tok.startsWith("-") && tok !== "-") {
+      // A flag before (or between) the command words: skip its separate value.
+      const spec = flagSpecOf(command, tok);
+      if (spec?.value && !tok.includes("=")) i++;
+      continue;
+    }
+    const sub = command.subcommands?.find((c) => c.name === tok);
+    if (!sub) break;
+    command = sub;
+    path.push(sub.name);
+    commandWords.add(i);
+  }
+  const rest = argv.filter((_, i) => !commandWords.has(i));
+  if (command.subcommands && !command.run) {
+    const stray = rest.find((t) => !t.startsWith("-"));
+    if (stray !== undefined) {
+      throw new UsageError(`unknown command "${stray}" for "${path.join(" ")}"`, command, path);
+    }
+  }
+
+  const specs = flagsOf(command);
+  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
+  for (const f of specs) {
+    options[f.name] = {
+      type: f.value ? "string" : "boolean",
+      ...(f.short ? { short: f.short } : {}),
+      ...(f.value ? { multiple: true } : {}),
+    };
+  }
+  let tokens: ReturnType<typeof nodeParseArgs>["tokens"];
+  try {
+    ({ tokens } = nodeParseArgs({
+      args: rest,
+      options,
+      strict: false,
+      allowPositionals: true,
+      tokens: true,
+    }));
+  } catch (e) {
+    throw new UsageError(message(e), command, path);
+  }
   const flags: Record<string, string | true> = {};
   const lists: Record<string, string[]> = {};
   const args: string[] = [];
-  let onlyArgs = false;
-  for (let i = 0; i < argv.length; i++) {
-    const tok = argv[i]!;
-    if (onlyArgs || tok === "-" || !tok.startsWith("-")) {
-      const sub =
-        !onlyArgs && args.length === 0 ? command.subcommands?.find((c) => c.name === tok) : undefined;
-      if (sub) {
-        command = sub;
-        path.push(sub.name);
-      } else if (command.subcommands && !command.run) {
-        throw new UsageError(`unknown command "${tok}" for "${path.join(" ")}"`, command, path);
+  for (const t of tokens ?? []) {
+    if (t.kind === "positional") {
+      args.push(t.value);
+      continue;
+    }
+    if (t.kind !== "option") continue;
+    const spec = specs.find((f) => f.name === t.name);
+    if (!spec) throw new UsageError(`unknown flag: ${t.rawName}`, command, path);
+    if (!spec.value) {
+      if (t.inlineValue) {
+        if (t.value !== "true" && t.value !== "false") {
+          throw new UsageError(
+            `invalid value "${t.value}" for --${spec.name}: use true or false`,
+            command,
+            path,
+          );
+        }
+        if (t.value === "true") flags[spec.name] = true;
+        else delete flags[spec.name];
       } else {
-        args.push(tok);
+        flags[spec.name] = true;
       }
       continue;
     }
-    if (tok === "--") {
-      onlyArgs = true;
-      continue;
-    }
-    const long = tok.startsWith("--");
-    const eq = tok.indexOf("=");
-    const key = long ? tok.slice(2, eq < 0 ? undefined : eq) : tok.slice(1, eq < 0 ? undefined : eq);
-    const spec = flagsOf(command).find((f) => (long ? f.name === key : f.short === key));
-    if (!spec) throw new UsageError(`unknown flag: ${long ? "--" : "-"}${key}`, command, path);
-    if (!spec.value) {
-      if (eq >= 0) throw new UsageError(`flag --${spec.name} does not take a value`, command, path);
-      flags[spec.name] = true;
-      continue;
-    }
-    let value: string | undefined;
-    if (eq >= 0) value = tok.slice(eq + 1);
-    else if (i + 1 < argv.length) value = argv[++i];
+    // parseArgs reads `-o=json` as "-o" with "=json"; pflag (and we) read it as "json".
+    const short = !t.rawName.startsWith("--");
+    const value = short && t.inlineValue && t.value?.startsWith("=") ? t.value.slice(1) : t.value;
     if (value === undefined)
       throw new UsageError(`flag --${spec.name} needs a value (${spec.value})`, command, path);
     if (spec.values && !spec.values.includes(value)) {
