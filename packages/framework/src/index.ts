@@ -2,6 +2,7 @@
 export * from "./args-decoding";
 export * from "./cluster";
 export * from "./cycle-state";
+export * from "./define-args";
 export * from "./descriptor";
 export * from "./diagnosis";
 export * from "./events";
