@@ -401,3 +401,43 @@ profiles:
     expect(seen).toEqual([2, 2]);
   });
 });
+
+describe("VolumeBinding through the assembled scheduler", () => {
+  it("hostname and nodename of the node do not match: a bound local PV still schedules on its node", async () => {
+    // schedule_one_test.go's case, end to end with the default profile: the PV names the node by
+    // its kubernetes.io/hostname label (host1), which differs from the node's name (node1).
+    const r = await run(`apiVersion: v1
+kind: Node
+metadata: { name: node1, labels: { kubernetes.io/hostname: host1 } }
+status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: { name: pv1 }
+spec:
+  capacity: { storage: 1Gi }
+  accessModes: [ReadWriteOnce]
+  claimRef: { namespace: default, name: pvc1 }
+  local: { path: /mnt/disk1 }
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+      - matchExpressions: [{ key: kubernetes.io/hostname, operator: In, values: [host1] }]
+status: { phase: Bound }
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: { name: pvc1, namespace: default, annotations: { pv.kubernetes.io/bind-completed: "yes" } }
+spec: { accessModes: [ReadWriteOnce], volumeName: pv1, resources: { requests: { storage: 1Gi } } }
+status: { phase: Bound }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: pod1, namespace: default }
+spec:
+  containers: [{ name: c, image: i }]
+  volumes: [{ name: data, persistentVolumeClaim: { claimName: pvc1 } }]
+`);
+    expect(outcomes(r)).toEqual({ pod1: "node1" });
+  });
+});

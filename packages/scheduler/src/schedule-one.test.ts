@@ -1,6 +1,6 @@
 // upstream: pkg/scheduler/schedule_one_test.go — tables ported through the real engine (queue,
 // cache, framework) with fake plugins; the cluster is a FakeSource (fake-source.test-util.ts).
-import type { Node, Pod } from "@kubesched/api";
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import {
   Code,
   type Extender,
@@ -13,7 +13,7 @@ import {
   Status,
   seededRandom,
 } from "@kubesched/framework";
-import { makeNode, makePod } from "@kubesched/testing";
+import { makeNode, makePod, makePV, makePVC } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { ExplainRecorder } from "./explain";
 import {
@@ -144,6 +144,8 @@ interface SchedulePodCase {
   extenders?: Extender[];
   nodes: Node[];
   pods?: Pod[];
+  pvcs?: PersistentVolumeClaim[];
+  pvs?: PersistentVolume[];
   pod: Pod;
   wantNodes?: string[];
   /** Nodes whose Filter ran (upstream wantEvaluatedNodes, observed through the explain trace). */
@@ -239,6 +241,8 @@ async function runSchedulePod(tc: SchedulePodCase) {
     extenders: tc.extenders ?? [],
     explain,
   });
+  for (const pvc of tc.pvcs ?? []) ts.source.store.persistentVolumeClaims.add(pvc);
+  for (const pv of tc.pvs ?? []) ts.source.store.persistentVolumes.add(pv);
   await ts.schedule(tc.pod);
   return { ts, explain };
 }
@@ -600,6 +604,26 @@ const schedulePodCases: SchedulePodCase[] = [
       absent: st(UAU, "node(s) didn't satisfy plugin(s) [FakePreFilter]"),
       message: "0/2 nodes are available: 2 node(s) didn't satisfy plugin(s) [FakePreFilter].",
     }),
+  },
+  {
+    // The PV names the node by its hostname label, which is not its name (as on several clouds):
+    // VolumeBinding's PreFilter must map the label value to the node name.
+    name: "hostname and nodename of the node do not match",
+    descriptors: [trueFilter, equalPrioritizer],
+    plugins: { preFilter: ["VolumeBinding"], filter: ["TrueFilter"], score: ["EqualPrioritizerPlugin"] },
+    nodes: [makeNode().name("node1").label("kubernetes.io/hostname", "host1").obj()],
+    pvcs: [
+      makePVC()
+        .name("PVC1")
+        .uid("PVC1")
+        .namespace("default")
+        .volumeName("PV1")
+        .annotation("pv.kubernetes.io/bind-completed", "true")
+        .obj(),
+    ],
+    pvs: [makePV().name("PV1").uid("PV1").nodeAffinityIn("kubernetes.io/hostname", ["host1"]).obj()],
+    pod: makePod().name("pod1").uid("pod1").namespace("default").pvc("PVC1").obj(),
+    wantNodes: ["node1"],
   },
 ];
 

@@ -279,21 +279,31 @@ export class VolumeBinder {
 
   /**
    * upstream GetEligibleNodes: the nodes local PVs of bound claims pin the pod to
-   * (kubernetes.io/hostname In ...); null when unrestricted or on a lookup error.
+   * (kubernetes.io/hostname In ...); null when unrestricted or on a lookup error. The PVs name
+   * hostname-label values, which differ from node names on several clouds: they are mapped to
+   * the names of the nodes carrying those labels (as upstream does), so the PreFilter result
+   * names nodes.
    */
   getEligibleNodes(boundClaims: readonly PersistentVolumeClaim[]): Set<string> | null {
-    let eligible: Set<string> | null = null;
+    let hostnames: Set<string> | null = null;
     for (const pvc of boundClaims) {
       const pv = this.cache.getPV(pvc.spec?.volumeName ?? "");
       if (!pv) return null;
       const names = localPersistentVolumeNodeNames(pv);
       if (names.size === 0) continue;
-      if (eligible === null) eligible = names;
+      if (hostnames === null) hostnames = names;
       else {
         const next = new Set<string>();
-        for (const n of eligible) if (names.has(n)) next.add(n);
-        eligible = next;
+        for (const n of hostnames) if (names.has(n)) next.add(n);
+        hostnames = next;
       }
+    }
+    if (hostnames === null) return null;
+    const eligible = new Set<string>();
+    if (hostnames.size === 0) return eligible;
+    for (const node of this.listers.nodes.list()) {
+      const hostname = node.metadata?.labels?.[LabelHostname];
+      if (hostname !== undefined && hostnames.has(hostname)) eligible.add(node.metadata?.name ?? "");
     }
     return eligible;
   }

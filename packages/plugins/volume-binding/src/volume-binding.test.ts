@@ -105,6 +105,8 @@ describe("TestVolumeBinding", () => {
   const nodes = [node("node-a", { "topology.kubernetes.io/zone": "zone-a" }), node("node-b")];
   const cases: Array<{
     name: string;
+    /** Default: node-a and node-b, hostname labels equal to their names. */
+    nodes?: Node[];
     pod: Pod;
     pvcs?: PersistentVolumeClaim[];
     pvs?: PersistentVolume[];
@@ -131,6 +133,34 @@ describe("TestVolumeBinding", () => {
       pvs: [pv("pv-a", "wait-sc", "1Gi", ["node-a"]), pv("pv-b", "wait-sc", "1Gi", ["node-a"])],
       wantPreFilterNodes: ["node-a"],
       wantFilterStatus: { "node-a": ok, "node-b": uau(ErrReasonNodeConflict) },
+    },
+    {
+      // The PVs name hostname-label values; PreFilter narrows to the nodes carrying them.
+      name: "all bound with local volumes, hostname labels differ from node names",
+      nodes: [
+        makeNode().name("node-a").label("kubernetes.io/hostname", "host-a").obj(),
+        makeNode().name("node-b").label("kubernetes.io/hostname", "host-b").obj(),
+      ],
+      pod: podWith("pvc-a"),
+      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
+      pvs: [pv("pv-a", "wait-sc", "1Gi", ["host-a"])],
+      wantPreFilterNodes: ["node-a"],
+      wantFilterStatus: { "node-a": ok, "node-b": uau(ErrReasonNodeConflict) },
+    },
+    {
+      name: "local volumes pinned to different hosts leave no eligible node",
+      pod: podWith("pvc-a", "pvc-b"),
+      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a"), boundPVC("pvc-b", "wait-sc", "pv-b")],
+      pvs: [pv("pv-a", "wait-sc", "1Gi", ["node-a"]), pv("pv-b", "wait-sc", "1Gi", ["node-b"])],
+      wantPreFilterNodes: [],
+    },
+    {
+      name: "a node without the hostname label is not eligible for a local volume",
+      nodes: [makeNode().name("node-a").obj(), node("node-b")],
+      pod: podWith("pvc-a"),
+      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
+      pvs: [pv("pv-a", "wait-sc", "1Gi", ["node-a"])],
+      wantPreFilterNodes: [],
     },
     {
       name: "PVC does not exist",
@@ -188,7 +218,7 @@ describe("TestVolumeBinding", () => {
     .obj();
 
   it.each(cases)("$name", async (tc) => {
-    const { h } = await setup(nodes, {
+    const { h } = await setup(tc.nodes ?? nodes, {
       persistentVolumeClaims: tc.pvcs ?? [],
       persistentVolumes: tc.pvs ?? [],
       storageClasses: [waitSC, immediateSC, waitHDDSC, noProvisionerSC],
