@@ -36,6 +36,7 @@ const { values } = parseArgs({
     "no-ceiling": { type: "boolean" },
     "no-metrics": { type: "boolean" },
     micro: { type: "boolean" },
+    scale: { type: "string" },
   },
 });
 
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
     const args = [w.name, "--out", out];
     if (values["cpu-prof"]) args.push("--cpu-prof", profDir);
     if (values["no-metrics"]) args.push("--no-metrics");
+    if (values.scale) args.push("--scale", values.scale);
     const t = performance.now();
     const code = await runNode("workload.ts", args, nodeFlags, w.timeoutMs * 3 + 60_000);
     let r: WorkloadResult;
@@ -124,8 +126,9 @@ async function main(): Promise<void> {
     results.push(r);
     const avg = r.throughput ? `${r.throughput.average.toFixed(0)} pods/s avg` : "no samples";
     console.log(
-      `  ${w.name}: ${r.status}, ${avg}, overall ${r.overall?.toFixed(0) ?? "-"} pods/s, ${r.peakRssMB} MB, ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      `  ${w.name}: ${r.status}, ${avg}, overall ${r.overall?.toFixed(0) ?? "-"} pods/s, ${r.peakRssMB} MB, ${((performance.now() - t) / 1000).toFixed(1)} s, decisions ${r.decisionsVerified === null ? "not verified" : r.decisionsVerified ? "verified" : "WRONG"}`,
     );
+    for (const line of r.verification) if (!line.startsWith("ok")) console.log(`    ${line}`);
   }
   rmSync(tmp, { recursive: true, force: true });
   const totalS = (performance.now() - started) / 1000;
@@ -143,6 +146,14 @@ async function main(): Promise<void> {
         // skipped workloads have no profile
       }
     }
+  }
+  const wrong = results.filter((r) => r.decisionsVerified === false);
+  if (wrong.length > 0) {
+    console.log();
+    console.log(
+      `decisions NOT verified for: ${wrong.map((r) => r.name).join(", ")} (their speed does not count)`,
+    );
+    process.exitCode = 1;
   }
   if (values.json) {
     writeFileSync(
@@ -173,6 +184,8 @@ function failed(name: string, nodes: number, why: string): WorkloadResult {
     target: null,
     rssTargetMB: null,
     missingPlugins: [],
+    decisionsVerified: null,
+    verification: [],
     notes: [why],
   };
 }

@@ -1,5 +1,6 @@
 // Runs ONE scheduler_perf workload in this process and writes its result as JSON.
-//   node --import tsx bench/workload.ts <name> [--out FILE] [--cpu-prof DIR] [--measured N] [--no-metrics]
+//   node --import tsx bench/workload.ts <name> [--out FILE] [--cpu-prof DIR] [--measured N] [--scale F]
+//     [--config KubeSchedulerConfiguration.yaml] [--no-metrics]
 // run.ts starts one fresh process per workload so RSS and GC state are per workload.
 //
 // Phases, as scheduler_perf: nodes (+ namespaces, Service) are created; each init createPods op
@@ -14,11 +15,12 @@ import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
 import { InMemoryCluster } from "@kubesched/cluster";
 import { realClock, seededRandom } from "@kubesched/framework";
-import { createLogger, Scheduler } from "@kubesched/scheduler";
+import { createLogger, Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import { benchConfig } from "./lib/config";
 import { latencySummary, type WorkloadResult } from "./lib/result";
 import { ThroughputSampler } from "./lib/sampler";
 import { makeNode, makePod, makeService } from "./lib/templates";
+import { verify } from "./lib/verify";
 import { findWorkload, type Workload } from "./lib/workloads";
 
 /** Plugins a workload cannot do without (it is skipped, with a note, while they are missing). */
@@ -34,6 +36,8 @@ const { values, positionals } = parseArgs({
     out: { type: "string" },
     "cpu-prof": { type: "string" },
     measured: { type: "string" },
+    scale: { type: "string" },
+    config: { type: "string" },
     "no-metrics": { type: "boolean" },
   },
 });
@@ -43,13 +47,37 @@ if (!found) {
   console.error(`unknown workload "${name}"`);
   process.exit(2);
 }
-const workload: Workload = values.measured
-  ? {
-      ...found,
-      upstreamMeasured: found.upstreamMeasured ?? found.measured.count,
-      measured: { ...found.measured, count: Number(values.measured) },
-    }
-  : found;
+const workload: Workload = scaled(
+  values.measured
+    ? {
+        ...found,
+        upstreamMeasured: found.upstreamMeasured ?? found.measured.count,
+        measured: { ...found.measured, count: Number(values.measured) },
+      }
+    : found,
+  values.scale === undefined ? 1 : Number(values.scale),
+);
+
+/** The workload with nodes and pod counts scaled by `f` (quick runs and tests; no CI threshold applies). */
+function scaled(w: Workload, f: number): Workload {
+  if (f === 1) return w;
+  if (!(f > 0 && f <= 1)) {
+    console.error(`--scale must be in (0, 1], got ${f}`);
+    process.exit(2);
+  }
+  const n = (x: number) => Math.max(1, Math.round(x * f));
+  return {
+    ...w,
+    nodes: n(w.nodes),
+    init: w.init.map((op) => ({ ...op, count: n(op.count) })),
+    measured: { ...w.measured, count: n(w.measured.count) },
+    upstreamMeasured: w.upstreamMeasured ?? w.measured.count,
+    threshold: null,
+    target: null,
+    rssTargetMB: null,
+    notes: `scaled ×${f}${w.notes ? `; ${w.notes}` : ""}`,
+  };
+}
 
 let peakRss = process.memoryUsage.rss();
 let lastRssAt = 0;
@@ -64,7 +92,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r)
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<WorkloadResult> {
-  const { config, registry, missingPlugins } = benchConfig();
+  const { config, registry, missingPlugins } = benchConfig(values.config);
   const base = {
     name: workload.name,
     nodes: workload.nodes,
@@ -75,6 +103,8 @@ async function main(): Promise<WorkloadResult> {
     target: workload.target,
     rssTargetMB: workload.rssTargetMB,
     missingPlugins,
+    decisionsVerified: null,
+    verification: [] as string[],
     notes: workload.notes ? [workload.notes] : [],
   };
   const missingRequired = (requiredPlugins[workload.name] ?? []).filter((p) => missingPlugins.includes(p));
@@ -120,6 +150,7 @@ async function main(): Promise<WorkloadResult> {
     poppedAt.delete(uid);
     if (measuring) latencies.push(performance.now() - t);
   };
+  const metrics = values["no-metrics"] ? null : new SchedulerMetrics();
   const sched = await Scheduler.create({
     config,
     registry,
@@ -127,7 +158,7 @@ async function main(): Promise<WorkloadResult> {
     logger: createLogger({ write: (line) => process.stderr.write(line) }),
     clock: realClock,
     rand: seededRandom(1),
-    ...(values["no-metrics"] ? { metrics: false as const } : {}),
+    metrics: metrics ?? false,
     observer: { onScheduled: (pod) => finish(pod), onFailed: (pod) => finish(pod) },
   });
   const queue = sched.queue;
@@ -140,12 +171,15 @@ async function main(): Promise<WorkloadResult> {
 
   // Bind events per namespace, as the throughput collector's informer sees them.
   const bound = new Map<string, number>();
+  let deletedPods = 0;
   cluster.subscribe({
     onNodeAdd() {},
     onNodeUpdate() {},
     onNodeDelete() {},
     onPodAdd() {},
-    onPodDelete() {},
+    onPodDelete() {
+      deletedPods++;
+    },
     onOtherEvent() {},
     onPodUpdate(oldPod, newPod) {
       if (!oldPod.spec?.nodeName && newPod.spec?.nodeName) {
@@ -261,6 +295,14 @@ async function main(): Promise<WorkloadResult> {
   sampleRss(Number.POSITIVE_INFINITY);
 
   const scheduled = boundIn(m.namespace) - initialBound;
+  const verification = verify({
+    workload,
+    nodes: cluster.listers().nodes.list(),
+    pods: cluster.listers().pods.list(),
+    metricsText: metrics ? await metrics.text() : null,
+    deletedPods,
+    churnPods,
+  });
   const notes = [...base.notes];
   if (status !== "complete") {
     notes.push(
@@ -284,6 +326,8 @@ async function main(): Promise<WorkloadResult> {
     attempts: latencies.length,
     churnPods,
     peakRssMB: Math.round(peakRss / 2 ** 20),
+    decisionsVerified: verification.ok,
+    verification: verification.checks,
   };
 }
 

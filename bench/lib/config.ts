@@ -2,7 +2,12 @@
 // default plugins are not in the in-tree registry yet, they are disabled in multiPoint (and
 // listed, so the table can say so); once every default is registered this is exactly
 // defaultConfig({ registry: inTreeRegistry }).
-import { defaultConfig, type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
+import {
+  defaultConfig,
+  type KubeSchedulerConfiguration,
+  loadConfig,
+  loadConfigFile,
+} from "@kubesched/config";
 import type { Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 
@@ -13,7 +18,9 @@ export interface BenchConfig {
   missingPlugins: string[];
 }
 
-export function benchConfig(registry: Registry = inTreeRegistry): BenchConfig {
+/** Upstream's default profile, or the configuration in `file` (to run a workload with another profile). */
+export function benchConfig(file?: string, registry: Registry = inTreeRegistry): BenchConfig {
+  if (file) return { config: loadConfigFile(file, { registry }), registry, missingPlugins: [] };
   const defaults = defaultConfig({ registry });
   const wanted = defaults.profiles[0]?.plugins.multiPoint.enabled.map((e) => e.name) ?? [];
   const missingPlugins = wanted.filter((n) => registry.get(n) === undefined);

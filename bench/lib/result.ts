@@ -45,6 +45,10 @@ export interface WorkloadResult {
   target: number | null;
   rssTargetMB: number | null;
   missingPlugins: string[];
+  /** Whether the run's decisions passed the workload's checks (null: not run). */
+  decisionsVerified: boolean | null;
+  /** One line per check (bench/lib/verify.ts). */
+  verification: string[];
   notes: string[];
 }
 

@@ -50,6 +50,7 @@ export function formatTable(
     "Ratio",
     "Target",
     "Target met",
+    "Decisions",
   ];
   const rows = results.map((r) => {
     const t = r.throughput;
@@ -75,6 +76,7 @@ export function formatTable(
         .filter(Boolean)
         .join(", ") || "-",
       verdict(r),
+      r.decisionsVerified === null ? "-" : r.decisionsVerified ? "verified" : "WRONG",
     ];
   });
   const lines = [

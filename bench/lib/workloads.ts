@@ -2,6 +2,7 @@
 // as data: node count and labelling, the ops in order, thresholds. Namespaces follow upstream:
 // createPods without a namespace uses `namespace-<opIndex>`; createNamespaces makes sched-0/1.
 import type { PodTemplateName } from "./templates";
+import type { VerifyRule } from "./verify";
 
 export interface NodeLabelling {
   key: string;
@@ -46,6 +47,8 @@ export interface Workload {
   rssTargetMB: number | null;
   /** Stop measuring after this much wall time (the row is then marked incomplete). */
   timeoutMs: number;
+  /** What the outcome must show (checked after the run; bench/lib/verify.ts). */
+  verify: VerifyRule[];
   notes?: string;
 }
 
@@ -94,6 +97,11 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: null,
     timeoutMs: 60_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" },
+    ],
     notes: "local size, no CI threshold",
   },
   {
@@ -105,6 +113,11 @@ export const workloads: Workload[] = [
     target: 3400,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" },
+    ],
   },
   {
     name: "SchedulingPodAntiAffinity/5000Nodes_2000Pods",
@@ -115,6 +128,12 @@ export const workloads: Workload[] = [
     target: 1000,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "requiredAntiAffinity" },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
+    ],
   },
   {
     name: "SchedulingPodAffinity/5000Nodes_5000Pods",
@@ -126,6 +145,12 @@ export const workloads: Workload[] = [
     target: 700,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "requiredAffinity" },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
+    ],
   },
   {
     name: "SchedulingPreferredPodAffinity/5000Nodes_5000Pods",
@@ -136,6 +161,12 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "packed", podsPerHost: 40, factor: 5 },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
+    ],
   },
   {
     name: "SchedulingPreferredPodAntiAffinity/5000Nodes_5000Pods",
@@ -146,6 +177,12 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "maxPerHost", max: 4 },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
+    ],
   },
   {
     name: "SchedulingNodeAffinity/5000Nodes_10000Pods",
@@ -157,6 +194,12 @@ export const workloads: Workload[] = [
     target: 1100,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "nodeAffinity" },
+      { kind: "pluginRan", plugin: "NodeAffinity", point: "Filter" },
+    ],
   },
   {
     name: "TopologySpreading/5000Nodes_5000Pods",
@@ -168,6 +211,12 @@ export const workloads: Workload[] = [
     target: 2300,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "zoneSkew", maxSkew: 5 },
+      { kind: "pluginRan", plugin: "PodTopologySpread", point: "Filter" },
+    ],
   },
   {
     name: "PreferredTopologySpreading/5000Nodes_5000Pods",
@@ -179,6 +228,12 @@ export const workloads: Workload[] = [
     target: 1700,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "zoneSkew", maxSkew: 5 },
+      { kind: "pluginRan", plugin: "PodTopologySpread", point: "Score" },
+    ],
   },
   {
     // ops: createNodes (0), createAny Service in service-ns (1), init pods (2, namespace-2),
@@ -195,6 +250,12 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: 500,
     timeoutMs: 120_000,
+    verify: [
+      { kind: "allMeasuredBound" },
+      { kind: "withinCapacity" },
+      { kind: "defaultSpreadingZoneSkew" },
+      { kind: "pluginRan", plugin: "PodTopologySpread", point: "Score" },
+    ],
   },
   {
     name: "PreemptionBasic/1000Nodes",
@@ -205,6 +266,7 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: null,
     timeoutMs: 90_000,
+    verify: [{ kind: "allMeasuredBound" }, { kind: "withinCapacity" }, { kind: "preempted" }],
     notes: "no CI threshold (old 500Nodes floor was 18)",
   },
   {
@@ -220,6 +282,7 @@ export const workloads: Workload[] = [
     target: 3000,
     rssTargetMB: 500,
     timeoutMs: 90_000,
+    verify: [{ kind: "allMeasuredBound" }, { kind: "withinCapacity" }, { kind: "churnPending" }],
     notes: "churn: one 9-CPU priority-10 pod every 200 ms of wall time",
   },
 ];
