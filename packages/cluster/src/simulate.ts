@@ -3,7 +3,7 @@
 // pod went and why. Same seed and input: same result.
 import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import { type Logger, ManualClock, type Registry, seededRandom } from "@kubesched/framework";
+import { type Features, type Logger, ManualClock, type Registry, seededRandom } from "@kubesched/framework";
 import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
@@ -59,6 +59,8 @@ export interface SimulateOptions {
   objects: readonly SourcedObject[];
   /** Where the scheduler logs (the CLI's stderr logger; a recording logger in tests). */
   logger: Logger;
+  /** Feature gates over the release's defaults (kube-scheduler's --feature-gates). */
+  features?: Partial<Features>;
   seed?: number;
   explain?: boolean;
   /**
@@ -104,6 +106,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     registry: opts.registry,
     source: cluster,
     logger: opts.logger,
+    ...(opts.features ? { features: opts.features } : {}),
     clock,
     rand: seededRandom(opts.seed ?? 0),
     metrics: false,

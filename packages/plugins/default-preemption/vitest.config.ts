@@ -1,3 +1,4 @@
 import { defineProject } from "vitest/config";
 
-export default defineProject({});
+// Every harness call is replayed through the assembled scheduler (the engine conformance suite).
+export default defineProject({ test: { setupFiles: ["../../../tooling/conformance/engine-setup.ts"] } });

@@ -23,6 +23,7 @@ import {
   type PreFilterResult,
   type QueueSortPlugin,
   type Random,
+  type Registry,
   type SharedLister,
   type Status,
 } from "@kubesched/framework";
@@ -32,6 +33,7 @@ import {
   newProfileMap,
   type PluginSet,
   type Plugins,
+  type ProfileConfig,
 } from "@kubesched/runtime";
 import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
@@ -217,6 +219,52 @@ function decodeArgs<A>(d: PluginDescriptor<A>, raw: unknown, features: Features)
   return args;
 }
 
+/**
+ * One harness call the assembled scheduler can replay (the engine conformance suite): what the
+ * harness was built from, the pod, the nodes the call covered and what the harness computed.
+ */
+export interface EngineCall {
+  kind: "filter" | "score";
+  registry: Registry;
+  profile: ProfileConfig;
+  pluginName: string;
+  nodes: readonly Node[];
+  pods: readonly Pod[];
+  objects: Partial<HarnessObjects>;
+  features: Features;
+  pod: Pod;
+  /** The nodes the call covered, in order. */
+  nodeNames: string[];
+  /** The plugin's own PreFilter status (filter calls; score calls with runPreFilter). */
+  preFilterStatus: Status | null;
+  /** filter: every covered node's status (absent when PreFilter did not succeed). */
+  statuses?: ReadonlyMap<string, Status | null>;
+  /** score: the plugin's PreScore status, the call's status and normalized scores. */
+  preScoreStatus?: Status | null;
+  status?: Status | null;
+  scores?: readonly NodeScore[];
+}
+
+/** Replays a harness call through the assembled scheduler; rejects when the engine decides otherwise. */
+export type EngineChecker = (call: EngineCall) => Promise<void>;
+
+let engineChecker: EngineChecker | null = null;
+const pendingEngineChecks: Promise<void>[] = [];
+
+/**
+ * Makes every plugin harness replay its filter() and score() calls through the engine (set by the
+ * engine conformance suite's vitest setup file; null turns it off).
+ */
+export function setHarnessEngineChecker(checker: EngineChecker | null): void {
+  engineChecker = checker;
+}
+
+/** Waits for the engine replays of the calls made so far; rejects with the first difference. */
+export async function flushHarnessEngineChecks(): Promise<void> {
+  const checks = pendingEngineChecks.splice(0);
+  await Promise.all(checks);
+}
+
 /** Builds a framework around one plugin; see PluginHarness. */
 export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<PluginHarness> {
   const features: Features = { ...defaultFeatures, ...opts.features };
@@ -286,6 +334,26 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   const nodeInfosOf = (names: string[] | undefined): NodeInfo[] =>
     names ? names.map(nodeInfo) : [...snapshot.nodeInfos().list()];
 
+  // The engine replays what a full cycle can observe: not the harness's own snapshot or nominator.
+  const replayable = opts.snapshot === undefined && (opts.nominatedPods ?? []).length === 0;
+  const replay = (
+    call: Omit<EngineCall, "registry" | "profile" | "pluginName" | "nodes" | "pods" | "objects" | "features">,
+  ): void => {
+    if (!engineChecker || !replayable) return;
+    pendingEngineChecks.push(
+      engineChecker({
+        ...call,
+        registry,
+        profile: { schedulerName: "default-scheduler", plugins, pluginConfig },
+        pluginName: under.name,
+        nodes,
+        pods,
+        objects: opts.objects ?? {},
+        features,
+      }),
+    );
+  };
+
   const runPreFilter = (state: CycleState, pod: Pod): HarnessPreFilterOutput => {
     pluginPreFilterStatus = null;
     const { result, status } = framework.runPreFilterPlugins(state, pod);
@@ -312,6 +380,13 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
         for (const ni of nodeInfosOf(nodeNames))
           statuses.set(ni.nodeName, framework.runFilterPlugins(state, pod, ni));
       }
+      replay({
+        kind: "filter",
+        pod,
+        nodeNames: nodeInfosOf(nodeNames).map((n) => n.nodeName),
+        preFilterStatus: preFilter.pluginStatus,
+        statuses,
+      });
       return { state, preFilter, statuses };
     },
     score(pod, nodeNames, o = {}) {
@@ -346,6 +421,18 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       if (ext) {
         const s = ext.normalizeScore(state, pod, scores);
         if (s && !s.isSuccess()) return { status: s, scores: [], preScoreStatus };
+      }
+      // A Score on a state the test built, or without PreScore, is not what a cycle does.
+      if (o.state === undefined && o.runPreScore !== false) {
+        replay({
+          kind: "score",
+          pod,
+          nodeNames: infos.map((n) => n.nodeName),
+          preFilterStatus: null,
+          preScoreStatus,
+          status: null,
+          scores: scores.map((x) => ({ ...x })),
+        });
       }
       return { status: null, scores, preScoreStatus };
     },

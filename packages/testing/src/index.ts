@@ -6,6 +6,9 @@ export { ArrayClusterLister, ArrayLister, FakeListers, type ListerObjects } from
 export { FakeNominator } from "./fake-nominator";
 export {
   createPluginHarness,
+  type EngineCall,
+  type EngineChecker,
+  flushHarnessEngineChecks,
   HarnessBinderName,
   type HarnessFilterOutput,
   type HarnessObjects,
@@ -15,6 +18,7 @@ export {
   type HarnessScoreOptions,
   type HarnessScoreOutput,
   type PluginHarness,
+  setHarnessEngineChecker,
 } from "./harness";
 export {
   type ClientCall,

@@ -1,0 +1,173 @@
+// The engine conformance suite: every plugin table that runs through @kubesched/testing's harness
+// is replayed through the assembled scheduler — the in-memory cluster, queue, cache, framework and
+// explain of `simulate()`, built by the functions production uses — and must decide the same:
+// the same Filter status and reasons per node, the same normalized scores. Calls a full cycle
+// cannot observe are counted, with why, and not compared.
+import { appendFileSync } from "node:fs";
+import type { Pod } from "@kubesched/api";
+import {
+  type K8sObject,
+  namespacedKinds,
+  type SimulationResult,
+  type SourcedObject,
+  simulate,
+} from "@kubesched/cluster";
+import { defaultConfig } from "@kubesched/config";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { type EngineCall, recordingLogger, statusSummary } from "@kubesched/testing";
+
+type Verdict =
+  | { verdict: "same" }
+  | { verdict: "unobservable"; why: string }
+  | { verdict: "differs"; why: string };
+
+const kinds: Record<string, SourcedObject["kind"]> = {
+  namespaces: "Namespace",
+  services: "Service",
+  replicaSets: "ReplicaSet",
+  statefulSets: "StatefulSet",
+  replicationControllers: "ReplicationController",
+  podDisruptionBudgets: "PodDisruptionBudget",
+  persistentVolumes: "PersistentVolume",
+  persistentVolumeClaims: "PersistentVolumeClaim",
+  storageClasses: "StorageClass",
+  csiNodes: "CSINode",
+  priorityClasses: "PriorityClass",
+};
+
+const key = (p: Pod) => `${p.metadata?.namespace || "default"}/${p.metadata?.name ?? ""}`;
+
+/** Runs the call's pod through simulate() over the call's cluster and profile, with explain. */
+async function replay(call: EngineCall): Promise<SimulationResult["pods"][number] | string> {
+  const registry = new Map(call.registry);
+  const binder = inTreeRegistry.get("DefaultBinder");
+  if (!binder) throw new Error("DefaultBinder is not in the in-tree registry");
+  registry.set(binder.name, binder);
+  const plugins = structuredClone(call.profile.plugins);
+  // Bind for real (the harness's binder only records), so the pod's outcome is the engine's.
+  plugins.multiPoint.enabled = plugins.multiPoint.enabled.filter((e) => e.name !== "HarnessBinder");
+  plugins.bind = { enabled: [{ name: binder.name }], disabled: [] };
+  const base = defaultConfig({ registry });
+  const config = {
+    ...base,
+    profiles: [{ ...call.profile, plugins, percentageOfNodesToScore: 100 }],
+  };
+  const nodeNames = new Set(call.nodes.map((n) => n.metadata?.name ?? ""));
+  const objects: SourcedObject[] = [];
+  // Tables mix an unset and an empty namespace for "the same namespace"; the API server puts
+  // both in "default", and so does this replay, for every namespaced object alike.
+  const add = (kind: SourcedObject["kind"], obj: unknown) => {
+    const o = structuredClone(obj) as K8sObject;
+    if (namespacedKinds.has(kind))
+      o.metadata = { ...o.metadata, namespace: o.metadata?.namespace || "default" };
+    objects.push({ kind, obj: o, origin: "harness" });
+  };
+  for (const [field, list] of Object.entries(call.objects)) {
+    const kind = kinds[field];
+    if (kind) for (const o of list as unknown[]) add(kind, o);
+  }
+  for (const n of call.nodes) add("Node", n);
+  // Upstream's tables leave most pods nameless; the cluster needs a key per pod.
+  const named = (p: Pod, name: string): Pod => {
+    const c = structuredClone(p);
+    c.metadata = { ...c.metadata, name: c.metadata?.name || name };
+    return c;
+  };
+  const pod = named(call.pod, "pod-under-test");
+  if (pod.spec?.nodeName) return "the pod is already bound";
+  const seen = new Set<string>([key(pod)]);
+  const uids = new Set<string>([pod.metadata?.uid ?? ""]);
+  call.pods.forEach((p, i) => {
+    // Running pods only: the harness lists pending pods too, which the engine would schedule.
+    if (!p.spec?.nodeName || !nodeNames.has(p.spec.nodeName)) return;
+    let c = named(p, `existing-pod-${i}`);
+    // Builders give pods the same default name or UID; the cluster tells pods apart by both.
+    if (seen.has(key(c))) c = { ...c, metadata: { ...c.metadata, name: `${c.metadata?.name}-${i}` } };
+    const uid = c.metadata?.uid ?? "";
+    if (uid === "" || uids.has(uid)) c = { ...c, metadata: { ...c.metadata, uid: `existing-pod-uid-${i}` } };
+    uids.add(c.metadata?.uid ?? "");
+    seen.add(key(c));
+    add("Pod", c);
+  });
+  add("Pod", pod);
+  let r: SimulationResult;
+  try {
+    r = await simulate({
+      config,
+      registry,
+      objects,
+      logger: recordingLogger(),
+      features: call.features,
+      explain: true,
+      seed: 0,
+    });
+  } catch (e) {
+    return `the cluster is not admissible: ${(e as Error).message.split("\n")[0]}`;
+  }
+  return r.pods.find((p) => `${p.namespace}/${p.name}` === key(pod)) ?? "the pod was not reported";
+}
+
+const view = statusSummary;
+
+export async function check(call: EngineCall): Promise<Verdict> {
+  const result = await replay(call);
+  if (typeof result === "string") return { verdict: "unobservable", why: result };
+  const e = result.explain;
+  if (!e) return { verdict: "unobservable", why: "no explanation recorded" };
+  const preFilter = e.preFilter[call.pluginName];
+  if (call.kind === "filter") {
+    const harnessPre = view(call.preFilterStatus);
+    // The plugin's own PreFilter (Skip included) must agree first.
+    if (
+      preFilter &&
+      preFilter.code !== harnessPre.code &&
+      !(harnessPre.code === "Success" && preFilter.code === "Success")
+    ) {
+      return { verdict: "differs", why: `PreFilter: harness ${harnessPre.code}, engine ${preFilter.code}` };
+    }
+    if (!call.statuses || call.statuses.size === 0)
+      return { verdict: "unobservable", why: "PreFilter did not succeed" };
+    let compared = 0;
+    for (const [node, status] of call.statuses) {
+      const got = e.filter[node]?.[call.pluginName];
+      if (!got) continue; // not evaluated: PreFilter narrowed the nodes, or an earlier plugin failed
+      const want = view(status);
+      if (got.code !== want.code || JSON.stringify(got.reasons ?? []) !== JSON.stringify(want.reasons)) {
+        return {
+          verdict: "differs",
+          why: `Filter on ${node}: harness ${want.code} ${JSON.stringify(want.reasons)}, engine ${got.code} ${JSON.stringify(got.reasons ?? [])}`,
+        };
+      }
+      compared++;
+    }
+    return compared > 0
+      ? { verdict: "same" }
+      : { verdict: "unobservable", why: "the plugin ran on none of the nodes" };
+  }
+  // score
+  const scored = Object.keys(e.score ?? {});
+  if (scored.length === 0)
+    return { verdict: "unobservable", why: "the engine did not score (fewer than two feasible nodes)" };
+  if (scored.slice().sort().join() !== call.nodeNames.slice().sort().join()) {
+    return { verdict: "unobservable", why: "the engine scored another set of nodes (filters reject some)" };
+  }
+  if (call.preScoreStatus?.isSkip()) {
+    const any = scored.some((n) => e.score?.[n]?.[call.pluginName]);
+    return any ? { verdict: "differs", why: "PreScore: harness Skip, engine scored" } : { verdict: "same" };
+  }
+  for (const s of call.scores ?? []) {
+    const got = e.score?.[s.name]?.[call.pluginName];
+    if (!got)
+      return { verdict: "differs", why: `Score on ${s.name}: the engine did not score with the plugin` };
+    if (got.normalized !== s.score) {
+      return { verdict: "differs", why: `Score on ${s.name}: harness ${s.score}, engine ${got.normalized}` };
+    }
+  }
+  return { verdict: "same" };
+}
+
+/** Appends one line per call to `file` (KUBESCHED_CONFORMANCE_REPORT) for the counts. */
+export function report(file: string | undefined, test: string, call: EngineCall, v: Verdict): void {
+  if (!file) return;
+  appendFileSync(file, `${JSON.stringify({ test, plugin: call.pluginName, kind: call.kind, ...v })}\n`);
+}
