@@ -412,24 +412,19 @@ export function reportClient(): void {
     );
     if (pod.message) body.append(h("p", { class: "msg" }, pod.message));
 
-    // PreFilter.
+    // PreFilter: one chip per plugin (Skip: nothing to check for this pod); a plugin that
+    // narrowed the nodes lists them.
     if (e.preFilter.length) {
-      const t = h("table", { class: "small" });
-      t.append(
-        h("tr", null, h("th", null, "PreFilter plugin"), h("th", null, "result"), h("th", null, "nodes")),
-      );
+      const chips = h("div", { class: "chips", id: "prefilter" });
       for (const pf of e.preFilter) {
-        t.append(
-          h(
-            "tr",
-            null,
-            h("td", null, str(pf.plugin)),
-            statusCell(str(pf.code), pf.reasons.map(str)),
-            h("td", null, pf.nodeNames ? pf.nodeNames.map(str).join(", ") : "all"),
-          ),
-        );
+        const code = str(pf.code);
+        const cls = code === "Success" ? "ok" : code === "Skip" ? "skip" : "fail";
+        const detail =
+          code === "Success" ? "✓" : code === "Skip" ? "skip" : `${code}: ${pf.reasons.map(str).join("; ")}`;
+        const nodes = pf.nodeNames ? ` (nodes: ${pf.nodeNames.map(str).join(", ")})` : "";
+        chips.append(h("span", { class: `chip ${cls}` }, `${str(pf.plugin)} ${detail}${nodes}`));
       }
-      body.append(h("h3", null, "PreFilter"), t);
+      body.append(h("h3", null, "PreFilter"), chips);
     }
 
     // Filter matrix: nodes × plugins, failing nodes first.

@@ -59,5 +59,10 @@ th .sub { color: var(--muted); font-weight: normal; font-size: 11px; }
 tr.selected td { background: #ddf4ff; }
 .tag { margin-left: 6px; padding: 0 5px; border-radius: 8px; font-size: 11px; background: var(--added); color: #fff; font-family: system-ui, sans-serif; }
 .tag.tie { background: var(--freed); }
+.chips { display: flex; flex-wrap: wrap; gap: 6px; }
+.chip { border: 1px solid var(--line); border-radius: 12px; padding: 1px 8px; font-size: 12px; }
+.chip.ok { color: var(--ok); }
+.chip.skip { color: var(--muted); }
+.chip.fail { color: var(--fail); background: var(--failbg); border-color: var(--fail); }
 td.strong { font-weight: 600; }
 `;
