@@ -113,7 +113,9 @@ spec:
 ${extra}  containers: [{ name: c, image: i, resources: { requests: { cpu: "1", example.com/gpu: "1" }, limits: { example.com/gpu: "1" } } }]
 ---
 `;
-    const r = await run(node("plain", "8") + gpuNode + gpuPod("running", "  nodeName: gpu\n") + gpuPod("new"));
+    const r = await run(
+      node("plain", "8") + gpuNode + gpuPod("running", "  nodeName: gpu\n") + gpuPod("new"),
+    );
     expect(r.pods[0]?.node).toBe("gpu");
     expect(r.nodes.find((n) => n.name === "plain")?.scalarResources).toBeUndefined();
     expect(r.nodes.find((n) => n.name === "gpu")?.scalarResources).toEqual({
