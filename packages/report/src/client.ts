@@ -322,7 +322,7 @@ export function reportClient(): void {
         const btn = pod.explain
           ? h("button", { type: "button", class: "explain-btn", "data-pod": key }, "explain")
           : null;
-        btn?.addEventListener("click", () => openExplain(pod, str));
+        btn?.addEventListener("click", () => openExplain(pod, str, sec.nodes.length));
         return h(
           "tr",
           { "data-pod": key },
@@ -377,7 +377,7 @@ export function reportClient(): void {
     );
   }
 
-  function openExplain(pod: PodRow, str: (i: number) => string): void {
+  function openExplain(pod: PodRow, str: (i: number) => string, clusterNodes: number): void {
     const e = pod.explain as PodExplain;
     const body = h("div", {
       class: "modal",
@@ -488,7 +488,7 @@ export function reportClient(): void {
       h(
         "p",
         { class: "muted" },
-        `${failing.length + passing.length} node(s) evaluated: ${passing.length} passed every filter, ${failing.length} rejected. A node lists the plugins that ran on it, up to the first that failed.`,
+        `${failing.length + passing.length} of ${clusterNodes} node(s) evaluated: ${passing.length} passed every filter, ${failing.length} rejected. ${failing.length + passing.length < clusterNodes ? "The scheduler stops looking once it has found enough feasible nodes (percentageOfNodesToScore). " : ""}A node lists the plugins that ran on it, up to the first that failed.`,
       ),
       h("label", { class: "controls" }, onlyFailing, " rejected nodes only"),
       mp.el,
