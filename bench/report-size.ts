@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
 import { loadSnapshotTexts, simulate } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
+import { createLogger } from "@kubesched/scheduler";
 import { benchConfig } from "./lib/config";
 import { makeNode, makePod } from "./lib/templates";
 
@@ -34,7 +35,8 @@ const objects = loadSnapshotTexts([
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 for (const explain of [false, true]) {
   const { config, registry } = benchConfig();
-  const result = await simulate({ config, registry, objects, explain });
+  const logger = createLogger({ write: (line) => process.stderr.write(line) });
+  const result = await simulate({ config, registry, objects, logger, explain });
   const html = renderReport({ simulation: result });
   const json = JSON.stringify(result);
   console.log(

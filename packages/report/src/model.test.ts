@@ -3,6 +3,7 @@
 import { loadSnapshotFiles, loadSnapshotTexts, type SimulationResult, simulate } from "@kubesched/cluster";
 import { defaultConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { fitErrorReasons, type PodExplain, simulationSection } from "./model";
 import { renderReport, reportModel, scriptSafeJSON } from "./render-report";
@@ -13,6 +14,7 @@ async function run(objects: Parameters<typeof simulate>[0]["objects"]): Promise<
   return simulate({
     config: defaultConfig({ registry: inTreeRegistry }),
     registry: inTreeRegistry,
+    logger: recordingLogger(),
     objects,
     explain: true,
   });

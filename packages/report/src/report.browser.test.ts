@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadSnapshotFiles, loadSnapshotTexts, type SimulationResult, simulate } from "@kubesched/cluster";
 import { defaultConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderReport } from "./render-report";
@@ -43,6 +44,7 @@ async function simulateFiles(file: string): Promise<SimulationResult> {
   return simulate({
     config: defaultConfig({ registry: inTreeRegistry }),
     registry: inTreeRegistry,
+    logger: recordingLogger(),
     objects: loadSnapshotFiles([file], root).objects,
     explain: true,
   });
@@ -198,6 +200,7 @@ describe.skipIf(!executablePath && !process.env.CI)(
       const r = await simulate({
         config: defaultConfig({ registry: inTreeRegistry }),
         registry: inTreeRegistry,
+        logger: recordingLogger(),
         objects: loadSnapshotTexts([{ name: "big.json", text: JSON.stringify([...nodes, ...pods]) }]).objects,
         explain: true,
       });
