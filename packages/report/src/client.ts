@@ -488,7 +488,7 @@ export function reportClient(): void {
       h(
         "p",
         { class: "muted" },
-        `${failing.length + passing.length} of ${clusterNodes} node(s) evaluated: ${passing.length} passed every filter, ${failing.length} rejected. ${failing.length + passing.length < clusterNodes ? "The scheduler stops looking once it has found enough feasible nodes (percentageOfNodesToScore). " : ""}A node lists the plugins that ran on it, up to the first that failed.`,
+        `${failing.length + passing.length} of ${clusterNodes} node(s) evaluated: ${passing.length} passed every filter, ${failing.length} rejected. ${failing.length + passing.length < clusterNodes ? "The others were not evaluated in this attempt: a nominated node that fits is taken first, and otherwise the scheduler stops once it has found enough feasible nodes (percentageOfNodesToScore). " : ""}A node lists the plugins that ran on it, up to the first that failed.`,
       ),
       h("label", { class: "controls" }, onlyFailing, " rejected nodes only"),
       mp.el,
