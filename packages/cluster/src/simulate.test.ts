@@ -81,8 +81,9 @@ describe("simulate", () => {
         allocatable: { cpu: "2", memory: "8Gi", pods: "110" },
         requested: expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }),
         pods: r.pods[1]?.node === "small" ? 2 : 1,
+        before: { requested: { cpu: "1", memory: "1Gi" }, pods: 1 },
       },
-      expect.objectContaining({ name: "big" }),
+      expect.objectContaining({ name: "big", before: { requested: { cpu: "0", memory: "0" }, pods: 0 } }),
     ]);
     expect(r.nodes.find((n) => n.name === "big")?.requested.cpu).toBe(r.pods[1]?.node === "big" ? "5" : "4");
     expect(r.preemptions).toEqual([]);
@@ -95,6 +96,31 @@ describe("simulate", () => {
       skipped: 0,
       wallMs: null,
       podsPerSecond: null,
+    });
+  });
+
+  it("reports scalar resources (extended resources, hugepages) before and after", async () => {
+    const gpuNode = `apiVersion: v1
+kind: Node
+metadata: { name: gpu, labels: { kubernetes.io/hostname: gpu } }
+status: { allocatable: { cpu: "8", memory: 8Gi, pods: "110", example.com/gpu: "4", hugepages-2Mi: 1Gi } }
+---
+`;
+    const gpuPod = (name: string, extra = "") => `apiVersion: v1
+kind: Pod
+metadata: { name: ${name} }
+spec:
+${extra}  containers: [{ name: c, image: i, resources: { requests: { cpu: "1", example.com/gpu: "1" }, limits: { example.com/gpu: "1" } } }]
+---
+`;
+    const r = await run(
+      node("plain", "8") + gpuNode + gpuPod("running", "  nodeName: gpu\n") + gpuPod("new"),
+    );
+    expect(r.pods[0]?.node).toBe("gpu");
+    expect(r.nodes.find((n) => n.name === "plain")?.scalarResources).toBeUndefined();
+    expect(r.nodes.find((n) => n.name === "gpu")?.scalarResources).toEqual({
+      "example.com/gpu": { allocatable: "4", requested: "2", requestedBefore: "1" },
+      "hugepages-2Mi": { allocatable: "1Gi", requested: "0", requestedBefore: "0" },
     });
   });
 

@@ -3,7 +3,14 @@
 // pod went and why. Same seed and input: same result.
 import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import { type Features, type Logger, ManualClock, type Registry, seededRandom } from "@kubesched/framework";
+import {
+  type Features,
+  type Logger,
+  ManualClock,
+  type NodeInfo,
+  type Registry,
+  seededRandom,
+} from "@kubesched/framework";
 import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
@@ -33,6 +40,14 @@ export interface NodeResult {
   allocatable: Record<string, string>;
   requested: Record<string, string>;
   pods: number;
+  /** What the node held before the simulation (the snapshot's running pods): cpu and memory requested, pod count. */
+  before: { requested: Record<string, string>; pods: number };
+  /**
+   * Scalar resources (upstream's ScalarResources: extended resources such as nvidia.com/gpu,
+   * hugepages) the node offers or its pods request, with what was requested before and after.
+   * Absent when there are none.
+   */
+  scalarResources?: Record<string, { allocatable: string; requested: string; requestedBefore: string }>;
 }
 
 export interface SimulationResult {
@@ -81,6 +96,30 @@ function cpuString(milli: number): string {
 function bytesString(v: number): string {
   return Quantity.of(v, 0, "BinarySI").toString();
 }
+function scalarString(name: string, v: number): string {
+  return Quantity.of(v, 0, name.startsWith("hugepages-") ? "BinarySI" : "DecimalSI").toString();
+}
+
+function scalarResources(
+  ni: NodeInfo | undefined,
+  before: NodeInfo | undefined,
+): NodeResult["scalarResources"] | undefined {
+  const names = new Set([
+    ...(ni?.allocatable.scalarResources?.keys() ?? []),
+    ...(ni?.requested.scalarResources?.keys() ?? []),
+    ...(before?.requested.scalarResources?.keys() ?? []),
+  ]);
+  if (names.size === 0) return undefined;
+  const out: NonNullable<NodeResult["scalarResources"]> = {};
+  for (const name of [...names].sort()) {
+    out[name] = {
+      allocatable: scalarString(name, ni?.allocatable.scalarResources?.get(name) ?? 0),
+      requested: scalarString(name, ni?.requested.scalarResources?.get(name) ?? 0),
+      requestedBefore: scalarString(name, before?.requested.scalarResources?.get(name) ?? 0),
+    };
+  }
+  return out;
+}
 
 export async function simulate(opts: SimulateOptions): Promise<SimulationResult> {
   const objects = admit(opts.objects);
@@ -124,6 +163,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     },
   });
 
+  // The nodes as the snapshot left them, for the before/after utilisation in the result.
+  const nodesBefore = sched.cache.dump().nodes;
   const started = performance.now();
   // Pending pods enter the queue in file order; a microsecond apart so that equal priorities
   // keep that order (the queue sorts by priority, then by time of entry).
@@ -222,10 +263,11 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
   const nodeInfos = sched.cache.dump().nodes;
   const nodes: NodeResult[] = cluster.nodes.list().map((n: Node) => {
     const ni = nodeInfos.get(n.metadata?.name ?? "");
+    const before = nodesBefore.get(n.metadata?.name ?? "");
     const alloc = n.status?.allocatable ?? {};
     const allocatable: Record<string, string> = {};
     for (const k of ["cpu", "memory", "pods"]) if (alloc[k] !== undefined) allocatable[k] = String(alloc[k]);
-    return {
+    const result: NodeResult = {
       name: n.metadata?.name ?? "",
       allocatable,
       requested: {
@@ -233,7 +275,17 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
         memory: bytesString(ni?.requested.memory ?? 0),
       },
       pods: ni?.pods.length ?? 0,
+      before: {
+        requested: {
+          cpu: cpuString(before?.requested.milliCPU ?? 0),
+          memory: bytesString(before?.requested.memory ?? 0),
+        },
+        pods: before?.pods.length ?? 0,
+      },
     };
+    const scalar = scalarResources(ni, before);
+    if (scalar) result.scalarResources = scalar;
+    return result;
   });
 
   const timing = opts.timing === true;

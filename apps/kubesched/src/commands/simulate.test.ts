@@ -119,9 +119,18 @@ describe("kubesched simulate --cluster examples/cluster.yaml", () => {
     expect(by["ingress-1"]?.node).toBe("node-b1");
     expect(by["train-0"]?.node).toBe("gpu-c2");
     for (const n of r.nodes) {
-      expect(Object.keys(n)).toEqual(["name", "allocatable", "requested", "pods"]);
+      const scalar = n.name === "gpu-c2" ? ["scalarResources"] : [];
+      expect(Object.keys(n)).toEqual(["name", "allocatable", "requested", "pods", "before", ...scalar]);
       expect(Object.keys(n.requested)).toEqual(["cpu", "memory"]);
     }
+    expect(r.nodes.find((n) => n.name === "node-c1")).toMatchObject({
+      requested: { cpu: "3500m", memory: "9Gi" },
+      pods: 2,
+      before: { requested: { cpu: "3", memory: "8Gi" }, pods: 1 },
+    });
+    expect(r.nodes.find((n) => n.name === "gpu-c2")).toMatchObject({
+      scalarResources: { "nvidia.com/gpu": { allocatable: "2", requested: "1", requestedBefore: "0" } },
+    });
     expect(r.nodes.find((n) => n.name === "node-b1")?.allocatable).toEqual({
       cpu: "7800m",
       memory: "31Gi",
@@ -423,7 +432,16 @@ describe("kubesched simulate errors", () => {
   it("--help documents every flag", async () => {
     const { code, stdout } = await run("simulate", "--help");
     expect(code).toBe(0);
-    for (const flag of ["--config", "--cluster", "--output", "--explain", "--seed", "--out", "--timing"]) {
+    for (const flag of [
+      "--config",
+      "--cluster",
+      "--output",
+      "--explain",
+      "--seed",
+      "--out",
+      "--timing",
+      "--report",
+    ]) {
       expect(stdout).toContain(flag);
     }
   });
@@ -502,5 +520,75 @@ describe("logging flags (-v, --logging-format)", () => {
     const { code, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml", "--v", "high");
     expect(code).toBe(2);
     expect(stderr).toContain('error: invalid value "high" for --v: must be a non-negative integer');
+  });
+});
+
+/** The model inside a report (the page's inline JSON blob). */
+function reportData(html: string): {
+  title: string;
+  sections: {
+    kind: string;
+    summary: Record<string, unknown>;
+    pods: { name: string; outcome: string; explain?: unknown }[];
+    preemptions: unknown[];
+    nodes: { name: string; resources: Record<string, { text: string[] }> }[];
+  }[];
+} {
+  const blob = /<script type="application\/json" id="kubesched-report-data">(.*?)<\/script>/s.exec(html)?.[1];
+  if (!blob) throw new Error("no report data in the page");
+  return JSON.parse(blob);
+}
+
+describe("kubesched simulate --report", () => {
+  it("examples/cluster.yaml --explain: the table on stdout, the report in the file with the same result", async () => {
+    const file = join(tmp, "cluster-report.html");
+    const res = await run("simulate", "--cluster", "examples/cluster.yaml", "--explain", "--report", file);
+    expect(res.stderr).toBe("");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(
+      "11 pending pods: 8 scheduled, 1 unschedulable, 0 error, 1 gated, 1 skipped\n",
+    );
+    const html = readFileSync(file, "utf8");
+    expect(html).toContain("kubesched simulate --cluster examples/cluster.yaml --seed 0 --explain");
+    const json = JSON.parse(
+      (await run("simulate", "--cluster", "examples/cluster.yaml", "--explain", "-o", "json")).stdout,
+    ) as Result;
+    const [sec] = reportData(html).sections;
+    expect(sec?.kind).toBe("simulation");
+    expect(sec?.summary).toEqual(json.summary);
+    expect(sec?.pods.map((p) => [p.name, p.outcome, p.explain !== undefined])).toEqual(
+      json.pods.map((p) => [p.name, p.outcome, p.explain !== undefined]),
+    );
+    expect(sec?.nodes.find((n) => n.name === "gpu-c2")?.resources["nvidia.com/gpu"]?.text).toEqual([
+      "2",
+      "0",
+      "1",
+    ]);
+  });
+
+  it("examples/preemption.yaml: the preemption and the victim's node before and after", async () => {
+    const file = join(tmp, "preemption-report.html");
+    const res = await run("simulate", "--cluster", "examples/preemption.yaml", "--report", file);
+    expect(res.code).toBe(0);
+    const [sec] = reportData(readFileSync(file, "utf8")).sections;
+    expect(sec?.preemptions).toEqual([
+      { preemptor: "prod/payments-0", node: "worker-1", victims: ["batch/report-0"] },
+    ]);
+    // worker-1: etl-0 and report-0 (1.5 cpu each) before; etl-0 and payments-0 after.
+    expect(sec?.nodes.find((n) => n.name === "worker-1")?.resources.cpu?.text).toEqual(["4", "3", "4"]);
+    // Without --explain there is no per-pod explain.
+    expect(sec?.pods.every((p) => p.explain === undefined)).toBe(true);
+  });
+
+  it("a report that cannot be written is an error naming the file", async () => {
+    const res = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--report",
+      join(tmp, "no/such/dir/r.html"),
+    );
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^error: cannot write --report .*no\/such\/dir\/r\.html: ENOENT/);
   });
 });

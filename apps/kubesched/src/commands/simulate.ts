@@ -2,7 +2,8 @@
 import { writeFileSync } from "node:fs";
 import { quantityMilliValue, quantityValue } from "@kubesched/api";
 import { AdmissionError, loadSnapshotFiles, SnapshotLoadError, simulate } from "@kubesched/cluster";
-import type { CommandSpec } from "../cli";
+import { renderReport } from "@kubesched/report";
+import type { CommandContext, CommandSpec } from "../cli";
 import { loadConfigFlag, resolvePath } from "./common";
 import { type OutputFormat, renderResult } from "./simulate-output";
 
@@ -14,6 +15,15 @@ function safe(parse: (s: string) => number): (s: string) => number {
       return 0;
     }
   };
+}
+
+/** The inputs, under the report's title: which snapshot, configuration and seed. */
+function reportSubtitle(ctx: CommandContext): string {
+  const parts = [`--cluster ${(ctx.lists.cluster ?? []).join(" --cluster ")}`];
+  if (typeof ctx.flags.config === "string") parts.push(`--config ${ctx.flags.config}`);
+  parts.push(`--seed ${typeof ctx.flags.seed === "string" ? ctx.flags.seed : "0"}`);
+  if (ctx.flags.explain === true) parts.push("--explain");
+  return `kubesched simulate ${parts.join(" ")}`;
 }
 
 export const simulateCommand: CommandSpec = {
@@ -49,6 +59,12 @@ export const simulateCommand: CommandSpec = {
       description: "Seed for tie-breaking and other random choices.",
     },
     { name: "out", value: "FILE", description: "Write the result to FILE instead of stdout." },
+    {
+      name: "report",
+      value: "FILE",
+      description:
+        "Also write a self-contained HTML report to FILE (summary, node utilisation before/after, pods; with --explain each pod's filter matrix and scores).",
+    },
     {
       name: "timing",
       description:
@@ -101,6 +117,16 @@ export const simulateCommand: CommandSpec = {
     const out = ctx.flags.out;
     if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);
+    const report = ctx.flags.report;
+    if (typeof report === "string") {
+      const file = resolvePath(ctx, report);
+      try {
+        writeFileSync(file, renderReport({ simulation: result, subtitle: reportSubtitle(ctx) }));
+      } catch (e) {
+        ctx.io.stderr(`error: cannot write --report ${report}: ${(e as Error).message}\n`);
+        return 1;
+      }
+    }
     if (format === "table" && result.summary.wallMs !== null) {
       ctx.io.stderr(
         `scheduled ${result.summary.scheduled} pods in ${result.summary.wallMs} ms (${result.summary.podsPerSecond} pods/s)\n`,

@@ -1,0 +1,12 @@
+export type {
+  FilterRow,
+  NodeRow,
+  PodExplain,
+  PodRow,
+  ReasonCount,
+  ReportModel,
+  ReportSection,
+  ResourceCell,
+  SimulationSection,
+} from "./model";
+export { type ReportInput, renderReport, reportModel } from "./render-report";

@@ -1,0 +1,138 @@
+// The page's model from real simulations: interned strings, shared filter/score rows that
+// expand back to the SimulationResult's explain, and reasons aggregated from FitError messages.
+import { loadSnapshotFiles, loadSnapshotTexts, type SimulationResult, simulate } from "@kubesched/cluster";
+import { defaultConfig } from "@kubesched/config";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
+import { describe, expect, it } from "vitest";
+import { fitErrorReasons, type PodExplain, simulationSection } from "./model";
+import { renderReport, reportModel, scriptSafeJSON } from "./render-report";
+
+const root = new URL("../../../", import.meta.url).pathname;
+
+async function run(objects: Parameters<typeof simulate>[0]["objects"]): Promise<SimulationResult> {
+  return simulate({
+    config: defaultConfig({ registry: inTreeRegistry }),
+    registry: inTreeRegistry,
+    logger: recordingLogger(),
+    objects,
+    explain: true,
+  });
+}
+
+/** The explain of one pod, expanded back from the model to the SimulationResult's shape. */
+function expand(e: PodExplain, strings: string[]) {
+  const s = (i: number) => strings[i] ?? "?";
+  const filter: Record<string, Record<string, { code: string; reasons?: string[] }>> = {};
+  e.filterNodes.forEach((nodes, ri) => {
+    for (const n of nodes) {
+      filter[s(n)] = Object.fromEntries(
+        (e.filterRows[ri] ?? []).map(([p, code, ...reasons]) => [
+          s(p),
+          reasons.length ? { code: s(code), reasons: reasons.map(s) } : { code: s(code) },
+        ]),
+      );
+    }
+  });
+  const finalScore: Record<string, number> = {};
+  const score: Record<string, Record<string, { raw: number; normalized: number; weighted: number }>> = {};
+  e.scoreNodes?.forEach((nodes, ri) => {
+    const row = e.scoreRows?.[ri] ?? [];
+    for (const n of nodes) {
+      finalScore[s(n)] = row[0] ?? NaN;
+      score[s(n)] = Object.fromEntries(
+        (e.scorePlugins ?? []).map((p, pi) => [
+          s(p),
+          {
+            raw: row[1 + pi * 3] ?? NaN,
+            normalized: row[2 + pi * 3] ?? NaN,
+            weighted: row[3 + pi * 3] ?? NaN,
+          },
+        ]),
+      );
+    }
+  });
+  return { filter, score, finalScore, selectedNode: e.selectedNode === null ? null : s(e.selectedNode) };
+}
+
+describe("simulationSection", () => {
+  it("examples/cluster.yaml: every pod's explain expands back to the SimulationResult's", async () => {
+    const r = await run(loadSnapshotFiles(["examples/cluster.yaml"], root).objects);
+    const sec = simulationSection(r);
+    expect(sec.summary).toEqual(r.summary);
+    expect(sec.explained).toBe(true);
+    expect(sec.resources).toEqual(["cpu", "memory", "pods", "nvidia.com/gpu"]);
+    expect(sec.nodes.find((n) => n.name === "gpu-c2")?.resources["nvidia.com/gpu"]).toEqual({
+      text: ["2", "0", "1"],
+      value: [2, 0, 1],
+    });
+    expect(sec.nodes.find((n) => n.name === "node-a1")?.resources.cpu?.value).toEqual([4000, 1000, 1500]);
+    for (const [i, p] of r.pods.entries()) {
+      const row = sec.pods[i];
+      expect(row?.name).toBe(p.name);
+      if (!p.explain) {
+        expect(row?.explain).toBeUndefined();
+        continue;
+      }
+      const e = expand(row?.explain as PodExplain, sec.strings);
+      expect(e.filter, p.name).toEqual(p.explain.filter);
+      expect(e.score, p.name).toEqual(p.explain.score ?? {});
+      expect(e.finalScore, p.name).toEqual(p.explain.finalScore ?? {});
+      expect(e.selectedNode).toBe(p.explain.selectedNode);
+    }
+  });
+
+  it("identical nodes share one filter row and one score row", async () => {
+    const nodes = Array.from({ length: 200 }, (_, i) => ({
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: { name: `n-${i}`, labels: { "kubernetes.io/hostname": `n-${i}` } },
+      status: { allocatable: { cpu: "4", memory: "32Gi", pods: "110" } },
+    }));
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", namespace: "default" },
+      spec: { containers: [{ name: "c", image: "i", resources: { requests: { cpu: "1" } } }] },
+    };
+    const r = await run(
+      loadSnapshotTexts([{ name: "c.json", text: JSON.stringify([...nodes, pod]) }]).objects,
+    );
+    const e = simulationSection(r).pods[0]?.explain;
+    expect(e?.filterRows).toHaveLength(1);
+    expect(e?.filterNodes[0]?.length).toBe(Object.keys(r.pods[0]?.explain?.filter ?? {}).length);
+    expect(e?.scoreRows).toHaveLength(1);
+  });
+
+  it("unschedulable reasons are counted over pods from upstream's FitError messages", () => {
+    expect(
+      fitErrorReasons(
+        "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. no new claims to deallocate, preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.",
+      ),
+    ).toEqual([
+      { reason: "node(s) had untolerated taint(s)", nodes: 1 },
+      { reason: "node(s) were unschedulable", nodes: 1 },
+      { reason: "Insufficient cpu", nodes: 4 },
+      { reason: "Insufficient memory", nodes: 4 },
+    ]);
+    expect(fitErrorReasons('running PreBind plugin "VolumeBinding": boom')).toEqual([]);
+  });
+});
+
+describe("renderReport", () => {
+  it("is one self-contained file: inline style and script, no URL to fetch", async () => {
+    const r = await run(loadSnapshotFiles(["examples/preemption.yaml"], root).objects);
+    const html = renderReport({ simulation: r });
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<(script|img|link|iframe)[^>]*\s(src|href)=/i);
+    expect(html).not.toMatch(/https?:\/\//);
+    const blob = /<script type="application\/json" id="kubesched-report-data">(.*)<\/script>/.exec(html)?.[1];
+    expect(JSON.parse(blob ?? "null")).toEqual(JSON.parse(JSON.stringify(reportModel({ simulation: r }))));
+  });
+
+  it("escapes what could end the script element", () => {
+    const s = scriptSafeJSON({ m: "</script><!-- \u2028" });
+    expect(s).not.toContain("<");
+    expect(JSON.parse(s)).toEqual({ m: "</script><!-- \u2028" });
+  });
+});

@@ -1,0 +1,278 @@
+// The data the page renders: a SimulationResult turned into a compact, index-based form, so a
+// 5000-node cluster with a few hundred explained pods stays a file a browser opens quickly.
+// Strings (node and plugin names, codes, reasons) are interned once; identical filter rows and
+// score rows (nodes of one shape in a homogeneous cluster) are stored once with the nodes that
+// share them.
+import { quantityMilliValue, quantityValue } from "@kubesched/api";
+import type { NodeResult, PodResult, SimulationResult } from "@kubesched/cluster";
+
+/** One resource of a node: allocatable, requested before and after, as shown and as numbers. */
+export interface ResourceCell {
+  /** Kubernetes quantities as in the SimulationResult: [allocatable, before, after]. */
+  text: [string, string, string];
+  /** The same in base units (cpu in millicores); allocatable 0 when the node has none. */
+  value: [number, number, number];
+}
+
+export interface NodeRow {
+  name: string;
+  /** By resource name (cpu, memory, pods, then scalar resources). */
+  resources: Record<string, ResourceCell>;
+}
+
+/**
+ * A node's filter results, one entry per plugin that ran, in order: plugin, code and reasons as
+ * indexes into `strings`.
+ */
+export type FilterRow = [plugin: number, code: number, ...reasons: number[]][];
+
+export interface PodExplain {
+  preFilter: { plugin: number; code: number; reasons: number[]; nodeNames: number[] | null }[];
+  /** Filter plugins in the order they ran (the matrix's columns). */
+  filterPlugins: number[];
+  /** Distinct filter rows, and for each the nodes (indexes into `strings`) that had it. */
+  filterRows: FilterRow[];
+  filterNodes: number[][];
+  postFilter: { plugin: number; code: number; reasons: number[]; nominatedNode: number | null }[];
+  /** Score plugins (columns); absent when scoring did not run (fewer than two feasible nodes). */
+  scorePlugins?: number[];
+  /** Distinct score rows: [final, raw, normalized, weighted for each score plugin...]. */
+  scoreRows?: number[][];
+  scoreNodes?: number[][];
+  selectedNode: number | null;
+}
+
+export interface PodRow {
+  namespace: string;
+  name: string;
+  outcome: PodResult["outcome"];
+  node: string | null;
+  nominatedNode: string | null;
+  attempts: number;
+  message: string | null;
+  explain?: PodExplain;
+}
+
+export interface ReasonCount {
+  reason: string;
+  /** Pods whose last attempt failed with this reason. */
+  pods: number;
+  /** Nodes that reported it, summed over those pods. */
+  nodes: number;
+}
+
+export interface SimulationSection {
+  kind: "simulation";
+  summary: SimulationResult["summary"];
+  resources: string[];
+  nodes: NodeRow[];
+  pods: PodRow[];
+  preemptions: SimulationResult["preemptions"];
+  reasons: ReasonCount[];
+  /** Whether the simulation recorded explain data (`--explain`). */
+  explained: boolean;
+  strings: string[];
+}
+
+/** Every section the page knows how to render; each has a client renderer of the same kind. */
+export type ReportSection = SimulationSection;
+
+export interface ReportModel {
+  title: string;
+  sections: ReportSection[];
+}
+
+class Interner {
+  readonly strings: string[] = [];
+  private readonly index = new Map<string, number>();
+  id(s: string): number {
+    let i = this.index.get(s);
+    if (i === undefined) {
+      i = this.strings.length;
+      this.strings.push(s);
+      this.index.set(s, i);
+    }
+    return i;
+  }
+}
+
+/** Groups keys by an interned row: rows[i] is shared by every key in keys[i]. */
+class RowGroups<R> {
+  readonly rows: R[] = [];
+  readonly keys: number[][] = [];
+  private readonly index = new Map<string, number>();
+  add(row: R, key: number): void {
+    const sig = JSON.stringify(row);
+    let i = this.index.get(sig);
+    if (i === undefined) {
+      i = this.rows.length;
+      this.rows.push(row);
+      this.keys.push([]);
+      this.index.set(sig, i);
+    }
+    this.keys[i]?.push(key);
+  }
+}
+
+function safe(parse: (s: string) => number, s: string | undefined): number {
+  if (s === undefined) return 0;
+  try {
+    return parse(s);
+  } catch {
+    return 0;
+  }
+}
+
+function nodeRow(n: NodeResult): NodeRow {
+  const resources: Record<string, ResourceCell> = {};
+  const cell = (alloc: string | undefined, before: string, after: string, parse: (s: string) => number) => ({
+    text: [alloc ?? "", before, after] as [string, string, string],
+    value: [safe(parse, alloc), safe(parse, before), safe(parse, after)] as [number, number, number],
+  });
+  resources.cpu = cell(
+    n.allocatable.cpu,
+    n.before.requested.cpu ?? "0",
+    n.requested.cpu ?? "0",
+    quantityMilliValue,
+  );
+  resources.memory = cell(
+    n.allocatable.memory,
+    n.before.requested.memory ?? "0",
+    n.requested.memory ?? "0",
+    quantityValue,
+  );
+  resources.pods = cell(n.allocatable.pods, String(n.before.pods), String(n.pods), quantityValue);
+  for (const [name, s] of Object.entries(n.scalarResources ?? {})) {
+    resources[name] = cell(s.allocatable, s.requestedBefore, s.requested, quantityValue);
+  }
+  return { name: n.name, resources };
+}
+
+function podExplain(e: NonNullable<PodResult["explain"]>, s: Interner): PodExplain {
+  const filterPlugins: number[] = [];
+  const seen = new Set<number>();
+  const filter = new RowGroups<FilterRow>();
+  for (const [node, byPlugin] of Object.entries(e.filter)) {
+    const row: FilterRow = [];
+    for (const [plugin, st] of Object.entries(byPlugin)) {
+      const p = s.id(plugin);
+      if (!seen.has(p)) {
+        seen.add(p);
+        filterPlugins.push(p);
+      }
+      row.push([p, s.id(st.code), ...(st.reasons ?? []).map((r) => s.id(r))]);
+    }
+    filter.add(row, s.id(node));
+  }
+  const out: PodExplain = {
+    preFilter: Object.entries(e.preFilter).map(([plugin, st]) => ({
+      plugin: s.id(plugin),
+      code: s.id(st.code),
+      reasons: (st.reasons ?? []).map((r) => s.id(r)),
+      nodeNames: st.nodeNames ? st.nodeNames.map((n) => s.id(n)) : null,
+    })),
+    filterPlugins,
+    filterRows: filter.rows,
+    filterNodes: filter.keys,
+    postFilter: Object.entries(e.postFilter ?? {}).map(([plugin, st]) => ({
+      plugin: s.id(plugin),
+      code: s.id(st.code),
+      reasons: (st.reasons ?? []).map((r) => s.id(r)),
+      nominatedNode: st.nominatedNode === null ? null : s.id(st.nominatedNode),
+    })),
+    selectedNode: e.selectedNode === null ? null : s.id(e.selectedNode),
+  };
+  if (e.score || e.finalScore) {
+    const score = e.score ?? {};
+    const pluginNames: string[] = [];
+    for (const byPlugin of Object.values(score)) {
+      for (const p of Object.keys(byPlugin)) if (!pluginNames.includes(p)) pluginNames.push(p);
+    }
+    const rows = new RowGroups<number[]>();
+    const nodes = new Set([...Object.keys(score), ...Object.keys(e.finalScore ?? {})]);
+    for (const node of nodes) {
+      const row = [e.finalScore?.[node] ?? 0];
+      for (const p of pluginNames) {
+        const v = score[node]?.[p];
+        row.push(v?.raw ?? 0, v?.normalized ?? 0, v?.weighted ?? 0);
+      }
+      rows.add(row, s.id(node));
+    }
+    out.scorePlugins = pluginNames.map((p) => s.id(p));
+    out.scoreRows = rows.rows;
+    out.scoreNodes = rows.keys;
+  }
+  return out;
+}
+
+// upstream: pkg/scheduler/framework/types.go (FitError.Error): "0/N nodes are available: "
+// followed by "<count> <reason>" joined with ", ", sorted, then "." and the PostFilter message.
+const fitErrorPrefix = /^0\/\d+ nodes are available: /;
+
+/** The reasons of a FitError message, with their node counts. */
+export function fitErrorReasons(message: string): { reason: string; nodes: number }[] {
+  const m = fitErrorPrefix.exec(message);
+  if (!m) return [];
+  const rest = message.slice(m[0].length);
+  const end = rest.search(/\.( |$)/);
+  const list = end === -1 ? rest : rest.slice(0, end);
+  const out: { reason: string; nodes: number }[] = [];
+  for (const part of list.split(/, (?=\d+ )/)) {
+    const pm = /^(\d+) (.+)$/.exec(part);
+    if (pm?.[1] && pm[2]) out.push({ reason: pm[2], nodes: Number(pm[1]) });
+  }
+  return out;
+}
+
+function aggregateReasons(pods: readonly PodResult[]): ReasonCount[] {
+  const by = new Map<string, ReasonCount>();
+  for (const p of pods) {
+    if (p.outcome !== "Unschedulable" || !p.message) continue;
+    for (const { reason, nodes } of fitErrorReasons(p.message)) {
+      let c = by.get(reason);
+      if (!c) {
+        c = { reason, pods: 0, nodes: 0 };
+        by.set(reason, c);
+      }
+      c.pods++;
+      c.nodes += nodes;
+    }
+  }
+  return [...by.values()].sort(
+    (a, b) => b.pods - a.pods || b.nodes - a.nodes || (a.reason < b.reason ? -1 : 1),
+  );
+}
+
+export function simulationSection(r: SimulationResult): SimulationSection {
+  const s = new Interner();
+  const nodes = r.nodes.map(nodeRow);
+  const resources = ["cpu", "memory", "pods"];
+  for (const n of r.nodes) {
+    for (const name of Object.keys(n.scalarResources ?? {}))
+      if (!resources.includes(name)) resources.push(name);
+  }
+  const pods: PodRow[] = r.pods.map((p) => {
+    const row: PodRow = {
+      namespace: p.namespace,
+      name: p.name,
+      outcome: p.outcome,
+      node: p.node,
+      nominatedNode: p.nominatedNode,
+      attempts: p.attempts,
+      message: p.message,
+    };
+    if (p.explain) row.explain = podExplain(p.explain, s);
+    return row;
+  });
+  return {
+    kind: "simulation",
+    summary: r.summary,
+    resources,
+    nodes,
+    pods,
+    preemptions: r.preemptions,
+    reasons: aggregateReasons(r.pods),
+    explained: r.pods.some((p) => p.explain !== undefined),
+    strings: s.strings,
+  };
+}

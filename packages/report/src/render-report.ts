@@ -1,0 +1,68 @@
+// One self-contained HTML file: inline CSS, the model as one inline JSON blob, and the script
+// that renders it. Nothing is fetched: the file can be opened offline or attached to a ticket.
+import type { SimulationResult } from "@kubesched/cluster";
+import { reportClient } from "./client";
+import { type ReportModel, type ReportSection, simulationSection } from "./model";
+import { styles } from "./styles";
+
+export interface ReportInput {
+  /** The simulation to report (with `explain` for the per-pod filter matrix and scores). */
+  simulation: SimulationResult;
+  /** The page title; default "kubesched simulation report". */
+  title?: string;
+  /** A line under the title, e.g. the command and inputs that produced the simulation. */
+  subtitle?: string;
+}
+
+/** The page's model: the sections in order. */
+export function reportModel(input: ReportInput): ReportModel {
+  const sections: ReportSection[] = [simulationSection(input.simulation)];
+  return { title: input.title ?? "kubesched simulation report", sections };
+}
+
+/**
+ * JSON that is safe inside a <script> element: "<" is escaped (so "</script>" and "<!--" in a
+ * message cannot end the element), and so are U+2028/U+2029.
+ */
+export function scriptSafeJSON(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+function escapeHTML(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The client function's source, called. Transpilers that keep function names (esbuild's
+ * keepNames, used by tsx) wrap functions in a `__name(fn, "name")` helper that lives outside the
+ * function; the page defines it as the identity so the source runs however it was compiled.
+ */
+function clientScript(): string {
+  return `var __name = function (f) { return f; };\n(${reportClient.toString()})();`;
+}
+
+/** Renders the report as one HTML document. */
+export function renderReport(input: ReportInput): string {
+  const model = reportModel(input);
+  const subtitle = input.subtitle ?? "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="kubesched">
+<title>${escapeHTML(model.title)}</title>
+<style>${styles}</style>
+</head>
+<body>
+<header><h1>${escapeHTML(model.title)}</h1>${subtitle ? `<p class="muted">${escapeHTML(subtitle)}</p>` : ""}</header>
+<main id="app"><noscript>This report needs JavaScript to render its tables.</noscript></main>
+<script type="application/json" id="kubesched-report-data">${scriptSafeJSON(model)}</script>
+<script>${clientScript()}</script>
+</body>
+</html>
+`;
+}

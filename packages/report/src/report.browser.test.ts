@@ -1,0 +1,222 @@
+// The report in a real headless browser (the system's Chromium, driven by playwright-core):
+// the page loads from a file:// URL with no console errors, the summary shows the simulation's
+// numbers, a pod's explain view opens with its filter matrix and upstream's reasons, and a
+// 5000-node cluster loads. In CI (CI set) a missing browser fails the suite; on a developer
+// machine without Chromium it is skipped with a message.
+//
+// UPDATE_SCREENSHOTS=1 npx vitest run packages/report  rewrites docs/*.png from these pages.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadSnapshotFiles, loadSnapshotTexts, type SimulationResult, simulate } from "@kubesched/cluster";
+import { defaultConfig } from "@kubesched/config";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderReport } from "./render-report";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const docs = fileURLToPath(new URL("../docs/", import.meta.url));
+const updateScreenshots = process.env.UPDATE_SCREENSHOTS === "1";
+
+/** The system browser: $CHROMIUM_PATH, or Debian's / other distributions' usual paths. */
+function findBrowser(): string | null {
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+  ];
+  return candidates.find((p): p is string => !!p && existsSync(p)) ?? null;
+}
+
+const executablePath = findBrowser();
+if (!executablePath && !process.env.CI) {
+  console.warn(
+    "report browser tests skipped: no Chromium found (install it, e.g. `apt-get install chromium`, or set CHROMIUM_PATH)",
+  );
+}
+
+async function simulateFiles(file: string): Promise<SimulationResult> {
+  return simulate({
+    config: defaultConfig({ registry: inTreeRegistry }),
+    registry: inTreeRegistry,
+    logger: recordingLogger(),
+    objects: loadSnapshotFiles([file], root).objects,
+    explain: true,
+  });
+}
+
+describe.skipIf(!executablePath && !process.env.CI)(
+  "report in a headless browser",
+  { timeout: 60_000 },
+  () => {
+    let browser: Browser;
+    const tmp = mkdtempSync(join(tmpdir(), "kubesched-report-"));
+
+    beforeAll(async () => {
+      if (!executablePath) {
+        throw new Error(
+          "CI is set and no Chromium was found (.ci/run installs Debian's chromium; or set CHROMIUM_PATH)",
+        );
+      }
+      browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      rmSync(tmp, { recursive: true, force: true });
+    });
+
+    /** Opens the report from a file, as a user would, collecting console errors and page errors. */
+    async function open(name: string, html: string): Promise<{ page: Page; errors: string[] }> {
+      const file = join(tmp, name);
+      writeFileSync(file, html);
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warning") errors.push(`console.${m.type()}: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+      // Any request other than the file itself would be the report reaching for the network.
+      page.on("request", (r) => {
+        if (r.url() !== pathToFileURL(file).href) errors.push(`request: ${r.url()}`);
+      });
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+      return { page, errors };
+    }
+
+    async function text(page: Page, selector: string): Promise<string> {
+      return (await page.locator(selector).first().textContent()) ?? "";
+    }
+
+    it("examples/cluster.yaml: loads, the summary matches the result, render-xl's filter matrix shows why", async () => {
+      const r = await simulateFiles("examples/cluster.yaml");
+      const { page, errors } = await open(
+        "cluster.html",
+        renderReport({
+          simulation: r,
+          subtitle: "kubesched simulate --cluster examples/cluster.yaml --explain",
+        }),
+      );
+      for (const key of ["pods", "scheduled", "unschedulable", "error", "gated", "skipped"] as const) {
+        expect(await text(page, `#summary-${key}`), key).toBe(String(r.summary[key]));
+      }
+      expect(await text(page, "#summary-preemptions")).toBe("0");
+      expect(await page.locator("#pods-table tbody tr").count()).toBe(r.pods.length);
+      expect(await page.locator("#nodes-table tbody tr").count()).toBe(r.nodes.length);
+      // The GPU node has an extended-resource column, before 0 and after 1 of 2.
+      expect(await page.locator("#nodes-table thead th").allTextContents()).toContain("nvidia.com/gpu");
+      expect(await text(page, "#reasons-table")).toContain("Insufficient cpu");
+      if (updateScreenshots) await page.screenshot({ path: join(docs, "summary.png"), fullPage: true });
+
+      await page.click('button.explain-btn[data-pod="default/render-xl"]');
+      await page.waitForSelector("#explain #filter-matrix");
+      const header = await page.locator("#filter-matrix thead th").allTextContents();
+      expect(header.join("|")).toMatch(/NodeResourcesFit✗ 4 node\(s\)/);
+      expect(header.join("|")).toMatch(/TaintToleration✗ 1 node\(s\)/);
+      const failing = await page.locator("#filter-matrix td.fail").allTextContents();
+      expect(failing).toContain("Insufficient cpu; Insufficient memory");
+      expect(failing).toContain("node(s) had untolerated taint(s)");
+      expect(failing).toContain("node(s) were unschedulable");
+      const nodeA2 = page.locator("#filter-matrix tbody tr", { hasText: "node-a2" });
+      expect(await nodeA2.locator("td.fail").textContent()).toBe("node(s) were unschedulable");
+      expect(await text(page, "#postfilter-table")).toContain("DefaultPreemption");
+      expect(await text(page, "#score-skipped")).toContain("Scoring did not run");
+      if (updateScreenshots) await page.screenshot({ path: join(docs, "explain-unschedulable.png") });
+
+      // Close, then a scheduled pod: its score breakdown marks the selected node.
+      await page.click("#explain-close");
+      expect(await page.locator("#explain").count()).toBe(0);
+      const web1 = r.pods.find((p) => p.name === "web-1");
+      await page.click('button.explain-btn[data-pod="shop/web-1"]');
+      await page.waitForSelector("#explain #score-table");
+      const selected = page.locator("#score-table tr.selected");
+      expect(await selected.count()).toBe(1);
+      expect(await selected.locator("td.name").textContent()).toContain(web1?.node ?? "?");
+      expect(await selected.locator("td").nth(1).textContent()).toBe(
+        String(web1?.explain?.finalScore?.[web1.node ?? ""]),
+      );
+      const scoreHeader = await page.locator("#score-table thead th").allTextContents();
+      expect(scoreHeader.join("|")).toContain("NodeResourcesFit");
+      if (updateScreenshots) await page.screenshot({ path: join(docs, "explain-scheduled.png") });
+
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("examples/preemption.yaml: the preemption, its victim, the node before and after", async () => {
+      const r = await simulateFiles("examples/preemption.yaml");
+      const { page, errors } = await open("preemption.html", renderReport({ simulation: r }));
+      expect(await text(page, "#summary-preemptions")).toBe(String(r.preemptions.length));
+      const row = page.locator("#preemptions-table tbody tr, #preemptions-table tr:has(td)").first();
+      const pre = r.preemptions[0];
+      expect(await row.textContent()).toBe(`${pre?.preemptor}${pre?.node}${pre?.victims.join(", ")}`);
+      // The preemption's node: cpu requested before (with the victim) and after (with the preemptor).
+      const n = r.nodes.find((x) => x.name === pre?.node);
+      const cpu =
+        n?.before.requested.cpu === n?.requested.cpu
+          ? n?.requested.cpu
+          : `${n?.before.requested.cpu} → ${n?.requested.cpu}`;
+      const nodeRow = page.locator("#nodes-table tbody tr", { hasText: pre?.node ?? "?" });
+      expect(await nodeRow.locator("td.res").first().textContent()).toMatch(new RegExp(`^${cpu} / 4 `));
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("text from the data is shown as text: a message with </script> and markup cannot break out", async () => {
+      const r = await simulateFiles("examples/cluster.yaml");
+      const evil = '</script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">';
+      const pods = r.pods.map((p) => (p.name === "render-xl" ? { ...p, message: evil } : p));
+      const { page, errors } = await open(
+        "evil.html",
+        renderReport({ simulation: { ...r, pods }, title: evil }),
+      );
+      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await text(page, "#pods-table")).toContain(evil);
+      expect(await page.title()).toBe(evil);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("5000 nodes: loads, pages the node table, opens an explain view", async () => {
+      const nodes = Array.from({ length: 5000 }, (_, i) => ({
+        apiVersion: "v1",
+        kind: "Node",
+        metadata: { name: `node-${i}`, labels: { "kubernetes.io/hostname": `node-${i}` } },
+        status: { allocatable: { cpu: "4", memory: "32Gi", pods: "110" } },
+      }));
+      const pods = Array.from({ length: 40 }, (_, i) => ({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: `pod-${i}`, namespace: "default" },
+        spec: {
+          containers: [{ name: "c", image: "i", resources: { requests: { cpu: i === 0 ? "5" : "100m" } } }],
+        },
+      }));
+      const r = await simulate({
+        config: defaultConfig({ registry: inTreeRegistry }),
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        objects: loadSnapshotTexts([{ name: "big.json", text: JSON.stringify([...nodes, ...pods]) }]).objects,
+        explain: true,
+      });
+      const html = renderReport({ simulation: r });
+      const { page, errors } = await open("big.html", html);
+      expect(await text(page, "#nodes .pager-info")).toBe("1–50 of 5000 nodes (page 1/100)");
+      expect(await page.locator("#nodes-table tbody tr").count()).toBe(50);
+      await page.fill("#node-filter", "node-4999");
+      expect(await text(page, "#nodes .pager-info")).toBe("1–1 of 1 nodes (page 1/1)");
+      // pod-0 asks for more cpu than any node has: every one of the 5000 nodes rejects it.
+      await page.click('button.explain-btn[data-pod="default/pod-0"]');
+      await page.waitForSelector("#explain #filter-matrix");
+      expect(await text(page, "#explain .pager-info")).toBe("1–50 of 5000 nodes (page 1/100)");
+      expect(await page.locator("#filter-matrix td.fail").first().textContent()).toBe("Insufficient cpu");
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
+  },
+);
