@@ -3,3 +3,4 @@ export * from "./admission";
 export * from "./in-memory-cluster";
 export * from "./load";
 export * from "./simulate";
+export * from "./capacity";
