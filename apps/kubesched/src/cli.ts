@@ -5,6 +5,7 @@ import type { Logger, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { createLogger } from "@kubesched/scheduler";
 import pkg from "../package.json" with { type: "json" };
+import { capacityCommand } from "./commands/capacity";
 import { configCommand } from "./commands/config";
 import { runCommand } from "./commands/run";
 import { simulateCommand } from "./commands/simulate";
@@ -81,7 +82,7 @@ export const rootCommand: CommandSpec = {
   name: "kubesched",
   summary: "The Kubernetes scheduler (kube-scheduler) in TypeScript.",
   flags: [versionFlag],
-  subcommands: [simulateCommand, runCommand, configCommand],
+  subcommands: [simulateCommand, capacityCommand, runCommand, configCommand],
 };
 
 export function versionString(): string {

@@ -33,7 +33,8 @@ const template = (yaml: string) => objects(yaml)[0]?.obj as Pod;
 
 // n1: 4 cpu free → 4 replicas of 1 cpu; n2: 2 cpu, 1500m used by a running pod → 0;
 // n3: 3 cpu but 2Gi memory with 1Gi replicas → 2 (memory binds first). Total 6.
-const cluster = node("n1", "4") + node("n2", "2") + pod("running", "1500m", "1Gi", "n2") + node("n3", "3", "2Gi");
+const cluster =
+  node("n1", "4") + node("n2", "2") + pod("running", "1500m", "1Gi", "n2") + node("n3", "3", "2Gi");
 
 describe("capacity", () => {
   it("counts the replicas that fit, as computed by hand (resources only)", async () => {
@@ -72,7 +73,12 @@ describe("capacity", () => {
     const n = r.status.replicas;
     let pods = "";
     for (let i = 0; i <= n; i++) pods += pod(`web-${i}`, "1");
-    const sim = await simulate({ config, registry: inTreeRegistry, objects: objects(cluster + pods), logger: recordingLogger() });
+    const sim = await simulate({
+      config,
+      registry: inTreeRegistry,
+      objects: objects(cluster + pods),
+      logger: recordingLogger(),
+    });
     expect(sim.pods.slice(0, n).every((p) => p.outcome === "Scheduled")).toBe(true);
     expect(sim.pods[n]?.outcome).toBe("Unschedulable");
     expect(sim.pods[n]?.message).toBe(r.status.failReason.failMessage);
@@ -93,7 +99,10 @@ describe("capacity", () => {
       logger: recordingLogger(),
     });
     expect(r.status.replicas).toBe(3);
-    expect(r.status.failReason).toEqual({ failType: "LimitReached", failMessage: "Maximum number of pods simulated: 3" });
+    expect(r.status.failReason).toEqual({
+      failType: "LimitReached",
+      failMessage: "Maximum number of pods simulated: 3",
+    });
     expect(r.status.pods[0]?.failSummary).toEqual([]);
   });
 

@@ -60,7 +60,8 @@ export interface CapacityReport {
   };
 }
 
-export interface CapacityOptions extends Omit<SimulateOptions, "objects" | "timing" | "explain" | "explainPods"> {
+export interface CapacityOptions
+  extends Omit<SimulateOptions, "objects" | "timing" | "explain" | "explainPods"> {
   /** The cluster snapshot; its pending pods are scheduled first, as simulate would. */
   objects: readonly SourcedObject[];
   /** The pods whose replicas are counted, in order. */
@@ -102,7 +103,9 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
   const templates = opts.templates.map((t) => structuredClone(t));
   const checked = admit([
     ...opts.objects,
-    ...templates.map((t, i): SourcedObject => ({ kind: "Pod", obj: t as K8sObject, origin: `template ${i + 1}` })),
+    ...templates.map(
+      (t, i): SourcedObject => ({ kind: "Pod", obj: t as K8sObject, origin: `template ${i + 1}` }),
+    ),
   ]);
   const admittedTemplates = checked.slice(opts.objects.length).map((o) => o.obj as Pod);
   const { session, pending } = await openSimulation(opts, checked.slice(0, opts.objects.length));
@@ -125,7 +128,10 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
     };
     for (let i = 0; ; i++) {
       if (limit !== null && total >= limit) {
-        result.failReason = { failType: "LimitReached", failMessage: `Maximum number of pods simulated: ${limit}` };
+        result.failReason = {
+          failType: "LimitReached",
+          failMessage: `Maximum number of pods simulated: ${limit}`,
+        };
         break;
       }
       const replica = replicaOf(t, i);
@@ -142,7 +148,8 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
         continue;
       }
       const fail = lastFailure.get(podKey(replica));
-      const message = fail?.message ?? "the replica was not attempted (no profile for its schedulerName, or gated)";
+      const message =
+        fail?.message ?? "the replica was not attempted (no profile for its schedulerName, or gated)";
       result.failReason = {
         failType: fail?.reason === "SchedulerError" ? "SchedulerError" : "Unschedulable",
         failMessage: message,

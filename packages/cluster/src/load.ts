@@ -106,6 +106,9 @@ function checkQuantities(list: unknown, field: string, where: string, errors: st
   }
   for (const [name, q] of Object.entries(list)) {
     const s = typeof q === "number" ? String(q) : q;
+    // A quantity may be written as a YAML/JSON number (`cpu: 1`), as the API server accepts;
+    // the scheduler reads strings.
+    if (typeof q === "number") list[name] = s;
     if (typeof s !== "string") {
       errors.push(`${where}: ${field}.${name}: invalid quantity ${JSON.stringify(q)}`);
       continue;
@@ -185,6 +188,31 @@ function validateObject(kind: SupportedKind, obj: Json, where: string, errors: s
   }
 }
 
+/** The input an error is about: its text up to the first ": " (the file). */
+function inputOf(line: string): string {
+  const i = line.indexOf(": ");
+  return i < 0 ? "" : line.slice(0, i);
+}
+
+/**
+ * At most `max` messages per input (file), then "FILE: and N more like this": a snapshot of
+ * 200,000 identical bad objects must not print 200,000 lines.
+ */
+export function capErrors(lines: readonly string[], max = 20): string[] {
+  const counts = new Map<string, number>();
+  const out: string[] = [];
+  for (const line of lines) {
+    const input = inputOf(line);
+    const n = (counts.get(input) ?? 0) + 1;
+    counts.set(input, n);
+    if (n <= max) out.push(line);
+  }
+  for (const [input, n] of counts) {
+    if (n > max) out.push(`${input ? `${input}: ` : ""}and ${n - max} more like this`);
+  }
+  return out;
+}
+
 /** Parses snapshot texts (file name → text) into supported objects, in input order. */
 export function loadSnapshotTexts(files: readonly { name: string; text: string }[]): LoadResult {
   const errors: string[] = [];
@@ -192,7 +220,10 @@ export function loadSnapshotTexts(files: readonly { name: string; text: string }
   const objects: SourcedObject[] = [];
   const seen = new Map<string, string>();
   for (const f of files) {
-    for (const { obj, origin } of parseSnapshotText(f.text, f.name, errors)) {
+    const parsed = parseSnapshotText(f.text, f.name, errors);
+    if (parsed.length === 0 && errors.length === 0)
+      warnings.push(`${f.name}: no Kubernetes objects in this input`);
+    for (const { obj, origin } of parsed) {
       const where = `${origin} (${describe(obj)})`;
       const kind = obj.kind;
       if (typeof kind !== "string" || kind === "") {

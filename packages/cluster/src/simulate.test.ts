@@ -194,10 +194,13 @@ describe("simulate", () => {
   });
 
   it("explain: ties for the best score list the tied nodes; --pod limits explain to those pods", async () => {
-    const r = await run(node("n1", "2") + node("n2", "2") + node("n3", "1") + pod("p", "500m") + pod("q", "1500m"), {
-      explain: true,
-      explainPods: ["default/p"],
-    });
+    const r = await run(
+      node("n1", "2") + node("n2", "2") + node("n3", "1") + pod("p", "500m") + pod("q", "1500m"),
+      {
+        explain: true,
+        explainPods: ["default/p"],
+      },
+    );
     const e = r.pods[0]?.explain;
     expect(e?.tiedNodes).toEqual(["n1", "n2"]);
     expect(e?.tiedNodes).toContain(e?.selectedNode);
