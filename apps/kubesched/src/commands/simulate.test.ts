@@ -553,7 +553,10 @@ describe("kubesched simulate --explain for people", () => {
     expect(stderr).toBe("warning: --pod shop/nope: no such pending pod\n");
     const r = JSON.parse(stdout) as Result;
     expect(r.pods.filter((p) => p.explain).map((p) => p.name)).toEqual(["web-1"]);
-    expect((r.pods[0]?.explain as { tiedNodes?: string[] }).tiedNodes).toEqual(["node-b1", "node-b2"]);
+    expect((r.pods[0]?.explain as { tiedNodes?: string[] } | undefined)?.tiedNodes).toEqual([
+      "node-b1",
+      "node-b2",
+    ]);
   });
 
   it("errors are capped at 20 per input, then 'and N more like this'", async () => {
