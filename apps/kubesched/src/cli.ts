@@ -7,6 +7,7 @@ import { createLogger } from "@kubesched/scheduler";
 import pkg from "../package.json" with { type: "json" };
 import { capacityCommand } from "./commands/capacity";
 import { configCommand } from "./commands/config";
+import { diffCommand } from "./commands/diff";
 import { runCommand } from "./commands/run";
 import { simulateCommand } from "./commands/simulate";
 
@@ -82,7 +83,7 @@ export const rootCommand: CommandSpec = {
   name: "kubesched",
   summary: "The Kubernetes scheduler (kube-scheduler) in TypeScript.",
   flags: [versionFlag],
-  subcommands: [simulateCommand, capacityCommand, runCommand, configCommand],
+  subcommands: [simulateCommand, capacityCommand, diffCommand, runCommand, configCommand],
 };
 
 export function versionString(): string {

@@ -93,7 +93,8 @@ export function resolvePath(ctx: CommandContext, file: string): string {
  */
 export function loadConfigFlag(
   ctx: CommandContext,
-  file: string | true | undefined = ctx.flags.config,
+  /** The file; null for upstream's defaults. */
+  file: string | true | null | undefined = ctx.flags.config,
 ): KubeSchedulerConfiguration | null {
   if (typeof file === "string" && !existsSync(resolvePath(ctx, file))) {
     ctx.io.stderr(missingFileError(file));

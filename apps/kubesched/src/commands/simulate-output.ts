@@ -4,7 +4,7 @@ import { stringify } from "yaml";
 
 export type OutputFormat = "table" | "json" | "yaml";
 
-function pad(cells: string[][]): string {
+export function pad(cells: string[][]): string {
   const widths: number[] = [];
   for (const row of cells) {
     row.forEach((c, i) => {
