@@ -92,11 +92,9 @@ function replicaOf(template: Pod, index: number): Pod {
     namespace: md.namespace || "default",
     uid: `capacity-${md.namespace || "default"}-${md.name ?? "pod"}-${index}`,
   };
-  if (copy.spec) {
-    delete copy.spec.nodeName;
-  }
-  delete copy.status;
-  return copy;
+  const { nodeName: _, ...spec } = copy.spec ?? { containers: [] };
+  const { status: __, ...rest } = copy;
+  return { ...rest, spec } as Pod;
 }
 
 export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {

@@ -5,3 +5,4 @@ export * from "./diff";
 export * from "./in-memory-cluster";
 export * from "./load";
 export * from "./simulate";
+export * from "./workloads";

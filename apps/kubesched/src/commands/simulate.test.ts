@@ -265,12 +265,12 @@ describe("kubesched simulate inputs", () => {
     const f = join(tmp, "with-deployment.yaml");
     writeFileSync(
       f,
-      "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Node\nmetadata: { name: n }\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Node\nmetadata: { name: n }\n",
     );
     const { code, stderr } = await run("simulate", "--cluster", f, "-o", "json");
     expect(code).toBe(0);
     expect(stderr).toBe(
-      `warning: ${f}: document 1: kind Deployment is not used by the scheduler; skipped\nwarning: no pending pods (pods without spec.nodeName) in ${f}\n`,
+      `warning: ${f}: document 1: kind ConfigMap is not used by the scheduler; skipped\nwarning: no pending pods (pods without spec.nodeName) in ${f}\n`,
     );
   });
 });
