@@ -106,7 +106,9 @@ metadata: { resourceVersion: "" }
       "c.yaml",
       "kind: Node\nmetadata: { name: n }\nstatus: { allocatable: { cpu: 4, pods: 110 } }\n",
     );
-    expect((r.objects[0]?.obj as { status?: unknown }).status).toEqual({ allocatable: { cpu: "4", pods: "110" } });
+    expect((r.objects[0]?.obj as { status?: unknown } | undefined)?.status).toEqual({
+      allocatable: { cpu: "4", pods: "110" },
+    });
   });
 
   it("errors name the file, document, object and field", () => {
