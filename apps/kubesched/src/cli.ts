@@ -10,6 +10,7 @@ import { configCommand } from "./commands/config";
 import { diffCommand } from "./commands/diff";
 import { runCommand } from "./commands/run";
 import { simulateCommand } from "./commands/simulate";
+import { snapshotCommand } from "./commands/snapshot";
 
 /** The Kubernetes minor this CLI tracks. */
 export const kubernetesVersion = "v1.37";
@@ -83,7 +84,7 @@ export const rootCommand: CommandSpec = {
   name: "kubesched",
   summary: "The Kubernetes scheduler (kube-scheduler) in TypeScript.",
   flags: [versionFlag],
-  subcommands: [simulateCommand, capacityCommand, diffCommand, runCommand, configCommand],
+  subcommands: [simulateCommand, capacityCommand, diffCommand, snapshotCommand, runCommand, configCommand],
 };
 
 export function versionString(): string {

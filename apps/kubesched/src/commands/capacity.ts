@@ -9,6 +9,8 @@ import type { CommandSpec } from "../cli";
 import {
   clusterFlag,
   configFlag,
+  kubeconfigFlags,
+  loadClusterInput,
   loadConfigFlag,
   loadObjectsFlag,
   outputFlag,
@@ -35,6 +37,7 @@ export const capacityCommand: CommandSpec = {
   summary: "How many more replicas of a pod fit the cluster, where they go, and why the next one does not.",
   flags: [
     clusterFlag,
+    ...kubeconfigFlags,
     {
       name: "pod",
       value: "FILE",
@@ -58,11 +61,6 @@ export const capacityCommand: CommandSpec = {
       ctx.io.stdout(`${JSON.stringify(capacityReportSchema, null, 2)}\n`);
       return 0;
     }
-    const clusters = ctx.lists.cluster ?? [];
-    if (clusters.length === 0) {
-      ctx.io.stderr("error: --cluster is required (a file or directory of Kubernetes objects)\n");
-      return 2;
-    }
     const podFiles = ctx.lists.pod ?? [];
     if (podFiles.length === 0) {
       ctx.io.stderr("error: --pod is required (a Pod manifest whose replicas are counted)\n");
@@ -78,8 +76,8 @@ export const capacityCommand: CommandSpec = {
     }
     const config = loadConfigFlag(ctx);
     if (config === null) return 1;
-    const loaded = loadObjectsFlag(ctx, clusters);
-    if (loaded === null) return 1;
+    const loaded = await loadClusterInput(ctx);
+    if (loaded === 1 || loaded === 2) return loaded;
     const templates: Pod[] = [];
     for (const f of podFiles) {
       const t = loadObjectsFlag(ctx, [f]);

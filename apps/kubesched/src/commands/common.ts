@@ -1,13 +1,21 @@
 // Pieces every command shares.
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { capErrors, type LoadResult, loadSnapshotFiles, SnapshotLoadError } from "@kubesched/cluster";
+import {
+  capErrors,
+  type LoadResult,
+  loadSnapshotFiles,
+  loadSnapshotTexts,
+  SnapshotLoadError,
+} from "@kubesched/cluster";
 import {
   ConfigError,
   defaultConfig,
   type KubeSchedulerConfiguration,
   loadConfigFile,
 } from "@kubesched/config";
+import { buildKubeConfig, readCluster } from "@kubesched/kube";
+import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagSpec } from "../cli";
 
 /** Flags several commands share. */
@@ -37,6 +45,81 @@ export const outputFlag: FlagSpec = {
   default: "table",
   description: "Output format.",
 };
+
+/** Reading the snapshot from an API server instead of --cluster (simulate, capacity, diff, snapshot). */
+export const kubeconfigFlags: FlagSpec[] = [
+  {
+    name: "kubeconfig",
+    value: "FILE",
+    description: "Read the snapshot from this cluster's API server (listed once) instead of --cluster.",
+  },
+  { name: "context", value: "NAME", description: "With --kubeconfig: the kubeconfig context to use." },
+  {
+    name: "namespace",
+    short: "n",
+    value: "NS",
+    description: "With --kubeconfig: only this namespace's pending pods (running pods all count).",
+  },
+  {
+    name: "selector",
+    short: "l",
+    value: "SELECTOR",
+    description: "With --kubeconfig: only pending pods matching this label selector (e.g. app=web).",
+  },
+];
+
+/** Lists the snapshot kinds from the API server of `--kubeconfig` [--context]; null after printing an error. */
+export async function readClusterFlag(ctx: CommandContext): Promise<KubeObject[] | null> {
+  const file = ctx.flags.kubeconfig as string;
+  if (!existsSync(resolvePath(ctx, file))) {
+    ctx.io.stderr(missingFileError(file));
+    return null;
+  }
+  try {
+    const kc = buildKubeConfig(resolvePath(ctx, file));
+    const context = ctx.flags.context;
+    if (typeof context === "string") {
+      if (!kc.getContextObject(context)) {
+        ctx.io.stderr(`error: ${file}: no context named "${context}"\n`);
+        return null;
+      }
+      kc.setCurrentContext(context);
+    }
+    return await readCluster(kc, {
+      ...(typeof ctx.flags.namespace === "string" ? { namespace: ctx.flags.namespace } : {}),
+      ...(typeof ctx.flags.selector === "string" ? { selector: ctx.flags.selector } : {}),
+    });
+  } catch (e) {
+    ctx.io.stderr(`error: ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return null;
+  }
+}
+
+/**
+ * The cluster snapshot of a command: `--cluster` files, or what `--kubeconfig` lists (checked and
+ * expanded by the same loader). Returns a usage code (2) when neither or both are given.
+ */
+export async function loadClusterInput(ctx: CommandContext): Promise<LoadResult | 1 | 2> {
+  const clusters = ctx.lists.cluster ?? [];
+  const kubeconfig = ctx.flags.kubeconfig;
+  if ((clusters.length === 0) === (typeof kubeconfig !== "string")) {
+    ctx.io.stderr(
+      "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
+    );
+    return 2;
+  }
+  if (typeof kubeconfig !== "string") return loadObjectsFlag(ctx, clusters) ?? 1;
+  const objects = await readClusterFlag(ctx);
+  if (objects === null) return 1;
+  try {
+    const name = `${kubeconfig} (API server).json`;
+    return loadSnapshotTexts([{ name, text: JSON.stringify({ kind: "List", items: objects }) }]);
+  } catch (e) {
+    if (!(e instanceof SnapshotLoadError)) throw e;
+    printErrors(ctx, e.errors);
+    return 1;
+  }
+}
 
 /** The one wording of a missing input file, whatever flag named it. */
 export function missingFileError(file: string): string {

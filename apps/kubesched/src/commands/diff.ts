@@ -8,8 +8,9 @@ import { stringify } from "yaml";
 import type { CommandSpec } from "../cli";
 import {
   clusterFlag,
+  kubeconfigFlags,
+  loadClusterInput,
   loadConfigFlag,
-  loadObjectsFlag,
   outputFlag,
   parseSeedFlag,
   printErrors,
@@ -56,6 +57,7 @@ export const diffCommand: CommandSpec = {
   summary: "Run a snapshot through two scheduler configurations and show what changes and why.",
   flags: [
     clusterFlag,
+    ...kubeconfigFlags,
     {
       name: "config",
       value: "FILE",
@@ -68,11 +70,6 @@ export const diffCommand: CommandSpec = {
     { name: "out", value: "FILE", description: "Write the result to FILE instead of stdout." },
   ],
   async run(ctx) {
-    const clusters = ctx.lists.cluster ?? [];
-    if (clusters.length === 0) {
-      ctx.io.stderr("error: --cluster is required (a file or directory of Kubernetes objects)\n");
-      return 2;
-    }
     const files = ctx.lists.config ?? [];
     if (files.length !== 2) {
       ctx.io.stderr(`error: --config must be given exactly twice (A and B), got ${files.length}\n`);
@@ -86,8 +83,8 @@ export const diffCommand: CommandSpec = {
       if (c === null) return 1;
       configs.push(c);
     }
-    const loaded = loadObjectsFlag(ctx, clusters);
-    if (loaded === null) return 1;
+    const loaded = await loadClusterInput(ctx);
+    if (loaded === 1 || loaded === 2) return loaded;
     let result: SimulationDiff;
     try {
       result = await diff({

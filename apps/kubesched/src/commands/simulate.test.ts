@@ -379,7 +379,9 @@ describe("kubesched simulate errors", () => {
       const { code, stdout, stderr } = await run("simulate");
       expect(code).toBe(2);
       expect(stdout).toBe("");
-      expect(stderr).toBe("error: --cluster is required (a file or directory of Kubernetes objects)\n");
+      expect(stderr).toBe(
+        "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
+      );
     });
     for (const seed of ["abc", "-1", "1.5", "4294967296"]) {
       it(`bad --seed ${seed}`, async () => {

@@ -6,8 +6,9 @@ import type { CommandSpec } from "../cli";
 import {
   clusterFlag,
   configFlag,
+  kubeconfigFlags,
+  loadClusterInput,
   loadConfigFlag,
-  loadObjectsFlag,
   outputFlag,
   parseSeedFlag,
   printErrors,
@@ -32,6 +33,7 @@ export const simulateCommand: CommandSpec = {
   flags: [
     configFlag,
     clusterFlag,
+    ...kubeconfigFlags,
     outputFlag,
     {
       name: "explain",
@@ -59,11 +61,6 @@ export const simulateCommand: CommandSpec = {
     },
   ],
   async run(ctx) {
-    const clusters = ctx.lists.cluster ?? [];
-    if (clusters.length === 0) {
-      ctx.io.stderr("error: --cluster is required (a file or directory of Kubernetes objects)\n");
-      return 2;
-    }
     const seed = parseSeedFlag(ctx);
     if (seed === null) return 2;
     const top = Number(ctx.flags.top ?? "3");
@@ -82,8 +79,8 @@ export const simulateCommand: CommandSpec = {
     }
     const config = loadConfigFlag(ctx);
     if (config === null) return 1;
-    const loaded = loadObjectsFlag(ctx, clusters);
-    if (loaded === null) return 1;
+    const loaded = await loadClusterInput(ctx);
+    if (loaded === 1 || loaded === 2) return loaded;
     let result: Awaited<ReturnType<typeof simulate>>;
     try {
       result = await simulate({
@@ -102,7 +99,9 @@ export const simulateCommand: CommandSpec = {
       return 1;
     }
     if (result.summary.pods === 0) {
-      ctx.io.stderr(`warning: no pending pods (pods without spec.nodeName) in ${clusters.join(", ")}\n`);
+      ctx.io.stderr(
+        `warning: no pending pods (pods without spec.nodeName) in ${(ctx.lists.cluster ?? [String(ctx.flags.kubeconfig)]).join(", ")}\n`,
+      );
     }
     for (const p of podFilter ?? []) {
       if (!result.pods.some((r) => `${r.namespace}/${r.name}` === p)) {
