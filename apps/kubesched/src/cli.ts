@@ -5,9 +5,12 @@ import type { Logger, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { createLogger } from "@kubesched/scheduler";
 import pkg from "../package.json" with { type: "json" };
+import { capacityCommand } from "./commands/capacity";
 import { configCommand } from "./commands/config";
+import { diffCommand } from "./commands/diff";
 import { runCommand } from "./commands/run";
 import { simulateCommand } from "./commands/simulate";
+import { snapshotCommand } from "./commands/snapshot";
 
 /** The Kubernetes minor this CLI tracks. */
 export const kubernetesVersion = "v1.37";
@@ -81,7 +84,7 @@ export const rootCommand: CommandSpec = {
   name: "kubesched",
   summary: "The Kubernetes scheduler (kube-scheduler) in TypeScript.",
   flags: [versionFlag],
-  subcommands: [simulateCommand, runCommand, configCommand],
+  subcommands: [simulateCommand, capacityCommand, diffCommand, snapshotCommand, runCommand, configCommand],
 };
 
 export function versionString(): string {

@@ -90,12 +90,25 @@ metadata: { resourceVersion: "" }
   });
 
   it("unknown kinds are warnings and skipped", () => {
+    const r = load("c.yaml", `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n---\n${pod("p")}`);
+    expect(r.warnings).toEqual(["c.yaml: document 1: kind ConfigMap is not used by the scheduler; skipped"]);
+    expect(summary(r)).toEqual(["Pod default/p @ c.yaml: document 2"]);
+  });
+
+  it("a workload without a pod template is an error naming the field", () => {
+    expect(errorsOf("c.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n")).toEqual([
+      "c.yaml: document 1 (Deployment d): spec.template.spec: Required value",
+    ]);
+  });
+
+  it("quantities written as numbers are read as quantities", () => {
     const r = load(
       "c.yaml",
-      `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n---\n${pod("p")}`,
+      "kind: Node\nmetadata: { name: n }\nstatus: { allocatable: { cpu: 4, pods: 110 } }\n",
     );
-    expect(r.warnings).toEqual(["c.yaml: document 1: kind Deployment is not used by the scheduler; skipped"]);
-    expect(summary(r)).toEqual(["Pod default/p @ c.yaml: document 2"]);
+    expect((r.objects[0]?.obj as { status?: unknown } | undefined)?.status).toEqual({
+      allocatable: { cpu: "4", pods: "110" },
+    });
   });
 
   it("errors name the file, document, object and field", () => {

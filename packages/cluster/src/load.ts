@@ -3,9 +3,11 @@
 // Malformed input is reported with file, document, object and field; never a stack trace.
 import fs from "node:fs";
 import path from "node:path";
+import type { Node, Pod } from "@kubesched/api";
 import { parseQuantity } from "@kubesched/api";
 import { parseAllDocuments } from "yaml";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
+import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
 /** A loaded object and where it came from. */
 export interface SourcedObject {
@@ -106,6 +108,9 @@ function checkQuantities(list: unknown, field: string, where: string, errors: st
   }
   for (const [name, q] of Object.entries(list)) {
     const s = typeof q === "number" ? String(q) : q;
+    // A quantity may be written as a YAML/JSON number (`cpu: 1`), as the API server accepts;
+    // the scheduler reads strings.
+    if (typeof q === "number") list[name] = s;
     if (typeof s !== "string") {
       errors.push(`${where}: ${field}.${name}: invalid quantity ${JSON.stringify(q)}`);
       continue;
@@ -185,18 +190,70 @@ function validateObject(kind: SupportedKind, obj: Json, where: string, errors: s
   }
 }
 
+/** A workload's pod template must be a pod (its containers are checked as a Pod's). */
+function validWorkload(obj: Json, where: string, errors: string[]): boolean {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const tpl = isObj(spec.template) ? spec.template : {};
+  const before = errors.length;
+  validateObject("Pod", { metadata: { name: "template" }, spec: tpl.spec }, where, errors);
+  for (let i = before; i < errors.length; i++) {
+    errors[i] = (errors[i] as string).replace(`${where}: spec`, `${where}: spec.template.spec`);
+  }
+  return errors.length === before;
+}
+
+/** The input an error is about: its text up to the first ": " (the file). */
+function inputOf(line: string): string {
+  const i = line.indexOf(": ");
+  return i < 0 ? "" : line.slice(0, i);
+}
+
+/**
+ * At most `max` messages per input (file), then "FILE: and N more like this": a snapshot of
+ * 200,000 identical bad objects must not print 200,000 lines.
+ */
+export function capErrors(lines: readonly string[], max = 20): string[] {
+  const counts = new Map<string, number>();
+  const out: string[] = [];
+  for (const line of lines) {
+    const input = inputOf(line);
+    const n = (counts.get(input) ?? 0) + 1;
+    counts.set(input, n);
+    if (n <= max) out.push(line);
+  }
+  for (const [input, n] of counts) {
+    if (n > max) out.push(`${input ? `${input}: ` : ""}and ${n - max} more like this`);
+  }
+  return out;
+}
+
 /** Parses snapshot texts (file name → text) into supported objects, in input order. */
 export function loadSnapshotTexts(files: readonly { name: string; text: string }[]): LoadResult {
   const errors: string[] = [];
   const warnings: string[] = [];
   const objects: SourcedObject[] = [];
   const seen = new Map<string, string>();
+  // Workloads, and where their pods go in the input order (right after the workload).
+  const workloads: { at: number; kind: WorkloadKind; obj: Json; origin: string }[] = [];
   for (const f of files) {
-    for (const { obj, origin } of parseSnapshotText(f.text, f.name, errors)) {
+    const parsed = parseSnapshotText(f.text, f.name, errors);
+    if (parsed.length === 0 && errors.length === 0)
+      warnings.push(`${f.name}: no Kubernetes objects in this input`);
+    for (const { obj, origin } of parsed) {
       const where = `${origin} (${describe(obj)})`;
       const kind = obj.kind;
       if (typeof kind !== "string" || kind === "") {
         errors.push(`${origin}: kind: Required value`);
+        continue;
+      }
+      if (workloadKinds.has(kind) && kind !== "ReplicaSet" && kind !== "StatefulSet") {
+        const md = isObj(obj.metadata) ? obj.metadata : {};
+        if (typeof md.name !== "string" || md.name === "") {
+          errors.push(`${where}: metadata.name: Required value`);
+          continue;
+        }
+        if (!validWorkload(obj, where, errors)) continue;
+        workloads.push({ at: objects.length, kind: kind as WorkloadKind, obj, origin });
         continue;
       }
       if (!isSupportedKind(kind)) {
@@ -221,10 +278,59 @@ export function loadSnapshotTexts(files: readonly { name: string; text: string }
       }
       seen.set(key, origin);
       objects.push({ kind, obj: o, origin });
+      if ((kind === "ReplicaSet" || kind === "StatefulSet") && validWorkload(obj, where, errors)) {
+        workloads.push({ at: objects.length, kind, obj: o as Json, origin });
+      }
     }
   }
   if (errors.length) throw new SnapshotLoadError(errors);
-  return { objects, warnings };
+  return { objects: expandWorkloads(objects, workloads, seen, errors), warnings };
+}
+
+/**
+ * Inserts the objects each workload's controller would create after the workload, in input
+ * order: pods (and a Deployment's ReplicaSet, a StatefulSet's claims) that are missing.
+ */
+function expandWorkloads(
+  objects: SourcedObject[],
+  workloads: readonly { at: number; kind: WorkloadKind; obj: Json; origin: string }[],
+  seen: Map<string, string>,
+  errors: string[],
+): SourcedObject[] {
+  if (workloads.length === 0) return objects;
+  const pods = objects.filter((o) => o.kind === "Pod").map((o) => o.obj as Pod);
+  const nodes = objects.filter((o) => o.kind === "Node").map((o) => o.obj as Node);
+  const replicaSets = objects.filter((o) => o.kind === "ReplicaSet").map((o) => o.obj as Json);
+  const claims = new Set(
+    objects
+      .filter((o) => o.kind === "PersistentVolumeClaim")
+      .map((o) => `${o.obj.metadata?.namespace ?? "default"}/${o.obj.metadata?.name ?? ""}`),
+  );
+  const out: SourcedObject[] = [];
+  let next = 0;
+  for (const w of workloads) {
+    while (next < w.at) out.push(objects[next++] as SourcedObject);
+    const md = w.obj.metadata as Json;
+    const ns = (typeof md.namespace === "string" && md.namespace) || "default";
+    const workload = { ...w.obj, metadata: { ...md, namespace: ns } };
+    for (const e of expandWorkload(w.kind, workload, { pods, replicaSets, nodes, claims })) {
+      const emd = e.obj.metadata as Json;
+      const key = `${e.kind}/${ns}/${String(emd.name)}`;
+      const origin = `${w.origin} (${w.kind} ${ns}/${String(md.name)})`;
+      const first = seen.get(key);
+      if (first) {
+        errors.push(
+          `${origin}: would create ${e.kind} ${ns}/${String(emd.name)}, already defined in ${first}`,
+        );
+        continue;
+      }
+      seen.set(key, origin);
+      out.push({ kind: e.kind, obj: e.obj as K8sObject, origin });
+    }
+  }
+  while (next < objects.length) out.push(objects[next++] as SourcedObject);
+  if (errors.length) throw new SnapshotLoadError(errors);
+  return out;
 }
 
 /** Reads files and directories (every *.yaml, *.yml, *.json in it, sorted) and loads them. */

@@ -219,6 +219,20 @@ ${extra}  containers: [{ name: c, image: i, resources: { requests: { cpu: "1", e
     expect(e?.preFilter.NodeResourcesFit).toEqual({ code: "Success" });
   });
 
+  it("explain: ties for the best score list the tied nodes; --pod limits explain to those pods", async () => {
+    const r = await run(
+      node("n1", "2") + node("n2", "2") + node("n3", "1") + pod("p", "500m") + pod("q", "1500m"),
+      {
+        explain: true,
+        explainPods: ["default/p"],
+      },
+    );
+    const e = r.pods[0]?.explain;
+    expect(e?.tiedNodes).toEqual(["n1", "n2"]);
+    expect(e?.tiedNodes).toContain(e?.selectedNode);
+    expect(r.pods[1]?.explain).toBeUndefined();
+  });
+
   it("explain: no score section when a single node is feasible", async () => {
     const r = await run(node("n1", "2") + node("n2", "1") + pod("p", "1500m"), { explain: true });
     expect(r.pods[0]?.node).toBe("n1");

@@ -78,6 +78,8 @@ export interface SimulateOptions {
   features?: Partial<Features>;
   seed?: number;
   explain?: boolean;
+  /** With `explain`: only these pods (`namespace/name`) carry an explanation; all when absent. */
+  explainPods?: readonly string[];
   /**
    * Report wall time (default false). Off, the result is byte-for-byte reproducible for a
    * seed; on, summary.wallMs and summary.podsPerSecond carry measurements.
@@ -121,8 +123,30 @@ function scalarResources(
   return out;
 }
 
-export async function simulate(opts: SimulateOptions): Promise<SimulationResult> {
-  const objects = admit(opts.objects);
+/** A running simulation: the in-memory cluster and the scheduler wired to it. */
+export interface SimulationSession {
+  cluster: InMemoryCluster;
+  clock: ManualClock;
+  sched: Scheduler;
+  explain: ExplainRecorder | undefined;
+  /** The last failure of each pod (reason and FitError message), by pod key. */
+  lastFailure: Map<string, { reason: string; message: string }>;
+  attempts: Map<string, number>;
+  profiles: Set<string>;
+  /** Adds a pending pod to the cluster (its queue order is its order of entry). */
+  addPending(pod: Pod): void;
+  /** Runs the loop until nothing can move any more. */
+  drain(): Promise<void>;
+}
+
+/**
+ * Builds the simulation both `simulate` and `capacity` run: the objects admitted, everything
+ * but pending pods applied, and the scheduler created over the in-memory cluster.
+ */
+export async function openSimulation(
+  opts: Omit<SimulateOptions, "objects" | "timing">,
+  objects: readonly SourcedObject[],
+): Promise<{ session: SimulationSession; pending: Pod[] }> {
   const clock = new ManualClock(simulationEpoch);
   const cluster = new InMemoryCluster(clock);
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
@@ -162,32 +186,51 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
       },
     },
   });
+  const horizon = opts.idleHorizonMs ?? 60 * 60 * 1000;
+  const session: SimulationSession = {
+    cluster,
+    clock,
+    sched,
+    explain,
+    lastFailure,
+    attempts,
+    profiles,
+    addPending(p) {
+      // A microsecond apart so that equal priorities keep their order (the queue sorts by
+      // priority, then by time of entry).
+      clock.advance(0.001);
+      cluster.apply("Pod", p);
+    },
+    async drain() {
+      for (;;) {
+        while (await sched.scheduleOne()) {
+          // keep scheduling while something is active
+        }
+        await sched.waitForBindings();
+        if (sched.queue.hasActive()) continue;
+        // Idle. Unschedulable pods wait for cluster events, and none will come from outside.
+        // Only pods in backoff (after errors) or waiting at Permit can still move on their own:
+        // let simulated time pass to the next timer (the queue's flushes, Permit timeouts).
+        if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0) return;
+        const next = clock.nextTimerAt();
+        if (next === null || next - lastProgress > horizon) return;
+        clock.advanceTo(next);
+      }
+    },
+  };
+  return { session, pending };
+}
+
+export async function simulate(opts: SimulateOptions): Promise<SimulationResult> {
+  const { session, pending } = await openSimulation(opts, admit(opts.objects));
+  const { cluster, sched, explain, lastFailure, attempts, profiles } = session;
 
   // The nodes as the snapshot left them, for the before/after utilisation in the result.
   const nodesBefore = sched.cache.dump().nodes;
   const started = performance.now();
-  // Pending pods enter the queue in file order; a microsecond apart so that equal priorities
-  // keep that order (the queue sorts by priority, then by time of entry).
-  for (const p of pending) {
-    clock.advance(0.001);
-    cluster.apply("Pod", p);
-  }
-
-  const horizon = opts.idleHorizonMs ?? 60 * 60 * 1000;
-  for (;;) {
-    while (await sched.scheduleOne()) {
-      // keep scheduling while something is active
-    }
-    await sched.waitForBindings();
-    if (sched.queue.hasActive()) continue;
-    // Idle. Unschedulable pods wait for cluster events, and none will come from outside. Only
-    // pods in backoff (after errors) or waiting at Permit can still move on their own: let
-    // simulated time pass to the next timer (the queue's flushes, Permit timeouts).
-    if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0) break;
-    const next = clock.nextTimerAt();
-    if (next === null || next - lastProgress > horizon) break;
-    clock.advanceTo(next);
-  }
+  // Pending pods enter the queue in file order.
+  for (const p of pending) session.addPending(p);
+  await session.drain();
   const wallMs = performance.now() - started;
   sched.close();
 
@@ -238,7 +281,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
         : "the pod was never attempted";
       gated++;
     }
-    if (explain && r.outcome !== "Skipped" && r.outcome !== "Gated") {
+    if (explain && r.outcome !== "Skipped" && r.outcome !== "Gated" && wantExplain(opts, r)) {
       const e = explain.get(key);
       if (e) r.explain = e;
     }
@@ -305,6 +348,10 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
       podsPerSecond: timing ? (wallMs > 0 ? Math.round((scheduled / wallMs) * 1000) : 0) : null,
     },
   };
+}
+
+function wantExplain(opts: SimulateOptions, r: PodResult): boolean {
+  return !opts.explainPods || opts.explainPods.includes(`${r.namespace}/${r.name}`);
 }
 
 function waitingPods(sched: Scheduler): number {

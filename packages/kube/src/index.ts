@@ -29,4 +29,5 @@ export {
 } from "./leader-election";
 export { formatMicroTime, formatTime } from "./micro-time";
 export { RawClient, type RawRequestOptions } from "./raw-client";
+export { type ReadClusterOptions, readCluster } from "./read-cluster";
 export { podFieldSelector, type ResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";

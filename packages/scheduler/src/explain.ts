@@ -22,6 +22,11 @@ export interface AttemptExplanation {
   preScore?: Record<string, StatusView>;
   score?: Record<string, Record<string, { raw: number; normalized: number; weighted: number }>>;
   finalScore?: Record<string, number>;
+  /**
+   * The nodes sharing the best final score when there are two or more (sorted): selectHost
+   * picks one of them at random, so `--seed` can change the placement.
+   */
+  tiedNodes?: string[];
   selectedNode: string | null;
 }
 
@@ -97,8 +102,14 @@ export class ExplainRecorder {
   finalScores(scores: readonly NodePluginScores[]): void {
     if (!this.current) return;
     const f: Record<string, number> = {};
-    for (const s of scores) f[s.name] = s.totalScore;
+    let best = Number.NEGATIVE_INFINITY;
+    for (const s of scores) {
+      f[s.name] = s.totalScore;
+      if (s.totalScore > best) best = s.totalScore;
+    }
     this.current.finalScore = f;
+    const tied = scores.filter((s) => s.totalScore === best).map((s) => s.name);
+    if (tied.length > 1) this.current.tiedNodes = tied.sort();
   }
 
   selected(nodeName: string): void {

@@ -1,10 +1,10 @@
 // Rendering a SimulationResult: table (for people), json and yaml (for tools).
-import type { SimulationResult } from "@kubesched/cluster";
+import type { PodResult, SimulationResult } from "@kubesched/cluster";
 import { stringify } from "yaml";
 
 export type OutputFormat = "table" | "json" | "yaml";
 
-function pad(cells: string[][]): string {
+export function pad(cells: string[][]): string {
   const widths: number[] = [];
   for (const row of cells) {
     row.forEach((c, i) => {
@@ -28,10 +28,82 @@ function percent(req: string, alloc: string | undefined, parse: (s: string) => n
   return ` (${Math.round((parse(req) / a) * 100)}%)`;
 }
 
+/**
+ * The explanation of one pod for people: which plugins rejected how many nodes and why, the
+ * top-N nodes' weighted scores per plugin, and the nodes tied for the best score.
+ */
+export function renderExplain(p: PodResult, top: number): string[] {
+  const e = p.explain;
+  if (!e) return [];
+  const where = p.node ? ` on ${p.node}` : "";
+  const lines = [`${p.namespace}/${p.name}: ${p.outcome}${where}`];
+  for (const [plugin, st] of Object.entries(e.preFilter)) {
+    if (st.code !== "Success" && st.code !== "Skip") {
+      lines.push(`  preFilter ${plugin}: ${st.code}${st.reasons ? `: ${st.reasons.join("; ")}` : ""}`);
+    } else if (st.nodeNames) {
+      lines.push(`  preFilter ${plugin}: only ${st.nodeNames.length} node(s) considered`);
+    }
+  }
+  const nodes = Object.entries(e.filter);
+  if (nodes.length) {
+    const rejected = new Map<string, { nodes: number; reasons: Map<string, number> }>();
+    let passed = 0;
+    for (const [, byPlugin] of nodes) {
+      const failed = Object.entries(byPlugin).find(([, st]) => st.code !== "Success" && st.code !== "Skip");
+      if (!failed) {
+        passed++;
+        continue;
+      }
+      const [plugin, st] = failed;
+      let agg = rejected.get(plugin);
+      if (!agg) {
+        agg = { nodes: 0, reasons: new Map() };
+        rejected.set(plugin, agg);
+      }
+      agg.nodes++;
+      for (const reason of st.reasons ?? [st.code])
+        agg.reasons.set(reason, (agg.reasons.get(reason) ?? 0) + 1);
+    }
+    lines.push(`  filter: ${passed}/${nodes.length} nodes passed`);
+    for (const [plugin, agg] of [...rejected].sort(
+      (a, b) => b[1].nodes - a[1].nodes || (a[0] < b[0] ? -1 : 1),
+    )) {
+      const reasons = [...agg.reasons].map(([reason, n]) => `${n} ${reason}`).join(", ");
+      lines.push(`    ${plugin} rejected ${agg.nodes}: ${reasons}`);
+    }
+  }
+  for (const [plugin, st] of Object.entries(e.postFilter ?? {})) {
+    const nominated = st.nominatedNode ? ` (nominated ${st.nominatedNode})` : "";
+    lines.push(
+      `  postFilter ${plugin}: ${st.code}${nominated}${st.reasons ? `: ${st.reasons.join("; ")}` : ""}`,
+    );
+  }
+  if (e.finalScore) {
+    const ranked = Object.entries(e.finalScore).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const shown = ranked.slice(0, top);
+    lines.push(`  score (top ${shown.length} of ${ranked.length}; weighted per plugin, zeros left out):`);
+    const rows = shown.map(([node, total]) => {
+      const parts = Object.entries(e.score?.[node] ?? {})
+        .filter(([, s]) => s.weighted !== 0)
+        .map(([plugin, s]) => `${plugin} ${s.weighted}`);
+      const mark = node === e.selectedNode ? "*" : " ";
+      return [`   ${mark}${node}`, String(total), parts.join(", ")];
+    });
+    lines.push(pad(rows));
+    if (e.tiedNodes) {
+      lines.push(
+        `  tie: ${e.tiedNodes.length} nodes share the best score ${ranked[0]?.[1] ?? 0} (${e.tiedNodes.join(", ")}); the seed picked ${e.selectedNode ?? "none"}`,
+      );
+    }
+  }
+  return lines;
+}
+
 export function renderTable(
   r: SimulationResult,
   parseCpu: (s: string) => number,
   parseBytes: (s: string) => number,
+  top = 3,
 ): string {
   const pods = [["POD", "OUTCOME", "NODE", "ATTEMPTS", "MESSAGE"]];
   for (const p of r.pods) {
@@ -59,6 +131,11 @@ export function renderTable(
     lines.push("", "PREEMPTIONS");
     for (const p of r.preemptions) lines.push(`${p.preemptor} on ${p.node}: evicted ${p.victims.join(", ")}`);
   }
+  const explained = r.pods.filter((p) => p.explain);
+  if (explained.length) {
+    lines.push("", "EXPLAIN");
+    for (const p of explained) lines.push(...renderExplain(p, top));
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -67,6 +144,7 @@ export function renderResult(
   format: OutputFormat,
   parseCpu: (s: string) => number,
   parseBytes: (s: string) => number,
+  top = 3,
 ): string {
   switch (format) {
     case "json":
@@ -74,6 +152,6 @@ export function renderResult(
     case "yaml":
       return stringify(r, { lineWidth: 0 });
     default:
-      return renderTable(r, parseCpu, parseBytes);
+      return renderTable(r, parseCpu, parseBytes, top);
   }
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
 import { runCli } from "../cli";
+import { writeGeneratedCluster } from "./generated-cluster.test-util";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const fixtures = "apps/kubesched/test-fixtures";
@@ -273,11 +274,13 @@ describe("kubesched simulate inputs", () => {
     const f = join(tmp, "with-deployment.yaml");
     writeFileSync(
       f,
-      "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Node\nmetadata: { name: n }\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Node\nmetadata: { name: n }\n",
     );
     const { code, stderr } = await run("simulate", "--cluster", f, "-o", "json");
     expect(code).toBe(0);
-    expect(stderr).toBe(`warning: ${f}: document 1: kind Deployment is not used by the scheduler; skipped\n`);
+    expect(stderr).toBe(
+      `warning: ${f}: document 1: kind ConfigMap is not used by the scheduler; skipped\nwarning: no pending pods (pods without spec.nodeName) in ${f}\n`,
+    );
   });
 });
 
@@ -385,7 +388,9 @@ describe("kubesched simulate errors", () => {
       const { code, stdout, stderr } = await run("simulate");
       expect(code).toBe(2);
       expect(stdout).toBe("");
-      expect(stderr).toBe("error: --cluster is required (a file or directory of Kubernetes objects)\n");
+      expect(stderr).toBe(
+        "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
+      );
     });
     for (const seed of ["abc", "-1", "1.5", "4294967296"]) {
       it(`bad --seed ${seed}`, async () => {
@@ -590,5 +595,97 @@ describe("kubesched simulate --report", () => {
     );
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/^error: cannot write --report .*no\/such\/dir\/r\.html: ENOENT/);
+  });
+});
+
+describe("kubesched simulate --explain for people", () => {
+  it("the table prints, for the --pod pods only, the filter summary, the top scores and the tie", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--explain",
+      "--pod",
+      "shop/web-1",
+      "--pod",
+      "default/render-xl",
+    );
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    const explain = stdout.slice(stdout.indexOf("\nEXPLAIN\n"));
+    expect(explain).toContain("shop/web-1: Scheduled on node-b2\n  filter: 4/6 nodes passed\n");
+    expect(explain).toContain("    TaintToleration rejected 1: 1 node(s) had untolerated taint(s)\n");
+    expect(explain).toContain("  score (top 3 of 4; weighted per plugin, zeros left out):\n");
+    expect(explain).toMatch(/\n {3}\*node-b2 {2}468 {2}TaintToleration 300, NodeResourcesFit 94/);
+    expect(explain).toContain(
+      "  tie: 2 nodes share the best score 468 (node-b1, node-b2); the seed picked node-b2\n",
+    );
+    expect(explain).toContain(
+      "default/render-xl: Unschedulable\n  filter: 0/6 nodes passed\n    NodeResourcesFit rejected 4: 4 Insufficient cpu, 4 Insufficient memory\n",
+    );
+    expect(explain).not.toContain("shop/web-2");
+  });
+
+  it("--pod limits explain in JSON too; an unknown --pod is a warning", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--explain",
+      "--pod",
+      "shop/web-1",
+      "--pod",
+      "shop/nope",
+      "-o",
+      "json",
+    );
+    expect(code).toBe(0);
+    expect(stderr).toBe("warning: --pod shop/nope: no such pending pod\n");
+    const r = JSON.parse(stdout) as Result;
+    expect(r.pods.filter((p) => p.explain).map((p) => p.name)).toEqual(["web-1"]);
+    expect((r.pods[0]?.explain as { tiedNodes?: string[] } | undefined)?.tiedNodes).toEqual([
+      "node-b1",
+      "node-b2",
+    ]);
+  });
+
+  it("errors are capped at 20 per input, then 'and N more like this'", async () => {
+    const f = join(tmp, "dups.yaml");
+    let text = "";
+    for (let i = 0; i < 500; i++)
+      text += "---\nkind: Pod\nmetadata: {name: same}\nspec: {containers: [{name: c}]}\n";
+    writeFileSync(f, text);
+    const { code, stderr } = await run("simulate", "--cluster", f);
+    expect(code).toBe(1);
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toContain("duplicate Pod default/same");
+    expect(lines[20]).toBe(`error: ${f}: and 479 more like this`);
+  });
+
+  it("an input without objects, or without pending pods, says so on stderr", async () => {
+    const empty = join(tmp, "empty.yaml");
+    writeFileSync(empty, "");
+    const r1 = await run("simulate", "--cluster", empty);
+    expect(r1.code).toBe(0);
+    expect(r1.stderr).toBe(
+      `warning: ${empty}: no Kubernetes objects in this input\nwarning: no pending pods (pods without spec.nodeName) in ${empty}\n`,
+    );
+  });
+
+  it("runs on a generated 5000-node cluster with --explain", async () => {
+    const cluster = writeGeneratedCluster(tmp, 5000, 5);
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      cluster,
+      "--explain",
+      "--pod",
+      "default/pending-0",
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain("5 pending pods: 5 scheduled, 0 unschedulable");
+    expect(stdout).toMatch(/default\/pending-0: Scheduled on node-\d+\n {2}filter: \d+\/\d+ nodes passed\n/);
   });
 });

@@ -1,13 +1,24 @@
 // kubesched simulate: the contract in ARCHITECTURE.md (flags, SimulationResult, determinism).
 import { writeFileSync } from "node:fs";
 import { quantityMilliValue, quantityValue } from "@kubesched/api";
-import { AdmissionError, loadSnapshotFiles, SnapshotLoadError, simulate } from "@kubesched/cluster";
+import { AdmissionError, simulate } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import type { CommandContext, CommandSpec } from "../cli";
-import { loadConfigFlag, resolvePath } from "./common";
+import {
+  clusterFlag,
+  configFlag,
+  kubeconfigFlags,
+  loadClusterInput,
+  loadConfigFlag,
+  outputFlag,
+  parseSeedFlag,
+  printErrors,
+  resolvePath,
+  seedFlag,
+} from "./common";
 import { type OutputFormat, renderResult } from "./simulate-output";
 
-function safe(parse: (s: string) => number): (s: string) => number {
+export function safe(parse: (s: string) => number): (s: string) => number {
   return (s) => {
     try {
       return parse(s);
@@ -30,34 +41,28 @@ export const simulateCommand: CommandSpec = {
   name: "simulate",
   summary: "Schedule a cluster snapshot's pending pods and report where each pod went and why.",
   flags: [
+    configFlag,
+    clusterFlag,
+    ...kubeconfigFlags,
+    outputFlag,
     {
-      name: "config",
-      value: "FILE",
+      name: "explain",
       description:
-        "A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default: upstream's defaults.",
+        "Add each plugin's filter and score results (the deciding attempt); in the table: a filter summary and the top nodes' scores per pod.",
     },
     {
-      name: "cluster",
-      value: "PATH",
+      name: "pod",
+      value: "NS/NAME",
       repeatable: true,
-      description:
-        "Kubernetes objects (YAML or JSON: objects, lists, kubectl output); a directory means every *.yaml/*.yml/*.json in it. Repeatable.",
+      description: "With --explain: explain only these pods (every output format). Repeatable.",
     },
     {
-      name: "output",
-      short: "o",
-      value: "FORMAT",
-      values: ["table", "json", "yaml"],
-      default: "table",
-      description: "Output format.",
-    },
-    { name: "explain", description: "Add each plugin's filter and score results (the deciding attempt)." },
-    {
-      name: "seed",
+      name: "top",
       value: "N",
-      default: "0",
-      description: "Seed for tie-breaking and other random choices.",
+      default: "3",
+      description: "With --explain and the table output: how many best-scored nodes to break down.",
     },
+    seedFlag,
     { name: "out", value: "FILE", description: "Write the result to FILE instead of stdout." },
     {
       name: "report",
@@ -72,30 +77,26 @@ export const simulateCommand: CommandSpec = {
     },
   ],
   async run(ctx) {
-    const clusters = ctx.lists.cluster ?? [];
-    if (clusters.length === 0) {
-      ctx.io.stderr("error: --cluster is required (a file or directory of Kubernetes objects)\n");
-      return 2;
-    }
-    const seedFlag = ctx.flags.seed;
-    const seed = typeof seedFlag === "string" ? Number(seedFlag) : 0;
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    const seed = parseSeedFlag(ctx);
+    if (seed === null) return 2;
+    const top = Number(ctx.flags.top ?? "3");
+    if (!Number.isInteger(top) || top < 1) {
       ctx.io.stderr(
-        `error: invalid value "${String(seedFlag)}" for --seed: must be an integer from 0 to 4294967295\n`,
+        `error: invalid value "${String(ctx.flags.top)}" for --top: must be a positive integer\n`,
       );
       return 2;
     }
+    const podFilter = ctx.lists.pod;
+    for (const p of podFilter ?? []) {
+      if (!/^[^/]+\/[^/]+$/.test(p)) {
+        ctx.io.stderr(`error: invalid value "${p}" for --pod: use NAMESPACE/NAME\n`);
+        return 2;
+      }
+    }
     const config = loadConfigFlag(ctx);
     if (config === null) return 1;
-    let loaded: ReturnType<typeof loadSnapshotFiles>;
-    try {
-      loaded = loadSnapshotFiles(clusters, ctx.io.cwd);
-    } catch (e) {
-      if (!(e instanceof SnapshotLoadError)) throw e;
-      for (const line of e.errors) ctx.io.stderr(`error: ${line}\n`);
-      return 1;
-    }
-    for (const w of loaded.warnings) ctx.io.stderr(`warning: ${w}\n`);
+    const loaded = await loadClusterInput(ctx);
+    if (loaded === 1 || loaded === 2) return loaded;
     let result: Awaited<ReturnType<typeof simulate>>;
     try {
       result = await simulate({
@@ -105,15 +106,26 @@ export const simulateCommand: CommandSpec = {
         logger: ctx.logger,
         seed,
         explain: ctx.flags.explain === true,
+        ...(podFilter ? { explainPods: podFilter } : {}),
         timing: ctx.flags.timing === true,
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
-      for (const line of e.errors) ctx.io.stderr(`error: ${line}\n`);
+      printErrors(ctx, e.errors);
       return 1;
     }
+    if (result.summary.pods === 0) {
+      ctx.io.stderr(
+        `warning: no pending pods (pods without spec.nodeName) in ${(ctx.lists.cluster ?? [String(ctx.flags.kubeconfig)]).join(", ")}\n`,
+      );
+    }
+    for (const p of podFilter ?? []) {
+      if (!result.pods.some((r) => `${r.namespace}/${r.name}` === p)) {
+        ctx.io.stderr(`warning: --pod ${p}: no such pending pod\n`);
+      }
+    }
     const format = (typeof ctx.flags.output === "string" ? ctx.flags.output : "table") as OutputFormat;
-    const text = renderResult(result, format, safe(quantityMilliValue), safe(quantityValue));
+    const text = renderResult(result, format, safe(quantityMilliValue), safe(quantityValue), top);
     const out = ctx.flags.out;
     if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);

@@ -1,0 +1,120 @@
+// kubesched capacity: how many more replicas of a pod fit, where they go, and why the next one
+// does not: kubernetes-sigs/cluster-capacity's question on the simulate path, with a versioned
+// output (kubesched.io/v1alpha1 CapacityReport, JSON Schema from `--schema`).
+import { writeFileSync } from "node:fs";
+import type { Pod } from "@kubesched/api";
+import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } from "@kubesched/cluster";
+import { stringify } from "yaml";
+import type { CommandSpec } from "../cli";
+import {
+  clusterFlag,
+  configFlag,
+  kubeconfigFlags,
+  loadClusterInput,
+  loadConfigFlag,
+  loadObjectsFlag,
+  outputFlag,
+  parseSeedFlag,
+  printErrors,
+  resolvePath,
+  seedFlag,
+} from "./common";
+
+export function renderCapacityTable(r: CapacityReport): string {
+  const lines: string[] = [];
+  for (const p of r.status.pods) {
+    lines.push(`${p.podName}: ${p.replicas} replica(s) fit`);
+    for (const n of p.replicasOnNodes) lines.push(`  ${n.nodeName}: ${n.replicas}`);
+    lines.push(`  stopped: ${p.failReason.failType}: ${p.failReason.failMessage}`);
+    for (const f of p.failSummary) lines.push(`    ${f.count} ${f.reason}`);
+  }
+  lines.push("", `${r.status.replicas} replica(s) in total`);
+  return `${lines.join("\n")}\n`;
+}
+
+export const capacityCommand: CommandSpec = {
+  name: "capacity",
+  summary: "How many more replicas of a pod fit the cluster, where they go, and why the next one does not.",
+  flags: [
+    clusterFlag,
+    ...kubeconfigFlags,
+    {
+      name: "pod",
+      value: "FILE",
+      repeatable: true,
+      description:
+        "The pod to count (a Pod manifest); several --pod files are filled in order, each in what the previous left. Repeatable.",
+    },
+    {
+      name: "max",
+      value: "N",
+      description: "Stop after N replicas over all pods (cluster-capacity's --max-limit); default: no limit.",
+    },
+    configFlag,
+    seedFlag,
+    outputFlag,
+    { name: "out", value: "FILE", description: "Write the report to FILE instead of stdout." },
+    { name: "schema", description: "Print the JSON Schema of the CapacityReport output and exit." },
+  ],
+  async run(ctx) {
+    if (ctx.flags.schema === true) {
+      ctx.io.stdout(`${JSON.stringify(capacityReportSchema, null, 2)}\n`);
+      return 0;
+    }
+    const podFiles = ctx.lists.pod ?? [];
+    if (podFiles.length === 0) {
+      ctx.io.stderr("error: --pod is required (a Pod manifest whose replicas are counted)\n");
+      return 2;
+    }
+    const seed = parseSeedFlag(ctx);
+    if (seed === null) return 2;
+    const maxRaw = ctx.flags.max;
+    const max = typeof maxRaw === "string" ? Number(maxRaw) : 0;
+    if (!Number.isInteger(max) || max < 0) {
+      ctx.io.stderr(`error: invalid value "${String(maxRaw)}" for --max: must be a non-negative integer\n`);
+      return 2;
+    }
+    const config = loadConfigFlag(ctx);
+    if (config === null) return 1;
+    const loaded = await loadClusterInput(ctx);
+    if (loaded === 1 || loaded === 2) return loaded;
+    const templates: Pod[] = [];
+    for (const f of podFiles) {
+      const t = loadObjectsFlag(ctx, [f]);
+      if (t === null) return 1;
+      const pods = t.objects.filter((o) => o.kind === "Pod");
+      if (pods.length !== 1 || t.objects.length !== 1) {
+        ctx.io.stderr(`error: ${f}: expected exactly one Pod, found ${t.objects.length} object(s)\n`);
+        return 1;
+      }
+      templates.push(pods[0]?.obj as Pod);
+    }
+    let report: CapacityReport;
+    try {
+      report = await capacity({
+        config,
+        registry: ctx.registry,
+        objects: loaded.objects,
+        templates,
+        logger: ctx.logger,
+        seed,
+        ...(max > 0 ? { maxReplicas: max } : {}),
+      });
+    } catch (e) {
+      if (!(e instanceof AdmissionError)) throw e;
+      printErrors(ctx, e.errors);
+      return 1;
+    }
+    const format = typeof ctx.flags.output === "string" ? ctx.flags.output : "table";
+    const text =
+      format === "json"
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : format === "yaml"
+          ? stringify(report, { lineWidth: 0 })
+          : renderCapacityTable(report);
+    const out = ctx.flags.out;
+    if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
+    else ctx.io.stdout(text);
+    return 0;
+  },
+};

@@ -1,0 +1,105 @@
+// kubesched snapshot and --kubeconfig, against the fake API server: read once, write, rerun offline.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FakeApiServer } from "@kubesched/kube/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli";
+
+const tmp = mkdtempSync(join(tmpdir(), "kubesched-snapshot-"));
+let api: FakeApiServer;
+let kubeconfig: string;
+beforeAll(async () => {
+  api = await FakeApiServer.start();
+  kubeconfig = join(tmp, "kubeconfig");
+  writeFileSync(kubeconfig, api.kubeConfigYAML());
+  for (const n of ["n1", "n2"]) {
+    api.put("Node", {
+      metadata: { name: n },
+      status: { allocatable: { cpu: "2", memory: "4Gi", pods: "110" } },
+    });
+  }
+  const pod = (ns: string, name: string, app: string, nodeName?: string) =>
+    api.put("Pod", {
+      metadata: { namespace: ns, name, labels: { app } },
+      spec: {
+        ...(nodeName ? { nodeName } : {}),
+        containers: [{ name: "c", image: "x", resources: { requests: { cpu: "1" } } }],
+      },
+    });
+  pod("team-a", "running", "x", "n1");
+  pod("team-a", "web", "web");
+  pod("team-b", "other", "web");
+});
+afterAll(async () => {
+  await api.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function run(...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: tmp });
+  return { code, stdout, stderr };
+}
+
+describe("kubesched snapshot and --kubeconfig", () => {
+  it("simulate --kubeconfig --namespace equals simulate --cluster on the written snapshot", async () => {
+    const live = await run("simulate", "--kubeconfig", kubeconfig, "--namespace", "team-a", "-o", "json");
+    expect(live.code).toBe(0);
+    expect(live.stderr).toBe("");
+    const r = JSON.parse(live.stdout) as { pods: { name: string; outcome: string }[] };
+    expect(r.pods.map((p) => [p.name, p.outcome])).toEqual([["web", "Scheduled"]]);
+
+    const snap = await run("snapshot", "--kubeconfig", kubeconfig, "-n", "team-a", "--out", "snap.yaml");
+    expect(snap.code).toBe(0);
+    expect(snap.stderr).toBe("read 4 objects\n");
+    expect(readFileSync(join(tmp, "snap.yaml"), "utf8")).toContain("kind: Node");
+    const offline = await run("simulate", "--cluster", "snap.yaml", "-o", "json");
+    expect(offline.stdout).toBe(live.stdout);
+  });
+
+  it("capacity and diff read from the API server too; --selector filters pending pods", async () => {
+    writeFileSync(
+      join(tmp, "pod.yaml"),
+      "kind: Pod\nmetadata: {name: probe}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 1}}}]}\n",
+    );
+    const cap = await run(
+      "capacity",
+      "--kubeconfig",
+      kubeconfig,
+      "-l",
+      "app=none",
+      "--pod",
+      "pod.yaml",
+      "-o",
+      "json",
+    );
+    expect(cap.code).toBe(0);
+    expect((JSON.parse(cap.stdout) as { status: { replicas: number } }).status.replicas).toBe(3);
+    const d = await run(
+      "diff",
+      "--kubeconfig",
+      kubeconfig,
+      "--config",
+      "default",
+      "--config",
+      "default",
+      "-o",
+      "json",
+    );
+    expect(d.code).toBe(0);
+    expect((JSON.parse(d.stdout) as { pods: unknown[] }).pods).toHaveLength(2);
+  });
+
+  it("errors: a missing kubeconfig, an unknown context, neither input", async () => {
+    expect(await run("snapshot", "--kubeconfig", "nope")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: nope: no such file or directory\n",
+    });
+    const ctx = await run("snapshot", "--kubeconfig", kubeconfig, "--context", "other");
+    expect(ctx).toEqual({ code: 1, stdout: "", stderr: `error: ${kubeconfig}: no context named "other"\n` });
+    expect((await run("simulate")).code).toBe(2);
+  });
+});

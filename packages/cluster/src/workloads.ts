@@ -1,0 +1,354 @@
+// Workloads as pending pods: Deployments, ReplicaSets, StatefulSets, Jobs and DaemonSets in a
+// snapshot are expanded into the pods their controllers would create, so users can judge
+// packing from workload manifests. A controller creates only the pods that are missing: pods
+// already in the snapshot that the workload owns (ownerReferences) count toward its replicas.
+// upstream: pkg/controller/{deployment,replicaset,statefulset,job,daemon}
+import {
+  findMatchingUntoleratedTaint,
+  getRequiredNodeAffinity,
+  type Node,
+  type Pod,
+  TaintEffectNoExecute,
+  TaintEffectNoSchedule,
+} from "@kubesched/api";
+
+export const workloadKinds = new Set(["Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet"]);
+export type WorkloadKind = "Deployment" | "ReplicaSet" | "StatefulSet" | "Job" | "DaemonSet";
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A controller-created object: a Pod, or a ReplicaSet a Deployment owns. */
+export interface ExpandedObject {
+  kind: "Pod" | "ReplicaSet" | "PersistentVolumeClaim";
+  obj: Json;
+}
+
+// FNV-1a 32-bit over a string, as hash/fnv's New32a (the controllers' hash function).
+function fnv32a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+// upstream: k8s.io/apimachinery/pkg/util/rand SafeEncodeString's alphabet (no vowels, no
+// look-alikes), used for pod-template-hash and generated name suffixes.
+const alphanums = "bcdfghjklmnpqrstvwxz2456789";
+function safeEncode(s: string): string {
+  let out = "";
+  for (let i = 0; i < s.length; i++) out += alphanums[s.charCodeAt(i) % alphanums.length];
+  return out;
+}
+/** The pod-template-hash of a template (the value differs from kube-controller-manager's: see README). */
+export function podTemplateHash(template: unknown): string {
+  return safeEncode(String(fnv32a(JSON.stringify(template))));
+}
+/** A 5-character generateName suffix, deterministic for a seed string (upstream: utilrand.String(5)). */
+function suffix(seed: string): string {
+  let out = "";
+  for (let i = 0; i < 5; i++) out += alphanums[fnv32a(`${seed}/${i}`) % alphanums.length];
+  return out;
+}
+
+function meta(o: Json): Json {
+  return isObj(o.metadata) ? o.metadata : {};
+}
+function spec(o: Json): Json {
+  return isObj(o.spec) ? o.spec : {};
+}
+function uidOf(kind: string, o: Json): string {
+  const md = meta(o);
+  return typeof md.uid === "string" && md.uid
+    ? md.uid
+    : `${kind}/${md.namespace ?? "default"}/${md.name ?? ""}`;
+}
+
+function ownerRef(apiVersion: string, kind: string, o: Json): Json {
+  return {
+    apiVersion,
+    kind,
+    name: meta(o).name,
+    uid: uidOf(kind, o),
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+/** A pod from a workload's template, as the controller's GetPodFromTemplate builds it. */
+function podFromTemplate(
+  workload: Json,
+  owner: Json,
+  name: string,
+  extraLabels: Record<string, string>,
+): Json {
+  const tpl = isObj(spec(workload).template) ? (spec(workload).template as Json) : {};
+  const tmd = meta(tpl);
+  const labels = { ...(isObj(tmd.labels) ? (tmd.labels as Record<string, string>) : {}), ...extraLabels };
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      ...(isObj(tmd.annotations) ? { annotations: { ...tmd.annotations } } : {}),
+      name,
+      namespace: meta(workload).namespace ?? "default",
+      labels,
+      ownerReferences: [owner],
+    },
+    spec: structuredClone(isObj(tpl.spec) ? tpl.spec : {}),
+  };
+}
+
+function ownedCount(pods: readonly Pod[], uid: string): number {
+  return pods.filter((p) => p.metadata?.ownerReferences?.some((r) => r.uid === uid && r.controller)).length;
+}
+
+function replicasOf(o: Json, dflt = 1): number {
+  const r = spec(o).replicas;
+  return typeof r === "number" && Number.isInteger(r) && r >= 0 ? r : dflt;
+}
+
+function replicaSetPods(
+  rs: Json,
+  pods: readonly Pod[],
+  extraLabels: Record<string, string> = {},
+): ExpandedObject[] {
+  const uid = uidOf("ReplicaSet", rs);
+  const name = String(meta(rs).name);
+  const missing = replicasOf(rs) - ownedCount(pods, uid);
+  const out: ExpandedObject[] = [];
+  for (let i = 0; i < missing; i++) {
+    out.push({
+      kind: "Pod",
+      obj: podFromTemplate(
+        rs,
+        ownerRef("apps/v1", "ReplicaSet", rs),
+        `${name}-${suffix(`${uid}/${i}`)}`,
+        extraLabels,
+      ),
+    });
+  }
+  return out;
+}
+
+function deployment(d: Json, pods: readonly Pod[], replicaSets: readonly Json[]): ExpandedObject[] {
+  const uid = uidOf("Deployment", d);
+  // A ReplicaSet the snapshot already holds for this Deployment is the controller's business.
+  if (replicaSets.some((rs) => (meta(rs).ownerReferences as Json[] | undefined)?.some((r) => r.uid === uid)))
+    return [];
+  const hash = podTemplateHash(spec(d).template);
+  const name = `${String(meta(d).name)}-${hash}`;
+  const tpl = structuredClone(isObj(spec(d).template) ? (spec(d).template as Json) : {});
+  const tmd = meta(tpl);
+  tpl.metadata = { ...tmd, labels: { ...(isObj(tmd.labels) ? tmd.labels : {}), "pod-template-hash": hash } };
+  const sel = isObj(spec(d).selector) ? (spec(d).selector as Json) : {};
+  const rs: Json = {
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    metadata: {
+      name,
+      namespace: meta(d).namespace ?? "default",
+      uid: `ReplicaSet/${meta(d).namespace ?? "default"}/${name}`,
+      labels: (tpl.metadata as Json).labels,
+      ownerReferences: [ownerRef("apps/v1", "Deployment", d)],
+    },
+    spec: {
+      replicas: replicasOf(d),
+      selector: {
+        ...sel,
+        matchLabels: { ...(isObj(sel.matchLabels) ? sel.matchLabels : {}), "pod-template-hash": hash },
+      },
+      template: tpl,
+    },
+  };
+  return [{ kind: "ReplicaSet", obj: rs }, ...replicaSetPods(rs, pods)];
+}
+
+function statefulSet(s: Json, pods: readonly Pod[], claimsInSnapshot: ReadonlySet<string>): ExpandedObject[] {
+  const name = String(meta(s).name);
+  const ns = String(meta(s).namespace ?? "default");
+  const start =
+    isObj(spec(s).ordinals) && typeof (spec(s).ordinals as Json).start === "number"
+      ? ((spec(s).ordinals as Json).start as number)
+      : 0;
+  const revision = `${name}-${podTemplateHash(spec(s).template)}`;
+  const out: ExpandedObject[] = [];
+  for (let ord = start; ord < start + replicasOf(s); ord++) {
+    const podName = `${name}-${ord}`;
+    if (pods.some((p) => p.metadata?.name === podName && (p.metadata?.namespace ?? "default") === ns))
+      continue;
+    const pod = podFromTemplate(s, ownerRef("apps/v1", "StatefulSet", s), podName, {
+      "controller-revision-hash": revision,
+      "statefulset.kubernetes.io/pod-name": podName,
+      "apps.kubernetes.io/pod-index": String(ord),
+    });
+    const ps = pod.spec as Json;
+    ps.hostname = podName;
+    if (typeof spec(s).serviceName === "string" && spec(s).serviceName) ps.subdomain = spec(s).serviceName;
+    // upstream: statefulset/stateful_set_utils.go updateStorage — one claim per template per ordinal.
+    const claims = Array.isArray(spec(s).volumeClaimTemplates)
+      ? (spec(s).volumeClaimTemplates as Json[])
+      : [];
+    if (claims.length) {
+      const volumes = (Array.isArray(ps.volumes) ? (ps.volumes as Json[]) : []).filter(
+        (v) => !claims.some((c) => meta(c).name === v.name),
+      );
+      for (const c of claims) {
+        const claimName = `${String(meta(c).name)}-${podName}`;
+        volumes.push({ name: meta(c).name, persistentVolumeClaim: { claimName } });
+        if (claimsInSnapshot.has(`${ns}/${claimName}`)) continue;
+        const sel = isObj(spec(s).selector) ? (spec(s).selector as Json) : {};
+        out.push({
+          kind: "PersistentVolumeClaim",
+          obj: {
+            apiVersion: "v1",
+            kind: "PersistentVolumeClaim",
+            metadata: {
+              name: claimName,
+              namespace: ns,
+              labels: { ...(isObj(sel.matchLabels) ? sel.matchLabels : {}) },
+            },
+            spec: structuredClone(isObj(c.spec) ? c.spec : {}),
+          },
+        });
+      }
+      ps.volumes = volumes;
+    }
+    out.push({ kind: "Pod", obj: pod });
+  }
+  return out;
+}
+
+function job(j: Json, pods: readonly Pod[]): ExpandedObject[] {
+  const uid = uidOf("Job", j);
+  const name = String(meta(j).name);
+  const sp = spec(j);
+  if (sp.suspend === true) return [];
+  const parallelism = typeof sp.parallelism === "number" ? sp.parallelism : 1;
+  const completions = typeof sp.completions === "number" ? sp.completions : null;
+  const wanted = completions === null ? parallelism : Math.min(parallelism, completions);
+  const missing = wanted - ownedCount(pods, uid);
+  const labels = {
+    "batch.kubernetes.io/controller-uid": uid,
+    "batch.kubernetes.io/job-name": name,
+    "controller-uid": uid,
+    "job-name": name,
+  };
+  const out: ExpandedObject[] = [];
+  for (let i = 0; i < missing; i++) {
+    const indexed = sp.completionMode === "Indexed";
+    const podName = indexed ? `${name}-${i}-${suffix(`${uid}/${i}`)}` : `${name}-${suffix(`${uid}/${i}`)}`;
+    const pod = podFromTemplate(j, ownerRef("batch/v1", "Job", j), podName, {
+      ...labels,
+      ...(indexed ? { "batch.kubernetes.io/job-completion-index": String(i) } : {}),
+    });
+    if (indexed) {
+      const md = pod.metadata as Json;
+      md.annotations = {
+        ...(isObj(md.annotations) ? md.annotations : {}),
+        "batch.kubernetes.io/job-completion-index": String(i),
+      };
+    }
+    out.push({ kind: "Pod", obj: pod });
+  }
+  return out;
+}
+
+// upstream: pkg/controller/daemon/util/daemonset_util.go AddOrUpdateDaemonPodTolerations.
+function daemonTolerations(hostNetwork: boolean): Json[] {
+  const t = (key: string, effect: string): Json => ({ key, operator: "Exists", effect });
+  return [
+    t("node.kubernetes.io/not-ready", TaintEffectNoExecute),
+    t("node.kubernetes.io/unreachable", TaintEffectNoExecute),
+    t("node.kubernetes.io/disk-pressure", TaintEffectNoSchedule),
+    t("node.kubernetes.io/memory-pressure", TaintEffectNoSchedule),
+    t("node.kubernetes.io/pid-pressure", TaintEffectNoSchedule),
+    t("node.kubernetes.io/unschedulable", TaintEffectNoSchedule),
+    ...(hostNetwork ? [t("node.kubernetes.io/network-unavailable", TaintEffectNoSchedule)] : []),
+  ];
+}
+
+// upstream: daemonset_util.go ReplaceDaemonSetPodNodeNameNodeAffinity — the pod's required
+// node affinity becomes one term selecting the node by metadata.name (other terms dropped).
+function nodeNameAffinity(ps: Json, nodeName: string): void {
+  const term = { matchFields: [{ key: "metadata.name", operator: "In", values: [nodeName] }] };
+  const affinity = isObj(ps.affinity) ? ps.affinity : {};
+  const na = isObj(affinity.nodeAffinity) ? affinity.nodeAffinity : {};
+  ps.affinity = {
+    ...affinity,
+    nodeAffinity: { ...na, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } },
+  };
+}
+
+function daemonSet(ds: Json, pods: readonly Pod[], nodes: readonly Node[]): ExpandedObject[] {
+  const uid = uidOf("DaemonSet", ds);
+  const name = String(meta(ds).name);
+  const generation = typeof meta(ds).generation === "number" ? String(meta(ds).generation) : "1";
+  const out: ExpandedObject[] = [];
+  for (const node of nodes) {
+    const nodeName = node.metadata?.name ?? "";
+    const pod = podFromTemplate(
+      ds,
+      ownerRef("apps/v1", "DaemonSet", ds),
+      `${name}-${suffix(`${uid}/${nodeName}`)}`,
+      {
+        "controller-revision-hash": podTemplateHash(spec(ds).template),
+        "pod-template-generation": generation,
+      },
+    );
+    const ps = pod.spec as Json;
+    ps.tolerations = [
+      ...(Array.isArray(ps.tolerations) ? ps.tolerations : []),
+      ...daemonTolerations(ps.hostNetwork === true),
+    ];
+    // upstream: daemon_controller.go NodeShouldRunDaemonPod — the node selector/affinity must
+    // match and no NoSchedule/NoExecute taint may be untolerated.
+    if (!getRequiredNodeAffinity(pod as Pod).match(node)) continue;
+    const untolerated = findMatchingUntoleratedTaint(
+      node.spec?.taints,
+      (pod as Pod).spec?.tolerations,
+      (t) => t.effect === TaintEffectNoSchedule || t.effect === TaintEffectNoExecute,
+    );
+    if (untolerated) continue;
+    const running = pods.some(
+      (p) =>
+        p.spec?.nodeName === nodeName &&
+        p.metadata?.ownerReferences?.some((r) => r.uid === uid && r.controller),
+    );
+    if (running) continue;
+    nodeNameAffinity(ps, nodeName);
+    out.push({ kind: "Pod", obj: pod });
+  }
+  return out;
+}
+
+/**
+ * The objects a workload's controller would create, given the snapshot's pods, ReplicaSets and
+ * nodes (pods it already owns count; a Deployment whose ReplicaSet exists creates nothing).
+ */
+export function expandWorkload(
+  kind: WorkloadKind,
+  workload: Json,
+  cluster: {
+    pods: readonly Pod[];
+    replicaSets: readonly Json[];
+    nodes: readonly Node[];
+    /** `namespace/name` of the PersistentVolumeClaims in the snapshot. */
+    claims: ReadonlySet<string>;
+  },
+): ExpandedObject[] {
+  switch (kind) {
+    case "Deployment":
+      return deployment(workload, cluster.pods, cluster.replicaSets);
+    case "ReplicaSet":
+      return replicaSetPods(workload, cluster.pods);
+    case "StatefulSet":
+      return statefulSet(workload, cluster.pods, cluster.claims);
+    case "Job":
+      return job(workload, cluster.pods);
+    case "DaemonSet":
+      return daemonSet(workload, cluster.pods, cluster.nodes);
+  }
+}
