@@ -3,7 +3,7 @@
 // pod went and why. Same seed and input: same result.
 import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import { type Logger, ManualClock, type Registry, seededRandom } from "@kubesched/framework";
+import { customResourcesOf, type Logger, ManualClock, type Registry, seededRandom } from "@kubesched/framework";
 import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
@@ -83,13 +83,14 @@ function bytesString(v: number): string {
 export async function simulate(opts: SimulateOptions): Promise<SimulationResult> {
   const objects = admit(opts.objects);
   const clock = new ManualClock(simulationEpoch);
-  const cluster = new InMemoryCluster(clock);
+  const cluster = new InMemoryCluster(clock, { customResources: customResourcesOf(opts.registry) });
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 
   // Everything but pods first, so pods see their namespaces, classes and nodes.
   const pods: Pod[] = [];
   for (const o of objects) {
-    if (o.kind === "Pod") pods.push(o.obj as Pod);
+    if (o.resource) cluster.applyCustom(o.resource, o.obj);
+    else if (o.kind === "Pod") pods.push(o.obj as Pod);
     else cluster.apply(o.kind, o.obj);
   }
   const pending = pods.filter((p) => !p.spec?.nodeName);

@@ -8,7 +8,8 @@ import type { ClusterObjectKind } from "@kubesched/scheduler";
 export type WatchedKind = ClusterObjectKind;
 
 export interface ResourceSpec {
-  kind: WatchedKind;
+  /** The kind (a WatchedKind, or a declared custom resource's kind). */
+  kind: string;
   apiVersion: string;
   /** The collection across all namespaces, e.g. /api/v1/pods. */
   path: string;

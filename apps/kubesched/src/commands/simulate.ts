@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { quantityMilliValue, quantityValue } from "@kubesched/api";
 import { AdmissionError, loadSnapshotFiles, SnapshotLoadError, simulate } from "@kubesched/cluster";
+import { customResourcesOf } from "@kubesched/framework";
 import type { CommandSpec } from "../cli";
 import { loadConfigFlag, resolvePath } from "./common";
 import { type OutputFormat, renderResult } from "./simulate-output";
@@ -73,7 +74,7 @@ export const simulateCommand: CommandSpec = {
     if (config === null) return 1;
     let loaded: ReturnType<typeof loadSnapshotFiles>;
     try {
-      loaded = loadSnapshotFiles(clusters, ctx.io.cwd);
+      loaded = loadSnapshotFiles(clusters, ctx.io.cwd, { customResources: customResourcesOf(ctx.registry) });
     } catch (e) {
       if (!(e instanceof SnapshotLoadError)) throw e;
       for (const line of e.errors) ctx.io.stderr(`error: ${line}\n`);
