@@ -29,9 +29,9 @@ import type {
 } from "@kubesched/framework";
 import {
   type ClusterEventHandlers,
-  CustomResourceStores,
   type ClusterObjectKind,
   type ClusterSource,
+  CustomResourceStores,
   type KubeObject,
   ObjectStore,
   type OtherResourceKind,

@@ -216,7 +216,10 @@ describe("loadSnapshotTexts with declared custom resources", () => {
 
   it("loads objects of a declared kind with their resource, namespace defaulted", () => {
     const r = loadSnapshotTexts([{ name: "c.yaml", text: `${widget("w1")}---\n${pod("p1")}` }], opts);
-    expect(summary(r)).toEqual(["Widget default/w1 @ c.yaml: document 1", "Pod default/p1 @ c.yaml: document 2"]);
+    expect(summary(r)).toEqual([
+      "Widget default/w1 @ c.yaml: document 1",
+      "Pod default/p1 @ c.yaml: document 2",
+    ]);
     expect(r.objects[0]?.resource).toBe(widgets);
     expect(r.warnings).toEqual([]);
   });

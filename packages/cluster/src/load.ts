@@ -270,7 +270,9 @@ export function loadSnapshotTexts(
         continue;
       }
       seen.set(key, origin);
-      objects.push(custom ? { kind, obj: o, origin, resource: custom } : { kind: kind as SupportedKind, obj: o, origin });
+      objects.push(
+        custom ? { kind, obj: o, origin, resource: custom } : { kind: kind as SupportedKind, obj: o, origin },
+      );
     }
   }
   if (errors.length) throw new SnapshotLoadError(errors);

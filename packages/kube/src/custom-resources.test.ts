@@ -56,7 +56,9 @@ describe("KubeClusterSource custom resources", () => {
     });
     source.start();
     expect(await source.waitForCacheSync()).toBe(true);
-    expect(server.requestsTo("GET", "/apis/scheduling.x-k8s.io/v1alpha1/podgroups").length).toBeGreaterThan(0);
+    expect(server.requestsTo("GET", "/apis/scheduling.x-k8s.io/v1alpha1/podgroups").length).toBeGreaterThan(
+      0,
+    );
     const lister = source.listers().custom(podGroups);
     expect(lister.get("ns", "pg1")?.spec?.minMember).toBe(2);
     expect(lister.get("ns", "pg1")?.kind).toBe("PodGroup");

@@ -149,7 +149,10 @@ export class FakeListers implements ClusterListers {
   /** The lister of a declared custom resource (mutable: add/remove); throws for an undeclared one. */
   custom<T extends CustomObject>(resource: CustomResource<T>): ArrayLister<T> {
     const l = this.customListers.get(customResourceKey(resource));
-    if (!l) throw new Error(`custom resource ${customResourceKey(resource)} is not declared by any plugin under test`);
+    if (!l)
+      throw new Error(
+        `custom resource ${customResourceKey(resource)} is not declared by any plugin under test`,
+      );
     return l as unknown as ArrayLister<T>;
   }
 }

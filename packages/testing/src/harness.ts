@@ -259,7 +259,9 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   const declared = customResourcesOf(registry);
   for (const c of opts.customObjects ?? []) {
     if (!declared.some((r) => customResourceKey(r) === customResourceKey(c.resource))) {
-      throw new Error(`custom resource ${customResourceKey(c.resource)} is not declared by any plugin under test`);
+      throw new Error(
+        `custom resource ${customResourceKey(c.resource)} is not declared by any plugin under test`,
+      );
     }
   }
   const listers = new FakeListers(

@@ -2,6 +2,7 @@
 import { Code, CycleState, NodeToStatus, Status } from "@kubesched/framework";
 import { makeNode, makePod as stMakePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
+import { computePodResourceRequest } from "./elastic-quota";
 import {
   capacityHarness,
   highPriority,
@@ -11,12 +12,15 @@ import {
   ResourceGPU,
   usedBy,
 } from "./fixtures.test-util";
-import { computePodResourceRequest } from "./elastic-quota";
 import { type CapacityScheduling, ElasticQuotaInfo, Preemptor } from "./index";
 
 describe("TestReserveResource (pods)", () => {
   it("ElasticQuotaInfo ReserveResource", () => {
-    const eq = ElasticQuotaInfo.of("ns1", undefined, undefined, { cpu: "1000m", memory: "200", [ResourceGPU]: "2" });
+    const eq = ElasticQuotaInfo.of("ns1", undefined, undefined, {
+      cpu: "1000m",
+      memory: "200",
+      [ResourceGPU]: "2",
+    });
     for (const p of [
       makePod("t1-p1", "ns1", 50, 1000, 1, midPriority, "t1-p1", "node-a"),
       makePod("t1-p2", "ns2", 100, 2000, 0, midPriority, "t1-p2", "node-a"),
@@ -59,7 +63,9 @@ describe("TestPreFilter", () => {
     it(tc.name, async () => {
       const h = await capacityHarness({ pods: tc.used, eqs: tc.eqs });
       const state = new CycleState();
-      const got = tc.pods.map((p) => (h.plugin as CapacityScheduling).preFilter(state, p)?.code ?? Code.Success);
+      const got = tc.pods.map(
+        (p) => (h.plugin as CapacityScheduling).preFilter(state, p)?.code ?? Code.Success,
+      );
       expect(got).toEqual(tc.expected);
     });
   }
@@ -67,9 +73,9 @@ describe("TestPreFilter", () => {
   it("rejects with upstream's messages", async () => {
     const h = await capacityHarness({ pods: [usedBy("ns1", 300)], eqs: [makeEQ("ns1", "eq1", 2000, 1000)] });
     const pl = h.plugin as CapacityScheduling;
-    expect(pl.preFilter(new CycleState(), makePod("p", "ns1", 1800, 0, 0, 0, "p", ""))?.getReasons()).toEqual([
-      "Pod ns1/p is rejected in PreFilter because ElasticQuota ns1 is more than Max",
-    ]);
+    expect(pl.preFilter(new CycleState(), makePod("p", "ns1", 1800, 0, 0, 0, "p", ""))?.getReasons()).toEqual(
+      ["Pod ns1/p is rejected in PreFilter because ElasticQuota ns1 is more than Max"],
+    );
     expect(pl.preFilter(new CycleState(), makePod("p", "ns1", 800, 0, 0, 0, "p", ""))?.getReasons()).toEqual([
       "Pod ns1/p is rejected in PreFilter because total ElasticQuota used is more than min",
     ]);
@@ -163,9 +169,21 @@ describe("TestUnreserve", () => {
 
 describe("TestPodEligibleToPreemptOthers", () => {
   const preemptor = () =>
-    stMakePod().name("t1-p1").uid("t1-p1").namespace("ns1").priority(highPriority).nominatedNodeName("node-a");
+    stMakePod()
+      .name("t1-p1")
+      .uid("t1-p1")
+      .namespace("ns1")
+      .priority(highPriority)
+      .nominatedNodeName("node-a");
   const terminatingIn = (ns: string) =>
-    stMakePod().name("t1-p0").uid("t1-p0").namespace(ns).priority(midPriority).node("node-a").terminating().obj();
+    stMakePod()
+      .name("t1-p0")
+      .uid("t1-p0")
+      .namespace(ns)
+      .priority(midPriority)
+      .node("node-a")
+      .terminating()
+      .obj();
   const cases = [
     {
       name: "Pod with PreemptNever preemption policy",
@@ -225,7 +243,10 @@ describe("TestPodEligibleToPreemptOthers", () => {
       });
       const state = new CycleState();
       h.runPreFilter(state, tc.pod);
-      const got = new Preemptor(h.framework, state).podEligibleToPreemptOthers(tc.pod, tc.nominatedNodeStatus);
+      const got = new Preemptor(h.framework, state).podEligibleToPreemptOthers(
+        tc.pod,
+        tc.nominatedNodeStatus,
+      );
       expect(got.eligible).toBe(tc.expected);
     });
   }

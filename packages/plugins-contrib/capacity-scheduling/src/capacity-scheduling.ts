@@ -2,12 +2,12 @@
 import { type Pod, type PodDisruptionBudget, podPriority } from "@kubesched/api";
 import {
   ActionType,
-  Code,
   type ClusterEventWithHint,
+  Code,
   type CycleState,
   customResourceEventName,
-  EventResource,
   type EnqueueExtensions,
+  EventResource,
   type ExtenderVictims,
   type Handle,
   type Lister,
@@ -79,7 +79,9 @@ const terminalPhases = new Set(["Succeeded", "Failed"]);
  * does not fit, it may preempt pods of its own namespace (lower priority) once its quota is over
  * min, or pods of namespaces that borrow beyond their min while its own is under min.
  */
-export class CapacityScheduling implements PreFilterPlugin, PostFilterPlugin, ReservePlugin, EnqueueExtensions {
+export class CapacityScheduling
+  implements PreFilterPlugin, PostFilterPlugin, ReservePlugin, EnqueueExtensions
+{
   private readonly elasticQuotas: Lister<ElasticQuota>;
   /** Pods reserved by this plugin and not yet seen assigned in the pod lister. */
   private readonly reserved = new Map<string, Pod>();
@@ -120,7 +122,8 @@ export class CapacityScheduling implements PreFilterPlugin, PostFilterPlugin, Re
       if (!pod.spec?.nodeName || terminalPhases.has(pod.status?.phase ?? "")) continue;
       infos.get(pod.metadata?.namespace ?? "")?.addPodIfNotPresent(pod);
     }
-    for (const pod of this.reserved.values()) infos.get(pod.metadata?.namespace ?? "")?.addPodIfNotPresent(pod);
+    for (const pod of this.reserved.values())
+      infos.get(pod.metadata?.namespace ?? "")?.addPodIfNotPresent(pod);
     return infos;
   }
 
@@ -177,7 +180,9 @@ export class CapacityScheduling implements PreFilterPlugin, PostFilterPlugin, Re
       addPod: (state, _podToSchedule, podInfoToAdd) => {
         const s = state.read(elasticQuotaSnapshotKey);
         if (!s) return new Status(Code.Error, `error reading "${elasticQuotaSnapshotKey}" from cycleState`);
-        s.elasticQuotaInfos.get(podInfoToAdd.pod.metadata?.namespace ?? "")?.addPodIfNotPresent(podInfoToAdd.pod);
+        s.elasticQuotaInfos
+          .get(podInfoToAdd.pod.metadata?.namespace ?? "")
+          ?.addPodIfNotPresent(podInfoToAdd.pod);
         return null;
       },
       removePod: (state, _podToSchedule, podInfoToRemove) => {
@@ -225,15 +230,20 @@ export class Preemptor implements PreemptionInterface {
     return m;
   }
 
-  podEligibleToPreemptOthers(pod: Pod, nominatedNodeStatus: Status | null): { eligible: boolean; reason: string } {
+  podEligibleToPreemptOthers(
+    pod: Pod,
+    nominatedNodeStatus: Status | null,
+  ): { eligible: boolean; reason: string } {
     if (pod.spec?.preemptionPolicy === "Never") {
       return { eligible: false, reason: "not eligible due to preemptionPolicy=Never." };
     }
     const preFilterState = this.state.read(preFilterStateKey);
-    if (!preFilterState) return { eligible: false, reason: "not eligible due to failed to read from cycleState" };
+    if (!preFilterState)
+      return { eligible: false, reason: "not eligible due to failed to read from cycleState" };
     const nomNodeName = pod.status?.nominatedNodeName ?? "";
     if (nomNodeName.length === 0) return { eligible: true, reason: "" };
-    if (nominatedNodeStatus?.code === Code.UnschedulableAndUnresolvable) return { eligible: true, reason: "" };
+    if (nominatedNodeStatus?.code === Code.UnschedulableAndUnresolvable)
+      return { eligible: true, reason: "" };
     const snapshot = this.state.read(elasticQuotaSnapshotKey);
     if (!snapshot) return { eligible: true, reason: "" };
     const nodeInfo = this.handle.snapshotSharedLister().nodeInfos().get(nomNodeName);
@@ -243,13 +253,16 @@ export class Preemptor implements PreemptionInterface {
     const ns = pod.metadata?.namespace ?? "";
     const preemptorEQ = infos.get(ns);
     if (preemptorEQ) {
-      const moreThanMinWithPreemptor = preemptorEQ.usedOverMinWith(preFilterState.nominatedPodsReqInEQWithPodReq);
+      const moreThanMinWithPreemptor = preemptorEQ.usedOverMinWith(
+        preFilterState.nominatedPodsReqInEQWithPodReq,
+      );
       for (const p of nodeInfo.pods) {
         if (!p.pod.metadata?.deletionTimestamp) continue;
         const pns = p.pod.metadata?.namespace ?? "";
         const eqInfo = infos.get(pns);
         if (!eqInfo) continue;
-        if (pns === ns && podPriority(p.pod) < prio) return { eligible: false, reason: ErrReasonTerminatingPod };
+        if (pns === ns && podPriority(p.pod) < prio)
+          return { eligible: false, reason: ErrReasonTerminatingPod };
         if (pns !== ns && !moreThanMinWithPreemptor && eqInfo.usedOverMin()) {
           return { eligible: false, reason: ErrReasonTerminatingPod };
         }
@@ -274,9 +287,11 @@ export class Preemptor implements PreemptionInterface {
     const handle = this.handle;
     const none = (status: Status): SelectVictimsResult => ({ victims: [], numViolatingVictim: 0, status });
     const snapshot = state.read(elasticQuotaSnapshotKey);
-    if (!snapshot) return none(new Status(Code.Unschedulable, "Failed to read elasticQuotaSnapshot from cycleState"));
+    if (!snapshot)
+      return none(new Status(Code.Unschedulable, "Failed to read elasticQuotaSnapshot from cycleState"));
     const preFilterState = state.read(preFilterStateKey);
-    if (!preFilterState) return none(new Status(Code.Unschedulable, "Failed to read preFilterState from cycleState"));
+    if (!preFilterState)
+      return none(new Status(Code.Unschedulable, "Failed to read preFilterState from cycleState"));
     const removePod = (pi: PodInfo): Status | null => {
       nodeInfo.removePod(pi.pod);
       const s = handle.runPreFilterExtensionRemovePod(state, pod, pi, nodeInfo);

@@ -69,7 +69,8 @@ describe("TestUsedOverMinWith", () => {
       expected: false,
     },
   ];
-  for (const tc of cases) it(tc.name, () => expect(tc.before.usedOverMinWith(tc.podRequest)).toBe(tc.expected));
+  for (const tc of cases)
+    it(tc.name, () => expect(tc.before.usedOverMinWith(tc.podRequest)).toBe(tc.expected));
 });
 
 describe("TestUsedOverMaxWith", () => {
@@ -105,7 +106,8 @@ describe("TestUsedOverMaxWith", () => {
       expected: true,
     },
   ];
-  for (const tc of cases) it(tc.name, () => expect(tc.before.usedOverMaxWith(tc.podRequest)).toBe(tc.expected));
+  for (const tc of cases)
+    it(tc.name, () => expect(tc.before.usedOverMaxWith(tc.podRequest)).toBe(tc.expected));
 });
 
 describe("TestUsedOverMin", () => {

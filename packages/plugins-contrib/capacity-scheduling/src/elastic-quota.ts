@@ -42,7 +42,10 @@ export const elasticQuotaResource = defineCustomResource<ElasticQuota>({
   resource: "elasticquotas",
   kind: "ElasticQuota",
   namespaced: true,
-  validate: (eq) => [...quantityErrors(eq.spec?.min, "spec.min"), ...quantityErrors(eq.spec?.max, "spec.max")],
+  validate: (eq) => [
+    ...quantityErrors(eq.spec?.min, "spec.min"),
+    ...quantityErrors(eq.spec?.max, "spec.max"),
+  ],
 });
 
 /** No max: no limit. */
@@ -105,7 +108,12 @@ export class ElasticQuotaInfo {
   ) {}
 
   /** upstream newElasticQuotaInfo: an absent min is 0, an absent max unbounded. */
-  static of(namespace: string, min?: ResourceList, max?: ResourceList, used?: ResourceList): ElasticQuotaInfo {
+  static of(
+    namespace: string,
+    min?: ResourceList,
+    max?: ResourceList,
+    used?: ResourceList,
+  ): ElasticQuotaInfo {
     return new ElasticQuotaInfo(
       namespace,
       min ? Resource.fromList(min) : boundResource(LowerBoundOfMin),
@@ -138,7 +146,12 @@ export class ElasticQuotaInfo {
   }
 
   clone(): ElasticQuotaInfo {
-    const c = new ElasticQuotaInfo(this.namespace, this.min?.clone() ?? null, this.max?.clone() ?? null, this.used.clone());
+    const c = new ElasticQuotaInfo(
+      this.namespace,
+      this.min?.clone() ?? null,
+      this.max?.clone() ?? null,
+      this.used.clone(),
+    );
     c.pods = new Set(this.pods);
     return c;
   }

@@ -2,7 +2,7 @@
 import type { Node, Pod, PodDisruptionBudget } from "@kubesched/api";
 import type { PluginDescriptor } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { createPluginHarness, makePod as stMakePod, type PluginHarness } from "@kubesched/testing";
+import { createPluginHarness, type PluginHarness, makePod as stMakePod } from "@kubesched/testing";
 import { type ElasticQuota, elasticQuotaResource } from "./elastic-quota";
 import { capacitySchedulingPlugin } from "./index";
 

@@ -9,8 +9,8 @@ export {
   ErrReasonTerminatingPod,
   elasticQuotaSnapshotKey,
   name,
-  PreFilterState,
   Preemptor,
+  PreFilterState,
   preFilterStateKey,
 } from "./capacity-scheduling";
 export {

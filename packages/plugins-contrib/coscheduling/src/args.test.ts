@@ -65,7 +65,10 @@ describe("decodeCoschedulingArgs", () => {
   });
 
   it("is strict: unknown fields and wrong types are errors with their paths", () => {
-    const { errors } = decodeCoschedulingArgs({ permitWaitingTimeSecond: 1, podGroupBackoffSeconds: "1" }, "args");
+    const { errors } = decodeCoschedulingArgs(
+      { permitWaitingTimeSecond: 1, podGroupBackoffSeconds: "1" },
+      "args",
+    );
     expect(formatFieldErrors(errors)).toBe(
       'args.podGroupBackoffSeconds: Invalid value: "1": must be an integer, got string\nargs.permitWaitingTimeSecond: unknown field',
     );

@@ -1,7 +1,13 @@
 // upstream: apis/config/types.go (CoschedulingArgs), apis/config/v1/defaults.go
 // (SetDefaults_CoschedulingArgs), apis/config/validation/validation_pluginargs.go
 // (ValidateCoschedulingArgs)
-import { type DecodeResult, type FieldError, fieldErrors, fieldPath, ObjectDecoder } from "@kubesched/framework";
+import {
+  type DecodeResult,
+  type FieldError,
+  fieldErrors,
+  fieldPath,
+  ObjectDecoder,
+} from "@kubesched/framework";
 
 /** CoschedulingArgs, defaulted. */
 export interface CoschedulingArgs {

@@ -1,9 +1,10 @@
 // upstream: pkg/coscheduling/core/core_test.go
+
+import { CycleState } from "@kubesched/framework";
 import { makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { checkClusterResource, type Coscheduling, PermitStatus, PodGroupLabel } from "./index";
 import { coschedulingHarness, makePodGroup } from "./fixtures.test-util";
-import { CycleState } from "@kubesched/framework";
+import { type Coscheduling, checkClusterResource, PermitStatus, PodGroupLabel } from "./index";
 
 const grouped = (name: string, pg: string, ns = "ns") =>
   makePod().name(name).namespace(ns).uid(name).label(PodGroupLabel, pg);
@@ -52,14 +53,20 @@ describe("TestPreFilter", () => {
     {
       name: "gated pods but still meeting quorum (minMember < replicas)",
       pod: grouped("p1a", "pg1").obj(),
-      pendingPods: [grouped("p1b", "pg1").obj(), grouped("p1c", "pg1").schedulingGates(["example-gate"]).obj()],
+      pendingPods: [
+        grouped("p1b", "pg1").obj(),
+        grouped("p1c", "pg1").schedulingGates(["example-gate"]).obj(),
+      ],
       pgs: [makePodGroup("pg1", "ns", 2)],
       expectedSuccess: true,
     },
     {
       name: "gated pods push group below quorum",
       pod: grouped("p1a", "pg1").obj(),
-      pendingPods: [grouped("p1b", "pg1").schedulingGates(["example-gate"]).obj(), grouped("p1c", "pg1").obj()],
+      pendingPods: [
+        grouped("p1b", "pg1").schedulingGates(["example-gate"]).obj(),
+        grouped("p1c", "pg1").obj(),
+      ],
       pgs: [makePodGroup("pg1", "ns", 3)],
       expectedSuccess: false,
     },
@@ -91,7 +98,11 @@ describe("TestPreFilter", () => {
   ];
   for (const tc of cases) {
     it(tc.name, async () => {
-      const { harness } = await coschedulingHarness({ nodes, pods: [...tc.pendingPods, tc.pod], pgs: tc.pgs });
+      const { harness } = await coschedulingHarness({
+        nodes,
+        pods: [...tc.pendingPods, tc.pod],
+        pgs: tc.pgs,
+      });
       const { status } = harness.runPreFilter(harness.newCycleState(), tc.pod);
       expect(status === null || status.isSuccess()).toBe(tc.expectedSuccess);
       if (!tc.expectedSuccess) expect(status?.code).toBe(3 /* UnschedulableAndUnresolvable */);

@@ -1,10 +1,5 @@
 // upstream: pkg/coscheduling/core/core.go (PodGroupManager)
-import {
-  type Pod,
-  type ResourceList,
-  ResourcePods,
-  resourceListToAmounts,
-} from "@kubesched/api";
+import { type Pod, type ResourceList, ResourcePods, resourceListToAmounts } from "@kubesched/api";
 import {
   type Clock,
   type CycleState,
@@ -256,4 +251,3 @@ export function checkClusterResource(
     .join(" ");
   return `resource gap: map[${gap}]`;
 }
-

@@ -44,8 +44,20 @@ describe("TestLess", () => {
     return (pg ? w.label(PodGroupLabel, pg) : w).obj();
   };
   const cases = [
-    { name: "p1.priority less than p2.priority", p1: queued(p("p1", "ns1", low)), p2: queued(p("p2", "ns2", high)), pgs: [], want: false },
-    { name: "p1.priority greater than p2.priority", p1: queued(p("p1", "ns1", high)), p2: queued(p("p2", "ns2", low)), pgs: [], want: true },
+    {
+      name: "p1.priority less than p2.priority",
+      p1: queued(p("p1", "ns1", low)),
+      p2: queued(p("p2", "ns2", high)),
+      pgs: [],
+      want: false,
+    },
+    {
+      name: "p1.priority greater than p2.priority",
+      p1: queued(p("p1", "ns1", high)),
+      p2: queued(p("p2", "ns2", low)),
+      pgs: [],
+      want: true,
+    },
     {
       name: "equal priority. p1 is added to schedulingQ earlier than p2",
       p1: queued(p("p1", "ns1", high), s(1)),
@@ -142,9 +154,21 @@ describe("TestLess", () => {
 describe("TestPermit", () => {
   const pgs = [makePodGroup("pg1", "ns", 1), makePodGroup("pg2", "ns", 2)];
   const cases = [
-    { name: "pods do not belong to any podGroup", pod: makePod().name("p").namespace("ns").uid("p").obj(), want: Code.Success },
-    { name: "pods belong to a pg1, but quorum not satisfied", pod: grouped("p", "pg2").obj(), want: Code.Wait },
-    { name: "pods belong to a podGroup, and quorum satisfied", pod: grouped("p", "pg1").obj(), want: Code.Success },
+    {
+      name: "pods do not belong to any podGroup",
+      pod: makePod().name("p").namespace("ns").uid("p").obj(),
+      want: Code.Success,
+    },
+    {
+      name: "pods belong to a pg1, but quorum not satisfied",
+      pod: grouped("p", "pg2").obj(),
+      want: Code.Wait,
+    },
+    {
+      name: "pods belong to a podGroup, and quorum satisfied",
+      pod: grouped("p", "pg1").obj(),
+      want: Code.Success,
+    },
   ];
   for (const tc of cases) {
     it(tc.name, async () => {
@@ -156,7 +180,11 @@ describe("TestPermit", () => {
 
   it("waits permitWaitingTimeSeconds, or the group's scheduleTimeoutSeconds", async () => {
     const pg = makePodGroup("pg2", "ns", 3);
-    const { harness } = await coschedulingHarness({ nodes, pgs: [pg], args: { permitWaitingTimeSeconds: 10 } });
+    const { harness } = await coschedulingHarness({
+      nodes,
+      pgs: [pg],
+      args: { permitWaitingTimeSeconds: 10 },
+    });
     const pl = harness.plugin as Coscheduling;
     expect(pl.permit(new CycleState(), grouped("a", "pg2").obj(), "node").timeoutMs).toBe(10_000);
     (pg.spec ?? {}).scheduleTimeoutSeconds = 3;
@@ -168,11 +196,20 @@ describe("TestLessAfterScheduleFailure", () => {
   it("a group that failed sorts after a younger group until its failure is cleared", async () => {
     const now = Date.UTC(2026, 0, 1);
     const { harness, clock } = await coschedulingHarness({
-      pgs: [makePodGroup("pg1", "ns", 3, { time: now - 10_000 }), makePodGroup("pg2", "ns", 3, { time: now - 5000 })],
+      pgs: [
+        makePodGroup("pg1", "ns", 3, { time: now - 10_000 }),
+        makePodGroup("pg2", "ns", 3, { time: now - 5000 }),
+      ],
     });
     const pl = harness.plugin as Coscheduling;
-    const p1 = queued(makePod().name("p1").namespace("ns").priority(100).label(PodGroupLabel, "pg1").obj(), now);
-    const p2 = queued(makePod().name("p2").namespace("ns").priority(100).label(PodGroupLabel, "pg2").obj(), now);
+    const p1 = queued(
+      makePod().name("p1").namespace("ns").priority(100).label(PodGroupLabel, "pg1").obj(),
+      now,
+    );
+    const p2 = queued(
+      makePod().name("p2").namespace("ns").priority(100).label(PodGroupLabel, "pg2").obj(),
+      now,
+    );
     expect(pl.less(p1, p2)).toBe(true);
     clock.advance(1);
     pl.pgMgr.markPodGroupScheduleFailure("ns/pg1");
@@ -231,16 +268,54 @@ describe("TestPostFilterRejectThreshold", () => {
   };
   const noReject = { code: Code.Unschedulable, reasons: [] };
   const cases = [
-    { name: "default 10%: 9/10 assigned (10% gap) → no rejection", threshold: 10, minMember: 10, assigned: 9, want: noReject },
-    { name: "default 10%: 8/10 assigned (20% gap) → rejection", threshold: 10, minMember: 10, assigned: 8, want: reject },
-    { name: "0%: 9/10 assigned (10% gap) → rejection (always reject)", threshold: 0, minMember: 10, assigned: 9, want: reject },
-    { name: "100%: 0/10 assigned (100% gap) → no rejection (never reject)", threshold: 100, minMember: 10, assigned: 0, want: noReject },
-    { name: "50%: 6/10 assigned (40% gap) → no rejection", threshold: 50, minMember: 10, assigned: 6, want: noReject },
-    { name: "50%: 4/10 assigned (60% gap) → rejection", threshold: 50, minMember: 10, assigned: 4, want: reject },
+    {
+      name: "default 10%: 9/10 assigned (10% gap) → no rejection",
+      threshold: 10,
+      minMember: 10,
+      assigned: 9,
+      want: noReject,
+    },
+    {
+      name: "default 10%: 8/10 assigned (20% gap) → rejection",
+      threshold: 10,
+      minMember: 10,
+      assigned: 8,
+      want: reject,
+    },
+    {
+      name: "0%: 9/10 assigned (10% gap) → rejection (always reject)",
+      threshold: 0,
+      minMember: 10,
+      assigned: 9,
+      want: reject,
+    },
+    {
+      name: "100%: 0/10 assigned (100% gap) → no rejection (never reject)",
+      threshold: 100,
+      minMember: 10,
+      assigned: 0,
+      want: noReject,
+    },
+    {
+      name: "50%: 6/10 assigned (40% gap) → no rejection",
+      threshold: 50,
+      minMember: 10,
+      assigned: 6,
+      want: noReject,
+    },
+    {
+      name: "50%: 4/10 assigned (60% gap) → rejection",
+      threshold: 50,
+      minMember: 10,
+      assigned: 4,
+      want: reject,
+    },
   ];
   for (const tc of cases) {
     it(tc.name, async () => {
-      const assigned = Array.from({ length: tc.assigned }, (_, i) => grouped(`assigned-${i}`, "pg1").node("node").obj());
+      const assigned = Array.from({ length: tc.assigned }, (_, i) =>
+        grouped(`assigned-${i}`, "pg1").node("node").obj(),
+      );
       const pod = grouped("p", "pg1").obj();
       const { harness } = await coschedulingHarness({
         nodes: [makeNode().name("node").capacity({ cpu: "4", pods: "110" }).obj()],

@@ -2,12 +2,12 @@
 import { type Pod, podPriority } from "@kubesched/api";
 import {
   ActionType,
-  Code,
   type ClusterEventWithHint,
+  Code,
   type CycleState,
   customResourceEventName,
-  EventResource,
   type EnqueueExtensions,
+  EventResource,
   type Handle,
   type NodeToStatus,
   type PermitOutput,
@@ -37,7 +37,13 @@ export const defaultWaitTimeMs = 60_000;
  * rejected as a whole.
  */
 export class Coscheduling
-  implements QueueSortPlugin, PreFilterPlugin, PostFilterPlugin, PermitPlugin, ReservePlugin, EnqueueExtensions
+  implements
+    QueueSortPlugin,
+    PreFilterPlugin,
+    PostFilterPlugin,
+    PermitPlugin,
+    ReservePlugin,
+    EnqueueExtensions
 {
   readonly pgMgr: PodGroupManager;
   private readonly scheduleTimeoutMs: number;
@@ -107,7 +113,8 @@ export class Coscheduling
   postFilter(_state: CycleState, pod: Pod, _filtered: NodeToStatus): PostFilterOutput {
     const noNomination = { nominatingInfo: null };
     const { fullName, pg } = this.pgMgr.getPodGroup(pod);
-    if (!pg) return { result: noNomination, status: new Status(Code.Unschedulable, "can not find pod group") };
+    if (!pg)
+      return { result: noNomination, status: new Status(Code.Unschedulable, "can not find pod group") };
     const minMember = pg.spec?.minMember ?? 0;
     const assigned = this.pgMgr.getAssignedPodCount(fullName);
     // Enough pods already satisfy the group: don't reject it as a whole.
@@ -127,7 +134,10 @@ export class Coscheduling
       }
     });
     if (this.pgBackoffMs !== null) {
-      const pods = this.handle.listers().pods.list(ns).filter((p) => podGroupLabel(p) === podGroupLabel(pod));
+      const pods = this.handle
+        .listers()
+        .pods.list(ns)
+        .filter((p) => podGroupLabel(p) === podGroupLabel(pod));
       if (pods.length >= minMember) this.pgMgr.backoffPodGroup(fullName, this.pgBackoffMs);
     }
     this.pgMgr.deletePermittedPodGroup(fullName);
@@ -153,7 +163,10 @@ export class Coscheduling
         const { pg } = this.pgMgr.getPodGroup(pod);
         // Move the siblings back to activeQ (only the group's first waiting pod asks for it).
         this.pgMgr.activateSiblings(pod, state);
-        return { status: new Status(Code.Wait), timeoutMs: this.waitTimeMs(pg?.spec?.scheduleTimeoutSeconds) };
+        return {
+          status: new Status(Code.Wait),
+          timeoutMs: this.waitTimeMs(pg?.spec?.scheduleTimeoutSeconds),
+        };
       }
       case PermitStatus.Success: {
         const fullName = podGroupFullName(pod);

@@ -18,8 +18,8 @@ export {
   encodeCoschedulingArgs,
   validateCoschedulingArgs,
 } from "./args";
-export { Coscheduling, defaultWaitTimeMs, name } from "./coscheduling";
 export { checkClusterResource, PermitStatus, PodGroupManager } from "./core";
+export { Coscheduling, defaultWaitTimeMs, name } from "./coscheduling";
 export { type PodGroup, PodGroupLabel, podGroupFullName, podGroupLabel, podGroupResource } from "./pod-group";
 
 /** The Coscheduling plugin with its CoschedulingArgs; it reads PodGroups. */

@@ -1,11 +1,6 @@
 // upstream: apis/scheduling/v1alpha1/types.go (PodGroup) and pkg/util/podgroup.go
 import type { Pod, ResourceList } from "@kubesched/api";
-import {
-  type CustomObject,
-  defineCustomResource,
-  type FieldError,
-  fieldErrors,
-} from "@kubesched/framework";
+import { type CustomObject, defineCustomResource, type FieldError, fieldErrors } from "@kubesched/framework";
 
 /** The label naming a pod's PodGroup (upstream v1alpha1.PodGroupLabel). */
 export const PodGroupLabel = "scheduling.x-k8s.io/pod-group";
@@ -50,8 +45,17 @@ export const podGroupResource = defineCustomResource<PodGroup>({
         ),
       );
     }
-    if (spec.minResources !== undefined && (typeof spec.minResources !== "object" || spec.minResources === null)) {
-      errs.push(fieldErrors.invalid("spec.minResources", spec.minResources, "must be a map of resource name to quantity"));
+    if (
+      spec.minResources !== undefined &&
+      (typeof spec.minResources !== "object" || spec.minResources === null)
+    ) {
+      errs.push(
+        fieldErrors.invalid(
+          "spec.minResources",
+          spec.minResources,
+          "must be a map of resource name to quantity",
+        ),
+      );
     }
     return errs;
   },

@@ -10,7 +10,10 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { describe, expect, it } from "vitest";
 import coschedulingPlugin from "./index";
 
-const examples = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../examples/gang-scheduling");
+const examples = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../examples/gang-scheduling",
+);
 const registry = new Map([...inTreeRegistry, [coschedulingPlugin.name, registryEntry(coschedulingPlugin)]]);
 
 async function run(clusterText: string, configText: string): Promise<SimulationResult> {
@@ -25,7 +28,8 @@ async function run(clusterText: string, configText: string): Promise<SimulationR
 
 const exampleConfig = readFileSync(path.join(examples, "scheduler-config.yaml"), "utf8");
 const exampleCluster = readFileSync(path.join(examples, "cluster.yaml"), "utf8");
-const outcomes = (r: SimulationResult) => Object.fromEntries(r.pods.map((p) => [p.name, p.node ?? p.outcome]));
+const outcomes = (r: SimulationResult) =>
+  Object.fromEntries(r.pods.map((p) => [p.name, p.node ?? p.outcome]));
 
 describe("Coscheduling through simulate", () => {
   it("examples/gang-scheduling: a gang that fits is all scheduled, one that cannot has none scheduled", async () => {
@@ -33,7 +37,8 @@ describe("Coscheduling through simulate", () => {
     const o = outcomes(r);
     for (const p of ["training-0", "training-1", "training-2"]) expect(o[p]).toMatch(/^node-/);
     expect(new Set(["training-0", "training-1", "training-2"].map((p) => o[p])).size).toBe(3);
-    for (const p of ["inference-0", "inference-1", "inference-2", "inference-3"]) expect(o[p]).toBe("Unschedulable");
+    for (const p of ["inference-0", "inference-1", "inference-2", "inference-3"])
+      expect(o[p]).toBe("Unschedulable");
     expect(r.summary).toMatchObject({ scheduled: 3, unschedulable: 4 });
     const messages = r.pods.filter((p) => p.name.startsWith("inference")).map((p) => p.message ?? "");
     expect(messages.some((m) => m.includes("PodGroup ml/inference gets rejected"))).toBe(true);
@@ -51,7 +56,10 @@ describe("Coscheduling through simulate", () => {
   });
 
   it("a gang whose members arrive in any order waits at Permit and is bound together", async () => {
-    const r = await run(exampleCluster.replace("spec: { minMember: 4 }", "spec: { minMember: 3 }"), exampleConfig);
+    const r = await run(
+      exampleCluster.replace("spec: { minMember: 4 }", "spec: { minMember: 3 }"),
+      exampleConfig,
+    );
     expect(r.summary).toMatchObject({ scheduled: 6, unschedulable: 1 });
   });
 });

@@ -55,12 +55,17 @@ export function decodeNodeResourcesAllocatableArgs(
   };
 }
 
-export function encodeNodeResourcesAllocatableArgs(args: NodeResourcesAllocatableArgs): Record<string, unknown> {
+export function encodeNodeResourcesAllocatableArgs(
+  args: NodeResourcesAllocatableArgs,
+): Record<string, unknown> {
   return { resources: args.resources.map((r) => ({ name: r.name, weight: r.weight })), mode: args.mode };
 }
 
 /** upstream ValidateNodeResourcesAllocatableArgs (same messages). */
-export function validateNodeResourcesAllocatableArgs(args: NodeResourcesAllocatableArgs, path: string): FieldError[] {
+export function validateNodeResourcesAllocatableArgs(
+  args: NodeResourcesAllocatableArgs,
+  path: string,
+): FieldError[] {
   const errs: FieldError[] = [];
   const resPath = fieldPath.child(path, "resources");
   args.resources.forEach((r, i) => {

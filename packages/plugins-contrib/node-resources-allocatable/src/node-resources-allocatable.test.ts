@@ -1,15 +1,23 @@
 // upstream: pkg/noderesources/allocatable_test.go
 import type { Pod } from "@kubesched/api";
-import { defaultFeatures, formatFieldErrors, MaxNodeScore, MinNodeScore, type ResourceSpec } from "@kubesched/framework";
+import {
+  defaultFeatures,
+  formatFieldErrors,
+  MaxNodeScore,
+  MinNodeScore,
+  type ResourceSpec,
+} from "@kubesched/framework";
 import { createPluginHarness, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { validateNodeResourcesAllocatableArgs } from "./args";
 import { nodeResourcesAllocatablePlugin } from "./index";
 
 const node = (name: string, milliCPU: number, memory: number) =>
-  makeNode().name(name).capacity({ cpu: `${milliCPU}m`, memory: String(memory) }).obj();
-const pod = (name: string, requests: Record<string, string>) =>
-  makePod().name(name).req(requests).obj();
+  makeNode()
+    .name(name)
+    .capacity({ cpu: `${milliCPU}m`, memory: String(memory) })
+    .obj();
+const pod = (name: string, requests: Record<string, string>) => makePod().name(name).req(requests).obj();
 
 describe("TestNodeResourcesAllocatable", () => {
   const noResources = makePod().name("").obj();
@@ -121,14 +129,22 @@ describe("TestNodeResourcesAllocatable", () => {
     {
       name: "nothing scheduled, resources requested, 3 differently sized machines, least mode",
       pod: cpuAndMemory,
-      nodes: [node("machine1", 1000, 1000 * Mi), node("machine2", 2000, 2000 * Mi), node("machine3", 3000, 3000 * Mi)],
+      nodes: [
+        node("machine1", 1000, 1000 * Mi),
+        node("machine2", 2000, 2000 * Mi),
+        node("machine3", 3000, 3000 * Mi),
+      ],
       args: { resources: defaultSet, mode: "Least" },
       expected: [MaxNodeScore, (MinNodeScore + MaxNodeScore) / 2, MinNodeScore],
     },
     {
       name: "nothing scheduled, resources requested, 3 differently sized machines, most mode",
       pod: cpuAndMemory,
-      nodes: [node("machine1", 1000, 1000 * Mi), node("machine2", 2000, 2000 * Mi), node("machine3", 3000, 3000 * Mi)],
+      nodes: [
+        node("machine1", 1000, 1000 * Mi),
+        node("machine2", 2000, 2000 * Mi),
+        node("machine3", 3000, 3000 * Mi),
+      ],
       args: { resources: defaultSet, mode: "Most" },
       expected: [MinNodeScore, (MinNodeScore + MaxNodeScore) / 2, MaxNodeScore],
     },
@@ -155,7 +171,8 @@ describe("TestNodeResourcesAllocatable", () => {
         { name: "memory", weight: -1 },
         { name: "cpu", weight: 1 },
       ],
-      wantErr: "resources[0].weight: Invalid value: -1: resource weight of memory should be a positive value, got :-1",
+      wantErr:
+        "resources[0].weight: Invalid value: -1: resource weight of memory should be a positive value, got :-1",
     },
     {
       // resource with zero weight is not allowed
@@ -164,14 +181,17 @@ describe("TestNodeResourcesAllocatable", () => {
         { name: "memory", weight: 1 },
         { name: "cpu", weight: 0 },
       ],
-      wantErr: "resources[1].weight: Invalid value: 0: resource weight of cpu should be a positive value, got :0",
+      wantErr:
+        "resources[1].weight: Invalid value: 0: resource weight of cpu should be a positive value, got :0",
     },
   ];
   for (const tc of errorCases) {
     it(tc.name, async () => {
-      expect(formatFieldErrors(validateNodeResourcesAllocatableArgs({ resources: tc.resources, mode: "Least" }, ""))).toBe(
-        tc.wantErr,
-      );
+      expect(
+        formatFieldErrors(
+          validateNodeResourcesAllocatableArgs({ resources: tc.resources, mode: "Least" }, ""),
+        ),
+      ).toBe(tc.wantErr);
       await expect(
         createPluginHarness({ plugin: nodeResourcesAllocatablePlugin, args: { resources: tc.resources } }),
       ).rejects.toThrow(`pluginConfig[NodeResourcesAllocatable].args.${tc.wantErr}`);
@@ -194,7 +214,12 @@ describe("NodeResourcesAllocatableArgs", () => {
 
   it("rejects an unknown mode", () => {
     expect(
-      formatFieldErrors(validateNodeResourcesAllocatableArgs({ resources: [{ name: "cpu", weight: 1 }], mode: "Biggest" }, "args")),
+      formatFieldErrors(
+        validateNodeResourcesAllocatableArgs(
+          { resources: [{ name: "cpu", weight: 1 }], mode: "Biggest" },
+          "args",
+        ),
+      ),
     ).toBe('args.mode: Invalid value: "Biggest": invalid support ModeType');
   });
 });

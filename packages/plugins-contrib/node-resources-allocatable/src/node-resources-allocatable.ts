@@ -77,7 +77,8 @@ export class NodeResourcesAllocatable implements ScorePlugin, ScoreExtensions {
     const oldRange = highest - lowest;
     const newRange = MaxNodeScore - MinNodeScore;
     for (const s of scores) {
-      s.score = oldRange === 0 ? MinNodeScore : Math.floor(((s.score - lowest) * newRange) / oldRange) + MinNodeScore;
+      s.score =
+        oldRange === 0 ? MinNodeScore : Math.floor(((s.score - lowest) * newRange) / oldRange) + MinNodeScore;
     }
     return null;
   }

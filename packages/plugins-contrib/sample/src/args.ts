@@ -27,7 +27,11 @@ export function decodeSampleArgs(raw: unknown, path: string): DecodeResult<Sampl
 }
 
 export function encodeSampleArgs(args: SampleArgs): Record<string, unknown> {
-  return { favorite_color: args.favoriteColor, favorite_number: args.favoriteNumber, thanks_to: args.thanksTo };
+  return {
+    favorite_color: args.favoriteColor,
+    favorite_number: args.favoriteNumber,
+    thanks_to: args.thanksTo,
+  };
 }
 
 /** Any values are valid (the classic validates nothing). */

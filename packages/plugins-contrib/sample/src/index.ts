@@ -1,6 +1,12 @@
 // @kubesched/plugin-sample — the classic sample plugin of the scheduling framework
 import { definePlugin } from "@kubesched/framework";
-import { decodeSampleArgs, encodeSampleArgs, type SampleArgs, sampleArgsSchema, validateSampleArgs } from "./args";
+import {
+  decodeSampleArgs,
+  encodeSampleArgs,
+  type SampleArgs,
+  sampleArgsSchema,
+  validateSampleArgs,
+} from "./args";
 import { name, Sample } from "./sample";
 
 export {

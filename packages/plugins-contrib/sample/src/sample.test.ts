@@ -28,11 +28,19 @@ describe("Sample", () => {
       plugin: samplePlugin,
       args: { favorite_color: "#326CE5", favorite_number: 7, thanks_to: "thockin" },
     });
-    expect((h.plugin as Sample).args).toEqual({ favoriteColor: "#326CE5", favoriteNumber: 7, thanksTo: "thockin" });
+    expect((h.plugin as Sample).args).toEqual({
+      favoriteColor: "#326CE5",
+      favoriteNumber: 7,
+      thanksTo: "thockin",
+    });
   });
 
   it("decodes SampleArgs strictly", () => {
-    expect(decodeSampleArgs(undefined, "args").args).toEqual({ favoriteColor: "", favoriteNumber: 0, thanksTo: "" });
+    expect(decodeSampleArgs(undefined, "args").args).toEqual({
+      favoriteColor: "",
+      favoriteNumber: 0,
+      thanksTo: "",
+    });
     const { errors } = decodeSampleArgs({ favorite_number: "7", favourite_color: "red" }, "args");
     expect(formatFieldErrors(errors)).toBe(
       'args.favorite_number: Invalid value: "7": must be an integer, got string\nargs.favourite_color: unknown field',

@@ -50,7 +50,9 @@ describe("sample-plugin through simulate", () => {
   });
 
   it("a wrong args type is a config error with the field path", () => {
-    expect(() => loadConfig(config.replace("favorite_number: 7", "favorite_number: seven"), { registry })).toThrow(
+    expect(() =>
+      loadConfig(config.replace("favorite_number: 7", "favorite_number: seven"), { registry }),
+    ).toThrow(
       'profiles[0].pluginConfig[0].args.favorite_number: Invalid value: "seven": must be an integer, got string',
     );
   });
