@@ -3,7 +3,13 @@
 // pod went and why. Same seed and input: same result.
 import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import { customResourcesOf, type Logger, ManualClock, type Registry, seededRandom } from "@kubesched/framework";
+import {
+  customResourcesOf,
+  type Logger,
+  ManualClock,
+  type Registry,
+  seededRandom,
+} from "@kubesched/framework";
 import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";

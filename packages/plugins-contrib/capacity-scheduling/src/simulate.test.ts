@@ -7,6 +7,7 @@ import { loadSnapshotTexts, type SimulationResult, simulate } from "@kubesched/c
 import { loadConfig } from "@kubesched/config";
 import { customResourcesOf, registryEntry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import capacitySchedulingPlugin from "./index";
 
@@ -25,6 +26,7 @@ async function run(clusterText: string, configText = exampleConfig): Promise<Sim
   return simulate({
     config: loadConfig(configText, { registry }),
     registry,
+    logger: recordingLogger(),
     objects: loadSnapshotTexts([{ name: "cluster.yaml", text: clusterText }], {
       customResources: customResourcesOf(registry),
     }).objects,

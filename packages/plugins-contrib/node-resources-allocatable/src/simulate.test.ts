@@ -4,6 +4,7 @@ import { loadSnapshotTexts, simulate } from "@kubesched/cluster";
 import { loadConfig } from "@kubesched/config";
 import { registryEntry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import nodeResourcesAllocatablePlugin from "./index";
 
@@ -49,6 +50,7 @@ async function placement(mode: string): Promise<string | null> {
   const r = await simulate({
     config: loadConfig(config(mode), { registry }),
     registry,
+    logger: recordingLogger(),
     objects: loadSnapshotTexts([{ name: "cluster.yaml", text: cluster }]).objects,
   });
   return r.pods[0]?.node ?? null;

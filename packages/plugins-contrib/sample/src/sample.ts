@@ -23,13 +23,16 @@ export class Sample implements PreFilterPlugin, FilterPlugin, PreBindPlugin {
     /** The args from the profile's pluginConfig. */
     readonly args: SampleArgs,
     private readonly handle: Handle,
-  ) {}
+  ) {
+    handle.logger().debug(3, "get plugin config args", { args });
+  }
 
   name(): string {
     return name;
   }
 
-  preFilter(_state: CycleState, _pod: Pod): Status | null {
+  preFilter(_state: CycleState, pod: Pod): Status | null {
+    this.handle.logger().debug(3, "prefilter pod", { pod: pod.metadata?.name });
     return null;
   }
 
@@ -37,7 +40,8 @@ export class Sample implements PreFilterPlugin, FilterPlugin, PreBindPlugin {
     return null;
   }
 
-  filter(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): Status | null {
+  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
+    this.handle.logger().debug(3, "filter pod", { pod: pod.metadata?.name, node: nodeInfo.nodeName });
     return null;
   }
 
@@ -50,6 +54,7 @@ export class Sample implements PreFilterPlugin, FilterPlugin, PreBindPlugin {
     if (!this.handle.snapshotSharedLister().nodeInfos().get(nodeName)) {
       return new Status(Code.Error, `prebind get node info error: ${nodeName}`);
     }
+    this.handle.logger().debug(3, "prebind node info", { node: nodeName });
     return null;
   }
 }
