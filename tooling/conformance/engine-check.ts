@@ -10,6 +10,7 @@ import {
   namespacedKinds,
   type SimulationResult,
   type SourcedObject,
+  type SupportedKind,
   simulate,
 } from "@kubesched/cluster";
 import { defaultConfig } from "@kubesched/config";
@@ -21,7 +22,7 @@ type Verdict =
   | { verdict: "unobservable"; why: string }
   | { verdict: "differs"; why: string };
 
-const kinds: Record<string, SourcedObject["kind"]> = {
+const kinds: Record<string, SupportedKind> = {
   namespaces: "Namespace",
   services: "Service",
   replicaSets: "ReplicaSet",
@@ -56,7 +57,7 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
   const objects: SourcedObject[] = [];
   // Tables mix an unset and an empty namespace for "the same namespace"; the API server puts
   // both in "default", and so does this replay, for every namespaced object alike.
-  const add = (kind: SourcedObject["kind"], obj: unknown) => {
+  const add = (kind: SupportedKind, obj: unknown) => {
     const o = structuredClone(obj) as K8sObject;
     if (namespacedKinds.has(kind))
       o.metadata = { ...o.metadata, namespace: o.metadata?.namespace || "default" };

@@ -1,5 +1,5 @@
 import type { Node, Pod } from "@kubesched/api";
-import { ManualClock } from "@kubesched/framework";
+import { defineCustomResource, ManualClock } from "@kubesched/framework";
 import type { ClusterEventHandlers } from "@kubesched/scheduler";
 import { makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,8 @@ function recorder(cluster: InMemoryCluster, onEvent?: (e: string) => void) {
     onPodDelete: (p) => push(`pod- ${p.metadata?.name}`),
     onOtherEvent: (kind, action, _o, n) =>
       push(`${kind} ${action} ${(n as { metadata?: { name?: string } } | undefined)?.metadata?.name ?? ""}`),
+    onCustomResourceEvent: (r, action, o, n) =>
+      push(`${r.kind} ${action} ${((n ?? o) as { metadata?: { name?: string } }).metadata?.name ?? ""}`),
   };
   cluster.subscribe(h);
   return log;
@@ -227,5 +229,35 @@ describe("InMemoryCluster", () => {
         time: epoch + 1500,
       },
     ]);
+  });
+});
+
+describe("InMemoryCluster custom resources", () => {
+  const widgets = defineCustomResource({
+    group: "example.com",
+    version: "v1",
+    resource: "widgets",
+    kind: "Widget",
+    namespaced: true,
+  });
+
+  it("holds objects of declared resources, serves them through listers().custom and emits events", () => {
+    const c = new InMemoryCluster(new ManualClock(epoch), { customResources: [widgets] });
+    const log = recorder(c);
+    c.applyCustom(widgets, { metadata: { name: "w1", namespace: "ns" } });
+    c.applyCustom(widgets, { metadata: { name: "w1", namespace: "ns", labels: { a: "b" } } });
+    expect(c.listers().custom(widgets).get("ns", "w1")?.metadata?.labels).toEqual({ a: "b" });
+    expect(c.deleteCustom(widgets, { metadata: { name: "w1", namespace: "ns" } })).toBe(true);
+    expect(c.deleteCustom(widgets, { metadata: { name: "w1", namespace: "ns" } })).toBe(false);
+    expect(log).toEqual(["Widget Add w1", "Widget Update w1", "Widget Delete w1"]);
+    expect(c.listers().custom(widgets).list()).toEqual([]);
+  });
+
+  it("refuses resources no plugin declared", () => {
+    const c = newCluster();
+    expect(() => c.listers().custom(widgets)).toThrow(
+      "custom resource example.com/v1/widgets (Widget) is not declared by any plugin of the registry",
+    );
+    expect(() => c.applyCustom(widgets, { metadata: { name: "w1" } })).toThrow("is not declared");
   });
 });

@@ -21,6 +21,8 @@ import type {
   Clock,
   ClusterClient,
   ClusterListers,
+  CustomObject,
+  CustomResource,
   EventRecorder,
   EventType,
   PodStatusPatch,
@@ -29,6 +31,7 @@ import {
   type ClusterEventHandlers,
   type ClusterObjectKind,
   type ClusterSource,
+  CustomResourceStores,
   type KubeObject,
   ObjectStore,
   type OtherResourceKind,
@@ -105,7 +108,18 @@ export class InMemoryCluster implements ClusterSource {
   private readonly pending: (() => void)[] = [];
   private delivering = false;
 
-  constructor(readonly clock: Clock) {}
+  /** The objects of the custom resources the plugins declare. */
+  readonly custom: CustomResourceStores;
+
+  constructor(
+    readonly clock: Clock,
+    opts: {
+      /** Custom resources whose objects the cluster holds (`customResourcesOf(registry)`). */
+      customResources?: readonly CustomResource[];
+    } = {},
+  ) {
+    this.custom = new CustomResourceStores(opts.customResources ?? []);
+  }
 
   private nextRV(): string {
     this.resourceVersion += 1;
@@ -161,6 +175,21 @@ export class InMemoryCluster implements ClusterSource {
     return true;
   }
 
+  /** Creates or replaces an object of a declared custom resource and emits the event. */
+  applyCustom(resource: CustomResource, obj: CustomObject): void {
+    const stored = { ...obj, metadata: { ...obj.metadata, resourceVersion: this.nextRV() } };
+    const old = this.custom.store(resource).set(stored);
+    this.emit((h) => h.onCustomResourceEvent?.(resource, old ? "Update" : "Add", old, stored));
+  }
+
+  /** Deletes an object of a declared custom resource and emits the event; false when absent. */
+  deleteCustom(resource: CustomResource, obj: CustomObject): boolean {
+    const old = this.custom.store(resource).removeKey(objectKey(obj));
+    if (!old) return false;
+    this.emit((h) => h.onCustomResourceEvent?.(resource, "Delete", old, undefined));
+    return true;
+  }
+
   private notify(kind: SupportedKind, oldObj: K8sObject | undefined, newObj: K8sObject | undefined): void {
     if (kind === "Node") {
       if (oldObj && newObj) this.emit((h) => h.onNodeUpdate(oldObj as Node, newObj as Node));
@@ -200,6 +229,7 @@ export class InMemoryCluster implements ClusterSource {
       storageClasses: this.storageClasses,
       csiNodes: this.csiNodes,
       priorityClasses: this.priorityClasses,
+      custom: <T extends CustomObject>(resource: CustomResource<T>) => this.custom.custom(resource),
     };
   }
 

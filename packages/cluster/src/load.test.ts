@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type CustomObject, defineCustomResource, fieldErrors } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { loadSnapshotFiles, loadSnapshotTexts, SnapshotLoadError } from "./load";
 
@@ -209,5 +210,59 @@ describe("loadSnapshotFiles", () => {
 
   it("a missing path is an error", () => {
     expect(() => loadSnapshotFiles(["nope.yaml"], fixtures)).toThrow("nope.yaml: no such file or directory");
+  });
+});
+
+describe("loadSnapshotTexts with declared custom resources", () => {
+  const widgets = defineCustomResource<CustomObject & { spec?: { size?: number } }>({
+    group: "example.com",
+    version: "v1",
+    resource: "widgets",
+    kind: "Widget",
+    namespaced: true,
+    validate: (o) =>
+      typeof o.spec?.size === "number" ? [] : [fieldErrors.required("spec.size", "a number")],
+  });
+  const opts = { customResources: [widgets] };
+  const widget = (name: string, extra = "spec: { size: 1 }") =>
+    `apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: ${name} }\n${extra}\n`;
+
+  it("loads objects of a declared kind with their resource, namespace defaulted", () => {
+    const r = loadSnapshotTexts([{ name: "c.yaml", text: `${widget("w1")}---\n${pod("p1")}` }], opts);
+    expect(summary(r)).toEqual([
+      "Widget default/w1 @ c.yaml: document 1",
+      "Pod default/p1 @ c.yaml: document 2",
+    ]);
+    expect(r.objects[0]?.resource).toBe(widgets);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it("without the declaration the kind is skipped with a warning", () => {
+    expect(load("c.yaml", widget("w1")).warnings).toEqual([
+      "c.yaml: document 1: kind Widget is not used by the scheduler; skipped",
+    ]);
+  });
+
+  it("reports a wrong apiVersion, a missing name, the resource's own rules and duplicates", () => {
+    const text = [
+      widget("w1").replace("example.com/v1", "example.com/v2"),
+      "apiVersion: example.com/v1\nkind: Widget\nmetadata: {}\n",
+      widget("w2", "spec: {}"),
+      widget("w3"),
+      widget("w3"),
+    ].join("---\n");
+    let errors: string[] = [];
+    try {
+      loadSnapshotTexts([{ name: "c.yaml", text }], opts);
+    } catch (e) {
+      if (!(e instanceof SnapshotLoadError)) throw e;
+      errors = e.errors;
+    }
+    expect(errors).toEqual([
+      'c.yaml: document 1 (Widget w1): apiVersion: Unsupported value: "example.com/v2": supported values: "example.com/v1"',
+      "c.yaml: document 2 (Widget): metadata.name: Required value",
+      "c.yaml: document 3 (Widget w2): spec.size: Required value: a number",
+      "c.yaml: document 5 (Widget w3): duplicate Widget default/w3 (first defined in c.yaml: document 4)",
+    ]);
   });
 });

@@ -5,16 +5,43 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Node, Pod } from "@kubesched/api";
 import { parseQuantity } from "@kubesched/api";
+import {
+  type CustomObject,
+  type CustomResource,
+  customResourceAPIVersion,
+  formatFieldError,
+} from "@kubesched/framework";
 import { parseAllDocuments } from "yaml";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
 import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
-/** A loaded object and where it came from. */
-export interface SourcedObject {
+/** A loaded object of a kind the scheduler reads, and where it came from. */
+export interface BuiltinSourcedObject {
   kind: SupportedKind;
   obj: K8sObject;
   /** `file: document N` (1-based), for messages. */
   origin: string;
+  resource?: undefined;
+}
+
+/** A loaded object of a custom resource a plugin declares. */
+export interface CustomSourcedObject {
+  kind: string;
+  obj: CustomObject;
+  origin: string;
+  /** The declared resource the object belongs to. */
+  resource: CustomResource;
+}
+
+/** A loaded object and where it came from. */
+export type SourcedObject = BuiltinSourcedObject | CustomSourcedObject;
+
+export interface LoadOptions {
+  /**
+   * Custom resources the plugins declare (`customResourcesOf(registry)`): their objects are
+   * loaded and validated; objects of other unknown kinds are skipped with a warning.
+   */
+  customResources?: readonly CustomResource[];
 }
 
 export class SnapshotLoadError extends Error {
@@ -227,8 +254,30 @@ export function capErrors(lines: readonly string[], max = 20): string[] {
   return out;
 }
 
+/** Checks a custom object: metadata.name, the declared apiVersion, then the resource's own rules. */
+function validateCustomObject(r: CustomResource, obj: Json, where: string, errors: string[]): void {
+  const md = obj.metadata;
+  if (!isObj(md) || typeof md.name !== "string" || md.name === "") {
+    errors.push(`${where}: metadata.name: Required value`);
+    return;
+  }
+  const want = customResourceAPIVersion(r);
+  if (obj.apiVersion !== want) {
+    errors.push(
+      `${where}: apiVersion: Unsupported value: ${JSON.stringify(obj.apiVersion ?? null)}: supported values: "${want}"`,
+    );
+    return;
+  }
+  for (const e of r.validate?.(obj as CustomObject) ?? []) errors.push(`${where}: ${formatFieldError(e)}`);
+}
+
 /** Parses snapshot texts (file name → text) into supported objects, in input order. */
-export function loadSnapshotTexts(files: readonly { name: string; text: string }[]): LoadResult {
+export function loadSnapshotTexts(
+  files: readonly { name: string; text: string }[],
+  opts: LoadOptions = {},
+): LoadResult {
+  const customByKind = new Map<string, CustomResource>();
+  for (const r of opts.customResources ?? []) customByKind.set(r.kind, r);
   const errors: string[] = [];
   const warnings: string[] = [];
   const objects: SourcedObject[] = [];
@@ -256,17 +305,18 @@ export function loadSnapshotTexts(files: readonly { name: string; text: string }
         workloads.push({ at: objects.length, kind: kind as WorkloadKind, obj, origin });
         continue;
       }
-      if (!isSupportedKind(kind)) {
+      const custom = isSupportedKind(kind) ? undefined : customByKind.get(kind);
+      if (!custom && !isSupportedKind(kind)) {
         warnings.push(`${origin}: kind ${kind} is not used by the scheduler; skipped`);
         continue;
       }
       const before = errors.length;
-      validateObject(kind, obj, where, errors);
+      if (custom) validateCustomObject(custom, obj, where, errors);
+      else validateObject(kind as SupportedKind, obj, where, errors);
       if (errors.length > before) continue;
       const md = obj.metadata as Json;
-      const ns = namespacedKinds.has(kind)
-        ? (typeof md.namespace === "string" && md.namespace) || "default"
-        : undefined;
+      const namespaced = custom ? custom.namespaced : namespacedKinds.has(kind);
+      const ns = namespaced ? (typeof md.namespace === "string" && md.namespace) || "default" : undefined;
       const o = (ns !== undefined ? { ...obj, metadata: { ...md, namespace: ns } } : obj) as K8sObject;
       const key = `${kind}/${ns ?? ""}/${md.name as string}`;
       const first = seen.get(key);
@@ -277,7 +327,9 @@ export function loadSnapshotTexts(files: readonly { name: string; text: string }
         continue;
       }
       seen.set(key, origin);
-      objects.push({ kind, obj: o, origin });
+      objects.push(
+        custom ? { kind, obj: o, origin, resource: custom } : { kind: kind as SupportedKind, obj: o, origin },
+      );
       if ((kind === "ReplicaSet" || kind === "StatefulSet") && validWorkload(obj, where, errors)) {
         workloads.push({ at: objects.length, kind, obj: o as Json, origin });
       }
@@ -334,7 +386,11 @@ function expandWorkloads(
 }
 
 /** Reads files and directories (every *.yaml, *.yml, *.json in it, sorted) and loads them. */
-export function loadSnapshotFiles(paths: readonly string[], cwd = process.cwd()): LoadResult {
+export function loadSnapshotFiles(
+  paths: readonly string[],
+  cwd = process.cwd(),
+  opts: LoadOptions = {},
+): LoadResult {
   const files: { name: string; text: string }[] = [];
   const errors: string[] = [];
   for (const p of paths) {
@@ -356,5 +412,5 @@ export function loadSnapshotFiles(paths: readonly string[], cwd = process.cwd())
     for (const n of names) files.push({ name: n, text: fs.readFileSync(path.resolve(cwd, n), "utf8") });
   }
   if (errors.length) throw new SnapshotLoadError(errors);
-  return loadSnapshotTexts(files);
+  return loadSnapshotTexts(files, opts);
 }

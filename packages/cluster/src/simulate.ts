@@ -4,6 +4,7 @@
 import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
+  customResourcesOf,
   type Features,
   type Logger,
   ManualClock,
@@ -148,13 +149,14 @@ export async function openSimulation(
   objects: readonly SourcedObject[],
 ): Promise<{ session: SimulationSession; pending: Pod[] }> {
   const clock = new ManualClock(simulationEpoch);
-  const cluster = new InMemoryCluster(clock);
+  const cluster = new InMemoryCluster(clock, { customResources: customResourcesOf(opts.registry) });
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 
   // Everything but pods first, so pods see their namespaces, classes and nodes.
   const pods: Pod[] = [];
   for (const o of objects) {
-    if (o.kind === "Pod") pods.push(o.obj as Pod);
+    if (o.resource) cluster.applyCustom(o.resource, o.obj);
+    else if (o.kind === "Pod") pods.push(o.obj as Pod);
     else cluster.apply(o.kind, o.obj);
   }
   const pending = pods.filter((p) => !p.spec?.nodeName);

@@ -17,6 +17,7 @@ import type {
   StatefulSet,
   StorageClass,
 } from "@kubesched/api";
+import type { CustomResourceListers } from "./custom-resources";
 
 /** A namespaced informer cache. */
 export interface Lister<T> {
@@ -31,8 +32,11 @@ export interface ClusterScopedLister<T> {
   get(name: string): T | undefined;
 }
 
-/** Informer-backed reads (upstream SharedInformerFactory listers). */
-export interface ClusterListers {
+/**
+ * Informer-backed reads (upstream SharedInformerFactory listers), and those of the custom
+ * resources the registry's plugins declare.
+ */
+export interface ClusterListers extends CustomResourceListers {
   readonly pods: Lister<Pod>;
   readonly nodes: ClusterScopedLister<Node>;
   readonly namespaces: ClusterScopedLister<Namespace>;

@@ -2,6 +2,7 @@
 // per-plugin args types with their defaulting (v1/defaults.go) and validation
 // (validation/validation_pluginargs.go), which here each plugin package owns.
 
+import type { CustomResource } from "./custom-resources";
 import type { Features } from "./features";
 import type { FieldError } from "./field-errors";
 import type { Handle } from "./handle";
@@ -38,6 +39,11 @@ export interface PluginDescriptor<A = unknown> {
   factory: PluginFactory<A>;
   /** Absent for plugins without args. */
   args?: PluginArgsSpec<A>;
+  /**
+   * Custom resources the plugin reads through `handle.listers().custom(...)`: snapshots may
+   * contain their objects and live mode watches them.
+   */
+  customResources?: readonly CustomResource[];
 }
 
 /** name → descriptor. */

@@ -18,7 +18,14 @@ import type {
   StatefulSet,
   StorageClass,
 } from "@kubesched/api";
-import type { ClusterClient, ClusterListers } from "@kubesched/framework";
+import {
+  type ClusterClient,
+  type ClusterListers,
+  type CustomObject,
+  type CustomResource,
+  customResourceKey,
+  type Lister,
+} from "@kubesched/framework";
 import type {
   ClusterEventHandlers,
   ClusterSource,
@@ -29,7 +36,7 @@ import { kubeClusterClient } from "./client";
 import { KubeEventRecorder } from "./event-recorder";
 import { type BackoffOptions, Informer, type InformerHandlers } from "./informer";
 import { RawClient } from "./raw-client";
-import { resources, type WatchedKind, watchedKinds } from "./resources";
+import { customResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";
 
 export interface KubeClusterSourceOptions {
   kubeConfig: KubeConfig;
@@ -42,6 +49,8 @@ export interface KubeClusterSourceOptions {
   /** Informer and event failures (they are retried or dropped; this is for logging). */
   onError?: (err: Error) => void;
   now?: () => number;
+  /** Custom resources the plugins declare (`customResourcesOf(registry)`): one informer each. */
+  customResources?: readonly CustomResource[];
 }
 
 /** The object type of each watched kind. */
@@ -66,6 +75,8 @@ export type Informers = { [K in WatchedKind]: Informer<WatchedObjects[K]> };
 export class KubeClusterSource implements ClusterSource {
   readonly rawClient: RawClient;
   readonly informers: Informers;
+  /** One informer per declared custom resource, by group/version/resource. */
+  readonly customInformers = new Map<string, Informer<CustomObject>>();
   private readonly recorder: KubeEventRecorder;
   private readonly clusterClient: ClusterClient;
   private readonly handlers: ClusterEventHandlers[] = [];
@@ -90,6 +101,24 @@ export class KubeClusterSource implements ClusterSource {
           : {}),
       });
     this.informers = Object.fromEntries(watchedKinds.map((k) => [k, make(k)])) as Informers;
+    for (const r of opts.customResources ?? []) {
+      const key = customResourceKey(r);
+      if (this.customInformers.has(key)) continue;
+      this.customInformers.set(
+        key,
+        new Informer<CustomObject>({
+          resource: customResourceSpec(r),
+          client: this.rawClient,
+          watch,
+          handlers: this.customDispatcher(r),
+          ...(opts.backoff ? { backoff: opts.backoff } : {}),
+          ...(opts.minWatchTimeoutSeconds !== undefined
+            ? { minWatchTimeoutSeconds: opts.minWatchTimeoutSeconds }
+            : {}),
+          ...(onError ? { onError: (err) => onError(new Error(`${key} informer: ${err.message}`)) } : {}),
+        }),
+      );
+    }
     this.recorder = new KubeEventRecorder({
       client: this.rawClient,
       host: opts.host ?? hostname(),
@@ -104,11 +133,15 @@ export class KubeClusterSource implements ClusterSource {
     if (this.started) return;
     this.started = true;
     for (const k of watchedKinds) this.informers[k].start();
+    for (const i of this.customInformers.values()) i.start();
   }
 
   /** Resolves when every informer has listed once; false if `signal` aborted first. */
   async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
-    const all = Promise.all(watchedKinds.map((k) => this.informers[k].waitForSync())).then(() => true);
+    const all = Promise.all([
+      ...watchedKinds.map((k) => this.informers[k].waitForSync()),
+      ...[...this.customInformers.values()].map((i) => i.waitForSync()),
+    ]).then(() => true);
     if (!signal) return all;
     if (signal.aborted) return false;
     const aborted = new Promise<boolean>((resolve) =>
@@ -117,15 +150,21 @@ export class KubeClusterSource implements ClusterSource {
     return Promise.race([all, aborted]);
   }
 
-  /** Kinds whose informer has not listed yet (for messages while waiting). */
-  unsyncedKinds(): WatchedKind[] {
-    return watchedKinds.filter((k) => !this.informers[k].hasSynced());
+  /** Kinds whose informer has not listed yet (for messages while waiting); custom ones by kind. */
+  unsyncedKinds(): string[] {
+    return [
+      ...watchedKinds.filter((k) => !this.informers[k].hasSynced()),
+      ...[...this.customInformers.values()].filter((i) => !i.hasSynced()).map((i) => i.resource.kind),
+    ];
   }
 
   /** Stops the informers and waits for pending events to be posted. */
   async stop(): Promise<void> {
     this.started = false;
-    await Promise.all(watchedKinds.map((k) => this.informers[k].stop()));
+    await Promise.all([
+      ...watchedKinds.map((k) => this.informers[k].stop()),
+      ...[...this.customInformers.values()].map((i) => i.stop()),
+    ]);
     await this.recorder.flush();
   }
 
@@ -134,18 +173,21 @@ export class KubeClusterSource implements ClusterSource {
     return this.recorder.flush();
   }
 
-  private dispatcher<K extends WatchedKind>(kind: K): InformerHandlers<WatchedObjects[K]> {
-    const each = (fn: (h: ClusterEventHandlers) => void): void => {
-      for (const h of this.handlers) {
-        try {
-          fn(h);
-        } catch (e) {
-          this.opts.onError?.(
-            new Error(`${kind} event handler failed: ${e instanceof Error ? e.message : String(e)}`),
-          );
-        }
+  /** Calls every subscriber; a handler that throws is reported and the others still run. */
+  private deliver(kind: string, fn: (h: ClusterEventHandlers) => void): void {
+    for (const h of this.handlers) {
+      try {
+        fn(h);
+      } catch (e) {
+        this.opts.onError?.(
+          new Error(`${kind} event handler failed: ${e instanceof Error ? e.message : String(e)}`),
+        );
       }
-    };
+    }
+  }
+
+  private dispatcher<K extends WatchedKind>(kind: K): InformerHandlers<WatchedObjects[K]> {
+    const each = (fn: (h: ClusterEventHandlers) => void): void => this.deliver(kind, fn);
     if (kind === "Node") {
       return {
         add: (o: KubeObject) => each((h) => h.onNodeAdd(o as Node)),
@@ -165,6 +207,15 @@ export class KubeClusterSource implements ClusterSource {
       add: (o: KubeObject) => each((h) => h.onOtherEvent(other, "Add", undefined, o)),
       update: (a: KubeObject, b: KubeObject) => each((h) => h.onOtherEvent(other, "Update", a, b)),
       delete: (o: KubeObject) => each((h) => h.onOtherEvent(other, "Delete", o, undefined)),
+    };
+  }
+
+  private customDispatcher(r: CustomResource): InformerHandlers<CustomObject> {
+    const each = (fn: (h: ClusterEventHandlers) => void): void => this.deliver(r.kind, fn);
+    return {
+      add: (o) => each((h) => h.onCustomResourceEvent?.(r, "Add", undefined, o)),
+      update: (a, b) => each((h) => h.onCustomResourceEvent?.(r, "Update", a, b)),
+      delete: (o) => each((h) => h.onCustomResourceEvent?.(r, "Delete", o, undefined)),
     };
   }
 
@@ -193,6 +244,15 @@ export class KubeClusterSource implements ClusterSource {
       storageClasses: i.StorageClass.store,
       csiNodes: i.CSINode.store,
       priorityClasses: i.PriorityClass.store,
+      custom: <T extends CustomObject>(r: CustomResource<T>): Lister<T> => {
+        const informer = this.customInformers.get(customResourceKey(r));
+        if (!informer) {
+          throw new Error(
+            `custom resource ${customResourceKey(r)} (${r.kind}) is not declared by any plugin of the registry (descriptor.customResources)`,
+          );
+        }
+        return informer.store as unknown as Lister<T>;
+      },
     };
   }
 

@@ -4,15 +4,18 @@
 
 import type { KubeConfig } from "@kubernetes/client-node";
 import { parseSelector } from "@kubesched/api";
+import type { CustomResource } from "@kubesched/framework";
 import type { KubeObject } from "@kubesched/scheduler";
 import { RawClient } from "./raw-client";
-import { resources, type WatchedKind } from "./resources";
+import { customResourceSpec, type ResourceSpec, resources } from "./resources";
 
 export interface ReadClusterOptions {
   /** Only pending pods of this namespace are kept (running pods all count: they use the nodes). */
   namespace?: string;
   /** Only pending pods matching this label selector are kept (same reason). */
   selector?: string;
+  /** Custom resources the plugins declare (`customResourcesOf(registry)`): listed too. */
+  customResources?: readonly CustomResource[];
 }
 
 /**
@@ -25,8 +28,12 @@ export async function readCluster(kc: KubeConfig, opts: ReadClusterOptions = {})
   const client = new RawClient(kc);
   const selector = opts.selector ? parseSelector(opts.selector) : undefined;
   const out: KubeObject[] = [];
-  for (const kind of Object.keys(resources) as WatchedKind[]) {
-    const spec = resources[kind];
+  const specs: ResourceSpec[] = [
+    ...Object.values(resources),
+    ...(opts.customResources ?? []).map(customResourceSpec),
+  ];
+  for (const spec of specs) {
+    const kind = spec.kind;
     const list = await client.request<{ items?: KubeObject[] }>("GET", spec.path, {
       query: spec.fieldSelector ? { fieldSelector: spec.fieldSelector } : {},
     });

@@ -3,12 +3,14 @@
 // newPodInformer): one informer over every non-terminal pod; the event handlers split assigned
 // and unassigned pods, as upstream's FilteringResourceEventHandlers do.
 
+import { type CustomResource, customResourceAPIVersion } from "@kubesched/framework";
 import type { ClusterObjectKind } from "@kubesched/scheduler";
 
 export type WatchedKind = ClusterObjectKind;
 
 export interface ResourceSpec {
-  kind: WatchedKind;
+  /** The kind (a WatchedKind, or a declared custom resource's kind). */
+  kind: string;
   apiVersion: string;
   /** The collection across all namespaces, e.g. /api/v1/pods. */
   path: string;
@@ -88,3 +90,13 @@ export const resources: Readonly<Record<WatchedKind, ResourceSpec>> = {
 
 /** Every watched kind, nodes and pods first. */
 export const watchedKinds: readonly WatchedKind[] = Object.keys(resources) as WatchedKind[];
+
+/** A declared custom resource's collection (all namespaces), as its informer and a snapshot list it. */
+export function customResourceSpec(r: CustomResource): ResourceSpec {
+  return {
+    kind: r.kind,
+    apiVersion: customResourceAPIVersion(r),
+    path: `/apis/${r.group}/${r.version}/${r.resource}`,
+    namespaced: r.namespaced,
+  };
+}

@@ -85,6 +85,17 @@ const collections: Record<string, KindInfo> = {
     namespaced: true,
   },
   "apis/events.k8s.io/v1/events": { kind: "Event", apiVersion: "events.k8s.io/v1", namespaced: true },
+  // scheduler-plugins' CRDs, as if installed, for the informers of plugins' custom resources
+  "apis/scheduling.x-k8s.io/v1alpha1/podgroups": {
+    kind: "PodGroup",
+    apiVersion: "scheduling.x-k8s.io/v1alpha1",
+    namespaced: true,
+  },
+  "apis/scheduling.x-k8s.io/v1alpha1/elasticquotas": {
+    kind: "ElasticQuota",
+    apiVersion: "scheduling.x-k8s.io/v1alpha1",
+    namespaced: true,
+  },
 };
 
 type FieldSelector = { field: string; op: "=" | "!="; value: string }[];

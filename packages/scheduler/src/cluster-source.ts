@@ -4,7 +4,7 @@
 // It lives here rather than in @kubesched/cluster because the engine consumes it and the
 // dependency direction is scheduler <- {cluster, kube}; @kubesched/cluster re-exports it.
 import type { Node, Pod } from "@kubesched/api";
-import type { ClusterClient, ClusterListers, EventRecorder } from "@kubesched/framework";
+import type { ClusterClient, ClusterListers, CustomResource, EventRecorder } from "@kubesched/framework";
 
 /** Kinds other than Pod and Node whose changes can make pods schedulable. */
 export type OtherResourceKind =
@@ -48,6 +48,13 @@ export interface ClusterEventHandlers {
   onPodDelete(pod: Pod): void;
   onOtherEvent(
     kind: OtherResourceKind,
+    action: "Add" | "Update" | "Delete",
+    oldObj: unknown,
+    newObj: unknown,
+  ): void;
+  /** An object of a declared custom resource changed (sources without any never call it). */
+  onCustomResourceEvent?(
+    resource: CustomResource,
     action: "Add" | "Update" | "Delete",
     oldObj: unknown,
     newObj: unknown,

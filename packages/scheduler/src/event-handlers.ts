@@ -1,6 +1,6 @@
 // upstream: pkg/scheduler/eventhandlers.go — informer events into the cache and the queue.
 import { type Node, type Pod, podIsTerminal, podKey, podPriority, podUID } from "@kubesched/api";
-import { ActionType, type ClusterEvent, EventResource } from "@kubesched/framework";
+import { ActionType, type ClusterEvent, customResourceEventName, EventResource } from "@kubesched/framework";
 import {
   EventAssignedPodDelete,
   nodeSchedulingPropertiesChange,
@@ -142,9 +142,21 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       else if (!pod.spec?.nodeName && responsible(pod)) deletePodFromQueue(pod);
     },
     onOtherEvent(kind, action, oldObj, newObj) {
-      const actionType =
-        action === "Add" ? ActionType.Add : action === "Delete" ? ActionType.Delete : ActionType.Update;
+      const actionType = actionTypeOf(action);
       queue.moveAllToActiveOrBackoffQueue({ resource: otherResource[kind], actionType }, oldObj, newObj);
     },
+    onCustomResourceEvent(resource, action, oldObj, newObj) {
+      const actionType = actionTypeOf(action);
+      // upstream: custom resources' events are named `<resource>.<version>.<group>` (eventhandlers.go)
+      queue.moveAllToActiveOrBackoffQueue(
+        { resource: customResourceEventName(resource), actionType },
+        oldObj,
+        newObj,
+      );
+    },
   });
+}
+
+function actionTypeOf(action: "Add" | "Update" | "Delete"): number {
+  return action === "Add" ? ActionType.Add : action === "Delete" ? ActionType.Delete : ActionType.Update;
 }

@@ -1,4 +1,5 @@
 export * from "./cluster-source";
+export * from "./custom-resource-stores";
 export * from "./explain";
 export * from "./extender";
 export { type CreateLoggerOptions, createLogger } from "./logger";

@@ -14,7 +14,14 @@ import type {
   StatefulSet,
   StorageClass,
 } from "@kubesched/api";
-import type { ClusterListers, ClusterScopedLister, Lister } from "@kubesched/framework";
+import {
+  type ClusterListers,
+  type ClusterScopedLister,
+  type CustomObject,
+  type CustomResource,
+  customResourceKey,
+  type Lister,
+} from "@kubesched/framework";
 
 type Obj = { metadata?: ObjectMeta };
 
@@ -92,6 +99,12 @@ export interface ListerObjects {
   priorityClasses: PriorityClass[];
 }
 
+/** A declared custom resource and its objects, for FakeListers. */
+export interface CustomResourceObjects {
+  resource: CustomResource;
+  objects?: CustomObject[];
+}
+
 /** In-memory ClusterListers over arrays (copies of the given arrays; the objects are shared). */
 export class FakeListers implements ClusterListers {
   readonly pods: ArrayLister<Pod>;
@@ -108,7 +121,16 @@ export class FakeListers implements ClusterListers {
   readonly csiNodes: ArrayClusterLister<CSINode>;
   readonly priorityClasses: ArrayClusterLister<PriorityClass>;
 
-  constructor(objects: Partial<ListerObjects> = {}) {
+  private readonly customListers = new Map<string, ArrayLister<CustomObject>>();
+
+  /** `custom`: the declared custom resources (only these can be listed) and their objects. */
+  constructor(objects: Partial<ListerObjects> = {}, custom: readonly CustomResourceObjects[] = []) {
+    for (const c of custom) {
+      const key = customResourceKey(c.resource);
+      const l = this.customListers.get(key) ?? new ArrayLister<CustomObject>();
+      for (const o of c.objects ?? []) l.add(o);
+      this.customListers.set(key, l);
+    }
     this.pods = new ArrayLister([...(objects.pods ?? [])]);
     this.nodes = new ArrayClusterLister([...(objects.nodes ?? [])]);
     this.namespaces = new ArrayClusterLister([...(objects.namespaces ?? [])]);
@@ -122,5 +144,15 @@ export class FakeListers implements ClusterListers {
     this.storageClasses = new ArrayClusterLister([...(objects.storageClasses ?? [])]);
     this.csiNodes = new ArrayClusterLister([...(objects.csiNodes ?? [])]);
     this.priorityClasses = new ArrayClusterLister([...(objects.priorityClasses ?? [])]);
+  }
+
+  /** The lister of a declared custom resource (mutable: add/remove); throws for an undeclared one. */
+  custom<T extends CustomObject>(resource: CustomResource<T>): ArrayLister<T> {
+    const l = this.customListers.get(customResourceKey(resource));
+    if (!l)
+      throw new Error(
+        `custom resource ${customResourceKey(resource)} is not declared by any plugin under test`,
+      );
+    return l as unknown as ArrayLister<T>;
   }
 }

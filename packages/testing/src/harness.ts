@@ -7,7 +7,11 @@ import {
   type BindPlugin,
   type Clock,
   type ClusterClient,
+  type CustomObject,
+  type CustomResource,
   CycleState,
+  customResourceKey,
+  customResourcesOf,
   defaultFeatures,
   type EventRecorder,
   type Extender,
@@ -61,6 +65,11 @@ export interface HarnessOptions<A = unknown> {
   /** Existing pods; those whose spec.nodeName is one of `nodes` are on that node in the snapshot. */
   pods?: Pod[];
   objects?: Partial<HarnessObjects>;
+  /**
+   * Objects of custom resources the plugin (or an extra plugin) declares, served by
+   * `handle.listers().custom(resource)`; a resource no plugin declares is an error.
+   */
+  customObjects?: ReadonlyArray<{ resource: CustomResource; objects: CustomObject[] }>;
   features?: Partial<Features>;
   /** Other plugins enabled too (multiPoint, after the plugin), e.g. filters for preemption tests. */
   extraPlugins?: PluginDescriptor[];
@@ -295,7 +304,23 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
 
   const snapshot = opts.snapshot ?? newSnapshot(pods, nodes);
   const logger = recordingLogger();
-  const listers = new FakeListers({ ...opts.objects, pods, nodes });
+  const declared = customResourcesOf(registry);
+  for (const c of opts.customObjects ?? []) {
+    if (!declared.some((r) => customResourceKey(r) === customResourceKey(c.resource))) {
+      throw new Error(
+        `custom resource ${customResourceKey(c.resource)} is not declared by any plugin under test`,
+      );
+    }
+  }
+  const listers = new FakeListers(
+    { ...opts.objects, pods, nodes },
+    declared.map((resource) => ({
+      resource,
+      objects: (opts.customObjects ?? [])
+        .filter((c) => customResourceKey(c.resource) === customResourceKey(resource))
+        .flatMap((c) => c.objects),
+    })),
+  );
   const client = new RecordingClusterClient(opts.client ?? null);
   const recorder = recordingEventRecorder(opts.eventRecorder ?? null);
   // The plugin's own PreFilter status, which the framework folds away (Skip) or wraps (Error).

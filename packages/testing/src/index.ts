@@ -2,7 +2,13 @@
 // over the real runtime, and fakes for the cluster-facing interfaces.
 export * from "./builders";
 export { type FakeClock, fakeClock } from "./fake-clock";
-export { ArrayClusterLister, ArrayLister, FakeListers, type ListerObjects } from "./fake-listers";
+export {
+  ArrayClusterLister,
+  ArrayLister,
+  type CustomResourceObjects,
+  FakeListers,
+  type ListerObjects,
+} from "./fake-listers";
 export { FakeNominator } from "./fake-nominator";
 export {
   createPluginHarness,

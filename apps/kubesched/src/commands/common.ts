@@ -14,6 +14,7 @@ import {
   type KubeSchedulerConfiguration,
   loadConfigFile,
 } from "@kubesched/config";
+import { customResourcesOf } from "@kubesched/framework";
 import { buildKubeConfig, readCluster } from "@kubesched/kube";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagSpec } from "../cli";
@@ -86,6 +87,7 @@ export async function readClusterFlag(ctx: CommandContext): Promise<KubeObject[]
       kc.setCurrentContext(context);
     }
     return await readCluster(kc, {
+      customResources: customResourcesOf(ctx.registry),
       ...(typeof ctx.flags.namespace === "string" ? { namespace: ctx.flags.namespace } : {}),
       ...(typeof ctx.flags.selector === "string" ? { selector: ctx.flags.selector } : {}),
     });
@@ -113,7 +115,9 @@ export async function loadClusterInput(ctx: CommandContext): Promise<LoadResult 
   if (objects === null) return 1;
   try {
     const name = `${kubeconfig} (API server).json`;
-    return loadSnapshotTexts([{ name, text: JSON.stringify({ kind: "List", items: objects }) }]);
+    return loadSnapshotTexts([{ name, text: JSON.stringify({ kind: "List", items: objects }) }], {
+      customResources: customResourcesOf(ctx.registry),
+    });
   } catch (e) {
     if (!(e instanceof SnapshotLoadError)) throw e;
     printErrors(ctx, e.errors);
@@ -155,7 +159,7 @@ export function loadObjectsFlag(ctx: CommandContext, files: readonly string[]): 
     return null;
   }
   try {
-    const loaded = loadSnapshotFiles(files, ctx.io.cwd);
+    const loaded = loadSnapshotFiles(files, ctx.io.cwd, { customResources: customResourcesOf(ctx.registry) });
     for (const w of capErrors(loaded.warnings)) ctx.io.stderr(`warning: ${w}\n`);
     return loaded;
   } catch (e) {

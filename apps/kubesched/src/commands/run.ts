@@ -6,7 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import type { Logger, Registry } from "@kubesched/framework";
+import { customResourcesOf, type Logger, type Registry } from "@kubesched/framework";
 import { buildKubeConfig, KubeClusterSource, type KubeConfig, LeaderElector } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import type { CommandSpec } from "../cli";
@@ -89,6 +89,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
     kubeConfig: opts.kubeConfig,
     onError: (e) => logger.warn(e.message),
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
+    customResources: customResourcesOf(opts.registry),
   });
   const metrics = new SchedulerMetrics();
   let synced = false;
