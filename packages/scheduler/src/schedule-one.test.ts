@@ -176,8 +176,11 @@ class FakeExtender implements Extender {
       ignorable?: boolean;
       interested?: (pod: Pod) => boolean;
       binder?: boolean;
+      /** bind() fails (upstream fakeExtender.errBind). */
+      errBind?: boolean;
     },
   ) {}
+  gotBind = false;
   name() {
     return this.opts.name;
   }
@@ -225,7 +228,10 @@ class FakeExtender implements Extender {
     }
     return { scores, weight: this.opts.weight ?? 1 };
   }
-  async bind() {}
+  async bind() {
+    if (this.opts.errBind) throw new Error("bind error");
+    this.gotBind = true;
+  }
   async processPreemption(): Promise<Map<string, { pods: Pod[]; numPDBViolations: number }>> {
     return new Map();
   }
@@ -1233,6 +1239,94 @@ describe("TestSchedulerScheduleOne", () => {
       }
     });
   }
+});
+
+describe("TestSchedulerBinding", () => {
+  // upstream runs sched.bind directly; here the pod goes through a whole cycle of the engine
+  // (QueueSort + DefaultBinder only, as upstream's framework), and the binding that reaches the
+  // cluster is the default one exactly when no extender bound the pod.
+  const interestedIn = (name: string) => (p: Pod) => p.metadata?.name === name;
+  const cases: {
+    name: string;
+    podName: string;
+    extenders: () => FakeExtender[];
+    wantBinderID: number;
+  }[] = [
+    {
+      name: "the extender is not a binder",
+      podName: "pod0",
+      extenders: () => [new FakeExtender({ name: "e0", binder: false, interested: interestedIn("pod0") })],
+      wantBinderID: -1, // default binding.
+    },
+    {
+      name: "one of the extenders is a binder and interested in pod",
+      podName: "pod0",
+      extenders: () => [
+        new FakeExtender({ name: "e0", binder: false, interested: interestedIn("pod0") }),
+        new FakeExtender({ name: "e1", binder: true, interested: interestedIn("pod0") }),
+      ],
+      wantBinderID: 1,
+    },
+    {
+      name: "one of the extenders is a binder, but not interested in pod",
+      podName: "pod1",
+      extenders: () => [
+        new FakeExtender({ name: "e0", binder: false, interested: interestedIn("pod1") }),
+        new FakeExtender({ name: "e1", binder: true, interested: interestedIn("pod0") }),
+      ],
+      wantBinderID: -1, // default binding.
+    },
+    {
+      name: "ignore when extender bind failed",
+      podName: "pod1",
+      extenders: () => [
+        new FakeExtender({
+          name: "e0",
+          binder: true,
+          errBind: true,
+          interested: interestedIn("pod1"),
+          ignorable: true,
+        }),
+      ],
+      wantBinderID: -1, // default binding.
+    },
+  ];
+  for (const tc of cases) {
+    it(tc.name, async () => {
+      const extenders = tc.extenders();
+      const ts = await newTestScheduler({
+        plugins: [],
+        profiles: [profile({})],
+        nodes: [makeNode().name("node").obj()],
+        extenders,
+      });
+      await ts.schedule(pod(tc.podName));
+      expect(ts.failures).toEqual([]);
+      expect(ts.scheduled.map((s) => s.node)).toEqual(["node"]);
+      const defaultBound = ts.source.calls.calls.some((c) => c.verb === "bind");
+      expect(defaultBound, "bound with default binding").toBe(tc.wantBinderID === -1);
+      expect(extenders.map((e) => e.gotBind)).toEqual(extenders.map((_, i) => i === tc.wantBinderID));
+      if (tc.name === "ignore when extender bind failed") {
+        expect(ts.logger.entries.map((e) => e.msg)).toContain(
+          "Skipping extender in bind as it returned error and has ignorable flag set",
+        );
+      }
+    });
+  }
+
+  it("an extender bind error that is not ignorable fails the binding cycle", async () => {
+    const ext = new FakeExtender({ name: "e0", binder: true, errBind: true });
+    const ts = await newTestScheduler({
+      plugins: [],
+      profiles: [profile({})],
+      nodes: [makeNode().name("node").obj()],
+      extenders: [ext],
+    });
+    await ts.schedule(pod("pod0"));
+    expect(ts.source.calls.calls.some((c) => c.verb === "bind")).toBe(false);
+    expect(ts.failures.map((f) => [f.reason, f.message])).toEqual([["SchedulerError", "bind error"]]);
+    expect(ts.sched.cache.isAssumedPod(pod("pod0"))).toBe(false);
+  });
 });
 
 describe("TestSchedulerNoPhantomPodAfterDelete", () => {

@@ -574,7 +574,12 @@ async function bind(
     try {
       await ext.bind(pod, host);
     } catch (err) {
-      if (ext.isIgnorable()) continue;
+      if (ext.isIgnorable()) {
+        sched.logger.info("Skipping extender in bind as it returned error and has ignorable flag set", {
+          extender: ext.name(),
+        });
+        continue;
+      }
       status = asErrorStatus(err);
     }
     bound = true;
