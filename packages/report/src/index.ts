@@ -1,4 +1,5 @@
 export type {
+  DiffSection,
   FilterRow,
   NodeRow,
   PodExplain,

@@ -4,7 +4,7 @@
 // score rows (nodes of one shape in a homogeneous cluster) are stored once with the nodes that
 // share them.
 import { quantityMilliValue, quantityValue } from "@kubesched/api";
-import type { NodeResult, PodResult, SimulationResult } from "@kubesched/cluster";
+import type { NodeResult, PodResult, SimulationDiff, SimulationResult } from "@kubesched/cluster";
 
 /** One resource of a node: allocatable, requested before and after, as shown and as numbers. */
 export interface ResourceCell {
@@ -74,8 +74,20 @@ export interface SimulationSection {
   strings: string[];
 }
 
+/** `kubesched diff`: the same snapshot through two configurations, side by side. */
+export interface DiffSection {
+  kind: "diff";
+  /** The two configurations' names (their files), A then B. */
+  labels: [string, string];
+  seed: number;
+  summary: SimulationDiff["summary"];
+  /** Every pending pod, in file order. */
+  pods: SimulationDiff["pods"];
+  changed: number;
+}
+
 /** Every section the page knows how to render; each has a client renderer of the same kind. */
-export type ReportSection = SimulationSection;
+export type ReportSection = SimulationSection | DiffSection;
 
 export interface ReportModel {
   title: string;
@@ -274,5 +286,17 @@ export function simulationSection(r: SimulationResult): SimulationSection {
     reasons: aggregateReasons(r.pods),
     explained: r.pods.some((p) => p.explain !== undefined),
     strings: s.strings,
+  };
+}
+
+/** The diff section: what `kubesched diff` prints, without the two full results. */
+export function diffSection(d: SimulationDiff): DiffSection {
+  return {
+    kind: "diff",
+    labels: [d.summary.a.label, d.summary.b.label],
+    seed: d.seed,
+    summary: d.summary,
+    pods: d.pods,
+    changed: d.changed,
   };
 }

@@ -1,21 +1,37 @@
 // One self-contained HTML file: inline CSS, the model as one inline JSON blob, and the script
 // that renders it. Nothing is fetched: the file can be opened offline or attached to a ticket.
-import type { SimulationResult } from "@kubesched/cluster";
+import type { SimulationDiff, SimulationResult } from "@kubesched/cluster";
 import { reportClient } from "./client";
-import { type ReportModel, type ReportSection, simulationSection } from "./model";
+import { diffSection, type ReportModel, type ReportSection, simulationSection } from "./model";
 import { styles } from "./styles";
 
-export interface ReportInput {
-  /** The simulation to report (with `explain` for the per-pod filter matrix and scores). */
-  simulation: SimulationResult;
-  /** The page title; default "kubesched simulation report". */
+interface ReportText {
+  /** The page title; default "kubesched simulation report" (or "kubesched diff report"). */
   title?: string;
   /** A line under the title, e.g. the command and inputs that produced the simulation. */
   subtitle?: string;
 }
 
+/** What a report shows: one simulation, or the diff of two configurations on one snapshot. */
+export type ReportInput = ReportText &
+  (
+    | {
+        /** The simulation to report (with `explain` for the per-pod filter matrix and scores). */
+        simulation: SimulationResult;
+        diff?: never;
+      }
+    | {
+        /** `kubesched diff`'s result: summaries side by side and each pod's two placements. */
+        diff: SimulationDiff;
+        simulation?: never;
+      }
+  );
+
 /** The page's model: the sections in order. */
 export function reportModel(input: ReportInput): ReportModel {
+  if (input.diff) {
+    return { title: input.title ?? "kubesched diff report", sections: [diffSection(input.diff)] };
+  }
   const sections: ReportSection[] = [simulationSection(input.simulation)];
   return { title: input.title ?? "kubesched simulation report", sections };
 }

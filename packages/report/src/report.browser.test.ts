@@ -9,8 +9,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { loadSnapshotFiles, loadSnapshotTexts, type SimulationResult, simulate } from "@kubesched/cluster";
-import { defaultConfig } from "@kubesched/config";
+import {
+  diff,
+  loadSnapshotFiles,
+  loadSnapshotTexts,
+  type SimulationResult,
+  simulate,
+} from "@kubesched/cluster";
+import { defaultConfig, loadConfigFile } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -178,6 +184,52 @@ describe.skipIf(!executablePath && !process.env.CI)(
       expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
       expect(await text(page, "#pods-table")).toContain(evil);
       expect(await page.title()).toBe(evil);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("kubesched diff: default vs bin-packing side by side, the pods that moved and why", async () => {
+      const d = await diff({
+        configs: [
+          defaultConfig({ registry: inTreeRegistry }),
+          loadConfigFile(join(root, "examples/config/bin-packing.yaml"), { registry: inTreeRegistry }),
+        ],
+        labels: ["default", "examples/config/bin-packing.yaml"],
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        objects: loadSnapshotFiles(["examples/cluster.yaml"], root).objects,
+      });
+      expect(d.changed).toBeGreaterThan(0);
+      const { page, errors } = await open(
+        "diff.html",
+        renderReport({
+          diff: d,
+          subtitle:
+            "kubesched diff --cluster examples/cluster.yaml --config default --config examples/config/bin-packing.yaml",
+        }),
+      );
+      expect(await text(page, "#diff-changed")).toBe(
+        `${d.changed} of ${d.pods.length} pending pod(s) placed differently (seed 0).`,
+      );
+      const nodesUsed = page.locator('#diff-summary-table tr[data-measure="nodes used"] td');
+      expect(await nodesUsed.allTextContents()).toEqual([
+        "nodes used",
+        String(d.summary.a.nodesUsed),
+        String(d.summary.b.nodesUsed),
+        expect.stringMatching(/^[+-]?\d+$/),
+      ]);
+      // Only the pods placed differently at first; all of them with the box unticked.
+      expect(await page.locator("#diff-pods-table tbody tr").count()).toBe(d.changed);
+      const web1 = d.pods.find((p) => p.name === "web-1");
+      const row = page.locator('#diff-pods-table tr[data-pod="shop/web-1"]');
+      expect(await row.locator("td").nth(1).textContent()).toBe(`${web1?.a.outcome}${web1?.a.node}`);
+      expect(await row.locator("td").nth(2).textContent()).toBe(`${web1?.b.outcome}${web1?.b.node}`);
+      expect(await row.locator("td.msg").textContent()).toBe(web1?.why);
+      if (updateScreenshots) await page.screenshot({ path: join(docs, "diff.png"), fullPage: true });
+      await page.uncheck("#diff-only-changed");
+      expect(await page.locator("#diff-pods-table tbody tr").count()).toBe(d.pods.length);
+      await page.fill("#diff-pod-filter", "web-1");
+      expect(await page.locator("#diff-pods-table tbody tr").count()).toBe(1);
       expect(errors).toEqual([]);
       await page.close();
     });

@@ -65,4 +65,5 @@ tr.selected td { background: #ddf4ff; }
 .chip.skip { color: var(--muted); }
 .chip.fail { color: var(--fail); background: var(--failbg); border-color: var(--fail); }
 td.strong { font-weight: 600; }
+tr.changed td { background: #fff8c5; }
 `;

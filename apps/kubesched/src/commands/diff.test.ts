@@ -1,5 +1,5 @@
 // kubesched diff, in process: the bundled examples, a generated 5000-node cluster, errors.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +57,35 @@ describe("kubesched diff", () => {
     expect(table.stdout).toContain(`${d.changed} of 11 pending pods placed differently (seed 0)`);
     expect(table.stdout).toMatch(/\nshop\/web-1 +node-\S+ +node-\S+ +default scored /);
     expect(table.stdout).toMatch(/\nnodes used +\d+ +\d+\n/);
+  });
+
+  it("--report writes the diff as a self-contained HTML report", async () => {
+    const file = join(tmp, "diff.html");
+    const r = await run(
+      "diff",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--config",
+      "default",
+      "--config",
+      "examples/config/bin-packing.yaml",
+      "--report",
+      file,
+      "-o",
+      "json",
+    );
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout) as Diff;
+    const html = readFileSync(file, "utf8");
+    expect(html).toContain("<title>kubesched diff report</title>");
+    expect(html).toContain(
+      "kubesched diff --cluster examples/cluster.yaml --config default --config examples/config/bin-packing.yaml --seed 0",
+    );
+    const data = /<script type="application\/json" id="kubesched-report-data">(.*?)<\/script>/s.exec(
+      html,
+    )?.[1];
+    const model = JSON.parse(data ?? "{}") as { sections: { kind: string; changed: number }[] };
+    expect(model.sections.map((s) => [s.kind, s.changed])).toEqual([["diff", d.changed]]);
   });
 
   it("runs on a generated 5000-node cluster", async () => {

@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { AdmissionError, type DiffPlacement, diff, type SimulationDiff } from "@kubesched/cluster";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
+import { renderReport } from "@kubesched/report";
 import { stringify } from "yaml";
 import type { CommandSpec } from "../cli";
 import {
@@ -68,6 +69,12 @@ export const diffCommand: CommandSpec = {
     seedFlag,
     outputFlag,
     { name: "out", value: "FILE", description: "Write the result to FILE instead of stdout." },
+    {
+      name: "report",
+      value: "FILE",
+      description:
+        "Also write a self-contained HTML report to FILE (the two summaries side by side, each pod's placements and why they differ).",
+    },
   ],
   async run(ctx) {
     const files = ctx.lists.config ?? [];
@@ -110,6 +117,20 @@ export const diffCommand: CommandSpec = {
     const out = ctx.flags.out;
     if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);
+    const report = ctx.flags.report;
+    if (typeof report === "string") {
+      const input =
+        typeof ctx.flags.kubeconfig === "string"
+          ? `--kubeconfig ${ctx.flags.kubeconfig}`
+          : (ctx.lists.cluster ?? []).map((c) => `--cluster ${c}`).join(" ");
+      const subtitle = `kubesched diff ${input} --config ${files[0]} --config ${files[1]} --seed ${seed}`;
+      try {
+        writeFileSync(resolvePath(ctx, report), renderReport({ diff: result, subtitle }));
+      } catch (e) {
+        ctx.io.stderr(`error: cannot write --report ${report}: ${(e as Error).message}\n`);
+        return 1;
+      }
+    }
     return 0;
   },
 };
