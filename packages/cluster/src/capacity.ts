@@ -23,9 +23,19 @@ export interface FailReasonSummary {
   count: number;
 }
 
-/** cluster-capacity's ClusterCapacityReviewScheduleFailReason. */
+/**
+ * cluster-capacity's ClusterCapacityReviewScheduleFailReason, with its values: the stop reason
+ * "Unschedulable: <the PodScheduled condition's message>" (upstream's FitError message) or
+ * "LimitReached: Maximum number of pods simulated: N", split at the first colon.
+ * upstream: kubernetes-sigs/cluster-capacity pkg/framework/simulator.go (Update, postBindHook)
+ * and report.go (getMainFailReason).
+ */
 export interface CapacityFailReason {
-  /** "Unschedulable" (the next replica did not fit), "LimitReached" (--max) or "SchedulerError". */
+  /**
+   * "Unschedulable" (the next replica did not fit), "LimitReached" (--max), or "SchedulerError"
+   * (the condition reason of a scheduling error, where cluster-capacity would hang: it only
+   * stops on Unschedulable).
+   */
   failType: "Unschedulable" | "LimitReached" | "SchedulerError";
   failMessage: string;
 }
