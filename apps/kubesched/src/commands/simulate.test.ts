@@ -284,6 +284,35 @@ describe("kubesched simulate inputs", () => {
   });
 });
 
+describe("kubesched simulate with workloads (examples/workloads/deployment.yaml)", () => {
+  it("the Deployment's replicas and one DaemonSet pod per schedulable node are scheduled as pending pods", async () => {
+    const argv = [
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--cluster",
+      "examples/workloads/deployment.yaml",
+    ];
+    const { code, stdout, stderr } = await run(...argv, "-o", "json");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    const api = r.pods.filter((p) => p.namespace === "shop" && p.name.startsWith("api-"));
+    expect(api).toHaveLength(3);
+    // One ReplicaSet name for the three: <deployment>-<pod-template-hash>-<suffix>.
+    expect(new Set(api.map((p) => p.name.replace(/-[a-z0-9]{5}$/, "")))).toEqual(new Set(["api-688d99f469"]));
+    expect(api.every((p) => p.outcome === "Scheduled")).toBe(true);
+    // The DaemonSet: one pod per node it tolerates, each on its own node (pinned by affinity).
+    const agents = r.pods.filter((p) => p.namespace === "kube-system" && p.name.startsWith("log-agent-"));
+    expect(agents.map((p) => p.outcome)).toEqual(agents.map(() => "Scheduled"));
+    expect(new Set(agents.map((p) => p.node)).size).toBe(agents.length);
+    expect(agents.length).toBeGreaterThan(0);
+    // The same run as a table: the README's example output.
+    const table = await run(...argv);
+    expect(table.stdout).toMatch(/\nshop\/api-688d99f469-[a-z0-9]{5} +Scheduled +node-\S+ +1\n/);
+  });
+});
+
 describe("kubesched simulate --config examples/config/bin-packing.yaml", () => {
   it("a MostAllocated profile packs pods where the default spreads them", async () => {
     const cluster = `${fixtures}/bin-packing-cluster.yaml`;

@@ -2,9 +2,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadSnapshotFiles } from "@kubesched/cluster";
 import { FakeApiServer } from "@kubesched/kube/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli";
+import { writeGeneratedCluster } from "./generated-cluster.test-util";
 
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-snapshot-"));
 let api: FakeApiServer;
@@ -102,4 +105,66 @@ describe("kubesched snapshot and --kubeconfig", () => {
     expect(ctx).toEqual({ code: 1, stdout: "", stderr: `error: ${kubeconfig}: no context named "other"\n` });
     expect((await run("simulate")).code).toBe(2);
   });
+});
+
+describe("kubesched snapshot at the scale of the examples and of a 5000-node cluster", () => {
+  const root = fileURLToPath(new URL("../../../../", import.meta.url));
+
+  /** A fresh API server holding the objects of a snapshot file, and a kubeconfig for it. */
+  async function serve(file: string): Promise<{ server: FakeApiServer; kubeconfig: string }> {
+    const server = await FakeApiServer.start();
+    const cfg = join(tmp, `kubeconfig-${server.kubeConfigYAML().length}-${Date.now()}`);
+    writeFileSync(cfg, server.kubeConfigYAML());
+    for (const { kind, obj } of loadSnapshotFiles([file], root).objects) {
+      server.put(kind, obj as Record<string, unknown>, { silent: true });
+    }
+    return { server, kubeconfig: cfg };
+  }
+
+  it("examples/cluster.yaml served by an API server: snapshot, rerun offline, same result as --cluster", async () => {
+    const { server, kubeconfig: cfg } = await serve("examples/cluster.yaml");
+    let directOut = "";
+    try {
+      const snap = await run("snapshot", "--kubeconfig", cfg, "--out", "example-snap.yaml");
+      expect(snap.code).toBe(0);
+      expect(snap.stderr).toBe("read 22 objects\n");
+      const offline = await run("simulate", "--cluster", "example-snap.yaml", "-o", "json");
+      const live = await run("simulate", "--kubeconfig", cfg, "-o", "json");
+      const direct = await runCli(["simulate", "--cluster", "examples/cluster.yaml", "-o", "json"], {
+        stdout: (s) => (directOut += s),
+        stderr: () => {},
+        cwd: root,
+      });
+      expect(direct).toBe(0);
+      expect(offline.stdout).toBe(live.stdout);
+      const outcomes = (s: string) =>
+        (
+          JSON.parse(s) as {
+            pods: { namespace: string; name: string; outcome: string; node: string | null }[];
+          }
+        ).pods
+          .map((p) => `${p.namespace}/${p.name} ${p.outcome} ${p.node}`)
+          .sort();
+      expect(outcomes(offline.stdout)).toEqual(outcomes(directOut));
+    } finally {
+      await server.close();
+    }
+  });
+  it("a generated 5000-node cluster: snapshot and simulate --kubeconfig agree", async () => {
+    const { server, kubeconfig: cfg } = await serve(writeGeneratedCluster(tmp, 5000, 5));
+    try {
+      const snap = await run("snapshot", "--kubeconfig", cfg, "--out", "big-snap.yaml");
+      expect(snap.code).toBe(0);
+      expect(snap.stderr).toBe("read 5005 objects\n");
+      const offline = await run("simulate", "--cluster", "big-snap.yaml", "-o", "json");
+      const live = await run("simulate", "--kubeconfig", cfg, "-o", "json");
+      expect(offline.code).toBe(0);
+      expect(offline.stdout).toBe(live.stdout);
+      const r = JSON.parse(offline.stdout) as { summary: { scheduled: number }; nodes: unknown[] };
+      expect(r.summary.scheduled).toBe(5);
+      expect(r.nodes).toHaveLength(5000);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
