@@ -379,9 +379,13 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     );
   };
 
+  // States that went through runPreFilter, with its pod and the plugin's own PreFilter status: a
+  // runFilter on such a state is what a cycle does, and is replayed like filter().
+  const preFiltered = new WeakMap<CycleState, { pod: Pod; pluginStatus: Status | null }>();
   const runPreFilter = (state: CycleState, pod: Pod): HarnessPreFilterOutput => {
     pluginPreFilterStatus = null;
     const { result, status } = framework.runPreFilterPlugins(state, pod);
+    preFiltered.set(state, { pod, pluginStatus: pluginPreFilterStatus });
     return { result, status, pluginStatus: pluginPreFilterStatus };
   };
 
@@ -396,7 +400,20 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     nodeInfo,
     newCycleState: () => new CycleState(),
     runPreFilter,
-    runFilter: (state, pod, nodeName) => framework.runFilterPlugins(state, pod, nodeInfo(nodeName)),
+    runFilter(state, pod, nodeName) {
+      const status = framework.runFilterPlugins(state, pod, nodeInfo(nodeName));
+      const pre = preFiltered.get(state);
+      if (pre?.pod === pod) {
+        replay({
+          kind: "filter",
+          pod,
+          nodeNames: [nodeName],
+          preFilterStatus: pre.pluginStatus,
+          statuses: new Map([[nodeName, status]]),
+        });
+      }
+      return status;
+    },
     filter(pod, nodeNames) {
       const state = new CycleState();
       const preFilter = runPreFilter(state, pod);
