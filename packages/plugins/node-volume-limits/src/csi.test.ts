@@ -480,6 +480,10 @@ describe("TestCSILimits", () => {
         ? (h.plugin as CSILimits).filter(state, tc.newPod, h.nodeInfo(nodeName))
         : pre;
     expect(statusSummary(filter)).toEqual(tc.wantStatus ?? ok);
+    if (pre === null || pre.isSuccess()) {
+      // Through the framework (and, in the conformance run, the engine): the same code.
+      expect(h.runFilter(state, tc.newPod, nodeName)?.code ?? 0).toBe(filter?.code ?? 0);
+    }
   });
 });
 
