@@ -1,0 +1,80 @@
+// Shared pieces of the integration ports (test/integration/scheduler upstream): the cluster an
+// integration test builds through the API server becomes the objects of one simulate() run, with
+// the same configuration, on the assembled scheduler users run.
+import type { Namespace, Node, Pod, Service } from "@kubesched/api";
+import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
+import type { Features } from "@kubesched/framework";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
+import type { K8sObject, SupportedKind } from "../in-memory-cluster";
+import type { SourcedObject } from "../load";
+import { type PodResult, type SimulationResult, simulate } from "../simulate";
+
+export interface IntegrationCluster {
+  nodes?: readonly Node[];
+  /** Pods with spec.nodeName run there; the others are scheduled in this order. */
+  pods?: readonly Pod[];
+  /** Namespaces by name, with their labels (upstream's tests create their namespace first). */
+  namespaces?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  services?: readonly Service[];
+}
+
+/** The objects of a cluster, as the snapshot loader hands them to simulate(). */
+export function objectsOf(c: IntegrationCluster): SourcedObject[] {
+  const out: SourcedObject[] = [];
+  const add = (kind: SupportedKind, obj: unknown) =>
+    out.push({ kind, obj: obj as K8sObject, origin: `integration ${kind}` });
+  for (const [name, labels] of Object.entries(c.namespaces ?? {})) {
+    add("Namespace", { apiVersion: "v1", kind: "Namespace", metadata: { name, labels } } satisfies Namespace);
+  }
+  for (const n of c.nodes ?? []) add("Node", n);
+  for (const s of c.services ?? []) add("Service", s);
+  for (const p of c.pods ?? []) add("Pod", { ...p, metadata: { namespace: "default", ...p.metadata } });
+  return out;
+}
+
+/** A KubeSchedulerConfiguration (v1 YAML) decoded and defaulted as the CLI does. */
+export function configOf(yaml: string): KubeSchedulerConfiguration {
+  return loadConfig(`apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n${yaml}`, {
+    registry: inTreeRegistry,
+  });
+}
+
+/**
+ * upstream initTestSchedulerForScoringTests: every PreScore and Score plugin disabled but the one
+ * under test (weight 1); Filter plugins stay the default ones.
+ */
+export function scoringConfig(scorePlugin: string, preScorePlugin = ""): KubeSchedulerConfiguration {
+  const preScore = preScorePlugin ? `enabled: [{ name: ${preScorePlugin} }], ` : "";
+  return configOf(`profiles:
+- schedulerName: default-scheduler
+  plugins:
+    preScore: { ${preScore}disabled: [{ name: "*" }] }
+    score: { enabled: [{ name: ${scorePlugin}, weight: 1 }], disabled: [{ name: "*" }] }
+`);
+}
+
+/** Runs the cluster through simulate() with the in-tree registry. */
+export async function run(
+  config: KubeSchedulerConfiguration,
+  cluster: IntegrationCluster,
+  features: Partial<Features> = {},
+): Promise<SimulationResult> {
+  return simulate({
+    config,
+    registry: inTreeRegistry,
+    objects: objectsOf(cluster),
+    logger: recordingLogger(),
+    features,
+  });
+}
+
+/** One pending pod's result, by name. */
+export function podResult(r: SimulationResult, name: string): PodResult {
+  const p = r.pods.find((x) => x.name === name);
+  if (!p)
+    throw new Error(
+      `pod ${name} is not in the result (pending pods: ${r.pods.map((x) => x.name).join(", ")})`,
+    );
+  return p;
+}
