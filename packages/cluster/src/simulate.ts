@@ -204,6 +204,9 @@ export async function openSimulation(
       cluster.apply("Pod", p);
     },
     async drain() {
+      // The idle horizon counts from the last binding or from this call, whichever is later: a
+      // session drained again after a cluster change gets a full horizon for it.
+      const start = clock.now();
       for (;;) {
         while (await sched.scheduleOne()) {
           // keep scheduling while something is active
@@ -215,7 +218,7 @@ export async function openSimulation(
         // let simulated time pass to the next timer (the queue's flushes, Permit timeouts).
         if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0) return;
         const next = clock.nextTimerAt();
-        if (next === null || next - lastProgress > horizon) return;
+        if (next === null || next - Math.max(lastProgress, start) > horizon) return;
         clock.advanceTo(next);
       }
     },

@@ -6,9 +6,16 @@ import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
 import type { Features } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
+import { admit } from "../admission";
 import type { K8sObject, SupportedKind } from "../in-memory-cluster";
 import type { SourcedObject } from "../load";
-import { type PodResult, type SimulationResult, simulate } from "../simulate";
+import {
+  openSimulation,
+  type PodResult,
+  type SimulationResult,
+  type SimulationSession,
+  simulate,
+} from "../simulate";
 
 export interface IntegrationCluster {
   nodes?: readonly Node[];
@@ -77,4 +84,39 @@ export function podResult(r: SimulationResult, name: string): PodResult {
       `pod ${name} is not in the result (pending pods: ${r.pods.map((x) => x.name).join(", ")})`,
     );
   return p;
+}
+
+/**
+ * A running simulation for tests that change the cluster between scheduling cycles (upstream's
+ * queueing tests): the cluster's objects applied and its pending pods added, not yet scheduled.
+ */
+export async function openSession(
+  config: KubeSchedulerConfiguration,
+  cluster: IntegrationCluster,
+  features: Partial<Features> = {},
+): Promise<SimulationSession> {
+  const { session, pending } = await openSimulation(
+    { config, registry: inTreeRegistry, logger: recordingLogger(), features },
+    admit(objectsOf(cluster)),
+  );
+  for (const p of pending) session.addPending(p);
+  return session;
+}
+
+/** Adds pods (pending or running) to a session as the API server would admit them. */
+export function addPods(session: SimulationSession, ...pods: Pod[]): void {
+  for (const o of admit(objectsOf({ pods }))) {
+    const p = o.obj as Pod;
+    if (p.spec?.nodeName) session.cluster.apply("Pod", p);
+    else session.addPending(p);
+  }
+}
+
+/** The node a pod is bound to in the session's cluster (undefined while it is pending). */
+export function boundNode(
+  session: SimulationSession,
+  name: string,
+  namespace = "default",
+): string | undefined {
+  return session.cluster.pods.get(namespace, name)?.spec?.nodeName || undefined;
 }
