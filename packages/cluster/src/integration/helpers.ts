@@ -3,7 +3,7 @@
 // the same configuration, on the assembled scheduler users run.
 import type { Namespace, Node, Pod, Service } from "@kubesched/api";
 import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
-import type { Features } from "@kubesched/framework";
+import type { Features, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { admit } from "../admission";
@@ -41,9 +41,9 @@ export function objectsOf(c: IntegrationCluster): SourcedObject[] {
 }
 
 /** A KubeSchedulerConfiguration (v1 YAML) decoded and defaulted as the CLI does. */
-export function configOf(yaml: string): KubeSchedulerConfiguration {
+export function configOf(yaml: string, registry: Registry = inTreeRegistry): KubeSchedulerConfiguration {
   return loadConfig(`apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n${yaml}`, {
-    registry: inTreeRegistry,
+    registry,
   });
 }
 
@@ -93,10 +93,15 @@ export function podResult(r: SimulationResult, name: string): PodResult {
 export async function openSession(
   config: KubeSchedulerConfiguration,
   cluster: IntegrationCluster,
-  features: Partial<Features> = {},
+  opts: { features?: Partial<Features>; registry?: Registry } = {},
 ): Promise<SimulationSession> {
   const { session, pending } = await openSimulation(
-    { config, registry: inTreeRegistry, logger: recordingLogger(), features },
+    {
+      config,
+      registry: opts.registry ?? inTreeRegistry,
+      logger: recordingLogger(),
+      features: opts.features ?? {},
+    },
     admit(objectsOf(cluster)),
   );
   for (const p of pending) session.addPending(p);

@@ -1,0 +1,205 @@
+// upstream: test/integration/scheduler/preemption/preemption_test.go TestPreemption
+// (kubernetes/kubernetes, v1.37 line): the default profile plus upstream's tokenFilter
+// (PreFilter + Filter, with AddPod/RemovePod for preemption's dry run), on one node; the
+// existing pods are scheduled first, then the preemptor, and the expected victims are evicted.
+// The async-preemption / async-API-call / ClearingNominatedNodeNameAfterBinding variants of
+// upstream are one run here: the simulator's preemption completes before the next cycle.
+import type { Pod } from "@kubesched/api";
+import {
+  Code,
+  type CycleState,
+  definePlugin,
+  type NodeInfo,
+  type PluginDescriptor,
+  type Registry,
+  Status,
+} from "@kubesched/framework";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { makeLabelSelector, makeNode, makePod } from "@kubesched/testing";
+import { describe, expect, it } from "vitest";
+import { addPods, boundNode, configOf, openSession } from "./helpers";
+
+const tokenFilterName = "tokenFilter";
+
+/** upstream tokenFilter: `tokens` pods fit the cluster; AddPod/RemovePod move tokens in dry runs. */
+interface TokenFilterState {
+  tokens: number;
+  unresolvable: boolean;
+  enablePreFilter: boolean;
+}
+function tokenFilter(st: TokenFilterState): PluginDescriptor<unknown> {
+  return definePlugin<unknown>({
+    name: tokenFilterName,
+    factory: () => {
+      const pl = {
+        name: () => tokenFilterName,
+        filter: (_s: CycleState, pod: Pod, _ni: NodeInfo) => {
+          if (st.tokens > 0) {
+            st.tokens--;
+            return null;
+          }
+          const code = st.unresolvable ? Code.UnschedulableAndUnresolvable : Code.Unschedulable;
+          return new Status(code, `can't fit ${pod.metadata?.name ?? ""}`);
+        },
+        preFilter: () => (!st.enablePreFilter || st.tokens > 0 ? null : new Status(Code.Unschedulable)),
+        preFilterExtensions: () => ({
+          addPod: () => {
+            st.tokens--;
+            return null;
+          },
+          removePod: () => {
+            st.tokens++;
+            return null;
+          },
+        }),
+      };
+      return pl;
+    },
+  });
+}
+
+const lowPriority = 100;
+const mediumPriority = 200;
+const highPriority = 300;
+const maxTokens = 1000;
+const ns = "preemption";
+const res = (cpu: string, memory: string) => ({ cpu, memory });
+const defaultPodRes = res("100m", "100");
+const pausePod = (name: string, priority: number, requests: Record<string, string>) =>
+  makePod().name(name).namespace(ns).priority(priority).container("registry.k8s.io/pause:3.10").req(requests);
+const antiAffinityTo = (value: string) => makeLabelSelector().in("pod", [value]).obj();
+
+describe("TestPreemption", () => {
+  const cases: {
+    name: string;
+    existingPods: Pod[];
+    pod: Pod;
+    initTokens: number;
+    enablePreFilter?: boolean;
+    unresolvable?: boolean;
+    preemptedPodIndexes: number[];
+  }[] = [
+    {
+      name: "basic pod preemption",
+      initTokens: maxTokens,
+      existingPods: [pausePod("victim-pod", lowPriority, res("400m", "200")).obj()],
+      pod: pausePod("preemptor-pod", highPriority, res("300m", "200")).obj(),
+      preemptedPodIndexes: [0],
+    },
+    {
+      name: "basic pod preemption with filter",
+      initTokens: 1,
+      existingPods: [pausePod("victim-pod", lowPriority, res("200m", "200")).obj()],
+      pod: pausePod("preemptor-pod", highPriority, res("200m", "200")).obj(),
+      preemptedPodIndexes: [0],
+    },
+    {
+      name: "basic pod preemption with preFilter",
+      initTokens: 1,
+      enablePreFilter: true,
+      existingPods: [pausePod("victim-pod", lowPriority, res("200m", "200")).obj()],
+      pod: pausePod("preemptor-pod", highPriority, res("200m", "200")).obj(),
+      preemptedPodIndexes: [0],
+    },
+    {
+      name: "basic pod preemption with unresolvable filter",
+      initTokens: 1,
+      unresolvable: true,
+      existingPods: [pausePod("victim-pod", lowPriority, res("200m", "200")).obj()],
+      pod: pausePod("preemptor-pod", highPriority, res("200m", "200")).obj(),
+      preemptedPodIndexes: [],
+    },
+    {
+      name: "preemption is performed to satisfy anti-affinity",
+      initTokens: maxTokens,
+      existingPods: [
+        pausePod("pod-0", mediumPriority, defaultPodRes).label("pod", "p0").obj(),
+        pausePod("pod-1", lowPriority, defaultPodRes)
+          .label("pod", "p1")
+          .podAntiAffinity("node", antiAffinityTo("preemptor"), "required")
+          .obj(),
+      ],
+      pod: pausePod("preemptor-pod", highPriority, defaultPodRes)
+        .label("pod", "preemptor")
+        .podAntiAffinity("node", antiAffinityTo("p0"), "required")
+        .obj(),
+      preemptedPodIndexes: [0, 1],
+    },
+    {
+      name: "preemption is not performed when anti-affinity is not satisfied",
+      initTokens: maxTokens,
+      existingPods: [
+        pausePod("pod-0", mediumPriority, defaultPodRes).label("pod", "p0").obj(),
+        pausePod("pod-1", highPriority, defaultPodRes)
+          .label("pod", "p1")
+          .podAntiAffinity("node", antiAffinityTo("preemptor"), "required")
+          .obj(),
+      ],
+      pod: pausePod("preemptor-pod", highPriority, defaultPodRes)
+        .label("pod", "preemptor")
+        .podAntiAffinity("node", antiAffinityTo("p0"), "required")
+        .obj(),
+      preemptedPodIndexes: [],
+    },
+  ];
+  for (const tc of cases) {
+    it(tc.name, async () => {
+      const st: TokenFilterState = {
+        tokens: tc.initTokens,
+        unresolvable: tc.unresolvable ?? false,
+        enablePreFilter: tc.enablePreFilter ?? false,
+      };
+      const registry: Registry = new Map([...inTreeRegistry, [tokenFilterName, tokenFilter(st)]]);
+      const config = configOf(
+        `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    filter: { enabled: [{ name: ${tokenFilterName} }] }
+    preFilter: { enabled: [{ name: ${tokenFilterName} }] }
+`,
+        registry,
+      );
+      const s = await openSession(
+        config,
+        {
+          namespaces: { [ns]: {} },
+          nodes: [
+            makeNode()
+              .name("node1")
+              .capacity({ pods: "32", cpu: "500m", memory: "500" })
+              .label("node", "node1")
+              .obj(),
+          ],
+        },
+        { registry },
+      );
+      // upstream runPausePod: each existing pod runs before the next is created.
+      for (const p of tc.existingPods) {
+        addPods(s, p);
+        await s.drain();
+        expect(boundNode(s, p.metadata?.name ?? "", ns), `${p.metadata?.name} runs`).toBe("node1");
+      }
+      addPods(s, tc.pod);
+      await s.drain();
+      const preempted = s.cluster.events
+        .filter((e) => e.reason === "Preempted" && e.related === `${ns}/preemptor-pod`)
+        .map((e) => e.regarding);
+      expect(preempted.sort()).toEqual(
+        tc.preemptedPodIndexes.map((i) => `${ns}/${tc.existingPods[i]?.metadata?.name}`).sort(),
+      );
+      tc.existingPods.forEach((p, i) => {
+        const name = p.metadata?.name ?? "";
+        if (tc.preemptedPodIndexes.includes(i))
+          expect(s.cluster.pods.get(ns, name), `${name} evicted`).toBeUndefined();
+        else expect(boundNode(s, name, ns), `${name} still runs`).toBe("node1");
+      });
+      // upstream waits for the preemptor's NominatedNodeName; here every eviction names the node
+      // it was for. (The simulator deletes victims at once, so the preemptor's next attempt runs
+      // preemption again; with the tokenFilter's tokens spent by the dry runs it may find no
+      // candidate and clear the nomination, as upstream would for deleted victims.)
+      for (const e of s.cluster.events.filter((x) => x.reason === "Preempted")) {
+        expect(e.note).toMatch(/ on node node1$/);
+      }
+    });
+  }
+});
