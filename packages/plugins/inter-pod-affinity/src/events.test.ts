@@ -15,7 +15,7 @@ import {
   isSchedulableAfterTargetPodUpdateLabel,
 } from "./events";
 import { interPodAffinityPlugin } from "./index";
-import type { InterPodAffinity } from "./plugin";
+import type { InterPodAffinity } from "./inter-pod-affinity";
 
 const { Queue, QueueSkip } = QueueingHint;
 

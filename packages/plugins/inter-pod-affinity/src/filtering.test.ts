@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { type PreFilterState, preFilterStateKey } from "./filtering";
 import { interPodAffinityPlugin } from "./index";
-import type { InterPodAffinity } from "./plugin";
+import type { InterPodAffinity } from "./inter-pod-affinity";
 import {
   ErrReasonAffinityRulesNotMatch,
   ErrReasonAntiAffinityRulesNotMatch,

@@ -2,7 +2,7 @@
 // pkg/scheduler/framework/plugins/interpodaffinity).
 import { definePlugin } from "@kubesched/framework";
 import { type InterPodAffinityArgs, interPodAffinityArgsSpec } from "./args";
-import { InterPodAffinity, Name } from "./plugin";
+import { InterPodAffinity, name } from "./inter-pod-affinity";
 
 export {
   DefaultHardPodAffinityWeight,
@@ -13,18 +13,15 @@ export {
   MinHardPodAffinityWeight,
   validateInterPodAffinityArgs,
 } from "./args";
-export { InterPodAffinity, type InterPodAffinityOptions } from "./plugin";
+export { InterPodAffinity, type InterPodAffinityOptions, name } from "./inter-pod-affinity";
 export {
   ErrReasonAffinityRulesNotMatch,
   ErrReasonAntiAffinityRulesNotMatch,
   ErrReasonExistingAntiAffinityRulesNotMatch,
 } from "./reasons";
 
-/** The plugin's registered name. */
-export const name = Name;
-
 export const interPodAffinityPlugin = definePlugin<InterPodAffinityArgs>({
-  name: Name,
+  name,
   factory: (args, handle) => new InterPodAffinity(args, handle),
   args: interPodAffinityArgsSpec,
 });

@@ -22,7 +22,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { preFilterStateKey } from "./filtering";
 import { interPodAffinityPlugin } from "./index";
-import { InterPodAffinity } from "./plugin";
+import { InterPodAffinity } from "./inter-pod-affinity";
 
 /**
  * The harness's memoizing plugin (the default) and a non-memoizing one over the same framework

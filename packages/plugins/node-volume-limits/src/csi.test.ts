@@ -11,8 +11,8 @@ import {
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import type { CSILimits } from "./csi";
 import { nodeVolumeLimitsPlugin } from "./index";
+import type { CSILimits } from "./node-volume-limits";
 import { ErrReasonMaxVolumeCountExceeded } from "./reasons";
 import {
   AWSEBSInTreePluginName,

@@ -8,7 +8,7 @@ import {
   podTopologySpreadArgsSchema,
   validatePodTopologySpreadArgs,
 } from "./args";
-import { PodTopologySpread } from "./plugin";
+import { name, PodTopologySpread } from "./pod-topology-spread";
 
 export {
   defaultPodTopologySpreadArgs,
@@ -19,11 +19,8 @@ export {
   validatePodTopologySpreadArgs,
 } from "./args";
 export { defaultSelector, getPodServices } from "./default-selector";
-export { PodTopologySpread } from "./plugin";
+export { name, PodTopologySpread } from "./pod-topology-spread";
 export { ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch } from "./reasons";
-
-/** The plugin's registered name. */
-export const name = "PodTopologySpread";
 
 /** The PodTopologySpread plugin descriptor (args kind `PodTopologySpreadArgs`). */
 export const podTopologySpreadPlugin: PluginDescriptor<PodTopologySpreadArgs> =

@@ -4,7 +4,7 @@ import type { Node, Pod, ReplicaSet, ReplicationController, Service, StatefulSet
 import { Code, type CycleState, type Features, NodeInfo, type NodeScore, Status } from "@kubesched/framework";
 import { createPluginHarness, FakeListers, type PluginHarness } from "@kubesched/testing";
 import { podTopologySpreadPlugin } from "./index";
-import type { PodTopologySpread } from "./plugin";
+import type { PodTopologySpread } from "./pod-topology-spread";
 
 export interface Objects {
   services?: Service[];

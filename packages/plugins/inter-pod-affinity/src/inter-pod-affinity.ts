@@ -24,7 +24,8 @@ import { addOrRemovePod, type FilteringMemos, filter, preFilter } from "./filter
 import { DefaultMemoCapacity, MemoLRU } from "./node-memo";
 import { normalizeScore, preScore, type ScoringMemo, score } from "./scoring";
 
-export const Name = "InterPodAffinity";
+/** The plugin's registered name. */
+export const name = "InterPodAffinity";
 
 export interface InterPodAffinityOptions {
   /**
@@ -57,7 +58,7 @@ export class InterPodAffinity
   }
 
   name(): string {
-    return Name;
+    return name;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

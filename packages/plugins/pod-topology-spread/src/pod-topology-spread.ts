@@ -42,7 +42,8 @@ import {
 import { SpreadCountsMemo } from "./memo";
 import { calPreScoreState, getPreScoreState, normalizeScores, preScoreStateKey, scoreNode } from "./scoring";
 
-export const Name = "PodTopologySpread";
+/** The plugin's registered name. */
+export const name = "PodTopologySpread";
 
 type DefaultListers = Pick<
   ClusterListers,
@@ -87,7 +88,7 @@ export class PodTopologySpread
   }
 
   name(): string {
-    return Name;
+    return name;
   }
 
   /**
