@@ -19,6 +19,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CeilingResult } from "./ceiling";
+import { formatPhases } from "./lib/phases";
 import { formatProfileSummary, summarizeProfile } from "./lib/profile-summary";
 import type { WorkloadResult } from "./lib/result";
 import { formatTable, type Machine } from "./lib/table";
@@ -135,6 +136,8 @@ async function main(): Promise<void> {
 
   console.log();
   console.log(formatTable(results, ceiling, mach, totalS));
+  const phases = formatPhases(results);
+  if (phases) console.log(`\n${phases}`);
 
   if (values["cpu-prof"]) {
     for (const r of results) {

@@ -15,8 +15,9 @@ import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
 import { InMemoryCluster } from "@kubesched/cluster";
 import { realClock, seededRandom } from "@kubesched/framework";
-import { createLogger, Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
+import { createLogger, PhaseRecorder, Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import { benchConfig } from "./lib/config";
+import { phaseBreakdown } from "./lib/phases";
 import { latencySummary, type WorkloadResult } from "./lib/result";
 import { ThroughputSampler } from "./lib/sampler";
 import { makeNode, makePod, makeService } from "./lib/templates";
@@ -151,6 +152,7 @@ async function main(): Promise<WorkloadResult> {
     if (measuring) latencies.push(performance.now() - t);
   };
   const metrics = values["no-metrics"] ? null : new SchedulerMetrics();
+  const phases = new PhaseRecorder();
   const sched = await Scheduler.create({
     config,
     registry,
@@ -160,6 +162,7 @@ async function main(): Promise<WorkloadResult> {
     rand: seededRandom(1),
     metrics: metrics ?? false,
     observer: { onScheduled: (pod) => finish(pod), onFailed: (pod) => finish(pod) },
+    phases,
   });
   const queue = sched.queue;
   const pop = queue.pop.bind(queue);
@@ -270,6 +273,7 @@ async function main(): Promise<WorkloadResult> {
   const initialBound = boundIn(m.namespace);
   const target = initialBound + m.count;
   measuring = true;
+  phases.reset();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const load0 = loadavg()[0] ?? 0;
@@ -328,6 +332,7 @@ async function main(): Promise<WorkloadResult> {
     peakRssMB: Math.round(peakRss / 2 ** 20),
     decisionsVerified: verification.ok,
     verification: verification.checks,
+    phases: phaseBreakdown(phases, t1 - t0, latencies.length),
   };
 }
 

@@ -1,4 +1,5 @@
 // What one workload run reports (bench/workload.ts writes it, bench/run.ts tabulates it).
+import type { PhaseBreakdown } from "./phases";
 import { percentile, type ThroughputSummary } from "./sampler";
 
 export interface LatencySummary {
@@ -50,6 +51,8 @@ export interface WorkloadResult {
   /** One line per check (bench/lib/verify.ts). */
   verification: string[];
   notes: string[];
+  /** Where the measured phase's time went, per phase of the cycles (bench/lib/phases.ts). */
+  phases?: PhaseBreakdown;
 }
 
 export function latencySummary(values: readonly number[]): LatencySummary | null {

@@ -5,6 +5,7 @@ export * from "./extender";
 export { type CreateLoggerOptions, createLogger } from "./logger";
 export * from "./metrics";
 export * from "./object-store";
+export * from "./phases";
 export {
   errNoNodesAvailable,
   minFeasibleNodesPercentageToFind,

@@ -22,6 +22,7 @@ import {
 } from "@kubesched/framework";
 import { EventAssignedPodDelete } from "@kubesched/queue";
 import { ExtenderName, type Framework } from "@kubesched/runtime";
+import { Phase } from "./phases";
 import type { SchedulerState } from "./scheduler-state";
 
 const pluginMetricsSamplePercent = 10;
@@ -75,16 +76,23 @@ function now(): number {
 
 /** ScheduleOne: pops a pod and runs its scheduling cycle. False when nothing was active. */
 export async function scheduleOne(sched: SchedulerState): Promise<boolean> {
+  const ph = sched.phases;
+  const t0 = ph ? now() : 0;
   const qpi = sched.queue.pop();
-  if (!qpi) return false;
+  if (!qpi) {
+    if (ph) ph.lap(Phase.Pop, t0);
+    return false;
+  }
   const pod = qpi.podInfo.pod;
   const fwk = sched.frameworkForPod(pod);
   if (!fwk) {
     sched.queue.done(podUID(pod));
+    if (ph) ph.lap(Phase.Pop, t0);
     return true;
   }
   if (skipPodSchedule(sched, fwk, pod)) {
     sched.queue.done(podUID(pod));
+    if (ph) ph.lap(Phase.Pop, t0);
     return true;
   }
   if (sched.logger.v(3)) sched.logger.debug(3, "Attempting to schedule pod", { pod: podKey(pod) });
@@ -94,6 +102,7 @@ export async function scheduleOne(sched: SchedulerState): Promise<boolean> {
   state.recordPluginMetrics = sched.cycleCounter % (100 / pluginMetricsSamplePercent) === 0;
   const podsToActivate = new PodsToActivate();
   state.write(podsToActivateKey, podsToActivate);
+  if (ph) ph.lap(Phase.Pop, t0);
 
   sched.explain?.begin();
   const { result, assumed, status } = await schedulingCycle(sched, state, fwk, qpi, start, podsToActivate);
@@ -111,7 +120,11 @@ export async function scheduleOne(sched: SchedulerState): Promise<boolean> {
   );
   const tracked = p.finally(() => sched.inflightBindings.delete(tracked));
   sched.inflightBindings.add(tracked);
-  sched.metrics?.goroutines.set({ operation: "binding" }, sched.inflightBindings.size);
+  if (sched.metrics) {
+    const t = ph ? now() : 0;
+    sched.metrics.goroutines.set({ operation: "binding" }, sched.inflightBindings.size);
+    if (ph) ph.lap(Phase.Metrics, t);
+  }
   return true;
 }
 
@@ -151,11 +164,12 @@ async function schedulingCycle(
   podsToActivate: PodsToActivate,
 ): Promise<CycleOutcome> {
   const pod = qpi.podInfo.pod;
+  const ph = sched.phases;
   let result: ScheduleResult;
   try {
     result = await schedulePod(sched, fwk, state, pod);
   } catch (err) {
-    sched.metrics?.schedulingAlgorithmDuration.observe((now() - start) / 1000);
+    observeAlgorithmDuration(sched, start);
     if (err === errNoNodesAvailable) {
       return {
         result: emptyResult(clearNominatedNode),
@@ -173,17 +187,23 @@ async function schedulingCycle(
         status: new Status(Code.Unschedulable).withError(err),
       };
     }
-    const pf = await fwk.runPostFilterPlugins(state, pod, err.diagnosis.nodeToStatus);
+    let t = ph ? now() : 0;
+    const pending = fwk.runPostFilterPlugins(state, pod, err.diagnosis.nodeToStatus);
+    if (ph) ph.lap(Phase.PostFilter, t);
+    const pf = await pending;
+    if (ph) t = now();
     err.diagnosis.postFilterMsg = pf.status ? pf.status.message() : "";
+    if (ph) ph.lap(Phase.PostFilter, t);
     return {
       result: emptyResult(pf.result?.nominatingInfo ?? null),
       assumed: qpi,
       status: new Status(Code.Unschedulable).withError(err),
     };
   }
-  sched.metrics?.schedulingAlgorithmDuration.observe((now() - start) / 1000);
+  observeAlgorithmDuration(sched, start);
 
   // Assume: the cache accounts the pod on the host before binding completes.
+  const t = ph ? now() : 0;
   const assumedPod: Pod = {
     ...pod,
     spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: result.suggestedHost },
@@ -192,6 +212,7 @@ async function schedulingCycle(
   try {
     sched.cache.assumePod(assumedPod);
   } catch (e) {
+    if (ph) ph.lap(Phase.Assume, t);
     return { result: emptyResult(clearNominatedNode), assumed, status: asErrorStatus(e) };
   }
   sched.queue.deleteNominatedPodIfExists(assumedPod);
@@ -201,6 +222,7 @@ async function schedulingCycle(
   if (!isSuccess(rs)) {
     fwk.runReservePluginsUnreserve(state, assumedPod, host);
     forget(sched, assumedPod);
+    if (ph) ph.lap(Phase.Assume, t);
     return {
       result: emptyResult(clearNominatedNode),
       assumed,
@@ -211,13 +233,24 @@ async function schedulingCycle(
   if (ps && !ps.isWait() && !ps.isSuccess()) {
     fwk.runReservePluginsUnreserve(state, assumedPod, host);
     forget(sched, assumedPod);
+    if (ph) ph.lap(Phase.Assume, t);
     return { result: emptyResult(clearNominatedNode), assumed, status: rejectionOnNode(pod, host, ps) };
   }
   if (podsToActivate.map.size > 0) {
     sched.queue.activate(podsToActivate.map);
     podsToActivate.map = new Map();
   }
+  if (ph) ph.lap(Phase.Assume, t);
   return { result, assumed, status: null };
+}
+
+function observeAlgorithmDuration(sched: SchedulerState, start: number): void {
+  const m = sched.metrics;
+  if (!m) return;
+  const ph = sched.phases;
+  const t = ph ? now() : 0;
+  m.schedulingAlgorithmDuration.observe((now() - start) / 1000);
+  if (ph) ph.lap(Phase.Metrics, t);
 }
 
 /** A Reserve/Permit rejection becomes a FitError over the one chosen node (upstream). */
@@ -244,7 +277,13 @@ async function schedulePod(
   state: CycleState,
   pod: Pod,
 ): Promise<ScheduleResult> {
-  sched.cache.updateSnapshot(sched.snapshot);
+  const ph = sched.phases;
+  let t = ph ? now() : 0;
+  try {
+    sched.cache.updateSnapshot(sched.snapshot);
+  } finally {
+    if (ph) ph.lap(Phase.Snapshot, t);
+  }
   const numNodes = sched.snapshot.numNodes();
   if (numNodes === 0) throw errNoNodesAvailable;
 
@@ -261,9 +300,11 @@ async function schedulePod(
     };
   }
   const priorityList = await prioritizeNodes(sched, fwk, state, pod, feasible);
+  if (ph) t = now();
   sched.explain?.finalScores(priorityList);
   const host = selectHost(sched.rand, priorityList);
   sched.explain?.selected(host);
+  if (ph) ph.lap(Phase.Select, t);
   return {
     suggestedHost: host,
     evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size,
@@ -278,10 +319,13 @@ async function findNodesThatFitPod(
   state: CycleState,
   pod: Pod,
 ): Promise<{ feasible: NodeInfo[]; diagnosis: Diagnosis }> {
+  const ph = sched.phases;
+  let t = ph ? now() : 0;
   const diagnosis = new Diagnosis();
   const lister = sched.snapshot.nodeInfos();
   const allNodes = lister.list();
   const pre = fwk.runPreFilterPlugins(state, pod);
+  if (ph) t = ph.lap(Phase.PreFilter, t);
   diagnosis.unschedulablePlugins = pre.unschedulablePlugins;
   if (pre.status && !pre.status.isSuccess()) {
     if (!pre.status.isRejected()) throw pre.status.asError();
@@ -298,8 +342,10 @@ async function findNodesThatFitPod(
     if (ni) {
       try {
         const passed = findNodesThatPassFilters(sched, fwk, state, pod, diagnosis, [ni]);
+        if (ph) t = ph.lap(Phase.Filter, t);
         if (passed.error) throw passed.error;
         const feasible = await findNodesThatPassExtenders(sched, pod, passed.feasible, diagnosis);
+        if (ph) t = now();
         if (feasible.length) return { feasible, diagnosis };
       } catch (err) {
         // upstream: log and evaluate every node.
@@ -326,6 +372,7 @@ async function findNodesThatFitPod(
   // Always move the start index, even on error, so every node gets its turn (upstream).
   const processed = passed.feasible.length + diagnosis.nodeToStatus.size;
   sched.nextStartNodeIndex = (sched.nextStartNodeIndex + processed) % allNodes.length;
+  if (ph) ph.lap(Phase.Filter, t);
   if (passed.error) throw passed.error;
   const feasible = passed.feasible;
   const afterExtenders = await findNodesThatPassExtenders(sched, pod, feasible, diagnosis);
@@ -383,12 +430,12 @@ function findNodesThatPassFilters(
       diagnosis.addPluginStatus(st);
     }
   }
-  sched.metrics?.observeExtensionPoint(
-    fwk.profileName(),
-    "Filter",
-    error ? filterError : null,
-    (now() - began) / 1000,
-  );
+  const m = sched.metrics;
+  if (m) {
+    const t = now();
+    m.observeExtensionPoint(fwk.profileName(), "Filter", error ? filterError : null, (t - began) / 1000);
+    sched.phases?.nested(Phase.Metrics, now() - t);
+  }
   return { feasible, error };
 }
 
@@ -428,13 +475,21 @@ async function prioritizeNodes(
   pod: Pod,
   nodes: NodeInfo[],
 ): Promise<NodePluginScores[]> {
+  const ph = sched.phases;
+  const t = ph ? now() : 0;
   if (sched.extenders.length === 0 && !fwk.hasScorePlugins()) {
     return nodes.map((n) => ({ name: n.nodeName, scores: [], totalScore: 1 }));
   }
-  const ps = fwk.runPreScorePlugins(state, pod, nodes);
-  if (ps && !ps.isSuccess()) throw ps.asError();
-  const { scores, status } = fwk.runScorePlugins(state, pod, nodes);
-  if (status && !status.isSuccess()) throw status.asError();
+  let scores: NodePluginScores[];
+  try {
+    const ps = fwk.runPreScorePlugins(state, pod, nodes);
+    if (ps && !ps.isSuccess()) throw ps.asError();
+    const out = fwk.runScorePlugins(state, pod, nodes);
+    if (out.status && !out.status.isSuccess()) throw out.status.asError();
+    scores = out.scores;
+  } finally {
+    if (ph) ph.lap(Phase.Score, t);
+  }
 
   const interested = sched.extenders.filter((e) => e.isPrioritizer() && e.isInterested(pod));
   if (interested.length > 0) {
@@ -494,12 +549,18 @@ async function bindingCycle(
 ): Promise<Status | null> {
   const pod = assumed.podInfo.pod;
   const host = result.suggestedHost;
+  const ph = sched.phases;
+  let t = ph ? now() : 0;
 
   // NominatedNodeNameForExpectation (beta, on): tell other components where the pod is going
   // when PreBind or Permit will make it wait.
   const preFlight = fwk.runPreBindPreFlights(state, pod, host);
-  if (preFlight && (preFlight.code === Code.Error || preFlight.isRejected())) return preFlight;
+  if (preFlight && (preFlight.code === Code.Error || preFlight.isRejected())) {
+    if (ph) ph.lap(Phase.Bind, t);
+    return preFlight;
+  }
   if ((preFlight === null || preFlight.isSuccess()) && fwk.willWaitOnPermit(pod)) {
+    if (ph) ph.lap(Phase.Bind, t);
     try {
       await patchPod(sched, pod, null, { nominatedNodeName: host, nominatingMode: NominatingMode.Override });
     } catch (err) {
@@ -510,10 +571,15 @@ async function bindingCycle(
         nominatedNodeName: host,
       });
     }
+    if (ph) t = now();
   }
 
-  const ws = await fwk.waitOnPermit(pod);
+  let pending: Promise<Status | null> = fwk.waitOnPermit(pod);
+  if (ph) ph.lap(Phase.Bind, t);
+  const ws = await pending;
+  if (ph) t = now();
   if (ws && !ws.isSuccess()) {
+    if (ph) ph.lap(Phase.Bind, t);
     if (ws.isRejected()) {
       const d = new Diagnosis();
       d.nodeToStatus.set(host, ws);
@@ -525,12 +591,15 @@ async function bindingCycle(
   // From here on failures are retried through backoff, never "unschedulable".
   sched.queue.done(podUID(pod));
 
-  const pb = await fwk.runPreBindPlugins(state, pod, host);
+  pending = fwk.runPreBindPlugins(state, pod, host);
+  if (ph) ph.lap(Phase.Bind, t);
+  const pb = await pending;
   if (pb && !pb.isSuccess()) return pb;
 
   const bs = await bind(sched, fwk, state, pod, host);
   if (bs && !bs.isSuccess()) return bs;
 
+  if (ph) t = now();
   const m = sched.metrics;
   if (m) {
     const profile = fwk.profileName();
@@ -544,6 +613,7 @@ async function bindingCycle(
         (sched.clock.now() - assumed.initialAttemptTimestamp) / 1000,
       );
     }
+    if (ph) t = ph.lap(Phase.Metrics, t);
   }
   fwk.runPostBindPlugins(state, pod, host);
   if (podsToActivate.map.size > 0) sched.queue.activate(podsToActivate.map);
@@ -555,6 +625,7 @@ async function bindingCycle(
       feasibleNodes: result.feasibleNodes,
     });
   }
+  if (ph) ph.lap(Phase.Bind, t);
   sched.observer.onScheduled?.(pod, host, assumed);
   return null;
 }
@@ -567,6 +638,7 @@ async function bind(
   pod: Pod,
   host: string,
 ): Promise<Status | null> {
+  const ph = sched.phases;
   let status: Status | null = null;
   let bound = false;
   for (const ext of sched.extenders) {
@@ -585,12 +657,19 @@ async function bind(
     bound = true;
     break;
   }
-  if (!bound) status = await fwk.runBindPlugins(state, pod, host);
+  if (!bound) {
+    const t = ph ? now() : 0;
+    const pending = fwk.runBindPlugins(state, pod, host);
+    if (ph) ph.lap(Phase.Bind, t);
+    status = await pending;
+  }
+  let t = ph ? now() : 0;
   try {
     sched.cache.finishBinding(pod);
   } catch (err) {
     sched.logger.error("Scheduler cache FinishBinding failed", { err, pod: podKey(pod) });
   }
+  if (ph) t = ph.lap(Phase.Bind, t);
   if (status === null || status.isSuccess()) {
     fwk
       .eventRecorder()
@@ -602,6 +681,7 @@ async function bind(
         "Binding",
         `Successfully assigned ${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""} to ${host}`,
       );
+    if (ph) ph.lap(Phase.Events, t);
   }
   return status;
 }
@@ -655,6 +735,8 @@ export function handleSchedulingFailure(
   start: number,
 ): void {
   const pod = qpi.podInfo.pod;
+  const ph = sched.phases;
+  let t = ph ? now() : 0;
   const reason = status.isRejected() ? "Unschedulable" : "SchedulerError";
   const profile = fwk.profileName();
   const m = sched.metrics;
@@ -662,6 +744,7 @@ export function handleSchedulingFailure(
     const result = reason === "Unschedulable" ? "unschedulable" : "error";
     m.scheduleAttempts.inc({ result, profile });
     m.observeAttempt(result, profile, (now() - start) / 1000);
+    if (ph) t = ph.lap(Phase.Metrics, t);
   }
   const err = status.asError();
   const errMsg = status.message();
@@ -691,6 +774,7 @@ export function handleSchedulingFailure(
   }
   if (!calledDone) sched.queue.done(podUID(pod));
   sched.queue.addNominatedPod(qpi.podInfo, nominatingInfo);
+  if (ph) t = ph.lap(Phase.Requeue, t);
 
   if (err !== null) {
     fwk
@@ -713,6 +797,7 @@ export function handleSchedulingFailure(
     ).catch((err: unknown) => {
       sched.logger.error("Error updating pod", { err, pod: podKey(pod) });
     });
+    if (ph) ph.lap(Phase.Events, t);
   }
   sched.observer.onFailed?.(pod, status, reason, errMsg, nominatingInfo, qpi);
 }

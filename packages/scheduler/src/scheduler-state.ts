@@ -8,6 +8,7 @@ import type { Framework } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import type { ExplainRecorder } from "./explain";
 import type { SchedulerMetrics } from "./metrics";
+import type { PhaseRecorder } from "./phases";
 import type { SchedulingObserver } from "./scheduler";
 
 export interface SchedulerState {
@@ -21,6 +22,8 @@ export interface SchedulerState {
   readonly metrics: SchedulerMetrics | null;
   readonly observer: SchedulingObserver;
   readonly explain: ExplainRecorder | null;
+  /** Per-phase wall time of the cycles (benchmarks); null: not measured. */
+  readonly phases: PhaseRecorder | null;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly rand: Random;

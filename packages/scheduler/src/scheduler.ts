@@ -24,6 +24,7 @@ import { addAllEventHandlers } from "./event-handlers";
 import type { ExplainRecorder } from "./explain";
 import { type ExtenderConfig, HTTPExtender } from "./extender";
 import { SchedulerMetrics } from "./metrics";
+import { Phase, type PhaseRecorder } from "./phases";
 import { scheduleOne } from "./schedule-one";
 import type { SchedulerState } from "./scheduler-state";
 
@@ -61,6 +62,8 @@ export interface SchedulerOptions {
   explain?: ExplainRecorder;
   /** Whether the queue runs its periodic flushes on the clock (live mode). Default true. */
   queueTimers?: boolean;
+  /** Accumulates the wall time of each phase of the cycles (`pnpm bench`'s breakdown). Default: none. */
+  phases?: PhaseRecorder;
 }
 
 const defaultSchedulerName = "default-scheduler";
@@ -97,6 +100,7 @@ export class Scheduler {
     const features = { ...defaultFeatures, ...opts.features };
     const metrics = opts.metrics === false ? null : (opts.metrics ?? new SchedulerMetrics());
     const explain = opts.explain ?? null;
+    const phases = opts.phases ?? null;
     const extenders = opts.extenders ?? config.extenders.map((e) => new HTTPExtender(toExtenderConfig(e)));
     const snapshot = newSnapshot([], []);
     const profiles = await newProfileMap(opts.registry, config.profiles, {
@@ -112,7 +116,7 @@ export class Scheduler {
       parallelism: config.parallelism,
       ...(metrics ? { pluginMetrics: pluginMetricsOf(metrics) } : {}),
       ...(explain ? { tracer: tracerFor(explain) } : {}),
-      ...(metrics ? { hooksFor: (profile: string) => metricsHooks(metrics, profile) } : {}),
+      ...(metrics ? { hooksFor: (profile: string) => metricsHooks(metrics, profile, phases) } : {}),
     });
     const first = profiles.values().next().value;
     if (!first) throw new Error("at least one profile is required");
@@ -156,6 +160,7 @@ export class Scheduler {
       metrics,
       observer: opts.observer ?? {},
       explain,
+      phases,
       logger,
       clock,
       rand,
@@ -252,7 +257,22 @@ function pluginMetricsOf(m: SchedulerMetrics): PluginMetrics {
   };
 }
 
-function metricsHooks(m: SchedulerMetrics, profile: string) {
+function metricsHooks(m: SchedulerMetrics, profile: string, phases: PhaseRecorder | null) {
+  if (phases) {
+    // Timed as their own phase, out of the phase they are observed in.
+    return {
+      onExtensionPoint: (point: string, status: Status | null, durationMs: number) => {
+        const t = performance.now();
+        m.observeExtensionPoint(profile, point, status, durationMs / 1000);
+        phases.nested(Phase.Metrics, performance.now() - t);
+      },
+      onPlugin: (plugin: string, point: string, status: Status | null, durationMs: number) => {
+        const t = performance.now();
+        m.observePlugin(plugin, point, status, durationMs / 1000);
+        phases.nested(Phase.Metrics, performance.now() - t);
+      },
+    };
+  }
   return {
     onExtensionPoint: (point: string, status: Status | null, durationMs: number) =>
       m.observeExtensionPoint(profile, point, status, durationMs / 1000),
