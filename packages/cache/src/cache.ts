@@ -221,6 +221,7 @@ export class Cache {
       else if (updateUsedPVCSet) rebuildUsedPVCSet(snapshot);
     }
 
+    snapshot.updateColumns(changed);
     if (snapshot.nodeInfoList.length !== this.nodeTree.numNodes) {
       const msg =
         `snapshot state is not consistent, length of NodeInfoList=${snapshot.nodeInfoList.length} not equal to length of nodes in tree=${this.nodeTree.numNodes} ` +
@@ -228,6 +229,7 @@ export class Cache {
         ", trying to recover";
       // Recreate the lists for the next cycle, but still fail this one.
       this.updateNodeInfoSnapshotList(snapshot, true);
+      snapshot.updateColumns(changed);
       snapshot.recordUpdate(changed, true);
       throw new Error(msg);
     }

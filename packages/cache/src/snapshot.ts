@@ -2,11 +2,13 @@
 import { type Node, namespacedName, type Pod } from "@kubesched/api";
 import {
   type ImageStateSummary,
+  type NodeColumns,
   NodeInfo,
   type NodeInfoLister,
   type SharedLister,
   type StorageInfoLister,
 } from "@kubesched/framework";
+import { SnapshotColumns } from "./node-columns";
 
 /**
  * What a scheduling cycle sees: a copy of the cache's NodeInfos and the node-tree order, taken at
@@ -37,6 +39,9 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   private changeLogStart = 0;
   /** Whether a cache maintains this snapshot (only then changedSince answers). */
   private tracking = false;
+  /** The columns, built on first use and then maintained with the snapshot. */
+  private columnsImpl: SnapshotColumns | null = null;
+  private columnsList: readonly NodeInfo[] | null = null;
 
   nodeInfos(): NodeInfoLister {
     return this;
@@ -66,6 +71,35 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   get(nodeName: string): NodeInfo | undefined {
     const ni = this.nodeInfoMap.get(nodeName);
     return ni && ni.node !== null ? ni : undefined;
+  }
+
+  /**
+   * NodeInfoLister.columns: the nodes of list() as typed-array columns. Built the first time
+   * (O(nodes)); a cache then keeps them current in updateSnapshot (O(changed nodes)). A snapshot
+   * whose list was replaced by hand is rebuilt here.
+   */
+  columns(): NodeColumns {
+    if (this.columnsImpl === null) this.columnsImpl = new SnapshotColumns();
+    if (this.columnsList !== this.nodeInfoList) {
+      this.columnsImpl.rebuild(this.nodeInfoList);
+      this.columnsList = this.nodeInfoList;
+    }
+    return this.columnsImpl;
+  }
+
+  /**
+   * Keeps built columns current after Cache.updateSnapshot: the NodeInfos whose contents were
+   * replaced, or all of them when the list was rebuilt.
+   */
+  updateColumns(changed: readonly NodeInfo[]): void {
+    const cols = this.columnsImpl;
+    if (cols === null) return;
+    if (this.columnsList !== this.nodeInfoList) {
+      cols.rebuild(this.nodeInfoList);
+      this.columnsList = this.nodeInfoList;
+      return;
+    }
+    for (let i = 0; i < changed.length; i++) cols.update(changed[i]!);
   }
 
   isPVCUsedByPods(key: string): boolean {
@@ -108,6 +142,16 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
 }
 
 const noNodeInfos: readonly NodeInfo[] = Object.freeze([]);
+
+/**
+ * Columns built from a node list as it is now (not maintained afterwards): for tests and tools
+ * that check a batch plugin against its per-node methods.
+ */
+export function nodeColumnsOf(list: readonly NodeInfo[]): NodeColumns {
+  const c = new SnapshotColumns();
+  c.rebuild(list);
+  return c;
+}
 
 /** Entries kept in a snapshot's change log at least (more on larger clusters: one per node). */
 const maxChangeLog = 4096;

@@ -6,6 +6,7 @@ import type { Extender } from "./extender";
 import type { Features } from "./features";
 import type { NodePluginScores, NominatingInfo } from "./interface";
 import type { Logger } from "./logger";
+import type { NodeColumns } from "./node-columns";
 import type { NodeInfo } from "./node-info";
 import type { PodInfo } from "./pod-info";
 import type { Status } from "./status";
@@ -28,6 +29,12 @@ export interface NodeInfoLister {
    * since; a snapshot not maintained by a cache): the caller then walks the lists in full.
    */
   changedSince?(token: number): { token: number; nodes: readonly NodeInfo[] | null };
+  /**
+   * Optional: the nodes of `list()` as typed-array columns (see NodeColumns), for batch
+   * Filter/Score. Implemented by the scheduler cache's Snapshot; absent elsewhere, and then the
+   * runtime runs Filter and Score per node.
+   */
+  columns?(): NodeColumns;
 }
 
 export interface StorageInfoLister {
@@ -47,6 +54,11 @@ export interface PodNominator {
   updateNominatedPod(oldPod: Pod, newPodInfo: PodInfo): void;
   /** Pods nominated to the node (copies of the queued PodInfos). */
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /**
+   * Optional: false when no pod is nominated to any node (every nominatedPodsForNode is empty),
+   * so a cycle need not ask node by node.
+   */
+  hasNominatedPods?(): boolean;
 }
 
 /** Running plugins from inside a plugin (preemption's dry runs). */

@@ -17,6 +17,7 @@ import {
   ResourceMemory,
 } from "@kubesched/api";
 import { MaxNodeScore } from "./interface";
+import type { NodeColumns } from "./node-columns";
 import type { NodeInfo } from "./node-info";
 import { Code, Status } from "./status";
 
@@ -284,6 +285,81 @@ export class ResourceAllocationScorer {
       requested[i] = used + podRequest;
     }
     return this.scorer(requested, allocated, allocatable);
+  }
+
+  /**
+   * `scores[k]` = `score(columns.nodeInfos[indices[k]], podRequests)` for k in `[0, count)`, read
+   * from the snapshot's columns (the same amounts, the same arithmetic); an Error status when no
+   * resources are configured.
+   */
+  scoreBatch(
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    podRequests: ArrayLike<number>,
+    scores: Float64Array,
+  ): Status | null {
+    const n = this.kinds.length;
+    if (n === 0) return new Status(Code.Error, "resources not found");
+    // Per resource: the allocatable and usage columns (null: 0 on every node), and the request.
+    const allocCols: (Float64Array | null)[] = new Array(n);
+    const usedCols: (Float64Array | null)[] = new Array(n);
+    const reqs = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const podRequest = podRequests[i] ?? 0;
+      reqs[i] = podRequest;
+      let alloc: Float64Array | null = null;
+      let used: Float64Array | null = null;
+      switch (this.kinds[i]) {
+        case KindCPU:
+          alloc = columns.allocatableMilliCPU;
+          used = this.useRequested ? columns.requestedMilliCPU : columns.nonZeroRequestedMilliCPU;
+          break;
+        case KindMemory:
+          alloc = columns.allocatableMemory;
+          used = this.useRequested ? columns.requestedMemory : columns.nonZeroRequestedMemory;
+          break;
+        case KindEphemeralStorage:
+          alloc = columns.allocatableEphemeralStorage;
+          used = columns.requestedEphemeralStorage;
+          break;
+        case KindScalar:
+          // A scalar resource the pod does not request is left out of the score.
+          if (podRequest === 0) break;
+          alloc = columns.scalar(this.names[i]!)?.allocatable ?? null;
+          used = columns.scalar(this.names[i]!)?.requested ?? null;
+          break;
+        default:
+          alloc = columns.scalar(this.names[i]!)?.allocatable ?? null;
+          used = columns.scalar(this.names[i]!)?.requested ?? null;
+      }
+      allocCols[i] = alloc;
+      usedCols[i] = alloc === null ? null : used;
+    }
+    const requested = this.requested;
+    const allocated = this.allocated;
+    const allocatable = this.allocatable;
+    const scorer = this.scorer;
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k]!;
+      for (let i = 0; i < n; i++) {
+        const allocCol = allocCols[i]!;
+        const alloc = allocCol === null ? 0 : allocCol[idx]!;
+        if (alloc === 0) {
+          requested[i] = 0;
+          allocated[i] = 0;
+          allocatable[i] = 0;
+          continue;
+        }
+        const usedCol = usedCols[i]!;
+        const used = usedCol === null ? 0 : usedCol[idx]!;
+        allocatable[i] = alloc;
+        allocated[i] = used;
+        requested[i] = used + reqs[i]!;
+      }
+      scores[k] = scorer(requested, allocated, allocatable);
+    }
+    return null;
   }
 
   /**

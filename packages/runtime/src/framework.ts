@@ -2,6 +2,7 @@
 import { type Pod, podPriority, podUID } from "@kubesched/api";
 import {
   ActionType,
+  type BatchFilterPlugin,
   type BindPlugin,
   type Clock,
   type ClusterClient,
@@ -10,6 +11,7 @@ import {
   Code,
   type CycleState,
   codeName,
+  type Diagnosis,
   defaultFeatures,
   type EnqueueExtensions,
   type EventRecorder,
@@ -18,6 +20,9 @@ import {
   type Features,
   type FilterPlugin,
   type Handle,
+  isBatchFilterPlugin,
+  isBatchScoreExtensions,
+  isBatchScorePlugin,
   isBindPlugin,
   isEnqueueExtensions,
   isFilterPlugin,
@@ -36,6 +41,7 @@ import {
   MaxNodeScore,
   MaxTotalScore,
   MinNodeScore,
+  type NodeColumns,
   type NodeInfo,
   type NodePluginScores,
   type NodeScore,
@@ -71,6 +77,7 @@ import {
   seededRandom,
   type WaitingPod,
 } from "@kubesched/framework";
+import { FeasibleIndex, FilterWindow, ScoreRows } from "./node-window";
 import { DefaultParallelism, Parallelizer } from "./parallelize";
 import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 import { WaitingPodImpl, WaitingPodsMap } from "./waiting-pods-map";
@@ -148,6 +155,21 @@ export interface ScoreOutput {
   scores: NodePluginScores[];
   status: Status | null;
 }
+
+/**
+ * Scores of one cycle with the totals in a typed array (runScorePluginsOnNodes). Valid until the
+ * framework's next Score: the arrays are reused.
+ */
+export interface NodeScoresOutput {
+  status: Status | null;
+  /** Total weighted score of `nodes[n]` at n (length may exceed the number of nodes). */
+  totals: Float64Array;
+  /** The same scores as upstream's NodePluginScores list (built on demand). */
+  list(): NodePluginScores[];
+}
+
+/** Filter's window never shrinks below this many nodes (when more are needed, fewer would mean more rounds). */
+const minFilterChunk = 16;
 
 /** Metrics off (simulation, tests): recording does nothing. */
 const noPluginMetrics: PluginMetrics = { preemptionAttempt() {}, preemptionVictims() {} };
@@ -615,6 +637,23 @@ export class Framework implements Handle {
     this.hooks?.onPlugin?.(plugin, point, status, now() - start);
   }
 
+  /**
+   * `count` successful runs of a plugin that took `totalMs` together (a batch): observed once per
+   * node, as the per-node path does, each with the average duration.
+   */
+  private observePluginN(plugin: string, point: string, count: number, totalMs: number): void {
+    const hook = this.hooks?.onPlugin;
+    if (!hook || count <= 0) return;
+    const each = totalMs / count;
+    for (let i = 0; i < count; i++) hook.call(this.hooks, plugin, point, null, each);
+  }
+
+  /** The cycle snapshot's columns, when it has them (the scheduler cache's Snapshot does). */
+  private columns(): NodeColumns | null {
+    const lister = this.snapshotLister.nodeInfos();
+    return lister.columns === undefined ? null : lister.columns();
+  }
+
   /** Whether this call records per-plugin timings. */
   private timed(state: CycleState): boolean {
     return this.pluginHook && state.recordPluginMetrics;
@@ -780,6 +819,187 @@ export class Framework implements Handle {
     return this.activeFilter;
   }
 
+  private readonly filterWindow = new FilterWindow();
+  private readonly feasibleIndex = new FeasibleIndex();
+
+  /**
+   * Filter (with nominated pods) on `nodes[(start + i) % nodes.length]` for i = 0, 1, ... until
+   * `numToFind` nodes passed, a node's Filter errored, or every node was tried: the loop of
+   * upstream findNodesThatPassFilters, in node order. Passing nodes are returned in that order;
+   * rejected ones are recorded in `diagnosis` (status and plugin). With the snapshot's columns,
+   * Filter runs over windows of nodes, plugin by plugin (a batch Filter plugin's `filterBatch`
+   * once per window, the others node by node), and only the nodes the per-node loop would
+   * reach count: statuses, explain and metrics are the per-node loop's. Nodes with nominated
+   * pods run per node (two passes, upstream RunFilterPluginsWithNominatedPods).
+   */
+  runFilterPluginsOnNodes(
+    state: CycleState,
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+    start: number,
+    numToFind: number,
+    diagnosis: Diagnosis,
+  ): { feasible: NodeInfo[]; error: Error | null } {
+    const feasible: NodeInfo[] = [];
+    const fi = this.feasibleIndex;
+    fi.reset();
+    const numAll = nodes.length;
+    const cols = numAll > 0 ? this.columns() : null;
+    if (cols === null) {
+      let error: Error | null = null;
+      for (let i = 0; i < numAll && feasible.length < numToFind; i++) {
+        const ni = nodes[(start + i) % numAll] as NodeInfo;
+        const st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
+        if (st === null || st.code === Code.Success) {
+          feasible.push(ni);
+        } else if (st.code === Code.Error) {
+          error = st.asError();
+          break;
+        } else {
+          diagnosis.nodeToStatus.set(ni.nodeName, st);
+          diagnosis.addPluginStatus(st);
+        }
+      }
+      return { feasible, error };
+    }
+
+    const plugins = this.activeFilterPlugins(state.skipFilterPlugins);
+    const np = plugins.length;
+    const timed = this.timed(state);
+    const traceFilter = this.tracer?.filter ?? null;
+    const checkNominated = this.nominatorImpl?.hasNominatedPods?.() ?? true;
+    const direct = nodes === cols.nodeInfos;
+    const w = this.filterWindow;
+    // On sampled cycles: per plugin, the time of its runs and the number of nodes they covered,
+    // and how many nodes within the early stop it passed (observed at the end, as the per-node
+    // path observes each run).
+    const spentMs = timed ? new Float64Array(np) : null;
+    const ranOn = timed ? new Float64Array(np) : null;
+    const passedOn = timed ? new Float64Array(np) : null;
+    let allIndexed = true;
+    let error: Error | null = null;
+    let i = 0;
+    outer: while (i < numAll && feasible.length < numToFind) {
+      const chunk = Math.min(numAll - i, Math.max(numToFind - feasible.length, minFilterChunk));
+      w.ensure(chunk);
+      // The window's nodes, their column indices, and the ones that run per node.
+      let alive = 0;
+      for (let k = 0; k < chunk; k++) {
+        const pos = (start + i + k) % numAll;
+        const ni = nodes[pos] as NodeInfo;
+        const idx = direct ? pos : cols.indexOf(ni);
+        w.nodes[k] = ni;
+        w.colIdx[k] = idx;
+        w.failAt[k] = np;
+        const slow = idx < 0 || (checkNominated && this.nominatedPodsForNode(ni.nodeName).length > 0);
+        w.slow[k] = slow ? 1 : 0;
+        if (!slow) {
+          w.alive[alive] = idx;
+          w.aliveK[alive] = k;
+          alive++;
+        }
+      }
+      // Plugin by plugin over the nodes every earlier plugin passed.
+      for (let p = 0; p < np && alive > 0; p++) {
+        const pl = plugins[p] as FilterPlugin;
+        const t = timed ? now() : 0;
+        const out = w.out;
+        if (isBatchFilterPlugin(pl)) {
+          (pl as BatchFilterPlugin).filterBatch(state, pod, cols, w.alive, alive, out);
+        } else {
+          const infos = cols.nodeInfos;
+          for (let j = 0; j < alive; j++)
+            out[j] = pl.filter(state, pod, infos[w.alive[j] as number] as NodeInfo);
+        }
+        if (spentMs !== null && ranOn !== null) {
+          spentMs[p] = (spentMs[p] as number) + now() - t;
+          ranOn[p] = (ranOn[p] as number) + alive;
+        }
+        let m = 0;
+        for (let j = 0; j < alive; j++) {
+          const s = out[j] ?? null;
+          out[j] = null;
+          if (s !== null && s.code !== Code.Success) {
+            const k = w.aliveK[j] as number;
+            w.failAt[k] = p;
+            w.raw[k] = s;
+            w.status[k] = filterFailure(pl, s);
+          } else {
+            w.alive[m] = w.alive[j] as number;
+            w.aliveK[m] = w.aliveK[j] as number;
+            m++;
+          }
+        }
+        alive = m;
+      }
+      // The results in node order, up to the early stop.
+      for (let k = 0; k < chunk; k++) {
+        const ni = w.nodes[k] as NodeInfo;
+        let st: Status | null;
+        if (w.slow[k] === 1) {
+          st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
+        } else {
+          st = w.status[k] ?? null;
+          const failAt = w.failAt[k] as number;
+          if (traceFilter !== null) {
+            const last = failAt < np ? failAt : np - 1;
+            for (let p = 0; p <= last; p++) {
+              traceFilter.call(
+                this.tracer,
+                (plugins[p] as FilterPlugin).name(),
+                ni.nodeName,
+                p === failAt ? st : null,
+              );
+            }
+          }
+          if (passedOn !== null && spentMs !== null && ranOn !== null) {
+            for (let p = 0; p < failAt; p++) passedOn[p] = (passedOn[p] as number) + 1;
+            if (failAt < np) {
+              const name = (plugins[failAt] as FilterPlugin).name();
+              const avg = (spentMs[failAt] as number) / Math.max(1, ranOn[failAt] as number);
+              this.hooks?.onPlugin?.(name, "Filter", w.raw[k] ?? null, avg);
+            }
+          }
+        }
+        if (st === null || st.code === Code.Success) {
+          const idx = w.colIdx[k] as number;
+          if (idx < 0) allIndexed = false;
+          fi.push(feasible.length, idx);
+          feasible.push(ni);
+          if (feasible.length >= numToFind) {
+            w.clear(chunk);
+            break outer;
+          }
+        } else if (st.code === Code.Error) {
+          error = st.asError();
+          w.clear(chunk);
+          break outer;
+        } else {
+          diagnosis.nodeToStatus.set(ni.nodeName, st);
+          diagnosis.addPluginStatus(st);
+        }
+      }
+      w.clear(chunk);
+      i += chunk;
+    }
+    if (passedOn !== null && spentMs !== null && ranOn !== null) {
+      for (let p = 0; p < np; p++) {
+        const avg = (spentMs[p] as number) / Math.max(1, ranOn[p] as number);
+        this.observePluginN(
+          (plugins[p] as FilterPlugin).name(),
+          "Filter",
+          passedOn[p] as number,
+          avg * (passedOn[p] as number),
+        );
+      }
+    }
+    if (allIndexed) {
+      fi.nodes = feasible;
+      fi.count = feasible.length;
+    }
+    return { feasible, error };
+  }
+
   /**
    * Filter with the pods nominated to the node of equal or higher priority added (first pass)
    * and, when that passes and some were added, without them (upstream
@@ -911,89 +1131,176 @@ export class Framework implements Handle {
    * check, weights and totals (upstream RunScorePlugins).
    */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutput {
+    const out = this.runScorePluginsOnNodes(state, pod, nodes);
+    return { scores: out.status === null ? out.list() : [], status: out.status };
+  }
+
+  /**
+   * runScorePlugins with the totals in a typed array, the per-plugin lists built only when
+   * asked for: batch Score plugins score every node at once over the snapshot's columns, the
+   * others node by node; normalization, checks, weights, explain and metrics as upstream's.
+   */
+  runScorePluginsOnNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
     const start = this.hooks ? now() : 0;
     const out = this.runScore(state, pod, nodes);
     if (this.hooks) this.observePoint("Score", out.status, start);
     return out;
   }
 
-  private runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutput {
+  private readonly scoreRows = new ScoreRows();
+  private scoreCall = 0;
+
+  private scoreFailure(status: Status): NodeScoresOutput {
+    return { status, totals: this.scoreRows.totals, list: () => [] };
+  }
+
+  private runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
     const plugins: ScorePlugin[] = [];
     for (const pl of this.score) if (!state.skipScorePlugins.has(pl.name())) plugins.push(pl);
+    const np = plugins.length;
     const numNodes = nodes.length;
-    // A fresh list per plugin per cycle, as upstream: NormalizeScore gets the list, and a plugin
-    // may keep it (reusing lists across cycles would overwrite what it kept).
-    const pluginToNodeScores: NodeScore[][] = plugins.map(() => new Array<NodeScore>(numNodes));
+    const rows = this.scoreRows;
+    rows.ensure(np, numNodes);
+    const call = ++this.scoreCall;
+    const buf = rows.buffer;
     const timed = this.timed(state);
+    const cols = np > 0 ? this.scoreColumns(nodes) : null;
+    const indices = rows.indices;
 
-    for (let p = 0; p < plugins.length; p++) {
+    for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
-      const list = pluginToNodeScores[p] as NodeScore[];
+      const row = buf.subarray(p * numNodes, (p + 1) * numNodes);
+      if (cols !== null && isBatchScorePlugin(pl)) {
+        const t = timed ? now() : 0;
+        const s = pl.scoreBatch(state, pod, cols, indices, numNodes, row);
+        if (s !== null && !s.isSuccess()) {
+          if (timed) this.observePlugin(pl.name(), "Score", s, t);
+          return this.scoreFailure(
+            wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(s)}`),
+          );
+        }
+        if (timed) this.observePluginN(pl.name(), "Score", numNodes, now() - t);
+        continue;
+      }
       for (let n = 0; n < numNodes; n++) {
-        const nodeInfo = nodes[n] as NodeInfo;
         const start = timed ? now() : 0;
-        const r = pl.score(state, pod, nodeInfo);
+        const r = pl.score(state, pod, nodes[n] as NodeInfo);
         let score = 0;
         if (typeof r === "number") {
           score = r;
         } else if (!r.isSuccess()) {
           if (timed) this.observePlugin(pl.name(), "Score", r, start);
-          return {
-            scores: [],
-            status: wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(r)}`),
-          };
+          return this.scoreFailure(
+            wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(r)}`),
+          );
         }
         if (timed) this.observePlugin(pl.name(), "Score", null, start);
-        list[n] = { name: nodeInfo.nodeName, score };
+        row[n] = score;
       }
     }
 
     // Raw scores are kept only for the tracer.
-    const raw = this.tracer?.score ? pluginToNodeScores.map((l) => l.map((s) => s.score)) : null;
+    const raw = this.tracer?.score ? buf.slice(0, np * numNodes) : null;
 
-    for (let p = 0; p < plugins.length; p++) {
+    for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
       const ext = pl.scoreExtensions();
       if (!ext) continue;
+      const row = buf.subarray(p * numNodes, (p + 1) * numNodes);
       const start = timed ? now() : 0;
-      const s = ext.normalizeScore(state, pod, pluginToNodeScores[p] as NodeScore[]);
+      let s: Status | null;
+      if (cols !== null && isBatchScorePlugin(pl) && isBatchScoreExtensions(ext)) {
+        s = ext.normalizeScoreBatch(state, pod, cols, indices, numNodes, row);
+      } else {
+        // A fresh list per plugin per cycle, as upstream: the plugin may keep it.
+        const list: NodeScore[] = new Array(numNodes);
+        for (let n = 0; n < numNodes; n++)
+          list[n] = { name: (nodes[n] as NodeInfo).nodeName, score: row[n]! };
+        s = ext.normalizeScore(state, pod, list);
+        for (let n = 0; n < numNodes; n++) row[n] = (list[n] as NodeScore).score;
+      }
       if (timed) this.observePlugin(pl.name(), "ScoreExtensionNormalize", s, start);
       if (s && !s.isSuccess()) {
-        return {
-          scores: [],
-          status: wrapError(
+        return this.scoreFailure(
+          wrapError(
             `running Normalize on Score plugins: plugin "${pl.name()}" failed with: ${errMessage(s)}`,
           ),
-        };
+        );
       }
     }
 
-    const weights = plugins.map((pl) => this.scorePluginWeight.get(pl.name()) ?? 0);
-    const all: NodePluginScores[] = new Array(numNodes);
+    const weights = new Float64Array(np);
+    for (let p = 0; p < np; p++)
+      weights[p] = this.scorePluginWeight.get((plugins[p] as ScorePlugin).name()) ?? 0;
+    const totals = rows.totals;
+    const traceScore = this.tracer?.score;
     for (let n = 0; n < numNodes; n++) {
-      const nodeName = (nodes[n] as NodeInfo).nodeName;
-      const scores: PluginScore[] = new Array(plugins.length);
       let total = 0;
-      for (let p = 0; p < plugins.length; p++) {
-        const pl = plugins[p] as ScorePlugin;
-        const score = ((pluginToNodeScores[p] as NodeScore[])[n] as NodeScore).score;
+      for (let p = 0; p < np; p++) {
+        const score = buf[p * numNodes + n] as number;
         if (score > MaxNodeScore || score < MinNodeScore) {
-          return {
-            scores: [],
-            status: wrapError(
+          const pl = plugins[p] as ScorePlugin;
+          return this.scoreFailure(
+            wrapError(
               `applying score defaultWeights on Score plugins: plugin "${pl.name()}" returns an invalid score ${score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
             ),
-          };
+          );
         }
         const weighted = score * (weights[p] as number);
-        scores[p] = { name: pl.name(), score: weighted };
         total += weighted;
-        if (raw)
-          this.tracer?.score?.(pl.name(), nodeName, (raw[p] as number[])[n] as number, score, weighted);
+        if (raw && traceScore) {
+          traceScore.call(
+            this.tracer,
+            (plugins[p] as ScorePlugin).name(),
+            (nodes[n] as NodeInfo).nodeName,
+            raw[p * numNodes + n] as number,
+            score,
+            weighted,
+          );
+        }
       }
-      all[n] = { name: nodeName, scores, totalScore: total };
+      totals[n] = total;
     }
-    return { scores: all, status: null };
+    return {
+      status: null,
+      totals,
+      list: () => {
+        if (call !== this.scoreCall) throw new Error("runScorePluginsOnNodes: list() after a later Score");
+        const all: NodePluginScores[] = new Array(numNodes);
+        for (let n = 0; n < numNodes; n++) {
+          const scores: PluginScore[] = new Array(np);
+          for (let p = 0; p < np; p++) {
+            scores[p] = {
+              name: (plugins[p] as ScorePlugin).name(),
+              score: (buf[p * numNodes + n] as number) * (weights[p] as number),
+            };
+          }
+          all[n] = { name: (nodes[n] as NodeInfo).nodeName, scores, totalScore: totals[n] as number };
+        }
+        return all;
+      },
+    };
+  }
+
+  /**
+   * The snapshot's columns with the column index of every node in `rows.indices`, or null when
+   * some node is not in them (then every plugin scores node by node).
+   */
+  private scoreColumns(nodes: readonly NodeInfo[]): NodeColumns | null {
+    const cols = this.columns();
+    if (cols === null) return null;
+    const indices = this.scoreRows.indices;
+    const fi = this.feasibleIndex;
+    if (fi.nodes === nodes && fi.count === nodes.length) {
+      indices.set(fi.indices.subarray(0, fi.count));
+      return cols;
+    }
+    for (let n = 0; n < nodes.length; n++) {
+      const idx = cols.indexOf(nodes[n] as NodeInfo);
+      if (idx < 0) return null;
+      indices[n] = idx;
+    }
+    return cols;
   }
 
   // ---------------------------------------------------------------------------------------------

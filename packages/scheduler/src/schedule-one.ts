@@ -299,10 +299,15 @@ async function schedulePod(
       nominatingInfo: null,
     };
   }
-  const priorityList = await prioritizeNodes(sched, fwk, state, pod, feasible);
+  const priorities = await prioritizeNodes(sched, fwk, state, pod, feasible);
   if (ph) t = now();
-  sched.explain?.finalScores(priorityList);
-  const host = selectHost(sched.rand, priorityList);
+  let host: string;
+  if (priorities.list !== null) {
+    sched.explain?.finalScores(priorities.list);
+    host = selectHost(sched.rand, priorities.list);
+  } else {
+    host = selectHostByTotals(sched.rand, feasible, priorities.totals);
+  }
   sched.explain?.selected(host);
   if (ph) ph.lap(Phase.Select, t);
   return {
@@ -390,8 +395,8 @@ function hasExtenderFilters(sched: SchedulerState): boolean {
 
 /**
  * Runs Filter plugins (with nominated pods) from nextStartNodeIndex, wrapping, until enough
- * feasible nodes are found. Sequential: JavaScript has one thread, and the order is then
- * deterministic.
+ * feasible nodes are found. In node order (the runtime batches plugins over windows of nodes but
+ * reports what this order gives): JavaScript has one thread, and the result is deterministic.
  */
 function findNodesThatPassFilters(
   sched: SchedulerState,
@@ -416,27 +421,21 @@ function findNodesThatPassFilters(
     return { feasible, error: null };
   }
   const began = now();
-  let error: Error | null = null;
-  for (let i = 0; i < numAll && feasible.length < numToFind; i++) {
-    const ni = nodes[(startIndex + i) % numAll]!;
-    const st = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-    if (st === null || st.code === Code.Success) {
-      feasible.push(ni);
-    } else if (st.code === Code.Error) {
-      error = st.asError();
-      break;
-    } else {
-      diagnosis.nodeToStatus.set(ni.nodeName, st);
-      diagnosis.addPluginStatus(st);
-    }
-  }
+  const { feasible: passed, error } = fwk.runFilterPluginsOnNodes(
+    state,
+    pod,
+    nodes,
+    startIndex,
+    numToFind,
+    diagnosis,
+  );
   const m = sched.metrics;
   if (m) {
     const t = now();
     m.observeExtensionPoint(fwk.profileName(), "Filter", error ? filterError : null, (t - began) / 1000);
     sched.phases?.nested(Phase.Metrics, now() - t);
   }
-  return { feasible, error };
+  return { feasible: passed, error };
 }
 
 async function findNodesThatPassExtenders(
@@ -468,30 +467,37 @@ async function findNodesThatPassExtenders(
 }
 
 /** Runs PreScore, Score (+ NormalizeScore, weights) and extenders' Prioritize. */
+/**
+ * The scores a host is selected from: upstream's per-node list, or (without extenders to add
+ * theirs, and without explain) just the total of each feasible node, in their order.
+ */
+type Priorities = { list: NodePluginScores[]; totals: null } | { list: null; totals: Float64Array };
+
 async function prioritizeNodes(
   sched: SchedulerState,
   fwk: Framework,
   state: CycleState,
   pod: Pod,
   nodes: NodeInfo[],
-): Promise<NodePluginScores[]> {
+): Promise<Priorities> {
   const ph = sched.phases;
   const t = ph ? now() : 0;
   if (sched.extenders.length === 0 && !fwk.hasScorePlugins()) {
-    return nodes.map((n) => ({ name: n.nodeName, scores: [], totalScore: 1 }));
+    return { list: nodes.map((n) => ({ name: n.nodeName, scores: [], totalScore: 1 })), totals: null };
   }
+  const interested = sched.extenders.filter((e) => e.isPrioritizer() && e.isInterested(pod));
   let scores: NodePluginScores[];
   try {
     const ps = fwk.runPreScorePlugins(state, pod, nodes);
     if (ps && !ps.isSuccess()) throw ps.asError();
-    const out = fwk.runScorePlugins(state, pod, nodes);
+    const out = fwk.runScorePluginsOnNodes(state, pod, nodes);
     if (out.status && !out.status.isSuccess()) throw out.status.asError();
-    scores = out.scores;
+    if (interested.length === 0 && sched.explain === null) return { list: null, totals: out.totals };
+    scores = out.list();
   } finally {
     if (ph) ph.lap(Phase.Score, t);
   }
 
-  const interested = sched.extenders.filter((e) => e.isPrioritizer() && e.isInterested(pod));
   if (interested.length > 0) {
     const results = await Promise.all(
       interested.map((e) =>
@@ -513,7 +519,7 @@ async function prioritizeNodes(
       }
     }
   }
-  return scores;
+  return { list: scores, totals: null };
 }
 
 /**
@@ -533,6 +539,25 @@ export function selectHost(rand: Random, list: readonly NodePluginScores[]): str
     } else if (ns.totalScore === best) {
       count++;
       if (rand.intn(count) === 0) selected = ns.name;
+    }
+  }
+  return selected;
+}
+
+/** selectHost over the total score of each node (`totals[n]` of `nodes[n]`). */
+function selectHostByTotals(rand: Random, nodes: readonly NodeInfo[], totals: Float64Array): string {
+  let best = -Infinity;
+  let selected = "";
+  let count = 0;
+  for (let n = 0; n < nodes.length; n++) {
+    const total = totals[n] as number;
+    if (total > best) {
+      best = total;
+      selected = (nodes[n] as NodeInfo).nodeName;
+      count = 1;
+    } else if (total === best) {
+      count++;
+      if (rand.intn(count) === 0) selected = (nodes[n] as NodeInfo).nodeName;
     }
   }
   return selected;

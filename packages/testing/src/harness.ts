@@ -2,7 +2,7 @@
 // (PreFilter → Filter; PreScore → Score → NormalizeScore), like upstream plugin tests that build
 // a framework with runtime.NewFramework and a snapshot from cache.NewSnapshot.
 import type { Node, Pod } from "@kubesched/api";
-import { newSnapshot } from "@kubesched/cache";
+import { newSnapshot, nodeColumnsOf } from "@kubesched/cache";
 import {
   type BindPlugin,
   type Clock,
@@ -39,6 +39,7 @@ import {
   type Plugins,
   type ProfileConfig,
 } from "@kubesched/runtime";
+import { checkFilterBatch, checkScoreBatch } from "./batch";
 import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
 import { RecordingClusterClient, recordingEventRecorder } from "./recording-client";
@@ -379,6 +380,13 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     );
   };
 
+  // A plugin with batch Filter/Score must decide on every call what its per-node methods decide:
+  // checked on the calls a cycle makes (after PreFilter / PreScore), over columns of the snapshot.
+  const filterBatchCheck = (state: CycleState, pod: Pod, infos: readonly NodeInfo[]): void => {
+    if (state.skipFilterPlugins.has(under.name)) return;
+    checkFilterBatch(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
+  };
+
   // States that went through runPreFilter, with its pod and the plugin's own PreFilter status: a
   // runFilter on such a state is what a cycle does, and is replayed like filter().
   const preFiltered = new WeakMap<CycleState, { pod: Pod; pluginStatus: Status | null }>();
@@ -404,6 +412,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       const status = framework.runFilterPlugins(state, pod, nodeInfo(nodeName));
       const pre = preFiltered.get(state);
       if (pre?.pod === pod) {
+        filterBatchCheck(state, pod, [nodeInfo(nodeName)]);
         replay({
           kind: "filter",
           pod,
@@ -421,6 +430,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       if (preFilter.status === null || preFilter.status.isSuccess()) {
         for (const ni of nodeInfosOf(nodeNames))
           statuses.set(ni.nodeName, framework.runFilterPlugins(state, pod, ni));
+        filterBatchCheck(state, pod, nodeInfosOf(nodeNames));
       }
       replay({
         kind: "filter",
@@ -466,6 +476,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       }
       // A Score on a state the test built, or without PreScore, is not what a cycle does.
       if (o.state === undefined && o.runPreScore !== false) {
+        checkScoreBatch(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
         replay({
           kind: "score",
           pod,

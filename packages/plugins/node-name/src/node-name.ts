@@ -1,11 +1,13 @@
 // upstream: pkg/scheduler/framework/plugins/nodename/node_name.go
 import type { Pod } from "@kubesched/api";
 import {
+  type BatchFilterPlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   type EnqueueExtensions,
   type FilterPlugin,
+  type NodeColumns,
   type NodeInfo,
   Status,
 } from "@kubesched/framework";
@@ -21,7 +23,7 @@ export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
 }
 
 /** Checks that a pod's spec.nodeName, when set, is the node. */
-export class NodeName implements FilterPlugin, EnqueueExtensions {
+export class NodeName implements FilterPlugin, BatchFilterPlugin, EnqueueExtensions {
   name(): string {
     return name;
   }
@@ -32,5 +34,22 @@ export class NodeName implements FilterPlugin, EnqueueExtensions {
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
     return fits(pod, nodeInfo) ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReason);
+  }
+
+  /** Without spec.nodeName every node passes, without looking at any. */
+  filterBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    if (!pod.spec?.nodeName) {
+      for (let k = 0; k < count; k++) out[k] = null;
+      return;
+    }
+    const infos = columns.nodeInfos;
+    for (let k = 0; k < count; k++) out[k] = this.filter(state, pod, infos[indices[k]!]!);
   }
 }

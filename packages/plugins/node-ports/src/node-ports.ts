@@ -2,12 +2,14 @@
 import { type ContainerPort, getContainerPorts, type Pod } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
+  type NodeColumns,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
@@ -34,7 +36,7 @@ class PreFilterState implements StateData {
 const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
 
 /** Checks that the host ports a pod asks for are free on the node. */
-export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodePorts implements PreFilterPlugin, FilterPlugin, BatchFilterPlugin, EnqueueExtensions {
   private readonly enableSchedulingQueueHint: boolean;
 
   constructor(features: Features) {
@@ -67,5 +69,23 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
       return asStatus(new Error(`reading "${preFilterStateKey}" from cycleState: not found`));
     }
     return fitsPorts(s.ports, nodeInfo.usedPorts) ? null : new Status(Code.Unschedulable, ErrReason);
+  }
+
+  /** Nodes whose pods use no host port pass without a look at their ports. */
+  filterBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const used = columns.usedPortCount;
+    const infos = columns.nodeInfos;
+    const hasState = state.read(preFilterStateKey) !== undefined;
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k]!;
+      out[k] = hasState && used[idx] === 0 ? null : this.filter(state, pod, infos[idx]!);
+    }
   }
 }

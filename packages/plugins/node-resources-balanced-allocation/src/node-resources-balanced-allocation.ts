@@ -1,10 +1,12 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go
 import type { Pod } from "@kubesched/api";
 import {
+  type BatchScorePlugin,
   Code,
   type CycleState,
   type Features,
   formatFieldErrors,
+  type NodeColumns,
   type NodeInfo,
   type PreScorePlugin,
   ResourceAllocationScorer,
@@ -37,7 +39,7 @@ class PreScoreState implements StateData {
  * NodeResourcesBalancedAllocation: favors nodes whose resource usage becomes more balanced
  * (closer cpu/memory/... fractions) with the pod placed there.
  */
-export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin {
+export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin, BatchScorePlugin {
   private readonly scorer: ResourceAllocationScorer;
 
   /** Throws when the args are invalid (as upstream NewBalancedAllocation). */
@@ -76,6 +78,28 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
       if (ResourceAllocationScorer.isBestEffortPod(podRequests)) return 0;
     }
     return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    const s = state.read(preScoreStateKey);
+    let podRequests: Float64Array;
+    if (s) {
+      podRequests = s.podRequests;
+    } else {
+      podRequests = this.scorer.calculatePodResourceRequestList(pod);
+      if (ResourceAllocationScorer.isBestEffortPod(podRequests)) {
+        scores.fill(0, 0, count);
+        return null;
+      }
+    }
+    return this.scorer.scoreBatch(columns, indices, count, podRequests, scores);
   }
 
   scoreExtensions(): ScoreExtensions | null {

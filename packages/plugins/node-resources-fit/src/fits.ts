@@ -11,7 +11,7 @@ import {
   ResourceMemory,
   ResourcePods,
 } from "@kubesched/api";
-import { NodeInfo, Resource, type StateData } from "@kubesched/framework";
+import { type NodeColumns, NodeInfo, Resource, type StateData, type Status } from "@kubesched/framework";
 import {
   ErrReasonInsufficientCPU,
   ErrReasonInsufficientEphemeralStorage,
@@ -192,6 +192,67 @@ export function fitsRequest(
     }
   }
   return out;
+}
+
+/** A non-null marker for a node fitsRequestBatch rejects (the caller builds the real status). */
+const rejected = {} as Status;
+
+/**
+ * fitsRequest over the snapshot's columns: `out[k]` is null where the pod fits
+ * `columns.nodeInfos[indices[k]]` (fitsRequest returns null), a non-null marker where it does
+ * not. The same comparisons on the same amounts as fitsRequest.
+ */
+export function fitsRequestBatch(
+  podRequest: PodResourceRequest,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  out: (Status | null)[],
+): void {
+  const podCount = columns.podCount;
+  const allowed = columns.allowedPodNumber;
+  const hasAny = podRequest.hasAnyRequest();
+  const cpu = podRequest.milliCPU;
+  const mem = podRequest.memory;
+  const eph = podRequest.ephemeralStorage;
+  const checkCPU = hasAny && cpu > 0;
+  const checkMem = hasAny && mem > 0;
+  const checkEph = hasAny && eph > 0;
+  const allocCPU = columns.allocatableMilliCPU;
+  const reqCPU = columns.requestedMilliCPU;
+  const allocMem = columns.allocatableMemory;
+  const reqMem = columns.requestedMemory;
+  const allocEph = columns.allocatableEphemeralStorage;
+  const reqEph = columns.requestedEphemeralStorage;
+  // The scalar resources the pod requests (not ignored): their columns, or null (0 everywhere).
+  const scalarQ: number[] = [];
+  const scalarAlloc: (Float64Array | null)[] = [];
+  const scalarUsed: (Float64Array | null)[] = [];
+  if (hasAny) {
+    const names = podRequest.scalarNames;
+    for (let i = 0; i < names.length; i++) {
+      const q = podRequest.scalarValues[i]!;
+      if (q === 0 || podRequest.scalarIgnored[i]) continue;
+      const col = columns.scalar(names[i]!);
+      scalarQ.push(q);
+      scalarAlloc.push(col?.allocatable ?? null);
+      scalarUsed.push(col?.requested ?? null);
+    }
+  }
+  const numScalars = scalarQ.length;
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    let fit = !(podCount[idx]! + 1 > allowed[idx]!);
+    if (fit && checkCPU && cpu > allocCPU[idx]! - reqCPU[idx]!) fit = false;
+    if (fit && checkMem && mem > allocMem[idx]! - reqMem[idx]!) fit = false;
+    if (fit && checkEph && eph > allocEph[idx]! - reqEph[idx]!) fit = false;
+    for (let i = 0; fit && i < numScalars; i++) {
+      const a = scalarAlloc[i]!;
+      const u = scalarUsed[i]!;
+      if (scalarQ[i]! > (a === null ? 0 : a[idx]!) - (u === null ? 0 : u[idx]!)) fit = false;
+    }
+    out[k] = fit ? null : rejected;
+  }
 }
 
 /** upstream Fits: the pod's insufficient resources on the node, ignoring nothing; [] when it fits. */

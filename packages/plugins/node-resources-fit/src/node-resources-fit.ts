@@ -2,6 +2,8 @@
 import type { Container, Pod } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
+  type BatchScorePlugin,
   Code,
   type CycleState,
   type EnqueueExtensions,
@@ -10,6 +12,7 @@ import {
   formatFieldErrors,
   leastResourceScorer,
   mostResourceScorer,
+  type NodeColumns,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
@@ -32,7 +35,7 @@ import {
   validateNodeResourcesFitArgs,
 } from "./args";
 import { eventsToRegister } from "./events";
-import { computePodResourceRequest, fitsRequest, type PodResourceRequest } from "./fits";
+import { computePodResourceRequest, fitsRequest, fitsRequestBatch, type PodResourceRequest } from "./fits";
 import { ErrReasonSidecarContainersDisabled } from "./reasons";
 
 /** The plugin's registered name. */
@@ -72,7 +75,14 @@ function strategyScorer(args: NodeResourcesFitArgs): ResourceScorerFn {
  * Score ranks nodes by the configured strategy (LeastAllocated by default).
  */
 export class NodeResourcesFit
-  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions
+  implements
+    PreFilterPlugin,
+    FilterPlugin,
+    BatchFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    BatchScorePlugin,
+    EnqueueExtensions
 {
   private readonly ignoredResources: ReadonlySet<string>;
   private readonly ignoredResourceGroups: ReadonlySet<string>;
@@ -137,6 +147,27 @@ export class NodeResourcesFit
     return new Status(code, ...reasons);
   }
 
+  /** filter() over the snapshot's columns: fits are decided there; rejections come from filter(). */
+  filterBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const s = state.read(preFilterStateKey);
+    const infos = columns.nodeInfos;
+    if (s === undefined) {
+      for (let k = 0; k < count; k++) out[k] = this.filter(state, pod, infos[indices[k]!]!);
+      return;
+    }
+    fitsRequestBatch(s, columns, indices, count, out);
+    for (let k = 0; k < count; k++) {
+      if (out[k] !== null) out[k] = this.filter(state, pod, infos[indices[k]!]!);
+    }
+  }
+
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
     state.write(preScoreStateKey, new PreScoreState(this.scorer.calculatePodResourceRequestList(pod)));
     return null;
@@ -146,6 +177,19 @@ export class NodeResourcesFit
     const s = state.read(preScoreStateKey);
     const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
     return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    const s = state.read(preScoreStateKey);
+    const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
+    return this.scorer.scoreBatch(columns, indices, count, podRequests, scores);
   }
 
   scoreExtensions(): ScoreExtensions | null {

@@ -1,12 +1,14 @@
 // upstream: pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go
 import { type Pod, type TolerationOptions, tolerationsTolerateTaint } from "@kubesched/api";
 import {
+  type BatchFilterPlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
+  type NodeColumns,
   type NodeInfo,
   Status,
 } from "@kubesched/framework";
@@ -19,7 +21,7 @@ export const name = "NodeUnschedulable";
  * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
  * `node.kubernetes.io/unschedulable:NoSchedule`.
  */
-export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
+export class NodeUnschedulable implements FilterPlugin, BatchFilterPlugin, EnqueueExtensions {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -43,5 +45,34 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
     if (tolerationsTolerateTaint(pod.spec?.tolerations, unschedulableTaint, this.tolerationOptions))
       return null;
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+  }
+
+  filterBatch(
+    _state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const unschedulable = columns.unschedulable;
+    // Whether the pod tolerates the unschedulable taint, decided at the first cordoned node.
+    let tolerates = -1;
+    for (let k = 0; k < count; k++) {
+      if (unschedulable[indices[k]!] === 0) {
+        out[k] = null;
+        continue;
+      }
+      if (tolerates < 0) {
+        tolerates = tolerationsTolerateTaint(
+          pod.spec?.tolerations,
+          unschedulableTaint,
+          this.tolerationOptions,
+        )
+          ? 1
+          : 0;
+      }
+      out[k] = tolerates === 1 ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+    }
   }
 }

@@ -10,14 +10,19 @@ import {
 } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
+  type BatchScoreExtensions,
+  type BatchScorePlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   defaultNormalizeScore,
+  defaultNormalizeScoreBatch,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
   MaxNodeScore,
+  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type PreScorePlugin,
@@ -54,10 +59,20 @@ function getAllTolerationPreferNoSchedule(tolerations: readonly Toleration[] | u
 
 /** Checks that a pod tolerates a node's taints; prefers nodes with fewer intolerable PreferNoSchedule taints. */
 export class TaintToleration
-  implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
+  implements
+    FilterPlugin,
+    BatchFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    BatchScorePlugin,
+    ScoreExtensions,
+    BatchScoreExtensions,
+    EnqueueExtensions
 {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
+  /** Per taint set of the columns, during one batch call: -1 not decided yet, else the answer. */
+  private perTaintSet = new Int32Array(16);
 
   constructor(features: Features) {
     this.tolerationOptions = {
@@ -85,6 +100,49 @@ export class TaintToleration
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaint);
   }
 
+  /** The per-taint-set scratch, cleared to -1 for `n` sets. */
+  private taintSetScratch(n: number): Int32Array {
+    if (this.perTaintSet.length < n)
+      this.perTaintSet = new Int32Array(Math.max(n, this.perTaintSet.length * 2));
+    this.perTaintSet.fill(-1, 0, n);
+    return this.perTaintSet;
+  }
+
+  /** filter() decided once per taint set: nodes with equal taints get the same answer. */
+  filterBatch(
+    _state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const ids = columns.taintSetIds;
+    const fits = this.taintSetScratch(columns.taintSetCount);
+    const tolerations = pod.spec?.tolerations;
+    for (let k = 0; k < count; k++) {
+      const id = ids[indices[k]!]!;
+      if (id === 0) {
+        out[k] = null;
+        continue;
+      }
+      let f = fits[id]!;
+      if (f < 0) {
+        f =
+          findMatchingUntoleratedTaint(
+            columns.taintSet(id),
+            tolerations,
+            doNotScheduleTaintsFilter,
+            this.tolerationOptions,
+          ) === undefined
+            ? 1
+            : 0;
+        fits[id] = f;
+      }
+      out[k] = f === 1 ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaint);
+    }
+  }
+
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
     state.write(preScoreStateKey, new PreScoreState(getAllTolerationPreferNoSchedule(pod.spec?.tolerations)));
     return null;
@@ -108,11 +166,62 @@ export class TaintToleration
     return intolerable;
   }
 
+  /** score() counted once per taint set. */
+  scoreBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    const s = state.read(preScoreStateKey);
+    if (s === undefined) {
+      // score() fails on every node: its status for the first.
+      if (count === 0) return null;
+      return this.score(state, pod, columns.nodeInfos[indices[0]!]!) as Status;
+    }
+    const ids = columns.taintSetIds;
+    const perSet = this.taintSetScratch(columns.taintSetCount);
+    const tolerations = s.tolerationsPreferNoSchedule;
+    for (let k = 0; k < count; k++) {
+      const id = ids[indices[k]!]!;
+      if (id === 0) {
+        scores[k] = 0;
+        continue;
+      }
+      let n = perSet[id]!;
+      if (n < 0) {
+        n = 0;
+        const taints = columns.taintSet(id);
+        for (let i = 0; i < taints.length; i++) {
+          const taint = taints[i]!;
+          if (taint.effect !== TaintEffectPreferNoSchedule) continue;
+          if (!tolerationsTolerateTaint(tolerations, taint, this.tolerationOptions)) n++;
+        }
+        perSet[id] = n;
+      }
+      scores[k] = n;
+    }
+    return null;
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }
 
   normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
     return defaultNormalizeScore(MaxNodeScore, true, scores);
+  }
+
+  normalizeScoreBatch(
+    _state: CycleState,
+    _pod: Pod,
+    _columns: NodeColumns,
+    _indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    return defaultNormalizeScoreBatch(MaxNodeScore, true, scores, count);
   }
 }

@@ -1,0 +1,89 @@
+// Scratch buffers of the batch Filter/Score paths (framework.ts): reused from cycle to cycle so a
+// cycle allocates nothing per node on the success path. One set per framework (profile); Filter
+// and Score are synchronous, so a cycle's use never overlaps another's.
+import type { NodeInfo, Status } from "@kubesched/framework";
+
+/** Buffers for one window of Filter: the candidate nodes and, per node, what the plugins said. */
+export class FilterWindow {
+  capacity = 0;
+  /** The candidate nodes of the window, in filtering order. */
+  nodes: (NodeInfo | null)[] = [];
+  /** Column index of each candidate (-1: not in the snapshot's columns). */
+  colIdx = new Int32Array(0);
+  /** 1: filtered per node (nominated pods, or no column index). */
+  slow = new Uint8Array(0);
+  /** Index of the plugin that rejected each candidate (the number of plugins: none did). */
+  failAt = new Int32Array(0);
+  /** The rejection (as the runtime reports it: plugin named, non-rejections as Error). */
+  status: (Status | null)[] = [];
+  /** The status the rejecting plugin returned (for the metrics' status label). */
+  raw: (Status | null)[] = [];
+  /** Column indices of the candidates still passing, and their positions in the window. */
+  alive = new Int32Array(0);
+  aliveK = new Int32Array(0);
+  /** What a plugin returned for each alive candidate. */
+  out: (Status | null)[] = [];
+
+  ensure(n: number): void {
+    if (n <= this.capacity) return;
+    const c = Math.max(n, this.capacity * 2, 64);
+    this.colIdx = new Int32Array(c);
+    this.slow = new Uint8Array(c);
+    this.failAt = new Int32Array(c);
+    this.alive = new Int32Array(c);
+    this.aliveK = new Int32Array(c);
+    this.nodes = new Array(c).fill(null);
+    this.status = new Array(c).fill(null);
+    this.raw = new Array(c).fill(null);
+    this.out = new Array(c).fill(null);
+    this.capacity = c;
+  }
+
+  /** Drops the references of a window (nodes and statuses are not kept past the cycle). */
+  clear(n: number): void {
+    for (let k = 0; k < n; k++) {
+      this.nodes[k] = null;
+      this.status[k] = null;
+      this.raw[k] = null;
+    }
+  }
+}
+
+/** Feasible nodes with their column indices, as the last Filter returned them (for Score). */
+export class FeasibleIndex {
+  nodes: readonly NodeInfo[] | null = null;
+  count = 0;
+  indices = new Int32Array(64);
+
+  reset(): void {
+    this.nodes = null;
+    this.count = 0;
+  }
+
+  push(k: number, idx: number): void {
+    if (k >= this.indices.length) {
+      const b = new Int32Array(this.indices.length * 2);
+      b.set(this.indices);
+      this.indices = b;
+    }
+    this.indices[k] = idx;
+  }
+}
+
+/** Per-plugin score rows (plugin p's score of node n at p * stride + n), reused across cycles. */
+export class ScoreRows {
+  buffer = new Float64Array(0);
+  totals = new Float64Array(0);
+  indices = new Int32Array(0);
+
+  ensure(plugins: number, nodes: number): void {
+    if (this.buffer.length < plugins * nodes) {
+      this.buffer = new Float64Array(Math.max(plugins * nodes, this.buffer.length * 2));
+    }
+    if (this.totals.length < nodes) {
+      const c = Math.max(nodes, this.totals.length * 2);
+      this.totals = new Float64Array(c);
+      this.indices = new Int32Array(c);
+    }
+  }
+}

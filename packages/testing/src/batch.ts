@@ -1,0 +1,155 @@
+// Batch Filter/Score (BatchFilterPlugin, BatchScorePlugin, BatchScoreExtensions) must decide
+// exactly what the per-node methods decide. These helpers let a test run the same cycles both
+// ways and compare: a registry whose plugins hide their batch methods (the runtime then calls
+// filter() and score() node by node), and a direct comparison of a plugin's two forms.
+import type { Pod } from "@kubesched/api";
+import {
+  type CycleState,
+  isBatchFilterPlugin,
+  isBatchScoreExtensions,
+  isBatchScorePlugin,
+  isStatus,
+  type NodeColumns,
+  type NodeInfo,
+  type Plugin,
+  type PluginDescriptor,
+  type Registry,
+  type ScoreExtensions,
+  type Status,
+} from "@kubesched/framework";
+import { type StatusSummary, statusSummary } from "./status-summary";
+
+const batchMethods = ["filterBatch", "scoreBatch", "normalizeScoreBatch"] as const;
+
+function hasBatchMethod(o: object): boolean {
+  const r = o as Record<string, unknown>;
+  return batchMethods.some((m) => typeof r[m] === "function");
+}
+
+/**
+ * The plugin seen without its batch methods: an object whose prototype is the plugin, with
+ * `filterBatch`, `scoreBatch` and `normalizeScoreBatch` shadowed (also on what scoreExtensions()
+ * returns). Every other method runs on the plugin's own code and state.
+ */
+export function hideBatchMethods<P extends Plugin>(plugin: P): P {
+  if (!hasBatchMethod(plugin) && typeof (plugin as Record<string, unknown>).scoreExtensions !== "function") {
+    return plugin;
+  }
+  const hidden = Object.create(plugin) as Record<string, unknown>;
+  for (const m of batchMethods) hidden[m] = undefined;
+  const ext = (plugin as Record<string, unknown>).scoreExtensions;
+  if (typeof ext === "function") {
+    hidden.scoreExtensions = function (this: object): ScoreExtensions | null {
+      const e = (ext as () => ScoreExtensions | null).call(this);
+      if (e === null || (e as object) === this || !hasBatchMethod(e)) return e;
+      const h = Object.create(e) as Record<string, unknown>;
+      h.normalizeScoreBatch = undefined;
+      return h as unknown as ScoreExtensions;
+    };
+  }
+  return hidden as unknown as P;
+}
+
+/** The registry with every plugin built by `hideBatchMethods`: Filter and Score run per node. */
+export function withoutBatch(registry: Registry): Registry {
+  const out = new Map<string, PluginDescriptor<unknown>>();
+  for (const [name, d] of registry) {
+    out.set(name, {
+      ...d,
+      factory: async (args, handle) => hideBatchMethods(await d.factory(args, handle)),
+    });
+  }
+  return out;
+}
+
+/** Equal numbers (0 and -0 alike, as JSON prints them), or both NaN. */
+function same(a: number, b: number): boolean {
+  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+function summaries(list: readonly (Status | null)[]): (StatusSummary | null)[] {
+  return list.map((s) => (s === null || s.isSuccess() ? null : statusSummary(s)));
+}
+
+/**
+ * Throws when the plugin's filterBatch over `nodes` does not return what filter() returns on
+ * each node (code and reasons). Nothing to do for a plugin without filterBatch.
+ */
+export function checkFilterBatch(
+  plugin: Plugin,
+  state: CycleState,
+  pod: Pod,
+  columns: NodeColumns,
+  nodes: readonly NodeInfo[],
+): void {
+  if (!isBatchFilterPlugin(plugin) || nodes.length === 0) return;
+  const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
+  if (indices.some((i) => i < 0)) throw new Error("checkFilterBatch: a node is not in the columns");
+  const out: (Status | null)[] = new Array(nodes.length).fill(undefined);
+  plugin.filterBatch(state, pod, columns, indices, nodes.length, out);
+  const want = summaries(nodes.map((ni) => plugin.filter(state, pod, ni)));
+  if (out.some((s) => s === undefined)) {
+    throw new Error(`${plugin.name()}.filterBatch left statuses unset`);
+  }
+  const got = summaries(out);
+  const a = JSON.stringify(got);
+  const b = JSON.stringify(want);
+  if (a !== b)
+    throw new Error(`${plugin.name()}.filterBatch differs from filter():\n batch: ${a}\n  node: ${b}`);
+}
+
+/**
+ * Throws when the plugin's scoreBatch (and normalizeScoreBatch) over `nodes` does not give what
+ * score() (and normalizeScore) give: the same scores, or the same failure.
+ */
+export function checkScoreBatch(
+  plugin: Plugin,
+  state: CycleState,
+  pod: Pod,
+  columns: NodeColumns,
+  nodes: readonly NodeInfo[],
+): void {
+  if (!isBatchScorePlugin(plugin) || nodes.length === 0) return;
+  const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
+  if (indices.some((i) => i < 0)) throw new Error("checkScoreBatch: a node is not in the columns");
+  const n = nodes.length;
+  // Per node.
+  let wantStatus: Status | null = null;
+  const list = nodes.map((ni) => ({ name: ni.nodeName, score: 0 }));
+  for (let k = 0; k < n; k++) {
+    const r = plugin.score(state, pod, nodes[k] as NodeInfo);
+    if (isStatus(r)) {
+      if (!r.isSuccess()) {
+        wantStatus = r;
+        break;
+      }
+    } else {
+      (list[k] as { score: number }).score = r;
+    }
+  }
+  // Batch.
+  const scores = new Float64Array(n).fill(Number.NaN);
+  const gotStatus = plugin.scoreBatch(state, pod, columns, indices, n, scores);
+  const fail = (what: string, got: unknown, want: unknown): never => {
+    throw new Error(
+      `${plugin.name()}.${what} differs:\n batch: ${JSON.stringify(got)}\n  node: ${JSON.stringify(want)}`,
+    );
+  };
+  const gs = gotStatus === null || gotStatus.isSuccess() ? null : statusSummary(gotStatus);
+  const ws = wantStatus === null ? null : statusSummary(wantStatus);
+  if (JSON.stringify(gs) !== JSON.stringify(ws)) fail("scoreBatch status", gs, ws);
+  if (ws !== null) return;
+  const raw = list.map((s) => s.score);
+  if (raw.some((v, k) => !same(v, scores[k] as number))) fail("scoreBatch", [...scores], raw);
+  const ext = plugin.scoreExtensions();
+  if (ext === null) return;
+  const wantNorm = ext.normalizeScore(state, pod, list);
+  if (!isBatchScoreExtensions(ext)) return;
+  const gotNorm = ext.normalizeScoreBatch(state, pod, columns, indices, n, scores);
+  const gn = gotNorm === null || gotNorm.isSuccess() ? null : statusSummary(gotNorm);
+  const wn = wantNorm === null || wantNorm.isSuccess() ? null : statusSummary(wantNorm);
+  if (JSON.stringify(gn) !== JSON.stringify(wn)) fail("normalizeScoreBatch status", gn, wn);
+  if (wn !== null) return;
+  const norm = list.map((s) => s.score);
+  if (norm.some((v, k) => !same(v, scores[k] as number))) fail("normalizeScoreBatch", [...scores], norm);
+}
