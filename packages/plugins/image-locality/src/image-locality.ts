@@ -1,10 +1,12 @@
 // upstream: pkg/scheduler/framework/plugins/imagelocality/image_locality.go
 import type { Pod } from "@kubesched/api";
 import {
+  type BatchScorePlugin,
   type CycleState,
   type Handle,
   type ImageStateSummary,
   MaxNodeScore,
+  type NodeColumns,
   type NodeInfo,
   type ScoreExtensions,
   type ScorePlugin,
@@ -47,7 +49,7 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 }
 
 /** ImageLocality: favors nodes that already have the images of the pod's containers. */
-export class ImageLocality implements ScorePlugin {
+export class ImageLocality implements ScorePlugin, BatchScorePlugin {
   // The normalized images of the last pod scored, so scoring each node allocates nothing.
   private lastPod: Pod | null = null;
   private images: string[] = [];
@@ -78,6 +80,25 @@ export class ImageLocality implements ScorePlugin {
       if (state !== undefined) sum += scaledImageScore(state, totalNumNodes);
     }
     return calculatePriority(sum, images.length);
+  }
+
+  /** Nodes without images all score what an empty sum scores; the others as score(). */
+  scoreBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    const imageCount = columns.imageCount;
+    const infos = columns.nodeInfos;
+    const none = calculatePriority(0, this.podImages(pod).length);
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k]!;
+      scores[k] = imageCount[idx] === 0 ? none : (this.score(state, pod, infos[idx]!) as number);
+    }
+    return null;
   }
 
   scoreExtensions(): ScoreExtensions | null {

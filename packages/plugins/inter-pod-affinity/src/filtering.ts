@@ -5,12 +5,14 @@ import {
   asStatus,
   Code,
   type CycleState,
+  type NodeColumns,
   type NodeInfo,
   PodInfo,
   type StateData,
   Status,
   stateKey,
 } from "@kubesched/framework";
+import { CountsByLabel } from "./column-counts";
 import type { InterPodAffinityContext } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
 import {
@@ -413,6 +415,72 @@ export function filter(state: CycleState, nodeInfo: NodeInfo): Status | null {
     }
   }
   return null;
+}
+
+/**
+ * filter() over the snapshot's columns: `out[k]` is null where filter() passes
+ * `columns.nodeInfos[indices[k]]`, filter()'s own status elsewhere. The state is read and checked
+ * once, node labels come from the columns.
+ */
+export function filterBatch(
+  state: CycleState,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  out: (Status | null)[],
+): void {
+  const s = state.read(preFilterStateKey);
+  const infos = columns.nodeInfos;
+  if (
+    s === undefined ||
+    s.affinityCounts.stale() ||
+    s.antiAffinityCounts.stale() ||
+    s.existingAntiAffinityCounts.stale()
+  ) {
+    for (let k = 0; k < count; k++) out[k] = filter(state, infos[indices[k]!]!);
+    return;
+  }
+  const affinityCounts = s.affinityCounts.counts;
+  const affinity = s.affinityTerms.map((t) => CountsByLabel.of(columns, affinityCounts, t.topologyKey));
+  const selfEscape = affinityCounts.pairs === 0 && s.selfMatchesAffinity;
+  const antiCounts = s.antiAffinityCounts.counts;
+  const anti =
+    antiCounts.pairs > 0
+      ? s.antiAffinityTerms.map((t) => CountsByLabel.of(columns, antiCounts, t.topologyKey))
+      : [];
+  const existingCounts = s.existingAntiAffinityCounts.counts;
+  const existing =
+    existingCounts.pairs > 0
+      ? existingCounts.keys.map((key, i) => new CountsByLabel(columns, key, existingCounts.maps[i]))
+      : [];
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    let pass = true;
+    if (affinity.length > 0) {
+      let podsExist = true;
+      for (let i = 0; i < affinity.length; i++) {
+        const c = affinity[i]!;
+        const id = c.valueIds[idx]!;
+        if (id < 0) {
+          pass = false;
+          break;
+        }
+        if (c.get(id) <= 0) podsExist = false;
+      }
+      if (pass && !podsExist && !selfEscape) pass = false;
+    }
+    for (let i = 0; pass && i < anti.length; i++) {
+      const c = anti[i]!;
+      const id = c.valueIds[idx]!;
+      if (id >= 0 && c.get(id) > 0) pass = false;
+    }
+    for (let i = 0; pass && i < existing.length; i++) {
+      const c = existing[i]!;
+      const id = c.valueIds[idx]!;
+      if (id >= 0 && c.get(id) > 0) pass = false;
+    }
+    out[k] = pass ? null : filter(state, infos[idx]!);
+  }
 }
 
 export function addOrRemovePod(

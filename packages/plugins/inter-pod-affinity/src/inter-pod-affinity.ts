@@ -1,11 +1,15 @@
 // upstream: pkg/scheduler/framework/plugins/interpodaffinity/plugin.go
 import type { Pod } from "@kubesched/api";
 import type {
+  BatchFilterPlugin,
+  BatchScoreExtensions,
+  BatchScorePlugin,
   ClusterEventWithHint,
   CycleState,
   EnqueueExtensions,
   FilterPlugin,
   Handle,
+  NodeColumns,
   NodeInfo,
   NodeScore,
   PodInfo,
@@ -20,9 +24,16 @@ import type {
 import type { InterPodAffinityArgs } from "./args";
 import type { InterPodAffinityContext } from "./context";
 import { eventsToRegister } from "./events";
-import { addOrRemovePod, type FilteringMemos, filter, preFilter } from "./filtering";
+import { addOrRemovePod, type FilteringMemos, filter, filterBatch, preFilter } from "./filtering";
 import { DefaultMemoCapacity, MemoLRU } from "./node-memo";
-import { normalizeScore, preScore, type ScoringMemo, score } from "./scoring";
+import {
+  normalizeScore,
+  normalizeScoreBatch,
+  preScore,
+  type ScoringMemo,
+  score,
+  scoreBatch,
+} from "./scoring";
 
 /** The plugin's registered name. */
 export const name = "InterPodAffinity";
@@ -40,11 +51,14 @@ export class InterPodAffinity
   implements
     PreFilterPlugin,
     FilterPlugin,
+    BatchFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
+    BatchScorePlugin,
     EnqueueExtensions,
     PreFilterExtensions,
-    ScoreExtensions
+    ScoreExtensions,
+    BatchScoreExtensions
 {
   private readonly ctx: InterPodAffinityContext;
 
@@ -90,6 +104,17 @@ export class InterPodAffinity
     return filter(state, nodeInfo);
   }
 
+  filterBatch(
+    state: CycleState,
+    _pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    filterBatch(state, columns, indices, count, out);
+  }
+
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
     return preScore(this.ctx, state, pod);
   }
@@ -98,11 +123,33 @@ export class InterPodAffinity
     return score(state, nodeInfo);
   }
 
+  scoreBatch(
+    state: CycleState,
+    _pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    return scoreBatch(state, columns, indices, count, scores);
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }
 
   normalizeScore(state: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
     return normalizeScore(state, scores);
+  }
+
+  normalizeScoreBatch(
+    state: CycleState,
+    _pod: Pod,
+    _columns: NodeColumns,
+    _indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    return normalizeScoreBatch(state, scores, count);
   }
 }

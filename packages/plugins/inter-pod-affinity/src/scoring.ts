@@ -5,6 +5,7 @@ import {
   Code,
   type CycleState,
   MaxNodeScore,
+  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   PodInfo,
@@ -12,6 +13,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import { CountsByLabel } from "./column-counts";
 import type { InterPodAffinityContext } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
 import {
@@ -251,6 +253,53 @@ export function normalizeScore(state: CycleState, scores: NodeScore[]): Status |
   const diff = max - min;
   for (const ns of scores) {
     ns.score = diff > 0 ? Math.trunc(MaxNodeScore * ((ns.score - min) / diff)) : 0;
+  }
+  return null;
+}
+
+/**
+ * score() over the snapshot's columns (`scores[k]` for `columns.nodeInfos[indices[k]]`); null, or
+ * the status score() returns on every node when the state is missing or stale.
+ */
+export function scoreBatch(
+  state: CycleState,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  scores: Float64Array,
+): Status | null {
+  const s = readPreScoreState(state);
+  if (s instanceof Status) return count === 0 ? null : s;
+  const ts = s.topologyScore;
+  const byKey = ts.keys.map((key, i) => new CountsByLabel(columns, key, ts.maps[i]));
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    let total = 0;
+    for (let i = 0; i < byKey.length; i++) {
+      const c = byKey[i]!;
+      const id = c.valueIds[idx]!;
+      if (id >= 0) total += c.get(id);
+    }
+    scores[k] = total;
+  }
+  return null;
+}
+
+/** normalizeScore over a score array. */
+export function normalizeScoreBatch(state: CycleState, scores: Float64Array, count: number): Status | null {
+  const s = readPreScoreState(state);
+  if (s instanceof Status) return s;
+  if (s.topologyScore.keys.length === 0) return null;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < count; k++) {
+    const v = scores[k]!;
+    if (v > max) max = v;
+    if (v < min) min = v;
+  }
+  const diff = max - min;
+  for (let k = 0; k < count; k++) {
+    scores[k] = diff > 0 ? Math.trunc(MaxNodeScore * ((scores[k]! - min) / diff)) : 0;
   }
   return null;
 }

@@ -2,21 +2,28 @@
 import {
   getRequiredNodeAffinity,
   type NodeSelectorMatcher,
+  type NodeSelectorTerm,
   newNodeSelector,
   type Pod,
+  type PreferredSchedulingTerm,
   PreferredSchedulingTermsMatcher,
   type RequiredNodeAffinity,
 } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
+  type BatchScoreExtensions,
+  type BatchScorePlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   defaultNormalizeScore,
+  defaultNormalizeScoreBatch,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
   MaxNodeScore,
+  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type PreFilterExtensions,
@@ -58,6 +65,52 @@ class PreScoreState implements StateData {
 const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
 const preScoreStateKey = stateKey<PreScoreState>(`PreScore${name}`);
 
+/**
+ * The label keys node selector terms read, or null when they also read fields (metadata.name):
+ * then the result is per node. Collected into `keys` (deduplicated).
+ */
+function termKeys(terms: readonly (NodeSelectorTerm | undefined)[] | undefined, keys: string[]): boolean {
+  for (const t of terms ?? []) {
+    if ((t?.matchFields?.length ?? 0) > 0) return false;
+    for (const r of t?.matchExpressions ?? []) if (!keys.includes(r.key)) keys.push(r.key);
+  }
+  return true;
+}
+
+/**
+ * Decides once per combination of label values: nodes whose values of `keys` are equal get the
+ * same answer from a function of those labels alone. `slot(idx)` is the combination's number, or
+ * -1 when there are too many combinations to number (then decide per node).
+ */
+class LabelCombinations {
+  private readonly ids: Int32Array[];
+  private readonly radix: number[];
+  readonly size: number;
+
+  constructor(columns: NodeColumns, keys: readonly string[]) {
+    this.ids = [];
+    this.radix = [];
+    let size = 1;
+    for (const key of keys) {
+      const col = columns.labelColumn(key);
+      this.ids.push(col.valueIds);
+      this.radix.push(size);
+      size *= col.values.length + 1;
+    }
+    this.size = size <= maxCombinations ? size : -1;
+  }
+
+  slot(idx: number): number {
+    if (this.size < 0) return -1;
+    let s = 0;
+    for (let j = 0; j < this.ids.length; j++) s += ((this.ids[j] as Int32Array)[idx]! + 1) * this.radix[j]!;
+    return s;
+  }
+}
+
+/** The most label-value combinations decided per batch call (beyond that, per node). */
+const maxCombinations = 1 << 16;
+
 /** Throws NodeSelectorError when a term is invalid (upstream NewPreferredSchedulingTerms). */
 function getPodPreferredNodeAffinity(pod: Pod): PreferredSchedulingTermsMatcher | null {
   const terms = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution;
@@ -69,17 +122,41 @@ function getPodPreferredNodeAffinity(pod: Pod): PreferredSchedulingTermsMatcher 
  * addedAffinity) and scores them by the weights of the preferred terms they match.
  */
 export class NodeAffinity
-  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
+  implements
+    PreFilterPlugin,
+    FilterPlugin,
+    BatchFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    BatchScorePlugin,
+    ScoreExtensions,
+    BatchScoreExtensions,
+    EnqueueExtensions
 {
   private readonly addedNodeSelector: NodeSelectorMatcher | null = null;
   private readonly addedPrefSchedTerms: PreferredSchedulingTermsMatcher | null = null;
   private readonly enableSchedulingQueueHint: boolean;
+  /** The label keys addedAffinity's required / preferred terms read (null: they read fields). */
+  private readonly addedRequiredKeys: string[] | null = [];
+  private readonly addedPreferredKeys: string[] | null = [];
 
   /** Throws when addedAffinity does not parse (validation normally caught that earlier). */
   constructor(args: NodeAffinityArgs, features: Features) {
     this.enableSchedulingQueueHint = features.enableSchedulingQueueHint;
     const added = args.addedAffinity;
     if (added == null) return;
+    if (
+      !termKeys(
+        added.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms,
+        this.addedRequiredKeys!,
+      )
+    ) {
+      this.addedRequiredKeys = null;
+    }
+    const preferredTerms = (added.preferredDuringSchedulingIgnoredDuringExecution ?? []).map(
+      (t: PreferredSchedulingTerm) => t.preference,
+    );
+    if (!termKeys(preferredTerms, this.addedPreferredKeys!)) this.addedPreferredKeys = null;
     const required = added.requiredDuringSchedulingIgnoredDuringExecution;
     if (required != null) {
       try {
@@ -159,6 +236,46 @@ export class NodeAffinity
     return null;
   }
 
+  /**
+   * The label keys Filter reads for this pod (nodeSelector, required terms, addedAffinity's), or
+   * null when it reads fields too.
+   */
+  private filterKeys(pod: Pod): string[] | null {
+    if (this.addedRequiredKeys === null) return null;
+    const keys = [...this.addedRequiredKeys];
+    for (const k of Object.keys(pod.spec?.nodeSelector ?? {})) if (!keys.includes(k)) keys.push(k);
+    const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    return termKeys(required?.nodeSelectorTerms, keys) ? keys : null;
+  }
+
+  /** filter() decided once per combination of the label values it reads. */
+  filterBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const infos = columns.nodeInfos;
+    const keys = this.filterKeys(pod);
+    const combos = keys === null ? null : new LabelCombinations(columns, keys);
+    // Per combination: 0 not decided, 1 passes, 2 rejected (filter() then builds the status).
+    const decided = combos !== null && combos.size > 0 ? new Uint8Array(combos.size) : null;
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k]!;
+      const slot = decided === null ? -1 : (combos as LabelCombinations).slot(idx);
+      const d = slot < 0 ? 0 : (decided as Uint8Array)[slot]!;
+      if (d === 1) {
+        out[k] = null;
+        continue;
+      }
+      const s = this.filter(state, pod, infos[idx]!);
+      out[k] = s;
+      if (slot >= 0) (decided as Uint8Array)[slot] = s === null ? 1 : 2;
+    }
+  }
+
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
     let preferred: PreferredSchedulingTermsMatcher | null;
     try {
@@ -192,11 +309,65 @@ export class NodeAffinity
     return count;
   }
 
+  /** score() computed once per combination of the label values the preferred terms read. */
+  scoreBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    const infos = columns.nodeInfos;
+    let keys: string[] | null = null;
+    if (state.read(preScoreStateKey) !== undefined && this.addedPreferredKeys !== null) {
+      keys = [...this.addedPreferredKeys];
+      const preferred = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution;
+      if (
+        !termKeys(
+          preferred?.map((t) => t.preference),
+          keys,
+        )
+      )
+        keys = null;
+    }
+    const combos = keys === null ? null : new LabelCombinations(columns, keys);
+    const known = combos !== null && combos.size > 0 ? new Float64Array(combos.size).fill(-1) : null;
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k]!;
+      const slot = known === null ? -1 : (combos as LabelCombinations).slot(idx);
+      if (slot >= 0 && (known as Float64Array)[slot]! >= 0) {
+        scores[k] = (known as Float64Array)[slot]!;
+        continue;
+      }
+      const r = this.score(state, pod, infos[idx]!);
+      if (typeof r !== "number") {
+        if (!r.isSuccess()) return r;
+        scores[k] = 0;
+        continue;
+      }
+      scores[k] = r;
+      if (slot >= 0 && r >= 0) (known as Float64Array)[slot] = r;
+    }
+    return null;
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }
 
   normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
     return defaultNormalizeScore(MaxNodeScore, false, scores);
+  }
+
+  normalizeScoreBatch(
+    _state: CycleState,
+    _pod: Pod,
+    _columns: NodeColumns,
+    _indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    return defaultNormalizeScoreBatch(MaxNodeScore, false, scores, count);
   }
 }

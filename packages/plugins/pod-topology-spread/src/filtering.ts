@@ -1,6 +1,14 @@
 // upstream: pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
 import { getRequiredNodeAffinity, type Node, type Pod, type RequiredNodeAffinity } from "@kubesched/api";
-import { Code, type CycleState, type NodeInfo, type StateData, Status, stateKey } from "@kubesched/framework";
+import {
+  Code,
+  type CycleState,
+  type NodeColumns,
+  type NodeInfo,
+  type StateData,
+  Status,
+  stateKey,
+} from "@kubesched/framework";
 import {
   matchNodeInclusionPolicies,
   nodeLabelsMatchSpreadConstraints,
@@ -175,4 +183,57 @@ export function filterNode(s: PreFilterState, nodeInfo: NodeInfo): Status | null
     }
   }
   return null;
+}
+
+/**
+ * filterNode over the snapshot's columns: `out[k]` is null where filterNode passes
+ * `columns.nodeInfos[indices[k]]`, filterNode's own status elsewhere. The skew check is decided
+ * once per topology value (nodes of a domain share it); nodes missing a key go to filterNode.
+ */
+export function filterNodes(
+  s: PreFilterState,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  out: (Status | null)[],
+): void {
+  const constraints = s.constraints;
+  const nc = constraints.length;
+  const ids: Int32Array[] = new Array(nc);
+  const values: (readonly string[])[] = new Array(nc);
+  // Per constraint and topology value: 0 not decided, 1 within maxSkew, 2 over it.
+  const verdicts: Uint8Array[] = new Array(nc);
+  const minMatch = new Float64Array(nc);
+  for (let i = 0; i < nc; i++) {
+    const c = constraints[i]!;
+    const col = columns.labelColumn(c.topologyKey);
+    ids[i] = col.valueIds;
+    values[i] = col.values;
+    verdicts[i] = new Uint8Array(col.values.length);
+    minMatch[i] = s.minMatchNum(i, c.minDomains);
+  }
+  const infos = columns.nodeInfos;
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    let pass = true;
+    for (let i = 0; i < nc; i++) {
+      const id = ids[i]![idx]!;
+      if (id < 0) {
+        pass = false;
+        break;
+      }
+      const v = verdicts[i]!;
+      let verdict = v[id]!;
+      if (verdict === 0) {
+        const matchNum = s.tpValueToMatchNum[i]!.get(values[i]![id]!) ?? 0;
+        verdict = matchNum + s.selfMatchNum[i]! - minMatch[i]! > constraints[i]!.maxSkew ? 2 : 1;
+        v[id] = verdict;
+      }
+      if (verdict === 2) {
+        pass = false;
+        break;
+      }
+    }
+    out[k] = pass ? null : filterNode(s, infos[idx]!);
+  }
 }

@@ -2,6 +2,9 @@
 import type { Pod, TopologySpreadConstraint } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
+  type BatchScoreExtensions,
+  type BatchScorePlugin,
   type ClusterEventWithHint,
   type ClusterListers,
   Code,
@@ -9,6 +12,7 @@ import {
   type EnqueueExtensions,
   type FilterPlugin,
   type Handle,
+  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type PodInfo,
@@ -35,12 +39,21 @@ import { eventsToRegister } from "./events";
 import {
   calPreFilterState,
   filterNode,
+  filterNodes,
   getPreFilterState,
   preFilterStateKey,
   updateWithPod,
 } from "./filtering";
 import { SpreadCountsMemo } from "./memo";
-import { calPreScoreState, getPreScoreState, normalizeScores, preScoreStateKey, scoreNode } from "./scoring";
+import {
+  calPreScoreState,
+  getPreScoreState,
+  normalizeScores,
+  normalizeScoresBatch,
+  preScoreStateKey,
+  scoreNode,
+  scoreNodes,
+} from "./scoring";
 
 /** The plugin's registered name. */
 export const name = "PodTopologySpread";
@@ -56,9 +69,12 @@ export class PodTopologySpread
     PreFilterPlugin,
     PreFilterExtensions,
     FilterPlugin,
+    BatchFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
+    BatchScorePlugin,
     ScoreExtensions,
+    BatchScoreExtensions,
     EnqueueExtensions
 {
   /** Whether the defaults are upstream's system defaults (then nodes need not carry every key to be scored). */
@@ -200,6 +216,22 @@ export class PodTopologySpread
     return filterNode(s, nodeInfo);
   }
 
+  filterBatch(
+    cycleState: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const s = cycleState.read(preFilterStateKey);
+    if (s === undefined) {
+      for (let k = 0; k < count; k++) out[k] = this.filter(cycleState, pod, columns.nodeInfos[indices[k]!]!);
+      return;
+    }
+    filterNodes(s, columns, indices, count, out);
+  }
+
   preScore(cycleState: CycleState, pod: Pod, filteredNodes: readonly NodeInfo[]): Status | null {
     const allNodes = this.sharedLister.nodeInfos().list();
     if (allNodes.length === 0) return new Status(Code.Skip);
@@ -240,6 +272,23 @@ export class PodTopologySpread
     return scoreNode(s, nodeInfo);
   }
 
+  scoreBatch(
+    cycleState: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    const s = cycleState.read(preScoreStateKey);
+    if (s === undefined) {
+      if (count === 0) return null;
+      return this.score(cycleState, pod, columns.nodeInfos[indices[0]!]!) as Status;
+    }
+    scoreNodes(s, columns, indices, count, scores);
+    return null;
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }
@@ -247,6 +296,22 @@ export class PodTopologySpread
   normalizeScore(cycleState: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
     try {
       normalizeScores(getPreScoreState(cycleState), scores);
+      return null;
+    } catch (e) {
+      return asStatus(e);
+    }
+  }
+
+  normalizeScoreBatch(
+    cycleState: CycleState,
+    _pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    try {
+      normalizeScoresBatch(getPreScoreState(cycleState), columns, indices, count, scores);
       return null;
     } catch (e) {
       return asStatus(e);

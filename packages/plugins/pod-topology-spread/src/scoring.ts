@@ -3,6 +3,7 @@ import { getRequiredNodeAffinity, LabelHostname, type Pod } from "@kubesched/api
 import {
   type CycleState,
   MaxNodeScore,
+  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type StateData,
@@ -147,5 +148,99 @@ export function normalizeScores(s: PreScoreState, scores: NodeScore[]): void {
       continue;
     }
     sc.score = Math.trunc((MaxNodeScore * (maxScore + minScore - sc.score)) / maxScore);
+  }
+}
+
+/**
+ * scoreNode over the snapshot's columns (`scores[k]` for `columns.nodeInfos[indices[k]]`): the
+ * count of a domain is looked up once per topology value; hostname constraints count the node's
+ * pods as scoreNode does; nodes missing a key (or ignored) go to scoreNode.
+ */
+export function scoreNodes(
+  s: PreScoreState,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  scores: Float64Array,
+): void {
+  const constraints = s.constraints;
+  const nc = constraints.length;
+  const ids: Int32Array[] = new Array(nc);
+  const values: (readonly string[])[] = new Array(nc);
+  // Per non-hostname constraint and topology value: its count, NaN until looked up.
+  const counts: (Float64Array | null)[] = new Array(nc);
+  for (let i = 0; i < nc; i++) {
+    const col = columns.labelColumn(constraints[i]!.topologyKey);
+    ids[i] = col.valueIds;
+    values[i] = col.values;
+    counts[i] = s.isHostname[i] ? null : new Float64Array(col.values.length).fill(Number.NaN);
+  }
+  const infos = columns.nodeInfos;
+  const checkIgnored = s.ignoredNodes.size > 0;
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    const ni = infos[idx]!;
+    if (checkIgnored && s.ignoredNodes.has(ni.nodeName)) {
+      scores[k] = 0;
+      continue;
+    }
+    let score = 0;
+    let perNode = false;
+    for (let i = 0; i < nc; i++) {
+      const id = ids[i]![idx]!;
+      if (id < 0) {
+        perNode = true;
+        break;
+      }
+      const c = constraints[i]!;
+      let cnt: number;
+      const byValue = counts[i];
+      if (byValue === null || byValue === undefined) {
+        cnt = countPodsMatchSelector(ni.pods, c.selector, s.namespace);
+      } else {
+        cnt = byValue[id]!;
+        if (Number.isNaN(cnt)) {
+          cnt = s.topologyValueToPodCounts[i]!.get(values[i]![id]!) ?? 0;
+          byValue[id] = cnt;
+        }
+      }
+      score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]!);
+    }
+    scores[k] = perNode ? scoreNode(s, ni) : Math.round(score);
+  }
+}
+
+/** normalizeScores over a score array (`scores[k]` of `columns.nodeInfos[indices[k]]`). */
+export function normalizeScoresBatch(
+  s: PreScoreState,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  scores: Float64Array,
+): void {
+  let minScore = Number.MAX_SAFE_INTEGER;
+  let maxScore = 0;
+  const checkIgnored = s.ignoredNodes.size > 0;
+  const infos = columns.nodeInfos;
+  for (let k = 0; k < count; k++) {
+    if (checkIgnored && s.ignoredNodes.has(infos[indices[k]!]!.nodeName)) {
+      scores[k] = invalidScore;
+      continue;
+    }
+    const sc = scores[k]!;
+    if (sc < minScore) minScore = sc;
+    if (sc > maxScore) maxScore = sc;
+  }
+  for (let k = 0; k < count; k++) {
+    const sc = scores[k]!;
+    if (sc === invalidScore) {
+      scores[k] = 0;
+      continue;
+    }
+    if (maxScore === 0) {
+      scores[k] = MaxNodeScore;
+      continue;
+    }
+    scores[k] = Math.trunc((MaxNodeScore * (maxScore + minScore - sc)) / maxScore);
   }
 }

@@ -2,6 +2,7 @@
 import type { PersistentVolumeClaim, Pod } from "@kubesched/api";
 import {
   asStatus,
+  type BatchScorePlugin,
   type Clock,
   type ClusterClient,
   type ClusterEventWithHint,
@@ -12,6 +13,7 @@ import {
   type Features,
   type FilterPlugin,
   type Handle,
+  type NodeColumns,
   type NodeInfo,
   type PreBindPlugin,
   type PreFilterExtensions,
@@ -61,6 +63,7 @@ export class VolumeBinding
     FilterPlugin,
     PreScorePlugin,
     ScorePlugin,
+    BatchScorePlugin,
     ReservePlugin,
     PreBindPlugin,
     EnqueueExtensions
@@ -211,6 +214,33 @@ export class VolumeBinding
       }
     }
     return this.scorer(classResources);
+  }
+
+  /** Without volumes chosen on any node (a pod without claims) every node scores 0. */
+  scoreBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null {
+    const s = state.read(stateKeyName);
+    if (!this.scorer || (s !== undefined && s.podVolumesByNode.size === 0)) {
+      scores.fill(0, 0, count);
+      return null;
+    }
+    const infos = columns.nodeInfos;
+    for (let k = 0; k < count; k++) {
+      const r = this.score(state, pod, infos[indices[k]!]!);
+      if (typeof r !== "number") {
+        if (!r.isSuccess()) return r;
+        scores[k] = 0;
+      } else {
+        scores[k] = r;
+      }
+    }
+    return null;
   }
 
   scoreExtensions(): ScoreExtensions | null {
