@@ -203,18 +203,14 @@ function aggregateByFn(
   const infeasible = useStatus ? isPodResizeInfeasible(pod) : false;
   const spec = pod.spec;
   const result: ResourceAmounts = new Map();
-  const amountsOf = (c: Container): ResourceAmounts => {
-    const cs = useStatus ? findContainerStatus(pod, c.name) : undefined;
-    const amounts = resourceListToAmounts(fn(c, cs, infeasible));
-    if (nonMissing !== undefined && nonMissing.size > 0) applyNonMissing(amounts, nonMissing);
-    return amounts;
-  };
-  for (const c of spec?.containers ?? []) addAmounts(result, amountsOf(c));
+  for (const c of spec?.containers ?? []) {
+    addAmounts(result, containerAmounts(pod, c, useStatus, infeasible, fn, nonMissing));
+  }
 
   const sidecars: ResourceAmounts = new Map();
   const initMax: ResourceAmounts = new Map();
   for (const c of spec?.initContainers ?? []) {
-    const amounts = amountsOf(c);
+    const amounts = containerAmounts(pod, c, useStatus, infeasible, fn, nonMissing);
     if (isRestartableInitContainer(c)) {
       addAmounts(result, amounts);
       addAmounts(sidecars, amounts);
@@ -228,13 +224,42 @@ function aggregateByFn(
   return result;
 }
 
+/** One container's resources as `fn` picks them, with the non-missing defaults applied. */
+function containerAmounts(
+  pod: Pod,
+  c: Container,
+  useStatus: boolean,
+  infeasible: boolean,
+  fn: ContainerResourcesFn,
+  nonMissing: ReadonlyMap<string, number> | undefined,
+): ResourceAmounts {
+  const cs = useStatus ? findContainerStatus(pod, c.name) : undefined;
+  const amounts = resourceListToAmounts(fn(c, cs, infeasible));
+  if (nonMissing !== undefined && nonMissing.size > 0) applyNonMissing(amounts, nonMissing);
+  return amounts;
+}
+
 function aggregateContainerRequests(pod: Pod, opts: PodResourcesOptions): ResourceAmounts {
   const nonMissing = opts.nonMissingContainerRequests;
   if (opts.containerFn !== undefined) return aggregateByFn(pod, opts, opts.containerFn, nonMissing);
   if (opts.useStatusResources !== true) return aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
   const infeasible = isPodResizeInfeasible(pod);
-  const specReqs = aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
   const status = pod.status;
+  if (
+    !infeasible &&
+    (status?.containerStatuses?.length ?? 0) === 0 &&
+    (status?.initContainerStatuses?.length ?? 0) === 0 &&
+    !(
+      opts.inPlacePodLevelResourcesVerticalScaling === true &&
+      status?.allocatedResources != null &&
+      status.resources?.requests != null
+    )
+  ) {
+    // No container status (a pod not running yet): allocated and actuated requests are the
+    // spec's, and the max of three equal aggregates is the spec's.
+    return aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
+  }
+  const specReqs = aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
   let allocated: ResourceAmounts;
   let actuated: ResourceAmounts;
   if (

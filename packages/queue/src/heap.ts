@@ -1,9 +1,21 @@
 // upstream: pkg/scheduler/backend/heap/heap.go — a binary heap whose items are also reachable
 // by key, so they can be updated and deleted in O(log n).
 
+/** An item with its key and its position in the heap array (kept current by every move). */
+interface Entry<T> {
+  item: T;
+  readonly key: string;
+  pos: number;
+}
+
+/**
+ * The heap's bookkeeping is per entry: moving an item updates its entry's position, never the
+ * key index (a key is computed once, when the item is added). The comparisons and swaps are
+ * upstream's, so items come out in the same order.
+ */
 export class Heap<T> {
-  private readonly items: T[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly items: Entry<T>[] = [];
+  private readonly index = new Map<string, Entry<T>>();
 
   constructor(
     private readonly keyFn: (item: T) => string,
@@ -13,15 +25,16 @@ export class Heap<T> {
   /** Inserts the item, or replaces the item with the same key and restores the order. */
   addOrUpdate(item: T): void {
     const key = this.keyFn(item);
-    const i = this.index.get(key);
-    if (i !== undefined) {
-      this.items[i] = item;
-      this.fix(i);
+    const e = this.index.get(key);
+    if (e !== undefined) {
+      e.item = item;
+      this.fix(e.pos);
       return;
     }
-    this.items.push(item);
-    this.index.set(key, this.items.length - 1);
-    this.up(this.items.length - 1);
+    const entry: Entry<T> = { item, key, pos: this.items.length };
+    this.items.push(entry);
+    this.index.set(key, entry);
+    this.up(entry.pos);
   }
 
   /** Removes the item with the key of `item`; returns the removed item, or undefined. */
@@ -30,26 +43,30 @@ export class Heap<T> {
   }
 
   deleteKey(key: string): T | undefined {
-    const i = this.index.get(key);
-    if (i === undefined) return undefined;
-    const removed = this.items[i]!;
+    const e = this.index.get(key);
+    if (e === undefined) return undefined;
+    this.remove(e);
+    return e.item;
+  }
+
+  private remove(e: Entry<T>): void {
+    const i = e.pos;
     const last = this.items.length - 1;
     if (i !== last) this.swap(i, last);
     this.items.pop();
-    this.index.delete(key);
+    this.index.delete(e.key);
     if (i !== last) this.fix(i);
-    return removed;
   }
 
   peek(): T | undefined {
-    return this.items[0];
+    return this.items[0]?.item;
   }
 
   pop(): T | undefined {
-    if (this.items.length === 0) return undefined;
-    const head = this.items[0]!;
-    this.deleteKey(this.keyFn(head));
-    return head;
+    const head = this.items[0];
+    if (head === undefined) return undefined;
+    this.remove(head);
+    return head.item;
   }
 
   get(item: T): T | undefined {
@@ -57,8 +74,7 @@ export class Heap<T> {
   }
 
   getByKey(key: string): T | undefined {
-    const i = this.index.get(key);
-    return i === undefined ? undefined : this.items[i];
+    return this.index.get(key)?.item;
   }
 
   has(item: T): boolean {
@@ -67,7 +83,7 @@ export class Heap<T> {
 
   /** The items in heap (not sorted) order. */
   list(): T[] {
-    return this.items.slice();
+    return this.items.map((e) => e.item);
   }
 
   len(): number {
@@ -79,9 +95,10 @@ export class Heap<T> {
   }
 
   private up(j: number): void {
+    const items = this.items;
     while (j > 0) {
       const parent = (j - 1) >> 1;
-      if (!this.lessFn(this.items[j]!, this.items[parent]!)) break;
+      if (!this.lessFn(items[j]!.item, items[parent]!.item)) break;
       this.swap(parent, j);
       j = parent;
     }
@@ -89,15 +106,16 @@ export class Heap<T> {
 
   /** Moves item i down; true if it moved. */
   private down(i0: number): boolean {
-    const n = this.items.length;
+    const items = this.items;
+    const n = items.length;
     let i = i0;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       let j = l;
       const r = l + 1;
-      if (r < n && this.lessFn(this.items[r]!, this.items[l]!)) j = r;
-      if (!this.lessFn(this.items[j]!, this.items[i]!)) break;
+      if (r < n && this.lessFn(items[r]!.item, items[l]!.item)) j = r;
+      if (!this.lessFn(items[j]!.item, items[i]!.item)) break;
       this.swap(i, j);
       i = j;
     }
@@ -105,11 +123,12 @@ export class Heap<T> {
   }
 
   private swap(i: number, j: number): void {
-    const a = this.items[i]!;
-    const b = this.items[j]!;
-    this.items[i] = b;
-    this.items[j] = a;
-    this.index.set(this.keyFn(b), i);
-    this.index.set(this.keyFn(a), j);
+    const items = this.items;
+    const a = items[i]!;
+    const b = items[j]!;
+    items[i] = b;
+    items[j] = a;
+    b.pos = i;
+    a.pos = j;
   }
 }

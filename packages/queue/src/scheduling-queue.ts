@@ -854,6 +854,11 @@ export class PriorityQueue implements SchedulingQueue {
    * The pods nominated to the node, as their queued PodInfos (PodInfos are immutable, so they are
    * shared rather than deep-copied); a pod not in the queue is represented by its name and UID only.
    */
+  /** False when no pod is nominated to any node (PodNominator.hasNominatedPods). */
+  hasNominatedPods(): boolean {
+    return this.nominator.nominatedPods.size > 0;
+  }
+
   nominatedPodsForNode(nodeName: string): PodInfo[] {
     const refs = this.nominator.nominatedPodsForNode(nodeName);
     if (refs.length === 0) return noPodInfos;

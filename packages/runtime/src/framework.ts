@@ -107,6 +107,11 @@ export interface FrameworkHooks {
   onExtensionPoint?(point: string, status: Status | null, durationMs: number): void;
   /** Upstream plugin_execution_duration_seconds. */
   onPlugin?(plugin: string, point: string, status: Status | null, durationMs: number): void;
+  /**
+   * `count` successful runs of a plugin (one per node, a batch call) that took `totalMs`
+   * together: as many onPlugin calls of the average duration. Absent: onPlugin is called.
+   */
+  onPluginBatch?(plugin: string, point: string, count: number, totalMs: number): void;
 }
 
 export interface FrameworkOptions {
@@ -642,10 +647,16 @@ export class Framework implements Handle {
    * node, as the per-node path does, each with the average duration.
    */
   private observePluginN(plugin: string, point: string, count: number, totalMs: number): void {
-    const hook = this.hooks?.onPlugin;
-    if (!hook || count <= 0) return;
+    if (count <= 0) return;
+    const hooks = this.hooks;
+    if (hooks?.onPluginBatch) {
+      hooks.onPluginBatch(plugin, point, count, totalMs);
+      return;
+    }
+    const hook = hooks?.onPlugin;
+    if (!hook) return;
     const each = totalMs / count;
-    for (let i = 0; i < count; i++) hook.call(this.hooks, plugin, point, null, each);
+    for (let i = 0; i < count; i++) hook.call(hooks, plugin, point, null, each);
   }
 
   /** The cycle snapshot's columns, when it has them (the scheduler cache's Snapshot does). */
@@ -1151,7 +1162,7 @@ export class Framework implements Handle {
   private scoreCall = 0;
 
   private scoreFailure(status: Status): NodeScoresOutput {
-    return { status, totals: this.scoreRows.totals, list: () => [] };
+    return new ScoreFailure(status, this.scoreRows.totals);
   }
 
   private runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
@@ -1230,56 +1241,60 @@ export class Framework implements Handle {
     }
 
     const weights = new Float64Array(np);
-    for (let p = 0; p < np; p++)
-      weights[p] = this.scorePluginWeight.get((plugins[p] as ScorePlugin).name()) ?? 0;
+    for (let p = 0; p < np; p++) weights[p] = this.scorePluginWeight.get((plugins[p] as ScorePlugin).name()) ?? 0;
     const totals = rows.totals;
     const traceScore = this.tracer?.score;
-    for (let n = 0; n < numNodes; n++) {
-      let total = 0;
-      for (let p = 0; p < np; p++) {
-        const score = buf[p * numNodes + n] as number;
+    // Plugin by plugin (the additions per node in plugin order, as node by node would do them);
+    // on a score out of range, or with a tracer, node by node for upstream's order of reports.
+    let inRange = true;
+    totals.fill(0, 0, numNodes);
+    for (let p = 0; p < np && inRange; p++) {
+      const w = weights[p] as number;
+      const base = p * numNodes;
+      for (let n = 0; n < numNodes; n++) {
+        const score = buf[base + n] as number;
         if (score > MaxNodeScore || score < MinNodeScore) {
-          const pl = plugins[p] as ScorePlugin;
-          return this.scoreFailure(
-            wrapError(
-              `applying score defaultWeights on Score plugins: plugin "${pl.name()}" returns an invalid score ${score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
-            ),
-          );
+          inRange = false;
+          break;
         }
-        const weighted = score * (weights[p] as number);
-        total += weighted;
-        if (raw && traceScore) {
-          traceScore.call(
-            this.tracer,
-            (plugins[p] as ScorePlugin).name(),
-            (nodes[n] as NodeInfo).nodeName,
-            raw[p * numNodes + n] as number,
-            score,
-            weighted,
-          );
-        }
+        totals[n] = (totals[n] as number) + score * w;
       }
-      totals[n] = total;
     }
-    return {
-      status: null,
-      totals,
-      list: () => {
-        if (call !== this.scoreCall) throw new Error("runScorePluginsOnNodes: list() after a later Score");
-        const all: NodePluginScores[] = new Array(numNodes);
-        for (let n = 0; n < numNodes; n++) {
-          const scores: PluginScore[] = new Array(np);
-          for (let p = 0; p < np; p++) {
-            scores[p] = {
-              name: (plugins[p] as ScorePlugin).name(),
-              score: (buf[p * numNodes + n] as number) * (weights[p] as number),
-            };
+    if (!inRange || (raw && traceScore)) {
+      for (let n = 0; n < numNodes; n++) {
+        let total = 0;
+        for (let p = 0; p < np; p++) {
+          const score = buf[p * numNodes + n] as number;
+          if (score > MaxNodeScore || score < MinNodeScore) {
+            const pl = plugins[p] as ScorePlugin;
+            return this.scoreFailure(
+              wrapError(
+                `applying score defaultWeights on Score plugins: plugin "${pl.name()}" returns an invalid score ${score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
+              ),
+            );
           }
-          all[n] = { name: (nodes[n] as NodeInfo).nodeName, scores, totalScore: totals[n] as number };
+          const weighted = score * (weights[p] as number);
+          total += weighted;
+          if (raw && traceScore) {
+            traceScore.call(
+              this.tracer,
+              (plugins[p] as ScorePlugin).name(),
+              (nodes[n] as NodeInfo).nodeName,
+              raw[p * numNodes + n] as number,
+              score,
+              weighted,
+            );
+          }
         }
-        return all;
-      },
-    };
+        totals[n] = total;
+      }
+    }
+    return new ScoredNodes(this, call, plugins, weights, nodes, buf, totals);
+  }
+
+  /** @internal Whether `call` is still the last Score (its arrays are not reused yet). */
+  isCurrentScore(call: number): boolean {
+    return call === this.scoreCall;
   }
 
   /**
@@ -1497,6 +1512,52 @@ export class Framework implements Handle {
       if (timed) this.observePlugin(pl.name(), "PostBind", null, t);
     }
     if (this.hooks) this.observePoint("PostBind", null, start);
+  }
+}
+
+/** A failed Score: the status, no scores. */
+class ScoreFailure implements NodeScoresOutput {
+  constructor(
+    readonly status: Status,
+    readonly totals: Float64Array,
+  ) {}
+  list(): NodePluginScores[] {
+    return [];
+  }
+}
+
+/** A Score's results: totals per node, and upstream's per-plugin list built on demand. */
+class ScoredNodes implements NodeScoresOutput {
+  readonly status = null;
+  constructor(
+    private readonly fwk: Framework,
+    private readonly call: number,
+    private readonly plugins: readonly ScorePlugin[],
+    private readonly weights: Float64Array,
+    private readonly nodes: readonly NodeInfo[],
+    private readonly buf: Float64Array,
+    readonly totals: Float64Array,
+  ) {}
+
+  list(): NodePluginScores[] {
+    if (!this.fwk.isCurrentScore(this.call)) {
+      throw new Error("runScorePluginsOnNodes: list() after a later Score");
+    }
+    const { plugins, weights, nodes, buf, totals } = this;
+    const np = plugins.length;
+    const numNodes = nodes.length;
+    const all: NodePluginScores[] = new Array(numNodes);
+    for (let n = 0; n < numNodes; n++) {
+      const scores: PluginScore[] = new Array(np);
+      for (let p = 0; p < np; p++) {
+        scores[p] = {
+          name: (plugins[p] as ScorePlugin).name(),
+          score: (buf[p * numNodes + n] as number) * (weights[p] as number),
+        };
+      }
+      all[n] = { name: (nodes[n] as NodeInfo).nodeName, scores, totalScore: totals[n] as number };
+    }
+    return all;
   }
 }
 

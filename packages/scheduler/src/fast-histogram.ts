@@ -29,6 +29,19 @@ export class HistogramSeries {
     this.sum += value;
     this.count += 1;
   }
+
+  /** `n` observations of the same value (a batch's average per node). */
+  observeN(value: number, n: number): void {
+    const b = this.buckets;
+    for (let i = 0; i < b.length; i++) {
+      if (value <= (b[i] as number)) {
+        (this.counts as Float64Array)[i] = (this.counts[i] as number) + n;
+        break;
+      }
+    }
+    this.sum += value * n;
+    this.count += n;
+  }
 }
 
 interface PromValue {

@@ -146,6 +146,13 @@ export class SchedulerMetrics {
     ).observe(seconds);
   }
 
+  /** `count` observations of `seconds` each in scheduler_plugin_execution_duration_seconds. */
+  observePluginN(plugin: string, point: string, status: Status | null, seconds: number, count: number): void {
+    cachedSeries(this.pluginSeries, plugin, point, status, (code) =>
+      this.pluginExecutionDuration.child(plugin, point, code),
+    ).observeN(seconds, count);
+  }
+
   /** scheduler_framework_extension_point_duration_seconds{extension_point, status, profile}. */
   observeExtensionPoint(profile: string, point: string, status: Status | null, seconds: number): void {
     cachedSeries(this.pointSeries, profile, point, status, (code) =>

@@ -271,6 +271,11 @@ function metricsHooks(m: SchedulerMetrics, profile: string, phases: PhaseRecorde
         m.observePlugin(plugin, point, status, durationMs / 1000);
         phases.nested(Phase.Metrics, performance.now() - t);
       },
+      onPluginBatch: (plugin: string, point: string, count: number, totalMs: number) => {
+        const t = performance.now();
+        m.observePluginN(plugin, point, null, totalMs / count / 1000, count);
+        phases.nested(Phase.Metrics, performance.now() - t);
+      },
     };
   }
   return {
@@ -278,6 +283,8 @@ function metricsHooks(m: SchedulerMetrics, profile: string, phases: PhaseRecorde
       m.observeExtensionPoint(profile, point, status, durationMs / 1000),
     onPlugin: (plugin: string, point: string, status: Status | null, durationMs: number) =>
       m.observePlugin(plugin, point, status, durationMs / 1000),
+    onPluginBatch: (plugin: string, point: string, count: number, totalMs: number) =>
+      m.observePluginN(plugin, point, null, totalMs / count / 1000, count),
   };
 }
 
