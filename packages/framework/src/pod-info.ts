@@ -65,6 +65,48 @@ function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
   return new AffinityTerm(namespacesOfTerm(pod, term), selector, term.topologyKey, nsSelector);
 }
 
+const noTerms: readonly AffinityTerm[] = Object.freeze([]);
+const noWeightedTerms: readonly WeightedAffinityTerm[] = Object.freeze([]);
+
+/** A list's terms compiled; none (and an error noted) when one does not parse. */
+function requiredTerms(
+  pod: Pod,
+  list: string,
+  terms: readonly PodAffinityTerm[] | undefined,
+  parseErrors: string[],
+): readonly AffinityTerm[] {
+  if (terms == null || terms.length === 0) return noTerms;
+  const out: AffinityTerm[] = [];
+  for (const t of terms) {
+    try {
+      out.push(newAffinityTerm(pod, t));
+    } catch (e) {
+      parseErrors.push(`${list}: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
+    }
+  }
+  return out;
+}
+
+function preferredTerms(
+  pod: Pod,
+  list: string,
+  terms: readonly WeightedPodAffinityTerm[] | undefined,
+  parseErrors: string[],
+): readonly WeightedAffinityTerm[] {
+  if (terms == null || terms.length === 0) return noWeightedTerms;
+  const out: WeightedAffinityTerm[] = [];
+  for (const t of terms) {
+    try {
+      out.push({ term: newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
+    } catch (e) {
+      parseErrors.push(`${list}: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
+    }
+  }
+  return out;
+}
+
 /**
  * A pod with everything the scheduler derives from it computed once: affinity terms with
  * compiled selectors and the resource requests.
@@ -85,49 +127,39 @@ export class PodInfo {
   constructor(pod: Pod) {
     this.pod = pod;
     const aff = pod.spec?.affinity;
+    if (aff?.podAffinity == null && aff?.podAntiAffinity == null) {
+      // Most pods: nothing to parse.
+      this.requiredAffinityTerms = noTerms;
+      this.requiredAntiAffinityTerms = noTerms;
+      this.preferredAffinityTerms = noWeightedTerms;
+      this.preferredAntiAffinityTerms = noWeightedTerms;
+      this.parseError = null;
+      return;
+    }
     const parseErrors: string[] = [];
-    const req = (list: string, terms: readonly PodAffinityTerm[] | undefined): AffinityTerm[] => {
-      const out: AffinityTerm[] = [];
-      for (const t of terms ?? []) {
-        try {
-          out.push(newAffinityTerm(pod, t));
-        } catch (e) {
-          parseErrors.push(`${list}: ${e instanceof Error ? e.message : String(e)}`);
-          return [];
-        }
-      }
-      return out;
-    };
-    const pref = (
-      list: string,
-      terms: readonly WeightedPodAffinityTerm[] | undefined,
-    ): WeightedAffinityTerm[] => {
-      const out: WeightedAffinityTerm[] = [];
-      for (const t of terms ?? []) {
-        try {
-          out.push({ term: newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
-        } catch (e) {
-          parseErrors.push(`${list}: ${e instanceof Error ? e.message : String(e)}`);
-          return [];
-        }
-      }
-      return out;
-    };
-    this.requiredAffinityTerms = req(
+    this.requiredAffinityTerms = requiredTerms(
+      pod,
       "requiredAffinityTerms",
       aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      parseErrors,
     );
-    this.requiredAntiAffinityTerms = req(
+    this.requiredAntiAffinityTerms = requiredTerms(
+      pod,
       "requiredAntiAffinityTerms",
       aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      parseErrors,
     );
-    this.preferredAffinityTerms = pref(
+    this.preferredAffinityTerms = preferredTerms(
+      pod,
       "preferredAffinityTerms",
       aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+      parseErrors,
     );
-    this.preferredAntiAffinityTerms = pref(
+    this.preferredAntiAffinityTerms = preferredTerms(
+      pod,
       "preferredAntiAffinityTerms",
       aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+      parseErrors,
     );
     // An aggregate of every list's error, formatted like upstream's utilerrors.NewAggregate.
     const parseError =

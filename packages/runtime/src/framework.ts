@@ -2,7 +2,6 @@
 import { type Pod, podPriority, podUID } from "@kubesched/api";
 import {
   ActionType,
-  type BatchFilterPlugin,
   type BindPlugin,
   type Clock,
   type ClusterClient,
@@ -851,12 +850,12 @@ export class Framework implements Handle {
     numToFind: number,
     diagnosis: Diagnosis,
   ): { feasible: NodeInfo[]; error: Error | null } {
-    const feasible: NodeInfo[] = [];
     const fi = this.feasibleIndex;
     fi.reset();
     const numAll = nodes.length;
     const cols = numAll > 0 ? this.columns() : null;
     if (cols === null) {
+      const feasible: NodeInfo[] = [];
       let error: Error | null = null;
       for (let i = 0; i < numAll && feasible.length < numToFind; i++) {
         const ni = nodes[(start + i) % numAll] as NodeInfo;
@@ -873,6 +872,8 @@ export class Framework implements Handle {
       }
       return { feasible, error };
     }
+    // At most numToFind pass: one array of that size (set and trimmed, not grown by push).
+    const feasible: NodeInfo[] = new Array(Math.max(0, Math.min(numToFind, numAll)));
 
     const plugins = this.activeFilterPlugins(state.skipFilterPlugins);
     const np = plugins.length;
@@ -887,112 +888,129 @@ export class Framework implements Handle {
     const spentMs = timed ? new Float64Array(np) : null;
     const ranOn = timed ? new Float64Array(np) : null;
     const passedOn = timed ? new Float64Array(np) : null;
+    let numFeasible = 0;
     let allIndexed = true;
     let error: Error | null = null;
     let i = 0;
-    outer: while (i < numAll && feasible.length < numToFind) {
-      const chunk = Math.min(numAll - i, Math.max(numToFind - feasible.length, minFilterChunk));
+    outer: while (i < numAll && numFeasible < numToFind) {
+      const chunk = Math.min(numAll - i, Math.max(numToFind - numFeasible, minFilterChunk));
       w.ensure(chunk);
       // The window's nodes, their column indices, and the ones that run per node.
-      let alive = 0;
+      const colIdx = w.colIdx;
+      const failAt = w.failAt;
+      const alive = w.alive;
+      const aliveK = w.aliveK;
+      let numAlive = 0;
+      let pos = (start + i) % numAll;
       for (let k = 0; k < chunk; k++) {
-        const pos = (start + i + k) % numAll;
         const ni = nodes[pos] as NodeInfo;
         const idx = direct ? pos : cols.indexOf(ni);
-        w.nodes[k] = ni;
-        w.colIdx[k] = idx;
-        w.failAt[k] = np;
-        const slow = idx < 0 || (checkNominated && this.nominatedPodsForNode(ni.nodeName).length > 0);
-        w.slow[k] = slow ? 1 : 0;
-        if (!slow) {
-          w.alive[alive] = idx;
-          w.aliveK[alive] = k;
-          alive++;
+        colIdx[k] = idx;
+        failAt[k] = np;
+        if (idx < 0 || (checkNominated && this.nominatedPodsForNode(ni.nodeName).length > 0)) {
+          failAt[k] = -1; // per node
+        } else {
+          alive[numAlive] = idx;
+          aliveK[numAlive] = k;
+          numAlive++;
         }
+        pos = pos + 1 === numAll ? 0 : pos + 1;
       }
       // Plugin by plugin over the nodes every earlier plugin passed.
-      for (let p = 0; p < np && alive > 0; p++) {
+      const out = w.out;
+      for (let p = 0; p < np && numAlive > 0; p++) {
         const pl = plugins[p] as FilterPlugin;
         const t = timed ? now() : 0;
-        const out = w.out;
         if (isBatchFilterPlugin(pl)) {
-          (pl as BatchFilterPlugin).filterBatch(state, pod, cols, w.alive, alive, out);
+          pl.filterBatch(state, pod, cols, alive, numAlive, out);
         } else {
           const infos = cols.nodeInfos;
-          for (let j = 0; j < alive; j++)
-            out[j] = pl.filter(state, pod, infos[w.alive[j] as number] as NodeInfo);
+          for (let j = 0; j < numAlive; j++)
+            out[j] = pl.filter(state, pod, infos[alive[j] as number] as NodeInfo);
         }
         if (spentMs !== null && ranOn !== null) {
           spentMs[p] = (spentMs[p] as number) + now() - t;
-          ranOn[p] = (ranOn[p] as number) + alive;
+          ranOn[p] = (ranOn[p] as number) + numAlive;
         }
-        let m = 0;
-        for (let j = 0; j < alive; j++) {
+        // Drop the rejected nodes (nothing to move while every node passes).
+        let j = 0;
+        while (j < numAlive) {
           const s = out[j] ?? null;
-          out[j] = null;
+          if (s !== null && s.code !== Code.Success) break;
+          j++;
+        }
+        let m = j;
+        for (; j < numAlive; j++) {
+          const s = out[j] ?? null;
           if (s !== null && s.code !== Code.Success) {
-            const k = w.aliveK[j] as number;
-            w.failAt[k] = p;
+            const k = aliveK[j] as number;
+            failAt[k] = p;
             w.raw[k] = s;
             w.status[k] = filterFailure(pl, s);
           } else {
-            w.alive[m] = w.alive[j] as number;
-            w.aliveK[m] = w.aliveK[j] as number;
+            alive[m] = alive[j] as number;
+            aliveK[m] = aliveK[j] as number;
             m++;
           }
         }
-        alive = m;
+        numAlive = m;
       }
       // The results in node order, up to the early stop.
+      pos = (start + i) % numAll;
       for (let k = 0; k < chunk; k++) {
-        const ni = w.nodes[k] as NodeInfo;
-        let st: Status | null;
-        if (w.slow[k] === 1) {
+        const ni = nodes[pos] as NodeInfo;
+        pos = pos + 1 === numAll ? 0 : pos + 1;
+        const f = failAt[k] as number;
+        let st: Status | null = null;
+        if (f < 0) {
           st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
         } else {
-          st = w.status[k] ?? null;
-          const failAt = w.failAt[k] as number;
+          if (f < np) {
+            st = w.status[k] ?? null;
+            w.status[k] = null;
+          }
           if (traceFilter !== null) {
-            const last = failAt < np ? failAt : np - 1;
+            const last = f < np ? f : np - 1;
             for (let p = 0; p <= last; p++) {
               traceFilter.call(
                 this.tracer,
                 (plugins[p] as FilterPlugin).name(),
                 ni.nodeName,
-                p === failAt ? st : null,
+                p === f ? st : null,
               );
             }
           }
           if (passedOn !== null && spentMs !== null && ranOn !== null) {
-            for (let p = 0; p < failAt; p++) passedOn[p] = (passedOn[p] as number) + 1;
-            if (failAt < np) {
-              const name = (plugins[failAt] as FilterPlugin).name();
-              const avg = (spentMs[failAt] as number) / Math.max(1, ranOn[failAt] as number);
+            for (let p = 0; p < f; p++) passedOn[p] = (passedOn[p] as number) + 1;
+            if (f < np) {
+              const name = (plugins[f] as FilterPlugin).name();
+              const avg = (spentMs[f] as number) / Math.max(1, ranOn[f] as number);
               this.hooks?.onPlugin?.(name, "Filter", w.raw[k] ?? null, avg);
             }
           }
+          if (f < np) w.raw[k] = null;
         }
         if (st === null || st.code === Code.Success) {
-          const idx = w.colIdx[k] as number;
+          const idx = colIdx[k] as number;
           if (idx < 0) allIndexed = false;
-          fi.push(feasible.length, idx);
-          feasible.push(ni);
-          if (feasible.length >= numToFind) {
-            w.clear(chunk);
+          fi.push(numFeasible, idx);
+          feasible[numFeasible++] = ni;
+          if (numFeasible >= numToFind) {
+            w.clearFrom(k + 1, chunk);
             break outer;
           }
         } else if (st.code === Code.Error) {
           error = st.asError();
-          w.clear(chunk);
+          w.clearFrom(k + 1, chunk);
           break outer;
         } else {
           diagnosis.nodeToStatus.set(ni.nodeName, st);
           diagnosis.addPluginStatus(st);
         }
       }
-      w.clear(chunk);
       i += chunk;
     }
+    feasible.length = numFeasible;
     if (passedOn !== null && spentMs !== null && ranOn !== null) {
       for (let p = 0; p < np; p++) {
         const avg = (spentMs[p] as number) / Math.max(1, ranOn[p] as number);
@@ -1006,7 +1024,7 @@ export class Framework implements Handle {
     }
     if (allIndexed) {
       fi.nodes = feasible;
-      fi.count = feasible.length;
+      fi.count = numFeasible;
     }
     return { feasible, error };
   }
@@ -1241,7 +1259,8 @@ export class Framework implements Handle {
     }
 
     const weights = new Float64Array(np);
-    for (let p = 0; p < np; p++) weights[p] = this.scorePluginWeight.get((plugins[p] as ScorePlugin).name()) ?? 0;
+    for (let p = 0; p < np; p++)
+      weights[p] = this.scorePluginWeight.get((plugins[p] as ScorePlugin).name()) ?? 0;
     const totals = rows.totals;
     const traceScore = this.tracer?.score;
     // Plugin by plugin (the additions per node in plugin order, as node by node would do them);

@@ -6,13 +6,10 @@ import type { NodeInfo, Status } from "@kubesched/framework";
 /** Buffers for one window of Filter: the candidate nodes and, per node, what the plugins said. */
 export class FilterWindow {
   capacity = 0;
-  /** The candidate nodes of the window, in filtering order. */
-  nodes: (NodeInfo | null)[] = [];
   /** Column index of each candidate (-1: not in the snapshot's columns). */
   colIdx = new Int32Array(0);
-  /** 1: filtered per node (nominated pods, or no column index). */
-  slow = new Uint8Array(0);
-  /** Index of the plugin that rejected each candidate (the number of plugins: none did). */
+  /** Index of the plugin that rejected each candidate (the number of plugins: none did; -1: the
+   * candidate is filtered per node, for its nominated pods or because it has no column index). */
   failAt = new Int32Array(0);
   /** The rejection (as the runtime reports it: plugin named, non-rejections as Error). */
   status: (Status | null)[] = [];
@@ -28,23 +25,20 @@ export class FilterWindow {
     if (n <= this.capacity) return;
     const c = Math.max(n, this.capacity * 2, 64);
     this.colIdx = new Int32Array(c);
-    this.slow = new Uint8Array(c);
     this.failAt = new Int32Array(c);
     this.alive = new Int32Array(c);
     this.aliveK = new Int32Array(c);
-    this.nodes = new Array(c).fill(null);
     this.status = new Array(c).fill(null);
     this.raw = new Array(c).fill(null);
     this.out = new Array(c).fill(null);
     this.capacity = c;
   }
 
-  /** Drops the references of a window (nodes and statuses are not kept past the cycle). */
-  clear(n: number): void {
-    for (let k = 0; k < n; k++) {
-      this.nodes[k] = null;
-      this.status[k] = null;
-      this.raw[k] = null;
+  /** Drops the statuses of the window's nodes from `k` on (left when the loop stopped early). */
+  clearFrom(k: number, n: number): void {
+    for (let i = k; i < n; i++) {
+      this.status[i] = null;
+      this.raw[i] = null;
     }
   }
 }

@@ -16,15 +16,12 @@ function exponentialBuckets(start: number, factor: number, count: number): numbe
 /** first label → second label → status code → series. */
 type SeriesCache = Map<string, Map<string, HistogramSeries[]>>;
 
-/** The cached series for (a, b, status), created with `make(codeName)` the first time. */
-function cachedSeries(
-  cache: SeriesCache,
-  a: string,
-  b: string,
-  status: Status | null,
-  make: (code: string) => HistogramSeries,
-): HistogramSeries {
-  const code = status ? status.code : 0;
+/** The cached series for (a, b, status code), or undefined the first time. */
+function cachedSeries(cache: SeriesCache, a: string, b: string, code: number): HistogramSeries | undefined {
+  return cache.get(a)?.get(b)?.[code];
+}
+
+function storeSeries(cache: SeriesCache, a: string, b: string, code: number, series: HistogramSeries): void {
   let byB = cache.get(a);
   if (!byB) {
     byB = new Map();
@@ -35,12 +32,7 @@ function cachedSeries(
     byCode = [];
     byB.set(b, byCode);
   }
-  let series = byCode[code];
-  if (!series) {
-    series = make(codeName(code));
-    byCode[code] = series;
-  }
-  return series;
+  byCode[code] = series;
 }
 
 /** The scheduler's Prometheus metrics, in their own registry (one per scheduler instance). */
@@ -141,23 +133,33 @@ export class SchedulerMetrics {
 
   /** scheduler_plugin_execution_duration_seconds{plugin, extension_point, status}. */
   observePlugin(plugin: string, point: string, status: Status | null, seconds: number): void {
-    cachedSeries(this.pluginSeries, plugin, point, status, (code) =>
-      this.pluginExecutionDuration.child(plugin, point, code),
-    ).observe(seconds);
+    this.pluginSeriesFor(plugin, point, status).observe(seconds);
   }
 
   /** `count` observations of `seconds` each in scheduler_plugin_execution_duration_seconds. */
   observePluginN(plugin: string, point: string, status: Status | null, seconds: number, count: number): void {
-    cachedSeries(this.pluginSeries, plugin, point, status, (code) =>
-      this.pluginExecutionDuration.child(plugin, point, code),
-    ).observeN(seconds, count);
+    this.pluginSeriesFor(plugin, point, status).observeN(seconds, count);
+  }
+
+  private pluginSeriesFor(plugin: string, point: string, status: Status | null): HistogramSeries {
+    const code = status ? status.code : 0;
+    let series = cachedSeries(this.pluginSeries, plugin, point, code);
+    if (series === undefined) {
+      series = this.pluginExecutionDuration.child(plugin, point, codeName(code));
+      storeSeries(this.pluginSeries, plugin, point, code, series);
+    }
+    return series;
   }
 
   /** scheduler_framework_extension_point_duration_seconds{extension_point, status, profile}. */
   observeExtensionPoint(profile: string, point: string, status: Status | null, seconds: number): void {
-    cachedSeries(this.pointSeries, profile, point, status, (code) =>
-      this.frameworkExtensionPointDuration.child(point, code, profile),
-    ).observe(seconds);
+    const code = status ? status.code : 0;
+    let series = cachedSeries(this.pointSeries, profile, point, code);
+    if (series === undefined) {
+      series = this.frameworkExtensionPointDuration.child(point, codeName(code), profile);
+      storeSeries(this.pointSeries, profile, point, code, series);
+    }
+    series.observe(seconds);
   }
 
   /** scheduler_scheduling_attempt_duration_seconds{result, profile}. */

@@ -7,13 +7,13 @@ import {
   type CycleState,
   type NodeColumns,
   type NodeInfo,
-  PodInfo,
+  type PodInfo,
   type StateData,
   Status,
   stateKey,
 } from "@kubesched/framework";
 import { CountsByLabel } from "./column-counts";
-import type { InterPodAffinityContext } from "./context";
+import { type InterPodAffinityContext, podInfoFor } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
 import {
   ErrReasonAffinityRulesNotMatch,
@@ -302,7 +302,7 @@ export function preFilter(
   pod: Pod,
   nodes: readonly NodeInfo[],
 ): Status | null {
-  const podInfo = new PodInfo(pod);
+  const podInfo = podInfoFor(ctx, pod);
   if (podInfo.parseError) {
     return new Status(Code.UnschedulableAndUnresolvable, `parsing pod: ${podParseErrorMessage(pod)}`);
   }

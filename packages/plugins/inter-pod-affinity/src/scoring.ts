@@ -8,13 +8,12 @@ import {
   type NodeColumns,
   type NodeInfo,
   type NodeScore,
-  PodInfo,
   type StateData,
   Status,
   stateKey,
 } from "@kubesched/framework";
 import { CountsByLabel } from "./column-counts";
-import type { InterPodAffinityContext } from "./context";
+import { type InterPodAffinityContext, podInfoFor } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
 import {
   labelsFingerprint,
@@ -190,7 +189,7 @@ export function preScore(ctx: InterPodAffinityContext, state: CycleState, pod: P
   const lister = ctx.handle.snapshotSharedLister().nodeInfos();
   const nodes = hasConstraints ? lister.list() : lister.havePodsWithAffinityList();
 
-  const podInfo = new PodInfo(pod);
+  const podInfo = podInfoFor(ctx, pod);
   if (podInfo.parseError) return asStatus(new Error(`failed to parse pod: ${podParseErrorMessage(pod)}`));
   const listers = ctx.handle.listers();
   const inputs: ScoreInputs = {
