@@ -88,6 +88,7 @@ export class SnapshotColumns implements NodeColumns {
   requestedEphemeralStorage = new Float64Array(0);
   nonZeroRequestedMilliCPU = new Float64Array(0);
   nonZeroRequestedMemory = new Float64Array(0);
+  generation = new Float64Array(0);
   podCount = new Int32Array(0);
   imageCount = new Int32Array(0);
   usedPortCount = new Int32Array(0);
@@ -163,6 +164,7 @@ export class SnapshotColumns implements NodeColumns {
     this.requestedEphemeralStorage = grow(this.requestedEphemeralStorage, capacity);
     this.nonZeroRequestedMilliCPU = grow(this.nonZeroRequestedMilliCPU, capacity);
     this.nonZeroRequestedMemory = grow(this.nonZeroRequestedMemory, capacity);
+    this.generation = grow(this.generation, capacity);
     this.podCount = grow(this.podCount, capacity);
     this.imageCount = grow(this.imageCount, capacity);
     this.usedPortCount = grow(this.usedPortCount, capacity);
@@ -210,6 +212,7 @@ export class SnapshotColumns implements NodeColumns {
     this.requestedEphemeralStorage[i] = r.ephemeralStorage;
     this.nonZeroRequestedMilliCPU[i] = nz.milliCPU;
     this.nonZeroRequestedMemory[i] = nz.memory;
+    this.generation[i] = ni.generation;
     this.podCount[i] = ni.pods.length;
     this.imageCount[i] = ni.imageStates.size;
     this.usedPortCount[i] = ni.usedPorts.len();

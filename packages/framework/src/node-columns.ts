@@ -40,7 +40,7 @@ export interface LabelColumn {
  *   snapshot, O(changed nodes) per cycle). Between cycles they change: read the arrays through
  *   this object on every call, never keep an array or an index across cycles (arrays are
  *   reallocated when the cluster grows, and an index names another node after nodes are added
- *   or removed).
+ *   or removed: a cache kept by index across cycles must check `generation`).
  * - Arrays may be longer than `size`; only `[0, size)` is meaningful.
  * - Amounts are in canonical units, as `Resource`: cpu in millicores, memory and
  *   ephemeral-storage in bytes, scalar resources as values.
@@ -71,6 +71,12 @@ export interface NodeColumns {
   readonly nonZeroRequestedMilliCPU: Float64Array;
   /** `nonZeroRequested.memory` (200Mi assumed for containers without a request) per node. */
   readonly nonZeroRequestedMemory: Float64Array;
+  /**
+   * `generation` per node. Generations are process-wide and never reused, so a plugin may keep
+   * per-node results across cycles by index and trust one only while the generation at that
+   * index is the one it was computed for (the same node, unchanged).
+   */
+  readonly generation: Float64Array;
   /** `pods.length` per node. */
   readonly podCount: Int32Array;
   /** `imageStates.size` (image names known on the node) per node. */

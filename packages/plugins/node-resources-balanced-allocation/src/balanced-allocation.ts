@@ -57,3 +57,80 @@ export function balancedResourceScorer(
   const half = MaxNodeScore / 2;
   return half + Math.trunc((half + withPod - withoutPod) / 2);
 }
+
+/**
+ * balancedResourceScorer over many nodes (ResourceScorerFn.batch): for one or two resources the
+ * two balance scores are computed inline, with the same operations in the same order as
+ * balancedResourceScore; for more, through the per-node scorer on scratch arrays.
+ */
+function balancedResourceScorerBatch(
+  count: number,
+  indices: Int32Array,
+  podRequests: Float64Array,
+  allocatable: readonly (Float64Array | null)[],
+  used: readonly (Float64Array | null)[],
+  scores: Float64Array,
+): void {
+  const n = podRequests.length;
+  const half = MaxNodeScore / 2;
+  if (n > 2) {
+    const req = new Float64Array(n);
+    const alo = new Float64Array(n);
+    const cap = new Float64Array(n);
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k]!;
+      for (let i = 0; i < n; i++) {
+        const a = allocatable[i]!;
+        const alloc = a === null ? 0 : a[idx]!;
+        if (alloc === 0) {
+          req[i] = 0;
+          alo[i] = 0;
+          cap[i] = 0;
+          continue;
+        }
+        const u = used[i]!;
+        const usage = u === null ? 0 : u[idx]!;
+        cap[i] = alloc;
+        alo[i] = usage;
+        req[i] = usage + podRequests[i]!;
+      }
+      scores[k] = balancedResourceScorer(req, alo, cap);
+    }
+    return;
+  }
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    // count/first/second of the fractions with and without the pod (balancedResourceScore).
+    let cntWith = 0;
+    let firstWith = 0;
+    let secondWith = 0;
+    let cntWithout = 0;
+    let firstWithout = 0;
+    let secondWithout = 0;
+    for (let i = 0; i < n; i++) {
+      const a = allocatable[i]!;
+      if (a === null) continue;
+      const alloc = a[idx]!;
+      if (alloc === 0) continue;
+      const u = used[i]!;
+      const usage = u === null ? 0 : u[idx]!;
+      let f = (usage + podRequests[i]!) / alloc;
+      if (f > 1) f = 1;
+      if (cntWith === 0) firstWith = f;
+      else secondWith = f;
+      cntWith++;
+      let g = usage / alloc;
+      if (g > 1) g = 1;
+      if (cntWithout === 0) firstWithout = g;
+      else secondWithout = g;
+      cntWithout++;
+    }
+    const stdWith = cntWith === 2 ? Math.abs((firstWith - secondWith) / 2) : 0;
+    const stdWithout = cntWithout === 2 ? Math.abs((firstWithout - secondWithout) / 2) : 0;
+    const withPod = Math.trunc((1 - stdWith) * MaxNodeScore);
+    const withoutPod = Math.trunc((1 - stdWithout) * MaxNodeScore);
+    scores[k] = half + Math.trunc((half + withPod - withoutPod) / 2);
+  }
+}
+
+balancedResourceScorer.batch = balancedResourceScorerBatch;

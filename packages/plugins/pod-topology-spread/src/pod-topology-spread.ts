@@ -48,6 +48,7 @@ import { SpreadCountsMemo } from "./memo";
 import {
   calPreScoreState,
   getPreScoreState,
+  HostnameCountsMemo,
   normalizeScores,
   normalizeScoresBatch,
   preScoreStateKey,
@@ -85,6 +86,8 @@ export class PodTopologySpread
   readonly constraintOptions: ConstraintOptions;
   readonly countOptions: CountOptions;
   private readonly counter: SpreadCounter;
+  /** Per-node counts of hostname constraints, for batch Score. */
+  private readonly hostCounts = new HostnameCountsMemo();
 
   constructor(args: PodTopologySpreadArgs, handle: Handle) {
     const fts = handle.features();
@@ -285,7 +288,7 @@ export class PodTopologySpread
       if (count === 0) return null;
       return this.score(cycleState, pod, columns.nodeInfos[indices[0]!]!) as Status;
     }
-    scoreNodes(s, columns, indices, count, scores);
+    scoreNodes(s, columns, indices, count, scores, this.hostCounts);
     return null;
   }
 

@@ -1,5 +1,11 @@
 // upstream: pkg/scheduler/framework/plugins/podtopologyspread/scoring.go
-import { getRequiredNodeAffinity, LabelHostname, type Pod } from "@kubesched/api";
+import {
+  getRequiredNodeAffinity,
+  LabelHostname,
+  matchesNothing,
+  type Pod,
+  type Selector,
+} from "@kubesched/api";
 import {
   type CycleState,
   MaxNodeScore,
@@ -151,6 +157,41 @@ export function normalizeScores(s: PreScoreState, scores: NodeScore[]): void {
   }
 }
 
+/** A hostname constraint's matching pods per node, by column index, with the generation counted. */
+interface HostCounts {
+  generations: Float64Array;
+  counts: Float64Array;
+}
+
+/** How many (namespace, selector) pairs keep per-node counts (least recently used are dropped). */
+const maxHostCountKeys = 16;
+
+/**
+ * The matching pods of hostname constraints per node, kept across cycles (by column index) and
+ * recounted only on nodes whose generation moved: scoring a node then costs two array reads
+ * instead of a selector match per pod on it.
+ */
+export class HostnameCountsMemo {
+  private readonly byKey = new Map<string, HostCounts>();
+
+  /** The counts for (namespace, selector), sized for `size` nodes. */
+  entry(namespace: string, selector: Selector, size: number): HostCounts {
+    const key = `${namespace}\u0001${matchesNothing(selector) ? "\u0000nothing" : selector.string()}`;
+    let e = this.byKey.get(key);
+    if (e !== undefined) {
+      this.byKey.delete(key);
+    } else if (this.byKey.size >= maxHostCountKeys) {
+      this.byKey.delete(this.byKey.keys().next().value as string);
+    }
+    if (e === undefined || e.generations.length < size) {
+      const c = Math.max(size, 16);
+      e = { generations: new Float64Array(c).fill(Number.NaN), counts: new Float64Array(c) };
+    }
+    this.byKey.set(key, e);
+    return e;
+  }
+}
+
 /**
  * scoreNode over the snapshot's columns (`scores[k]` for `columns.nodeInfos[indices[k]]`): the
  * count of a domain is looked up once per topology value; hostname constraints count the node's
@@ -162,6 +203,7 @@ export function scoreNodes(
   indices: Int32Array,
   count: number,
   scores: Float64Array,
+  hostCounts: HostnameCountsMemo | null = null,
 ): void {
   const constraints = s.constraints;
   const nc = constraints.length;
@@ -169,12 +211,19 @@ export function scoreNodes(
   const values: (readonly string[])[] = new Array(nc);
   // Per non-hostname constraint and topology value: its count, NaN until looked up.
   const counts: (Float64Array | null)[] = new Array(nc);
+  // Per hostname constraint: the per-node counts kept across cycles (null: count every time).
+  const hosts: (HostCounts | null)[] = new Array(nc);
   for (let i = 0; i < nc; i++) {
     const col = columns.labelColumn(constraints[i]!.topologyKey);
     ids[i] = col.valueIds;
     values[i] = col.values;
     counts[i] = s.isHostname[i] ? null : new Float64Array(col.values.length).fill(Number.NaN);
+    hosts[i] =
+      s.isHostname[i] && hostCounts !== null
+        ? hostCounts.entry(s.namespace, constraints[i]!.selector, columns.size)
+        : null;
   }
+  const generation = columns.generation;
   const infos = columns.nodeInfos;
   const checkIgnored = s.ignoredNodes.size > 0;
   for (let k = 0; k < count; k++) {
@@ -196,7 +245,16 @@ export function scoreNodes(
       let cnt: number;
       const byValue = counts[i];
       if (byValue === null || byValue === undefined) {
-        cnt = countPodsMatchSelector(ni.pods, c.selector, s.namespace);
+        const h = hosts[i];
+        if (h === null || h === undefined) {
+          cnt = countPodsMatchSelector(ni.pods, c.selector, s.namespace);
+        } else if (h.generations[idx] === generation[idx]) {
+          cnt = h.counts[idx]!;
+        } else {
+          cnt = countPodsMatchSelector(ni.pods, c.selector, s.namespace);
+          h.counts[idx] = cnt;
+          h.generations[idx] = generation[idx]!;
+        }
       } else {
         cnt = byValue[id]!;
         if (Number.isNaN(cnt)) {
