@@ -1191,14 +1191,14 @@ export class Framework implements Handle {
     const rows = this.scoreRows;
     rows.ensure(np, numNodes);
     const call = ++this.scoreCall;
-    const buf = rows.buffer;
+    const buf = rows.rows;
     const timed = this.timed(state);
     const cols = np > 0 ? this.scoreColumns(nodes) : null;
     const indices = rows.indices;
 
     for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
-      const row = buf.subarray(p * numNodes, (p + 1) * numNodes);
+      const row = buf[p] as Float64Array;
       if (cols !== null && isBatchScorePlugin(pl)) {
         const t = timed ? now() : 0;
         const s = pl.scoreBatch(state, pod, cols, indices, numNodes, row);
@@ -1229,13 +1229,13 @@ export class Framework implements Handle {
     }
 
     // Raw scores are kept only for the tracer.
-    const raw = this.tracer?.score ? buf.slice(0, np * numNodes) : null;
+    const raw = this.tracer?.score ? buf.slice(0, np).map((r) => r.slice(0, numNodes)) : null;
 
     for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
       const ext = pl.scoreExtensions();
       if (!ext) continue;
-      const row = buf.subarray(p * numNodes, (p + 1) * numNodes);
+      const row = buf[p] as Float64Array;
       const start = timed ? now() : 0;
       let s: Status | null;
       if (cols !== null && isBatchScorePlugin(pl) && isBatchScoreExtensions(ext)) {
@@ -1269,9 +1269,9 @@ export class Framework implements Handle {
     totals.fill(0, 0, numNodes);
     for (let p = 0; p < np && inRange; p++) {
       const w = weights[p] as number;
-      const base = p * numNodes;
+      const row = buf[p] as Float64Array;
       for (let n = 0; n < numNodes; n++) {
-        const score = buf[base + n] as number;
+        const score = row[n] as number;
         if (score > MaxNodeScore || score < MinNodeScore) {
           inRange = false;
           break;
@@ -1283,7 +1283,7 @@ export class Framework implements Handle {
       for (let n = 0; n < numNodes; n++) {
         let total = 0;
         for (let p = 0; p < np; p++) {
-          const score = buf[p * numNodes + n] as number;
+          const score = (buf[p] as Float64Array)[n] as number;
           if (score > MaxNodeScore || score < MinNodeScore) {
             const pl = plugins[p] as ScorePlugin;
             return this.scoreFailure(
@@ -1299,7 +1299,7 @@ export class Framework implements Handle {
               this.tracer,
               (plugins[p] as ScorePlugin).name(),
               (nodes[n] as NodeInfo).nodeName,
-              raw[p * numNodes + n] as number,
+              (raw[p] as Float64Array)[n] as number,
               score,
               weighted,
             );
@@ -1554,7 +1554,7 @@ class ScoredNodes implements NodeScoresOutput {
     private readonly plugins: readonly ScorePlugin[],
     private readonly weights: Float64Array,
     private readonly nodes: readonly NodeInfo[],
-    private readonly buf: Float64Array,
+    private readonly buf: readonly Float64Array[],
     readonly totals: Float64Array,
   ) {}
 
@@ -1571,7 +1571,7 @@ class ScoredNodes implements NodeScoresOutput {
       for (let p = 0; p < np; p++) {
         scores[p] = {
           name: (plugins[p] as ScorePlugin).name(),
-          score: (buf[p * numNodes + n] as number) * (weights[p] as number),
+          score: ((buf[p] as Float64Array)[n] as number) * (weights[p] as number),
         };
       }
       all[n] = { name: (nodes[n] as NodeInfo).nodeName, scores, totalScore: totals[n] as number };

@@ -64,20 +64,19 @@ export class FeasibleIndex {
   }
 }
 
-/** Per-plugin score rows (plugin p's score of node n at p * stride + n), reused across cycles. */
+/** Per-plugin score rows (plugin p's score of node n at rows[p][n]), reused across cycles. */
 export class ScoreRows {
-  buffer = new Float64Array(0);
+  rows: Float64Array[] = [];
   totals = new Float64Array(0);
   indices = new Int32Array(0);
 
   ensure(plugins: number, nodes: number): void {
-    if (this.buffer.length < plugins * nodes) {
-      this.buffer = new Float64Array(Math.max(plugins * nodes, this.buffer.length * 2));
-    }
     if (this.totals.length < nodes) {
       const c = Math.max(nodes, this.totals.length * 2);
       this.totals = new Float64Array(c);
       this.indices = new Int32Array(c);
+      this.rows = this.rows.map(() => new Float64Array(c));
     }
+    while (this.rows.length < plugins) this.rows.push(new Float64Array(this.totals.length));
   }
 }
