@@ -237,12 +237,17 @@ for (let seed = 1; seed <= 6; seed++) {
   }
 }
 
-describe("batch Filter/Score through simulate()", () => {
+/** The batch runs' results, for the coverage check. */
+const results = new Map<Case, string>();
+
+// Generous limits: a shared machine can be slow; nothing here is timed.
+describe("batch Filter/Score through simulate()", { timeout: 120_000 }, () => {
   const batchFree = withoutBatch(inTreeRegistry);
   it.each(cases)(
     "seed $seed, $nodes nodes, $running running, $pending pending, profile $config",
     async (c) => {
       const [batch, perNode] = await Promise.all([run(c, inTreeRegistry), run(c, batchFree)]);
+      results.set(c, batch);
       // Something was decided: the comparison is not between two empty results.
       const parsed = JSON.parse(batch) as { pods: unknown[]; summary: { scheduled: number } };
       expect(parsed.pods.length).toBe(c.pending);
@@ -257,7 +262,7 @@ describe("batch Filter/Score through simulate()", () => {
     let preemptions = 0;
     let scored = 0;
     for (const c of cases.slice(0, 12)) {
-      const r = JSON.parse(await run(c, inTreeRegistry)) as {
+      const r = JSON.parse(results.get(c) ?? (await run(c, inTreeRegistry))) as {
         summary: { scheduled: number; unschedulable: number };
         preemptions: unknown[];
         pods: { explain?: { score?: unknown } }[];
