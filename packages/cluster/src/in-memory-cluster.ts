@@ -141,8 +141,15 @@ export class InMemoryCluster implements ClusterSource {
     }
   }
 
+  /** The store of each kind (built once: apply and delete look it up for every object). */
+  private readonly stores: Record<SupportedKind, ObjectStore<K8sObject>> = this.buildStores();
+
   private storeFor(kind: SupportedKind): ObjectStore<K8sObject> {
-    const stores: Record<SupportedKind, ObjectStore<K8sObject>> = {
+    return this.stores[kind];
+  }
+
+  private buildStores(): Record<SupportedKind, ObjectStore<K8sObject>> {
+    return {
       Node: this.nodes as ObjectStore<K8sObject>,
       Pod: this.pods as ObjectStore<K8sObject>,
       Namespace: this.namespaces as ObjectStore<K8sObject>,
@@ -157,7 +164,6 @@ export class InMemoryCluster implements ClusterSource {
       StatefulSet: this.statefulSets as ObjectStore<K8sObject>,
       ReplicationController: this.replicationControllers as ObjectStore<K8sObject>,
     };
-    return stores[kind];
   }
 
   /** Creates or replaces an object (as `kubectl apply` would) and emits the event. */
@@ -261,9 +267,17 @@ export class InMemoryCluster implements ClusterSource {
     };
   }
 
+  /** The clock's time as an RFC 3339 timestamp in seconds (the one of the last second asked, reused). */
   private isoNow(): string {
-    return new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const second = Math.floor(this.clock.now() / 1000);
+    if (second !== this.isoSecond) {
+      this.isoSecond = second;
+      this.isoString = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    }
+    return this.isoString;
   }
+  private isoSecond = Number.NaN;
+  private isoString = "";
 
   /** pods/binding, then what the kubelet would do: the pod starts running. */
   bindPod(pod: Pod, nodeName: string): void {
