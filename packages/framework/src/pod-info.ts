@@ -65,6 +65,28 @@ function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
   return new AffinityTerm(namespacesOfTerm(pod, term), selector, term.topologyKey, nsSelector);
 }
 
+/**
+ * Requests computed per pod spec (keyed by its containers list, with the other inputs they
+ * depend on), for pods whose status carries nothing that changes them.
+ */
+const resourcesBySpec = new WeakMap<
+  readonly unknown[],
+  { initContainers: unknown; overhead: unknown; podResources: unknown; result: PodResource }
+>();
+
+/**
+ * True when the pod's requests depend on its spec alone: no container statuses (a pod not
+ * running yet, or as the simulator runs it), no pod-level status resources, no resize condition.
+ */
+function hasNoStatusResources(pod: Pod): boolean {
+  const st = pod.status;
+  if (st === undefined) return true;
+  if ((st.containerStatuses?.length ?? 0) > 0 || (st.initContainerStatuses?.length ?? 0) > 0) return false;
+  if (st.resources != null || st.allocatedResources != null) return false;
+  for (const c of st.conditions ?? []) if (c.type === "PodResizePending") return false;
+  return true;
+}
+
 const noTerms: readonly AffinityTerm[] = Object.freeze([]);
 const noWeightedTerms: readonly WeightedAffinityTerm[] = Object.freeze([]);
 
@@ -179,6 +201,23 @@ export class PodInfo {
   /** Requests and non-zero requests, computed once (PodLevelResources and InPlacePodVerticalScaling on, as in 1.37). */
   calculateResource(): PodResource {
     if (this.cachedResource) return this.cachedResource;
+    // Copies of one pod (queued, assumed, bound) share their containers: reuse what an earlier
+    // copy computed when nothing else the requests depend on differs.
+    const spec = this.pod.spec;
+    const containers = spec?.containers;
+    const plain = containers !== undefined && hasNoStatusResources(this.pod);
+    if (plain) {
+      const hit = resourcesBySpec.get(containers);
+      if (
+        hit !== undefined &&
+        hit.initContainers === spec?.initContainers &&
+        hit.overhead === spec?.overhead &&
+        hit.podResources === spec?.resources
+      ) {
+        this.cachedResource = hit.result;
+        return hit.result;
+      }
+    }
     const opts = { useStatusResources: true, skipPodLevelResources: false };
     const requests = podRequests(this.pod, opts);
     const podLevelSet = isPodLevelRequestsSet(this.pod);
@@ -189,11 +228,20 @@ export class PodInfo {
       nonMissing.size > 0
         ? podRequests(this.pod, { ...opts, nonMissingContainerRequests: nonMissing })
         : requests;
-    this.cachedResource = {
+    const result: PodResource = {
       resource: Resource.fromAmounts(requests),
       nonZeroCPU: non0.get(ResourceCPU) ?? 0,
       nonZeroMemory: non0.get(ResourceMemory) ?? 0,
     };
-    return this.cachedResource;
+    this.cachedResource = result;
+    if (plain && containers !== undefined) {
+      resourcesBySpec.set(containers, {
+        initContainers: spec?.initContainers,
+        overhead: spec?.overhead,
+        podResources: spec?.resources,
+        result,
+      });
+    }
+    return result;
   }
 }
