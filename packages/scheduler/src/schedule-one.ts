@@ -547,20 +547,20 @@ export function selectHost(rand: Random, list: readonly NodePluginScores[]): str
 /** selectHost over the total score of each node (`totals[n]` of `nodes[n]`). */
 function selectHostByTotals(rand: Random, nodes: readonly NodeInfo[], totals: Float64Array): string {
   let best = -Infinity;
-  let selected = "";
+  let selected = -1;
   let count = 0;
   for (let n = 0; n < nodes.length; n++) {
     const total = totals[n] as number;
     if (total > best) {
       best = total;
-      selected = (nodes[n] as NodeInfo).nodeName;
+      selected = n;
       count = 1;
     } else if (total === best) {
       count++;
-      if (rand.intn(count) === 0) selected = (nodes[n] as NodeInfo).nodeName;
+      if (rand.intn(count) === 0) selected = n;
     }
   }
-  return selected;
+  return selected < 0 ? "" : (nodes[selected] as NodeInfo).nodeName;
 }
 
 async function bindingCycle(

@@ -11,24 +11,28 @@ export class CountsByLabel {
   readonly valueIds: Int32Array;
   private readonly values: readonly string[];
   private readonly counts: ReadonlyMap<string, number> | undefined;
+  /** The counts by value id, kept current by the TopologyCounts (null: look values up). */
+  private readonly byId: Float64Array | null;
+  /** Counts looked up so far, by value id (NaN: not yet), for small columns without byId. */
   private readonly cache: Float64Array | null;
 
-  constructor(columns: NodeColumns, key: string, counts: ReadonlyMap<string, number> | undefined) {
+  constructor(columns: NodeColumns, key: string, counts: TopologyCounts) {
     const col = columns.labelColumn(key);
+    const i = counts.keys.indexOf(key);
     this.valueIds = col.valueIds;
     this.values = col.values;
-    this.counts = counts;
+    this.counts = i < 0 ? undefined : counts.maps[i];
+    this.byId = i < 0 ? null : counts.byValueId(key, col);
     this.cache =
-      col.values.length <= maxCachedValues ? new Float64Array(col.values.length).fill(Number.NaN) : null;
-  }
-
-  static of(columns: NodeColumns, counts: TopologyCounts, key: string): CountsByLabel {
-    const i = counts.keys.indexOf(key);
-    return new CountsByLabel(columns, key, i < 0 ? undefined : counts.maps[i]);
+      this.byId === null && col.values.length <= maxCachedValues
+        ? new Float64Array(col.values.length).fill(Number.NaN)
+        : null;
   }
 
   /** The count of value id `id` (>= 0); 0 when absent, as TopologyCounts.get. */
   get(id: number): number {
+    const byId = this.byId;
+    if (byId !== null) return byId[id] ?? 0;
     const cache = this.cache;
     if (cache !== null) {
       const c = cache[id]!;

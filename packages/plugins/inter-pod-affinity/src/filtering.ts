@@ -441,45 +441,52 @@ export function filterBatch(
     return;
   }
   const affinityCounts = s.affinityCounts.counts;
-  const affinity = s.affinityTerms.map((t) => CountsByLabel.of(columns, affinityCounts, t.topologyKey));
+  const affinity = s.affinityTerms.map((t) => new CountsByLabel(columns, t.topologyKey, affinityCounts));
   const selfEscape = affinityCounts.pairs === 0 && s.selfMatchesAffinity;
   const antiCounts = s.antiAffinityCounts.counts;
   const anti =
     antiCounts.pairs > 0
-      ? s.antiAffinityTerms.map((t) => CountsByLabel.of(columns, antiCounts, t.topologyKey))
+      ? s.antiAffinityTerms.map((t) => new CountsByLabel(columns, t.topologyKey, antiCounts))
       : [];
   const existingCounts = s.existingAntiAffinityCounts.counts;
   const existing =
     existingCounts.pairs > 0
-      ? existingCounts.keys.map((key, i) => new CountsByLabel(columns, key, existingCounts.maps[i]))
+      ? existingCounts.keys.map((key) => new CountsByLabel(columns, key, existingCounts))
       : [];
   for (let k = 0; k < count; k++) {
     const idx = indices[k]!;
-    let pass = true;
+    // The checks of filter(), in its order, with its statuses.
+    let status: Status | null = null;
     if (affinity.length > 0) {
       let podsExist = true;
+      let missing = false;
       for (let i = 0; i < affinity.length; i++) {
         const c = affinity[i]!;
         const id = c.valueIds[idx]!;
         if (id < 0) {
-          pass = false;
+          missing = true;
           break;
         }
         if (c.get(id) <= 0) podsExist = false;
       }
-      if (pass && !podsExist && !selfEscape) pass = false;
+      if (missing || (!podsExist && !selfEscape)) {
+        status = new Status(Code.UnschedulableAndUnresolvable, ErrReasonAffinityRulesNotMatch);
+      }
     }
-    for (let i = 0; pass && i < anti.length; i++) {
+    for (let i = 0; status === null && i < anti.length; i++) {
       const c = anti[i]!;
       const id = c.valueIds[idx]!;
-      if (id >= 0 && c.get(id) > 0) pass = false;
+      if (id >= 0 && c.get(id) > 0)
+        status = new Status(Code.Unschedulable, ErrReasonAntiAffinityRulesNotMatch);
     }
-    for (let i = 0; pass && i < existing.length; i++) {
+    for (let i = 0; status === null && i < existing.length; i++) {
       const c = existing[i]!;
       const id = c.valueIds[idx]!;
-      if (id >= 0 && c.get(id) > 0) pass = false;
+      if (id >= 0 && c.get(id) > 0) {
+        status = new Status(Code.Unschedulable, ErrReasonExistingAntiAffinityRulesNotMatch);
+      }
     }
-    out[k] = pass ? null : filter(state, infos[idx]!);
+    out[k] = status;
   }
 }
 

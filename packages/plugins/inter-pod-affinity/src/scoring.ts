@@ -120,18 +120,18 @@ export interface ScoringEntry {
 
 export type ScoringMemo = MemoLRU<ScoringEntry>;
 
+function weightedTermsKey(ts: readonly WeightedIncomingTerm[]): string {
+  let key = "";
+  for (let i = 0; i < ts.length; i++) {
+    const t = ts[i]!;
+    key += `${i > 0 ? "\u0002" : ""}${t.weight}\u0001${t.term.fingerprint()}`;
+  }
+  return key;
+}
+
 function scoringKey(inputs: ScoreInputs): string {
   const pod = inputs.pod;
-  const terms = (ts: readonly WeightedIncomingTerm[]): string =>
-    ts.map((t) => `${t.weight}\u0001${t.term.fingerprint()}`).join("\u0002");
-  return [
-    pod.metadata?.namespace ?? "",
-    labelsFingerprint(pod.metadata?.labels),
-    labelsFingerprint(inputs.namespaceLabels),
-    inputs.hasConstraints ? "1" : "0",
-    terms(inputs.preferredAffinityTerms),
-    terms(inputs.preferredAntiAffinityTerms),
-  ].join("\u0003");
+  return `${pod.metadata?.namespace ?? ""}\u0003${labelsFingerprint(pod.metadata?.labels)}\u0003${labelsFingerprint(inputs.namespaceLabels)}\u0003${inputs.hasConstraints ? "1" : "0"}\u0003${weightedTermsKey(inputs.preferredAffinityTerms)}\u0003${weightedTermsKey(inputs.preferredAntiAffinityTerms)}`;
 }
 
 /** The topology scores and whether any node contributed. */
@@ -270,7 +270,7 @@ export function scoreBatch(
   const s = readPreScoreState(state);
   if (s instanceof Status) return count === 0 ? null : s;
   const ts = s.topologyScore;
-  const byKey = ts.keys.map((key, i) => new CountsByLabel(columns, key, ts.maps[i]));
+  const byKey = ts.keys.map((key) => new CountsByLabel(columns, key, ts));
   for (let k = 0; k < count; k++) {
     const idx = indices[k]!;
     let total = 0;

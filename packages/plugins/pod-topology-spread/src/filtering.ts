@@ -187,8 +187,8 @@ export function filterNode(s: PreFilterState, nodeInfo: NodeInfo): Status | null
 
 /**
  * filterNode over the snapshot's columns: `out[k]` is null where filterNode passes
- * `columns.nodeInfos[indices[k]]`, filterNode's own status elsewhere. The skew check is decided
- * once per topology value (nodes of a domain share it); nodes missing a key go to filterNode.
+ * `columns.nodeInfos[indices[k]]`, filterNode's status elsewhere. The skew check is decided once
+ * per topology value (nodes of a domain share it); nodes missing a key go to filterNode.
  */
 export function filterNodes(
   s: PreFilterState,
@@ -215,11 +215,12 @@ export function filterNodes(
   const infos = columns.nodeInfos;
   for (let k = 0; k < count; k++) {
     const idx = indices[k]!;
-    let pass = true;
+    // 0: passes; 1: over maxSkew (filterNode's status); 2: a key missing (filterNode decides).
+    let verdictOfNode = 0;
     for (let i = 0; i < nc; i++) {
       const id = ids[i]![idx]!;
       if (id < 0) {
-        pass = false;
+        verdictOfNode = 2;
         break;
       }
       const v = verdicts[i]!;
@@ -230,10 +231,15 @@ export function filterNodes(
         v[id] = verdict;
       }
       if (verdict === 2) {
-        pass = false;
+        verdictOfNode = 1;
         break;
       }
     }
-    out[k] = pass ? null : filterNode(s, infos[idx]!);
+    out[k] =
+      verdictOfNode === 0
+        ? null
+        : verdictOfNode === 1
+          ? new Status(Code.Unschedulable, ErrReasonConstraintsNotMatch)
+          : filterNode(s, infos[idx]!);
   }
 }
