@@ -164,6 +164,23 @@ export interface BatchScorePlugin extends ScorePlugin {
   ): Status | null;
 }
 
+/**
+ * PreScore over the feasible nodes given as column indices (optional; not upstream): the runtime
+ * calls it instead of `preScore(state, pod, nodes)` when it knows the nodes' indices in the
+ * snapshot's columns, and it must leave the cycle state as `preScore` would (the same scores
+ * follow) and return what `preScore` returns.
+ */
+export interface BatchPreScorePlugin extends PreScorePlugin {
+  /** `preScore(state, pod, nodes)` for `nodes[k] = columns.nodeInfos[indices[k]]`, k in `[0, count)`. */
+  preScoreBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+  ): Status | null;
+}
+
 /** NormalizeScore over a score array (optional, with BatchScorePlugin; not upstream). */
 export interface BatchScoreExtensions extends ScoreExtensions {
   /**
@@ -249,5 +266,7 @@ export const isBatchFilterPlugin = (p: Plugin): p is BatchFilterPlugin =>
   has(p, "filter") && has(p, "filterBatch");
 export const isBatchScorePlugin = (p: Plugin): p is BatchScorePlugin =>
   has(p, "score") && has(p, "scoreBatch");
+export const isBatchPreScorePlugin = (p: Plugin): p is BatchPreScorePlugin =>
+  has(p, "preScore") && has(p, "preScoreBatch");
 export const isBatchScoreExtensions = (e: ScoreExtensions): e is BatchScoreExtensions =>
   typeof (e as unknown as Record<string, unknown>).normalizeScoreBatch === "function";

@@ -20,6 +20,7 @@ import {
   type FilterPlugin,
   type Handle,
   isBatchFilterPlugin,
+  isBatchPreScorePlugin,
   isBatchScoreExtensions,
   isBatchScorePlugin,
   isBindPlugin,
@@ -1140,10 +1141,24 @@ export class Framework implements Handle {
     const skipPlugins = new Set<string>();
     state.skipScorePlugins = skipPlugins;
     const timed = this.timed(state);
+    let cols: NodeColumns | null | undefined;
     for (const pl of this.preScore) {
       const name = pl.name();
       const start = timed ? now() : 0;
-      const s = pl.preScore(state, pod, nodes);
+      let s: Status | null;
+      if (isBatchPreScorePlugin(pl)) {
+        // The nodes' column indices (in scoreRows.indices), found once for the batch plugins.
+        if (cols === undefined) {
+          this.scoreRows.ensure(0, nodes.length);
+          cols = this.scoreColumns(nodes);
+        }
+        s =
+          cols === null
+            ? pl.preScore(state, pod, nodes)
+            : pl.preScoreBatch(state, pod, cols, this.scoreRows.indices, nodes.length);
+      } else {
+        s = pl.preScore(state, pod, nodes);
+      }
       if (timed) this.observePlugin(name, "PreScore", s, start);
       this.tracer?.preScore?.(name, s);
       if (s?.isSkip()) {

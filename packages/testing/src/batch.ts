@@ -6,8 +6,10 @@ import type { Pod } from "@kubesched/api";
 import {
   type CycleState,
   isBatchFilterPlugin,
+  isBatchPreScorePlugin,
   isBatchScoreExtensions,
   isBatchScorePlugin,
+  isScorePlugin,
   isStatus,
   type NodeColumns,
   type NodeInfo,
@@ -19,7 +21,7 @@ import {
 } from "@kubesched/framework";
 import { type StatusSummary, statusSummary } from "./status-summary";
 
-const batchMethods = ["filterBatch", "scoreBatch", "normalizeScoreBatch"] as const;
+const batchMethods = ["filterBatch", "preScoreBatch", "scoreBatch", "normalizeScoreBatch"] as const;
 
 function hasBatchMethod(o: object): boolean {
   const r = o as Record<string, unknown>;
@@ -152,4 +154,42 @@ export function checkScoreBatch(
   if (wn !== null) return;
   const norm = list.map((s) => s.score);
   if (norm.some((v, k) => !same(v, scores[k] as number))) fail("normalizeScoreBatch", [...scores], norm);
+}
+
+/**
+ * Throws when the plugin's preScoreBatch over `nodes`, run on `fresh`, does not return what
+ * preScore returned (`want`) or leaves a state on which the nodes score differently from `wanted`
+ * (the state preScore wrote). Nothing to do for a plugin without preScoreBatch.
+ */
+export function checkPreScoreBatch(
+  plugin: Plugin,
+  pod: Pod,
+  columns: NodeColumns,
+  nodes: readonly NodeInfo[],
+  want: Status | null,
+  wanted: CycleState,
+  fresh: CycleState,
+): void {
+  if (!isBatchPreScorePlugin(plugin) || nodes.length === 0) return;
+  const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
+  if (indices.some((i) => i < 0)) throw new Error("checkPreScoreBatch: a node is not in the columns");
+  const got = plugin.preScoreBatch(fresh, pod, columns, indices, nodes.length);
+  const summary = (s: Status | null) => (s === null ? null : statusSummary(s));
+  const a = JSON.stringify(summary(got));
+  const b = JSON.stringify(summary(want));
+  if (a !== b)
+    throw new Error(`${plugin.name()}.preScoreBatch differs from preScore():\n batch: ${a}\n  node: ${b}`);
+  if (!(want === null || want.isSuccess()) || !isScorePlugin(plugin)) return;
+  const scoresOn = (state: CycleState) => {
+    const list = nodes.map((ni) => {
+      const r = plugin.score(state, pod, ni);
+      return { name: ni.nodeName, score: isStatus(r) ? Number.NaN : r };
+    });
+    plugin.scoreExtensions()?.normalizeScore(state, pod, list);
+    return JSON.stringify(list);
+  };
+  const x = scoresOn(fresh);
+  const y = scoresOn(wanted);
+  if (x !== y)
+    throw new Error(`${plugin.name()}.preScoreBatch leaves other scores:\n batch: ${x}\n  node: ${y}`);
 }

@@ -39,7 +39,7 @@ import {
   type Plugins,
   type ProfileConfig,
 } from "@kubesched/runtime";
-import { checkFilterBatch, checkScoreBatch } from "./batch";
+import { checkFilterBatch, checkPreScoreBatch, checkScoreBatch } from "./batch";
 import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
 import { RecordingClusterClient, recordingEventRecorder } from "./recording-client";
@@ -452,7 +452,11 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       const infos = nodeInfosOf(nodeNames);
       let preScoreStatus: Status | null = null;
       if (o.runPreScore !== false && isPreScorePlugin(plugin)) {
+        const before = state.clone();
         preScoreStatus = plugin.preScore(state, pod, infos);
+        // A batch PreScore must return the same and leave a state that scores the same.
+        const cols = nodeColumnsOf(snapshot.nodeInfos().list());
+        checkPreScoreBatch(plugin, pod, cols, infos, preScoreStatus, state, before);
         if (preScoreStatus?.isSkip()) return { status: null, scores: [], preScoreStatus };
         if (preScoreStatus && !preScoreStatus.isSuccess()) {
           return { status: preScoreStatus, scores: [], preScoreStatus };
@@ -474,9 +478,10 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
         const s = ext.normalizeScore(state, pod, scores);
         if (s && !s.isSuccess()) return { status: s, scores: [], preScoreStatus };
       }
+      // A batch Score must give the same scores (on any state).
+      checkScoreBatch(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
       // A Score on a state the test built, or without PreScore, is not what a cycle does.
       if (o.state === undefined && o.runPreScore !== false) {
-        checkScoreBatch(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
         replay({
           kind: "score",
           pod,

@@ -1,6 +1,12 @@
 // @kubesched/testing — builders (upstream pkg/scheduler/testing/wrappers.go), a plugin harness
 // over the real runtime, and fakes for the cluster-facing interfaces.
-export { checkFilterBatch, checkScoreBatch, hideBatchMethods, withoutBatch } from "./batch";
+export {
+  checkFilterBatch,
+  checkPreScoreBatch,
+  checkScoreBatch,
+  hideBatchMethods,
+  withoutBatch,
+} from "./batch";
 export * from "./builders";
 export { type FakeClock, fakeClock } from "./fake-clock";
 export {

@@ -3,6 +3,7 @@ import type { Pod, TopologySpreadConstraint } from "@kubesched/api";
 import {
   asStatus,
   type BatchFilterPlugin,
+  type BatchPreScorePlugin,
   type BatchScoreExtensions,
   type BatchScorePlugin,
   type ClusterEventWithHint,
@@ -47,10 +48,12 @@ import {
 import { SpreadCountsMemo } from "./memo";
 import {
   calPreScoreState,
+  calPreScoreStateBatch,
   getPreScoreState,
   HostnameCountsMemo,
   normalizeScores,
   normalizeScoresBatch,
+  type PreScoreState,
   preScoreStateKey,
   scoreNode,
   scoreNodes,
@@ -72,6 +75,7 @@ export class PodTopologySpread
     FilterPlugin,
     BatchFilterPlugin,
     PreScorePlugin,
+    BatchPreScorePlugin,
     ScorePlugin,
     BatchScorePlugin,
     ScoreExtensions,
@@ -236,6 +240,51 @@ export class PodTopologySpread
   }
 
   preScore(cycleState: CycleState, pod: Pod, filteredNodes: readonly NodeInfo[]): Status | null {
+    return this.preScoreOf(cycleState, pod, (constraints, allNodes, requireAllTopologies) =>
+      calPreScoreState(
+        pod,
+        constraints,
+        filteredNodes,
+        allNodes,
+        requireAllTopologies,
+        this.counter,
+        this.countOptions,
+      ),
+    );
+  }
+
+  /** preScore with the filtered nodes' topology values read from the snapshot's columns. */
+  preScoreBatch(
+    cycleState: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+  ): Status | null {
+    return this.preScoreOf(cycleState, pod, (constraints, allNodes, requireAllTopologies) =>
+      calPreScoreStateBatch(
+        pod,
+        constraints,
+        columns,
+        indices,
+        count,
+        allNodes,
+        requireAllTopologies,
+        this.counter,
+        this.countOptions,
+      ),
+    );
+  }
+
+  private preScoreOf(
+    cycleState: CycleState,
+    pod: Pod,
+    build: (
+      constraints: SpreadConstraint[],
+      allNodes: readonly NodeInfo[],
+      requireAllTopologies: boolean,
+    ) => PreScoreState,
+  ): Status | null {
     const allNodes = this.sharedLister.nodeInfos().list();
     if (allNodes.length === 0) return new Status(Code.Skip);
     let constraints: SpreadConstraint[];
@@ -252,18 +301,7 @@ export class PodTopologySpread
     // Only non-system defaults require every topology key on a node: nodes without a zone label
     // still get hostname spreading under the system defaults.
     const requireAllTopologies = own || !this.systemDefaulted;
-    cycleState.write(
-      preScoreStateKey,
-      calPreScoreState(
-        pod,
-        constraints,
-        filteredNodes,
-        allNodes,
-        requireAllTopologies,
-        this.counter,
-        this.countOptions,
-      ),
-    );
+    cycleState.write(preScoreStateKey, build(constraints, allNodes, requireAllTopologies));
     return null;
   }
 

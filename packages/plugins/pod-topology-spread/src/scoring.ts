@@ -65,45 +65,126 @@ export function calPreScoreState(
   counter: SpreadCounter,
   opts: CountOptions,
 ): PreScoreState {
-  const ignored = new Set<string>();
-  const counts: Map<string, number>[] = [];
-  const topoSize: number[] = [];
-  const isHostname: boolean[] = [];
-  for (const c of constraints) {
-    counts.push(new Map());
-    topoSize.push(0);
-    isHostname.push(c.topologyKey === LabelHostname);
+  const seed = new PreScoreSeed(constraints);
+  for (const ni of filteredNodes) seed.addNode(ni, requireAllTopologies);
+  return seed.finish(pod, filteredNodes.length, allNodes, requireAllTopologies, counter, opts);
+}
+
+/**
+ * calPreScoreState over the filtered nodes given as column indices: the same state, with the
+ * nodes' topology values read from the snapshot's label columns (nodes missing a key are read
+ * from their labels, as calPreScoreState does).
+ */
+export function calPreScoreStateBatch(
+  pod: Pod,
+  constraints: readonly SpreadConstraint[],
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  allNodes: readonly NodeInfo[],
+  requireAllTopologies: boolean,
+  counter: SpreadCounter,
+  opts: CountOptions,
+): PreScoreState {
+  const seed = new PreScoreSeed(constraints);
+  const nc = constraints.length;
+  const ids: Int32Array[] = new Array(nc);
+  const values: (readonly string[])[] = new Array(nc);
+  for (let i = 0; i < nc; i++) {
+    const col = columns.labelColumn(constraints[i]!.topologyKey);
+    ids[i] = col.valueIds;
+    values[i] = col.values;
   }
-  for (const ni of filteredNodes) {
+  const infos = columns.nodeInfos;
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    let all = true;
+    for (let i = 0; i < nc; i++) {
+      if (ids[i]![idx]! < 0) {
+        all = false;
+        break;
+      }
+    }
+    if (!all) {
+      seed.addNode(infos[idx]!, requireAllTopologies);
+      continue;
+    }
+    for (let i = 0; i < nc; i++) {
+      if (seed.isHostname[i]) continue;
+      seed.seedValue(i, values[i]![ids[i]![idx]!]!);
+    }
+  }
+  return seed.finish(pod, count, allNodes, requireAllTopologies, counter, opts);
+}
+
+/** The part of calPreScoreState that walks the filtered nodes: ignored nodes and seeded domains. */
+class PreScoreSeed {
+  readonly ignored = new Set<string>();
+  readonly counts: Map<string, number>[] = [];
+  readonly topoSize: number[] = [];
+  readonly isHostname: boolean[] = [];
+
+  constructor(readonly constraints: readonly SpreadConstraint[]) {
+    for (const c of constraints) {
+      this.counts.push(new Map());
+      this.topoSize.push(0);
+      this.isHostname.push(c.topologyKey === LabelHostname);
+    }
+  }
+
+  seedValue(i: number, value: string): void {
+    const m = this.counts[i]!;
+    if (!m.has(value)) {
+      m.set(value, 0);
+      this.topoSize[i]!++;
+    }
+  }
+
+  addNode(ni: NodeInfo, requireAllTopologies: boolean): void {
+    const constraints = this.constraints;
     const labels = ni.node?.metadata?.labels;
     if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) {
       // Nodes missing a required topology key are scored 0.
-      ignored.add(ni.nodeName);
-      continue;
+      this.ignored.add(ni.nodeName);
+      return;
     }
     for (let i = 0; i < constraints.length; i++) {
       // Per-node counts are taken in Score.
-      if (isHostname[i]) continue;
-      const value = labels?.[constraints[i]!.topologyKey] ?? "";
-      if (!counts[i]!.has(value)) {
-        counts[i]!.set(value, 0);
-        topoSize[i]!++;
-      }
+      if (this.isHostname[i]) continue;
+      this.seedValue(i, labels?.[constraints[i]!.topologyKey] ?? "");
     }
   }
-  const weights = constraints.map((_c, i) =>
-    topologyNormalizingWeight(isHostname[i] ? filteredNodes.length - ignored.size : topoSize[i]!),
-  );
-  counter.countScheduleAnyway(
-    pod,
-    allNodes,
-    constraints,
-    getRequiredNodeAffinity(pod),
-    requireAllTopologies,
-    counts,
-    opts,
-  );
-  return new PreScoreState(constraints, ignored, counts, weights, pod.metadata?.namespace ?? "", isHostname);
+
+  finish(
+    pod: Pod,
+    numFiltered: number,
+    allNodes: readonly NodeInfo[],
+    requireAllTopologies: boolean,
+    counter: SpreadCounter,
+    opts: CountOptions,
+  ): PreScoreState {
+    const { constraints, ignored, counts, topoSize, isHostname } = this;
+    const weights = constraints.map((_c, i) =>
+      topologyNormalizingWeight(isHostname[i] ? numFiltered - ignored.size : topoSize[i]!),
+    );
+    counter.countScheduleAnyway(
+      pod,
+      allNodes,
+      constraints,
+      getRequiredNodeAffinity(pod),
+      requireAllTopologies,
+      counts,
+      opts,
+    );
+    return new PreScoreState(
+      constraints,
+      ignored,
+      counts,
+      weights,
+      pod.metadata?.namespace ?? "",
+      isHostname,
+    );
+  }
 }
 
 export function getPreScoreState(cycleState: CycleState): PreScoreState {
