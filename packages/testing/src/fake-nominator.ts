@@ -49,4 +49,8 @@ export class FakeNominator implements PodNominator {
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     return this.byNode.get(nodeName) ?? [];
   }
+
+  hasNominatedPods(): boolean {
+    return this.byNode.size > 0;
+  }
 }
