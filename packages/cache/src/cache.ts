@@ -61,13 +61,19 @@ class ImageState implements ImageStateSummary {
 
 /** A NodeInfo copy with frozen image summaries (upstream NodeInfo.Snapshot). */
 function snapshotNodeInfo(info: NodeInfo): NodeInfo {
-  const clone = info.snapshot();
-  if (clone.imageStates.size > 0) {
-    const frozen = new Map<string, ImageStateSummary>();
-    for (const [name, s] of clone.imageStates) frozen.set(name, { size: s.size, numNodes: s.numNodes });
-    clone.imageStates = frozen;
-  }
+  const clone = new NodeInfo();
+  snapshotNodeInfoInto(info, clone);
   return clone;
+}
+
+/** snapshotNodeInfo into an existing NodeInfo (the snapshot's, which keeps its identity). */
+function snapshotNodeInfoInto(info: NodeInfo, target: NodeInfo): void {
+  info.copyInto(target);
+  if (target.imageStates.size > 0) {
+    const frozen = new Map<string, ImageStateSummary>();
+    for (const [name, s] of target.imageStates) frozen.set(name, { size: s.size, numNodes: s.numNodes });
+    target.imageStates = frozen;
+  }
 }
 
 function podRef(pod: Pod): string {
@@ -175,15 +181,15 @@ export class Cache {
         existing = new NodeInfo();
         snapshot.nodeInfoMap.set(name, existing);
       }
-      const clone = snapshotNodeInfo(item.info);
-      const affinityFlipped = existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0;
+      const info = item.info;
+      const affinityFlipped = existing.podsWithAffinity.length > 0 !== info.podsWithAffinity.length > 0;
       const requiredAntiAffinityFlipped =
-        existing.podsWithRequiredAntiAffinity.length > 0 !== clone.podsWithRequiredAntiAffinity.length > 0;
+        existing.podsWithRequiredAntiAffinity.length > 0 !== info.podsWithRequiredAntiAffinity.length > 0;
       if (!updateUsedPVCSet) {
-        if (existing.pvcRefCounts.size !== clone.pvcRefCounts.size) {
+        if (existing.pvcRefCounts.size !== info.pvcRefCounts.size) {
           updateUsedPVCSet = true;
         } else {
-          for (const key of clone.pvcRefCounts.keys()) {
+          for (const key of info.pvcRefCounts.keys()) {
             if (!existing.pvcRefCounts.has(key)) {
               updateUsedPVCSet = true;
               break;
@@ -192,7 +198,7 @@ export class Cache {
         }
       }
       // Keep the object: the snapshot's lists point at it and may not be rebuilt.
-      Object.assign(existing, clone);
+      snapshotNodeInfoInto(info, existing);
       changed.push(existing);
       if (affinityFlipped) {
         affinityFlips ??= [];

@@ -148,6 +148,16 @@ export class NodeInfo {
   /** A copy for the snapshot: own lists and aggregates, shared PodInfos and image summaries. */
   snapshot(): NodeInfo {
     const c = new NodeInfo();
+    this.copyInto(c);
+    return c;
+  }
+
+  /**
+   * Makes `c` a copy of this NodeInfo as snapshot() would (own lists and aggregates, shared
+   * PodInfos and image summaries), keeping `c`'s identity: what the scheduler cache does to the
+   * snapshot's NodeInfos, which the snapshot's lists point at.
+   */
+  copyInto(c: NodeInfo): void {
     c.nodeObj = this.nodeObj;
     c.nodeName = this.nodeName;
     c.taints = this.taints;
@@ -160,9 +170,8 @@ export class NodeInfo {
     c.nonZeroRequested = this.nonZeroRequested.clone();
     c.allocatable = this.allocatable.clone();
     c.imageStates = this.imageStates.size === 0 ? sharedNoImageStates : new Map(this.imageStates);
-    c.pvcRefCounts = new Map(this.pvcRefCounts);
+    c.pvcRefCounts = this.pvcRefCounts.size === 0 ? new Map() : new Map(this.pvcRefCounts);
     c.generation = this.generation;
-    return c;
   }
 
   /** Same as snapshot(): the copy used for preemption dry runs and nominated-pod passes. */
