@@ -120,13 +120,18 @@ export async function scheduleOne(sched: SchedulerState): Promise<boolean> {
   );
   const tracked = p.finally(() => sched.inflightBindings.delete(tracked));
   sched.inflightBindings.add(tracked);
-  if (sched.metrics) {
+  // The gauge is set when its value changes (a labelled prom-client set hashes its labels).
+  if (sched.metrics && sched.inflightBindings.size !== reportedBindings.get(sched)) {
     const t = ph ? now() : 0;
+    reportedBindings.set(sched, sched.inflightBindings.size);
     sched.metrics.goroutines.set({ operation: "binding" }, sched.inflightBindings.size);
     if (ph) ph.lap(Phase.Metrics, t);
   }
   return true;
 }
+
+/** The binding-goroutines gauge's value as last set, per scheduler. */
+const reportedBindings = new WeakMap<SchedulerState, number>();
 
 function asErrorStatus(err: unknown): Status {
   return new Status(Code.Error).withError(err instanceof Error ? err : new Error(String(err)));
