@@ -47,6 +47,7 @@ export interface ArgRuleContext {
   parent: unknown;
   /** The value's index when `parent` is a list. */
   index: number | undefined;
+  /** The profile's feature gates. */
   features: Features;
 }
 

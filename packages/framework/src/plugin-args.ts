@@ -2,15 +2,18 @@
 // upstream staging/src/k8s.io/kube-scheduler/config/v1/types_pluginargs.go (ResourceSpec,
 // UtilizationShapePoint), pkg/scheduler/apis/config/v1/defaults.go (defaultResourceSpec) and
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (validateFunctionShape).
-import type { ArrayOptions } from "@sinclair/typebox";
-import { argRules, type Static, Type } from "./define-args";
+import type { ArrayOptions, TArray, TInteger, TObject } from "@sinclair/typebox";
+import { argRules, Type } from "./define-args";
 import { fieldErrors, fieldPath } from "./field-errors";
 import { MaxCustomPriorityScore, type ResourceSpec } from "./resource-allocation";
 
 /** A point of a utilization → score shape: utilization 0..100, score 0..MaxCustomPriorityScore. */
-export type UtilizationShapePoint = Static<typeof utilizationShapePointSchema>;
+export interface UtilizationShapePoint {
+  utilization: number;
+  score: number;
+}
 
-const utilizationShapePointSchema = Type.Object({
+const utilizationShapePointSchema: TObject<{ utilization: TInteger; score: TInteger }> = Type.Object({
   utilization: Type.Integer({ minimum: 0, maximum: 100 }),
   score: Type.Integer({ minimum: 0, maximum: MaxCustomPriorityScore }),
 });
@@ -20,7 +23,9 @@ const utilizationShapePointSchema = Type.Object({
  * validateFunctionShape's rules: at least one point, utilization strictly increasing and in
  * [0, 100], score in [0, MaxCustomPriorityScore].
  */
-export function UtilizationShape(options: ArrayOptions = {}) {
+export function UtilizationShape(
+  options: ArrayOptions = {},
+): TArray<TObject<{ utilization: TInteger; score: TInteger }>> {
   return argRules(Type.Array(utilizationShapePointSchema, { ...options, minItems: 1 }), {
     message: "at least one point must be specified",
     check: (shape, { path }) => {
