@@ -7,10 +7,8 @@ export * from "./metrics";
 export * from "./object-store";
 export * from "./phases";
 export {
-  errNoNodesAvailable,
   minFeasibleNodesPercentageToFind,
   minFeasibleNodesToFind,
   numFeasibleNodesToFind,
-  type ScheduleResult,
 } from "./schedule-one";
 export { Scheduler, type SchedulerOptions, type SchedulingObserver } from "./scheduler";
