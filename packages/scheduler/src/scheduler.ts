@@ -160,6 +160,7 @@ export class Scheduler {
       clock,
       rand,
       percentageOfNodesToScore: config.percentageOfNodesToScore,
+      queueingHints: features.enableSchedulingQueueHint,
       frameworkForPod,
       responsibleForPod: (pod) => frameworkForPod(pod) !== undefined,
       nextStartNodeIndex: 0,
