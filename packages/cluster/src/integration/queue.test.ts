@@ -1,4 +1,7 @@
-// upstream: test/integration/scheduler/queueing/queue_test.go TestCoreResourceEnqueue, whose table is
+// upstream: test/integration/scheduler/queueing/queue_test.go (kubernetes/kubernetes at 008b3652,
+// v1.37 line): TestSchedulingGates, TestCustomResourceEnqueue, TestRequeueByBindFailure,
+// TestRequeueByPermitRejection, TestPopFromBackoffQWhenActiveQEmpty, and TestCoreResourceEnqueue,
+// whose table is
 // CoreResourceEnqueueTestCases in queueing/queue.go (kubernetes/kubernetes at 055fd392, v1.37 line),
 // on the assembled scheduler of the simulate path (openSimulation): the profile enables only the
 // plugins the case names (with PrioritySort and DefaultBinder), backoff is zero as upstream sets
@@ -29,7 +32,23 @@ import type {
   StorageClass,
 } from "@kubesched/api";
 import { defaultConfig, type KubeSchedulerConfiguration } from "@kubesched/config";
-import { definePlugin, type Features, type Registry, registryEntry } from "@kubesched/framework";
+import {
+  ActionType,
+  type BindPlugin,
+  type ClusterEventWithHint,
+  Code,
+  type CycleState,
+  defineCustomResource,
+  definePlugin,
+  EventResource,
+  type Features,
+  type PluginDescriptor,
+  QueueingHint,
+  type Registry,
+  registryEntry,
+  Status,
+  type WaitingPod,
+} from "@kubesched/framework";
 import {
   type DeclaredFeature,
   NodeDeclaredFeatures,
@@ -1227,4 +1246,269 @@ describe("TestCoreResourceEnqueue", () => {
       s.sched.close();
     });
   }
+});
+
+const pause = "registry.k8s.io/pause:3.10";
+const scheduledNames = (s: SimulationSession) =>
+  s.cluster.pods
+    .list()
+    .filter((p) => p.spec?.nodeName)
+    .map((p) => p.metadata?.name ?? "")
+    .sort();
+/** Upstream creates the profile's Permit/Bind test plugins in a custom registry, as here. */
+const withPlugin = (d: PluginDescriptor<unknown>): Registry => new Map([...inTreeRegistry, [d.name, d]]);
+
+describe("TestSchedulingGates", () => {
+  const cases: { name: string; pods: Pod[]; schedule: string[]; delete?: string[]; rmGates?: string[] }[] = [
+    {
+      name: "regular pods",
+      pods: [pod("p1").container("pause").obj(), pod("p2").container("pause").obj()],
+      schedule: ["p1", "p2"],
+    },
+    {
+      name: "one pod carrying scheduling gates",
+      pods: [pod("p1").schedulingGates(["foo"]).container("pause").obj(), pod("p2").container("pause").obj()],
+      schedule: ["p2"],
+    },
+    {
+      name: "two pod carrying scheduling gates, and remove gates of one pod",
+      pods: [
+        pod("p1").schedulingGates(["foo"]).container("pause").obj(),
+        pod("p2").schedulingGates(["bar"]).container("pause").obj(),
+        pod("p3").container("pause").obj(),
+      ],
+      schedule: ["p3"],
+      rmGates: ["p2"],
+    },
+    {
+      name: "gated pod schedulable after deleting the scheduled pod and removing gate",
+      pods: [pod("p1").schedulingGates(["foo"]).container("pause").obj(), pod("p2").container("pause").obj()],
+      schedule: ["p2"],
+      delete: ["p2"],
+      rmGates: ["p1"],
+    },
+  ];
+  for (const tc of cases) {
+    it(tc.name, async () => {
+      const config = {
+        ...defaultConfig({ registry: inTreeRegistry }),
+        podInitialBackoffSeconds: 0,
+        podMaxBackoffSeconds: 0,
+      };
+      const s = await openSession(config, { nodes: [node("node").obj()] });
+      addPods(s, ...tc.pods);
+      await s.drain();
+      expect(scheduledNames(s)).toEqual([...tc.schedule].sort());
+      for (const name of tc.delete ?? []) deletePod(s, name);
+      // Gated pods are not in activeQ.
+      expect(s.sched.queue.podsInActiveQ()).toEqual([]);
+      for (const name of tc.rmGates ?? []) {
+        const cur = s.cluster.pods.get("default", name);
+        if (!cur) throw new Error(`${name} does not exist`);
+        const { schedulingGates: _, ...spec } = cur.spec ?? { containers: [] };
+        updatePod(s, { ...cur, spec: { ...spec, containers: spec.containers ?? [] } });
+      }
+      await s.drain();
+      const want = [...tc.schedule, ...(tc.rmGates ?? [])].filter((n) => !(tc.delete ?? []).includes(n));
+      expect(scheduledNames(s)).toEqual(want.sort());
+      s.sched.close();
+    });
+  }
+});
+
+describe("TestCustomResourceEnqueue", () => {
+  it("a pod rejected by a plugin registering a custom resource's events is retried after such an event", async () => {
+    const foos = defineCustomResource({
+      group: "example.com",
+      version: "v1",
+      resource: "foos",
+      kind: "Foo",
+      namespaced: true,
+    });
+    const fakeCRPlugin = definePlugin<unknown>({
+      name: "fakeCRPlugin",
+      customResources: [foos],
+      factory: () => ({
+        name: () => "fakeCRPlugin",
+        filter: () => new Status(Code.Unschedulable, "always fail"),
+        eventsToRegister: (): ClusterEventWithHint[] => [
+          { event: { resource: "foos.v1.example.com", actionType: ActionType.All } },
+        ],
+      }),
+    });
+    const registry = withPlugin(fakeCRPlugin);
+    const config = {
+      ...configOf(
+        `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    filter: { enabled: [{ name: fakeCRPlugin }] }
+`,
+        registry,
+      ),
+      podInitialBackoffSeconds: 0,
+      podMaxBackoffSeconds: 0,
+    };
+    const s = await openSession(config, { nodes: [node("fake-node").obj()] }, { registry });
+    addPods(s, pod("fake-pod").container(pause).obj());
+    await s.sched.scheduleOne();
+    await s.sched.waitForBindings();
+    expect(s.lastFailure.get("default/fake-pod")?.reason).toBe("Unschedulable");
+    expect(s.sched.queue.podsInActiveQ()).toEqual([]);
+
+    // A Custom Resource event moves the pod from the unschedulable pool to activeQ.
+    s.cluster.applyCustom(foos, {
+      apiVersion: "example.com/v1",
+      kind: "Foo",
+      metadata: { name: "foo1", namespace: "default" },
+    });
+    expect(names(s.sched.queue.podsInActiveQ())).toEqual(["fake-pod"]);
+    await s.sched.scheduleOne();
+    expect(s.attempts.get("default/fake-pod")).toBe(2);
+    s.sched.close();
+  });
+});
+
+describe("TestRequeueByBindFailure", () => {
+  it("a pod whose bind failed is retried without any cluster event and scheduled at the second bind", async () => {
+    // upstream firstFailBindPlugin: the first Bind call errors, later ones bind as DefaultBinder.
+    let counter = 0;
+    const firstFailBindPlugin = definePlugin<unknown>({
+      name: "firstFailBindPlugin",
+      factory: async (args, handle) => {
+        const binder = await (inTreeRegistry
+          .get("DefaultBinder")
+          ?.factory(args, handle) as Promise<BindPlugin>);
+        return {
+          name: () => "firstFailBindPlugin",
+          bind: async (state: CycleState, p: Pod, nodeName: string) => {
+            if (counter === 0) {
+              counter++;
+              return new Status(Code.Error, "firstFailBindPlugin rejects the Pod");
+            }
+            return binder.bind(state, p, nodeName);
+          },
+        };
+      },
+    });
+    const registry = withPlugin(firstFailBindPlugin);
+    const config = {
+      ...configOf(
+        `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      enabled: [{ name: firstFailBindPlugin }]
+      disabled: [{ name: DefaultBinder }]
+`,
+        registry,
+      ),
+      podInitialBackoffSeconds: 0,
+      podMaxBackoffSeconds: 0,
+    };
+    const s = await openSession(config, { nodes: [node("fake-node").obj()] }, { registry });
+    addPods(s, pod("pod-1").container(pause).obj());
+    await s.drain();
+    expect(s.cluster.pods.get("default", "pod-1")?.spec?.nodeName).toBe("fake-node");
+    // The first binding failed, and the pod was scheduled by the second.
+    expect(counter).toBe(1);
+    expect(s.attempts.get("default/pod-1")).toBe(2);
+    s.sched.close();
+  });
+});
+
+describe("TestRequeueByPermitRejection", () => {
+  it("a pod rejected at Permit is requeued by the events of its scheduling cycle's number", async () => {
+    let queueingHintCalledCounter = 0;
+    const fakePermitPluginName = "fakePermitPlugin";
+    const fakePermitPlugin = definePlugin<unknown>({
+      name: fakePermitPluginName,
+      factory: () => ({
+        name: () => fakePermitPluginName,
+        permit: () => ({ status: new Status(Code.Wait), timeoutMs: 30_000 }),
+        eventsToRegister: (): ClusterEventWithHint[] => [
+          {
+            event: { resource: EventResource.Node, actionType: ActionType.UpdateNodeLabel },
+            queueingHintFn: () => {
+              queueingHintCalledCounter++;
+              return QueueingHint.Queue;
+            },
+          },
+        ],
+      }),
+    });
+    const registry = withPlugin(fakePermitPlugin);
+    const config = {
+      ...configOf(
+        `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      enabled: [{ name: ${fakePermitPluginName} }]
+`,
+        registry,
+      ),
+      podInitialBackoffSeconds: 0,
+      podMaxBackoffSeconds: 0,
+    };
+    const s = await openSession(config, { nodes: [node("fake-node").obj()] }, { registry });
+    const fwk = s.sched.profiles.get("default-scheduler");
+    if (!fwk) throw new Error("no default profile");
+    const waiting = (name: string, f: (wp: WaitingPod) => void) =>
+      fwk.iterateOverWaitingPods((wp) => {
+        if (wp.getPod().metadata?.name === name) f(wp);
+      });
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+
+    addPods(s, pod("pod-1").container(pause).obj());
+    await s.sched.scheduleOne(); // pod-1 waits at Permit
+    // A NodeUpdate event while pod-1 is in its binding cycle.
+    updateNode(s, node("fake-node").label("updated", "").obj());
+    // A second pod moves the scheduling cycle on.
+    addPods(s, pod("pod-2").container(pause).obj());
+    await s.sched.scheduleOne(); // pod-2 waits at Permit
+    // pod-1 is rejected at Permit; the NodeUpdate event of its cycle requeues it.
+    waiting("pod-1", (wp) => wp.reject(fakePermitPluginName, "fakePermitPlugin rejects the Pod"));
+    await settle();
+    waiting("pod-2", (wp) => wp.allow(fakePermitPluginName));
+    await settle();
+    expect(s.cluster.pods.get("default", "pod-2")?.spec?.nodeName).toBe("fake-node");
+
+    expect(names(s.sched.queue.podsInActiveQ())).toEqual(["pod-1"]);
+    await s.sched.scheduleOne(); // pod-1 is scheduled again and waits at Permit
+    let pod1Found = false;
+    waiting("pod-1", (wp) => {
+      pod1Found = true;
+      wp.allow(fakePermitPluginName);
+    });
+    expect(pod1Found).toBe(true);
+    await s.sched.waitForBindings();
+    expect(s.cluster.pods.get("default", "pod-1")?.spec?.nodeName).toBe("fake-node");
+    expect(queueingHintCalledCounter).toBe(1);
+    s.sched.close();
+  });
+});
+
+describe("TestPopFromBackoffQWhenActiveQEmpty", () => {
+  it("a pod in backoffQ is scheduled when activeQ is empty (PopFromBackoffQ)", async () => {
+    // A backoff of 1000 s keeps the pod in backoffQ after it is requeued.
+    const config = {
+      ...defaultConfig({ registry: inTreeRegistry }),
+      podInitialBackoffSeconds: 1000,
+      podMaxBackoffSeconds: 1000,
+    };
+    const s = await openSession(config, { nodes: [node("node").obj()] });
+    addPods(s, pod("pod").nodeAffinityIn("foo", ["bar"]).container(pause).obj());
+    await s.sched.scheduleOne();
+    await s.sched.waitForBindings();
+    expect(s.lastFailure.get("default/pod")?.reason).toBe("Unschedulable");
+
+    create(s, { nodes: [node("node-schedulable").label("foo", "bar").obj()] });
+    expect(s.sched.queue.counts().backoff).toBe(1);
+    expect(s.sched.queue.podsInActiveQ()).toEqual([]);
+    await s.sched.scheduleOne();
+    await s.sched.waitForBindings();
+    expect(s.cluster.pods.get("default", "pod")?.spec?.nodeName).toBe("node-schedulable");
+    s.sched.close();
+  });
 });
