@@ -17,7 +17,7 @@ import {
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeLabelSelector, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { addPods, boundNode, configOf, openSession } from "./helpers";
+import { addPods, boundNode, configOf, create, openSession } from "./helpers";
 
 const tokenFilterName = "tokenFilter";
 
@@ -202,4 +202,48 @@ describe("TestPreemption", () => {
       }
     });
   }
+});
+
+describe("TestPreemptionRespectsWaitingPod", () => {
+  it("a victim waiting at Permit is preempted there, not deleted, and rescheduled elsewhere", async () => {
+    // upstream blockingPermitPlugin: the victim waits at Permit (the first time it gets there).
+    const blockingPermitPluginName = "blocking-permit-plugin";
+    let victimBlocked = false;
+    const blockingPermit = definePlugin<unknown>({
+      name: blockingPermitPluginName,
+      factory: () => ({
+        name: () => blockingPermitPluginName,
+        permit: (_s: CycleState, p: Pod) => {
+          if (p.metadata?.name !== "victim" || victimBlocked) return { status: null, timeoutMs: 0 };
+          victimBlocked = true;
+          return { status: new Status(Code.Wait), timeoutMs: 30_000 };
+        },
+      }),
+    });
+    const registry: Registry = new Map([...inTreeRegistry, [blockingPermitPluginName, blockingPermit]]);
+    const config = configOf(
+      `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    permit: { enabled: [{ name: ${blockingPermitPluginName} }] }
+`,
+      registry,
+    );
+    const s = await openSession(
+      config,
+      { nodes: [makeNode().name("big-node").capacity({ cpu: "2", memory: "2Gi" }).obj()] },
+      { registry },
+    );
+    addPods(s, makePod().name("victim").priority(lowPriority).req({ cpu: "1", memory: "1Gi" }).obj());
+    await s.sched.scheduleOne();
+    expect(victimBlocked, "the victim reached WaitOnPermit").toBe(true);
+
+    create(s, { nodes: [makeNode().name("small-node").capacity({ cpu: "1", memory: "1Gi" }).obj()] });
+    addPods(s, makePod().name("preemptor").priority(highPriority).req({ cpu: "1.5", memory: "1.5Gi" }).obj());
+    await s.drain();
+    // The victim was not deleted: it went back to the queue and was scheduled on the small node;
+    // the preemptor took the big node.
+    expect(boundNode(s, "victim")).toBe("small-node");
+    expect(boundNode(s, "preemptor")).toBe("big-node");
+  });
 });
