@@ -1,9 +1,26 @@
-// upstream: test/integration/scheduler/preemption/preemption_test.go TestPreemption
-// (kubernetes/kubernetes, v1.37 line): the default profile plus upstream's tokenFilter
-// (PreFilter + Filter, with AddPod/RemovePod for preemption's dry run), on one node; the
-// existing pods are scheduled first, then the preemptor, and the expected victims are evicted.
-// The async-preemption / async-API-call / ClearingNominatedNodeNameAfterBinding variants of
-// upstream are one run here: the simulator's preemption completes before the next cycle.
+// upstream: test/integration/scheduler/preemption/preemption_test.go (kubernetes/kubernetes, v1.37
+// line), on the assembled scheduler of the simulate path:
+// - TestPreemption: the default profile plus upstream's tokenFilter (PreFilter + Filter, with
+//   AddPod/RemovePod for preemption's dry run), on one node; the existing pods are scheduled
+//   first, then the preemptor, and the expected victims are evicted. The async-preemption /
+//   async-API-call / ClearingNominatedNodeNameAfterBinding variants of upstream are one run here:
+//   the simulator's preemption completes before the next cycle.
+// - TestPreemptionRespectsWaitingPod: a victim waiting at Permit is preempted there (not deleted)
+//   and rescheduled on another node.
+// Not ported:
+// - TestAsyncPreemption: it steps through the preemption goroutine (gated preemptor, API calls
+//   in flight, completion); the simulator runs preemption within the cycle, so those states do
+//   not exist to observe.
+// - TestPreemptionRespectsBindingPod: upstream (kubernetes/kubernetes#135502) cancels a victim's
+//   binding cycle while it is in PreBind instead of deleting it; the engine has no PodInPreBind
+//   cancellation yet and deletes such a victim, so the case's "victim is not deleted" fails.
+// - Other files of preemption/: extender_preemption_test.go (HTTP extender ProcessPreemption
+//   with placeholder candidates, kubernetes#135486), node_capacity_decrease_test.go (a hint that
+//   requeues a nominated pod when its node's allocatable shrinks; the engine has no such hint),
+//   deferred_resize_preemption_test.go and async_preemption_failures_test.go (kubelet resize and
+//   asynchronous API failures, which the simulator does not model), podgroup/ (gang scheduling,
+//   not implemented). misc/ and nominatednodename/ are in preemption-misc.test.ts and
+//   preemption-nominated-node.test.ts.
 import type { Pod } from "@kubesched/api";
 import {
   Code,

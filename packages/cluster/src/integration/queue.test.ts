@@ -1,9 +1,8 @@
 // upstream: test/integration/scheduler/queueing/queue_test.go (kubernetes/kubernetes at 008b3652,
 // v1.37 line): TestSchedulingGates, TestCustomResourceEnqueue, TestRequeueByBindFailure,
 // TestRequeueByPermitRejection, TestPopFromBackoffQWhenActiveQEmpty, and TestCoreResourceEnqueue,
-// whose table is
-// CoreResourceEnqueueTestCases in queueing/queue.go (kubernetes/kubernetes at 055fd392, v1.37 line),
-// on the assembled scheduler of the simulate path (openSimulation): the profile enables only the
+// whose table is CoreResourceEnqueueTestCases in queueing/queue.go (at 055fd392), on the
+// assembled scheduler of the simulate path (openSimulation): the profile enables only the
 // plugins the case names (with PrioritySort and DefaultBinder), backoff is zero as upstream sets
 // it, every pod is attempted once and must be left unschedulable, the trigger changes the
 // cluster, and the pods in activeQ afterwards are exactly the ones upstream expects: a pod whose
