@@ -154,6 +154,11 @@ export interface PluginHarness {
   /** The snapshot's NodeInfo of a node; throws when the node is unknown. */
   nodeInfo(name: string): NodeInfo;
   newCycleState(): CycleState;
+  /**
+   * The profile's PreEnqueue plugins in order (upstream runPreEnqueuePlugins): the first status
+   * that is not a success, or null when the pod may enter activeQ.
+   */
+  preEnqueue(pod: Pod): Status | null;
   /** framework.runPreFilterPlugins, with the plugin's own status. */
   runPreFilter(state: CycleState, pod: Pod): HarnessPreFilterOutput;
   /** framework.runFilterPlugins on the snapshot's NodeInfo. */
@@ -233,7 +238,17 @@ function decodeArgs<A>(d: PluginDescriptor<A>, raw: unknown, features: Features)
  * harness was built from, the pod, the nodes the call covered and what the harness computed.
  */
 export interface EngineCall {
-  kind: "filter" | "score";
+  /**
+   * preEnqueue: the profile's PreEnqueue plugins on the pod; preFilter: the framework's PreFilter
+   * on a state no Filter ran on afterwards; filter: PreFilter then Filter; score: PreScore, Score
+   * and NormalizeScore.
+   */
+  kind: "preEnqueue" | "preFilter" | "filter" | "score";
+  /**
+   * Why a full cycle cannot observe the call (a Score without PreScore, a harness given its own
+   * snapshot...): the checker counts it, with this reason, and replays nothing.
+   */
+  unobservable?: string;
   registry: Registry;
   profile: ProfileConfig;
   pluginName: string;
@@ -244,12 +259,13 @@ export interface EngineCall {
   pod: Pod;
   /** The nodes the call covered, in order. */
   nodeNames: string[];
-  /** The plugin's own PreFilter status (filter calls; score calls with runPreFilter). */
+  /** The plugin's own PreFilter status (preFilter and filter calls; score calls with runPreFilter). */
   preFilterStatus: Status | null;
   /** filter: every covered node's status (absent when PreFilter did not succeed). */
   statuses?: ReadonlyMap<string, Status | null>;
   /** score: the plugin's PreScore status, the call's status and normalized scores. */
   preScoreStatus?: Status | null;
+  /** score: the call's status; preEnqueue: the first PreEnqueue status that is not a success. */
   status?: Status | null;
   scores?: readonly NodeScore[];
 }
@@ -259,6 +275,8 @@ export type EngineChecker = (call: EngineCall) => Promise<void>;
 
 let engineChecker: EngineChecker | null = null;
 const pendingEngineChecks: Promise<void>[] = [];
+/** PreFilter calls replayed at the next flush unless a Filter on the same state follows. */
+const deferredEngineChecks: (() => void)[] = [];
 
 /**
  * Makes every plugin harness replay its filter() and score() calls through the engine (set by the
@@ -270,6 +288,7 @@ export function setHarnessEngineChecker(checker: EngineChecker | null): void {
 
 /** Waits for the engine replays of the calls made so far; rejects with the first difference. */
 export async function flushHarnessEngineChecks(): Promise<void> {
+  for (const replay of deferredEngineChecks.splice(0)) replay();
   const checks = pendingEngineChecks.splice(0);
   await Promise.all(checks);
 }
@@ -360,14 +379,20 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     names ? names.map(nodeInfo) : [...snapshot.nodeInfos().list()];
 
   // The engine replays what a full cycle can observe: not the harness's own snapshot or nominator.
-  const replayable = opts.snapshot === undefined && (opts.nominatedPods ?? []).length === 0;
+  const notReplayable =
+    opts.snapshot !== undefined
+      ? "the harness was given its own snapshot"
+      : (opts.nominatedPods ?? []).length > 0
+        ? "the harness was given nominated pods"
+        : undefined;
   const replay = (
     call: Omit<EngineCall, "registry" | "profile" | "pluginName" | "nodes" | "pods" | "objects" | "features">,
   ): void => {
-    if (!engineChecker || !replayable) return;
+    if (!engineChecker) return;
     pendingEngineChecks.push(
       engineChecker({
         ...call,
+        ...(notReplayable && !call.unobservable ? { unobservable: notReplayable } : {}),
         registry,
         profile: { schedulerName: "default-scheduler", plugins, pluginConfig },
         pluginName: under.name,
@@ -380,13 +405,30 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   };
 
   // States that went through runPreFilter, with its pod and the plugin's own PreFilter status: a
-  // runFilter on such a state is what a cycle does, and is replayed like filter().
-  const preFiltered = new WeakMap<CycleState, { pod: Pod; pluginStatus: Status | null }>();
+  // runFilter on such a state is what a cycle does, and is replayed like filter(). A PreFilter no
+  // Filter followed is replayed on its own at the next flush.
+  const preFiltered = new WeakMap<CycleState, { pod: Pod; pluginStatus: Status | null; filtered: boolean }>();
   const runPreFilter = (state: CycleState, pod: Pod): HarnessPreFilterOutput => {
     pluginPreFilterStatus = null;
     const { result, status } = framework.runPreFilterPlugins(state, pod);
-    preFiltered.set(state, { pod, pluginStatus: pluginPreFilterStatus });
+    const entry = { pod, pluginStatus: pluginPreFilterStatus, filtered: false };
+    preFiltered.set(state, entry);
+    if (engineChecker)
+      deferredEngineChecks.push(() => {
+        if (entry.filtered) return;
+        replay({
+          kind: "preFilter",
+          pod,
+          nodeNames: [...snapshot.nodeInfos().list()].map((n) => n.nodeName),
+          preFilterStatus: entry.pluginStatus,
+        });
+      });
     return { result, status, pluginStatus: pluginPreFilterStatus };
+  };
+  /** A PreFilter another call replays (or that a test's own state makes unobservable). */
+  const consumePreFilter = (state: CycleState): void => {
+    const entry = preFiltered.get(state);
+    if (entry) entry.filtered = true;
   };
 
   return {
@@ -400,10 +442,23 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     nodeInfo,
     newCycleState: () => new CycleState(),
     runPreFilter,
+    preEnqueue(pod) {
+      let status: Status | null = null;
+      for (const pl of framework.preEnqueuePlugins()) {
+        const s = pl.preEnqueue(pod);
+        if (s !== null && !s.isSuccess()) {
+          status = s;
+          break;
+        }
+      }
+      replay({ kind: "preEnqueue", pod, nodeNames: [], preFilterStatus: null, status });
+      return status;
+    },
     runFilter(state, pod, nodeName) {
       const status = framework.runFilterPlugins(state, pod, nodeInfo(nodeName));
       const pre = preFiltered.get(state);
       if (pre?.pod === pod) {
+        pre.filtered = true;
         replay({
           kind: "filter",
           pod,
@@ -417,6 +472,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     filter(pod, nodeNames) {
       const state = new CycleState();
       const preFilter = runPreFilter(state, pod);
+      consumePreFilter(state);
       const statuses = new Map<string, Status | null>();
       if (preFilter.status === null || preFilter.status.isSuccess()) {
         for (const ni of nodeInfosOf(nodeNames))
@@ -433,19 +489,41 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     },
     score(pod, nodeNames, o = {}) {
       const state = o.state ?? new CycleState();
+      const infos = nodeInfosOf(nodeNames);
+      // A Score on a state the test built, or without PreScore, is not what a cycle does.
+      const notACycle =
+        o.runPreScore === false
+          ? "Score without PreScore"
+          : o.state !== undefined
+            ? "Score on a state the test built"
+            : undefined;
+      const done = (out: HarnessScoreOutput, failed?: string): HarnessScoreOutput => {
+        const why = notACycle ?? failed;
+        replay({
+          kind: "score",
+          ...(why ? { unobservable: why } : {}),
+          pod,
+          nodeNames: infos.map((n) => n.nodeName),
+          preFilterStatus: null,
+          preScoreStatus: out.preScoreStatus,
+          status: out.status,
+          scores: out.scores.map((x) => ({ ...x })),
+        });
+        return out;
+      };
       if (o.runPreFilter) {
         const pre = runPreFilter(state, pod);
+        consumePreFilter(state);
         if (pre.status !== null && !pre.status.isSuccess()) {
-          return { status: pre.status, scores: [], preScoreStatus: null };
+          return done({ status: pre.status, scores: [], preScoreStatus: null }, "PreFilter did not succeed");
         }
       }
-      const infos = nodeInfosOf(nodeNames);
       let preScoreStatus: Status | null = null;
       if (o.runPreScore !== false && isPreScorePlugin(plugin)) {
         preScoreStatus = plugin.preScore(state, pod, infos);
-        if (preScoreStatus?.isSkip()) return { status: null, scores: [], preScoreStatus };
+        if (preScoreStatus?.isSkip()) return done({ status: null, scores: [], preScoreStatus });
         if (preScoreStatus && !preScoreStatus.isSuccess()) {
-          return { status: preScoreStatus, scores: [], preScoreStatus };
+          return done({ status: preScoreStatus, scores: [], preScoreStatus }, "PreScore did not succeed");
         }
       }
       if (!isScorePlugin(plugin)) throw new Error(`plugin ${under.name} is not a Score plugin`);
@@ -453,7 +531,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       for (const ni of infos) {
         const r = plugin.score(state, pod, ni);
         if (isStatus(r)) {
-          if (!r.isSuccess()) return { status: r, scores: [], preScoreStatus };
+          if (!r.isSuccess()) return done({ status: r, scores: [], preScoreStatus }, "Score did not succeed");
           scores.push({ name: ni.nodeName, score: 0 });
         } else {
           scores.push({ name: ni.nodeName, score: r });
@@ -461,22 +539,12 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       }
       const ext = plugin.scoreExtensions();
       if (ext) {
-        const s = ext.normalizeScore(state, pod, scores);
-        if (s && !s.isSuccess()) return { status: s, scores: [], preScoreStatus };
+        const st = ext.normalizeScore(state, pod, scores);
+        if (st && !st.isSuccess()) {
+          return done({ status: st, scores: [], preScoreStatus }, "NormalizeScore did not succeed");
+        }
       }
-      // A Score on a state the test built, or without PreScore, is not what a cycle does.
-      if (o.state === undefined && o.runPreScore !== false) {
-        replay({
-          kind: "score",
-          pod,
-          nodeNames: infos.map((n) => n.nodeName),
-          preFilterStatus: null,
-          preScoreStatus,
-          status: null,
-          scores: scores.map((x) => ({ ...x })),
-        });
-      }
-      return { status: null, scores, preScoreStatus };
+      return done({ status: null, scores, preScoreStatus });
     },
   };
 }

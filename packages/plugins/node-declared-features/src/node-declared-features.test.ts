@@ -122,12 +122,11 @@ describe("TestPreFilter", () => {
           version: parseVersion(tc.componentVersion),
         }),
       });
-      const pl = h.plugin as NodeDeclaredFeatures;
       const state = h.newCycleState();
-      const got = pl.preFilter(state, tc.pod, []);
+      const pre = h.runPreFilter(state, tc.pod);
       // PreFilter never narrows the nodes: its result is always a status (or null).
-      expect(got === null || "code" in got).toBe(true);
-      expect(statusSummary(got as Status | null)).toEqual(tc.expectedStatus);
+      expect(pre.result).toBeNull();
+      expect(statusSummary(pre.pluginStatus)).toEqual(tc.expectedStatus);
       if (tc.expectedState !== null) {
         expect(getPreFilterState(state).reqs).toEqual(tc.expectedState);
       } else {
