@@ -17,6 +17,7 @@ import {
   type Extender,
   type Features,
   formatFieldErrors,
+  isPreFilterPlugin,
   isPreScorePlugin,
   isScorePlugin,
   isStatus,
@@ -413,7 +414,8 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     const { result, status } = framework.runPreFilterPlugins(state, pod);
     const entry = { pod, pluginStatus: pluginPreFilterStatus, filtered: false };
     preFiltered.set(state, entry);
-    if (engineChecker)
+    // Only the plugin under test's own PreFilter is compared.
+    if (engineChecker && isPreFilterPlugin(plugin))
       deferredEngineChecks.push(() => {
         if (entry.filtered) return;
         replay({
