@@ -7,13 +7,12 @@
 //   the simulator's preemption completes before the next cycle.
 // - TestPreemptionRespectsWaitingPod: a victim waiting at Permit is preempted there (not deleted)
 //   and rescheduled on another node.
+// - TestPreemptionRespectsBindingPod: a victim in PreBind has its binding cycle cancelled
+//   (kubernetes/kubernetes#135502), is not deleted, and is rescheduled on another node.
 // Not ported:
 // - TestAsyncPreemption: it steps through the preemption goroutine (gated preemptor, API calls
 //   in flight, completion); the simulator runs preemption within the cycle, so those states do
 //   not exist to observe.
-// - TestPreemptionRespectsBindingPod: upstream (kubernetes/kubernetes#135502) cancels a victim's
-//   binding cycle while it is in PreBind instead of deleting it; the engine has no PodInPreBind
-//   cancellation yet and deletes such a victim, so the case's "victim is not deleted" fails.
 // - Other files of preemption/: extender_preemption_test.go (HTTP extender ProcessPreemption
 //   with placeholder candidates, kubernetes#135486), node_capacity_decrease_test.go (a hint that
 //   requeues a nominated pod when its node's allocatable shrinks; the engine has no such hint),
@@ -262,5 +261,64 @@ describe("TestPreemptionRespectsWaitingPod", () => {
     // the preemptor took the big node.
     expect(boundNode(s, "victim")).toBe("small-node");
     expect(boundNode(s, "preemptor")).toBe("big-node");
+  });
+});
+
+describe("TestPreemptionRespectsBindingPod", () => {
+  it("a victim in PreBind has its binding cancelled, is not deleted, and is rescheduled elsewhere", async () => {
+    // upstream blockingPreBindPlugin: the victim blocks in PreBind (the first time it gets there)
+    // until released; the preemptor passes.
+    const blockingPreBindPluginName = "blocking-prebind-plugin";
+    let victimBlocked = false;
+    let release: () => void = () => {};
+    const released = new Promise<null>((resolve) => {
+      release = () => resolve(null);
+    });
+    const blockingPreBind = definePlugin<unknown>({
+      name: blockingPreBindPluginName,
+      factory: () => ({
+        name: () => blockingPreBindPluginName,
+        preBindPreFlight: () => null,
+        preBind: (_s: CycleState, p: Pod) => {
+          if (p.metadata?.name !== "victim" || victimBlocked) return Promise.resolve(null);
+          victimBlocked = true;
+          return released;
+        },
+      }),
+    });
+    const registry: Registry = new Map([...inTreeRegistry, [blockingPreBindPluginName, blockingPreBind]]);
+    const config = configOf(
+      `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    preBind: { enabled: [{ name: ${blockingPreBindPluginName} }] }
+`,
+      registry,
+    );
+    const s = await openSession(
+      config,
+      { nodes: [makeNode().name("big-node").capacity({ cpu: "2", memory: "2Gi" }).obj()] },
+      { registry },
+    );
+    try {
+      addPods(s, makePod().name("victim").priority(lowPriority).req({ cpu: "1", memory: "1Gi" }).obj());
+      await s.sched.scheduleOne();
+      await new Promise((r) => setTimeout(r, 0));
+      expect(victimBlocked, "the victim reached PreBind").toBe(true);
+
+      create(s, { nodes: [makeNode().name("small-node").capacity({ cpu: "1", memory: "1Gi" }).obj()] });
+      addPods(
+        s,
+        makePod().name("preemptor").priority(highPriority).req({ cpu: "1.5", memory: "1.5Gi" }).obj(),
+      );
+      await s.drain();
+      // The victim was not deleted: its binding was cancelled, it went back to the queue and was
+      // scheduled on the small node; the preemptor took the big node.
+      expect(s.cluster.pods.get("default", "victim"), "the victim still exists").toBeDefined();
+      expect(boundNode(s, "victim")).toBe("small-node");
+      expect(boundNode(s, "preemptor")).toBe("big-node");
+    } finally {
+      release();
+    }
   });
 });
