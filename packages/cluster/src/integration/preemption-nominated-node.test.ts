@@ -63,7 +63,7 @@ describe("TestNominatedNode", () => {
     low: Pod;
     medium: Pod;
     /** The cluster change between the preemptor's nomination and its next attempt. */
-    then: (s: SimulationSession) => Promise<void>;
+    change: (s: SimulationSession) => Promise<void>;
     registry?: Registry;
     customPlugins?: string;
   }[] = [
@@ -72,7 +72,7 @@ describe("TestNominatedNode", () => {
       nodeCapacity: { cpu: "2" },
       low: pod("low", lowPriority, "1"),
       medium: pod("medium", mediumPriority, "2"),
-      then: async (s) => {
+      change: async (s) => {
         addPods(s, pod("high", highPriority, "1"));
         await scheduleOne(s);
         // upstream postCheck WaitForPodToSchedule: the high-priority pod fits beside the nomination.
@@ -85,7 +85,7 @@ describe("TestNominatedNode", () => {
       low: pod("low", lowPriority, "1"),
       medium: pod("medium", mediumPriority, "1"),
       // Deleting the node leaves no node at all (ErrNoNodesAvailable).
-      then: async (s) => deleteNode(s, "fake-node"),
+      change: async (s) => deleteNode(s, "fake-node"),
     },
     {
       name: "mid-priority pod preempts low-priority pod at the beginning, but could not find candidates after the nominated node is deleted",
@@ -100,14 +100,14 @@ describe("TestNominatedNode", () => {
       nodeCapacity: { cpu: "1" },
       low: pod("low", lowPriority, "1"),
       medium: pod("medium", mediumPriority, "1"),
-      then: async (s) => deleteNode(s, "fake-node"),
+      change: async (s) => deleteNode(s, "fake-node"),
     },
     {
       name: "mid-priority pod preempts low-priority pod, but failed the scheduling unexpectedly",
       nodeCapacity: { cpu: "1" },
       low: pod(`low-${doNotFailMe}`, lowPriority, "1"),
       medium: pod("medium", mediumPriority, "1"),
-      then: async () => {},
+      change: async () => {},
       registry: new Map([...inTreeRegistry, [alwaysFailPlugin, alwaysFail]]),
       customPlugins: `    preBind: { enabled: [{ name: ${alwaysFailPlugin} }] }\n`,
     },
@@ -132,7 +132,7 @@ describe("TestNominatedNode", () => {
       expect(nominatedNodeName(s, "medium")).toBe("fake-node");
       // The victim upstream force-deletes is gone.
       expect(s.cluster.pods.get("default", lowName)).toBeUndefined();
-      await tc.then(s);
+      await tc.change(s);
       // The medium pod's next attempt (from backoffQ: activeQ is empty).
       await scheduleOne(s);
       expect(s.attempts.get("default/medium")).toBe(2);
