@@ -195,6 +195,13 @@ export async function check(call: EngineCall): Promise<Verdict> {
     const any = scored.some((n) => e.score?.[n]?.[call.pluginName]);
     return any ? { verdict: "differs", why: "PreScore: harness Skip, engine scored" } : { verdict: "same" };
   }
+  if (call.withoutPreScore && !scored.some((n) => e.score?.[n]?.[call.pluginName])) {
+    // The cycle's PreScore skipped the plugin: there is no score to compare the call's with.
+    return {
+      verdict: "unobservable",
+      why: "Score without PreScore: the engine's PreScore skipped the plugin",
+    };
+  }
   for (const s of call.scores ?? []) {
     const got = e.score?.[nodeName(s.name)]?.[call.pluginName];
     if (!got)

@@ -390,7 +390,16 @@ describe("engine calls (the conformance suite's replay)", () => {
     const h = await createPluginHarness({ plugin: labelMatch, nodes });
     const pod = makePod().name("p").label("zone", "a").obj();
     h.score(pod, undefined, { runPreScore: false });
-    h.score(pod, undefined, { state: h.newCycleState() });
+    // A state nothing ran on, and the state of the harness's PreFilter and Filter with the same
+    // pod, are a cycle's; a state another pod's PreFilter ran on, or a second Score, are not.
+    const fresh = h.newCycleState();
+    h.score(pod, undefined, { state: fresh });
+    h.score(pod, undefined, { state: fresh });
+    const { state } = h.filter(pod);
+    h.score(pod, undefined, { state });
+    const other = h.newCycleState();
+    h.runPreFilter(other, makePod().name("other").obj());
+    h.score(pod, undefined, { state: other });
     const nominated = await createPluginHarness({
       plugin: labelMatch,
       nodes,
@@ -399,10 +408,17 @@ describe("engine calls (the conformance suite's replay)", () => {
     nominated.filter(pod);
     await flushHarnessEngineChecks();
     expect(summary()).toEqual([
-      "score (Score without PreScore)",
+      "score",
+      "score",
+      "score (Score on a state the test built)",
+      "filter",
+      "score",
       "score (Score on a state the test built)",
       "filter (the harness was given nominated pods)",
+      "preFilter",
     ]);
+    // A Score without PreScore is compared with the cycle's, flagged as such.
+    expect(calls[0]?.withoutPreScore).toBe(true);
   });
 
   it("hands PreEnqueue calls over with their status", async () => {

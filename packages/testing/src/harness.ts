@@ -266,6 +266,11 @@ export interface EngineCall {
   statuses?: ReadonlyMap<string, Status | null>;
   /** score: the plugin's PreScore status, the call's status and normalized scores. */
   preScoreStatus?: Status | null;
+  /**
+   * score: the call did not run PreScore (upstream's "PreScore is not called" rows, which expect
+   * the scores a cycle with PreScore gives).
+   */
+  withoutPreScore?: boolean;
   /** score: the call's status; preEnqueue: the first PreEnqueue status that is not a success. */
   status?: Status | null;
   scores?: readonly NodeScore[];
@@ -411,6 +416,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   const preFiltered = new WeakMap<CycleState, { pod: Pod; pluginStatus: Status | null; filtered: boolean }>();
   const runPreFilter = (state: CycleState, pod: Pod): HarnessPreFilterOutput => {
     pluginPreFilterStatus = null;
+    fresh.delete(state);
     const { result, status } = framework.runPreFilterPlugins(state, pod);
     const entry = { pod, pluginStatus: pluginPreFilterStatus, filtered: false };
     preFiltered.set(state, entry);
@@ -427,6 +433,8 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       });
     return { result, status, pluginStatus: pluginPreFilterStatus };
   };
+  // States from newCycleState() nothing ran on yet: a Score on one is a Score on a new state.
+  const fresh = new WeakSet<CycleState>();
   /** A PreFilter another call replays (or that a test's own state makes unobservable). */
   const consumePreFilter = (state: CycleState): void => {
     const entry = preFiltered.get(state);
@@ -442,7 +450,11 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     logger,
     events: recorder.events,
     nodeInfo,
-    newCycleState: () => new CycleState(),
+    newCycleState: () => {
+      const state = new CycleState();
+      fresh.add(state);
+      return state;
+    },
     runPreFilter,
     preEnqueue(pod) {
       let status: Status | null = null;
@@ -457,6 +469,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       return status;
     },
     runFilter(state, pod, nodeName) {
+      fresh.delete(state);
       const status = framework.runFilterPlugins(state, pod, nodeInfo(nodeName));
       const pre = preFiltered.get(state);
       if (pre?.pod === pod) {
@@ -492,13 +505,15 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     score(pod, nodeNames, o = {}) {
       const state = o.state ?? new CycleState();
       const infos = nodeInfosOf(nodeNames);
-      // A Score on a state the test built, or without PreScore, is not what a cycle does.
-      const notACycle =
-        o.runPreScore === false
-          ? "Score without PreScore"
-          : o.state !== undefined
-            ? "Score on a state the test built"
-            : undefined;
+      // What a cycle does: a Score on a new state (none given, or one nothing ran on yet), or on
+      // the state the harness's PreFilter (and Filter) ran on with this pod. A Score on any other
+      // state is not. A Score without PreScore is compared with the cycle's (which runs
+      // PreScore): the plugin must score the same without it.
+      const pre = o.state !== undefined && !o.runPreFilter ? preFiltered.get(o.state) : undefined;
+      const cycleState = o.state === undefined || fresh.has(o.state) || pre?.pod === pod;
+      const notACycle = cycleState ? undefined : "Score on a state the test built";
+      fresh.delete(state);
+      if (pre?.pod === pod) consumePreFilter(state);
       const done = (out: HarnessScoreOutput, failed?: string): HarnessScoreOutput => {
         const why = notACycle ?? failed;
         replay({
@@ -506,8 +521,9 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
           ...(why ? { unobservable: why } : {}),
           pod,
           nodeNames: infos.map((n) => n.nodeName),
-          preFilterStatus: null,
+          preFilterStatus: pre?.pod === pod ? pre.pluginStatus : null,
           preScoreStatus: out.preScoreStatus,
+          ...(o.runPreScore === false ? { withoutPreScore: true } : {}),
           status: out.status,
           scores: out.scores.map((x) => ({ ...x })),
         });
