@@ -80,7 +80,14 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
     return c;
   };
   const pod = named(call.pod, "pod-under-test");
-  if (pod.spec?.nodeName) return "the pod is already bound";
+  if (pod.spec?.nodeName) {
+    // Upstream's helpers put spec.nodeName on the pod under test (NodePorts' newPod(host, ...),
+    // the resource tables' pods); only NodeName reads it, so the others decide the same on the
+    // pending copy a cycle can schedule. For NodeName, a bound pod is never scheduled again.
+    if (call.pluginName === "NodeName") return "the pod is already bound";
+    pod.spec = { ...pod.spec, nodeName: "" };
+    delete pod.spec.nodeName;
+  }
   const seen = new Set<string>([key(pod)]);
   const uids = new Set<string>([pod.metadata?.uid ?? ""]);
   call.pods.forEach((p, i) => {

@@ -10,16 +10,16 @@
 // - TestPreemptionRespectsBindingPod: a victim in PreBind has its binding cycle cancelled
 //   (kubernetes/kubernetes#135502), is not deleted, and is rescheduled on another node.
 // Not ported:
-// - TestAsyncPreemption: it steps through the preemption goroutine (gated preemptor, API calls
-//   in flight, completion); the simulator runs preemption within the cycle, so those states do
-//   not exist to observe.
+// - TestAsyncPreemption (and async_framework_test.go's scenarios): they step through the
+//   preemption goroutine (gated preemptor, API calls in flight, completion); the simulator runs
+//   preemption within the cycle, so those states do not exist to observe.
 // - Other files of preemption/: extender_preemption_test.go (HTTP extender ProcessPreemption
 //   with placeholder candidates, kubernetes#135486), node_capacity_decrease_test.go (a hint that
 //   requeues a nominated pod when its node's allocatable shrinks; the engine has no such hint),
 //   deferred_resize_preemption_test.go and async_preemption_failures_test.go (kubelet resize and
-//   asynchronous API failures, which the simulator does not model), podgroup/ (gang scheduling,
-//   not implemented). misc/ and nominatednodename/ are in preemption-misc.test.ts and
-//   preemption-nominated-node.test.ts.
+//   asynchronous API failures, which the simulator does not model), podgroup/ and
+//   podgrouppreemption_test.go (gang scheduling, not implemented). misc/ and nominatednodename/
+//   are in preemption-misc.test.ts and preemption-nominated-node.test.ts.
 import type { Pod } from "@kubesched/api";
 import {
   Code,
