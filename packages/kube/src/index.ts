@@ -1,17 +1,35 @@
-export { isConflict, isNotFound, KubeApiError } from "./api-error";
+export {
+  isConflict,
+  isExpired,
+  isNotFound,
+  isTooLargeResourceVersion,
+  KubeApiError,
+} from "./api-error";
+export {
+  type BackoffConfig,
+  delayWithReset,
+  jitter,
+  reflectorBackoff,
+  reflectorBackoffResetMs,
+} from "./backoff";
 export { type KubeClusterClientOptions, kubeClusterClient, podStatusPatchBody } from "./client";
 export {
+  type EventV1,
+  eventSeriesFinishMs,
+  eventSeriesRefreshMs,
   KubeEventRecorder,
   type KubeEventRecorderOptions,
   maxNoteLength,
+  maxQueuedEvents,
   truncateNote,
 } from "./event-recorder";
+export { RateLimiterWaitError, TokenBucketRateLimiter } from "./flowcontrol";
 export {
-  type BackoffOptions,
-  defaultBackoff,
+  DeletedFinalStateUnknown,
   Informer,
   type InformerHandlers,
   type InformerOptions,
+  VeryShortWatchError,
 } from "./informer";
 export {
   type Informers,
@@ -27,7 +45,15 @@ export {
   LeaderElector,
   type LeaderElectorOptions,
 } from "./leader-election";
+export { ClientMetrics } from "./metrics";
 export { formatMicroTime, formatTime } from "./micro-time";
-export { RawClient, type RawRequestOptions } from "./raw-client";
+export {
+  isConnectionRefused,
+  RawClient,
+  type RawClientOptions,
+  type RawRequestOptions,
+  type WatchRequest,
+  type WatchResult,
+} from "./raw-client";
 export { type ReadClusterOptions, readCluster } from "./read-cluster";
 export { podFieldSelector, type ResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";
