@@ -47,6 +47,10 @@ export interface Fault {
   /** How many matching requests are affected (default 1; Infinity for all). */
   times?: number;
   reason?: string;
+  /** metav1.Status details.causes types of the answer (e.g. ResourceVersionTooLarge). */
+  causes?: string[];
+  /** Only requests for which this holds (e.g. on their query). */
+  match?: (r: RecordedRequest) => boolean;
 }
 
 export interface FakeApiServerOptions {
@@ -611,7 +615,8 @@ export class FakeApiServer {
       const fault = this.faults.find(
         (f) =>
           f.method === r.method &&
-          (typeof f.path === "string" ? r.path.startsWith(f.path) : f.path.test(r.path)),
+          (typeof f.path === "string" ? r.path.startsWith(f.path) : f.path.test(r.path)) &&
+          (f.match === undefined || f.match(r)),
       );
       if (fault) {
         fault.times = (fault.times ?? 1) - 1;
@@ -623,7 +628,8 @@ export class FakeApiServer {
           return;
         }
         const code = fault.status ?? 500;
-        this.reply(res, code, status(code, fault.reason ?? reasons[code] ?? "", "injected"));
+        const causes = fault.causes?.map((type) => ({ type }));
+        this.reply(res, code, status(code, fault.reason ?? reasons[code] ?? "", "injected", causes));
         return;
       }
       try {
