@@ -37,7 +37,14 @@ export {
   type KubeClusterSourceOptions,
   type WatchedObjects,
 } from "./kube-cluster-source";
-export { buildKubeConfig, type KubeConfig } from "./kube-config";
+export {
+  type BuildKubeConfigOptions,
+  buildKubeConfig,
+  inClusterAvailable,
+  type KubeConfig,
+  KubeConfigError,
+  serviceAccountDir,
+} from "./kube-config";
 export {
   jitterFactor,
   type LeaderCallbacks,
