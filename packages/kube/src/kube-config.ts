@@ -77,7 +77,7 @@ export function buildKubeConfig(
     for (const f of files.slice(1)) {
       const more = new KubeConfig();
       more.loadFromFile(f);
-      kc.mergeConfig(more, kc.currentContext);
+      kc.mergeConfig(more, true);
     }
   } else {
     throw new KubeConfigError(
