@@ -131,6 +131,7 @@ describe("runScheduler", () => {
     expect((await get(s.securePort, "/configz", { ca })).status).toBe(403);
     server.allow("system:anonymous", "/configz");
     expect((await get(s.securePort, "/configz", { ca })).status).toBe(403);
+    server.allow("system:serviceaccount:monitoring:prometheus", "/configz");
     const configz = JSON.parse((await get(s.securePort, "/configz", { ca, token: "prom" })).body);
     expect(configz.componentconfig).toMatchObject({
       kind: "KubeSchedulerConfiguration",
