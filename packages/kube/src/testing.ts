@@ -44,6 +44,8 @@ export interface Fault {
   status?: number;
   /** Never answer (until `releaseHung()` or close). */
   hang?: boolean;
+  /** Serve the request normally, but answer only after this many ms (a reply the client may miss). */
+  delayMs?: number;
   /** How many matching requests are affected (default 1; Infinity for all). */
   times?: number;
   reason?: string;
@@ -621,6 +623,16 @@ export class FakeApiServer {
       if (fault) {
         fault.times = (fault.times ?? 1) - 1;
         if (fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
+        if (fault.delayMs !== undefined) {
+          setTimeout(() => {
+            try {
+              this.route(r, res);
+            } catch (e) {
+              this.error(res, 500, e instanceof Error ? e.message : String(e));
+            }
+          }, fault.delayMs);
+          return;
+        }
         if (fault.hang) {
           const h: Hung = { res, request: r };
           this.hung.add(h);

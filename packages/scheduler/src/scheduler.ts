@@ -233,6 +233,10 @@ export class Scheduler {
       }
       if (!(await this.scheduleOne())) {
         await settledOrAborted(new Promise((r) => setTimeout(r, 10)), signal);
+      } else {
+        // A cycle is synchronous work: give the event loop a turn after each, or the watches,
+        // the lease renewals and the events' writes would wait for the queue to empty.
+        await new Promise((r) => setImmediate(r));
       }
     }
     this.state.queue.close();
