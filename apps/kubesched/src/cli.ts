@@ -259,7 +259,9 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
         flags[spec.name] = true;
       }
       // Booleans given explicitly, in order: `--flag=false` is then told from an absent flag.
-      (lists[spec.name] ??= []).push(flags[spec.name] === true ? "true" : "false");
+      const given = lists[spec.name] ?? [];
+      given.push(flags[spec.name] === true ? "true" : "false");
+      lists[spec.name] = given;
       continue;
     }
     // parseArgs reads `-o=json` as "-o" with "=json"; pflag (and we) read it as "json".

@@ -68,7 +68,9 @@ export function kubeClusterClient(client: RawClient, opts: KubeClusterClientOpti
     async deletePod(pod) {
       const { name, namespace } = meta(pod);
       try {
-        await client.request("DELETE", podPath(namespace, name), { what: `deleting pod ${namespace}/${name}` });
+        await client.request("DELETE", podPath(namespace, name), {
+          what: `deleting pod ${namespace}/${name}`,
+        });
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }

@@ -73,7 +73,9 @@ describe("KubeEventRecorder", () => {
     await rec.flush();
     expect(server.requestsTo("POST", "/apis/events.k8s.io/")).toHaveLength(3);
     expect(server.list("Event")).toHaveLength(1);
-    expect(errors.filter((e) => e.startsWith("Unable to write event (may retry after sleeping)"))).toHaveLength(2);
+    expect(
+      errors.filter((e) => e.startsWith("Unable to write event (may retry after sleeping)")),
+    ).toHaveLength(2);
 
     server.fail({ method: "POST", path: "/apis/events.k8s.io/", hang: true, times: 1 });
     rec.eventf(makePod().name("q").namespace("ns").obj(), null, "Normal", "Scheduled", "Binding", "y");
@@ -99,7 +101,7 @@ describe("TestEventSeriesf", () => {
     rec.eventf(pod, null, "Normal", "test", "started", "some verbose message: 1");
     await rec.flush();
     const [created] = server.requestsTo("POST", "/apis/events.k8s.io/v1/namespaces/baz/events");
-    const name = (created?.body as { metadata: { name: string } }).metadata.name;
+    const name = (created?.body as { metadata: { name: string } } | undefined)?.metadata.name ?? "";
     const [patch] = server.requestsTo("PATCH", "/apis/events.k8s.io/v1/namespaces/baz/events/");
     expect(patch?.path).toBe(`/apis/events.k8s.io/v1/namespaces/baz/events/${name}`);
     expect(patch?.contentType).toBe("application/strategic-merge-patch+json");
@@ -112,12 +114,16 @@ describe("TestEventSeriesf", () => {
     await rec.flush();
     const creates = server.requestsTo("POST", "/apis/events.k8s.io/v1/namespaces/baz/events");
     expect(creates).toHaveLength(2);
-    expect((creates[1]?.body as { series?: unknown }).series).toBeUndefined();
+    expect((creates[1]?.body as { series?: unknown } | undefined)?.series).toBeUndefined();
   });
 
   it("writes 8 identical events as one create and one patch; the rest is counted in memory", async () => {
     let now = Date.UTC(2024, 0, 1);
-    const rec = new KubeEventRecorder({ client: new RawClient(server.kubeConfig()), host: "h", now: () => now });
+    const rec = new KubeEventRecorder({
+      client: new RawClient(server.kubeConfig()),
+      host: "h",
+      now: () => now,
+    });
     const pod = makePod().name("p").namespace("ns").obj();
     for (let i = 0; i < 8; i++) {
       rec.eventf(pod, null, "Warning", "FailedScheduling", "Scheduling", `0/3 nodes are available (${i})`);
@@ -132,7 +138,11 @@ describe("TestEventSeriesf", () => {
 describe("TestFinishSeries", () => {
   it("patches the final count of a series quiet for 6 minutes and forgets it; keeps live ones", async () => {
     let now = Date.UTC(2024, 0, 1);
-    const rec = new KubeEventRecorder({ client: new RawClient(server.kubeConfig()), host: "h", now: () => now });
+    const rec = new KubeEventRecorder({
+      client: new RawClient(server.kubeConfig()),
+      host: "h",
+      now: () => now,
+    });
     const a = makePod().name("a").namespace("ns").obj();
     const b = makePod().name("b").namespace("ns").obj();
     for (let i = 0; i < 10; i++) rec.eventf(a, null, "Normal", "test", "started", "x");

@@ -242,7 +242,9 @@ export class KubeEventRecorder implements EventRecorder {
       const { retry } = await this.recordEvent(event);
       if (!retry || this.stopped) return;
       if (tries >= maxTriesPerEvent) {
-        this.opts.onError?.(new Error(`Unable to write event ${event.metadata.name} (retry limit exceeded!)`));
+        this.opts.onError?.(
+          new Error(`Unable to write event ${event.metadata.name} (retry limit exceeded!)`),
+        );
         return;
       }
       await this.sleep(jitter(this.opts.retrySleepMs ?? defaultSleepMs, 0.25));

@@ -33,7 +33,8 @@ export class TokenBucketRateLimiter {
     readonly burst: number,
     clock: Clock = realClock,
   ) {
-    if (!(burst >= 0) || !Number.isFinite(burst)) throw new Error(`burst must be a finite number >= 0, got ${burst}`);
+    if (!(burst >= 0) || !Number.isFinite(burst))
+      throw new Error(`burst must be a finite number >= 0, got ${burst}`);
     this.clock = clock;
     this.tokens = burst;
     this.last = clock.now();

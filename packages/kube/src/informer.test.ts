@@ -40,7 +40,9 @@ async function start(
       update: (_a, b) => calls.push(["update", name(b)]),
       delete: (o) =>
         calls.push(
-          o instanceof DeletedFinalStateUnknown ? ["deleteFinalStateUnknown", name(o.obj)] : ["delete", name(o)],
+          o instanceof DeletedFinalStateUnknown
+            ? ["deleteFinalStateUnknown", name(o.obj)]
+            : ["delete", name(o)],
         ),
     },
     backoff: { durationMs: 10, capMs: 40, steps: 3, factor: 2, jitter: 0 },
@@ -170,7 +172,10 @@ describe("TestReflectorPaginatingNonConsistentReadsIfWatchCacheDisabled", () => 
     await openWatch();
     server.errorWatches("Pod", 500);
     await waitFor(() => inf.lists === 2, 3000, "the relist");
-    expect(lists()[3]?.query).toMatchObject({ limit: "4", resourceVersion: String(server.resourceVersion()) });
+    expect(lists()[3]?.query).toMatchObject({
+      limit: "4",
+      resourceVersion: String(server.resourceVersion()),
+    });
     expect(inf.store.list()).toHaveLength(10);
   });
 });

@@ -126,7 +126,12 @@ export class Informer<T extends KubeObject> {
   }
 
   private newDelay(): () => number {
-    return delayWithReset(this.opts.backoff ?? reflectorBackoff, this.clock, reflectorBackoffResetMs, this.random);
+    return delayWithReset(
+      this.opts.backoff ?? reflectorBackoff,
+      this.clock,
+      reflectorBackoffResetMs,
+      this.random,
+    );
   }
 
   get resource(): ResourceSpec {
@@ -392,4 +397,3 @@ export class Informer<T extends KubeObject> {
     }
   }
 }
-

@@ -33,8 +33,8 @@ import type {
   KubeObject,
   OtherResourceKind,
 } from "@kubesched/scheduler";
-import { kubeClusterClient } from "./client";
 import type { BackoffConfig } from "./backoff";
+import { kubeClusterClient } from "./client";
 import { KubeEventRecorder } from "./event-recorder";
 import { TokenBucketRateLimiter } from "./flowcontrol";
 import { DeletedFinalStateUnknown, Informer, type InformerHandlers } from "./informer";
@@ -263,7 +263,12 @@ export class KubeClusterSource implements ClusterSource {
       update: (a, b) => each((h) => h.onCustomResourceEvent?.(r, "Update", a, b)),
       delete: (o) =>
         each((h) =>
-          h.onCustomResourceEvent?.(r, "Delete", o instanceof DeletedFinalStateUnknown ? o.obj : o, undefined),
+          h.onCustomResourceEvent?.(
+            r,
+            "Delete",
+            o instanceof DeletedFinalStateUnknown ? o.obj : o,
+            undefined,
+          ),
         ),
     };
   }

@@ -74,11 +74,14 @@ describe("buildKubeConfig", () => {
     const path = join(dir, "kubeconfig");
     writeFileSync(path, file("https://k.example:6443"));
     const env = { KUBECONFIG: path };
-    expect(buildKubeConfig(undefined, undefined, { env, inClusterRoot: dir }).getCurrentCluster()?.server).toBe(
-      "https://k.example:6443",
-    );
+    expect(
+      buildKubeConfig(undefined, undefined, { env, inClusterRoot: dir }).getCurrentCluster()?.server,
+    ).toBe("https://k.example:6443");
     // KUBERNETES_SERVICE_HOST without a mounted token is not in-cluster.
-    const none = { env: { KUBERNETES_SERVICE_HOST: "10.0.0.1", KUBERNETES_SERVICE_PORT: "443" }, inClusterRoot: dir };
+    const none = {
+      env: { KUBERNETES_SERVICE_HOST: "10.0.0.1", KUBERNETES_SERVICE_PORT: "443" },
+      inClusterRoot: dir,
+    };
     expect(() => buildKubeConfig(undefined, undefined, none)).toThrow(KubeConfigError);
     expect(() => buildKubeConfig(undefined, undefined, none)).toThrow(/^no configuration has been provided/);
   });

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Registry } from "prom-client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LeaderCallbacks, LeaderElector, type LeaderElectorOptions } from "./leader-election";
 import { ClientMetrics } from "./metrics";
 import { formatMicroTime } from "./micro-time";

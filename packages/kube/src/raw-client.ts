@@ -182,7 +182,10 @@ export class RawClient {
     const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : Number.POSITIVE_INFINITY;
     const timer =
       timeoutMs > 0
-        ? setTimeout(() => ac.abort(new Error(`the request did not finish within ${timeoutMs} ms`)), timeoutMs)
+        ? setTimeout(
+            () => ac.abort(new Error(`the request did not finish within ${timeoutMs} ms`)),
+            timeoutMs,
+          )
         : null;
     this.inFlight.add(ac);
     const host = url.host;
@@ -195,7 +198,12 @@ export class RawClient {
         } catch (e) {
           throw ac.signal.aborted
             ? abortError(what, ac.signal.reason)
-            : new KubeApiError(0, "", `${what}: client rate limiter: ${(e as Error).message}`, "RATE_LIMITER");
+            : new KubeApiError(
+                0,
+                "",
+                `${what}: client rate limiter: ${(e as Error).message}`,
+                "RATE_LIMITER",
+              );
         }
         this.opts.metrics?.observeRateLimiter(verb, host, waited / 1000);
         this.logThrottle(waited, method, url);
@@ -323,7 +331,12 @@ export class RawClient {
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("error", netError);
         res.on("close", () => {
-          if (!res.complete) netError(Object.assign(new Error("the connection closed before the response ended"), { code: "ECONNRESET" }));
+          if (!res.complete)
+            netError(
+              Object.assign(new Error("the connection closed before the response ended"), {
+                code: "ECONNRESET",
+              }),
+            );
         });
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");

@@ -278,7 +278,9 @@ export class FakeApiServer {
     const server = http.createServer();
     // Bindings of thousands of pods arrive at once; so do their connections.
     server.maxHeadersCount = 0;
-    await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve));
+    await new Promise<void>((resolve) =>
+      server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve),
+    );
     const { port } = server.address() as AddressInfo;
     const fake = new FakeApiServer(server, `http://127.0.0.1:${port}`, options);
     server.on("request", (req, res) => fake.handle(req, res));
@@ -719,7 +721,7 @@ export class FakeApiServer {
     namespace: string | undefined,
     r: RecordedRequest,
     res: http.ServerResponse,
-  ): void {
+  ) {
     const q = r.query;
     const limit = q.limit ? Number(q.limit) : 0;
     const match = q.resourceVersionMatch ?? "";
@@ -731,7 +733,8 @@ export class FakeApiServer {
         return this.error(res, 400, "specifying resource version is not allowed when using continue");
       }
       const token = decodeContinue(q.continue);
-      if (!token) return this.error(res, 400, "continue key is not valid: incorrect encoded start resourceVersion");
+      if (!token)
+        return this.error(res, 400, "continue key is not valid: incorrect encoded start resourceVersion");
       if (token.rv <= this.compactedRevision && token.rv < this.rv) {
         return this.error(
           res,
@@ -818,7 +821,11 @@ export class FakeApiServer {
         }
       }
     } else if (from < this.compactedRevision) {
-      this.send(w, "ERROR", status(410, "Expired", `too old resource version: ${from} (${this.compactedRevision})`));
+      this.send(
+        w,
+        "ERROR",
+        status(410, "Expired", `too old resource version: ${from} (${this.compactedRevision})`),
+      );
       this.endWatch(w);
       return;
     } else {
@@ -906,7 +913,11 @@ export class FakeApiServer {
     }
     const { metadata: _m, ...patch } = (r.body as Obj | undefined) ?? {};
     const ns = info.namespaced ? namespace : undefined;
-    this.reply(res, 200, this.put(info.kind, { ...mergePatch(cur, patch), metadata: { ...cur.metadata, namespace: ns } }));
+    this.reply(
+      res,
+      200,
+      this.put(info.kind, { ...mergePatch(cur, patch), metadata: { ...cur.metadata, namespace: ns } }),
+    );
   }
 
   private bind(namespace: string | undefined, name: string, body: Obj, res: http.ServerResponse) {

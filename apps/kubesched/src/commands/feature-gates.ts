@@ -27,7 +27,10 @@ export const featureGateNames: Readonly<Record<string, keyof Features>> = {
 };
 
 /** GA gates locked to their default in v1.37. */
-export const lockedFeatureGates: ReadonlySet<string> = new Set(["DynamicResourceAllocation", "NodeDeclaredFeatures"]);
+export const lockedFeatureGates: ReadonlySet<string> = new Set([
+  "DynamicResourceAllocation",
+  "NodeDeclaredFeatures",
+]);
 
 /** v1.37 scheduler gates kubesched accepts without modelling them. */
 export const inertFeatureGates: ReadonlySet<string> = new Set([
@@ -79,7 +82,9 @@ export function parseFeatureGates(spec: string): ParsedFeatureGates {
     const field = featureGateNames[name];
     if (field) {
       if (lockedFeatureGates.has(name) && value !== defaultFeatures[field]) {
-        throw new Error(`cannot set feature gate ${name} to ${value}, feature is locked to ${defaultFeatures[field]}`);
+        throw new Error(
+          `cannot set feature gate ${name} to ${value}, feature is locked to ${defaultFeatures[field]}`,
+        );
       }
       features[field] = value;
     } else if (inertFeatureGates.has(name)) {

@@ -141,9 +141,17 @@ describe("shutdown", () => {
     server = await FakeApiServer.start();
     await cluster(5, 50);
     server.fail({ method: "POST", path: /\/binding$/, hang: true, times: Number.POSITIVE_INFINITY });
-    server.fail({ method: "POST", path: "/apis/events.k8s.io/", hang: true, times: Number.POSITIVE_INFINITY });
+    server.fail({
+      method: "POST",
+      path: "/apis/events.k8s.io/",
+      hang: true,
+      times: Number.POSITIVE_INFINITY,
+    });
     const { ac, done, logger } = start({ config: config({ leaderElect: true }), identity: "me" });
-    await waitFor(() => server.hungRequests().filter((r) => r.path.endsWith("/binding")).length >= 10, 10_000);
+    await waitFor(
+      () => server.hungRequests().filter((r) => r.path.endsWith("/binding")).length >= 10,
+      10_000,
+    );
     ac.abort();
     expect(await done).toBe(0);
     expect(logger.entries.map((e) => e.msg)).toContain(
@@ -157,7 +165,11 @@ describe("shutdown", () => {
     server = await FakeApiServer.start();
     await cluster(5, 50);
     server.fail({ method: "POST", path: /\/binding$/, delayMs: 300, times: Number.POSITIVE_INFINITY });
-    const { ac, done } = start({ config: config({ leaderElect: true }), identity: "me", bindingGracePeriodMs: 5000 });
+    const { ac, done } = start({
+      config: config({ leaderElect: true }),
+      identity: "me",
+      bindingGracePeriodMs: 5000,
+    });
     await waitFor(() => server.requestsTo("POST", /\/binding$/).length >= 10, 10_000);
     ac.abort();
     expect(await done).toBe(0);

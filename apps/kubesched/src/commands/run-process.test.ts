@@ -22,8 +22,10 @@ beforeEach(async () => {
   server = await FakeApiServer.start();
   dir = mkdtempSync(join(tmpdir(), "kubesched-run-process-"));
   writeFileSync(join(dir, "kubeconfig"), server.kubeConfigYAML());
-  for (let i = 0; i < 3; i++) server.put("Node", makeNode().name(`n${i}`).capacity({ cpu: "8", memory: "8Gi" }).obj());
-  for (let i = 0; i < 20; i++) server.put("Pod", makePod().name(`p${i}`).namespace("default").req({ cpu: "10m" }).obj());
+  for (let i = 0; i < 3; i++)
+    server.put("Node", makeNode().name(`n${i}`).capacity({ cpu: "8", memory: "8Gi" }).obj());
+  for (let i = 0; i < 20; i++)
+    server.put("Pod", makePod().name(`p${i}`).namespace("default").req({ cpu: "10m" }).obj());
   // Every binding and every event hangs: nothing the scheduler writes is ever answered.
   server.fail({ method: "POST", path: /\/binding$/, hang: true, times: Number.POSITIVE_INFINITY });
   server.fail({ method: "POST", path: "/apis/events.k8s.io/", hang: true, times: Number.POSITIVE_INFINITY });

@@ -115,7 +115,9 @@ describe("runScheduler", () => {
     // /metrics needs authorization: anonymous is forbidden, an unknown token unauthorized.
     const anon = await get(s.securePort, "/metrics", { ca });
     expect(anon.status).toBe(403);
-    expect(JSON.parse(anon.body).message).toBe('forbidden: User "system:anonymous" cannot get path "/metrics"');
+    expect(JSON.parse(anon.body).message).toBe(
+      'forbidden: User "system:anonymous" cannot get path "/metrics"',
+    );
     expect((await get(s.securePort, "/metrics", { ca, token: "nope" })).status).toBe(401);
     server.addToken("prom", "system:serviceaccount:monitoring:prometheus");
     server.allow("system:serviceaccount:monitoring:prometheus", "/metrics");
@@ -124,7 +126,9 @@ describe("runScheduler", () => {
     expect(metrics.body).toContain(
       'scheduler_schedule_attempts_total{result="scheduled",profile="default-scheduler"} 1',
     );
-    expect(metrics.body).toMatch(/rest_client_requests_total\{code="201",method="POST",host="127\.0\.0\.1:\d+"\} \d/);
+    expect(metrics.body).toMatch(
+      /rest_client_requests_total\{code="201",method="POST",host="127\.0\.0\.1:\d+"\} \d/,
+    );
     expect(metrics.body).toContain("rest_client_rate_limiter_duration_seconds_bucket");
     expect(metrics.body).toContain("# TYPE scheduler_scheduler_cache_size gauge");
     // Decisions are cached for 10 s, as upstream's delegating authorizer does.
@@ -210,12 +214,20 @@ describe("runScheduler", () => {
       options({
         signal: new AbortController().signal,
         logger,
-        serving: { bindAddress: "127.0.0.1", securePort: port, insecurePort: 0, tls: {}, alwaysAllowPaths: [] },
+        serving: {
+          bindAddress: "127.0.0.1",
+          securePort: port,
+          insecurePort: 0,
+          tls: {},
+          alwaysAllowPaths: [],
+        },
       }),
     );
     blocker.close();
     expect(code).toBe(1);
-    expect(logger.entries.at(-1)?.msg).toMatch(/^failed to listen on 127\.0\.0\.1:\d+ \(--secure-port\): EADDRINUSE/);
+    expect(logger.entries.at(-1)?.msg).toMatch(
+      /^failed to listen on 127\.0\.0\.1:\d+ \(--secure-port\): EADDRINUSE/,
+    );
   });
 });
 
@@ -275,7 +287,9 @@ describe("kubesched run", () => {
       leaderElection: { leaderElect: false },
       clientConnection: { qps: 200, burst: 100 },
     });
-    expect(r.err()).toContain("warning: feature gate SchedulerPopFromBackoffQ=true has no effect in kubesched");
+    expect(r.err()).toContain(
+      "warning: feature gate SchedulerPopFromBackoffQ=true has no effect in kubesched",
+    );
   });
 
   it("--feature-gates feeds the plugins' defaults (VolumeBinding's shape needs StorageCapacityScoring)", async () => {
@@ -283,7 +297,8 @@ describe("kubesched run", () => {
       const r = cli(["run", "--write-config-to", "c.yaml", ...gates]);
       expect(await r.code).toBe(0);
       const cfg = parse(readFileSync(join(dir, "c.yaml"), "utf8"));
-      return cfg.profiles[0].pluginConfig.find((p: { name: string }) => p.name === "VolumeBinding").args.shape;
+      return cfg.profiles[0].pluginConfig.find((p: { name: string }) => p.name === "VolumeBinding").args
+        .shape;
     };
     expect(await shape([])).toHaveLength(2);
     expect(await shape(["--feature-gates=StorageCapacityScoring=false"])).toBeUndefined();
@@ -303,7 +318,9 @@ describe("kubesched run", () => {
     );
     const locked = cli(["run", "--feature-gates", "DynamicResourceAllocation=false"]);
     expect(await locked.code).toBe(2);
-    expect(locked.err()).toContain("cannot set feature gate DynamicResourceAllocation to false, feature is locked to true");
+    expect(locked.err()).toContain(
+      "cannot set feature gate DynamicResourceAllocation to false, feature is locked to true",
+    );
     const dur = cli(["run", "--leader-elect-lease-duration", "soon"]);
     expect(await dur.code).toBe(2);
     const missing = cli(["run", "--kubeconfig", "missing.yaml", "--secure-port", "0"]);

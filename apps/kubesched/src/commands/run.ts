@@ -286,7 +286,8 @@ export const runCommand: CommandSpec = {
     {
       name: "config",
       value: "FILE",
-      description: "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
+      description:
+        "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
     },
     {
       name: "write-config-to",
@@ -348,10 +349,17 @@ export const runCommand: CommandSpec = {
         "Elect a leader (a Lease) before scheduling; --leader-elect=false to run without (default: leaderElection.leaderElect, true).",
     },
     durationFlag("leader-elect-lease-duration", "How long a lease lasts without renewal (default 15s)."),
-    durationFlag("leader-elect-renew-deadline", "How long the leader retries renewing before giving up (default 10s)."),
+    durationFlag(
+      "leader-elect-renew-deadline",
+      "How long the leader retries renewing before giving up (default 10s).",
+    ),
     durationFlag("leader-elect-retry-period", "How long candidates wait between tries (default 2s)."),
     { name: "leader-elect-resource-lock", value: "TYPE", description: 'The lock type; only "leases".' },
-    { name: "leader-elect-resource-name", value: "NAME", description: "The Lease's name (default kube-scheduler)." },
+    {
+      name: "leader-elect-resource-name",
+      value: "NAME",
+      description: "The Lease's name (default kube-scheduler).",
+    },
     {
       name: "leader-elect-resource-namespace",
       value: "NS",
@@ -427,7 +435,9 @@ function portFlag(ctx: CommandContext, name: string, fallback: number): number |
   const raw = ctx.flags[name];
   const port = typeof raw === "string" ? Number(raw) : fallback;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    ctx.io.stderr(`error: invalid value "${String(raw)}" for --${name}: must be an integer from 0 to 65535\n`);
+    ctx.io.stderr(
+      `error: invalid value "${String(raw)}" for --${name}: must be an integer from 0 to 65535\n`,
+    );
     return null;
   }
   return port;
@@ -435,7 +445,8 @@ function portFlag(ctx: CommandContext, name: string, fallback: number): number |
 
 /** The flags of `run` applied to the configuration, as kube-scheduler's options.ApplyTo; an exit code on error. */
 export function parseRunFlags(ctx: CommandContext): ParsedRun | number {
-  const str = (name: string) => (typeof ctx.flags[name] === "string" ? (ctx.flags[name] as string) : undefined);
+  const str = (name: string) =>
+    typeof ctx.flags[name] === "string" ? (ctx.flags[name] as string) : undefined;
   let features: Partial<Features> = {};
   const gates = str("feature-gates");
   if (gates !== undefined) {
@@ -504,7 +515,9 @@ export function parseRunFlags(ctx: CommandContext): ParsedRun | number {
   }
   const kubeconfigFlag = str("kubeconfig");
   const kubeconfigPath =
-    kubeconfigFlag !== undefined ? resolvePath(ctx, kubeconfigFlag) : config.clientConnection.kubeconfig || undefined;
+    kubeconfigFlag !== undefined
+      ? resolvePath(ctx, kubeconfigFlag)
+      : config.clientConnection.kubeconfig || undefined;
   const serving: ServingFlags | null =
     securePort === 0 && insecurePort === 0
       ? null

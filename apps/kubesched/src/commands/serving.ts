@@ -143,7 +143,10 @@ export async function generateSelfSignedCert(
 }
 
 /** The certificate and key to serve: given files, a pair in --cert-dir, or a new one. */
-export async function servingCertificate(tls: TLSFiles, logger: Logger): Promise<{ cert: string; key: string }> {
+export async function servingCertificate(
+  tls: TLSFiles,
+  logger: Logger,
+): Promise<{ cert: string; key: string }> {
   if (tls.certFile || tls.keyFile) {
     if (!tls.certFile || !tls.keyFile) {
       throw new ServingError("--tls-cert-file and --tls-private-key-file must be given together");
@@ -166,7 +169,9 @@ export async function servingCertificate(tls: TLSFiles, logger: Logger): Promise
       writeFileSync(certPath, pair.cert);
       writeFileSync(keyPath, pair.key, { mode: 0o600 });
     } catch (e) {
-      throw new ServingError(`cannot write the generated certificate to ${tls.certDir}: ${(e as Error).message}`);
+      throw new ServingError(
+        `cannot write the generated certificate to ${tls.certDir}: ${(e as Error).message}`,
+      );
     }
     logger.info("Generated self-signed cert", { certFile: certPath, keyFile: keyPath });
   } else logger.info("Generated self-signed cert in-memory");
@@ -294,9 +299,9 @@ function rootHealth(name: string, checks: HealthCheck[], url: URL, res: http.Ser
   if (excluded.size > 0) {
     out += `warn: some health checks cannot be excluded: no matches for ${[...excluded].map((e) => `"${e}"`).join(",")}\n`;
   }
-  if (failed) return text(res, 500, `${out}${name} check failed\n`);
-  if (!url.searchParams.has("verbose")) return text(res, 200, "ok");
-  text(res, 200, `${out}${name} check passed\n`);
+  if (failed) text(res, 500, `${out}${name} check failed\n`);
+  else if (!url.searchParams.has("verbose")) text(res, 200, "ok");
+  else text(res, 200, `${out}${name} check passed\n`);
 }
 
 async function cpuProfile(seconds: number): Promise<string> {
@@ -333,7 +338,9 @@ function endpointsHandler(opts: EndpointsOptions): (url: URL, res: http.ServerRe
       const c = checks.find((x) => x.name === second);
       if (c) {
         const problem = c.check();
-        return problem === null ? text(res, 200, "ok") : text(res, 500, `internal server error: ${problem}\n`);
+        return problem === null
+          ? text(res, 200, "ok")
+          : text(res, 500, `internal server error: ${problem}\n`);
       }
     }
     if (path === "/metrics") {
