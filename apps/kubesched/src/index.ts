@@ -1,6 +1,7 @@
 import type { PluginDescriptor, PluginFactory, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { runCli } from "./cli";
+export { type RunOptions, runScheduler, type ServingFlags } from "./commands/run";
 
 export {
   type CliIO,
