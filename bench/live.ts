@@ -108,7 +108,10 @@ async function bindAll(
   const t0 = Date.now();
   const { ac, done } = start(server, { config: cfg, ...extra });
   const first = await until("the first binding", () => server.bindings.size > 0);
-  const last = await until(`${pods} bindings`, () => server.bindings.size === pods && server.list("Pod").every((p) => p.spec?.nodeName));
+  const last = await until(
+    `${pods} bindings`,
+    () => server.bindings.size === pods && server.list("Pod").every((p) => p.spec?.nodeName),
+  );
   ac.abort();
   await done;
   verify(server, pods);
@@ -123,7 +126,9 @@ await scenario("throughput", async () => {
     ["clientConnection defaults (qps 50, burst 100)", 50, 100],
     ["qps 5000, burst 5000 (scheduler_perf's client)", 5000, 5000],
   ] as const) {
-    const r = await bindAll(500, 5000, config({ qps, burst }), undefined, { maxInFlightBindings: Math.max(100, burst) });
+    const r = await bindAll(500, 5000, config({ qps, burst }), undefined, {
+      maxInFlightBindings: Math.max(100, burst),
+    });
     add(
       `5000 pods on 500 nodes, ${label}`,
       `${(5000 / r.firstToLast).toFixed(0)} pods/s`,
@@ -137,7 +142,11 @@ await scenario("watch drops", async () => {
   add("500 pods, 50 nodes, no fault (baseline)", `${base.total.toFixed(1)} s`, "all bound, from start");
   for (const n of [1, 3, 20, 100]) {
     const r = await bindAll(50, 500, config(), (s) => s.setCloseWatchesAfter(n));
-    add(`watch ends after every ${n} event(s)`, `${r.total.toFixed(1)} s`, `all 500 bound (+${(r.total - base.total).toFixed(1)} s vs baseline)`);
+    add(
+      `watch ends after every ${n} event(s)`,
+      `${r.total.toFixed(1)} s`,
+      `all 500 bound (+${(r.total - base.total).toFixed(1)} s vs baseline)`,
+    );
   }
 });
 
@@ -147,9 +156,15 @@ await scenario("binding faults", async () => {
     const r = await bindAll(50, 500, config(), (s) =>
       s.fail({ method: "POST", path: /\/binding$/, status, times: 100, match: isBinding }),
     );
-    add(`first 100 bindings answered ${status}`, `${r.total.toFixed(1)} s`, `all 500 bound (+${(r.total - base.total).toFixed(1)} s vs baseline ${base.total.toFixed(1)} s)`);
+    add(
+      `first 100 bindings answered ${status}`,
+      `${r.total.toFixed(1)} s`,
+      `all 500 bound (+${(r.total - base.total).toFixed(1)} s vs baseline ${base.total.toFixed(1)} s)`,
+    );
   }
-  const r = await bindAll(50, 500, config(), (s) => s.fail({ method: "POST", path: /\/binding$/, hang: true, times: 20 }));
+  const r = await bindAll(50, 500, config(), (s) =>
+    s.fail({ method: "POST", path: /\/binding$/, hang: true, times: 20 }),
+  );
   add(
     "first 20 bindings never answered (60 s request deadline)",
     `${r.total.toFixed(1)} s`,
@@ -166,7 +181,11 @@ await scenario("shutdown", async () => {
   const t = Date.now();
   ac.abort();
   const code = await done;
-  add("SIGTERM with bindings and events hanging", `${((Date.now() - t) / 1000).toFixed(1)} s to exit ${code}`, "5 s binding grace period, lease left to expire");
+  add(
+    "SIGTERM with bindings and events hanging",
+    `${((Date.now() - t) / 1000).toFixed(1)} s to exit ${code}`,
+    "5 s binding grace period, lease left to expire",
+  );
   await server.close();
 });
 
@@ -178,7 +197,11 @@ await scenario("lost lease", async () => {
   const t = Date.now();
   server.stealLease("kube-system", "kube-scheduler", "other");
   const code = await done;
-  add("lease taken by another holder while bindings hang", `${((Date.now() - t) / 1000).toFixed(1)} s to exit ${code}`, "lease 15 s / renew deadline 10 s / retry 2 s");
+  add(
+    "lease taken by another holder while bindings hang",
+    `${((Date.now() - t) / 1000).toFixed(1)} s to exit ${code}`,
+    "lease 15 s / renew deadline 10 s / retry 2 s",
+  );
   await server.close();
 });
 
@@ -186,7 +209,10 @@ await scenario("leader takeover", async () => {
   for (const crash of [false, true]) {
     const server = await cluster(50, 2000);
     const a = start(server, { config: config({ leaderElect: true, qps: 20, burst: 20 }), identity: "a" });
-    await until("a leads", () => server.get("Lease", "kube-system", "kube-scheduler")?.spec.holderIdentity === "a");
+    await until(
+      "a leads",
+      () => server.get("Lease", "kube-system", "kube-scheduler")?.spec.holderIdentity === "a",
+    );
     const b = start(server, { config: config({ leaderElect: true }), identity: "b" });
     await until("some bindings", () => server.bindings.size >= 100);
     const t = Date.now();
@@ -201,12 +227,18 @@ await scenario("leader takeover", async () => {
         match: (r) => (r.body as { spec?: { holderIdentity?: string } })?.spec?.holderIdentity === "a",
       });
     } else a.ac.abort();
-    await until("b leads", () => server.get("Lease", "kube-system", "kube-scheduler")?.spec.holderIdentity === "b", 120_000);
+    await until(
+      "b leads",
+      () => server.get("Lease", "kube-system", "kube-scheduler")?.spec.holderIdentity === "b",
+      120_000,
+    );
     const led = Date.now();
     const before = server.bindings.size;
     await until("b binds", () => server.bindings.size > before + 10);
     add(
-      crash ? "leader takeover after the leader stops renewing" : "leader takeover after SIGTERM (lease released)",
+      crash
+        ? "leader takeover after the leader stops renewing"
+        : "leader takeover after SIGTERM (lease released)",
       `${((led - t) / 1000).toFixed(1)} s to the new leader`,
       `${((Date.now() - t) / 1000).toFixed(1)} s to its bindings; a exited ${await a.done}`,
     );

@@ -1,7 +1,6 @@
 import type { PluginDescriptor, PluginFactory, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { runCli } from "./cli";
-export { type RunOptions, runScheduler, type ServingFlags } from "./commands/run";
 
 export {
   type CliIO,
@@ -17,6 +16,7 @@ export {
   usage,
   versionString,
 } from "./cli";
+export { type RunOptions, runScheduler, type ServingFlags } from "./commands/run";
 
 /** Out-of-tree plugins: a registry, or a record of descriptors or bare factories by name. */
 export type OutOfTreeRegistry = Registry | Record<string, PluginDescriptor<unknown> | PluginFactory<unknown>>;
