@@ -242,7 +242,15 @@ await scenario("leader takeover", async () => {
       `${((led - t) / 1000).toFixed(1)} s to the new leader`,
       `${((Date.now() - t) / 1000).toFixed(1)} s to its bindings; a exited ${await a.done}`,
     );
-    await until("all bound", () => server.bindings.size === 2000, 300_000);
+    const progress = setInterval(
+      () =>
+        process.stderr.write(
+          `    bound ${server.bindings.size}, pending ${server.list("Pod").filter((p) => !p.spec?.nodeName).length}, hung ${server.hungRequests().length}\n`,
+        ),
+      5000,
+    );
+    await until("all bound", () => server.bindings.size === 2000, 900_000);
+    clearInterval(progress);
     b.ac.abort();
     await b.done;
     verify(server, 2000);
