@@ -5,7 +5,10 @@
 // an error, as upstream's.
 import { defaultFeatures, type Features } from "@kubesched/framework";
 
-/** Upstream gate name → the Features field it sets. */
+/**
+ * Upstream gate name → the Features field it sets (every field but enableSchedulingQueueHint,
+ * whose gate upstream removed when it went GA).
+ */
 export const featureGateNames: Readonly<Record<string, keyof Features>> = {
   DRAPrioritizedList: "enableDRAPrioritizedList",
   DRAAdminAccess: "enableDRAAdminAccess",
@@ -17,6 +20,7 @@ export const featureGateNames: Readonly<Record<string, keyof Features>> = {
   NodeInclusionPolicyInPodTopologySpread: "enableNodeInclusionPolicyInPodTopologySpread",
   MatchLabelKeysInPodTopologySpread: "enableMatchLabelKeysInPodTopologySpread",
   InPlacePodVerticalScaling: "enableInPlacePodVerticalScaling",
+  InPlacePodLevelResourcesVerticalScaling: "enableInPlacePodLevelResourcesVerticalScaling",
   SidecarContainers: "enableSidecarContainers",
   SchedulerAsyncPreemption: "enableAsyncPreemption",
   PodLevelResources: "enablePodLevelResources",
@@ -46,7 +50,6 @@ export const inertFeatureGates: ReadonlySet<string> = new Set([
   "SchedulerPreQueueingHints",
   "InterPodAffinityHostnameFastPath",
   "InPlacePodVerticalScalingSchedulerPreemption",
-  "InPlacePodLevelResourcesVerticalScaling",
   "DRASchedulerFilterTimeout",
   "DRADeviceBindingConditions",
   "DRAConsumableCapacity",
