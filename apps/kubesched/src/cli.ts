@@ -43,7 +43,7 @@ export interface FlagSpec {
 export interface CommandContext {
   /** Flag values by name (booleans as true); the last one for repeated flags. */
   flags: Record<string, string | true>;
-  /** Every value of each value flag, in order (for repeatable flags). */
+  /** Every value of each value flag, in order (for repeatable flags); "true"/"false" for booleans given. */
   lists: Record<string, string[]>;
   args: string[];
   io: Required<CliIO>;
@@ -258,6 +258,10 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
       } else {
         flags[spec.name] = true;
       }
+      // Booleans given explicitly, in order: `--flag=false` is then told from an absent flag.
+      const given = lists[spec.name] ?? [];
+      given.push(flags[spec.name] === true ? "true" : "false");
+      lists[spec.name] = given;
       continue;
     }
     // parseArgs reads `-o=json` as "-o" with "=json"; pflag (and we) read it as "json".

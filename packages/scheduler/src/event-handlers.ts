@@ -145,7 +145,9 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       if (!oldA && newA) addPodToCache(newPod);
     },
     onPodDelete(pod: Pod) {
-      if (assignedPod(pod)) deletePodFromCache(pod);
+      // The final state of a pod that turned terminal (it left the informer's field selector) is
+      // terminal: it is still in the cache and must leave it (upstream assignedPod is nodeName).
+      if (assignedPod(pod) || (pod.spec?.nodeName && cache.getPod(pod))) deletePodFromCache(pod);
       else if (!pod.spec?.nodeName && responsible(pod)) deletePodFromQueue(pod);
     },
     onOtherEvent(kind, action, oldObj, newObj) {

@@ -14,7 +14,7 @@ import {
   type KubeSchedulerConfiguration,
   loadConfigFile,
 } from "@kubesched/config";
-import { customResourcesOf } from "@kubesched/framework";
+import { customResourcesOf, defaultFeatures, type Features } from "@kubesched/framework";
 import { buildKubeConfig, readCluster } from "@kubesched/kube";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagSpec } from "../cli";
@@ -182,15 +182,18 @@ export function loadConfigFlag(
   ctx: CommandContext,
   /** The file; null for upstream's defaults. */
   file: string | true | null | undefined = ctx.flags.config,
+  /** Feature gates over the release's defaults (the default plugins and args depend on them). */
+  features?: Partial<Features>,
 ): KubeSchedulerConfiguration | null {
+  const all = features ? { ...defaultFeatures, ...features } : undefined;
   if (typeof file === "string" && !existsSync(resolvePath(ctx, file))) {
     ctx.io.stderr(missingFileError(file));
     return null;
   }
   try {
     return typeof file === "string"
-      ? loadConfigFile(resolvePath(ctx, file), { registry: ctx.registry })
-      : defaultConfig({ registry: ctx.registry });
+      ? loadConfigFile(resolvePath(ctx, file), { registry: ctx.registry, features: all })
+      : defaultConfig({ registry: ctx.registry, features: all });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     for (const line of e.errors) ctx.io.stderr(`${typeof file === "string" ? file : "defaults"}: ${line}\n`);
