@@ -184,7 +184,8 @@ describe("InMemoryCluster", () => {
       return p;
     };
     c.apply("Pod", withFinalizer("pending"));
-    c.apply("Pod", { ...withFinalizer("bound"), spec: { containers: [], nodeName: "n1" } });
+    const bound: Pod = { ...withFinalizer("bound"), spec: { containers: [], nodeName: "n1" } };
+    c.apply("Pod", bound);
     const log = recorder(c);
     expect(c.requestDeletion("Pod", withFinalizer("pending"))).toBe("Terminating");
     expect(c.requestDeletion("Pod", withFinalizer("bound"))).toBe("Terminating");
@@ -204,7 +205,14 @@ describe("InMemoryCluster", () => {
     expect(c.removeFinalizers("Pod", withFinalizer("bound"))).toBe(true);
     expect(c.pods.get("default", "bound")).toBeUndefined();
     expect(c.removeFinalizers("Pod", withFinalizer("bound"))).toBe(false);
-    expect(log).toEqual(["pod+ pending", "pod+ bound", "pod~ pending ", "pod~ bound n1", "pod~ bound n1", "pod- bound"]);
+    expect(log).toEqual([
+      "pod+ pending",
+      "pod+ bound",
+      "pod~ pending ",
+      "pod~ bound n1",
+      "pod~ bound n1",
+      "pod- bound",
+    ]);
   });
 
   it("removeFinalizers on an object not being deleted keeps it", () => {
