@@ -159,6 +159,25 @@ function nsSelectorShape(
 }
 
 const bound = [{ kind: "allMeasuredBound" }, { kind: "withinCapacity" }] as const satisfies VerifyRule[];
+const basicVerify: VerifyRule[] = [
+  ...bound,
+  { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" },
+];
+/** An extra size of the scaling curve: SchedulingBasic's ops at another node count. */
+const scalingPoint = {
+  scaling: true,
+  sizeOf: "SchedulingBasic/5000Nodes_10000Pods",
+  notes:
+    "not an upstream size: a point of the scaling curve (SchedulingBasic's 1:5 init and 2:1 measured pods per node)",
+} as const;
+/** The 5000-node workloads' RSS target and time limit. */
+const at5000 = { rssTargetMB: 500, timeoutMs: 90_000 } as const;
+/** Preferred pod affinity packs pods on few hosts (40 fit a host), InterPodAffinity scoring. */
+const packedByPreferredAffinity: VerifyRule[] = [
+  ...bound,
+  { kind: "packed", podsPerHost: 40, factor: 5 },
+  { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
+];
 
 export const workloads: Workload[] = [
   {
@@ -169,7 +188,7 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: null,
     timeoutMs: 60_000,
-    verify: [...bound, { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" }],
+    verify: basicVerify,
     scaling: true,
     notes: "local size, no CI threshold",
   },
@@ -181,11 +200,8 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: null,
     timeoutMs: 60_000,
-    verify: [...bound, { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" }],
-    scaling: true,
-    sizeOf: "SchedulingBasic/5000Nodes_10000Pods",
-    notes:
-      "not an upstream size: a point of the scaling curve (SchedulingBasic's 1:5 init and 2:1 measured pods per node)",
+    verify: basicVerify,
+    ...scalingPoint,
   },
   {
     name: "SchedulingBasic/5000Nodes_10000Pods",
@@ -193,9 +209,8 @@ export const workloads: Workload[] = [
     ops: basic(5000, 1000, 10000),
     threshold: 680,
     target: 3400,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
-    verify: [...bound, { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" }],
+    ...at5000,
+    verify: basicVerify,
     scaling: true,
   },
   {
@@ -206,11 +221,8 @@ export const workloads: Workload[] = [
     target: null,
     rssTargetMB: 1024,
     timeoutMs: 180_000,
-    verify: [...bound, { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" }],
-    scaling: true,
-    sizeOf: "SchedulingBasic/5000Nodes_10000Pods",
-    notes:
-      "not an upstream size: a point of the scaling curve (SchedulingBasic's 1:5 init and 2:1 measured pods per node)",
+    verify: basicVerify,
+    ...scalingPoint,
   },
   {
     // The daemonset case (issue #124709): NodeAffinity's PreFilterResult narrows every pod to
@@ -238,8 +250,7 @@ export const workloads: Workload[] = [
     ops: affinityShape("pod-with-pod-anti-affinity", 1000, 2000),
     threshold: 60,
     target: 1000,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "requiredAntiAffinity" },
@@ -259,8 +270,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 595,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "requiredAntiAffinity" },
@@ -274,8 +284,7 @@ export const workloads: Workload[] = [
     ops: affinityShape("pod-with-pod-affinity", 5000, 5000, zone1),
     threshold: 35,
     target: 700,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "requiredAffinity" },
@@ -288,13 +297,8 @@ export const workloads: Workload[] = [
     ops: affinityShape("pod-with-preferred-pod-affinity", 5000, 5000),
     threshold: 90,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
-    verify: [
-      ...bound,
-      { kind: "packed", podsPerHost: 40, factor: 5 },
-      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
-    ],
+    ...at5000,
+    verify: packedByPreferredAffinity,
   },
   {
     name: "SchedulingPreferredPodAntiAffinity/5000Nodes_5000Pods",
@@ -302,8 +306,7 @@ export const workloads: Workload[] = [
     ops: affinityShape("pod-with-preferred-pod-anti-affinity", 5000, 5000),
     threshold: 90,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "maxPerHost", max: 4 },
@@ -316,8 +319,7 @@ export const workloads: Workload[] = [
     ops: [nodes(5000, zone1), pods(5000, "pod-with-node-affinity"), measure(10000, "pod-with-node-affinity")],
     threshold: 220,
     target: 1100,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "nodeAffinity" },
@@ -340,8 +342,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 140,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     notes:
       "as upstream, each init op waits only until sched-0 has as many pods scheduled as it created (2000), so the measured pods start behind most of the 10000 init pods: Overall counts that wait, the Average (from the first measured bind) does not",
     verify: [
@@ -359,8 +360,7 @@ export const workloads: Workload[] = [
     ops: nsSelectorShape("pod-anti-affinity-ns-selector", 6000, 40, 2000),
     threshold: 24,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "requiredAntiAffinity" },
@@ -373,8 +373,7 @@ export const workloads: Workload[] = [
     ops: nsSelectorShape("pod-preferred-anti-affinity-ns-selector", 5000, 40, 2000),
     threshold: 55,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "maxPerHost", max: 2, selector: { color: "green" } },
@@ -387,8 +386,7 @@ export const workloads: Workload[] = [
     ops: nsSelectorShape("pod-affinity-ns-selector", 5000, 50, 2000, zone1),
     threshold: 35,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "requiredAffinity" },
@@ -401,13 +399,8 @@ export const workloads: Workload[] = [
     ops: nsSelectorShape("pod-preferred-affinity-ns-selector", 5000, 50, 5000),
     threshold: 90,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
-    verify: [
-      ...bound,
-      { kind: "packed", podsPerHost: 40, factor: 5 },
-      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
-    ],
+    ...at5000,
+    verify: packedByPreferredAffinity,
   },
   {
     name: "TopologySpreading/5000Nodes_5000Pods",
@@ -415,8 +408,7 @@ export const workloads: Workload[] = [
     ops: [nodes(5000, moons), pods(5000, "pod-default"), measure(5000, "pod-with-topology-spreading")],
     threshold: 460,
     target: 2300,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "zoneSkew", maxSkew: 5 },
@@ -433,8 +425,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 340,
     target: 1700,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "zoneSkew", maxSkew: 5 },
@@ -472,8 +463,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 270,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "hostSkewUntainted", maxSkew: 1 },
@@ -510,8 +500,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 570,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [...bound, { kind: "preempted" }],
   },
   {
@@ -530,8 +519,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 590,
     target: 3000,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [...bound, { kind: "churnPending" }],
     notes: "churn: one 9-CPU priority-10 pod every 200 ms of wall time",
   },
@@ -557,8 +545,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 710,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [...bound, { kind: "churnPending" }, { kind: "churnRecreated" }],
   },
   {
@@ -599,8 +586,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 830,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [...bound, { kind: "deletingPodsHeld" }, { kind: "deletedAtRate" }, { kind: "noInFlightEvents" }],
   },
   {
@@ -609,8 +595,7 @@ export const workloads: Workload[] = [
     ops: [nodes(5000), pods(1000, "pod-with-secret-volume"), measure(10000, "pod-with-secret-volume")],
     threshold: 790,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "podsKeepVolumes" },
@@ -628,8 +613,7 @@ export const workloads: Workload[] = [
     ],
     threshold: 290,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
       ...bound,
       { kind: "podsKeepVolumes" },
