@@ -3,7 +3,8 @@
 // curve (SchedulingBasic by node count) and writes the SVG charts.
 //
 //   pnpm bench [--filter RE] [--json FILE] [--cpu-prof] [--gc] [--max-old-space-size MB]
-//              [--no-ceiling] [--no-metrics] [--scale F] [--charts DIR | --no-charts] [--micro]
+//              [--no-ceiling] [--no-metrics] [--scale F] [--timeout-scale F]
+//              [--charts DIR | --no-charts] [--micro]
 //
 // --filter      run the workloads whose name matches (case-insensitive regex or substring)
 // --json FILE   also write the results (workloads + ceilings + machine) as JSON
@@ -13,6 +14,7 @@
 // --max-old-space-size MB   passed to each workload process
 // --no-metrics  run the engine with metrics disabled (diagnostic; default is upstream's: on)
 // --scale F     every count × F (a quick check; no floors, no charts unless --charts)
+// --timeout-scale F   every workload's time limit × F (a loaded machine)
 // --charts DIR  where the SVG charts go (default bench/results; --no-charts: none)
 // --micro       run the per-plugin micro-benchmarks (bench/micro/*.bench.ts) instead
 import { spawn } from "node:child_process";
@@ -46,6 +48,7 @@ const { values } = parseArgs({
     "max-old-space-size": { type: "string" },
     "no-ceiling": { type: "boolean" },
     "no-metrics": { type: "boolean" },
+    "timeout-scale": { type: "string" },
     micro: { type: "boolean" },
     scale: { type: "string" },
     charts: { type: "string" },
@@ -138,7 +141,9 @@ async function main(): Promise<void> {
     if (values["no-metrics"]) args.push("--no-metrics");
     if (values.scale) args.push("--scale", values.scale);
     const t = performance.now();
-    const code = await runNode("workload.ts", args, nodeFlags, w.timeoutMs * 3 + 60_000);
+    const timeoutScale = Number(values["timeout-scale"] ?? 1);
+    if (values["timeout-scale"]) args.push("--timeout-scale", values["timeout-scale"]);
+    const code = await runNode("workload.ts", args, nodeFlags, w.timeoutMs * timeoutScale * 3 + 60_000);
     let r: WorkloadResult;
     try {
       r = JSON.parse(readFileSync(out, "utf8")) as WorkloadResult;
