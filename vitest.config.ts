@@ -10,6 +10,7 @@ export default defineConfig({
       "packages/plugins/*/vitest.config.ts",
       "packages/plugins-contrib/*/vitest.config.ts",
       "apps/*/vitest.config.ts",
+      "tooling/*/vitest.config.ts",
       "bench",
     ],
     reporters: process.env.CI ? ["default", ["json", { outputFile: "test-results.json" }]] : ["default"],
