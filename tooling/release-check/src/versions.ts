@@ -156,7 +156,9 @@ export function runChangesetVersion(
     }
     // The changelog generator named in config.json is resolved from the root's node_modules.
     symlinkSync(path.join(root, "node_modules"), path.join(scratch, "node_modules"), "dir");
-    opts.changesets?.forEach((c, i) => writeChangeset(scratch, `scenario-${i}`, c));
+    opts.changesets?.forEach((c, i) => {
+      writeChangeset(scratch, `scenario-${i}`, c);
+    });
     const before = workspacePackages(scratch);
     const output = execFileSync(process.execPath, [changesetBin, "version"], {
       cwd: scratch,
