@@ -7,10 +7,10 @@ import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import { customResourcesOf, type Logger, type Registry } from "@kubesched/framework";
-import { buildKubeConfig, KubeClusterSource, type KubeConfig, LeaderElector } from "@kubesched/kube";
+import type { KubeConfig } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import type { CommandSpec } from "../cli";
-import { loadConfigFlag, resolvePath } from "./common";
+import { loadConfigFlag, pluginFlag, resolvePath } from "./common";
 
 /** upstream: kube-scheduler's leader-election health check tolerance (10 s). */
 const maxTolerableExpiredLease = 10_000;
@@ -85,6 +85,8 @@ function serveMetrics(
 export async function runScheduler(opts: RunOptions): Promise<number> {
   const { config, logger, signal } = opts;
   const leaderElect = opts.leaderElect ?? config.leaderElection.leaderElect;
+  // Loaded here, not at start-up: only `run` and --kubeconfig need @kubernetes/client-node.
+  const { KubeClusterSource, LeaderElector } = await import("@kubesched/kube");
   const source = new KubeClusterSource({
     kubeConfig: opts.kubeConfig,
     onError: (e) => logger.warn(e.message),
@@ -93,7 +95,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   });
   const metrics = new SchedulerMetrics();
   let synced = false;
-  let elector: LeaderElector | null = null;
+  let elector: InstanceType<typeof LeaderElector> | null = null;
   // upstream: /healthz and /livez include the leader-election check (10 s tolerance); /readyz
   // also waits for the informers to sync.
   const healthy = (ready: boolean): string | null =>
@@ -192,6 +194,7 @@ export const runCommand: CommandSpec = {
       description:
         "A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default: upstream's defaults.",
     },
+    pluginFlag,
     {
       name: "kubeconfig",
       value: "PATH",
@@ -235,6 +238,7 @@ export const runCommand: CommandSpec = {
     const master = typeof ctx.flags.master === "string" ? ctx.flags.master : undefined;
     let kubeConfig: KubeConfig;
     try {
+      const { buildKubeConfig } = await import("@kubesched/kube");
       kubeConfig = buildKubeConfig(kubeconfigPath, master);
     } catch (e) {
       ctx.io.stderr(
