@@ -5,8 +5,8 @@ import type { Node, Pod } from "@kubesched/api";
 import { CycleState, defaultFeatures, NodeInfo } from "@kubesched/framework";
 import { Bench } from "tinybench";
 import {
-  decodeNodeResourcesBalancedAllocationArgs,
   NodeResourcesBalancedAllocation,
+  nodeResourcesBalancedAllocationPlugin,
 } from "../../packages/plugins/node-resources-balanced-allocation/src/index";
 import { meanMs } from "./mean";
 
@@ -48,7 +48,7 @@ for (const [label, raw] of [
   ],
 ] as const) {
   const pl = new NodeResourcesBalancedAllocation(
-    decodeNodeResourcesBalancedAllocationArgs(raw, "").args,
+    nodeResourcesBalancedAllocationPlugin.args!.decode(raw, "", defaultFeatures).args,
     defaultFeatures,
   );
   const p =

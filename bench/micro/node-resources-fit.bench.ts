@@ -5,8 +5,8 @@ import type { Node, Pod } from "@kubesched/api";
 import { CycleState, defaultFeatures, NodeInfo } from "@kubesched/framework";
 import { Bench } from "tinybench";
 import {
-  decodeNodeResourcesFitArgs,
   NodeResourcesFit,
+  nodeResourcesFitPlugin,
 } from "../../packages/plugins/node-resources-fit/src/index";
 import { meanMs } from "./mean";
 
@@ -57,7 +57,10 @@ for (const type of ["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio
         : {}),
     },
   };
-  const pl = new NodeResourcesFit(decodeNodeResourcesFitArgs(raw, "").args, defaultFeatures);
+  const pl = new NodeResourcesFit(
+    nodeResourcesFitPlugin.args!.decode(raw, "", defaultFeatures).args,
+    defaultFeatures,
+  );
   const state = new CycleState();
   pl.preFilter(state, incoming, nodeInfos);
   pl.preScore(state, incoming, nodeInfos);

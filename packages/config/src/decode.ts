@@ -2,11 +2,12 @@
 // and staging/src/k8s.io/kube-scheduler/config/v1/types.go. Reads the v1 document into a
 // "not yet defaulted" shape: absent fields stay undefined, every unknown field and wrong type is
 // an error with its field path.
-import { type FieldError, fieldErrors, fieldPath, isPlainObject, ObjectDecoder } from "@kubesched/framework";
+import { type FieldError, fieldErrors, fieldPath } from "@kubesched/framework";
 import type { PluginEntry, PluginSet, Plugins } from "@kubesched/runtime";
 import { parseAllDocuments } from "yaml";
 import { pluginSetNames } from "./default-plugins";
 import { parseDuration } from "./duration";
+import { isPlainObject, ObjectDecoder } from "./object-decoder";
 import type {
   ClientConnectionConfiguration,
   Extender,

@@ -6,12 +6,12 @@ import {
   type Features,
   type FieldError,
   fieldErrors,
-  isPlainObject,
   type Registry,
 } from "@kubesched/framework";
 import type { PluginConfigEntry, ProfileConfig } from "@kubesched/runtime";
 import type { V1Configuration, V1Extender, V1PluginConfig, V1Profile } from "./decode";
 import { enabledPluginNames, getDefaultPlugins, mergePlugins } from "./default-plugins";
+import { isPlainObject } from "./object-decoder";
 import {
   APIVersion,
   DefaultExtenderTimeoutMs,

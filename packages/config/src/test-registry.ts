@@ -5,11 +5,11 @@ import {
   type DecodeResult,
   type FieldError,
   fieldErrors,
-  isPlainObject,
   type PluginArgsSpec,
   type PluginDescriptor,
   type Registry,
 } from "@kubesched/framework";
+import { isPlainObject } from "./object-decoder";
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defineArgs, Type } from "./define-args";
+import { ArgsEnum, argRules, defineArgs, Type } from "./define-args";
 import { defaultFeatures } from "./features";
-import { formatFieldErrors } from "./field-errors";
+import { fieldErrors, formatFieldErrors } from "./field-errors";
 
 const spec = defineArgs({
   kind: "ExampleArgs",
@@ -20,7 +20,7 @@ const spec = defineArgs({
   defaults: (args) => (args.mode === "Most" ? { ...args, weight: 5 } : args),
   validate: (args, path) =>
     args.weight < 0
-      ? [{ type: "Invalid", field: `${path}.weight`, value: args.weight, detail: "must be non-negative" }]
+      ? [{ type: "Invalid", field: `${path}.weight`, badValue: args.weight, detail: "must be non-negative" }]
       : [],
 });
 
@@ -59,13 +59,14 @@ describe("defineArgs", () => {
       strategy: [],
       optional: "yes",
     });
+    // Each object's declared fields first, then its unknown ones (as the plugins' decoders did).
     expect(formatFieldErrors(errors).split("\n")).toEqual([
       'args.weight: Invalid value: "1": must be an integer, got string',
-      "args.extra: unknown field",
       "args.resources[0].name: Invalid value: 3: must be a string, got number",
       "args.resources[0].x: unknown field",
       "args.strategy: Invalid value: []: must be an object, got array",
       'args.optional: Invalid value: "yes": must be a boolean, got string',
+      "args.extra: unknown field",
     ]);
   });
 
@@ -95,5 +96,164 @@ describe("defineArgs", () => {
       resources: [{ name: "cpu", weight: 1 }],
       strategy: { type: "A" },
     });
+  });
+});
+
+describe("argRules", () => {
+  const resource = argRules(
+    Type.Object({
+      name: Type.String(),
+      weight: argRules(Type.Integer({ exclusiveMinimum: 0, maximum: 100, default: 1 }), {
+        defaultWhenZero: true,
+        message: (_w, { parent }) =>
+          `resource weight of ${(parent as { name: string }).name} not in valid range (0, 100]`,
+      }),
+    }),
+    {
+      check: (r, { path, parent, index }) =>
+        (parent as { name: string }[]).slice(0, index).some((o) => o.name === r.name)
+          ? [fieldErrors.duplicate(`${path}.name`, r.name)]
+          : [],
+    },
+  );
+  const ruled = defineArgs({
+    kind: "RuledArgs",
+    schema: Type.Object({
+      percentage: Type.Integer({ minimum: 0, maximum: 100, default: 10 }),
+      absolute: Type.Integer({ minimum: 0, default: 100 }),
+      ratio: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+      mode: argRules(ArgsEnum(["System", "List"], { default: "System" }), { defaultWhenZero: true }),
+      action: ArgsEnum(["DoNotSchedule", "ScheduleAnyway"], { minLength: 1 }),
+      topologyKey: argRules(Type.String({ minLength: 1 }), {
+        check: (k, { path }) => (k.includes("/") ? [fieldErrors.invalid(path, k, "no slash")] : []),
+      }),
+      resources: argRules(Type.Array(resource, { default: [{ name: "cpu" }] }), { defaultWhenZero: true }),
+      nested: Type.Optional(
+        argRules(Type.Object({ points: Type.Array(Type.Integer({ maximum: 10 }), { minItems: 1 }) }), {
+          reportUnderParent: true,
+        }),
+      ),
+      opaque: Type.Optional(
+        argRules(Type.Object({ n: Type.Integer({ minimum: 5 }) }), {
+          opaque: true,
+          check: (o, { path }) => (o.n < 5 ? [fieldErrors.invalid(`${path}.n`, o.n, "checked once")] : []),
+        }),
+      ),
+      gated: Type.Optional(
+        argRules(Type.Array(Type.Integer(), { default: [1, 2] }), {
+          featureGate: "enableStorageCapacityScoring",
+        }),
+      ),
+    }),
+    validate: (args, path) =>
+      args.percentage === 0 && args.absolute === 0
+        ? [fieldErrors.invalid(`${path}.percentage`, 0, "both zero")]
+        : [],
+  });
+  const on = { ...defaultFeatures, enableStorageCapacityScoring: true };
+  const off = { ...defaultFeatures, enableStorageCapacityScoring: false };
+  const errorsOf = (raw: Record<string, unknown>, features = on) => {
+    const d = ruled.decode(raw, "args", features);
+    expect(d.errors).toEqual([]);
+    return formatFieldErrors(ruled.validate(d.args, "args", features))
+      .split("\n")
+      .filter(Boolean);
+  };
+
+  it("decodes Go's zero values for required fields without a default; defaultWhenZero replaces zeros", () => {
+    expect(ruled.decode({ mode: "", resources: [{ name: "gpu", weight: 0 }] }, "args", on).args).toEqual({
+      percentage: 10,
+      absolute: 100,
+      mode: "System",
+      action: "",
+      topologyKey: "",
+      resources: [{ name: "gpu", weight: 1 }],
+      gated: [1, 2],
+    });
+    expect(ruled.decode({ resources: [] }, "args", off).args).toMatchObject({
+      resources: [{ name: "cpu", weight: 1 }],
+    });
+    expect(ruled.decode({}, "args", off).args).not.toHaveProperty("gated");
+  });
+
+  it("validates: cross-field rules first, then every field in order with upstream's wording", () => {
+    expect(
+      errorsOf({
+        percentage: 0,
+        absolute: 0,
+        ratio: 0,
+        mode: "Other",
+        action: "",
+        topologyKey: "a/b",
+        resources: [{ name: "cpu", weight: 101 }, { name: "cpu" }],
+        nested: { points: [] },
+      }),
+    ).toEqual([
+      "args.percentage: Invalid value: 0: both zero",
+      "args.ratio: Invalid value: 0: not in valid range (0, inf)",
+      'args.mode: Unsupported value: "Other": supported values: "System", "List"',
+      "args.action: Required value: can not be empty",
+      'args.topologyKey: Invalid value: "a/b": no slash',
+      "args.resources[0].weight: Invalid value: 101: resource weight of cpu not in valid range (0, 100]",
+      'args.resources[1].name: Duplicate value: "cpu"',
+      "args.points: Required value: must have at least 1 item",
+    ]);
+    expect(errorsOf({ percentage: 101, absolute: -1, action: "Sometimes", topologyKey: "k" })).toEqual([
+      "args.percentage: Invalid value: 101: not in valid range [0, 100]",
+      "args.absolute: Invalid value: -1: not in valid range [0, inf)",
+      'args.action: Unsupported value: "Sometimes": supported values: "DoNotSchedule", "ScheduleAnyway"',
+    ]);
+  });
+
+  it("reports under the parent's path, leaves opaque fields to their check, and gates fields", () => {
+    expect(
+      errorsOf({ action: "DoNotSchedule", topologyKey: "k", nested: { points: [11] }, opaque: { n: 1 } }),
+    ).toEqual([
+      "args.points[0]: Invalid value: 11: not in valid range (-inf, 10]",
+      "args.opaque.n: Invalid value: 1: checked once",
+    ]);
+    expect(errorsOf({ action: "DoNotSchedule", topologyKey: "k", gated: [3] }, off)).toEqual([
+      "args.gated: Invalid value: [3]: unexpected field `gated`, remove it or turn on the feature gate StorageCapacityScoring",
+    ]);
+  });
+
+  it("JSON Schema: strict objects at every level; fields with defaults are not required", () => {
+    const props = ruled.schema?.properties as Record<string, Record<string, unknown>>;
+    expect(ruled.schema?.required).toEqual(["action", "topologyKey"]);
+    expect(props.mode).toEqual({ default: "System", type: "string", enum: ["System", "List"] });
+    expect((props.resources!.items as Record<string, unknown>).additionalProperties).toBe(false);
+    expect((props.resources!.items as Record<string, unknown>).required).toEqual(["name"]);
+    expect(JSON.stringify(ruled.schema)).not.toMatch(/Symbol|check|defaultWhenZero/);
+  });
+});
+
+describe("Transform", () => {
+  const renamed = defineArgs({
+    kind: "RenamedArgs",
+    schema: Type.Transform(
+      Type.Object({
+        timeout: Type.Transform(Type.String({ default: "10" }))
+          .Decode((s) => {
+            if (!/^\d+$/.test(s)) throw new Error("must be a number of seconds");
+            return Number(s) * 1000;
+          })
+          .Encode((ms) => String(ms / 1000)),
+      }),
+    )
+      .Decode((v) => ({ timeoutMs: v.timeout }))
+      .Encode((a) => ({ timeout: a.timeoutMs })),
+  });
+
+  it("decodes and encodes through transforms, defaults included; a throwing Decode is a field error", () => {
+    expect(renamed.decode(undefined, "args", defaultFeatures)).toEqual({
+      args: { timeoutMs: 10_000 },
+      errors: [],
+    });
+    expect(renamed.encode?.({ timeoutMs: 5000 })).toEqual({ timeout: "5" });
+    const { args, errors } = renamed.decode({ timeout: "ten" }, "args", defaultFeatures);
+    expect(args).toEqual({ timeoutMs: 10_000 });
+    expect(errors.map((e) => formatFieldErrors([e]))).toEqual([
+      'args.timeout: Invalid value: "ten": must be a number of seconds',
+    ]);
   });
 });

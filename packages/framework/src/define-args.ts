@@ -1,57 +1,176 @@
-// One declaration per plugin's args: a TypeBox schema gives the TypeScript type (Static), strict
-// decoding with field paths, defaults (the schema's `default` keywords, plus a hook for upstream's
-// conditional defaulting) and the JSON Schema editors use. Semantic validation keeps upstream's
-// rules and messages in the plugin's `validate`.
-import type { Static, TObject, TSchema } from "@sinclair/typebox";
+// One declaration per plugin's args: a TypeBox schema of the v1 JSON gives the TypeScript type,
+// strict decoding with field paths, defaults, validation with upstream's messages and the JSON
+// Schema editors use. The adapter reads the schema the way upstream's machinery reads a v1 args
+// struct: strict decoding (sigs.k8s.io/json), SetDefaults_<Kind> (`default` keywords, Go's zero
+// values, `defaultWhenZero`), Validate<Kind> (keywords with upstream's wording, `argRules` checks
+// and the definition's cross-field `validate`).
+import {
+  OptionalKind,
+  type Static,
+  type StaticDecode,
+  TransformKind,
+  type TSchema,
+  type TUnsafe,
+  Type,
+} from "@sinclair/typebox";
 import type { DecodeResult, PluginArgsSpec } from "./descriptor";
 import type { Features } from "./features";
-import { type FieldError, fieldErrors, fieldPath } from "./field-errors";
+import { type FieldError, type FieldErrorType, fieldErrors, fieldPath } from "./field-errors";
 
-export { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
+export { type Static, type StaticDecode, type TObject, type TSchema, Type } from "@sinclair/typebox";
 
-export interface ArgsDefinition<S extends TObject> {
+export interface ArgsDefinition<S extends TSchema> {
   /** The args kind in kubescheduler.config.k8s.io/v1, e.g. "InterPodAffinityArgs". */
   kind: string;
-  /** The v1 fields (apiVersion and kind are added). `default` keywords are applied on decode. */
+  /**
+   * The v1 fields (apiVersion and kind are added): an object schema, or a `Type.Transform` of one
+   * when the args' TypeScript form differs from their JSON (renamed fields, durations in ms).
+   */
   schema: S;
   /**
-   * Defaulting a `default` keyword cannot state (upstream SetDefaults_<Kind>: defaults that
-   * depend on other fields or on feature gates). Runs after the keywords, on decoded args.
+   * Defaulting the schema cannot state (upstream SetDefaults_<Kind>: defaults that depend on other
+   * fields). Runs after the schema's defaults, on decoded args.
    */
-  defaults?: (args: Static<S>, features: Features) => Static<S>;
-  /** upstream Validate<Kind>: every problem with its field path under `path`, upstream's messages. */
-  validate?: (args: Static<S>, path: string, features: Features) => FieldError[];
+  defaults?: (args: StaticDecode<S>, features: Features) => StaticDecode<S>;
+  /**
+   * Rules across fields (upstream Validate<Kind>), with field paths under `path` and upstream's
+   * messages. Runs first; the schema's keywords and `argRules` checks follow in field order.
+   */
+  validate?: (args: StaticDecode<S>, path: string, features: Features) => FieldError[];
 }
 
-/** The args spec of a plugin from its one declaration. */
-export function defineArgs<S extends TObject>(def: ArgsDefinition<S>): PluginArgsSpec<Static<S>> {
+/** What a rule's `check` and `message` see besides the value. */
+export interface ArgRuleContext {
+  /** The value's field path. */
+  path: string;
+  /** The object or list holding the value (undefined at the root). */
+  parent: unknown;
+  /** The value's index when `parent` is a list. */
+  index: number | undefined;
+  /** The profile's feature gates. */
+  features: Features;
+}
+
+/** Upstream's rules for one field of an args schema, beyond what JSON Schema keywords state. */
+export interface ArgRules<V = unknown> {
+  /**
+   * The detail of a failed keyword check, in upstream's words (default: `not in valid range
+   * [0, 100]` for ranges, `can not be empty` for an empty required string, the supported values
+   * for an enum).
+   */
+  message?: string | ((value: V, ctx: ArgRuleContext) => string);
+  /** The error type of a failed keyword check (default Invalid; NotSupported for an enum; Required when empty). */
+  type?: FieldErrorType;
+  /**
+   * Upstream's checks a keyword cannot state (qualified names, uniqueness, order). Runs when the
+   * keywords passed, before the value's own fields.
+   */
+  check?: (value: V, ctx: ArgRuleContext) => FieldError[];
+  /** The fields below are validated by `check` alone (their keywords only describe them to editors). */
+  opaque?: boolean;
+  /**
+   * A non-pointer Go field: upstream's SetDefaults also replaces its zero value ("", 0, an empty
+   * list) with the default.
+   */
+  defaultWhenZero?: boolean;
+  /**
+   * A field behind a feature gate: defaulted only with the gate on, and an error when set with the
+   * gate off (upstream: "unexpected field `shape`, remove it or turn on the feature gate ...").
+   */
+  featureGate?: keyof Features;
+  /** Errors below this field are reported under its parent's path (upstream's quirk for a few fields). */
+  reportUnderParent?: boolean;
+}
+
+const rulesKey = Symbol.for("kubesched.argRules");
+
+/** `schema` with upstream's rules for its field (merged with rules it already has). */
+export function argRules<T extends TSchema>(schema: T, rules: ArgRules<Static<T>>): T {
+  const previous = (schema as unknown as Record<symbol, ArgRules | undefined>)[rulesKey];
+  return { ...schema, [rulesKey]: { ...previous, ...rules } };
+}
+
+/**
+ * A string field with a fixed set of values (an upstream enum-like string type). Decoding accepts
+ * any string, as upstream does; validation reports others as NotSupported, listing `values`.
+ */
+export function ArgsEnum<const V extends readonly string[]>(
+  values: V,
+  options: Record<string, unknown> = {},
+): TUnsafe<V[number] | (string & {})> {
+  return Type.Unsafe<V[number] | (string & {})>({ ...options, type: "string", enum: [...values] });
+}
+
+/** The spec of a plugin's args from their one declaration. */
+export function defineArgs<S extends TSchema>(def: ArgsDefinition<S>): PluginArgsSpec<StaticDecode<S>> {
   const schema = def.schema;
+  if (jsonType(schema) !== "object" || !schema.properties) {
+    throw new Error(`defineArgs(${def.kind}): the schema must be an object with properties`);
+  }
+  const ignored = ["apiVersion", "kind"];
+  const json = jsonSchema(schema);
   return {
     kind: def.kind,
-    decode(raw: unknown, path: string, features: Features): DecodeResult<Static<S>> {
+    decode(raw: unknown, path: string, features: Features): DecodeResult<StaticDecode<S>> {
       const errors: FieldError[] = [];
-      const decoded = decodeObject(schema, raw ?? {}, path, errors, ["apiVersion", "kind"]) ?? {};
-      let args = applyDefaults(schema, decoded) as Static<S>;
+      const ctx: WalkContext = { errors, features };
+      let args = (decodeValue(schema, raw ?? {}, path, ctx, ignored) ??
+        decodeValue(schema, {}, path, ctx)) as StaticDecode<S>;
       if (def.defaults) args = def.defaults(args, features);
       return { args, errors };
     },
-    validate: (args, path, features) => def.validate?.(args, path, features) ?? [],
-    encode: (args) => JSON.parse(JSON.stringify(args)) as Record<string, unknown>,
+    validate(args: StaticDecode<S>, path: string, features: Features): FieldError[] {
+      const errors = def.validate?.(args, path, features) ?? [];
+      walk(
+        schema,
+        encodeValue(schema, args, false),
+        { path, parentPath: path, key: "", parent: undefined, index: undefined },
+        {
+          errors,
+          features,
+        },
+      );
+      return errors;
+    },
+    encode: (args) => encodeValue(schema, args, true) as Record<string, unknown>,
     schema: {
-      ...plainSchema(schema),
+      ...json,
       properties: {
         apiVersion: { type: "string" },
         kind: { type: "string", const: def.kind },
-        ...(plainSchema(schema).properties as Record<string, unknown>),
+        ...(json.properties as Record<string, unknown>),
       },
       additionalProperties: false,
     },
   };
 }
 
-/** The JSON Schema without TypeBox's symbol keys. */
-function plainSchema(s: TSchema): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(s)) as Record<string, unknown>;
+interface WalkContext {
+  errors: FieldError[];
+  features: Features;
+}
+
+type Json = Record<string, unknown>;
+
+function rulesOf(s: TSchema): ArgRules | undefined {
+  return (s as unknown as Record<symbol, ArgRules | undefined>)[rulesKey];
+}
+
+function isOptional(s: TSchema): boolean {
+  return (s as unknown as Record<symbol, unknown>)[OptionalKind] === "Optional";
+}
+
+interface Transform {
+  Decode(v: unknown): unknown;
+  Encode(v: unknown): unknown;
+}
+
+function transformOf(s: TSchema): Transform | undefined {
+  return (s as unknown as Record<symbol, Transform | undefined>)[TransformKind];
+}
+
+function gateOn(rules: ArgRules | undefined, features: Features | undefined): boolean {
+  return rules?.featureGate === undefined || features?.[rules.featureGate] === true;
 }
 
 function typeName(v: unknown): string {
@@ -60,8 +179,18 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+function isPlainObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The literal values of an enum: `enum`, or a union of `const`s (Type.Union of Type.Literal). */
+function enumValues(s: TSchema): unknown[] | undefined {
+  if (Array.isArray(s.enum)) return s.enum;
+  const alternatives = s.anyOf as TSchema[] | undefined;
+  if (alternatives?.length && alternatives.every((a) => a.const !== undefined)) {
+    return alternatives.map((a) => a.const);
+  }
+  return undefined;
 }
 
 /** The JSON type a schema decodes as; literal unions (enums) decode as their literals' type. */
@@ -76,83 +205,331 @@ function jsonType(s: TSchema): string | undefined {
   return undefined;
 }
 
-function decodeObject(
+/** The value schema of a map (Type.Record), if `s` is one. */
+function recordValues(s: TSchema): TSchema | undefined {
+  const patterns = s.patternProperties as Record<string, TSchema> | undefined;
+  return patterns ? Object.values(patterns)[0] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding: strict (unknown fields and wrong types are errors with their paths), then defaults.
+
+/**
+ * A value of `schema` (null and absent are absent); wrong types are errors and absent. Objects
+ * report their unknown fields after their known fields' errors, as a strict decoder that reads
+ * the declared fields first.
+ */
+function decodeValue(
   schema: TSchema,
-  raw: unknown,
+  v: unknown,
   path: string,
-  errors: FieldError[],
+  ctx: WalkContext,
   ignored: readonly string[] = [],
-): Record<string, unknown> | undefined {
-  if (!isPlainObject(raw)) {
-    errors.push(fieldErrors.invalid(path, raw, `must be an object, got ${typeName(raw)}`));
+): unknown {
+  if (v === undefined || v === null) return undefined;
+  const wrong = (what: string) => {
+    ctx.errors.push(fieldErrors.invalid(path, v, `must be ${what}, got ${typeName(v)}`));
+    return undefined;
+  };
+  let out: unknown;
+  switch (jsonType(schema)) {
+    case "object": {
+      if (!isPlainObject(v)) return wrong("an object");
+      const values = recordValues(schema);
+      if (schema.properties) out = decodeObject(schema, v, path, ctx, ignored);
+      else if (values) {
+        const m: Json = {};
+        for (const [k, e] of Object.entries(v)) {
+          const d = decodeValue(values, e, fieldPath.key(path, k), ctx);
+          if (d !== undefined) m[k] = d;
+        }
+        out = m;
+      } else out = v;
+      break;
+    }
+    case "array": {
+      if (!Array.isArray(v)) return wrong("a list");
+      const items = schema.items as TSchema | undefined;
+      if (!items) {
+        out = v;
+        break;
+      }
+      const list: unknown[] = [];
+      v.forEach((e, i) => {
+        const d = decodeValue(items, e, fieldPath.index(path, i), ctx);
+        if (d !== undefined) list.push(d);
+      });
+      out = list;
+      break;
+    }
+    case "integer":
+      if (typeof v !== "number" || !Number.isInteger(v)) return wrong("an integer");
+      out = v;
+      break;
+    case "number":
+      if (typeof v !== "number") return wrong("a number");
+      out = v;
+      break;
+    case "string":
+      if (typeof v !== "string") return wrong("a string");
+      out = v;
+      break;
+    case "boolean":
+      if (typeof v !== "boolean") return wrong("a boolean");
+      out = v;
+      break;
+    default:
+      out = v;
+  }
+  const transform = transformOf(schema);
+  if (!transform) return out;
+  try {
+    return transform.Decode(out);
+  } catch (e) {
+    ctx.errors.push(fieldErrors.invalid(path, v, e instanceof Error ? e.message : String(e)));
     return undefined;
   }
-  const properties = (schema.properties ?? {}) as Record<string, TSchema>;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) {
-    const prop = properties[k];
-    if (!prop) {
-      // Strict decoding, as upstream's: an unknown field is an error (apiVersion/kind excepted).
-      if (!ignored.includes(k)) errors.push(fieldErrors.unknownField(fieldPath.child(path, k)));
-      continue;
-    }
-    const d = decodeValue(prop, v, fieldPath.child(path, k), errors);
+}
+
+function decodeObject(
+  schema: TSchema,
+  raw: Json,
+  path: string,
+  ctx: WalkContext,
+  ignored: readonly string[],
+) {
+  const properties = schema.properties as Record<string, TSchema>;
+  const out: Json = {};
+  for (const [k, prop] of Object.entries(properties)) {
+    const d = withDefault(prop, decodeValue(prop, raw[k], fieldPath.child(path, k), ctx), ctx);
     if (d !== undefined) out[k] = d;
+  }
+  for (const k of Object.keys(raw)) {
+    // Strict decoding, as upstream's: an unknown field is an error (apiVersion/kind excepted).
+    if (!(k in properties) && !ignored.includes(k)) {
+      ctx.errors.push(fieldErrors.unknownField(fieldPath.child(path, k)));
+    }
   }
   return out;
 }
 
-/** A value of `schema` (null and absent are absent); wrong types are errors and absent. */
-function decodeValue(schema: TSchema, v: unknown, path: string, errors: FieldError[]): unknown {
-  if (v === undefined || v === null) return undefined;
-  const wrong = (what: string) => {
-    errors.push(fieldErrors.invalid(path, v, `must be ${what}, got ${typeName(v)}`));
-    return undefined;
-  };
-  switch (jsonType(schema)) {
-    case "object":
-      return schema.properties
-        ? decodeObject(schema, v, path, errors)
-        : isPlainObject(v)
-          ? v
-          : wrong("an object");
-    case "array": {
-      if (!Array.isArray(v)) return wrong("a list");
-      const items = schema.items as TSchema | undefined;
-      if (!items) return v;
-      const out: unknown[] = [];
-      v.forEach((e, i) => {
-        const d = decodeValue(items, e, fieldPath.index(path, i), errors);
-        if (d !== undefined) out.push(d);
-      });
-      return out;
-    }
-    case "integer":
-      return typeof v === "number" && Number.isInteger(v) ? v : wrong("an integer");
-    case "number":
-      return typeof v === "number" ? v : wrong("a number");
+function isZero(v: unknown): boolean {
+  return v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
+}
+
+/** The JSON zero value of a required field that has no default (Go's zero value). */
+function zeroOf(s: TSchema): unknown {
+  switch (jsonType(s)) {
     case "string":
-      return typeof v === "string" ? v : wrong("a string");
+      return "";
+    case "integer":
+    case "number":
+      return 0;
     case "boolean":
-      return typeof v === "boolean" ? v : wrong("a boolean");
+      return false;
+    case "array":
+      return [];
+    case "object":
+      return {};
     default:
-      return v;
+      return undefined;
   }
 }
 
-/** Fills absent properties that have a `default`, in nested objects and in array items too. */
-function applyDefaults(schema: TSchema, v: unknown): unknown {
-  const type = jsonType(schema);
-  if (type === "object" && isPlainObject(v) && schema.properties) {
-    const out: Record<string, unknown> = { ...v };
+/** upstream SetDefaults: an absent field (or a zero one, with defaultWhenZero) gets its default. */
+function withDefault(prop: TSchema, decoded: unknown, ctx: WalkContext): unknown {
+  const rules = rulesOf(prop);
+  if (decoded !== undefined && !(rules?.defaultWhenZero && isZero(decoded))) return decoded;
+  if (prop.default !== undefined && gateOn(rules, ctx.features)) {
+    // The default is v1 JSON too: decoding it applies nested defaults and transforms.
+    return decodeValue(prop, structuredClone(prop.default), "", { errors: [], features: ctx.features });
+  }
+  if (decoded !== undefined || isOptional(prop)) return decoded;
+  const zero = zeroOf(prop);
+  return zero === undefined ? undefined : decodeValue(prop, zero, "", { errors: [], features: ctx.features });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding: decoded args back to v1 JSON (transforms reversed; empty lists omitted, as Go's
+// omitempty does, when printing).
+
+function encodeValue(schema: TSchema, v: unknown, omitEmpty: boolean): unknown {
+  if (v === undefined || v === null) return undefined;
+  const transform = transformOf(schema);
+  const value = transform ? transform.Encode(v) : v;
+  if (isPlainObject(value) && schema.properties) {
+    const out: Json = {};
     for (const [k, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
-      if (out[k] === undefined && prop.default !== undefined) out[k] = structuredClone(prop.default);
-      if (out[k] !== undefined) out[k] = applyDefaults(prop, out[k]);
+      const e = encodeValue(prop, value[k], omitEmpty);
+      if (e === undefined || (omitEmpty && Array.isArray(e) && e.length === 0)) continue;
+      out[k] = e;
     }
     return out;
   }
-  if (type === "array" && Array.isArray(v) && schema.items) {
-    return v.map((e) => applyDefaults(schema.items as TSchema, e));
+  const values = recordValues(schema);
+  if (isPlainObject(value) && values) {
+    return Object.fromEntries(Object.entries(value).map(([k, e]) => [k, encodeValue(values, e, omitEmpty)]));
   }
-  return v;
+  if (Array.isArray(value)) {
+    const items = schema.items as TSchema | undefined;
+    return value.map((e) => (items ? encodeValue(items, e, omitEmpty) : structuredClone(e)));
+  }
+  return typeof value === "object" ? structuredClone(value) : value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation: the v1 form walked in field order; per field: feature gate, keywords, rules' check,
+// then its own fields.
+
+/** Where a value sits: its path, its parent's path, its field name and its container. */
+interface Position {
+  path: string;
+  parentPath: string;
+  key: string;
+  parent: unknown;
+  index: number | undefined;
+}
+
+function walk(schema: TSchema, v: unknown, at: Position, ctx: WalkContext): void {
+  if (v === undefined || v === null) return;
+  const { path, key } = at;
+  const rules = rulesOf(schema);
+  if (!gateOn(rules, ctx.features)) {
+    const gate = String(rules?.featureGate).replace(/^enable/, "");
+    ctx.errors.push(
+      fieldErrors.invalid(
+        path,
+        v,
+        `unexpected field \`${key}\`, remove it or turn on the feature gate ${gate}`,
+      ),
+    );
+    return;
+  }
+  const rc: ArgRuleContext = { path, parent: at.parent, index: at.index, features: ctx.features };
+  const failed = keywordError(schema, v, rules, rc);
+  if (failed) {
+    ctx.errors.push(failed);
+    return;
+  }
+  if (rules?.check) ctx.errors.push(...rules.check(v, rc));
+  if (rules?.opaque) return;
+  const base = rules?.reportUnderParent ? at.parentPath : path;
+  const child = (p: string, k: string, index?: number): Position => ({
+    path: p,
+    parentPath: base,
+    key: k,
+    parent: v,
+    index,
+  });
+  const values = recordValues(schema);
+  if (isPlainObject(v) && schema.properties) {
+    for (const [k, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
+      walk(prop, v[k], child(fieldPath.child(base, k), k), ctx);
+    }
+  } else if (isPlainObject(v) && values) {
+    for (const [k, e] of Object.entries(v)) walk(values, e, child(fieldPath.key(base, k), k), ctx);
+  } else if (Array.isArray(v) && schema.items) {
+    v.forEach((e, i) => {
+      walk(schema.items as TSchema, e, child(fieldPath.index(base, i), key, i), ctx);
+    });
+  }
+}
+
+/** upstream's interval notation: [0, 100], (0, inf), [0, inf). */
+function interval(s: TSchema): string {
+  const lo =
+    s.exclusiveMinimum !== undefined
+      ? `(${s.exclusiveMinimum}`
+      : s.minimum !== undefined
+        ? `[${s.minimum}`
+        : "(-inf";
+  const hi =
+    s.exclusiveMaximum !== undefined
+      ? `${s.exclusiveMaximum})`
+      : s.maximum !== undefined
+        ? `${s.maximum}]`
+        : "inf)";
+  return `${lo}, ${hi}`;
+}
+
+/** The first keyword the value breaks, as upstream words it (or as the field's rules say). */
+function keywordError(
+  s: TSchema,
+  v: unknown,
+  rules: ArgRules | undefined,
+  rc: ArgRuleContext,
+): FieldError | undefined {
+  const custom = (fallback: string) =>
+    rules?.message === undefined
+      ? fallback
+      : typeof rules.message === "string"
+        ? rules.message
+        : rules.message(v, rc);
+  const path = rc.path;
+  if (typeof v === "string") {
+    if (typeof s.minLength === "number" && v.length < s.minLength) {
+      return v === ""
+        ? { type: rules?.type ?? "Required", field: path, detail: custom("can not be empty") }
+        : fieldErrors.invalid(path, v, custom(`must be at least ${s.minLength} characters`));
+    }
+  }
+  const values = enumValues(s);
+  if (values && !values.includes(v)) {
+    if (rules?.message === undefined && rules?.type === undefined) {
+      return fieldErrors.notSupported(path, v, values.map(String));
+    }
+    return { type: rules?.type ?? "NotSupported", field: path, badValue: v, detail: custom("") };
+  }
+  if (typeof v === "number") {
+    const below =
+      (typeof s.minimum === "number" && v < s.minimum) ||
+      (typeof s.exclusiveMinimum === "number" && v <= s.exclusiveMinimum);
+    const above =
+      (typeof s.maximum === "number" && v > s.maximum) ||
+      (typeof s.exclusiveMaximum === "number" && v >= s.exclusiveMaximum);
+    if (below || above) {
+      return {
+        type: rules?.type ?? "Invalid",
+        field: path,
+        badValue: v,
+        detail: custom(`not in valid range ${interval(s)}`),
+      };
+    }
+  }
+  if (Array.isArray(v) && typeof s.minItems === "number" && v.length < s.minItems) {
+    return {
+      type: rules?.type ?? "Required",
+      field: path,
+      detail: custom(`must have at least ${s.minItems} ${s.minItems === 1 ? "item" : "items"}`),
+    };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON Schema: the declaration without TypeBox's symbols; unknown fields rejected at every level
+// (strict decoding); fields with defaults are not required.
+
+function jsonSchema(s: TSchema): Json {
+  return tidy(JSON.parse(JSON.stringify(s)) as Json);
+}
+
+function tidy(s: Json): Json {
+  const properties = s.properties as Record<string, Json> | undefined;
+  if (properties) {
+    for (const [k, p] of Object.entries(properties)) properties[k] = tidy(p);
+    s.additionalProperties = false;
+    const required = (s.required as string[] | undefined)?.filter(
+      (k) => properties[k]?.default === undefined,
+    );
+    if (required?.length) s.required = required;
+    else delete s.required;
+  }
+  if (isPlainObject(s.items)) s.items = tidy(s.items);
+  for (const key of ["anyOf", "oneOf", "allOf"]) {
+    if (Array.isArray(s[key])) s[key] = (s[key] as Json[]).map(tidy);
+  }
+  const patterns = s.patternProperties as Record<string, Json> | undefined;
+  if (patterns) for (const [k, p] of Object.entries(patterns)) patterns[k] = tidy(p);
+  return s;
 }

@@ -12,6 +12,7 @@ export interface Features {
   enableNodeInclusionPolicyInPodTopologySpread: boolean;
   enableMatchLabelKeysInPodTopologySpread: boolean;
   enableInPlacePodVerticalScaling: boolean;
+  enableInPlacePodLevelResourcesVerticalScaling: boolean;
   enableSidecarContainers: boolean;
   enableSchedulingQueueHint: boolean;
   enableAsyncPreemption: boolean;
@@ -33,6 +34,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableNodeInclusionPolicyInPodTopologySpread: true,
   enableMatchLabelKeysInPodTopologySpread: true,
   enableInPlacePodVerticalScaling: true,
+  enableInPlacePodLevelResourcesVerticalScaling: true,
   enableSidecarContainers: true,
   enableSchedulingQueueHint: true,
   enableAsyncPreemption: true,

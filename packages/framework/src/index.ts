@@ -1,5 +1,4 @@
 // @kubesched/framework — the plugin API. Plugins import this package and @kubesched/api only.
-export * from "./args-decoding";
 export * from "./cluster";
 export * from "./custom-resources";
 export * from "./cycle-state";

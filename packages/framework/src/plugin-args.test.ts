@@ -1,13 +1,14 @@
 // upstream: pkg/scheduler/apis/config/validation/validation_pluginargs_test.go (the shape cases
 // shared by TestValidateNodeResourcesFitArgs and TestValidateVolumeBindingArgs).
 import { describe, expect, it } from "vitest";
+import { defineArgs, Type } from "./define-args";
+import { defaultFeatures } from "./features";
 import { formatFieldError } from "./field-errors";
-import {
-  decodeResourceSpec,
-  decodeUtilizationShapePoint,
-  defaultResourceSpec,
-  validateFunctionShape,
-} from "./plugin-args";
+import { defaultResourceSpec, UtilizationShape, type UtilizationShapePoint } from "./plugin-args";
+
+// The shared shape, as a plugin declares it (validateFunctionShape's rules come with it).
+const shapeArgs = defineArgs({ kind: "ShapeArgs", schema: Type.Object({ shape: UtilizationShape() }) });
+const validateShape = (shape: UtilizationShapePoint[]) => shapeArgs.validate({ shape }, "", defaultFeatures);
 
 describe("validateFunctionShape", () => {
   it.each([
@@ -44,19 +45,15 @@ describe("validateFunctionShape", () => {
       ],
     },
   ])("$name", ({ shape, want }) => {
-    expect(validateFunctionShape(shape, "shape").map(formatFieldError)).toEqual(want);
+    expect(validateShape(shape).map(formatFieldError)).toEqual(want);
   });
 });
 
-describe("decodeResourceSpec / decodeUtilizationShapePoint / defaultResourceSpec", () => {
+describe("UtilizationShape / defaultResourceSpec", () => {
   it("decodes strictly, missing numbers as 0", () => {
-    const errors: Parameters<typeof decodeResourceSpec>[2] = [];
-    expect(decodeResourceSpec({ name: "cpu" }, "r[0]", errors)).toEqual({ name: "cpu", weight: 0 });
-    expect(decodeUtilizationShapePoint({ utilization: 5, x: 1 }, "s[0]", errors)).toEqual({
-      utilization: 5,
-      score: 0,
-    });
-    expect(errors.map(formatFieldError)).toEqual(["s[0].x: unknown field"]);
+    const { args, errors } = shapeArgs.decode({ shape: [{ utilization: 5, x: 1 }] }, "s", defaultFeatures);
+    expect(args.shape).toEqual([{ utilization: 5, score: 0 }]);
+    expect(errors.map(formatFieldError)).toEqual(["s.shape[0].x: unknown field"]);
   });
 
   it("defaults to cpu and memory with weight 1, a fresh array each time", () => {

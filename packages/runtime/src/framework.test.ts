@@ -7,6 +7,7 @@ import {
   Code,
   CycleState,
   codeName,
+  defineArgs,
   type EventRecorder,
   type FilterPlugin,
   type Logger,
@@ -33,10 +34,12 @@ import {
   type PreScorePlugin,
   type QueueSortPlugin,
   type ReservePlugin,
+  registryEntry,
   type ScoreExtensions,
   type ScorePlugin,
   type SharedLister,
   Status,
+  Type,
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { type FrameworkOptions, newFramework } from "./framework";
@@ -587,6 +590,35 @@ describe("TestNewFrameworkErrors", () => {
     await expect(newFrameworkWithQueueSortAndBind(r, plugins({ filter: enabled("broken") }))).rejects.toThrow(
       'initializing plugin "broken": bad args',
     );
+  });
+
+  it("validates pluginConfig args with the descriptor's args spec before the factory runs", async () => {
+    let built = false;
+    const spec = defineArgs({
+      kind: "CheckedArgs",
+      schema: Type.Object({ weight: Type.Integer({ minimum: 0, maximum: 100, default: 1 }) }),
+    });
+    const r = new Map<string, PluginDescriptor>([
+      [
+        "checked",
+        registryEntry({
+          name: "checked",
+          factory: () => {
+            built = true;
+            return new TestPlugin("checked");
+          },
+          args: spec,
+        }),
+      ],
+    ]);
+    await expect(
+      newFrameworkWithQueueSortAndBind(r, plugins({ filter: enabled("checked") }), [
+        { name: "checked", args: { weight: 101 } },
+      ]),
+    ).rejects.toThrow(
+      'initializing plugin "checked": weight: Invalid value: 101: not in valid range [0, 100]',
+    );
+    expect(built).toBe(false);
   });
 
   it("rejects weights that could overflow", async () => {

@@ -17,6 +17,7 @@ import {
   type Extender,
   type Features,
   type FilterPlugin,
+  formatFieldErrors,
   type Handle,
   isBindPlugin,
   isEnqueueExtensions,
@@ -304,6 +305,11 @@ export class Framework implements Handle {
       const args = pluginConfig.has(name) ? pluginConfig.get(name) : this.defaultArgs(d);
       let p: Plugin;
       try {
+        // Args are validated in one place, the descriptor's args spec: config validation reports
+        // its errors with field paths; here it guards profiles built without it (upstream's New
+        // functions validate again for the same reason).
+        const invalid = d.args && pluginConfig.has(name) ? d.args.validate(args, "", this.featuresImpl) : [];
+        if (invalid.length > 0) throw new Error(formatFieldErrors(invalid));
         p = await d.factory(args, this);
       } catch (e) {
         throw new Error(`initializing plugin "${name}": ${e instanceof Error ? e.message : String(e)}`);

@@ -1,5 +1,4 @@
 // @kubesched/runtime — the framework runtime (upstream pkg/scheduler/framework/runtime).
-export { formatDuration } from "./duration";
 export {
   ExtenderName,
   type ExtensionPointName,

@@ -6,10 +6,8 @@ export { type CreateLoggerOptions, createLogger } from "./logger";
 export * from "./metrics";
 export * from "./object-store";
 export {
-  errNoNodesAvailable,
   minFeasibleNodesPercentageToFind,
   minFeasibleNodesToFind,
   numFeasibleNodesToFind,
-  type ScheduleResult,
 } from "./schedule-one";
 export { Scheduler, type SchedulerOptions, type SchedulingObserver } from "./scheduler";

@@ -4,12 +4,12 @@ import {
   Code,
   type CycleState,
   defaultNormalizeScore,
+  defineArgs,
   type Extender,
   type FilterPlugin,
   fieldErrors,
   type NodeInfo,
   type NodeScore,
-  ObjectDecoder,
   type PluginDescriptor,
   type PreFilterPlugin,
   type PreFilterResult,
@@ -17,6 +17,7 @@ import {
   type ScorePlugin,
   Status,
   stateKey,
+  Type,
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { makeNode, makePod } from "./builders";
@@ -76,19 +77,11 @@ class LabelMatch implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
 const labelMatch: PluginDescriptor<LabelMatchArgs> = {
   name: "LabelMatch",
   factory: (args) => new LabelMatch(args),
-  args: {
+  args: defineArgs({
     kind: "LabelMatchArgs",
-    decode(raw, path) {
-      const errors: ReturnType<typeof fieldErrors.required>[] = [];
-      const d = ObjectDecoder.of(raw, path, errors);
-      const args = { key: d.string("key") ?? "zone" };
-      d.finish();
-      return { args, errors };
-    },
-    validate(args, path) {
-      return args.key ? [] : [fieldErrors.required(`${path}.key`)];
-    },
-  },
+    schema: Type.Object({ key: Type.String({ default: "zone" }) }),
+    validate: (args, path) => (args.key ? [] : [fieldErrors.required(`${path}.key`)]),
+  }),
 };
 
 const nodes = [

@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { runCli } from "../cli";
 
 // The CLI with its default registry: the real in-tree plugins and their args specs.
@@ -143,6 +147,41 @@ describe("kubesched config schema", () => {
     const schema = JSON.parse(res.stdout);
     expect(schema.properties.apiVersion).toEqual({ const: "kubescheduler.config.k8s.io/v1" });
     expect(schema.$defs.Plugin.properties.name.enum).toContain("DefaultBinder");
+  });
+
+  it("carries the args schema of every plugin with args, from its declaration", async () => {
+    const schema = JSON.parse((await run("config", "schema")).stdout);
+    const rules = schema.$defs.PluginConfig.allOf as {
+      if: { properties: { name: { const: string } } };
+      then: { properties: { args: { properties: Record<string, unknown> } } };
+    }[];
+    const byName = new Map(rules.map((r) => [r.if.properties.name.const, r.then.properties.args]));
+    const withArgs = [...inTreeRegistry.values()].filter((d) => d.args);
+    expect(withArgs.map((d) => d.name).sort()).toEqual([...byName.keys()].sort());
+    for (const d of withArgs) {
+      const args = byName.get(d.name)!;
+      expect(args.properties.kind).toMatchObject({ const: d.args!.kind });
+      // The declaration's fields, not a free object.
+      expect(Object.keys(args.properties).length).toBeGreaterThan(2);
+    }
+  });
+
+  // The schema, the decoder and the defaults derive from one declaration: they agree.
+  it("accepts the printed defaults and the examples, and rejects what validation rejects", async () => {
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(
+      JSON.parse((await run("config", "schema")).stdout),
+    );
+    const defaults = JSON.parse((await run("config", "print-defaults", "-o", "json")).stdout);
+    expect(validate(defaults), JSON.stringify(validate.errors)).toBe(true);
+    for (const file of ["default.yaml", "bin-packing.yaml", "two-profiles.yaml", "custom-weights.yaml"]) {
+      const doc = parse(readFileSync(`${root}/examples/config/${file}`, "utf8"));
+      expect(validate(doc), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    const bad = parse(readFileSync(`${root}/examples/invalid/scoring-strategy-type.yaml`, "utf8"));
+    expect(validate(bad)).toBe(false);
+    expect(validate.errors?.map((e) => e.instancePath)).toContain(
+      "/profiles/0/pluginConfig/0/args/scoringStrategy/type",
+    );
   });
 });
 

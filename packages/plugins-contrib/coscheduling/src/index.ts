@@ -1,23 +1,10 @@
 // @kubesched/plugin-coscheduling — kubernetes-sigs/scheduler-plugins pkg/coscheduling
 import { definePlugin } from "@kubesched/framework";
-import {
-  type CoschedulingArgs,
-  coschedulingArgsSchema,
-  decodeCoschedulingArgs,
-  encodeCoschedulingArgs,
-  validateCoschedulingArgs,
-} from "./args";
+import { type CoschedulingArgs, coschedulingArgsSpec } from "./args";
 import { Coscheduling, name } from "./coscheduling";
 import { podGroupResource } from "./pod-group";
 
-export {
-  type CoschedulingArgs,
-  coschedulingArgsSchema,
-  decodeCoschedulingArgs,
-  defaultCoschedulingArgs,
-  encodeCoschedulingArgs,
-  validateCoschedulingArgs,
-} from "./args";
+export { type CoschedulingArgs, defaultCoschedulingArgs, validateCoschedulingArgs } from "./args";
 export { checkClusterResource, PermitStatus, PodGroupManager } from "./core";
 export { Coscheduling, defaultWaitTimeMs, name } from "./coscheduling";
 export { type PodGroup, PodGroupLabel, podGroupFullName, podGroupLabel, podGroupResource } from "./pod-group";
@@ -26,13 +13,7 @@ export { type PodGroup, PodGroupLabel, podGroupFullName, podGroupLabel, podGroup
 export const coschedulingPlugin = definePlugin<CoschedulingArgs>({
   name,
   factory: (args, handle) => new Coscheduling(args, handle),
-  args: {
-    kind: "CoschedulingArgs",
-    decode: (raw, path) => decodeCoschedulingArgs(raw, path),
-    validate: (args, path) => validateCoschedulingArgs(args, path),
-    encode: encodeCoschedulingArgs,
-    schema: coschedulingArgsSchema,
-  },
+  args: coschedulingArgsSpec,
   customResources: [podGroupResource],
 });
 

@@ -2,7 +2,8 @@
 import { CycleState, formatFieldErrors } from "@kubesched/framework";
 import { createPluginHarness, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { decodeSampleArgs, type Sample, samplePlugin } from "./index";
+import { decodeSampleArgs } from "./args";
+import { type Sample, samplePlugin } from "./index";
 
 describe("Sample", () => {
   const nodes = [makeNode().name("node-a").obj(), makeNode().name("node-b").obj()];

@@ -3,45 +3,67 @@
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (ValidateDefaultPreemptionArgs)
 import {
   type DecodeResult,
+  defaultFeatures,
+  defineArgs,
   type FieldError,
   fieldErrors,
   fieldPath,
-  ObjectDecoder,
+  type Static,
+  Type,
 } from "@kubesched/framework";
-
-/** DefaultPreemptionArgs (kubescheduler.config.k8s.io/v1), defaulted. */
-export interface DefaultPreemptionArgs {
-  /**
-   * The minimum number of candidates to shortlist when dry running preemption, as a percentage
-   * of the nodes (0..100).
-   */
-  minCandidateNodesPercentage: number;
-  /** The minimum number of candidates to shortlist, as an absolute number of nodes (≥ 0). */
-  minCandidateNodesAbsolute: number;
-}
 
 export const DefaultMinCandidateNodesPercentage = 10;
 export const DefaultMinCandidateNodesAbsolute = 100;
 
+/** The v1 DefaultPreemptionArgs: type, defaults, decoding, validation and JSON Schema. */
+const schema = Type.Object({
+  minCandidateNodesPercentage: Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    default: DefaultMinCandidateNodesPercentage,
+    description:
+      "Minimum number of candidates to shortlist when dry running preemption, as a percentage of nodes. Cannot be 0 together with minCandidateNodesAbsolute.",
+  }),
+  minCandidateNodesAbsolute: Type.Integer({
+    minimum: 0,
+    default: DefaultMinCandidateNodesAbsolute,
+    description:
+      "Minimum number of candidates to shortlist when dry running preemption, as an absolute number of nodes. Cannot be 0 together with minCandidateNodesPercentage.",
+  }),
+});
+
+/** DefaultPreemptionArgs (kubescheduler.config.k8s.io/v1), defaulted. */
+export type DefaultPreemptionArgs = Static<typeof schema>;
+
+export const defaultPreemptionArgsSpec = defineArgs({
+  kind: "DefaultPreemptionArgs",
+  schema,
+  // upstream ValidateDefaultPreemptionArgs: not both zero (the ranges are the schema's).
+  validate: (args, path) =>
+    args.minCandidateNodesPercentage === 0 && args.minCandidateNodesAbsolute === 0
+      ? [
+          fieldErrors.invalid(
+            fieldPath.child(path, "minCandidateNodesPercentage"),
+            0,
+            "cannot be zero at the same time as minCandidateNodesAbsolute",
+          ),
+          fieldErrors.invalid(
+            fieldPath.child(path, "minCandidateNodesAbsolute"),
+            0,
+            "cannot be zero at the same time as minCandidateNodesPercentage",
+          ),
+        ]
+      : [],
+});
+
 /** The defaulted args (upstream SetDefaults_DefaultPreemptionArgs on an empty object). */
 export function defaultDefaultPreemptionArgs(): DefaultPreemptionArgs {
-  return {
-    minCandidateNodesPercentage: DefaultMinCandidateNodesPercentage,
-    minCandidateNodesAbsolute: DefaultMinCandidateNodesAbsolute,
-  };
+  return decodeDefaultPreemptionArgs(undefined, "").args;
 }
 
 /** Strictly decodes DefaultPreemptionArgs and applies the defaults; `raw` undefined gives the defaults. */
 export function decodeDefaultPreemptionArgs(raw: unknown, path: string): DecodeResult<DefaultPreemptionArgs> {
-  const errors: FieldError[] = [];
-  const d = ObjectDecoder.of(raw, path, errors, ["apiVersion", "kind"]);
-  const args = defaultDefaultPreemptionArgs();
-  const pct = d.int("minCandidateNodesPercentage");
-  if (pct !== undefined) args.minCandidateNodesPercentage = pct;
-  const abs = d.int("minCandidateNodesAbsolute");
-  if (abs !== undefined) args.minCandidateNodesAbsolute = abs;
-  d.finish();
-  return { args, errors };
+  return defaultPreemptionArgsSpec.decode(raw, path, defaultFeatures);
 }
 
 /**
@@ -49,62 +71,5 @@ export function decodeDefaultPreemptionArgs(raw: unknown, path: string): DecodeR
  * not negative, and not both zero.
  */
 export function validateDefaultPreemptionArgs(args: DefaultPreemptionArgs, path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  const percentagePath = fieldPath.child(path, "minCandidateNodesPercentage");
-  const absolutePath = fieldPath.child(path, "minCandidateNodesAbsolute");
-  const pct = args.minCandidateNodesPercentage;
-  const abs = args.minCandidateNodesAbsolute;
-  if (pct < 0 || pct > 100)
-    errors.push(fieldErrors.invalid(percentagePath, pct, "not in valid range [0, 100]"));
-  if (abs < 0) errors.push(fieldErrors.invalid(absolutePath, abs, "not in valid range [0, inf)"));
-  if (pct === 0 && abs === 0) {
-    errors.push(
-      fieldErrors.invalid(
-        percentagePath,
-        pct,
-        "cannot be zero at the same time as minCandidateNodesAbsolute",
-      ),
-      fieldErrors.invalid(
-        absolutePath,
-        abs,
-        "cannot be zero at the same time as minCandidateNodesPercentage",
-      ),
-    );
-  }
-  return errors;
+  return defaultPreemptionArgsSpec.validate(args, path, defaultFeatures);
 }
-
-/** The v1 JSON form of decoded args. */
-export function encodeDefaultPreemptionArgs(args: DefaultPreemptionArgs): Record<string, unknown> {
-  return {
-    minCandidateNodesPercentage: args.minCandidateNodesPercentage,
-    minCandidateNodesAbsolute: args.minCandidateNodesAbsolute,
-  };
-}
-
-/** JSON Schema of DefaultPreemptionArgs. */
-export const defaultPreemptionArgsSchema: Record<string, unknown> = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  title: "DefaultPreemptionArgs",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    apiVersion: { type: "string" },
-    kind: { const: "DefaultPreemptionArgs" },
-    minCandidateNodesPercentage: {
-      description:
-        "Minimum number of candidates to shortlist when dry running preemption, as a percentage of nodes. Cannot be 0 together with minCandidateNodesAbsolute.",
-      type: "integer",
-      minimum: 0,
-      maximum: 100,
-      default: DefaultMinCandidateNodesPercentage,
-    },
-    minCandidateNodesAbsolute: {
-      description:
-        "Minimum number of candidates to shortlist when dry running preemption, as an absolute number of nodes. Cannot be 0 together with minCandidateNodesPercentage.",
-      type: "integer",
-      minimum: 0,
-      default: DefaultMinCandidateNodesAbsolute,
-    },
-  },
-};

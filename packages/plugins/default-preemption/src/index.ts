@@ -1,23 +1,14 @@
 // @kubesched/plugin-default-preemption — upstream pkg/scheduler/framework/plugins/defaultpreemption
 // and pkg/scheduler/framework/preemption (the Evaluator, exported for other PostFilter plugins).
-import { definePlugin, formatFieldErrors } from "@kubesched/framework";
-import {
-  type DefaultPreemptionArgs,
-  decodeDefaultPreemptionArgs,
-  defaultPreemptionArgsSchema,
-  encodeDefaultPreemptionArgs,
-  validateDefaultPreemptionArgs,
-} from "./args";
+import { definePlugin } from "@kubesched/framework";
+import { type DefaultPreemptionArgs, defaultPreemptionArgsSpec } from "./args";
 import { DefaultPreemption, name } from "./default-preemption";
 
 export {
   DefaultMinCandidateNodesAbsolute,
   DefaultMinCandidateNodesPercentage,
   type DefaultPreemptionArgs,
-  decodeDefaultPreemptionArgs,
   defaultDefaultPreemptionArgs,
-  defaultPreemptionArgsSchema,
-  encodeDefaultPreemptionArgs,
   validateDefaultPreemptionArgs,
 } from "./args";
 export {
@@ -55,16 +46,6 @@ export {
 /** The DefaultPreemption plugin, with DefaultPreemptionArgs. */
 export const defaultPreemptionPlugin = definePlugin<DefaultPreemptionArgs>({
   name,
-  factory: (args, handle) => {
-    const errs = validateDefaultPreemptionArgs(args, "");
-    if (errs.length > 0) throw new Error(formatFieldErrors(errs));
-    return new DefaultPreemption(args, handle, handle.features());
-  },
-  args: {
-    kind: "DefaultPreemptionArgs",
-    decode: (raw, path) => decodeDefaultPreemptionArgs(raw, path),
-    validate: (args, path) => validateDefaultPreemptionArgs(args, path),
-    encode: encodeDefaultPreemptionArgs,
-    schema: defaultPreemptionArgsSchema,
-  },
+  factory: (args, handle) => new DefaultPreemption(args, handle, handle.features()),
+  args: defaultPreemptionArgsSpec,
 });

@@ -2,19 +2,14 @@
 // pkg/scheduler/apis/config/v1/defaults.go, validation_pluginargs.go (ValidateDynamicResourcesArgs)
 import {
   type DecodeResult,
+  defaultFeatures,
+  defineArgs,
   type FieldError,
   fieldErrors,
   fieldPath,
-  ObjectDecoder,
+  type StaticDecode,
+  Type,
 } from "@kubesched/framework";
-
-/** DynamicResourcesArgs (kubescheduler.config.k8s.io/v1). Durations in milliseconds. */
-export interface DynamicResourcesArgs {
-  /** How long Filter may spend per node; 0 disables the limit. Default 10s. */
-  filterTimeoutMs: number;
-  /** How long PreBind waits for device binding conditions. Default 600s, at least 1s. */
-  bindingTimeoutMs: number;
-}
 
 export const DefaultFilterTimeoutMs = 10_000;
 export const DefaultBindingTimeoutMs = 600_000;
@@ -54,74 +49,79 @@ export function formatGoDuration(ms: number): string {
   return `${sign}${h ? `${h}h` : ""}${h || m ? `${m}m` : ""}${s}s`;
 }
 
-function decodeDuration(d: ObjectDecoder, name: string): number | undefined {
-  const v = d.string(name);
-  if (v === undefined) return undefined;
-  const ms = parseGoDuration(v);
-  if (ms === undefined) {
-    d.errors.push(fieldErrors.invalid(d.child(name), v, "must be a duration such as 10s or 1m30s"));
-  }
-  return ms;
+/** A metav1.Duration field: a Go duration string in v1 JSON, milliseconds in the args. */
+function duration(options: { default: string; description: string }) {
+  return Type.Transform(Type.String(options))
+    .Decode((s) => {
+      const ms = parseGoDuration(s);
+      if (ms === undefined) throw new Error("must be a duration such as 10s or 1m30s");
+      return ms;
+    })
+    .Encode(formatGoDuration);
+}
+
+/**
+ * The v1 DynamicResourcesArgs: type, defaults, decoding, validation and JSON Schema. The args
+ * hold the durations in milliseconds (`filterTimeoutMs`, `bindingTimeoutMs`).
+ */
+const schema = Type.Transform(
+  Type.Object({
+    filterTimeout: duration({
+      default: formatGoDuration(DefaultFilterTimeoutMs),
+      description: "Go duration; 0 disables the Filter timeout",
+    }),
+    bindingTimeout: duration({
+      default: formatGoDuration(DefaultBindingTimeoutMs),
+      description: "Go duration, at least 1s",
+    }),
+  }),
+)
+  .Decode((v) => ({ filterTimeoutMs: v.filterTimeout, bindingTimeoutMs: v.bindingTimeout }))
+  .Encode((a) => ({ filterTimeout: a.filterTimeoutMs, bindingTimeout: a.bindingTimeoutMs }));
+
+/** DynamicResourcesArgs (kubescheduler.config.k8s.io/v1). Durations in milliseconds. */
+export type DynamicResourcesArgs = StaticDecode<typeof schema>;
+
+/**
+ * The gates these fields depend on (DRASchedulerFilterTimeout, DRADeviceBindingConditions,
+ * DRAResourceClaimDeviceStatus) are on by default in 1.37 and not modelled as switches here.
+ */
+export const dynamicResourcesArgsSpec = defineArgs({
+  kind: "DynamicResourcesArgs",
+  schema,
+  validate: (args, path) => [
+    ...(args.filterTimeoutMs < 0
+      ? [
+          fieldErrors.invalid(
+            fieldPath.child(path, "filterTimeout"),
+            formatGoDuration(args.filterTimeoutMs),
+            "must be zero or positive",
+          ),
+        ]
+      : []),
+    ...(args.bindingTimeoutMs < 1000
+      ? [
+          fieldErrors.invalid(
+            fieldPath.child(path, "bindingTimeout"),
+            formatGoDuration(args.bindingTimeoutMs),
+            "must be at least 1s",
+          ),
+        ]
+      : []),
+  ],
+});
+
+/** The defaults: Filter timeout 10s, binding timeout 10m. */
+export function defaultDynamicResourcesArgs(): DynamicResourcesArgs {
+  return decodeDynamicResourcesArgs(undefined, "").args;
 }
 
 /** Strictly decodes DynamicResourcesArgs and applies defaults; `raw` undefined gives the defaults. */
 export function decodeDynamicResourcesArgs(raw: unknown, path: string): DecodeResult<DynamicResourcesArgs> {
-  const errors: FieldError[] = [];
-  const d = ObjectDecoder.of(raw, path, errors, ["apiVersion", "kind"]);
-  const args: DynamicResourcesArgs = {
-    filterTimeoutMs: decodeDuration(d, "filterTimeout") ?? DefaultFilterTimeoutMs,
-    bindingTimeoutMs: decodeDuration(d, "bindingTimeout") ?? DefaultBindingTimeoutMs,
-  };
-  d.finish();
-  return { args, errors };
+  return dynamicResourcesArgsSpec.decode(raw, path, defaultFeatures);
 }
 
-/**
- * Every problem of the args under `path`. The gates these fields depend on
- * (DRASchedulerFilterTimeout, DRADeviceBindingConditions, DRAResourceClaimDeviceStatus) are on by
- * default in 1.37 and not modelled as switches here.
- */
+/** Every problem of the args under `path`. */
 export function validateDynamicResourcesArgs(args: DynamicResourcesArgs, path = ""): FieldError[] {
-  const errs: FieldError[] = [];
-  if (args.filterTimeoutMs < 0) {
-    errs.push(
-      fieldErrors.invalid(
-        fieldPath.child(path, "filterTimeout"),
-        formatGoDuration(args.filterTimeoutMs),
-        "must be zero or positive",
-      ),
-    );
-  }
-  if (args.bindingTimeoutMs < 1000) {
-    errs.push(
-      fieldErrors.invalid(
-        fieldPath.child(path, "bindingTimeout"),
-        formatGoDuration(args.bindingTimeoutMs),
-        "must be at least 1s",
-      ),
-    );
-  }
-  return errs;
+  return dynamicResourcesArgsSpec.validate(args, path, defaultFeatures);
 }
-
-export function encodeDynamicResourcesArgs(args: DynamicResourcesArgs): Record<string, unknown> {
-  return {
-    filterTimeout: formatGoDuration(args.filterTimeoutMs),
-    bindingTimeout: formatGoDuration(args.bindingTimeoutMs),
-  };
-}
-
-export const dynamicResourcesArgsSchema: Record<string, unknown> = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    apiVersion: { type: "string" },
-    kind: { type: "string" },
-    filterTimeout: {
-      type: "string",
-      default: "10s",
-      description: "Go duration; 0 disables the Filter timeout",
-    },
-    bindingTimeout: { type: "string", default: "10m0s", description: "Go duration, at least 1s" },
-  },
-};

@@ -1,18 +1,13 @@
 // @kubesched/plugin-dynamic-resources — upstream pkg/scheduler/framework/plugins/dynamicresources
-import { definePlugin, formatFieldErrors, type PluginDescriptor } from "@kubesched/framework";
-import {
-  type DynamicResourcesArgs,
-  decodeDynamicResourcesArgs,
-  dynamicResourcesArgsSchema,
-  encodeDynamicResourcesArgs,
-  validateDynamicResourcesArgs,
-} from "./args";
+import { definePlugin, type PluginDescriptor } from "@kubesched/framework";
+import { type DynamicResourcesArgs, dynamicResourcesArgsSpec } from "./args";
 import { DynamicResources, name } from "./dynamic-resources";
 
 export {
   DefaultBindingTimeoutMs,
   DefaultFilterTimeoutMs,
   type DynamicResourcesArgs,
+  defaultDynamicResourcesArgs,
   validateDynamicResourcesArgs,
 } from "./args";
 export { DynamicResources, name } from "./dynamic-resources";
@@ -22,16 +17,6 @@ export { ErrAPIUnsupported, ErrClaimNotFound, ErrReasonNoNewClaimsToDeallocate }
 export const dynamicResourcesPlugin: PluginDescriptor<DynamicResourcesArgs> =
   definePlugin<DynamicResourcesArgs>({
     name,
-    factory: (args) => {
-      const errs = validateDynamicResourcesArgs(args);
-      if (errs.length > 0) throw new Error(formatFieldErrors(errs));
-      return new DynamicResources(args);
-    },
-    args: {
-      kind: "DynamicResourcesArgs",
-      decode: (raw, path) => decodeDynamicResourcesArgs(raw, path),
-      validate: (args, path) => validateDynamicResourcesArgs(args, path),
-      encode: encodeDynamicResourcesArgs,
-      schema: dynamicResourcesArgsSchema,
-    },
+    factory: (args) => new DynamicResources(args),
+    args: dynamicResourcesArgsSpec,
   });

@@ -6,8 +6,6 @@ import {
   defaultFeatures,
   defineArgs,
   type FieldError,
-  fieldErrors,
-  fieldPath,
   type Static,
   Type,
 } from "@kubesched/framework";
@@ -16,7 +14,7 @@ export const DefaultHardPodAffinityWeight = 1;
 export const MinHardPodAffinityWeight = 0;
 export const MaxHardPodAffinityWeight = 100;
 
-/** The v1 InterPodAffinityArgs: type, defaults, decoding and JSON Schema in one declaration. */
+/** The v1 InterPodAffinityArgs: type, defaults, decoding, validation and JSON Schema in one declaration. */
 const schema = Type.Object({
   hardPodAffinityWeight: Type.Integer({
     minimum: MinHardPodAffinityWeight,
@@ -33,26 +31,12 @@ const schema = Type.Object({
 
 export type InterPodAffinityArgs = Static<typeof schema>;
 
-/** Every problem of the args, with field paths under `path`. */
-export function validateInterPodAffinityArgs(args: InterPodAffinityArgs, path = ""): FieldError[] {
-  const w = args.hardPodAffinityWeight;
-  if (!Number.isInteger(w) || w < MinHardPodAffinityWeight || w > MaxHardPodAffinityWeight) {
-    return [
-      fieldErrors.invalid(
-        fieldPath.child(path, "hardPodAffinityWeight"),
-        w,
-        `not in valid range [${MinHardPodAffinityWeight}, ${MaxHardPodAffinityWeight}]`,
-      ),
-    ];
-  }
-  return [];
-}
+export const interPodAffinityArgsSpec = defineArgs({ kind: "InterPodAffinityArgs", schema });
 
-export const interPodAffinityArgsSpec = defineArgs({
-  kind: "InterPodAffinityArgs",
-  schema,
-  validate: (args, path) => validateInterPodAffinityArgs(args, path),
-});
+/** upstream ValidateInterPodAffinityArgs: every problem, with field paths under `path`. */
+export function validateInterPodAffinityArgs(args: InterPodAffinityArgs, path = ""): FieldError[] {
+  return interPodAffinityArgsSpec.validate(args, path, defaultFeatures);
+}
 
 /** Strictly decodes v1 InterPodAffinityArgs (undefined: no pluginConfig) and applies defaults. */
 export function decodeInterPodAffinityArgs(raw: unknown, path: string): DecodeResult<InterPodAffinityArgs> {

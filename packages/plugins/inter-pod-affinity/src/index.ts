@@ -6,7 +6,6 @@ import { InterPodAffinity, name } from "./inter-pod-affinity";
 
 export {
   DefaultHardPodAffinityWeight,
-  decodeInterPodAffinityArgs,
   defaultInterPodAffinityArgs,
   type InterPodAffinityArgs,
   MaxHardPodAffinityWeight,

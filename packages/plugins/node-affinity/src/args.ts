@@ -1,87 +1,43 @@
 // upstream: staging/src/k8s.io/kube-scheduler/config/v1/types_pluginargs.go (NodeAffinityArgs),
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (ValidateNodeAffinityArgs)
+import { NodeSelectorMatcher, PreferredSchedulingTermsMatcher } from "@kubesched/api";
 import {
-  type NodeAffinity,
-  NodeSelectorMatcher,
-  type NodeSelectorRequirement,
-  type NodeSelectorTerm,
-  type PreferredSchedulingTerm,
-  PreferredSchedulingTermsMatcher,
-} from "@kubesched/api";
-import {
+  argRules,
   type DecodeResult,
-  decodeString,
+  defaultFeatures,
+  defineArgs,
   type FieldError,
   type FieldErrorType,
   fieldPath,
-  ObjectDecoder,
+  type Static,
+  Type,
 } from "@kubesched/framework";
 
-/** NodeAffinityArgs (kubescheduler.config.k8s.io/v1). No defaults. */
-export interface NodeAffinityArgs {
-  /**
-   * Node affinity applied to every pod scheduled by this profile, in addition to the pod's own
-   * (the node must match both).
-   */
-  addedAffinity?: NodeAffinity;
-}
+const requirementSchema = Type.Object({
+  key: Type.String(),
+  operator: Type.String({ enum: ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"] }),
+  values: Type.Optional(Type.Array(Type.String())),
+});
 
-function decodeRequirement(v: unknown, path: string, errors: FieldError[]): NodeSelectorRequirement {
-  const d = ObjectDecoder.of(v, path, errors);
-  const req: NodeSelectorRequirement = { key: d.string("key") ?? "", operator: d.string("operator") ?? "" };
-  const values = d.array("values", (e, p) => decodeString(e, p, errors));
-  if (values !== undefined) req.values = values;
-  d.finish();
-  return req;
-}
+const termSchema = Type.Object({
+  matchExpressions: Type.Optional(Type.Array(requirementSchema)),
+  matchFields: Type.Optional(Type.Array(requirementSchema)),
+});
 
-function decodeTerm(d: ObjectDecoder): NodeSelectorTerm {
-  const term: NodeSelectorTerm = {};
-  const exprs = d.array("matchExpressions", (e, p) => decodeRequirement(e, p, d.errors));
-  if (exprs !== undefined) term.matchExpressions = exprs;
-  const fields = d.array("matchFields", (e, p) => decodeRequirement(e, p, d.errors));
-  if (fields !== undefined) term.matchFields = fields;
-  return term;
-}
-
-function decodeTermAt(v: unknown, path: string, errors: FieldError[]): NodeSelectorTerm {
-  const d = ObjectDecoder.of(v, path, errors);
-  const term = decodeTerm(d);
-  d.finish();
-  return term;
-}
-
-function decodePreferred(v: unknown, path: string, errors: FieldError[]): PreferredSchedulingTerm {
-  const d = ObjectDecoder.of(v, path, errors);
-  const weight = d.int("weight") ?? 0;
-  const preference = d.object("preference", decodeTerm) ?? {};
-  d.finish();
-  return { weight, preference };
-}
-
-function decodeNodeAffinity(d: ObjectDecoder): NodeAffinity {
-  const out: NodeAffinity = {};
-  const required = d.object("requiredDuringSchedulingIgnoredDuringExecution", (rd) => ({
-    nodeSelectorTerms: rd.array("nodeSelectorTerms", (e, p) => decodeTermAt(e, p, rd.errors)) ?? [],
-  }));
-  if (required !== undefined) out.requiredDuringSchedulingIgnoredDuringExecution = required;
-  const preferred = d.array("preferredDuringSchedulingIgnoredDuringExecution", (e, p) =>
-    decodePreferred(e, p, d.errors),
-  );
-  if (preferred !== undefined) out.preferredDuringSchedulingIgnoredDuringExecution = preferred;
-  return out;
-}
-
-/** Strictly decodes NodeAffinityArgs; `raw` undefined (no pluginConfig) gives `{}`. */
-export function decodeNodeAffinityArgs(raw: unknown, path: string): DecodeResult<NodeAffinityArgs> {
-  const errors: FieldError[] = [];
-  const d = ObjectDecoder.of(raw, path, errors, ["apiVersion", "kind"]);
-  const args: NodeAffinityArgs = {};
-  const added = d.object("addedAffinity", decodeNodeAffinity);
-  if (added !== undefined) args.addedAffinity = added;
-  d.finish();
-  return { args, errors };
-}
+const nodeAffinitySchema = Type.Object(
+  {
+    requiredDuringSchedulingIgnoredDuringExecution: Type.Optional(
+      Type.Object({ nodeSelectorTerms: Type.Array(termSchema) }),
+    ),
+    preferredDuringSchedulingIgnoredDuringExecution: Type.Optional(
+      Type.Array(Type.Object({ weight: Type.Integer({ minimum: 1, maximum: 100 }), preference: termSchema })),
+    ),
+  },
+  {
+    description:
+      "Node affinity every pod of the profile must also satisfy (required) or prefers (preferred).",
+  },
+);
 
 const errorTypes: ReadonlyArray<[string, FieldErrorType]> = [
   ["Invalid value", "Invalid"],
@@ -108,89 +64,56 @@ function toFieldError(message: string): FieldError {
 }
 
 /**
- * upstream ValidateNodeAffinityArgs: the added required and preferred terms must parse; every
- * problem is reported with its field path under `path`.
+ * upstream ValidateNodeAffinityArgs: the added required and preferred terms must parse, as the
+ * node selector code of @kubesched/api parses them (so the schema's keywords below only describe
+ * the fields to editors).
  */
-export function validateNodeAffinityArgs(args: NodeAffinityArgs, path: string): FieldError[] {
-  const affinity = args.addedAffinity;
-  if (affinity == null) return [];
+function addedAffinityErrors(affinity: Static<typeof nodeAffinitySchema>, path: string): FieldError[] {
   const errors: FieldError[] = [];
   const required = affinity.requiredDuringSchedulingIgnoredDuringExecution;
   if (required != null) {
     const m = new NodeSelectorMatcher(required, {
-      path: fieldPath.child(path, "addedAffinity", "requiredDuringSchedulingIgnoredDuringExecution"),
+      path: fieldPath.child(path, "requiredDuringSchedulingIgnoredDuringExecution"),
     });
     for (const e of m.errors) errors.push(toFieldError(e));
   }
   const preferred = affinity.preferredDuringSchedulingIgnoredDuringExecution;
   if (preferred != null && preferred.length > 0) {
     const m = new PreferredSchedulingTermsMatcher(preferred, {
-      path: fieldPath.child(path, "addedAffinity", "preferredDuringSchedulingIgnoredDuringExecution"),
+      path: fieldPath.child(path, "preferredDuringSchedulingIgnoredDuringExecution"),
     });
     for (const e of m.errors) errors.push(toFieldError(e));
   }
   return errors;
 }
 
-/** The v1 JSON form of decoded args. */
-export function encodeNodeAffinityArgs(args: NodeAffinityArgs): Record<string, unknown> {
-  return args.addedAffinity == null ? {} : { addedAffinity: args.addedAffinity };
+/** The v1 NodeAffinityArgs: type, decoding, validation and JSON Schema. No defaults. */
+const schema = Type.Object({
+  /**
+   * Node affinity applied to every pod scheduled by this profile, in addition to the pod's own
+   * (the node must match both).
+   */
+  addedAffinity: Type.Optional(
+    argRules(nodeAffinitySchema, { opaque: true, check: (a, { path }) => addedAffinityErrors(a, path) }),
+  ),
+});
+
+/** NodeAffinityArgs (kubescheduler.config.k8s.io/v1). */
+export type NodeAffinityArgs = Static<typeof schema>;
+
+export const nodeAffinityArgsSpec = defineArgs({ kind: "NodeAffinityArgs", schema });
+
+/** The defaults: no added affinity. */
+export function defaultNodeAffinityArgs(): NodeAffinityArgs {
+  return decodeNodeAffinityArgs(undefined, "").args;
 }
 
-const requirementSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["key", "operator"],
-  properties: {
-    key: { type: "string" },
-    operator: { type: "string", enum: ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"] },
-    values: { type: "array", items: { type: "string" } },
-  },
-};
+/** Strictly decodes NodeAffinityArgs; `raw` undefined (no pluginConfig) gives `{}`. */
+export function decodeNodeAffinityArgs(raw: unknown, path: string): DecodeResult<NodeAffinityArgs> {
+  return nodeAffinityArgsSpec.decode(raw, path, defaultFeatures);
+}
 
-const termSchema = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    matchExpressions: { type: "array", items: requirementSchema },
-    matchFields: { type: "array", items: requirementSchema },
-  },
-};
-
-/** JSON Schema of NodeAffinityArgs. */
-export const nodeAffinityArgsSchema: Record<string, unknown> = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  title: "NodeAffinityArgs",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    apiVersion: { type: "string" },
-    kind: { const: "NodeAffinityArgs" },
-    addedAffinity: {
-      description:
-        "Node affinity every pod of the profile must also satisfy (required) or prefers (preferred).",
-      type: "object",
-      additionalProperties: false,
-      properties: {
-        requiredDuringSchedulingIgnoredDuringExecution: {
-          type: "object",
-          additionalProperties: false,
-          required: ["nodeSelectorTerms"],
-          properties: { nodeSelectorTerms: { type: "array", items: termSchema } },
-        },
-        preferredDuringSchedulingIgnoredDuringExecution: {
-          type: "array",
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: ["weight", "preference"],
-            properties: {
-              weight: { type: "integer", minimum: 1, maximum: 100 },
-              preference: termSchema,
-            },
-          },
-        },
-      },
-    },
-  },
-};
+/** upstream ValidateNodeAffinityArgs; every problem with its field path under `path`. */
+export function validateNodeAffinityArgs(args: NodeAffinityArgs, path: string): FieldError[] {
+  return nodeAffinityArgsSpec.validate(args, path, defaultFeatures);
+}

@@ -2,37 +2,58 @@
 // pkg/scheduler/apis/config/v1/defaults.go (SetDefaults_NodeResourcesBalancedAllocationArgs),
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (ValidateNodeResourcesBalancedAllocationArgs)
 import {
+  argRules,
   type DecodeResult,
-  decodeResourceSpec,
+  defaultFeatures,
   defaultResourceSpec,
+  defineArgs,
   type FieldError,
   fieldErrors,
   fieldPath,
-  ObjectDecoder,
   type ResourceSpec,
+  type Static,
+  Type,
 } from "@kubesched/framework";
 
+/** A resource and its weight; names unique, every weight exactly 1 (0 is defaulted to 1). */
+const resourceSpecSchema = argRules(
+  Type.Object({
+    name: Type.String(),
+    weight: argRules(Type.Integer({ minimum: 1, maximum: 1, default: 1 }), {
+      defaultWhenZero: true,
+      message: "must be 1",
+    }),
+  }),
+  {
+    check: (r, { path, parent, index }) =>
+      (parent as ResourceSpec[]).slice(0, index).some((other) => other.name === r.name)
+        ? [fieldErrors.duplicate(fieldPath.child(path, "name"), r.name)]
+        : [],
+  },
+);
+
+/** The v1 NodeResourcesBalancedAllocationArgs: type, defaults, decoding, validation and JSON Schema. */
+const schema = Type.Object({
+  resources: argRules(
+    Type.Array(resourceSpecSchema, {
+      default: defaultResourceSpec(),
+      description: "Resources whose usage fractions are balanced; defaults to cpu and memory.",
+    }),
+    { defaultWhenZero: true },
+  ),
+});
+
 /** NodeResourcesBalancedAllocationArgs (kubescheduler.config.k8s.io/v1), defaulted. */
-export interface NodeResourcesBalancedAllocationArgs {
-  /** Resources whose usage fractions are balanced; defaults to cpu and memory. Weights must be 1. */
-  resources: ResourceSpec[];
-}
+export type NodeResourcesBalancedAllocationArgs = Static<typeof schema>;
+
+export const nodeResourcesBalancedAllocationArgsSpec = defineArgs({
+  kind: "NodeResourcesBalancedAllocationArgs",
+  schema,
+});
 
 /** The defaults (what a profile without pluginConfig for the plugin gets). */
 export function defaultNodeResourcesBalancedAllocationArgs(): NodeResourcesBalancedAllocationArgs {
-  return { resources: defaultResourceSpec() };
-}
-
-/** upstream SetDefaults_NodeResourcesBalancedAllocationArgs: no resources → cpu/memory; weight 0 → 1. */
-export function setDefaultsNodeResourcesBalancedAllocationArgs(
-  args: NodeResourcesBalancedAllocationArgs,
-): NodeResourcesBalancedAllocationArgs {
-  if (args.resources.length === 0) {
-    args.resources = defaultResourceSpec();
-    return args;
-  }
-  for (const r of args.resources) if (r.weight === 0) r.weight = 1;
-  return args;
+  return decodeNodeResourcesBalancedAllocationArgs(undefined, "").args;
 }
 
 /** Strictly decodes the args and applies defaults; `raw` undefined gives the defaults. */
@@ -40,17 +61,7 @@ export function decodeNodeResourcesBalancedAllocationArgs(
   raw: unknown,
   path: string,
 ): DecodeResult<NodeResourcesBalancedAllocationArgs> {
-  const errors: FieldError[] = [];
-  const d = ObjectDecoder.of(raw, path, errors, ["apiVersion", "kind"]);
-  const resources = d.array("resources", (v, p) => decodeResourceSpec(v, p, errors)) ?? [];
-  d.finish();
-  return { args: setDefaultsNodeResourcesBalancedAllocationArgs({ resources }), errors };
-}
-
-export function encodeNodeResourcesBalancedAllocationArgs(
-  args: NodeResourcesBalancedAllocationArgs,
-): Record<string, unknown> {
-  return { resources: args.resources.map((r) => ({ name: r.name, weight: r.weight })) };
+  return nodeResourcesBalancedAllocationArgsSpec.decode(raw, path, defaultFeatures);
 }
 
 /** upstream ValidateNodeResourcesBalancedAllocationArgs: names unique, every weight exactly 1. */
@@ -58,33 +69,5 @@ export function validateNodeResourcesBalancedAllocationArgs(
   args: NodeResourcesBalancedAllocationArgs,
   path: string,
 ): FieldError[] {
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  const resPath = fieldPath.child(path, "resources");
-  args.resources.forEach((r, i) => {
-    const p = fieldPath.index(resPath, i);
-    if (seen.has(r.name)) errs.push(fieldErrors.duplicate(fieldPath.child(p, "name"), r.name));
-    else seen.add(r.name);
-    if (r.weight !== 1) errs.push(fieldErrors.invalid(fieldPath.child(p, "weight"), r.weight, "must be 1"));
-  });
-  return errs;
+  return nodeResourcesBalancedAllocationArgsSpec.validate(args, path, defaultFeatures);
 }
-
-/** JSON Schema of NodeResourcesBalancedAllocationArgs. */
-export const nodeResourcesBalancedAllocationArgsSchema: Record<string, unknown> = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    apiVersion: { type: "string" },
-    kind: { const: "NodeResourcesBalancedAllocationArgs" },
-    resources: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["name"],
-        properties: { name: { type: "string" }, weight: { type: "integer", enum: [0, 1] } },
-      },
-    },
-  },
-};

@@ -1,21 +1,12 @@
 // @kubesched/plugin-node-resources-balanced-allocation — upstream
 // pkg/scheduler/framework/plugins/noderesources (BalancedAllocation)
 import { definePlugin } from "@kubesched/framework";
-import {
-  decodeNodeResourcesBalancedAllocationArgs,
-  encodeNodeResourcesBalancedAllocationArgs,
-  type NodeResourcesBalancedAllocationArgs,
-  nodeResourcesBalancedAllocationArgsSchema,
-  validateNodeResourcesBalancedAllocationArgs,
-} from "./args";
+import { type NodeResourcesBalancedAllocationArgs, nodeResourcesBalancedAllocationArgsSpec } from "./args";
 import { NodeResourcesBalancedAllocation, name } from "./node-resources-balanced-allocation";
 
 export {
-  decodeNodeResourcesBalancedAllocationArgs,
   defaultNodeResourcesBalancedAllocationArgs,
-  encodeNodeResourcesBalancedAllocationArgs,
   type NodeResourcesBalancedAllocationArgs,
-  nodeResourcesBalancedAllocationArgsSchema,
   validateNodeResourcesBalancedAllocationArgs,
 } from "./args";
 export { balancedResourceScore, balancedResourceScorer } from "./balanced-allocation";
@@ -25,11 +16,5 @@ export { NodeResourcesBalancedAllocation, name } from "./node-resources-balanced
 export const nodeResourcesBalancedAllocationPlugin = definePlugin<NodeResourcesBalancedAllocationArgs>({
   name,
   factory: (args, handle) => new NodeResourcesBalancedAllocation(args, handle.features()),
-  args: {
-    kind: "NodeResourcesBalancedAllocationArgs",
-    decode: (raw, path) => decodeNodeResourcesBalancedAllocationArgs(raw, path),
-    validate: (args, path) => validateNodeResourcesBalancedAllocationArgs(args, path),
-    encode: encodeNodeResourcesBalancedAllocationArgs,
-    schema: nodeResourcesBalancedAllocationArgsSchema,
-  },
+  args: nodeResourcesBalancedAllocationArgsSpec,
 });

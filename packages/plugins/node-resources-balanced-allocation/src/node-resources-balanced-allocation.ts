@@ -4,7 +4,6 @@ import {
   Code,
   type CycleState,
   type Features,
-  formatFieldErrors,
   type NodeInfo,
   type PreScorePlugin,
   ResourceAllocationScorer,
@@ -14,10 +13,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import {
-  type NodeResourcesBalancedAllocationArgs,
-  validateNodeResourcesBalancedAllocationArgs,
-} from "./args";
+import type { NodeResourcesBalancedAllocationArgs } from "./args";
 import { balancedResourceScorer } from "./balanced-allocation";
 
 /** The plugin's registered name. */
@@ -40,10 +36,8 @@ class PreScoreState implements StateData {
 export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin {
   private readonly scorer: ResourceAllocationScorer;
 
-  /** Throws when the args are invalid (as upstream NewBalancedAllocation). */
+  /** `args` are validated by the descriptor's args spec (nodeResourcesBalancedAllocationArgsSpec). */
   constructor(args: NodeResourcesBalancedAllocationArgs, features: Features) {
-    const errs = validateNodeResourcesBalancedAllocationArgs(args, "");
-    if (errs.length > 0) throw new Error(formatFieldErrors(errs));
     this.scorer = new ResourceAllocationScorer({
       name,
       resources: args.resources,

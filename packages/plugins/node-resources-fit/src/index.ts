@@ -1,22 +1,13 @@
 // @kubesched/plugin-node-resources-fit — upstream pkg/scheduler/framework/plugins/noderesources (Fit)
 import { definePlugin } from "@kubesched/framework";
-import {
-  decodeNodeResourcesFitArgs,
-  encodeNodeResourcesFitArgs,
-  type NodeResourcesFitArgs,
-  nodeResourcesFitArgsSchema,
-  validateNodeResourcesFitArgs,
-} from "./args";
+import { type NodeResourcesFitArgs, nodeResourcesFitArgsSpec } from "./args";
 import { NodeResourcesFit, name } from "./node-resources-fit";
 
 export {
-  decodeNodeResourcesFitArgs,
   defaultNodeResourcesFitArgs,
-  encodeNodeResourcesFitArgs,
   LeastAllocated,
   MostAllocated,
   type NodeResourcesFitArgs,
-  nodeResourcesFitArgsSchema,
   RequestedToCapacityRatio,
   type RequestedToCapacityRatioParam,
   type ScoringStrategy,
@@ -39,11 +30,5 @@ export {
 export const nodeResourcesFitPlugin = definePlugin<NodeResourcesFitArgs>({
   name,
   factory: (args, handle) => new NodeResourcesFit(args, handle.features()),
-  args: {
-    kind: "NodeResourcesFitArgs",
-    decode: (raw, path) => decodeNodeResourcesFitArgs(raw, path),
-    validate: (args, path) => validateNodeResourcesFitArgs(args, path),
-    encode: encodeNodeResourcesFitArgs,
-    schema: nodeResourcesFitArgsSchema,
-  },
+  args: nodeResourcesFitArgsSpec,
 });

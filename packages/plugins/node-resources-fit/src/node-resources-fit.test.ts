@@ -1028,6 +1028,36 @@ describe("Test_isSchedulableAfterPodChange", () => {
   });
 });
 
+describe("InPlacePodLevelResourcesVerticalScaling comes from the profile's feature gates", () => {
+  // A pod-level resize finished: the spec was already 1 CPU, the actuated pod-level requests drop
+  // from 2 to 1. Only with the gate does the hint read pod-level status resources.
+  const withPodLevelStatus = (cpu: string) => ({
+    ...makePod()
+      .name("pod2")
+      .uid("pod2")
+      .resources({ requests: { cpu: "1" } })
+      .node("fake")
+      .obj(),
+    status: { resources: { requests: { cpu } }, allocatedResources: { cpu } },
+  });
+  const target = makePod()
+    .name("pod1")
+    .uid("pod1")
+    .resources({ requests: { cpu: "1" } })
+    .obj();
+  it.each([
+    { gate: true, want: QueueingHint.Queue },
+    { gate: false, want: QueueingHint.QueueSkip },
+  ])("gate $gate", async ({ gate, want }) => {
+    const p = await newFit({
+      args: fitArgs(),
+      features: { enableInPlacePodLevelResourcesVerticalScaling: gate },
+    });
+    const hint = p.eventsToRegister()[0]!.queueingHintFn!;
+    expect(hint(target, withPodLevelStatus("2"), withPodLevelStatus("1"))).toBe(want);
+  });
+});
+
 describe("Test_isSchedulableAfterNodeChange", () => {
   const cap = (rl: ResourceList) => makeNode().capacity(rl).obj();
   const cases: Record<string, HintCase> = {

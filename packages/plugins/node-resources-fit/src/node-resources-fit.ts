@@ -7,7 +7,6 @@ import {
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
-  formatFieldErrors,
   leastResourceScorer,
   mostResourceScorer,
   type NodeInfo,
@@ -24,13 +23,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import {
-  LeastAllocated,
-  MostAllocated,
-  type NodeResourcesFitArgs,
-  RequestedToCapacityRatio,
-  validateNodeResourcesFitArgs,
-} from "./args";
+import { LeastAllocated, MostAllocated, type NodeResourcesFitArgs, RequestedToCapacityRatio } from "./args";
 import { eventsToRegister } from "./events";
 import { computePodResourceRequest, fitsRequest, type PodResourceRequest } from "./fits";
 import { ErrReasonSidecarContainersDisabled } from "./reasons";
@@ -79,10 +72,8 @@ export class NodeResourcesFit
   private readonly features: Features;
   private readonly scorer: ResourceAllocationScorer;
 
-  /** Throws when the args are invalid (as upstream NewFit). */
+  /** `args` are validated by the descriptor's args spec (nodeResourcesFitArgsSpec). */
   constructor(args: NodeResourcesFitArgs, features: Features) {
-    const errs = validateNodeResourcesFitArgs(args, "");
-    if (errs.length > 0) throw new Error(formatFieldErrors(errs));
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
     this.features = features;
@@ -155,7 +146,8 @@ export class NodeResourcesFit
   eventsToRegister() {
     return eventsToRegister(this.features, {
       enableInPlacePodVerticalScaling: this.features.enableInPlacePodVerticalScaling,
-      enableInPlacePodLevelResourcesVerticalScaling: true,
+      enableInPlacePodLevelResourcesVerticalScaling:
+        this.features.enableInPlacePodLevelResourcesVerticalScaling,
       enablePodLevelResources: this.features.enablePodLevelResources,
     });
   }

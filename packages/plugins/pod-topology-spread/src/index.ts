@@ -1,13 +1,7 @@
 // @kubesched/plugin-pod-topology-spread — the PodTopologySpread plugin (upstream
 // pkg/scheduler/framework/plugins/podtopologyspread).
-import { definePlugin, formatFieldErrors, type PluginDescriptor } from "@kubesched/framework";
-import {
-  decodePodTopologySpreadArgs,
-  encodePodTopologySpreadArgs,
-  type PodTopologySpreadArgs,
-  podTopologySpreadArgsSchema,
-  validatePodTopologySpreadArgs,
-} from "./args";
+import { definePlugin, type PluginDescriptor } from "@kubesched/framework";
+import { type PodTopologySpreadArgs, podTopologySpreadArgsSpec } from "./args";
 import { name, PodTopologySpread } from "./pod-topology-spread";
 
 export {
@@ -26,16 +20,6 @@ export { ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch } from "./reas
 export const podTopologySpreadPlugin: PluginDescriptor<PodTopologySpreadArgs> =
   definePlugin<PodTopologySpreadArgs>({
     name,
-    factory: (args, handle) => {
-      const errs = validatePodTopologySpreadArgs(args);
-      if (errs.length > 0) throw new Error(formatFieldErrors(errs));
-      return new PodTopologySpread(args, handle);
-    },
-    args: {
-      kind: "PodTopologySpreadArgs",
-      decode: (raw, path) => decodePodTopologySpreadArgs(raw, path),
-      validate: (args, path) => validatePodTopologySpreadArgs(args, path),
-      encode: encodePodTopologySpreadArgs,
-      schema: podTopologySpreadArgsSchema,
-    },
+    factory: (args, handle) => new PodTopologySpread(args, handle),
+    args: podTopologySpreadArgsSpec,
   });

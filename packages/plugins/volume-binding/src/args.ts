@@ -2,28 +2,20 @@
 // pkg/scheduler/apis/config/v1/defaults.go (SetDefaults_VolumeBindingArgs),
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (ValidateVolumeBindingArgs)
 import {
+  argRules,
   type DecodeResult,
-  decodeUtilizationShapePoint,
+  defaultFeatures,
+  defineArgs,
   type Features,
   type FieldError,
-  fieldErrors,
-  fieldPath,
-  ObjectDecoder,
+  type Static,
+  Type,
+  UtilizationShape,
   type UtilizationShapePoint,
-  utilizationShapeSchema,
-  validateFunctionShape,
 } from "@kubesched/framework";
 
 /** One point of the utilization → score shape (score 0..10). */
 export type { UtilizationShapePoint };
-
-/** VolumeBindingArgs (kubescheduler.config.k8s.io/v1). */
-export interface VolumeBindingArgs {
-  /** Seconds PreBind waits for volumes to be bound; 0 means no waiting. Default 600. */
-  bindTimeoutSeconds: number;
-  /** Score shape of StorageCapacityScoring; defaulted only when that gate is on. */
-  shape?: UtilizationShapePoint[];
-}
 
 export const DefaultBindTimeoutSeconds = 600;
 
@@ -35,66 +27,51 @@ export function defaultShape(): UtilizationShapePoint[] {
   ];
 }
 
+/** The v1 VolumeBindingArgs: type, defaults, decoding, validation and JSON Schema. */
+const schema = Type.Object({
+  bindTimeoutSeconds: argRules(
+    Type.Integer({
+      minimum: 0,
+      default: DefaultBindTimeoutSeconds,
+      description: "Seconds PreBind waits for volumes to be bound; 0 means no waiting.",
+    }),
+    { message: "invalid BindTimeoutSeconds, should not be a negative value" },
+  ),
+  shape: Type.Optional(
+    argRules(
+      UtilizationShape({
+        default: defaultShape(),
+        description: "Score shape of StorageCapacityScoring (utilization → score).",
+      }),
+      { featureGate: "enableStorageCapacityScoring", defaultWhenZero: true },
+    ),
+  ),
+});
+
+/** VolumeBindingArgs (kubescheduler.config.k8s.io/v1). */
+export type VolumeBindingArgs = Static<typeof schema>;
+
+export const volumeBindingArgsSpec = defineArgs({ kind: "VolumeBindingArgs", schema });
+
+/** The defaults (the shape only with StorageCapacityScoring on). */
+export function defaultVolumeBindingArgs(features: Features = defaultFeatures): VolumeBindingArgs {
+  return decodeVolumeBindingArgs(undefined, "", features).args;
+}
+
 /** Strictly decodes VolumeBindingArgs and applies defaults; `raw` undefined gives the defaults. */
 export function decodeVolumeBindingArgs(
   raw: unknown,
   path: string,
   features: Features,
 ): DecodeResult<VolumeBindingArgs> {
-  const errors: FieldError[] = [];
-  const d = ObjectDecoder.of(raw, path, errors, ["apiVersion", "kind"]);
-  const bindTimeoutSeconds = d.int("bindTimeoutSeconds") ?? DefaultBindTimeoutSeconds;
-  const shape = d.array("shape", (v, p) => decodeUtilizationShapePoint(v, p, errors));
-  d.finish();
-  const args: VolumeBindingArgs = { bindTimeoutSeconds };
-  if (shape !== undefined) args.shape = shape;
-  else if (features.enableStorageCapacityScoring) args.shape = defaultShape();
-  return { args, errors };
+  return volumeBindingArgsSpec.decode(raw, path, features);
 }
 
 /** Every problem of the args, with field paths under `path`. */
 export function validateVolumeBindingArgs(
   args: VolumeBindingArgs,
   path = "",
-  features: Pick<Features, "enableStorageCapacityScoring"> = { enableStorageCapacityScoring: true },
+  features: Pick<Features, "enableStorageCapacityScoring"> = defaultFeatures,
 ): FieldError[] {
-  const errs: FieldError[] = [];
-  if (args.bindTimeoutSeconds < 0) {
-    errs.push(
-      fieldErrors.invalid(
-        fieldPath.child(path, "bindTimeoutSeconds"),
-        args.bindTimeoutSeconds,
-        "invalid BindTimeoutSeconds, should not be a negative value",
-      ),
-    );
-  }
-  if (features.enableStorageCapacityScoring) {
-    errs.push(...validateFunctionShape(args.shape ?? [], fieldPath.child(path, "shape")));
-  } else if (args.shape !== undefined) {
-    errs.push(
-      fieldErrors.invalid(
-        fieldPath.child(path, "shape"),
-        args.shape,
-        "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
-      ),
-    );
-  }
-  return errs;
+  return volumeBindingArgsSpec.validate(args, path, { ...defaultFeatures, ...features });
 }
-
-export function encodeVolumeBindingArgs(args: VolumeBindingArgs): Record<string, unknown> {
-  const out: Record<string, unknown> = { bindTimeoutSeconds: args.bindTimeoutSeconds };
-  if (args.shape) out.shape = args.shape.map((p) => ({ utilization: p.utilization, score: p.score }));
-  return out;
-}
-
-export const volumeBindingArgsSchema: Record<string, unknown> = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    apiVersion: { type: "string" },
-    kind: { type: "string" },
-    bindTimeoutSeconds: { type: "integer", minimum: 0, default: DefaultBindTimeoutSeconds },
-    shape: utilizationShapeSchema,
-  },
-};

@@ -1,17 +1,12 @@
 // @kubesched/plugin-volume-binding — upstream pkg/scheduler/framework/plugins/volumebinding
-import { definePlugin, formatFieldErrors, type PluginDescriptor } from "@kubesched/framework";
-import {
-  decodeVolumeBindingArgs,
-  encodeVolumeBindingArgs,
-  type VolumeBindingArgs,
-  validateVolumeBindingArgs,
-  volumeBindingArgsSchema,
-} from "./args";
+import { definePlugin, type PluginDescriptor } from "@kubesched/framework";
+import { type VolumeBindingArgs, volumeBindingArgsSpec } from "./args";
 import { name, VolumeBinding } from "./volume-binding";
 
 export {
   DefaultBindTimeoutSeconds,
   defaultShape,
+  defaultVolumeBindingArgs,
   type UtilizationShapePoint,
   type VolumeBindingArgs,
   validateVolumeBindingArgs,
@@ -28,16 +23,6 @@ export { name, VolumeBinding } from "./volume-binding";
 /** The VolumeBinding plugin descriptor (args kind `VolumeBindingArgs`). */
 export const volumeBindingPlugin: PluginDescriptor<VolumeBindingArgs> = definePlugin<VolumeBindingArgs>({
   name,
-  factory: (args, handle) => {
-    const errs = validateVolumeBindingArgs(args, "", handle.features());
-    if (errs.length > 0) throw new Error(formatFieldErrors(errs));
-    return new VolumeBinding(args, handle, handle.features());
-  },
-  args: {
-    kind: "VolumeBindingArgs",
-    decode: (raw, path, features) => decodeVolumeBindingArgs(raw, path, features),
-    validate: (args, path, features) => validateVolumeBindingArgs(args, path, features),
-    encode: encodeVolumeBindingArgs,
-    schema: volumeBindingArgsSchema,
-  },
+  factory: (args, handle) => new VolumeBinding(args, handle, handle.features()),
+  args: volumeBindingArgsSpec,
 });

@@ -1,6 +1,7 @@
-// Small strict-decoding helpers shared by every plugin's args decoder, so that every plugin
-// reports unknown fields and wrong types the same way, with field paths.
-import { type FieldError, fieldErrors, fieldPath } from "./field-errors";
+// Small strict-decoding helpers for the KubeSchedulerConfiguration decoder (plugin args are
+// declared with defineArgs in @kubesched/framework), reporting unknown fields and wrong types
+// the same way, with field paths.
+import { type FieldError, fieldErrors, fieldPath } from "@kubesched/framework";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -131,13 +132,4 @@ export class ObjectDecoder {
       if (!this.seen.has(k)) this.errors.push(fieldErrors.unknownField(this.child(k)));
     }
   }
-}
-
-/** Decodes an element that must be a string. */
-export function decodeString(v: unknown, path: string, errors: FieldError[]): string | undefined {
-  if (typeof v !== "string") {
-    errors.push(fieldErrors.invalid(path, v, `must be a string, got ${typeName(v)}`));
-    return undefined;
-  }
-  return v;
 }
