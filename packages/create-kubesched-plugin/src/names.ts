@@ -47,5 +47,11 @@ export function pluginNames(name: string, scope?: string): PluginNames {
     .join("");
   const dir = `kubesched-plugin-${kebab}`;
   const at = scope === undefined ? "" : `${scope.startsWith("@") ? scope : `@${scope}`}/`;
-  return { kebab, pascal, camel: (pascal[0] as string).toLowerCase() + pascal.slice(1), packageName: `${at}${dir}`, dir };
+  return {
+    kebab,
+    pascal,
+    camel: (pascal[0] as string).toLowerCase() + pascal.slice(1),
+    packageName: `${at}${dir}`,
+    dir,
+  };
 }

@@ -35,11 +35,15 @@ describe("names", () => {
 });
 
 mkdirSync(scratch, { recursive: true });
-const { dir, files } = scaffold({ name: "demo-gate", scope: "@acme", cwd: scratch, kubeschedVersion: "0.4.2" });
+const { dir, files } = scaffold({
+  name: "demo-gate",
+  scope: "@acme",
+  cwd: scratch,
+  kubeschedVersion: "0.4.2",
+});
 const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
 
 describe("scaffold", () => {
-
   it("writes the plugin template", () => {
     expect(files.sort()).toEqual([
       ".changeset/README.md",
@@ -63,13 +67,18 @@ describe("scaffold", () => {
       peerDependencies: { "@kubesched/framework": "^0.4.0" },
       dependencies: { "@kubesched/api": "^0.4.2" },
     });
-    expect(pkg.devDependencies).toMatchObject({ "@kubesched/framework": "^0.4.2", "@kubesched/testing": "^0.4.2" });
+    expect(pkg.devDependencies).toMatchObject({
+      "@kubesched/framework": "^0.4.2",
+      "@kubesched/testing": "^0.4.2",
+    });
   });
 
   it("builds with the tool versions this repository pins", () => {
-    const catalog = (parse(readFileSync(path.join(here, "../../../pnpm-workspace.yaml"), "utf8")) as {
-      catalog: Record<string, string>;
-    }).catalog;
+    const catalog = (
+      parse(readFileSync(path.join(here, "../../../pnpm-workspace.yaml"), "utf8")) as {
+        catalog: Record<string, string>;
+      }
+    ).catalog;
     for (const [tool, version] of Object.entries(toolVersions)) {
       expect(catalog[tool], tool).toBe(version);
       expect(pkg.devDependencies[tool]).toBe(`^${version}`);
