@@ -27,18 +27,11 @@ import {
   type Logger,
   type Registry,
 } from "@kubesched/framework";
-import {
-  type BackoffConfig,
-  buildKubeConfig,
-  ClientMetrics,
-  KubeClusterSource,
-  type KubeConfig,
-  LeaderElector,
-} from "@kubesched/kube";
+import type { BackoffConfig, KubeConfig } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import pkg from "../../package.json" with { type: "json" };
 import type { CommandContext, CommandSpec, FlagSpec } from "../cli";
-import { loadConfigFlag, resolvePath } from "./common";
+import { loadConfigFlag, pluginFlag, resolvePath } from "./common";
 import { parseFeatureGates } from "./feature-gates";
 import {
   defaultAlwaysAllowPaths,
@@ -110,6 +103,8 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   const le = config.leaderElection;
   const leaderElect = le.leaderElect;
   const metrics = new SchedulerMetrics();
+  // Loaded here, not at start-up: only `run` and --kubeconfig need @kubernetes/client-node.
+  const { ClientMetrics, KubeClusterSource, LeaderElector } = await import("@kubesched/kube");
   const clientMetrics = new ClientMetrics(metrics.registry);
   const source = new KubeClusterSource({
     kubeConfig: opts.kubeConfig,
@@ -126,7 +121,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   logger.info("Starting Kubernetes Scheduler", { version: `kubesched ${pkg.version}` });
 
   let synced = false;
-  let elector: LeaderElector | null = null;
+  let elector: InstanceType<typeof LeaderElector> | null = null;
   // upstream: /healthz and /readyz include the leader-election watchdog; /readyz also fails once
   // shutting down and until the handlers have synced.
   const leaderCheck: HealthCheck = {
@@ -289,6 +284,7 @@ export const runCommand: CommandSpec = {
       description:
         "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
     },
+    pluginFlag,
     {
       name: "write-config-to",
       value: "FILE",
@@ -393,6 +389,7 @@ export const runCommand: CommandSpec = {
     }
     let kubeConfig: KubeConfig;
     try {
+      const { buildKubeConfig } = await import("@kubesched/kube");
       kubeConfig = buildKubeConfig(kubeconfigPath, master);
     } catch (e) {
       ctx.io.stderr(
