@@ -1,29 +1,42 @@
 // `pnpm bench`: upstream's scheduler_perf workloads against the real engine, one fresh Node
-// process per workload, side by side with a bare-loop ceiling; prints a table.
+// process per workload, side by side with a bare-loop ceiling; prints the table, the scaling
+// curve (SchedulingBasic by node count) and writes the SVG charts.
 //
 //   pnpm bench [--filter RE] [--json FILE] [--cpu-prof] [--gc] [--max-old-space-size MB]
-//              [--no-ceiling] [--no-metrics] [--micro]
+//              [--no-ceiling] [--no-metrics] [--scale F] [--timeout-scale F]
+//              [--charts DIR | --no-charts] [--micro]
 //
 // --filter      run the workloads whose name matches (case-insensitive regex or substring)
-// --json FILE   also write the results (workloads + ceiling + machine) as JSON
+// --json FILE   also write the results (workloads + ceilings + machine) as JSON
 // --cpu-prof    write a V8 CPU profile of each measured phase to bench/profiles/ and print
 //               the top self-time functions and packages
 // --gc          run the workloads with --expose-gc (a full GC between init and measuring)
 // --max-old-space-size MB   passed to each workload process
 // --no-metrics  run the engine with metrics disabled (diagnostic; default is upstream's: on)
+// --scale F     every count × F (a quick check; no floors, no charts unless --charts)
+// --timeout-scale F   every workload's time limit × F (a loaded machine)
+// --charts DIR  where the SVG charts go (default bench/results; --no-charts: none)
 // --micro       run the per-plugin micro-benchmarks (bench/micro/*.bench.ts) instead
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CeilingResult } from "./ceiling";
+import { writeCharts } from "./lib/chart-files";
 import { formatPhases } from "./lib/phases";
 import { formatProfileSummary, summarizeProfile } from "./lib/profile-summary";
 import type { WorkloadResult } from "./lib/result";
-import { formatTable, type Machine } from "./lib/table";
-import { selectWorkloads } from "./lib/workloads";
+import { ceilingWorkload, formatScalingTable, formatTable, type Machine } from "./lib/table";
+import {
+  findWorkload,
+  initPodCount,
+  measuredOp,
+  nodeCount,
+  scaleWorkload,
+  selectWorkloads,
+} from "./lib/workloads";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -36,8 +49,11 @@ const { values } = parseArgs({
     "max-old-space-size": { type: "string" },
     "no-ceiling": { type: "boolean" },
     "no-metrics": { type: "boolean" },
+    "timeout-scale": { type: "string" },
     micro: { type: "boolean" },
     scale: { type: "string" },
+    charts: { type: "string" },
+    "no-charts": { type: "boolean" },
   },
 });
 
@@ -85,6 +101,7 @@ async function main(): Promise<void> {
     console.error(`no workload matches "${values.filter}"`);
     process.exit(2);
   }
+  const scale = values.scale === undefined ? 1 : Number(values.scale);
   const mach = machine();
   const started = performance.now();
   const tmp = mkdtempSync(join(tmpdir(), "kubesched-bench-"));
@@ -97,14 +114,22 @@ async function main(): Promise<void> {
     `kubesched bench: ${selected.length} workload(s) on ${mach.cpus} x ${mach.cpuModel}, Node ${mach.node}, load ${mach.loadAvgAtStart.toFixed(1)}`,
   );
 
-  let ceiling: CeilingResult | null = null;
+  // The bare loop at SchedulingBasic's size, and at each size of the scaling curve selected.
+  const ceilings = new Map<string, CeilingResult>();
   if (!values["no-ceiling"]) {
-    const out = join(tmp, "ceiling.json");
-    const code = await runNode("ceiling.ts", ["--out", out], nodeFlags, 60_000);
-    if (code === 0) {
-      ceiling = JSON.parse(readFileSync(out, "utf8")) as CeilingResult;
+    const sized = selected.filter((w) => w.scaling && w.name !== ceilingWorkload);
+    const basic = findWorkload(ceilingWorkload);
+    for (const w of basic ? [basic, ...sized] : sized) {
+      const sw = scaleWorkload(w, scale);
+      const out = join(tmp, `ceiling-${ceilings.size}.json`);
+      const args = ["--out", out, "--nodes", String(nodeCount(sw)), "--init", String(initPodCount(sw))];
+      args.push("--measured", String(measuredOp(sw).op.count));
+      const code = await runNode("ceiling.ts", args, nodeFlags, 120_000);
+      if (code !== 0) continue;
+      const c = JSON.parse(readFileSync(out, "utf8")) as CeilingResult;
+      ceilings.set(w.name, c);
       console.log(
-        `  ceiling: ${Math.round(ceiling.podsPerSecond)} pods/s (bare loop, SchedulingBasic 5000 nodes)`,
+        `  ceiling: ${Math.round(c.podsPerSecond)} pods/s (bare loop, ${c.nodes} nodes, ${c.measuredPods} pods)`,
       );
     }
   }
@@ -117,12 +142,14 @@ async function main(): Promise<void> {
     if (values["no-metrics"]) args.push("--no-metrics");
     if (values.scale) args.push("--scale", values.scale);
     const t = performance.now();
-    const code = await runNode("workload.ts", args, nodeFlags, w.timeoutMs * 3 + 60_000);
+    const timeoutScale = Number(values["timeout-scale"] ?? 1);
+    if (values["timeout-scale"]) args.push("--timeout-scale", values["timeout-scale"]);
+    const code = await runNode("workload.ts", args, nodeFlags, w.timeoutMs * timeoutScale * 3 + 60_000);
     let r: WorkloadResult;
     try {
       r = JSON.parse(readFileSync(out, "utf8")) as WorkloadResult;
     } catch {
-      r = failed(w.name, w.nodes, `workload process exited with code ${code}`);
+      r = failed(w.name, nodeCount(w), `workload process exited with code ${code}`);
     }
     results.push(r);
     const avg = r.throughput ? `${r.throughput.average.toFixed(0)} pods/s avg` : "no samples";
@@ -135,9 +162,26 @@ async function main(): Promise<void> {
   const totalS = (performance.now() - started) / 1000;
 
   console.log();
-  console.log(formatTable(results, ceiling, mach, totalS));
+  console.log(formatTable(results, ceilings, mach, totalS));
+  const scalingRows = results
+    .filter((r) => findWorkload(r.name)?.scaling && r.status !== "skipped")
+    .map((result) => ({ result, ceiling: ceilings.get(result.name) ?? null }));
+  if (scalingRows.length >= 2) {
+    console.log();
+    console.log(
+      "Scaling: SchedulingBasic by node count (overall rate: bound pods / wall time of the measured phase)",
+    );
+    console.log();
+    console.log(formatScalingTable(scalingRows));
+  }
   const phases = formatPhases(results);
   if (phases) console.log(`\n${phases}`);
+  const chartsDir = values.charts ?? (values.scale || values["no-charts"] ? null : join(here, "results"));
+  if (chartsDir) {
+    const files = writeCharts(chartsDir, results, scalingRows, mach);
+    console.log();
+    console.log(`charts: ${files.length} SVG files in ${relative(process.cwd(), chartsDir) || "."}`);
+  }
 
   if (values["cpu-prof"]) {
     for (const r of results) {
@@ -161,7 +205,7 @@ async function main(): Promise<void> {
   if (values.json) {
     writeFileSync(
       values.json,
-      `${JSON.stringify({ machine: mach, totalSeconds: totalS, ceiling, workloads: results }, null, 2)}\n`,
+      `${JSON.stringify({ machine: mach, totalSeconds: totalS, ceilings: Object.fromEntries(ceilings), workloads: results }, null, 2)}\n`,
     );
   }
 }

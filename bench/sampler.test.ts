@@ -28,6 +28,13 @@ describe("ThroughputSampler", () => {
     expect(s.samples).toEqual([100, 100, 100]);
     s.tick(5000, 600);
     expect(s.samples).toEqual([100, 100, 100, 200]);
+    // The timeline (the throughput-over-time chart) places a merged interval's samples at its ticks.
+    expect(s.timeline).toEqual([
+      { t: 2, rate: 100 },
+      { t: 3, rate: 100 },
+      { t: 4, rate: 100 },
+      { t: 5, rate: 200 },
+    ]);
   });
 
   it("does not record the partial interval at the end", () => {

@@ -1,34 +1,61 @@
 // Runs ONE scheduler_perf workload in this process and writes its result as JSON.
 //   node --import tsx bench/workload.ts <name> [--out FILE] [--cpu-prof DIR] [--measured N] [--scale F]
-//     [--config KubeSchedulerConfiguration.yaml] [--no-metrics]
+//     [--config KubeSchedulerConfiguration.yaml] [--no-metrics] [--timeout-scale F]
 // run.ts starts one fresh process per workload so RSS and GC state are per workload.
 //
-// Phases, as scheduler_perf: nodes (+ namespaces, Service) are created; each init createPods op
-// creates its pods and waits until they are all bound; then (churn started first, if any) the
-// measured pods are created and the real engine schedules them in-process against the
-// InMemoryCluster on the real clock. Throughput is sampled every 1 s of wall time from bind
-// events (a pod's spec.nodeName becoming set) in the measured namespace.
+// The scheduler is created over an empty InMemoryCluster, then the workload's ops run in order
+// as upstream's WorkloadExecutor runs them (test/integration/scheduler_perf/executor.go): nodes,
+// namespaces, Services; createPods ops create their pods and wait until as many pods of their
+// namespace are scheduled (unless skipWaitToCompletion); barriers wait for pods to be attempted;
+// deletePods and churn ops run in the background on wall-clock tickers; the measured createPods
+// op creates its pods, then the real engine schedules them in-process on the real clock while
+// throughput is sampled every 1 s of wall time from bind events (a pod's spec.nodeName becoming
+// set) in the measured namespace.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
-import { InMemoryCluster } from "@kubesched/cluster";
+import { InMemoryCluster, type K8sObject, type SupportedKind } from "@kubesched/cluster";
 import { realClock, seededRandom } from "@kubesched/framework";
+import { PriorityQueue } from "@kubesched/queue";
 import { createLogger, PhaseRecorder, Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import { benchConfig } from "./lib/config";
 import { phaseBreakdown } from "./lib/phases";
 import { latencySummary, type WorkloadResult } from "./lib/result";
 import { ThroughputSampler } from "./lib/sampler";
-import { makeNode, makePod, makeService } from "./lib/templates";
-import { verify } from "./lib/verify";
-import { findWorkload, type Workload } from "./lib/workloads";
+import {
+  makeNamespace,
+  makeNode,
+  makePod,
+  makePodWithPersistentVolume,
+  makeService,
+  type PodTemplateName,
+} from "./lib/templates";
+import { type RunObservations, verify } from "./lib/verify";
+import {
+  type ChurnTemplate,
+  type CreatePodsOp,
+  findWorkload,
+  initPodCount,
+  measuredOp,
+  nodeCount,
+  type Op,
+  podsNamespace,
+  scaleWorkload,
+  type Workload,
+  withMeasured,
+} from "./lib/workloads";
 
 /** Plugins a workload cannot do without (it is skipped, with a note, while they are missing). */
 const requiredPlugins: Record<string, string[]> = {
   "PreemptionBasic/1000Nodes": ["DefaultPreemption"],
+  "PreemptionAsync/5000Nodes": ["DefaultPreemption"],
 };
-/** Give up when no measured pod was bound for this long (wall time). */
+/**
+ * Give up when no pod was bound or deleted for this long (wall time). Deletions count: preemption
+ * evicts victims for a while before its preemptors, requeued behind the pods not yet tried, bind.
+ */
 const stallMs = 30_000;
 
 const { values, positionals } = parseArgs({
@@ -40,6 +67,7 @@ const { values, positionals } = parseArgs({
     scale: { type: "string" },
     config: { type: "string" },
     "no-metrics": { type: "boolean" },
+    "timeout-scale": { type: "string" },
   },
 });
 const name = positionals[0] ?? "";
@@ -48,37 +76,19 @@ if (!found) {
   console.error(`unknown workload "${name}"`);
   process.exit(2);
 }
-const workload: Workload = scaled(
-  values.measured
-    ? {
-        ...found,
-        upstreamMeasured: found.upstreamMeasured ?? found.measured.count,
-        measured: { ...found.measured, count: Number(values.measured) },
-      }
-    : found,
-  values.scale === undefined ? 1 : Number(values.scale),
-);
-
-/** The workload with nodes and pod counts scaled by `f` (quick runs and tests; no CI threshold applies). */
-function scaled(w: Workload, f: number): Workload {
-  if (f === 1) return w;
-  if (!(f > 0 && f <= 1)) {
-    console.error(`--scale must be in (0, 1], got ${f}`);
-    process.exit(2);
-  }
-  const n = (x: number) => Math.max(1, Math.round(x * f));
-  return {
-    ...w,
-    nodes: n(w.nodes),
-    init: w.init.map((op) => ({ ...op, count: n(op.count) })),
-    measured: { ...w.measured, count: n(w.measured.count) },
-    upstreamMeasured: w.upstreamMeasured ?? w.measured.count,
-    threshold: null,
-    target: null,
-    rssTargetMB: null,
-    notes: `scaled ×${f}${w.notes ? `; ${w.notes}` : ""}`,
-  };
+const scale = values.scale === undefined ? 1 : Number(values.scale);
+if (!(scale > 0 && scale <= 1)) {
+  console.error(`--scale must be in (0, 1], got ${values.scale}`);
+  process.exit(2);
 }
+const workload: Workload = scaleWorkload(
+  values.measured ? withMeasured(found, Number(values.measured)) : found,
+  scale,
+);
+const measured = measuredOp(workload);
+/** The workload's time limits × this (a loaded machine needs longer to show its decisions). */
+const timeoutScale = Number(values["timeout-scale"] ?? 1);
+const timeoutMs = workload.timeoutMs * timeoutScale;
 
 let peakRss = process.memoryUsage.rss();
 let lastRssAt = 0;
@@ -92,14 +102,34 @@ function sampleRss(now: number): void {
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A wall-clock ticker polled by the scheduling loop; a late tick drops the missed ones, like
+ * time.Ticker. The first tick is due one interval after `start`.
+ */
+class Ticker {
+  private next: number;
+  constructor(
+    private readonly intervalMs: number,
+    start: number,
+  ) {
+    this.next = start + intervalMs;
+  }
+  /** Whether a tick is due at `now` (at most one per call). */
+  due(now: number): boolean {
+    if (now < this.next) return false;
+    this.next += this.intervalMs * Math.max(1, Math.floor((now - this.next) / this.intervalMs) + 1);
+    return true;
+  }
+}
+
 async function main(): Promise<WorkloadResult> {
   const { config, registry, missingPlugins } = benchConfig(values.config);
   const base = {
     name: workload.name,
-    nodes: workload.nodes,
-    initPods: workload.init.reduce((n, op) => n + op.count, 0),
-    measuredPods: workload.measured.count,
-    upstreamMeasuredPods: workload.upstreamMeasured ?? workload.measured.count,
+    nodes: nodeCount(workload),
+    initPods: initPodCount(workload),
+    measuredPods: measured.op.count,
+    upstreamMeasuredPods: workload.upstreamMeasured ?? measured.op.count,
     threshold: workload.threshold,
     target: workload.target,
     rssTargetMB: workload.rssTargetMB,
@@ -128,17 +158,6 @@ async function main(): Promise<WorkloadResult> {
 
   const setupStart = performance.now();
   const cluster = new InMemoryCluster(realClock);
-  for (const ns of workload.namespaces) {
-    cluster.apply("Namespace", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns, uid: ns } });
-  }
-  const labels = workload.nodeLabels;
-  for (let i = 0; i < workload.nodes; i++) {
-    cluster.apply(
-      "Node",
-      makeNode(labels ? { [labels.key]: labels.values[i % labels.values.length] as string } : undefined),
-    );
-  }
-  if (workload.serviceNamespace) cluster.apply("Service", makeService(workload.serviceNamespace));
 
   // Attempt latency: pop → bound or failed, per attempt, wall time.
   const poppedAt = new Map<string, number>();
@@ -166,63 +185,72 @@ async function main(): Promise<WorkloadResult> {
   });
   const queue = sched.queue;
   const pop = queue.pop.bind(queue);
+  let gatedPodsPopped = 0;
   queue.pop = () => {
     const qpi = pop();
-    if (qpi) poppedAt.set(qpi.podInfo.pod.metadata?.uid ?? "", performance.now());
+    if (qpi) {
+      const pod = qpi.podInfo.pod;
+      poppedAt.set(pod.metadata?.uid ?? "", performance.now());
+      if (pod.spec?.schedulingGates?.length) gatedPodsPopped++;
+    }
     return qpi;
   };
 
-  // Bind events per namespace, as the throughput collector's informer sees them.
-  const bound = new Map<string, number>();
-  let deletedPods = 0;
+  // What the throughput collector's informer sees: bind events per namespace, and the pods
+  // currently scheduled per namespace (what upstream's waits count).
+  const binds = new Map<string, number>();
+  const scheduled = new Map<string, number>();
+  let totalBinds = 0;
+  let podDeleteEvents = 0;
+  const bump = (m: Map<string, number>, ns: string, by: number) => m.set(ns, (m.get(ns) ?? 0) + by);
   cluster.subscribe({
     onNodeAdd() {},
     onNodeUpdate() {},
     onNodeDelete() {},
-    onPodAdd() {},
-    onPodDelete() {
-      deletedPods++;
+    onPodAdd(pod) {
+      if (pod.spec?.nodeName) bump(scheduled, pod.metadata?.namespace ?? "", 1);
+    },
+    onPodDelete(pod) {
+      podDeleteEvents++;
+      if (pod.spec?.nodeName) bump(scheduled, pod.metadata?.namespace ?? "", -1);
     },
     onOtherEvent() {},
     onPodUpdate(oldPod, newPod) {
       if (!oldPod.spec?.nodeName && newPod.spec?.nodeName) {
         const ns = newPod.metadata?.namespace ?? "";
-        bound.set(ns, (bound.get(ns) ?? 0) + 1);
+        bump(binds, ns, 1);
+        bump(scheduled, ns, 1);
+        totalBinds++;
       }
     },
   });
-  const boundIn = (ns: string): number => bound.get(ns) ?? 0;
+  const bindsIn = (ns: string): number => binds.get(ns) ?? 0;
+  const scheduledIn = (ns: string): number => scheduled.get(ns) ?? 0;
 
-  let churnPods = 0;
-  let nextChurnAt = Number.POSITIVE_INFINITY;
-  const churn = workload.churn;
-  const runChurn = (now: number): void => {
-    if (!churn) return;
-    while (now >= nextChurnAt) {
-      cluster.apply("Pod", makePod(churn.template, churn.namespace));
-      churnPods++;
-      nextChurnAt += churn.intervalMs;
-    }
-  };
+  // Background ops (deletePods, churn), ticked by the scheduling loop.
+  const background: ((now: number) => void)[] = [];
+  const churnCreated: Record<string, number> = {};
+  const churnDeleted: Record<string, number> = {};
+  let deletion: RunObservations["deletion"] = null;
+  let deletionStart = 0;
 
   /** Schedules until `done()`; `onTick` runs after every attempt and while idle. */
   const drive = async (done: () => boolean, onTick: (now: number) => void, deadline: number) => {
     let lastYield = performance.now();
     let lastProgress = lastYield;
-    let lastBound = -1;
+    let lastMoves = -1;
     for (;;) {
       const did = await sched.scheduleOne();
       const now = performance.now();
       onTick(now);
       sampleRss(now);
-      runChurn(now);
+      for (const task of background) task(now);
       if (done()) {
         await sched.waitForBindings();
         if (done()) return "complete" as const;
       }
-      const total = [...bound.values()].reduce((a, b) => a + b, 0);
-      if (total !== lastBound) {
-        lastBound = total;
+      if (totalBinds + podDeleteEvents !== lastMoves) {
+        lastMoves = totalBinds + podDeleteEvents;
         lastProgress = now;
       }
       if (now > deadline) return "timeout" as const;
@@ -239,55 +267,221 @@ async function main(): Promise<WorkloadResult> {
     }
   };
 
-  const hardDeadline = performance.now() + workload.timeoutMs * 2;
-  for (const op of workload.init) {
-    const target = boundIn(op.namespace) + op.count;
-    for (let i = 0; i < op.count; i++) cluster.apply("Pod", makePod(op.template, op.namespace));
+  // upstream numPodsScheduledPerNamespace: namespaces created so far, with the pods a barrier waits for.
+  const expected = new Map<string, number>();
+  const ensureNamespace = (ns: string) => {
+    if (expected.has(ns)) return;
+    expected.set(ns, 0);
+    if (!cluster.namespaces.get(ns)) cluster.apply("Namespace", makeNamespace(ns));
+  };
+  const createPods = (template: PodTemplateName, count: number, ns: string, pvs: boolean) => {
+    for (let i = 0; i < count; i++) {
+      if (pvs) {
+        const { pv, pvc, pod } = makePodWithPersistentVolume(template, ns, i);
+        cluster.apply("PersistentVolumeClaim", pvc);
+        cluster.apply("PersistentVolume", pv);
+        cluster.apply("Pod", pod);
+      } else cluster.apply("Pod", makePod(template, ns));
+    }
+  };
+  const hardDeadline = performance.now() + timeoutMs * 2;
+  /** Runs a createPods op that does not collect metrics. */
+  const initPods = async (
+    op: Pick<CreatePodsOp, "template" | "count" | "skipWaitToCompletion" | "persistentVolumes">,
+    ns: string,
+  ) => {
+    ensureNamespace(ns);
+    createPods(op.template, op.count, ns, !!op.persistentVolumes);
+    if (op.skipWaitToCompletion) {
+      expected.set(ns, (expected.get(ns) ?? 0) + op.count);
+      return;
+    }
+    // upstream waitUntilPodsScheduledInNamespace: as many pods of the namespace scheduled as the op created.
     const st = await drive(
-      () => boundIn(op.namespace) >= target,
+      () => scheduledIn(ns) >= op.count,
       () => {},
       hardDeadline,
     );
-    if (st !== "complete") throw new Error(`init pods in ${op.namespace} did not all schedule (${st})`);
-  }
-  const setupMs = performance.now() - setupStart;
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) gc();
+    if (st !== "complete") throw new Error(`pods in ${ns} did not all schedule (${st})`);
+  };
+  const attempted = (p: Pod): boolean => {
+    if (p.spec?.nodeName) return true;
+    if (p.status?.conditions?.some((c) => c.type === "PodScheduled")) return true;
+    const qpi = sched.queue.getPod(p);
+    return !!qpi && (qpi.attempts > 0 || qpi.gatingPlugin !== "");
+  };
+  const startChurn = (op: Extract<Op, { opcode: "churn" }>, ns: string) => {
+    ensureNamespace(ns);
+    // Upstream's first churn tick comes one interval in, while the measured pods are still being
+    // created through the API server (seconds for thousands of pods); ours are created at once,
+    // so the first tick is at the op's start (as the Unschedulable churn always was here).
+    const ticker = new Ticker(op.intervalMilliseconds, performance.now() - op.intervalMilliseconds);
+    const slots: ({ kind: SupportedKind; obj: K8sObject } | null)[][] = op.templates.map(() =>
+      new Array(op.number ?? 1).fill(null),
+    );
+    let count = 0;
+    const create = (t: ChurnTemplate) => {
+      const obj =
+        t.kind === "Pod"
+          ? makePod(t.template, ns)
+          : t.kind === "Node"
+            ? makeNode(undefined, t.template)
+            : makeService(ns, t.template);
+      cluster.apply(t.kind, obj);
+      churnCreated[t.kind] = (churnCreated[t.kind] ?? 0) + 1;
+      return { kind: t.kind as SupportedKind, obj };
+    };
+    background.push((now) => {
+      if (!ticker.due(now)) return;
+      op.templates.forEach((t, i) => {
+        if (op.mode === "create") {
+          if (op.number === undefined || count < op.number) create(t);
+          return;
+        }
+        const row = slots[i]!;
+        const slot = count % row.length;
+        const live = row[slot];
+        if (live) {
+          if (cluster.requestDeletion(live.kind, live.obj) !== "NotFound")
+            churnDeleted[t.kind] = (churnDeleted[t.kind] ?? 0) + 1;
+          row[slot] = null;
+        } else row[slot] = create(t);
+      });
+      count++;
+    });
+  };
 
+  let sampler: ThroughputSampler | null = null;
+  let status: "complete" | "timeout" | "stalled" = "complete";
+  let t0 = 0;
+  let t1 = 0;
+  let createMs = 0;
+  let cpu = { user: 0, system: 0 };
+  let load = 0;
+  let setupMs = 0;
   let session: Session | null = null;
-  if (values["cpu-prof"]) {
-    session = new Session();
-    session.connect();
-    await session.post("Profiler.enable");
-    await session.post("Profiler.setSamplingInterval", { interval: 200 });
-    await session.post("Profiler.start");
-  }
+  let measuredInitialBinds = 0;
 
-  // Measured phase.
-  const m = workload.measured;
-  if (churn) nextChurnAt = performance.now();
-  runChurn(performance.now());
-  const createStart = performance.now();
-  for (let i = 0; i < m.count; i++) cluster.apply("Pod", makePod(m.template, m.namespace));
-  const createMs = performance.now() - createStart;
-  const initialBound = boundIn(m.namespace);
-  const target = initialBound + m.count;
-  measuring = true;
-  phases.reset();
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  const load0 = loadavg()[0] ?? 0;
-  const sampler = new ThroughputSampler(t0, 0);
-  const status = await drive(
-    () => boundIn(m.namespace) >= target,
-    (now) => sampler.poll(now, boundIn(m.namespace) - initialBound),
-    t0 + workload.timeoutMs,
-  );
-  const t1 = performance.now();
-  const cpu = process.cpuUsage(cpu0);
-  const cpuMs = (cpu.user + cpu.system) / 1000;
-  const load1 = loadavg()[0] ?? 0;
-  measuring = false;
+  for (const [opIndex, op] of workload.ops.entries()) {
+    switch (op.opcode) {
+      case "createNodes": {
+        const labels = op.labelNodePrepareStrategy;
+        for (let i = 0; i < op.count; i++) {
+          const extra = labels
+            ? { [labels.key]: labels.values[i % labels.values.length] as string }
+            : undefined;
+          cluster.apply("Node", makeNode(extra, op.template));
+        }
+        break;
+      }
+      case "createNamespaces":
+        for (let i = 0; i < op.count; i++) {
+          const ns = `${op.prefix}-${i}`;
+          cluster.apply("Namespace", makeNamespace(ns, op.template));
+          if (!expected.has(ns)) expected.set(ns, 0);
+        }
+        break;
+      case "createAny":
+        ensureNamespace(op.namespace);
+        cluster.apply("Service", makeService(op.namespace, op.template));
+        break;
+      case "createPodSets":
+        for (let i = 0; i < op.count; i++) await initPods(op.createPodsOp, `${op.namespacePrefix}-${i}`);
+        break;
+      case "barrier": {
+        const namespaces = [...expected.keys()];
+        const done =
+          op.stageRequirement === "Attempted"
+            ? () =>
+                namespaces.every(
+                  (ns) => cluster.pods.list(ns).filter(attempted).length >= (expected.get(ns) ?? 0),
+                )
+            : () => namespaces.every((ns) => scheduledIn(ns) >= (expected.get(ns) ?? 0));
+        const st = await drive(done, () => {}, hardDeadline);
+        if (st !== "complete") throw new Error(`barrier (${op.stageRequirement}) not reached (${st})`);
+        if (op.stageRequirement === "Scheduled") expected.clear();
+        break;
+      }
+      case "deletePods": {
+        const victims = [...cluster.pods.list(op.namespace)];
+        const ticker = new Ticker(1000 / op.deletePodsPerSecond, performance.now());
+        let i = 0;
+        deletionStart = performance.now();
+        deletion = { namespace: op.namespace, requested: 0, elapsedMs: 0, perSecond: op.deletePodsPerSecond };
+        const d = deletion;
+        const task = (now: number) => {
+          if (i >= victims.length || !ticker.due(now)) return;
+          cluster.requestDeletion("Pod", victims[i++]!);
+          d.requested++;
+        };
+        if (op.skipWaitToCompletion) background.push(task);
+        else {
+          const st = await drive(() => i >= victims.length, task, hardDeadline);
+          if (st !== "complete") throw new Error(`deletePods in ${op.namespace} did not finish (${st})`);
+        }
+        break;
+      }
+      case "churn":
+        startChurn(op, `namespace-${opIndex}`);
+        break;
+      case "createPods": {
+        const ns = podsNamespace(op, opIndex);
+        if (!op.collectMetrics) {
+          await initPods(op, ns);
+          break;
+        }
+        // The measured op.
+        setupMs = performance.now() - setupStart;
+        const gc = (globalThis as { gc?: () => void }).gc;
+        if (gc) gc();
+        if (values["cpu-prof"]) {
+          session = new Session();
+          session.connect();
+          await session.post("Profiler.enable");
+          await session.post("Profiler.setSamplingInterval", { interval: 200 });
+          await session.post("Profiler.start");
+        }
+        ensureNamespace(ns);
+        const createStart = performance.now();
+        createPods(op.template, op.count, ns, !!op.persistentVolumes);
+        createMs = performance.now() - createStart;
+        const initialBinds = bindsIn(ns);
+        measuredInitialBinds = initialBinds;
+        const target = initialBinds + op.count;
+        measuring = true;
+        phases.reset();
+        t0 = performance.now();
+        const cpu0 = process.cpuUsage();
+        const load0 = loadavg()[0] ?? 0;
+        const s = new ThroughputSampler(t0, 0);
+        sampler = s;
+        status = await drive(
+          () => bindsIn(ns) >= target,
+          (now) => s.poll(now, bindsIn(ns) - initialBinds),
+          t0 + timeoutMs,
+        );
+        t1 = performance.now();
+        cpu = process.cpuUsage(cpu0);
+        load = Math.max(load0, loadavg()[0] ?? 0);
+        measuring = false;
+        break;
+      }
+    }
+  }
+  if (deletion) (deletion as { elapsedMs: number }).elapsedMs = t1 - deletionStart;
+
+  // What verification needs from the scheduler, taken before it stops.
+  const rules = new Set(workload.verify.map((r) => r.kind));
+  let cachePodsPerNode: Map<string, number> | null = null;
+  if (rules.has("deletingPodsHeld")) {
+    cachePodsPerNode = new Map();
+    for (const [node, ni] of sched.cache.dump().nodes) cachePodsPerNode.set(node, ni.pods.length);
+  }
+  const q: unknown = sched.queue;
+  const inFlightEvents =
+    rules.has("noInFlightEvents") && q instanceof PriorityQueue
+      ? q.activeQ.listInFlightEvents().length
+      : null;
   sched.close();
 
   if (session && values["cpu-prof"]) {
@@ -298,37 +492,55 @@ async function main(): Promise<WorkloadResult> {
   }
   sampleRss(Number.POSITIVE_INFINITY);
 
-  const scheduled = boundIn(m.namespace) - initialBound;
+  const boundMeasured = bindsIn(measured.namespace) - measuredInitialBinds;
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const listers = cluster.listers();
   const verification = verify({
     workload,
-    nodes: cluster.listers().nodes.list(),
-    pods: cluster.listers().pods.list(),
+    nodes: listers.nodes.list(),
+    pods: listers.pods.list(),
+    namespaces: listers.namespaces.list(),
+    persistentVolumes: listers.persistentVolumes.list(),
+    persistentVolumeClaims: listers.persistentVolumeClaims.list(),
     metricsText: metrics ? await metrics.text() : null,
-    deletedPods,
-    churnPods,
+    observed: {
+      bindsByNamespace: binds,
+      churnCreated,
+      churnDeleted,
+      gatedPodsPopped,
+      deletion,
+      podDeleteEvents,
+      preemptionVictims: cluster.events.filter((e) => e.reason === "Preempted").length,
+      deletingPodsSkipped: cluster.events.filter((e) => e.note.startsWith("skip schedule deleting pod"))
+        .length,
+      cachePodsPerNode,
+      inFlightEvents,
+    },
   });
   const notes = [...base.notes];
   if (status !== "complete") {
     notes.push(
-      `${status} after ${Math.round((t1 - t0) / 1000)} s: ${scheduled}/${m.count} measured pods bound`,
+      `${status} after ${Math.round((t1 - t0) / 1000)} s: ${boundMeasured}/${measured.op.count} measured pods bound`,
     );
   }
+  const summary = sampler?.summary() ?? null;
   return {
     ...base,
     status,
     notes,
-    scheduled,
+    scheduled: boundMeasured,
     durationMs: t1 - t0,
     setupMs,
     createMs,
-    overall: scheduled / ((t1 - t0) / 1000),
+    overall: boundMeasured / ((t1 - t0) / 1000),
     cpuMs,
-    perCpuSecond: scheduled / (cpuMs / 1000),
-    loadAvg: Math.max(load0, load1),
-    throughput: sampler.summary(),
+    perCpuSecond: boundMeasured / (cpuMs / 1000),
+    loadAvg: load,
+    throughput: summary,
+    timeline: sampler?.timeline ?? [],
     attemptLatencyMs: latencySummary(latencies),
     attempts: latencies.length,
-    churnPods,
+    churnPods: churnCreated.Pod ?? 0,
     peakRssMB: Math.round(peakRss / 2 ** 20),
     decisionsVerified: verification.ok,
     verification: verification.checks,

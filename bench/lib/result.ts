@@ -1,6 +1,6 @@
 // What one workload run reports (bench/workload.ts writes it, bench/run.ts tabulates it).
 import type { PhaseBreakdown } from "./phases";
-import { percentile, type ThroughputSummary } from "./sampler";
+import { percentile, type ThroughputSummary, type TimedSample } from "./sampler";
 
 export interface LatencySummary {
   count: number;
@@ -37,6 +37,8 @@ export interface WorkloadResult {
   loadAvg?: number;
   /** SchedulingThroughput as scheduler_perf computes it; null without samples. */
   throughput: ThroughputSummary | null;
+  /** The throughput samples over time (the throughput-over-time chart); absent when skipped. */
+  timeline?: TimedSample[];
   /** Scheduling attempt latency (pop → bound / failed), every attempt in the measured phase. */
   attemptLatencyMs: LatencySummary | null;
   attempts: number;

@@ -18,8 +18,16 @@ export interface ThroughputSummary {
   perc99: number;
 }
 
+/** One recorded sample and when its interval ended (seconds since collection started). */
+export interface TimedSample {
+  t: number;
+  rate: number;
+}
+
 export class ThroughputSampler {
   readonly samples: number[] = [];
+  /** The samples in the order recorded, each at the end of its 1-s interval (a merged interval's at each of its ticks). */
+  readonly timeline: TimedSample[] = [];
   private nextTickAt: number;
   private lastCount: number;
   private lastSampleAt: number;
@@ -68,7 +76,11 @@ export class ThroughputSampler {
     }
     const seconds = (now - this.lastSampleAt) / 1000;
     const rate = newly / seconds;
-    for (let i = 0; i <= this.skipped; i++) this.samples.push(rate);
+    for (let i = 0; i <= this.skipped; i++) {
+      this.samples.push(rate);
+      const t = (now - this.start - (this.skipped - i) * this.intervalMs) / 1000;
+      this.timeline.push({ t: Math.round(t * 1000) / 1000, rate });
+    }
     this.lastCount = scheduled;
     this.skipped = 0;
     this.lastSampleAt = now;

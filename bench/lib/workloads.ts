@@ -1,7 +1,10 @@
 // upstream scheduler_perf workloads (test/integration/scheduler_perf/<topic>/performance-config.yaml),
-// as data: node count and labelling, the ops in order, thresholds. Namespaces follow upstream:
-// createPods without a namespace uses `namespace-<opIndex>`; createNamespaces makes sched-0/1.
-import type { PodTemplateName } from "./templates";
+// as data: each workload's ops in upstream's order with their parameters filled in (the
+// performance-sized variant, the one with a CI threshold), the threshold, our target and the
+// decisions to verify. bench/workload.ts executes the ops as upstream's WorkloadExecutor does
+// (executor.go): a createPods op without a namespace uses `namespace-<opIndex>`, createNamespaces
+// makes `<prefix>-<i>`, createPodSets makes one createPods op per `<namespacePrefix>-<i>`.
+import type { NodeTemplateName, PodTemplateName } from "./templates";
 import type { VerifyRule } from "./verify";
 
 export interface NodeLabelling {
@@ -11,37 +14,66 @@ export interface NodeLabelling {
 }
 
 export interface CreatePodsOp {
-  template: PodTemplateName;
+  opcode: "createPods";
   count: number;
-  namespace: string;
+  template: PodTemplateName;
+  /** Absent: `namespace-<opIndex>`. */
+  namespace?: string;
+  /** Do not wait for the pods to be scheduled (their namespace is remembered for barriers). */
+  skipWaitToCompletion?: boolean;
+  /** The measured op: throughput is collected while its pods are scheduled. */
+  collectMetrics?: boolean;
+  /** persistentVolumeTemplatePath pv-aws.yaml + persistentVolumeClaimTemplatePath pvc.yaml. */
+  persistentVolumes?: boolean;
 }
 
-export interface ChurnOp {
-  template: PodTemplateName;
-  namespace: string;
-  intervalMs: number;
-}
+/** One object a churn op creates (and, in recreate mode, deletes) per tick. */
+export type ChurnTemplate =
+  | { kind: "Pod"; template: PodTemplateName }
+  | { kind: "Node"; template: NodeTemplateName }
+  | { kind: "Service"; template: "churn/service-default" };
+
+export type Op =
+  | {
+      opcode: "createNodes";
+      count: number;
+      template?: NodeTemplateName;
+      labelNodePrepareStrategy?: NodeLabelling;
+    }
+  | { opcode: "createNamespaces"; prefix: string; count: number; template?: "namespace-with-labels" }
+  | { opcode: "createAny"; template: "service"; namespace: string }
+  | CreatePodsOp
+  | {
+      opcode: "createPodSets";
+      /** Namespaces `<namespacePrefix>-0` … `-<count-1>`, one createPods op each. */
+      count: number;
+      namespacePrefix: string;
+      createPodsOp: { count: number; template: PodTemplateName };
+    }
+  /** Waits until every pod of the namespaces created so far is attempted (or scheduled). */
+  | { opcode: "barrier"; stageRequirement: "Attempted" | "Scheduled" }
+  | { opcode: "deletePods"; namespace: string; deletePodsPerSecond: number; skipWaitToCompletion: boolean }
+  | {
+      opcode: "churn";
+      /** create: every tick creates one of each template; recreate: ticks alternate create / delete. */
+      mode: "create" | "recreate";
+      /** recreate: objects per template kept alive (upstream `number`). */
+      number?: number;
+      templates: ChurnTemplate[];
+      intervalMilliseconds: number;
+    };
 
 export interface Workload {
   /** `<TestCase>/<workload>` as upstream names them. */
   name: string;
   /** Upstream source file. */
   source: string;
-  nodes: number;
-  nodeLabels?: NodeLabelling;
-  namespaces: string[];
-  /** A Service (templates/service.yaml) in this namespace. */
-  serviceNamespace?: string;
-  /** Created and scheduled before measuring, in order. */
-  init: CreatePodsOp[];
-  /** Churn started before the measured pods are created (mode create), running to the end. */
-  churn?: ChurnOp;
-  measured: CreatePodsOp;
+  ops: Op[];
   /** Upstream's measured count when ours is reduced to fit the time budget. */
   upstreamMeasured?: number;
   /** Upstream CI threshold (SchedulingThroughput Average, pods/s); null when none. */
   threshold: number | null;
-  /** The issue's target for us (pods/s Average); null when none. */
+  /** The issue's own target (pods/s Average) where it names one; otherwise 5× the threshold applies. */
   target: number | null;
   /** Peak RSS target in MB; null when none. */
   rssTargetMB: number | null;
@@ -49,105 +81,212 @@ export interface Workload {
   timeoutMs: number;
   /** What the outcome must show (checked after the run; bench/lib/verify.ts). */
   verify: VerifyRule[];
+  /** A point of the scaling curve (SchedulingBasic at several node counts). */
+  scaling?: boolean;
+  /** Not an upstream workload of its own: this one's ops at another size (the scaling curve's extra points). */
+  sizeOf?: string;
   notes?: string;
 }
 
 const misc = "test/integration/scheduler_perf/misc/performance-config.yaml";
 const affinity = "test/integration/scheduler_perf/affinity/performance-config.yaml";
 const spreading = "test/integration/scheduler_perf/topology_spreading/performance-config.yaml";
+const volumes = "test/integration/scheduler_perf/volumes/performance-config.yaml";
 const zone = "topology.kubernetes.io/zone";
 const moons: NodeLabelling = { key: zone, values: ["moon-1", "moon-2", "moon-3"] };
 const zone1: NodeLabelling = { key: zone, values: ["zone1"] };
-const sched = ["sched-0", "sched-1"];
 
-/** Basic shape: nodes (op 0), init pods (op 1, namespace-1), measured (op 2, namespace-2). */
-function basic(
-  template: PodTemplateName,
-  initTemplate: PodTemplateName,
-  init: number,
-  measured: number,
-): Pick<Workload, "namespaces" | "init" | "measured"> {
-  return {
-    namespaces: ["namespace-1", "namespace-2"],
-    init: [{ template: initTemplate, count: init, namespace: "namespace-1" }],
-    measured: { template, count: measured, namespace: "namespace-2" },
-  };
+const nodes = (count: number, labels?: NodeLabelling, template?: NodeTemplateName): Op => ({
+  opcode: "createNodes",
+  count,
+  ...(template ? { template } : {}),
+  ...(labels ? { labelNodePrepareStrategy: labels } : {}),
+});
+const pods = (count: number, template: PodTemplateName, extra: Partial<CreatePodsOp> = {}): CreatePodsOp => ({
+  opcode: "createPods",
+  count,
+  template,
+  ...extra,
+});
+const measure = (count: number, template: PodTemplateName, extra: Partial<CreatePodsOp> = {}): CreatePodsOp =>
+  pods(count, template, { ...extra, collectMetrics: true });
+const schedNamespaces: Op = { opcode: "createNamespaces", prefix: "sched", count: 2 };
+
+/** SchedulingBasic's shape: createNodes, init createPods, measured createPods (pod-default). */
+function basic(nodeCount: number, init: number, measured: number): Op[] {
+  return [nodes(nodeCount), pods(init, "pod-default"), measure(measured, "pod-default")];
 }
 
-/** Affinity shape: nodes (op 0), createNamespaces sched-0/1 (op 1), init in sched-0, measured in sched-1. */
+/** The affinity tests' shape: createNodes, createNamespaces sched-0/1, init in sched-0, measured in sched-1. */
 function affinityShape(
   template: PodTemplateName,
   init: number,
   measured: number,
-): Pick<Workload, "namespaces" | "init" | "measured"> {
-  return {
-    namespaces: sched,
-    init: [{ template, count: init, namespace: "sched-0" }],
-    measured: { template, count: measured, namespace: "sched-1" },
-  };
+  labels?: NodeLabelling,
+): Op[] {
+  return [
+    nodes(5000, labels),
+    schedNamespaces,
+    pods(init, template, { namespace: "sched-0" }),
+    measure(measured, template, { namespace: "sched-1" }),
+  ];
 }
+
+/**
+ * The namespace-selector tests' shape: createNodes, `initNamespaces` labelled namespaces
+ * init-ns-<i> with `perNamespace` pods each (createPodSets), a labelled measure-ns-0 for the
+ * measured pods.
+ */
+function nsSelectorShape(
+  template: PodTemplateName,
+  nodeCount: number,
+  perNamespace: number,
+  measured: number,
+  labels?: NodeLabelling,
+): Op[] {
+  return [
+    nodes(nodeCount, labels),
+    { opcode: "createNamespaces", prefix: "init-ns", count: 100, template: "namespace-with-labels" },
+    { opcode: "createNamespaces", prefix: "measure-ns", count: 1, template: "namespace-with-labels" },
+    {
+      opcode: "createPodSets",
+      count: 100,
+      namespacePrefix: "init-ns",
+      createPodsOp: { count: perNamespace, template },
+    },
+    measure(measured, template, { namespace: "measure-ns-0" }),
+  ];
+}
+
+const bound = [{ kind: "allMeasuredBound" }, { kind: "withinCapacity" }] as const satisfies VerifyRule[];
+const basicVerify: VerifyRule[] = [
+  ...bound,
+  { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" },
+];
+/** An extra size of the scaling curve: SchedulingBasic's ops at another node count. */
+const scalingPoint = {
+  scaling: true,
+  sizeOf: "SchedulingBasic/5000Nodes_10000Pods",
+  notes:
+    "not an upstream size: a point of the scaling curve (SchedulingBasic's 1:5 init and 2:1 measured pods per node)",
+} as const;
+/** The 5000-node workloads' RSS target and time limit. */
+const at5000 = { rssTargetMB: 500, timeoutMs: 90_000 } as const;
+/** Preferred pod affinity packs pods on few hosts (40 fit a host), InterPodAffinity scoring. */
+const packedByPreferredAffinity: VerifyRule[] = [
+  ...bound,
+  { kind: "packed", podsPerHost: 40, factor: 5 },
+  { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
+];
 
 export const workloads: Workload[] = [
   {
     name: "SchedulingBasic/500Nodes",
     source: misc,
-    nodes: 500,
-    ...basic("pod-default", "pod-default", 500, 1000),
+    ops: basic(500, 500, 1000),
     threshold: null,
     target: null,
     rssTargetMB: null,
     timeoutMs: 60_000,
-    verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
-      { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" },
-    ],
+    verify: basicVerify,
+    scaling: true,
     notes: "local size, no CI threshold",
+  },
+  {
+    name: "SchedulingBasic/1000Nodes",
+    source: misc,
+    ops: basic(1000, 200, 2000),
+    threshold: null,
+    target: null,
+    rssTargetMB: null,
+    timeoutMs: 60_000,
+    verify: basicVerify,
+    ...scalingPoint,
   },
   {
     name: "SchedulingBasic/5000Nodes_10000Pods",
     source: misc,
-    nodes: 5000,
-    ...basic("pod-default", "pod-default", 1000, 10000),
+    ops: basic(5000, 1000, 10000),
     threshold: 680,
     target: 3400,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
+    verify: basicVerify,
+    scaling: true,
+  },
+  {
+    name: "SchedulingBasic/15000Nodes",
+    source: misc,
+    ops: basic(15000, 3000, 30000),
+    threshold: null,
+    target: null,
+    rssTargetMB: 1024,
+    timeoutMs: 180_000,
+    verify: basicVerify,
+    ...scalingPoint,
+  },
+  {
+    // The daemonset case (issue #124709): NodeAffinity's PreFilterResult narrows every pod to
+    // the one node its matchFields names, among 15000 others.
+    name: "SchedulingDaemonset/15000Nodes",
+    source: misc,
+    ops: [
+      nodes(1, undefined, "node-with-name"),
+      nodes(15000, undefined, "node-default"),
+      measure(30000, "daemonset-pod"),
+    ],
+    threshold: 1100,
+    target: 5500,
+    rssTargetMB: 1024,
+    timeoutMs: 180_000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
-      { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" },
+      ...bound,
+      { kind: "allOnNamedNode" },
+      { kind: "pluginRan", plugin: "NodeAffinity", point: "PreFilter" },
     ],
   },
   {
     name: "SchedulingPodAntiAffinity/5000Nodes_2000Pods",
     source: affinity,
-    nodes: 5000,
-    ...affinityShape("pod-with-pod-anti-affinity", 1000, 2000),
+    ops: affinityShape("pod-with-pod-anti-affinity", 1000, 2000),
     threshold: 60,
     target: 1000,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
+      ...bound,
       { kind: "requiredAntiAffinity" },
       { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
     ],
   },
   {
+    // The measured pods carry only the label the existing pods' anti-affinity selects: the
+    // symmetric (existing pods') side of the filter does the work.
+    name: "SchedulingPodMatchingAntiAffinity/5000Nodes_5000Pods",
+    source: affinity,
+    ops: [
+      nodes(5000),
+      schedNamespaces,
+      pods(1000, "pod-with-pod-anti-affinity", { namespace: "sched-0" }),
+      measure(5000, "pod-with-pod-anti-affinity-label", { namespace: "sched-1" }),
+    ],
+    threshold: 595,
+    target: null,
+    ...at5000,
+    verify: [
+      ...bound,
+      { kind: "requiredAntiAffinity" },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
+    ],
+    notes: "floor 595 is the QueueingHints-off variant's (543 with them on, as we run)",
+  },
+  {
     name: "SchedulingPodAffinity/5000Nodes_5000Pods",
     source: affinity,
-    nodes: 5000,
-    nodeLabels: zone1,
-    ...affinityShape("pod-with-pod-affinity", 5000, 5000),
+    ops: affinityShape("pod-with-pod-affinity", 5000, 5000, zone1),
     threshold: 35,
     target: 700,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
+      ...bound,
       { kind: "requiredAffinity" },
       { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
     ],
@@ -155,31 +294,21 @@ export const workloads: Workload[] = [
   {
     name: "SchedulingPreferredPodAffinity/5000Nodes_5000Pods",
     source: affinity,
-    nodes: 5000,
-    ...affinityShape("pod-with-preferred-pod-affinity", 5000, 5000),
+    ops: affinityShape("pod-with-preferred-pod-affinity", 5000, 5000),
     threshold: 90,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
-    verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
-      { kind: "packed", podsPerHost: 40, factor: 5 },
-      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
-    ],
+    ...at5000,
+    verify: packedByPreferredAffinity,
   },
   {
     name: "SchedulingPreferredPodAntiAffinity/5000Nodes_5000Pods",
     source: affinity,
-    nodes: 5000,
-    ...affinityShape("pod-with-preferred-pod-anti-affinity", 5000, 5000),
+    ops: affinityShape("pod-with-preferred-pod-anti-affinity", 5000, 5000),
     threshold: 90,
     target: null,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
+      ...bound,
       { kind: "maxPerHost", max: 4 },
       { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
     ],
@@ -187,33 +316,101 @@ export const workloads: Workload[] = [
   {
     name: "SchedulingNodeAffinity/5000Nodes_10000Pods",
     source: affinity,
-    nodes: 5000,
-    nodeLabels: zone1,
-    ...basic("pod-with-node-affinity", "pod-with-node-affinity", 5000, 10000),
+    ops: [nodes(5000, zone1), pods(5000, "pod-with-node-affinity"), measure(10000, "pod-with-node-affinity")],
     threshold: 220,
     target: 1100,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
+      ...bound,
       { kind: "nodeAffinity" },
       { kind: "pluginRan", plugin: "NodeAffinity", point: "Filter" },
     ],
   },
   {
+    // Five kinds of existing pods (2000 each, sched-0), then plain pods measured in namespace-7.
+    name: "MixedSchedulingBasePod/5000Nodes_5000Pods",
+    source: affinity,
+    ops: [
+      nodes(5000, zone1),
+      { opcode: "createNamespaces", prefix: "sched", count: 1 },
+      pods(2000, "pod-default", { namespace: "sched-0" }),
+      pods(2000, "pod-with-pod-affinity", { namespace: "sched-0" }),
+      pods(2000, "pod-with-pod-anti-affinity", { namespace: "sched-0" }),
+      pods(2000, "pod-with-preferred-pod-affinity", { namespace: "sched-0" }),
+      pods(2000, "pod-with-preferred-pod-anti-affinity", { namespace: "sched-0" }),
+      measure(5000, "pod-default"),
+    ],
+    threshold: 140,
+    target: null,
+    ...at5000,
+    notes:
+      "as upstream, each init op waits only until sched-0 has as many pods scheduled as it created (2000), so the measured pods start behind most of the 10000 init pods: Overall counts that wait, the Average (from the first measured bind) does not",
+    verify: [
+      ...bound,
+      { kind: "requiredAntiAffinity" },
+      { kind: "requiredAffinity" },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
+    ],
+  },
+  {
+    // 6000 nodes for 4000 + 2000 pods that may not share a host: every node ends up with one.
+    name: "SchedulingRequiredPodAntiAffinityWithNSSelector/5000Nodes_2000Pods",
+    source: affinity,
+    ops: nsSelectorShape("pod-anti-affinity-ns-selector", 6000, 40, 2000),
+    threshold: 24,
+    target: null,
+    ...at5000,
+    verify: [
+      ...bound,
+      { kind: "requiredAntiAffinity" },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
+    ],
+  },
+  {
+    name: "SchedulingPreferredAntiAffinityWithNSSelector/5000Nodes_2000Pods",
+    source: affinity,
+    ops: nsSelectorShape("pod-preferred-anti-affinity-ns-selector", 5000, 40, 2000),
+    threshold: 55,
+    target: null,
+    ...at5000,
+    verify: [
+      ...bound,
+      { kind: "maxPerHost", max: 2, selector: { color: "green" } },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Score" },
+    ],
+  },
+  {
+    name: "SchedulingRequiredPodAffinityWithNSSelector/5000Nodes_2000Pods",
+    source: affinity,
+    ops: nsSelectorShape("pod-affinity-ns-selector", 5000, 50, 2000, zone1),
+    threshold: 35,
+    target: null,
+    ...at5000,
+    verify: [
+      ...bound,
+      { kind: "requiredAffinity" },
+      { kind: "pluginRan", plugin: "InterPodAffinity", point: "Filter" },
+    ],
+  },
+  {
+    name: "SchedulingPreferredAffinityWithNSSelector/5000Nodes_5000Pods",
+    source: affinity,
+    ops: nsSelectorShape("pod-preferred-affinity-ns-selector", 5000, 50, 5000),
+    threshold: 90,
+    target: null,
+    ...at5000,
+    verify: packedByPreferredAffinity,
+  },
+  {
     name: "TopologySpreading/5000Nodes_5000Pods",
     source: spreading,
-    nodes: 5000,
-    nodeLabels: moons,
-    ...basic("pod-with-topology-spreading", "pod-default", 5000, 5000),
+    ops: [nodes(5000, moons), pods(5000, "pod-default"), measure(5000, "pod-with-topology-spreading")],
     threshold: 460,
     target: 2300,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
+      ...bound,
       { kind: "zoneSkew", maxSkew: 5 },
       { kind: "pluginRan", plugin: "PodTopologySpread", point: "Filter" },
     ],
@@ -221,69 +418,209 @@ export const workloads: Workload[] = [
   {
     name: "PreferredTopologySpreading/5000Nodes_5000Pods",
     source: spreading,
-    nodes: 5000,
-    nodeLabels: moons,
-    ...basic("pod-with-preferred-topology-spreading", "pod-default", 5000, 5000),
+    ops: [
+      nodes(5000, moons),
+      pods(5000, "pod-default"),
+      measure(5000, "pod-with-preferred-topology-spreading"),
+    ],
     threshold: 340,
     target: 1700,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
+    ...at5000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
+      ...bound,
       { kind: "zoneSkew", maxSkew: 5 },
       { kind: "pluginRan", plugin: "PodTopologySpread", point: "Score" },
     ],
   },
   {
-    // ops: createNodes (0), createAny Service in service-ns (1), init pods (2, namespace-2),
-    // measured pod-with-label pods in service-ns (3).
     name: "DefaultTopologySpreading/5000Nodes_50000Pods",
     source: spreading,
-    nodes: 5000,
-    nodeLabels: moons,
-    namespaces: ["namespace-2", "service-ns"],
-    serviceNamespace: "service-ns",
-    init: [{ template: "pod-default", count: 5000, namespace: "namespace-2" }],
-    measured: { template: "pod-with-label", count: 50000, namespace: "service-ns" },
+    ops: [
+      nodes(5000, moons),
+      { opcode: "createAny", template: "service", namespace: "service-ns" },
+      pods(5000, "pod-default"),
+      measure(50000, "pod-with-label", { namespace: "service-ns" }),
+    ],
     threshold: 160,
     target: null,
     rssTargetMB: 500,
     timeoutMs: 120_000,
     verify: [
-      { kind: "allMeasuredBound" },
-      { kind: "withinCapacity" },
+      ...bound,
       { kind: "defaultSpreadingZoneSkew" },
       { kind: "pluginRan", plugin: "PodTopologySpread", point: "Score" },
     ],
   },
   {
+    // maxSkew 1 over hostname with nodeTaintsPolicy Honor: the 1000 tainted nodes are no
+    // domains, so the 4000 pods land one per untainted node.
+    name: "SchedulingWithNodeInclusionPolicy/5000Nodes",
+    source: spreading,
+    ops: [
+      nodes(4000),
+      nodes(1000, undefined, "node-with-taint"),
+      measure(4000, "pod-with-node-inclusion-policy"),
+    ],
+    threshold: 270,
+    target: null,
+    ...at5000,
+    verify: [
+      ...bound,
+      { kind: "hostSkewUntainted", maxSkew: 1 },
+      { kind: "pluginRan", plugin: "PodTopologySpread", point: "Filter" },
+    ],
+  },
+  {
     name: "PreemptionBasic/1000Nodes",
     source: misc,
-    nodes: 1000,
-    ...basic("pod-high-priority", "pod-low-priority", 4000, 1000),
+    ops: [nodes(1000), pods(4000, "pod-low-priority"), measure(1000, "pod-high-priority")],
     threshold: null,
     target: null,
     rssTargetMB: null,
     timeoutMs: 90_000,
-    verify: [{ kind: "allMeasuredBound" }, { kind: "withinCapacity" }, { kind: "preempted" }],
+    verify: [...bound, { kind: "preempted" }],
     notes: "no CI threshold (old 500Nodes floor was 18)",
   },
   {
-    // ops: createNodes (0), init pods (1, namespace-1), churn (2, namespace-2), measured (3, namespace-3).
+    // Schedulable pods interleaved with a priority-10 preemptor (3 CPU: evicts 3 of a node's 4
+    // low-priority pods) every 200 ms. Our preemption prepares its candidate inside PostFilter;
+    // upstream's floor is the same for the async and sync variants.
+    name: "PreemptionAsync/5000Nodes",
+    source: misc,
+    ops: [
+      nodes(5000),
+      pods(20000, "pod-low-priority"),
+      {
+        opcode: "churn",
+        mode: "create",
+        templates: [{ kind: "Pod", template: "pod-high-priority" }],
+        intervalMilliseconds: 200,
+      },
+      measure(5000, "pod-default"),
+    ],
+    threshold: 570,
+    target: null,
+    ...at5000,
+    verify: [...bound, { kind: "preempted" }],
+  },
+  {
     name: "Unschedulable/5kNodes/100Init/10kPods",
     source: misc,
-    nodes: 5000,
-    namespaces: ["namespace-1", "namespace-2", "namespace-3"],
-    init: [{ template: "pod-default", count: 100, namespace: "namespace-1" }],
-    churn: { template: "pod-high-priority-large-cpu", namespace: "namespace-2", intervalMs: 200 },
-    measured: { template: "pod-default", count: 10000, namespace: "namespace-3" },
+    ops: [
+      nodes(5000),
+      pods(100, "pod-default"),
+      {
+        opcode: "churn",
+        mode: "create",
+        templates: [{ kind: "Pod", template: "pod-high-priority-large-cpu" }],
+        intervalMilliseconds: 200,
+      },
+      measure(10000, "pod-default"),
+    ],
     threshold: 590,
     target: 3000,
-    rssTargetMB: 500,
-    timeoutMs: 90_000,
-    verify: [{ kind: "allMeasuredBound" }, { kind: "withinCapacity" }, { kind: "churnPending" }],
+    ...at5000,
+    verify: [...bound, { kind: "churnPending" }],
     notes: "churn: one 9-CPU priority-10 pod every 200 ms of wall time",
+  },
+  {
+    // Every second, a node nothing fits on, a 9-CPU priority-10 pod and a Service are created,
+    // and deleted the next second (recreate mode, number 1).
+    name: "SchedulingWithMixedChurn/5000Nodes_10000Pods",
+    source: misc,
+    ops: [
+      nodes(5000),
+      {
+        opcode: "churn",
+        mode: "recreate",
+        number: 1,
+        templates: [
+          { kind: "Node", template: "churn/node-default" },
+          { kind: "Pod", template: "pod-high-priority-large-cpu" },
+          { kind: "Service", template: "churn/service-default" },
+        ],
+        intervalMilliseconds: 1000,
+      },
+      measure(10000, "pod-default"),
+    ],
+    threshold: 710,
+    target: null,
+    ...at5000,
+    verify: [...bound, { kind: "churnPending" }, { kind: "churnRecreated" }],
+  },
+  {
+    // 10000 gated pods wait in the queue while 20000 scheduled pods are deleted at 50/s (an
+    // AssignedPodDelete event each) and 20000 more are scheduled, all on one node (issue #124384).
+    name: "SchedulingWhileGated/1Node_10000GatedPods",
+    source: misc,
+    ops: [
+      nodes(1, undefined, "node-with-name"),
+      pods(10000, "gated-pod", { skipWaitToCompletion: true }),
+      { opcode: "barrier", stageRequirement: "Attempted" },
+      pods(20000, "light-pod"),
+      { opcode: "deletePods", namespace: "namespace-3", deletePodsPerSecond: 50, skipWaitToCompletion: true },
+      measure(20000, "light-pod"),
+    ],
+    threshold: 910,
+    target: null,
+    rssTargetMB: 500,
+    timeoutMs: 180_000,
+    verify: [...bound, { kind: "gatedStayPending" }, { kind: "deletedAtRate" }],
+  },
+  {
+    // Pods with a finalizer are deleted at 100/s while they and the measured pods are scheduled:
+    // they stay, marked for deletion, holding their place; pending ones must not be scheduled
+    // (upstream PR #126962, an in-flight events leak on this path).
+    name: "SchedulingDeletedPodsWithFinalizers/5000Node_5000DeletingPods",
+    source: misc,
+    ops: [
+      nodes(5000),
+      pods(5000, "pod-with-finalizer", { skipWaitToCompletion: true }),
+      {
+        opcode: "deletePods",
+        namespace: "namespace-1",
+        deletePodsPerSecond: 100,
+        skipWaitToCompletion: true,
+      },
+      measure(5000, "light-pod"),
+    ],
+    threshold: 830,
+    target: null,
+    ...at5000,
+    verify: [...bound, { kind: "deletingPodsHeld" }, { kind: "deletedAtRate" }, { kind: "noInFlightEvents" }],
+  },
+  {
+    name: "SchedulingSecrets/5000Nodes_10000Pods",
+    source: volumes,
+    ops: [nodes(5000), pods(1000, "pod-with-secret-volume"), measure(10000, "pod-with-secret-volume")],
+    threshold: 790,
+    target: null,
+    ...at5000,
+    verify: [
+      ...bound,
+      { kind: "podsKeepVolumes" },
+      { kind: "pluginRan", plugin: "NodeResourcesFit", point: "Score" },
+    ],
+  },
+  {
+    // Each pod has its own in-tree AWS EBS PV, pre-bound to its claim (makeBasePod's pod).
+    name: "SchedulingInTreePVs/5000Nodes_2000Pods",
+    source: volumes,
+    ops: [
+      nodes(5000),
+      pods(1000, "pod-default", { persistentVolumes: true }),
+      measure(2000, "pod-default", { persistentVolumes: true }),
+    ],
+    threshold: 290,
+    target: null,
+    ...at5000,
+    verify: [
+      ...bound,
+      { kind: "podsKeepVolumes" },
+      { kind: "volumeLimits" },
+      { kind: "pluginRan", plugin: "VolumeBinding", point: "Filter" },
+      { kind: "pluginRan", plugin: "NodeVolumeLimits", point: "Filter" },
+    ],
   },
 ];
 
@@ -302,4 +639,84 @@ export function selectWorkloads(filter: string | undefined): Workload[] {
 
 export function findWorkload(name: string): Workload | undefined {
   return workloads.find((w) => w.name === name);
+}
+
+/** The namespace a createPods op (at opIndex) puts its pods in. */
+export function podsNamespace(op: CreatePodsOp, opIndex: number): string {
+  return op.namespace ?? `namespace-${opIndex}`;
+}
+
+/** The measured op and its namespace. */
+export function measuredOp(w: Workload): { op: CreatePodsOp; namespace: string } {
+  const i = w.ops.findIndex((o) => o.opcode === "createPods" && o.collectMetrics);
+  const op = w.ops[i];
+  if (op?.opcode !== "createPods") throw new Error(`${w.name}: no createPods op collects metrics`);
+  return { op, namespace: podsNamespace(op, i) };
+}
+
+/** The namespace a churn op creates its pods and Services in. */
+export function churnNamespace(w: Workload): string | null {
+  const i = w.ops.findIndex((o) => o.opcode === "churn");
+  return i < 0 ? null : `namespace-${i}`;
+}
+
+/** Nodes the workload creates up front (createNodes ops). */
+export function nodeCount(w: Workload): number {
+  let n = 0;
+  for (const op of w.ops) if (op.opcode === "createNodes") n += op.count;
+  return n;
+}
+
+/** Pods created before the measured op. */
+export function initPodCount(w: Workload): number {
+  let n = 0;
+  for (const op of w.ops) {
+    if (op.opcode === "createPods" && !op.collectMetrics) n += op.count;
+    if (op.opcode === "createPodSets") n += op.count * op.createPodsOp.count;
+  }
+  return n;
+}
+
+/**
+ * The workload with its counts scaled by `f` (quick runs and tests; no CI threshold applies):
+ * nodes, pods per createPods op and namespaces per createPodSets (not pods per namespace).
+ */
+export function scaleWorkload(w: Workload, f: number): Workload {
+  if (f === 1) return w;
+  const n = (x: number) => Math.max(1, Math.round(x * f));
+  const podSetPrefixes = new Set<string>();
+  for (const op of w.ops) if (op.opcode === "createPodSets") podSetPrefixes.add(op.namespacePrefix);
+  const ops = w.ops.map((op): Op => {
+    switch (op.opcode) {
+      case "createNodes":
+      case "createPods":
+        return { ...op, count: n(op.count) };
+      case "createPodSets":
+        return { ...op, count: n(op.count) };
+      case "createNamespaces":
+        // The namespaces a createPodSets fills are scaled with it.
+        return podSetPrefixes.has(op.prefix) ? { ...op, count: n(op.count) } : op;
+      default:
+        return op;
+    }
+  });
+  return {
+    ...w,
+    ops,
+    upstreamMeasured: w.upstreamMeasured ?? measuredOp(w).op.count,
+    threshold: null,
+    target: null,
+    rssTargetMB: null,
+    notes: `scaled ×${f}${w.notes ? `; ${w.notes}` : ""}`,
+  };
+}
+
+/** The workload with `count` measured pods (upstream's count kept as upstreamMeasured). */
+export function withMeasured(w: Workload, count: number): Workload {
+  const { op } = measuredOp(w);
+  return {
+    ...w,
+    upstreamMeasured: w.upstreamMeasured ?? op.count,
+    ops: w.ops.map((o) => (o === op ? { ...op, count } : o)),
+  };
 }

@@ -38,6 +38,9 @@ const kinds: Record<string, SupportedKind> = {
 
 const key = (p: Pod) => `${p.metadata?.namespace || "default"}/${p.metadata?.name ?? ""}`;
 
+/** The engine's name for a harness node: a nameless node (there is at most one) gets one. */
+const nodeName = (name: string) => name || "nameless-node";
+
 /** Runs the call's pod through simulate() over the call's cluster and profile, with explain. */
 async function replay(call: EngineCall): Promise<SimulationResult["pods"][number] | string> {
   const registry = new Map(call.registry);
@@ -67,7 +70,9 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
     const kind = kinds[field];
     if (kind) for (const o of list as unknown[]) add(kind, o);
   }
-  for (const n of call.nodes) add("Node", n);
+  // Tables leave nodes nameless too; the engine binds by name, so the one nameless node gets one.
+  for (const n of call.nodes)
+    add("Node", n.metadata?.name ? n : { ...n, metadata: { ...n.metadata, name: nodeName("") } });
   // Upstream's tables leave most pods nameless; the cluster needs a key per pod.
   const named = (p: Pod, name: string): Pod => {
     const c = structuredClone(p);
@@ -75,7 +80,14 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
     return c;
   };
   const pod = named(call.pod, "pod-under-test");
-  if (pod.spec?.nodeName) return "the pod is already bound";
+  if (pod.spec?.nodeName) {
+    // Upstream's helpers put spec.nodeName on the pod under test (NodePorts' newPod(host, ...),
+    // the resource tables' pods); only NodeName reads it, so the others decide the same on the
+    // pending copy a cycle can schedule. For NodeName, a bound pod is never scheduled again.
+    if (call.pluginName === "NodeName") return "the pod is already bound";
+    pod.spec = { ...pod.spec, nodeName: "" };
+    delete pod.spec.nodeName;
+  }
   const seen = new Set<string>([key(pod)]);
   const uids = new Set<string>([pod.metadata?.uid ?? ""]);
   call.pods.forEach((p, i) => {
@@ -111,11 +123,44 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
 const view = statusSummary;
 
 export async function check(call: EngineCall): Promise<Verdict> {
+  if (call.unobservable) return { verdict: "unobservable", why: call.unobservable };
   const result = await replay(call);
   if (typeof result === "string") return { verdict: "unobservable", why: result };
+  if (call.kind === "preEnqueue") {
+    // A pod PreEnqueue gates is reported Gated with the gating plugin's message.
+    const want = call.status ? view(call.status) : null;
+    const gated = result.outcome === "Gated" && result.attempts === 0;
+    if (!want) {
+      return gated
+        ? { verdict: "differs", why: `PreEnqueue: harness Success, engine gated (${result.message})` }
+        : { verdict: "same" };
+    }
+    if (!gated)
+      return { verdict: "differs", why: `PreEnqueue: harness ${want.code}, engine ${result.outcome}` };
+    const msg = want.reasons.join(", ");
+    return result.message === msg
+      ? { verdict: "same" }
+      : { verdict: "differs", why: `PreEnqueue: harness "${msg}", engine "${result.message}"` };
+  }
   const e = result.explain;
-  if (!e) return { verdict: "unobservable", why: "no explanation recorded" };
+  if (!e) {
+    return {
+      verdict: "unobservable",
+      why: result.outcome === "Gated" ? "the pod was gated at PreEnqueue" : "no explanation recorded",
+    };
+  }
   const preFilter = e.preFilter[call.pluginName];
+  if (call.kind === "preFilter") {
+    const want = view(call.preFilterStatus);
+    if (!preFilter) return { verdict: "unobservable", why: "the engine ran no PreFilter of the plugin" };
+    const got = { code: preFilter.code, reasons: preFilter.reasons ?? [] };
+    return got.code === want.code && JSON.stringify(got.reasons) === JSON.stringify(want.reasons)
+      ? { verdict: "same" }
+      : {
+          verdict: "differs",
+          why: `PreFilter: harness ${want.code} ${JSON.stringify(want.reasons)}, engine ${got.code} ${JSON.stringify(got.reasons)}`,
+        };
+  }
   if (call.kind === "filter") {
     const harnessPre = view(call.preFilterStatus);
     // The plugin's own PreFilter (Skip included) must agree first.
@@ -130,7 +175,7 @@ export async function check(call: EngineCall): Promise<Verdict> {
       return { verdict: "unobservable", why: "PreFilter did not succeed" };
     let compared = 0;
     for (const [node, status] of call.statuses) {
-      const got = e.filter[node]?.[call.pluginName];
+      const got = e.filter[nodeName(node)]?.[call.pluginName];
       if (!got) continue; // not evaluated: PreFilter narrowed the nodes, or an earlier plugin failed
       const want = view(status);
       if (got.code !== want.code || JSON.stringify(got.reasons ?? []) !== JSON.stringify(want.reasons)) {
@@ -141,23 +186,31 @@ export async function check(call: EngineCall): Promise<Verdict> {
       }
       compared++;
     }
-    return compared > 0
-      ? { verdict: "same" }
-      : { verdict: "unobservable", why: "the plugin ran on none of the nodes" };
+    if (compared > 0) return { verdict: "same" };
+    // PreFilter Skip in both: the framework skips the plugin's Filter on every node, in both.
+    if (harnessPre.code === "Skip" && preFilter?.code === "Skip") return { verdict: "same" };
+    return { verdict: "unobservable", why: "the plugin ran on none of the nodes" };
   }
   // score
   const scored = Object.keys(e.score ?? {});
   if (scored.length === 0)
     return { verdict: "unobservable", why: "the engine did not score (fewer than two feasible nodes)" };
-  if (scored.slice().sort().join() !== call.nodeNames.slice().sort().join()) {
+  if (scored.slice().sort().join() !== call.nodeNames.map(nodeName).sort().join()) {
     return { verdict: "unobservable", why: "the engine scored another set of nodes (filters reject some)" };
   }
   if (call.preScoreStatus?.isSkip()) {
     const any = scored.some((n) => e.score?.[n]?.[call.pluginName]);
     return any ? { verdict: "differs", why: "PreScore: harness Skip, engine scored" } : { verdict: "same" };
   }
+  if (call.withoutPreScore && !scored.some((n) => e.score?.[n]?.[call.pluginName])) {
+    // The cycle's PreScore skipped the plugin: there is no score to compare the call's with.
+    return {
+      verdict: "unobservable",
+      why: "Score without PreScore: the engine's PreScore skipped the plugin",
+    };
+  }
   for (const s of call.scores ?? []) {
-    const got = e.score?.[s.name]?.[call.pluginName];
+    const got = e.score?.[nodeName(s.name)]?.[call.pluginName];
     if (!got)
       return { verdict: "differs", why: `Score on ${s.name}: the engine did not score with the plugin` };
     if (got.normalized !== s.score) {
@@ -168,7 +221,20 @@ export async function check(call: EngineCall): Promise<Verdict> {
 }
 
 /** Appends one line per call to `file` (KUBESCHED_CONFORMANCE_REPORT) for the counts. */
-export function report(file: string | undefined, test: string, call: EngineCall, v: Verdict): void {
+export function report(
+  file: string | undefined,
+  test: string,
+  testFile: string,
+  call: EngineCall,
+  v: Verdict,
+): void {
   if (!file) return;
-  appendFileSync(file, `${JSON.stringify({ test, plugin: call.pluginName, kind: call.kind, ...v })}\n`);
+  const line = { type: "call", test, file: testFile, plugin: call.pluginName, kind: call.kind, ...v };
+  appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+/** Appends one line per test: its file and how many harness calls it made (0: none replayed). */
+export function reportTest(file: string | undefined, test: string, testFile: string, calls: number): void {
+  if (!file) return;
+  appendFileSync(file, `${JSON.stringify({ type: "test", test, file: testFile, calls })}\n`);
 }

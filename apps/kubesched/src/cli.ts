@@ -1,16 +1,27 @@
 // The kubesched command line: a tree of commands whose flags node:util's parseArgs tokenizes.
 // Every failure is a message and an exit code, never a stack trace.
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs as nodeParseArgs } from "node:util";
 import type { Logger, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { createLogger } from "@kubesched/scheduler";
-import pkg from "../package.json" with { type: "json" };
 import { capacityCommand } from "./commands/capacity";
+import { pluginFlag } from "./commands/common";
 import { configCommand } from "./commands/config";
 import { diffCommand } from "./commands/diff";
+import { pluginsCommand } from "./commands/plugins";
 import { runCommand } from "./commands/run";
 import { simulateCommand } from "./commands/simulate";
 import { snapshotCommand } from "./commands/snapshot";
+import { OptionsFileError, optionsNextTo } from "./plugins/options-file";
+import {
+  type LoadedPluginPackage,
+  loadPlugins,
+  type PluginRequest,
+  splitSpecs,
+} from "./plugins/plugin-packages";
 
 /** The Kubernetes minor this CLI tracks. */
 export const kubernetesVersion = "v1.37";
@@ -43,11 +54,14 @@ export interface FlagSpec {
 export interface CommandContext {
   /** Flag values by name (booleans as true); the last one for repeated flags. */
   flags: Record<string, string | true>;
-  /** Every value of each value flag, in order (for repeatable flags). */
+  /** Every value of each value flag, in order (for repeatable flags); "true"/"false" for booleans given. */
   lists: Record<string, string[]>;
   args: string[];
   io: Required<CliIO>;
+  /** The in-tree plugins (or a runner's) and those of the plugin packages loaded for this command. */
   registry: Registry;
+  /** The plugin packages loaded (`--plugin`, the options file next to the configuration). */
+  pluginPackages: LoadedPluginPackage[];
   /** Logs to stderr at the verbosity and format of the global `-v` and `--logging-format` flags. */
   logger: Logger;
 }
@@ -59,6 +73,8 @@ export interface CommandSpec {
   args?: { name: string; required: boolean; variadic?: boolean }[];
   flags?: FlagSpec[];
   subcommands?: CommandSpec[];
+  /** The positional arguments are KubeSchedulerConfiguration files (their options files apply). */
+  configArgs?: boolean;
   run?: (ctx: CommandContext) => Promise<number> | number;
 }
 
@@ -84,11 +100,26 @@ export const rootCommand: CommandSpec = {
   name: "kubesched",
   summary: "The Kubernetes scheduler (kube-scheduler) in TypeScript.",
   flags: [versionFlag],
-  subcommands: [simulateCommand, capacityCommand, diffCommand, snapshotCommand, runCommand, configCommand],
+  subcommands: [
+    simulateCommand,
+    capacityCommand,
+    diffCommand,
+    snapshotCommand,
+    runCommand,
+    pluginsCommand,
+    configCommand,
+  ],
 };
 
+/** This package's version, read when asked (a release bumps package.json, not the code). */
+export function cliVersion(): string {
+  // ../package.json from src/cli.ts in the workspace and from dist/*.js when installed.
+  const file = new URL("../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+}
+
 export function versionString(): string {
-  return `kubesched ${pkg.version} (kube-scheduler ${kubernetesVersion})`;
+  return `kubesched ${cliVersion()} (kube-scheduler ${kubernetesVersion})`;
 }
 
 /** Flags every command takes (kube-scheduler's logging flags). */
@@ -258,6 +289,10 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
       } else {
         flags[spec.name] = true;
       }
+      // Booleans given explicitly, in order: `--flag=false` is then told from an absent flag.
+      const given = lists[spec.name] ?? [];
+      given.push(flags[spec.name] === true ? "true" : "false");
+      lists[spec.name] = given;
       continue;
     }
     // parseArgs reads `-o=json` as "-o" with "=json"; pflag (and we) read it as "json".
@@ -300,6 +335,32 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * The plugin packages a command loads: `--plugin` values (resolved from the working directory),
+ * then the `plugins` of the options file next to each configuration file (resolved from its folder).
+ */
+function pluginRequests(p: Parsed, cwd: string): PluginRequest[] {
+  if (!flagsOf(p.command).some((f) => f.name === pluginFlag.name)) return [];
+  const requests: PluginRequest[] = splitSpecs(p.lists.plugin ?? []).map((spec) => ({
+    spec,
+    base: cwd,
+    from: "--plugin",
+  }));
+  const configs = [
+    ...(p.lists.config ?? []).filter((c) => c !== "default"),
+    ...(p.command.configArgs ? p.args : []),
+  ];
+  const seen = new Set<string>();
+  for (const c of configs) {
+    const options = optionsNextTo(path.resolve(cwd, c));
+    if (!options || seen.has(options.file)) continue;
+    seen.add(options.file);
+    const from = path.relative(cwd, options.file) || options.file;
+    for (const spec of options.plugins) requests.push({ spec, base: path.dirname(options.file), from });
+  }
+  return requests;
+}
+
 /** Runs the CLI; resolves to the exit code (0 ok, 1 failure, 2 usage error). */
 export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): Promise<number> {
   const fullIO: Required<CliIO> = { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd ?? process.cwd() };
@@ -318,18 +379,28 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
       return 0;
     }
     checkArgs(parsed);
+    const logger = loggerFromFlags(parsed, fullIO);
+    const { registry, loaded } = await loadPlugins(
+      pluginRequests(parsed, fullIO.cwd),
+      opts.registry ?? inTreeRegistry,
+    );
     return await parsed.command.run({
       flags: parsed.flags,
       lists: parsed.lists,
       args: parsed.args,
       io: fullIO,
-      registry: opts.registry ?? inTreeRegistry,
-      logger: loggerFromFlags(parsed, fullIO),
+      registry,
+      pluginPackages: loaded,
+      logger,
     });
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`error: ${e.message}\n\n${usage(e.command, e.path)}`);
       return 2;
+    }
+    if (e instanceof OptionsFileError) {
+      for (const line of e.errors) io.stderr(`error: ${e.file}: ${line}\n`);
+      return 1;
     }
     io.stderr(`error: ${message(e)}\n`);
     return 1;

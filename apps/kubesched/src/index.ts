@@ -16,6 +16,7 @@ export {
   usage,
   versionString,
 } from "./cli";
+export { type RunOptions, runScheduler, type ServingFlags } from "./commands/run";
 
 /** Out-of-tree plugins: a registry, or a record of descriptors or bare factories by name. */
 export type OutOfTreeRegistry = Registry | Record<string, PluginDescriptor<unknown> | PluginFactory<unknown>>;

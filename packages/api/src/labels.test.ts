@@ -1,4 +1,4 @@
-import type { LabelSelector } from "kubernetes-types/meta/v1";
+import type { LabelSelector } from "kubernetes-types/meta/v1.js";
 import { describe, expect, it } from "vitest";
 import {
   everything,

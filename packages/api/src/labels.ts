@@ -1,6 +1,6 @@
 // upstream: staging/src/k8s.io/apimachinery/pkg/labels/selector.go and
 // staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go (LabelSelectorAsSelector).
-import type { LabelSelector } from "kubernetes-types/meta/v1";
+import type { LabelSelector } from "kubernetes-types/meta/v1.js";
 import {
   aggregateMessage,
   invalidValue,

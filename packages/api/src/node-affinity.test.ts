@@ -4,7 +4,7 @@ import type {
   NodeSelectorTerm,
   Pod,
   PreferredSchedulingTerm,
-} from "kubernetes-types/core/v1";
+} from "kubernetes-types/core/v1.js";
 import { describe, expect, it } from "vitest";
 import {
   getRequiredNodeAffinity,

@@ -6,7 +6,7 @@ import type {
   NodeSelectorTerm,
   Pod,
   PreferredSchedulingTerm,
-} from "kubernetes-types/core/v1";
+} from "kubernetes-types/core/v1.js";
 import {
   type Labels,
   newRequirement,

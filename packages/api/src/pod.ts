@@ -1,6 +1,6 @@
 // upstream: staging/src/k8s.io/component-helpers/scheduling/corev1/helpers.go (PodPriority),
 // pkg/api/v1/pod/util.go (GetPodCondition, UpdatePodCondition), pkg/scheduler/framework/types.go.
-import type { Pod, PodCondition, PodStatus } from "kubernetes-types/core/v1";
+import type { Pod, PodCondition, PodStatus } from "kubernetes-types/core/v1.js";
 
 /** spec.priority, or 0 when unset (the static default). */
 export function podPriority(pod: Pod): number {

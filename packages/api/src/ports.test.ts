@@ -1,4 +1,4 @@
-import type { Pod } from "kubernetes-types/core/v1";
+import type { Pod } from "kubernetes-types/core/v1.js";
 import { describe, expect, it } from "vitest";
 import { getContainerPorts, HostPortInfo } from "./ports";
 

@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/types.go (HostPortInfo), pkg/scheduler/util/utils.go (GetHostPorts)
-import type { ContainerPort, Pod } from "kubernetes-types/core/v1";
+import type { ContainerPort, Pod } from "kubernetes-types/core/v1.js";
 
 /** The host IP that means "every address". */
 export const DefaultBindAllHostIP = "0.0.0.0";

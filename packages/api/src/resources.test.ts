@@ -1,4 +1,4 @@
-import type { Container, ContainerStatus, Pod, PodCondition } from "kubernetes-types/core/v1";
+import type { Container, ContainerStatus, Pod, PodCondition } from "kubernetes-types/core/v1.js";
 import { describe, expect, it } from "vitest";
 import {
   DefaultMemoryRequest,

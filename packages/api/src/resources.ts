@@ -1,7 +1,7 @@
 // upstream: staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests, PodLimits),
 // staging/src/k8s.io/component-helpers/scheduling/corev1/resource_names.go and
 // pkg/apis/core/v1/helper/helpers.go (resource name classes).
-import type { Container, ContainerStatus, Pod } from "kubernetes-types/core/v1";
+import type { Container, ContainerStatus, Pod } from "kubernetes-types/core/v1.js";
 import { quantityMilliValue, quantityValue } from "./quantity";
 import type { ResourceList } from "./types";
 import { isQualifiedName } from "./validation";

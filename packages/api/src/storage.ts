@@ -1,6 +1,6 @@
 // upstream: staging/src/k8s.io/component-helpers/storage/volume/helpers.go
 // (GetPersistentVolumeClaimClass, GetPersistentVolumeClass) and v1.BetaStorageClassAnnotation.
-import type { PersistentVolume, PersistentVolumeClaim } from "kubernetes-types/core/v1";
+import type { PersistentVolume, PersistentVolumeClaim } from "kubernetes-types/core/v1.js";
 
 /** The deprecated beta annotation naming a claim's or volume's storage class (upstream v1.BetaStorageClassAnnotation). */
 export const BetaStorageClassAnnotation = "volume.beta.kubernetes.io/storage-class";

@@ -1,4 +1,4 @@
-import type { Taint, Toleration } from "kubernetes-types/core/v1";
+import type { Taint, Toleration } from "kubernetes-types/core/v1.js";
 import { describe, expect, it } from "vitest";
 import {
   doNotScheduleTaintsFilter,

@@ -1,6 +1,6 @@
 // upstream: staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint), taint.go (ToString),
 // staging/src/k8s.io/component-helpers/scheduling/corev1/helpers.go (FindMatchingUntoleratedTaint).
-import type { Taint, Toleration } from "kubernetes-types/core/v1";
+import type { Taint, Toleration } from "kubernetes-types/core/v1.js";
 
 export const TaintEffectNoSchedule = "NoSchedule";
 export const TaintEffectPreferNoSchedule = "PreferNoSchedule";

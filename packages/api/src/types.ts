@@ -1,11 +1,11 @@
 // Kubernetes object types, re-exported from kubernetes-types (plain JSON shapes, types only).
 // kubernetes-types tracks k8s 1.30; the augmentations below add the 1.31–1.37 fields the
 // scheduler reads, so `kubectl get -o yaml` output of a 1.37 cluster type-checks.
-import type { ResourceRequirements } from "kubernetes-types/core/v1";
+import type { ResourceRequirements } from "kubernetes-types/core/v1.js";
 
-export type { Quantity as QuantityString } from "kubernetes-types/api/resource";
-export type { ReplicaSet, StatefulSet } from "kubernetes-types/apps/v1";
-export type { Lease } from "kubernetes-types/coordination/v1";
+export type { Quantity as QuantityString } from "kubernetes-types/api/resource.js";
+export type { ReplicaSet, StatefulSet } from "kubernetes-types/apps/v1.js";
+export type { Lease } from "kubernetes-types/coordination/v1.js";
 export type {
   Affinity,
   Binding,
@@ -40,21 +40,21 @@ export type {
   Toleration,
   TopologySpreadConstraint,
   WeightedPodAffinityTerm,
-} from "kubernetes-types/core/v1";
+} from "kubernetes-types/core/v1.js";
 export type {
   LabelSelector,
   LabelSelectorRequirement,
   ObjectMeta,
   OwnerReference,
-} from "kubernetes-types/meta/v1";
-export type { PodDisruptionBudget } from "kubernetes-types/policy/v1";
-export type { PriorityClass } from "kubernetes-types/scheduling/v1";
-export type { CSINode, StorageClass } from "kubernetes-types/storage/v1";
+} from "kubernetes-types/meta/v1.js";
+export type { PodDisruptionBudget } from "kubernetes-types/policy/v1.js";
+export type { PriorityClass } from "kubernetes-types/scheduling/v1.js";
+export type { CSINode, StorageClass } from "kubernetes-types/storage/v1.js";
 
 /** A resource list as it appears in YAML: resource name → quantity string. */
 export type ResourceList = { [name: string]: string };
 
-declare module "kubernetes-types/core/v1" {
+declare module "kubernetes-types/core/v1.js" {
   interface PodSpec {
     /** Pod-level resources (PodLevelResources, alpha 1.32, beta 1.34). */
     resources?: ResourceRequirements;

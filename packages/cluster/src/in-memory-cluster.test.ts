@@ -166,6 +166,78 @@ describe("InMemoryCluster", () => {
     expect(log).toEqual(["pod+ p", "pod- p"]);
   });
 
+  it("requestDeletion: without finalizers the object goes at once", () => {
+    const c = newCluster();
+    c.apply("Pod", makePod().name("p").namespace("default").node("n1").obj());
+    const log = recorder(c);
+    expect(c.requestDeletion("Pod", makePod().name("p").namespace("default").obj())).toBe("Deleted");
+    expect(c.pods.get("default", "p")).toBeUndefined();
+    expect(c.requestDeletion("Pod", makePod().name("p").namespace("default").obj())).toBe("NotFound");
+    expect(log).toEqual(["pod+ p", "pod- p"]);
+  });
+
+  it("requestDeletion: with finalizers the pod stays, marked, until they are removed", () => {
+    const c = newCluster();
+    const withFinalizer = (name: string) => {
+      const p = makePod().name(name).namespace("default").obj();
+      p.metadata!.finalizers = ["test.k8s.io/finalizer", "example.com/other"];
+      return p;
+    };
+    c.apply("Pod", withFinalizer("pending"));
+    const bound: Pod = { ...withFinalizer("bound"), spec: { containers: [], nodeName: "n1" } };
+    c.apply("Pod", bound);
+    const log = recorder(c);
+    expect(c.requestDeletion("Pod", withFinalizer("pending"))).toBe("Terminating");
+    expect(c.requestDeletion("Pod", withFinalizer("bound"))).toBe("Terminating");
+    // An unscheduled pod gets no grace period; a bound one its terminationGracePeriodSeconds (30).
+    expect(c.pods.get("default", "pending")?.metadata).toMatchObject({
+      deletionTimestamp: "2026-01-01T00:00:00Z",
+      deletionGracePeriodSeconds: 0,
+    });
+    expect(c.pods.get("default", "bound")?.metadata).toMatchObject({
+      deletionTimestamp: "2026-01-01T00:00:30Z",
+      deletionGracePeriodSeconds: 30,
+    });
+    // Asking again changes nothing.
+    expect(c.requestDeletion("Pod", withFinalizer("bound"))).toBe("Terminating");
+    expect(c.removeFinalizers("Pod", withFinalizer("bound"), ["example.com/other"])).toBe(true);
+    expect(c.pods.get("default", "bound")?.metadata?.finalizers).toEqual(["test.k8s.io/finalizer"]);
+    expect(c.removeFinalizers("Pod", withFinalizer("bound"))).toBe(true);
+    expect(c.pods.get("default", "bound")).toBeUndefined();
+    expect(c.removeFinalizers("Pod", withFinalizer("bound"))).toBe(false);
+    expect(log).toEqual([
+      "pod+ pending",
+      "pod+ bound",
+      "pod~ pending ",
+      "pod~ bound n1",
+      "pod~ bound n1",
+      "pod- bound",
+    ]);
+  });
+
+  it("removeFinalizers on an object not being deleted keeps it", () => {
+    const c = newCluster();
+    const p = makePod().name("p").namespace("default").obj();
+    p.metadata!.finalizers = ["a"];
+    c.apply("Pod", p);
+    expect(c.removeFinalizers("Pod", p)).toBe(true);
+    expect(c.pods.get("default", "p")?.metadata?.finalizers).toBeUndefined();
+  });
+
+  it("binding a pod being deleted fails as the API server's does", async () => {
+    const c = newCluster();
+    const p = makePod().name("p").namespace("default").obj();
+    p.metadata!.finalizers = ["a"];
+    c.apply("Pod", p);
+    c.requestDeletion("Pod", p);
+    await expect(c.client().bindPod(p, "n1")).rejects.toMatchObject({
+      name: "ApiError",
+      reason: "InternalError",
+      message: "pod p is being deleted, cannot be assigned to a host",
+    });
+    expect(c.pods.get("default", "p")?.spec?.nodeName).toBeUndefined();
+  });
+
   it("events are delivered in order, including writes made by handlers (re-entrant)", () => {
     const c = newCluster();
     const log: string[] = [];

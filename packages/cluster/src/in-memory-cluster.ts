@@ -79,7 +79,7 @@ export interface RecordedEvent {
 /** An API error with an HTTP-like reason, as the client would see it. */
 export class ApiError extends Error {
   constructor(
-    readonly reason: "NotFound" | "Conflict" | "Invalid",
+    readonly reason: "NotFound" | "Conflict" | "Invalid" | "InternalError",
     message: string,
   ) {
     super(message);
@@ -181,6 +181,53 @@ export class InMemoryCluster implements ClusterSource {
     return true;
   }
 
+  /**
+   * DELETE as the API server handles it (graceful deletion and finalizers). An object with
+   * finalizers is only marked: `metadata.deletionTimestamp` is set (now plus the grace period;
+   * for a pod also `deletionGracePeriodSeconds`), an update event is emitted, and the object stays
+   * until its finalizers are removed (`removeFinalizers`). An object without finalizers goes at
+   * once: a bound pod's grace period is not waited for, the simulated kubelet stops it at once.
+   * A second request for an object already marked changes nothing.
+   * upstream: apiserver registry/generic/registry/store.go Delete, registry/core/pod/strategy.go
+   * CheckGracefulDelete (grace 0 for an unscheduled or terminal pod, else
+   * terminationGracePeriodSeconds, default 30).
+   */
+  requestDeletion(kind: SupportedKind, obj: K8sObject): "Deleted" | "Terminating" | "NotFound" {
+    const cur = this.storeFor(kind).getByKey(objectKey(obj));
+    if (!cur) return "NotFound";
+    if (cur.metadata?.deletionTimestamp) return "Terminating";
+    if (!cur.metadata?.finalizers?.length) {
+      this.delete(kind, cur);
+      return "Deleted";
+    }
+    const grace = kind === "Pod" ? podGracePeriodSeconds(cur as Pod) : 0;
+    const metadata = {
+      ...cur.metadata,
+      deletionTimestamp: isoTime(this.clock.now() + grace * 1000),
+      ...(kind === "Pod" ? { deletionGracePeriodSeconds: grace } : {}),
+    };
+    this.apply(kind, { ...cur, metadata });
+    return "Terminating";
+  }
+
+  /**
+   * Removes finalizers from an object (the named ones, or all), as the controller owning them
+   * would; an object marked for deletion that has none left goes (a delete event). False when
+   * the object does not exist.
+   */
+  removeFinalizers(kind: SupportedKind, obj: K8sObject, names?: readonly string[]): boolean {
+    const cur = this.storeFor(kind).getByKey(objectKey(obj));
+    if (!cur) return false;
+    const left = names ? (cur.metadata?.finalizers ?? []).filter((f) => !names.includes(f)) : [];
+    if (left.length === 0 && cur.metadata?.deletionTimestamp) {
+      this.delete(kind, cur);
+      return true;
+    }
+    const { finalizers: _, ...rest } = cur.metadata ?? {};
+    this.apply(kind, { ...cur, metadata: left.length > 0 ? { ...rest, finalizers: left } : rest });
+    return true;
+  }
+
   /** Creates or replaces an object of a declared custom resource and emits the event. */
   applyCustom(resource: CustomResource, obj: CustomObject): void {
     const stored = { ...obj, metadata: { ...obj.metadata, resourceVersion: this.nextRV() } };
@@ -272,7 +319,7 @@ export class InMemoryCluster implements ClusterSource {
     const second = Math.floor(this.clock.now() / 1000);
     if (second !== this.isoSecond) {
       this.isoSecond = second;
-      this.isoString = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+      this.isoString = isoTime(second * 1000);
     }
     return this.isoString;
   }
@@ -285,6 +332,13 @@ export class InMemoryCluster implements ClusterSource {
     if (!cur) throw new ApiError("NotFound", `pods "${pod.metadata?.name ?? ""}" not found`);
     if (pod.metadata?.uid && cur.metadata?.uid && pod.metadata.uid !== cur.metadata.uid) {
       throw new ApiError("Conflict", `pod ${objectKey(pod)} has a different UID`);
+    }
+    if (cur.metadata?.deletionTimestamp) {
+      // upstream: registry/core/pod/storage BindingREST.setPodNodeAndMetadata
+      throw new ApiError(
+        "InternalError",
+        `pod ${cur.metadata.name ?? ""} is being deleted, cannot be assigned to a host`,
+      );
     }
     if (cur.spec?.nodeName) {
       throw new ApiError(
@@ -412,4 +466,17 @@ function mergeConditions(existing: PodCondition[] | undefined, updates: PodCondi
     }
   }
   return out;
+}
+
+/** RFC 3339 in whole seconds, as the API server writes metav1.Time. */
+function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** The grace period a DELETE without options gives a pod (upstream CheckGracefulDelete). */
+function podGracePeriodSeconds(pod: Pod): number {
+  if (!pod.spec?.nodeName) return 0;
+  const phase = pod.status?.phase;
+  if (phase === "Failed" || phase === "Succeeded") return 0;
+  return pod.spec.terminationGracePeriodSeconds ?? 30;
 }

@@ -1,12 +1,14 @@
 // simulate() end to end on small snapshots, with the in-tree plugins and the full default profile.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Pod } from "@kubesched/api";
 import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { admit } from "./admission";
 import { loadSnapshotTexts } from "./load";
-import { type SimulateOptions, type SimulationResult, simulate } from "./simulate";
+import { openSimulation, type SimulateOptions, type SimulationResult, simulate } from "./simulate";
 
 function profileYAML(name: string, extra = ""): string {
   return `  - schedulerName: ${name}
@@ -479,5 +481,106 @@ spec:
   volumes: [{ name: data, persistentVolumeClaim: { claimName: pvc1 } }]
 `);
     expect(outcomes(r)).toEqual({ pod1: "node1" });
+  });
+});
+
+describe("pods being deleted (deletionTimestamp, finalizers)", () => {
+  const finalizer = ", finalizers: [test.k8s.io/finalizer], deletionTimestamp: 2025-12-31T23:59:00Z";
+
+  it("a pending pod being deleted is not scheduled (upstream skipPodSchedule)", async () => {
+    const r = await run(node("n1", "4") + pod("leaving", "1", "", finalizer) + pod("staying", "1"));
+    expect(r.pods.map((p) => [p.name, p.outcome, p.node, p.message])).toEqual([
+      [
+        "leaving",
+        "Skipped",
+        null,
+        "the pod is being deleted (metadata.deletionTimestamp is set); it is not scheduled",
+      ],
+      ["staying", "Scheduled", "n1", null],
+    ]);
+    expect(r.summary).toMatchObject({ skipped: 1, scheduled: 1 });
+  });
+
+  it("a bound pod being deleted keeps its resources until it is gone", async () => {
+    const r = await run(node("n1", "2") + pod("old", "2", "  nodeName: n1\n", finalizer) + pod("new", "1"));
+    expect(r.pods[0]).toMatchObject({ name: "new", outcome: "Unschedulable" });
+    expect(r.pods[0]?.message).toContain("Insufficient cpu");
+  });
+
+  it("during a run: a deleted pod with finalizers holds its node until they are removed; a pending one is skipped", async () => {
+    const objects = loadSnapshotTexts([
+      { name: "c.yaml", text: node("n1", "2") + pod("old", "2", "  nodeName: n1\n", ", finalizers: [a]") },
+    ]).objects;
+    const { session } = await openSimulation(
+      { config: testConfig(), registry: inTreeRegistry, logger: recordingLogger() },
+      admit(objects),
+    );
+    const { cluster, sched } = session;
+    const newPod = (name: string, finalizers?: string[]): Pod => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name, namespace: "default", uid: name, ...(finalizers ? { finalizers } : {}) },
+      spec: {
+        schedulerName: "default-scheduler",
+        containers: [{ name: "c", image: "i", resources: { requests: { cpu: "1" } } }],
+      },
+    });
+    session.addPending(newPod("waiting"));
+    session.addPending(newPod("doomed", ["b"]));
+    await session.drain();
+    expect(cluster.pods.get("default", "waiting")?.spec?.nodeName).toBeUndefined();
+
+    // Deleting the running pod marks it; the node stays full.
+    expect(cluster.requestDeletion("Pod", newPod("old"))).toBe("Terminating");
+    // The pending pod with a finalizer is deleted too: it stays, marked, and must not be scheduled.
+    expect(cluster.requestDeletion("Pod", newPod("doomed"))).toBe("Terminating");
+    await session.drain();
+    expect(cluster.pods.get("default", "waiting")?.spec?.nodeName).toBeUndefined();
+    expect(sched.cache.dump().nodes.get("n1")?.pods.length).toBe(1);
+
+    // Its finalizer removed, the running pod goes; its resources free, the waiting pod fits.
+    expect(cluster.removeFinalizers("Pod", newPod("old"))).toBe(true);
+    await session.drain();
+    expect(cluster.pods.get("default", "waiting")?.spec?.nodeName).toBe("n1");
+    expect(cluster.pods.get("default", "doomed")?.spec?.nodeName).toBeUndefined();
+    expect(cluster.events.map((e) => e.note)).toContain("skip schedule deleting pod: default/doomed");
+    sched.close();
+  });
+});
+
+describe("scheduler_perf's volume shapes through the assembled scheduler", () => {
+  it("in-tree AWS EBS PVs with pre-bound claims (pv-aws.yaml, pvc.yaml) and Secret volumes", async () => {
+    const r = await run(`${node("n1", "4")}apiVersion: v1
+kind: PersistentVolume
+metadata: { name: ns-vol-0 }
+spec:
+  accessModes: [ReadOnlyMany]
+  awsElasticBlockStore: { volumeID: vol-0 }
+  capacity: { storage: 1Gi }
+  persistentVolumeReclaimPolicy: Retain
+  claimRef: { kind: PersistentVolumeClaim, namespace: default, name: pvc-0, apiVersion: v1 }
+status: { phase: Bound }
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: { name: pvc-0, namespace: default, annotations: { pv.kubernetes.io/bind-completed: "true" } }
+spec: { accessModes: [ReadOnlyMany], resources: { requests: { storage: 1Gi } }, volumeName: ns-vol-0 }
+status: { phase: Bound }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: with-pv, namespace: default }
+spec:
+  containers: [{ name: c, image: i }]
+  volumes: [{ name: vol, persistentVolumeClaim: { claimName: pvc-0 } }]
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: with-secret, namespace: default }
+spec:
+  containers: [{ name: c, image: i }]
+  volumes: [{ name: secret, secret: { secretName: secret } }]
+`);
+    expect(outcomes(r)).toEqual({ "with-pv": "n1", "with-secret": "n1" });
   });
 });

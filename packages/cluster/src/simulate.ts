@@ -265,6 +265,11 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
       r.outcome = "Skipped";
       r.message = `no profile for schedulerName "${p.spec?.schedulerName ?? ""}"`;
       skipped++;
+    } else if (cur?.metadata?.deletionTimestamp && !cur.spec?.nodeName) {
+      // upstream skipPodSchedule: a pod being deleted is not scheduled.
+      r.outcome = "Skipped";
+      r.message = "the pod is being deleted (metadata.deletionTimestamp is set); it is not scheduled";
+      skipped++;
     } else if (cur?.spec?.nodeName) {
       r.outcome = "Scheduled";
       r.node = cur.spec.nodeName;

@@ -36,7 +36,13 @@ export interface PluginArgsSpec<A> {
 /** Everything the runtime and config need to know about a plugin. */
 export interface PluginDescriptor<A = unknown> {
   name: string;
-  factory: PluginFactory<A>;
+  /**
+   * Builds the plugin from its args (upstream PluginFactory). Declared as a method so that a
+   * `PluginDescriptor<MyArgs>` is also a `PluginDescriptor<unknown>` and fits a `Registry` or a
+   * runner's `registry` as it is: the runtime only ever passes the args its own `args.decode`
+   * produced.
+   */
+  factory(args: A, handle: Handle): Plugin | Promise<Plugin>;
   /** Absent for plugins without args. */
   args?: PluginArgsSpec<A>;
   /**
@@ -55,11 +61,11 @@ export function definePlugin<A>(d: PluginDescriptor<A>): PluginDescriptor<A> {
 }
 
 /**
- * Erases a descriptor's args type so it can sit in a Registry beside others. Sound because
- * the runtime only ever passes a plugin the args its own `args.decode` produced.
+ * A descriptor as a Registry entry. Since `factory` is a method, any `PluginDescriptor<A>` already
+ * is a `PluginDescriptor<unknown>`; this stays for code written before that.
  */
 export function registryEntry<A>(d: PluginDescriptor<A>): PluginDescriptor<unknown> {
-  return d as unknown as PluginDescriptor<unknown>;
+  return d;
 }
 
 /** A registry from descriptors (a repeated name is an error, as upstream's Register). */

@@ -107,6 +107,19 @@ export interface WaitingPod {
   preempt(pluginName: string, msg: string): boolean;
 }
 
+/**
+ * A pod whose binding cycle runs its PreBind plugins (upstream fwk.PodInPreBind): preemption
+ * cancels it there instead of deleting the pod.
+ */
+export interface PodInPreBind {
+  getPod(): Pod;
+  /**
+   * Cancels the pod's binding cycle: PreBind fails with `msg` and the pod goes back to the queue
+   * (its assumed place is released). false when the pod already left PreBind.
+   */
+  cancelPod(msg: string): boolean;
+}
+
 export interface PodActivator {
   /** Moves the given pods (key → pod) to activeQ. */
   activate(pods: Map<string, Pod>): void;
@@ -120,6 +133,8 @@ export interface Handle extends PodNominator, PluginsRunner, PodActivator {
   iterateOverWaitingPods(callback: (wp: WaitingPod) => void): void;
   getWaitingPod(uid: string): WaitingPod | undefined;
   rejectWaitingPod(uid: string): boolean;
+  /** The pod if its binding cycle is in PreBind (upstream GetPodInPreBind). */
+  getPodInPreBind(uid: string): PodInPreBind | undefined;
   /** Runs Filter plugins with the pods nominated to the node (two-pass), as upstream. */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null;
   /** Informer-backed listers. */

@@ -10,6 +10,13 @@ export class KubeApiError extends Error {
     /** metav1.Status `reason` ("NotFound", "Conflict", "Expired", ...), or "" when unknown. */
     readonly reason: string,
     message: string,
+    /**
+     * Without a response (statusCode 0): the network error code (ECONNREFUSED, ECONNRESET, ...),
+     * "ABORTED" (cancelled or past its deadline), "DECODE" (a watch line that is not JSON).
+     */
+    readonly netCode = "",
+    /** metav1.Status `details.causes[].type` values (e.g. ResourceVersionTooLarge). */
+    readonly causes: readonly string[] = [],
   ) {
     super(message);
     this.name = "KubeApiError";
@@ -21,6 +28,7 @@ interface StatusBody {
   reason?: string;
   message?: string;
   code?: number;
+  details?: { causes?: { type?: string; message?: string }[] };
 }
 
 function parseStatus(body: unknown): StatusBody | null {
@@ -39,16 +47,8 @@ function parseStatus(body: unknown): StatusBody | null {
 export function apiErrorFromResponse(statusCode: number, body: unknown, what: string): KubeApiError {
   const status = parseStatus(body);
   const message = status?.message || (typeof body === "string" && body ? body : `HTTP ${statusCode}`);
-  return new KubeApiError(statusCode, status?.reason ?? "", `${what}: ${message}`);
-}
-
-/** Normalizes anything a client call threw (ApiException has `code` and `body`). */
-export function toKubeApiError(e: unknown, what: string): KubeApiError {
-  if (e instanceof KubeApiError) return e;
-  if (e !== null && typeof e === "object" && "code" in e && typeof e.code === "number") {
-    return apiErrorFromResponse(e.code, "body" in e ? e.body : undefined, what);
-  }
-  return new KubeApiError(0, "", `${what}: ${e instanceof Error ? e.message : String(e)}`);
+  const causes = (status?.details?.causes ?? []).map((c) => c.type ?? "").filter(Boolean);
+  return new KubeApiError(statusCode, status?.reason ?? "", `${what}: ${message}`, "", causes);
 }
 
 export function isNotFound(e: unknown): boolean {
@@ -57,4 +57,29 @@ export function isNotFound(e: unknown): boolean {
 
 export function isConflict(e: unknown): boolean {
   return e instanceof KubeApiError && e.statusCode === 409;
+}
+
+/** client-go isExpiredError: 410 Gone / reason Expired (a resourceVersion too old to serve). */
+export function isExpired(e: unknown): boolean {
+  return e instanceof KubeApiError && (e.statusCode === 410 || e.reason === "Expired" || e.reason === "Gone");
+}
+
+/** client-go isTooLargeResourceVersionError: a resourceVersion newer than the server has. */
+export function isTooLargeResourceVersion(e: unknown): boolean {
+  if (!(e instanceof KubeApiError)) return false;
+  if (e.causes.includes("ResourceVersionTooLarge")) return true;
+  return e.statusCode === 504 && e.message.includes("Too large resource version");
+}
+
+export function isTooManyRequests(e: unknown): boolean {
+  return e instanceof KubeApiError && e.statusCode === 429;
+}
+
+export function isInternalError(e: unknown): boolean {
+  return e instanceof KubeApiError && e.statusCode === 500;
+}
+
+/** A request that never got an answer: refused, reset, cut, or past its deadline. */
+export function isNetworkError(e: unknown): boolean {
+  return e instanceof KubeApiError && e.statusCode === 0;
 }

@@ -1,10 +1,10 @@
 // The writes the scheduler makes (upstream: clientset calls in DefaultBinder, the failure
-// handler's updatePod, and preemption), through @kubernetes/client-node's generated CoreV1Api.
-import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
+// handler's updatePod, and preemption), as raw JSON requests through the scheduler's client.
 import { getPodCondition, type Pod, type PodCondition } from "@kubesched/api";
 import type { ClusterClient, PodStatusPatch } from "@kubesched/framework";
-import { isNotFound, toKubeApiError } from "./api-error";
+import { isNotFound } from "./api-error";
 import { formatTime } from "./micro-time";
+import type { RawClient } from "./raw-client";
 
 export interface KubeClusterClientOptions {
   /** Current time in ms, for condition transition times. */
@@ -42,50 +42,46 @@ export function podStatusPatchBody(pod: Pod, patch: PodStatusPatch, now: number)
   return { status };
 }
 
-export function kubeClusterClient(
-  kubeConfig: KubeConfig,
-  opts: KubeClusterClientOptions = {},
-): ClusterClient {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+function podPath(namespace: string, name: string): string {
+  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
+}
+
+/**
+ * The scheduler's writes through `client` (its rate limiter, deadline and metrics): bindings,
+ * pod deletions (preemption) and status patches.
+ */
+export function kubeClusterClient(client: RawClient, opts: KubeClusterClientOptions = {}): ClusterClient {
   const now = opts.now ?? Date.now;
-  const smp = setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch);
   return {
     async bindPod(pod, nodeName) {
       const { name, namespace } = meta(pod);
-      try {
-        await core.createNamespacedPodBinding({
-          name,
-          namespace,
-          body: {
-            apiVersion: "v1",
-            kind: "Binding",
-            metadata: { name, namespace, ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) },
-            target: { apiVersion: "v1", kind: "Node", name: nodeName },
-          },
-        });
-      } catch (e) {
-        throw toKubeApiError(e, `binding pod ${namespace}/${name} to node ${nodeName}`);
-      }
+      await client.request("POST", `${podPath(namespace, name)}/binding`, {
+        what: `binding pod ${namespace}/${name} to node ${nodeName}`,
+        body: {
+          apiVersion: "v1",
+          kind: "Binding",
+          metadata: { name, namespace, ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) },
+          target: { apiVersion: "v1", kind: "Node", name: nodeName },
+        },
+      });
     },
     async deletePod(pod) {
       const { name, namespace } = meta(pod);
       try {
-        await core.deleteNamespacedPod({ name, namespace });
+        await client.request("DELETE", podPath(namespace, name), {
+          what: `deleting pod ${namespace}/${name}`,
+        });
       } catch (e) {
-        const err = toKubeApiError(e, `deleting pod ${namespace}/${name}`);
-        if (!isNotFound(err)) throw err;
+        if (!isNotFound(e)) throw e;
       }
     },
     async patchPodStatus(pod, patch) {
       const { name, namespace } = meta(pod);
-      try {
-        await core.patchNamespacedPodStatus(
-          { name, namespace, body: podStatusPatchBody(pod, patch, now()) },
-          smp,
-        );
-      } catch (e) {
-        throw toKubeApiError(e, `patching the status of pod ${namespace}/${name}`);
-      }
+      await client.request("PATCH", `${podPath(namespace, name)}/status`, {
+        what: `patching the status of pod ${namespace}/${name}`,
+        body: podStatusPatchBody(pod, patch, now()),
+        contentType: "application/strategic-merge-patch+json",
+      });
     },
   };
 }

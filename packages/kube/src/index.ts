@@ -1,17 +1,35 @@
-export { isConflict, isNotFound, KubeApiError } from "./api-error";
+export {
+  isConflict,
+  isExpired,
+  isNotFound,
+  isTooLargeResourceVersion,
+  KubeApiError,
+} from "./api-error";
+export {
+  type BackoffConfig,
+  delayWithReset,
+  jitter,
+  reflectorBackoff,
+  reflectorBackoffResetMs,
+} from "./backoff";
 export { type KubeClusterClientOptions, kubeClusterClient, podStatusPatchBody } from "./client";
 export {
+  type EventV1,
+  eventSeriesFinishMs,
+  eventSeriesRefreshMs,
   KubeEventRecorder,
   type KubeEventRecorderOptions,
   maxNoteLength,
+  maxQueuedEvents,
   truncateNote,
 } from "./event-recorder";
+export { RateLimiterWaitError, TokenBucketRateLimiter } from "./flowcontrol";
 export {
-  type BackoffOptions,
-  defaultBackoff,
+  DeletedFinalStateUnknown,
   Informer,
   type InformerHandlers,
   type InformerOptions,
+  VeryShortWatchError,
 } from "./informer";
 export {
   type Informers,
@@ -19,7 +37,14 @@ export {
   type KubeClusterSourceOptions,
   type WatchedObjects,
 } from "./kube-cluster-source";
-export { buildKubeConfig, type KubeConfig } from "./kube-config";
+export {
+  type BuildKubeConfigOptions,
+  buildKubeConfig,
+  inClusterAvailable,
+  type KubeConfig,
+  KubeConfigError,
+  serviceAccountDir,
+} from "./kube-config";
 export {
   jitterFactor,
   type LeaderCallbacks,
@@ -27,7 +52,15 @@ export {
   LeaderElector,
   type LeaderElectorOptions,
 } from "./leader-election";
+export { ClientMetrics } from "./metrics";
 export { formatMicroTime, formatTime } from "./micro-time";
-export { RawClient, type RawRequestOptions } from "./raw-client";
+export {
+  isConnectionRefused,
+  RawClient,
+  type RawClientOptions,
+  type RawRequestOptions,
+  type WatchRequest,
+  type WatchResult,
+} from "./raw-client";
 export { type ReadClusterOptions, readCluster } from "./read-cluster";
 export { podFieldSelector, type ResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";

@@ -1,47 +1,68 @@
-// A reflector + store (upstream client-go tools/cache reflector.go): list, then watch from the
-// list's resourceVersion; a watch that ends is resumed from the last resourceVersion seen;
-// `410 Gone` (an HTTP status or an ERROR event with code 410) relists; other errors retry with
-// exponential backoff (800 ms doubling to 30 s, client-go's reflector defaults). Objects stay the
-// raw JSON of the wire (lists through RawClient, watch events as parsed by the library's Watch),
-// with metadata.managedFields dropped as kube-scheduler's informer transform does.
+// A reflector + store with client-go's semantics (upstream tools/cache/reflector.go, pager.go,
+// and the shared informer's delivery):
 //
-// Why not @kubernetes/client-node's ListWatch (1.4): its update callback gets no old object,
-// it has no "synced" signal, it stops for good on any error other than 410, and a stop() during
-// the initial list still opens a watch afterwards. This reflector reuses the library's Watch
-// (streaming, kubeconfig auth) and keeps those four things right.
-import type { Watch } from "@kubernetes/client-node";
+// - Run: ListAndWatch, then a backoff delay, again and again until stopped. The delay is
+//   jittered exponential (800 ms doubling to 30 s, jitter 1.0), reset every 2 minutes.
+// - list: paged (500 a page, continue tokens) from resourceVersion "0" the first time (the API
+//   server's cache), from the last resourceVersion seen afterwards ("not older than", unpaged so the
+//   cache can serve it), from "" (a consistent read) after the server answered 410 Expired or
+//   "too large resource version". A continue token that expires falls back to a full list. The
+//   store is then replaced: objects gone from the list are deleted as DeletedFinalStateUnknown.
+// - watch from the last resourceVersion with allowWatchBookmarks and a random timeoutSeconds in
+//   [min, 2*min). A watch the server ends (or the network cuts) is re-opened at once, from the
+//   last resourceVersion seen. A watch that ends within a second without any event, an ERROR
+//   event (410 Expired or any other status), or a watch that cannot be opened ends ListAndWatch:
+//   after the backoff delay, the reflector relists. Connection refused and 429 back off and
+//   re-watch without relisting.
+// - DELETED events hand the handlers the event's object (the final state the server sent).
+//
+// Objects stay the raw JSON of the wire, with metadata.managedFields dropped as
+// kube-scheduler's informer transform does.
+import { type Clock, realClock } from "@kubesched/framework";
 import { type KubeObject, ObjectStore, objectKey } from "@kubesched/scheduler";
-import { apiErrorFromResponse, KubeApiError } from "./api-error";
-import type { RawClient } from "./raw-client";
+import {
+  apiErrorFromResponse,
+  isExpired,
+  isTooLargeResourceVersion,
+  isTooManyRequests,
+  type KubeApiError,
+} from "./api-error";
+import { type BackoffConfig, delayWithReset, reflectorBackoff, reflectorBackoffResetMs } from "./backoff";
+import { isConnectionRefused, type RawClient } from "./raw-client";
 import type { ResourceSpec } from "./resources";
+
+/**
+ * An object deleted while the watch was not looking (found missing by a relist): `obj` is the
+ * last state this cache saw (upstream cache.DeletedFinalStateUnknown).
+ */
+export class DeletedFinalStateUnknown<T> {
+  constructor(
+    readonly key: string,
+    readonly obj: T,
+  ) {}
+}
 
 export interface InformerHandlers<T> {
   add(obj: T): void;
   update(oldObj: T, newObj: T): void;
-  delete(obj: T): void;
+  /** The DELETED event's object, or the last known state when a relist found it gone. */
+  delete(obj: T | DeletedFinalStateUnknown<T>): void;
 }
-
-export interface BackoffOptions {
-  /** First delay after an error, in ms (client-go: 800). */
-  initialMs: number;
-  /** Largest delay, in ms (client-go: 30000). */
-  maxMs: number;
-}
-
-export const defaultBackoff: BackoffOptions = { initialMs: 800, maxMs: 30_000 };
 
 export interface InformerOptions<T> {
   resource: ResourceSpec;
   client: RawClient;
-  watch: Watch;
   handlers: InformerHandlers<T>;
-  backoff?: BackoffOptions;
-  /** Items per list page (kube-scheduler's pager uses 500). */
+  /** The backoff between ListAndWatch attempts (default: client-go's reflector backoff). */
+  backoff?: BackoffConfig;
+  /** Items per list page (client-go's pager: 500). */
   pageSize?: number;
   /** Server-side watch timeout range in seconds, [min, 2*min) (client-go: 300). */
   minWatchTimeoutSeconds?: number;
   /** Called for every list/watch failure before the retry. */
   onError?: (err: Error, resource: ResourceSpec) => void;
+  clock?: Clock;
+  random?: () => number;
 }
 
 interface ListBody<T> {
@@ -55,7 +76,15 @@ interface WatchStatus {
   message?: string;
 }
 
-type WatchEnd = { kind: "closed" } | { kind: "gone" } | { kind: "error"; error: Error };
+/** client-go VeryShortWatchError. */
+export class VeryShortWatchError extends Error {
+  constructor(name: string) {
+    super(
+      `very short watch: ${name}: Unexpected watch close - watch lasted less than a second and no items received`,
+    );
+    this.name = "VeryShortWatchError";
+  }
+}
 
 function trim<T extends KubeObject>(obj: T, spec: ResourceSpec): T {
   if (obj.metadata?.managedFields !== undefined) {
@@ -68,31 +97,50 @@ function trim<T extends KubeObject>(obj: T, spec: ResourceSpec): T {
   return obj;
 }
 
-function isGone(e: unknown): boolean {
-  if (e instanceof KubeApiError) return e.statusCode === 410;
-  return e !== null && typeof e === "object" && "statusCode" in e && e.statusCode === 410;
-}
+/** The stop of the informer, as an error that ends the current step. */
+class Stopped extends Error {}
 
 export class Informer<T extends KubeObject> {
   readonly store: ObjectStore<T>;
-  private resourceVersion = "";
+  private lastSyncResourceVersion = "";
+  private lastSyncResourceVersionUnavailable = false;
+  private paginatedResult = false;
   private stopped = true;
   private synced = false;
   private readonly syncWaiters: (() => void)[] = [];
-  private currentWatch: AbortController | null = null;
-  private cancelWatch: (() => void) | null = null;
-  private listAbort: AbortController | null = null;
-  private wakeSleep: (() => void) | null = null;
+  private stopController: AbortController | null = null;
   private loop: Promise<void> | null = null;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private delay: () => number;
   /** Number of full lists done (the first one and every relist). */
   lists = 0;
+  /** Number of watches opened. */
+  watches = 0;
 
   constructor(private readonly opts: InformerOptions<T>) {
     this.store = new ObjectStore<T>(opts.resource.namespaced);
+    this.clock = opts.clock ?? realClock;
+    this.random = opts.random ?? Math.random;
+    this.delay = this.newDelay();
+  }
+
+  private newDelay(): () => number {
+    return delayWithReset(
+      this.opts.backoff ?? reflectorBackoff,
+      this.clock,
+      reflectorBackoffResetMs,
+      this.random,
+    );
   }
 
   get resource(): ResourceSpec {
     return this.opts.resource;
+  }
+
+  /** The resourceVersion the next watch (or relist) starts from. */
+  lastSyncResourceVersionSeen(): string {
+    return this.lastSyncResourceVersion;
   }
 
   hasSynced(): boolean {
@@ -108,117 +156,154 @@ export class Informer<T extends KubeObject> {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.loop = this.run();
+    this.stopController = new AbortController();
+    this.loop = this.run(this.stopController.signal);
   }
 
   /** Stops listing and watching; resolves when the loop has ended. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.currentWatch?.abort();
-    this.cancelWatch?.();
-    this.listAbort?.abort();
-    this.wakeSleep?.();
+    this.stopController?.abort(new Stopped("the informer was stopped"));
     await this.loop;
     this.loop = null;
   }
 
-  private async run(): Promise<void> {
-    const backoff = this.opts.backoff ?? defaultBackoff;
-    let delay = backoff.initialMs;
-    while (!this.stopped) {
-      let failure: Error | null = null;
-      let quick = false;
+  private report(e: unknown): void {
+    if (this.stopped) return;
+    this.opts.onError?.(e instanceof Error ? e : new Error(String(e)), this.opts.resource);
+  }
+
+  /** wait.BackoffUntil(ListAndWatch, delay, sliding): a delay after every attempt. */
+  private async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
       try {
-        if (this.resourceVersion === "") await this.list();
-        if (this.stopped) return;
-        const started = Date.now();
-        const end = await this.watchOnce();
-        if (end.kind === "gone") {
-          this.resourceVersion = "";
-          delay = backoff.initialMs;
-          continue;
-        }
-        if (end.kind === "error") failure = end.error;
-        // A watch the server ends at once, again and again, must not spin.
-        else quick = Date.now() - started < backoff.initialMs;
+        await this.listAndWatch(signal);
       } catch (e) {
-        if (this.stopped) return;
-        if (isGone(e)) {
-          this.resourceVersion = "";
-          continue;
-        }
-        failure = e instanceof Error ? e : new Error(String(e));
+        if (!(e instanceof Stopped)) this.report(e);
       }
-      if (this.stopped) return;
-      if (failure === null && !quick) {
-        delay = backoff.initialMs;
-        continue;
-      }
-      if (failure !== null) this.opts.onError?.(failure, this.opts.resource);
-      await this.sleep(delay);
-      delay = Math.min(delay * 2, backoff.maxMs);
+      if (signal.aborted) break;
+      await this.sleep(this.delay(), signal);
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  private sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const t = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(t);
+      const done = () => {
+        timer.cancel();
+        signal.removeEventListener("abort", done);
         resolve();
-      }
-      this.wakeSleep = done;
-    }).then(() => {
-      this.wakeSleep = null;
+      };
+      const timer = this.clock.setTimeout(done, ms);
+      signal.addEventListener("abort", done, { once: true });
     });
   }
 
-  /** A paged list, then a replace of the store (deletes, adds, updates) as client-go's Replace. */
-  private async list(): Promise<void> {
-    const spec = this.opts.resource;
-    const items: T[] = [];
-    let cont: string | undefined;
-    let rv = "";
-    this.listAbort = new AbortController();
+  private async listAndWatch(signal: AbortSignal): Promise<void> {
+    await this.list(signal);
+    await this.watchLoop(signal);
+  }
+
+  /** relistResourceVersion: "" after an expired or too-large version, "0" at first, else the last seen. */
+  private relistResourceVersion(): string {
+    if (this.lastSyncResourceVersionUnavailable) return "";
+    if (this.lastSyncResourceVersion === "") return "0";
+    return this.lastSyncResourceVersion;
+  }
+
+  private async list(signal: AbortSignal): Promise<void> {
+    const rv = this.relistResourceVersion();
+    let pageSize = this.opts.pageSize ?? 500;
+    // Paged lists skip the API server's cache: list unpaged from a known version (the cache
+    // serves it, "not older than"), unless this server has shown it pages anyway.
+    if (!this.paginatedResult && rv !== "" && rv !== "0") pageSize = 0;
+    let result: { items: T[]; resourceVersion: string; paginated: boolean };
     try {
-      do {
-        const page: ListBody<T> = await this.opts.client.request<ListBody<T>>("GET", spec.path, {
-          query: {
-            fieldSelector: spec.fieldSelector,
-            limit: String(this.opts.pageSize ?? 500),
-            continue: cont,
-          },
-          signal: this.listAbort.signal,
-        });
-        for (const item of page.items ?? []) items.push(trim(item, spec));
-        rv = page.metadata?.resourceVersion ?? rv;
-        cont = page.metadata?.continue || undefined;
-      } while (cont !== undefined && !this.stopped);
-    } finally {
-      this.listAbort = null;
+      result = await this.pagedList(rv, pageSize, signal);
+    } catch (e) {
+      if (!isExpired(e) && !isTooLargeResourceVersion(e)) throw this.stopOr(e, signal);
+      this.lastSyncResourceVersionUnavailable = true;
+      result = await this.pagedList(this.relistResourceVersion(), this.opts.pageSize ?? 500, signal);
     }
-    if (this.stopped) return;
+    if (signal.aborted) throw new Stopped();
+    if (rv === "0" && result.paginated) this.paginatedResult = true;
+    this.lastSyncResourceVersionUnavailable = false;
     this.lists++;
-    this.replace(items);
-    this.resourceVersion = rv;
+    this.replace(result.items);
+    this.lastSyncResourceVersion = result.resourceVersion;
     if (!this.synced) {
       this.synced = true;
       for (const w of this.syncWaiters.splice(0)) w();
     }
   }
 
+  private stopOr(e: unknown, signal: AbortSignal): unknown {
+    return signal.aborted ? new Stopped() : e;
+  }
+
+  /** tools/pager ListPager.List. */
+  private async pagedList(
+    resourceVersion: string,
+    pageSize: number,
+    signal: AbortSignal,
+  ): Promise<{ items: T[]; resourceVersion: string; paginated: boolean }> {
+    const spec = this.opts.resource;
+    const get = (query: Record<string, string | undefined>) =>
+      this.opts.client
+        .request<ListBody<T>>("GET", spec.path, {
+          query: { fieldSelector: spec.fieldSelector, ...query },
+          signal,
+        })
+        .catch((e: unknown) => {
+          throw this.stopOr(e, signal);
+        });
+    const items: T[] = [];
+    let listRV = "";
+    let paginated = false;
+    let cont: string | undefined;
+    for (;;) {
+      let page: ListBody<T>;
+      try {
+        page = await get({
+          resourceVersion: cont === undefined ? resourceVersion || undefined : undefined,
+          limit: pageSize > 0 ? String(pageSize) : undefined,
+          continue: cont,
+        });
+      } catch (e) {
+        // The version the first page pinned was compacted while paging: one full list.
+        if (!isExpired(e) || cont === undefined) throw e;
+        const full = await get({ resourceVersion: resourceVersion || undefined });
+        return {
+          items: (full.items ?? []).map((i) => trim(i, spec)),
+          resourceVersion: full.metadata?.resourceVersion ?? "",
+          paginated,
+        };
+      }
+      if (cont === undefined) listRV = page.metadata?.resourceVersion ?? "";
+      for (const item of page.items ?? []) items.push(trim(item, spec));
+      cont = page.metadata?.continue || undefined;
+      if (cont === undefined) return { items, resourceVersion: listRV, paginated };
+      paginated = true;
+    }
+  }
+
+  /** DeltaFIFO.Replace as the shared informer delivers it. */
   private replace(items: T[]): void {
     const seen = new Set<string>();
     for (const item of items) seen.add(objectKey(item));
     for (const key of [...this.store.keys()]) {
       if (!seen.has(key)) {
         const old = this.store.removeKey(key);
-        if (old !== undefined) this.opts.handlers.delete(old);
+        if (old !== undefined) this.opts.handlers.delete(new DeletedFinalStateUnknown(key, old));
       }
     }
     for (const item of items) this.upsert(item);
   }
 
+  /**
+   * Add, or update when the resourceVersion changed (the scheduler's handlers ignore updates
+   * that carry an identical object, upstream #96071: they are not delivered at all here).
+   */
   private upsert(obj: T): void {
     const old = this.store.getByKey(objectKey(obj));
     if (old === undefined) {
@@ -230,61 +315,85 @@ export class Informer<T extends KubeObject> {
     }
   }
 
-  private watchOnce(): Promise<WatchEnd> {
+  private remove(obj: T): void {
+    const key = objectKey(obj);
+    const old = this.store.removeKey(key);
+    if (old !== undefined) this.opts.handlers.delete(obj);
+  }
+
+  /** Reflector.watch: watches until a watch ends in a way that needs a relist. */
+  private async watchLoop(signal: AbortSignal): Promise<void> {
     const spec = this.opts.resource;
     const min = this.opts.minWatchTimeoutSeconds ?? 300;
-    const query: Record<string, string> = {
-      resourceVersion: this.resourceVersion,
-      allowWatchBookmarks: "true",
-      timeoutSeconds: String(Math.floor(min * (1 + Math.random()))),
-    };
-    if (spec.fieldSelector !== undefined) query.fieldSelector = spec.fieldSelector;
-    return new Promise<WatchEnd>((resolve) => {
-      let end: WatchEnd | null = null;
-      // stop() must not wait for a server that has not answered the watch yet.
-      this.cancelWatch = () => resolve({ kind: "closed" });
-      const onEvent = (phase: string, obj: unknown): void => {
-        if (this.stopped || end !== null) return;
-        if (phase === "ERROR") {
-          const status = (obj ?? {}) as WatchStatus;
-          end =
-            status.code === 410
-              ? { kind: "gone" }
-              : {
-                  kind: "error",
-                  error: apiErrorFromResponse(status.code ?? 0, status, `watch ${spec.path}`),
-                };
-          this.currentWatch?.abort();
-          return;
-        }
-        const o = trim(obj as T, spec);
-        const rv = o.metadata?.resourceVersion;
-        if (phase === "ADDED" || phase === "MODIFIED") this.upsert(o);
-        else if (phase === "DELETED") {
-          // The last state this cache saw: for a pod that left the selector by turning
-          // terminal, that is the running pod the scheduler's cache holds.
-          const old = this.store.removeKey(objectKey(o));
-          if (old !== undefined) this.opts.handlers.delete(old);
-        }
-        if (rv) this.resourceVersion = rv;
-      };
-      const onDone = (err: unknown): void => {
-        this.currentWatch = null;
-        this.cancelWatch = null;
-        if (end === null) {
-          if (err === null || err === undefined || this.stopped) end = { kind: "closed" };
-          else if (isGone(err)) end = { kind: "gone" };
-          else end = { kind: "error", error: err instanceof Error ? err : new Error(String(err)) };
-        }
-        resolve(end);
-      };
-      this.opts.watch.watch(spec.path, query, onEvent, onDone).then(
-        (ctrl) => {
-          if (end !== null || this.stopped) ctrl.abort();
-          else this.currentWatch = ctrl;
+    for (;;) {
+      if (signal.aborted) return;
+      const started = this.clock.now();
+      const from = this.lastSyncResourceVersion;
+      // Synthetic ADDED events of a watch from "" or "0" come in no resourceVersion order.
+      const propagateFromStart = from !== "" && from !== "0";
+      let besidesAdded = false;
+      let failure: KubeApiError | null = null;
+      const timeoutSeconds = Math.floor(min + this.random() * min);
+      this.watches++;
+      const result = await this.opts.client.watch(spec.path, {
+        query: {
+          fieldSelector: spec.fieldSelector,
+          resourceVersion: from || undefined,
+          allowWatchBookmarks: "true",
+          timeoutSeconds: String(timeoutSeconds),
         },
-        (e: unknown) => onDone(e instanceof Error ? e : new Error(String(e))),
-      );
-    });
+        signal,
+        // The server ends the watch at timeoutSeconds; this only bounds a server that does not.
+        timeoutMs: (timeoutSeconds + 30) * 1000,
+        onEvent: (type, raw) => {
+          if (failure !== null || signal.aborted) return false;
+          if (type === "ERROR") {
+            const st = (raw ?? {}) as WatchStatus;
+            failure = apiErrorFromResponse(st.code ?? 500, st, `watch ${spec.path}`);
+            return false;
+          }
+          const o = trim(raw as T, spec);
+          const rv = o.metadata?.resourceVersion ?? "";
+          if (type === "ADDED") this.upsert(o);
+          else if (type === "MODIFIED") {
+            besidesAdded = true;
+            this.upsert(o);
+          } else if (type === "DELETED") {
+            besidesAdded = true;
+            this.remove(o);
+          } else if (type === "BOOKMARK") besidesAdded = true;
+          else return true;
+          if (rv && (propagateFromStart || besidesAdded)) this.lastSyncResourceVersion = rv;
+          return true;
+        },
+      });
+      if (signal.aborted) return;
+      if (failure !== null) {
+        const err: KubeApiError = failure;
+        if (isTooManyRequests(err)) {
+          await this.sleep(this.delay(), signal);
+          continue;
+        }
+        // 410 Expired: relist from the last version seen (the list is "not older than" it).
+        // Any other status: relist too, after reporting it.
+        if (!isExpired(err)) this.report(err);
+        return;
+      }
+      if (result.kind === "error") {
+        const err = result.error;
+        // The server is away or busy: back off and re-watch from where we were.
+        if (isConnectionRefused(err) || isTooManyRequests(err)) {
+          this.report(err);
+          await this.sleep(this.delay(), signal);
+          continue;
+        }
+        if (!isExpired(err)) this.report(err);
+        return;
+      }
+      if (this.clock.now() - started < 1000 && result.events === 0) {
+        this.report(new VeryShortWatchError(spec.path));
+        return;
+      }
+    }
   }
 }

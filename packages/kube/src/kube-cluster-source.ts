@@ -2,7 +2,7 @@
 // writes through the generated client, events.k8s.io events. Start it, wait for the caches to
 // sync (upstream WaitForCacheSync), then hand it to Scheduler.create.
 import { hostname } from "node:os";
-import { type KubeConfig, Watch } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import type {
   CSINode,
   Namespace,
@@ -25,6 +25,7 @@ import {
   type CustomResource,
   customResourceKey,
   type Lister,
+  type Logger,
 } from "@kubesched/framework";
 import type {
   ClusterEventHandlers,
@@ -32,9 +33,12 @@ import type {
   KubeObject,
   OtherResourceKind,
 } from "@kubesched/scheduler";
+import type { BackoffConfig } from "./backoff";
 import { kubeClusterClient } from "./client";
 import { KubeEventRecorder } from "./event-recorder";
-import { type BackoffOptions, Informer, type InformerHandlers } from "./informer";
+import { TokenBucketRateLimiter } from "./flowcontrol";
+import { DeletedFinalStateUnknown, Informer, type InformerHandlers } from "./informer";
+import type { ClientMetrics } from "./metrics";
 import { RawClient } from "./raw-client";
 import { customResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";
 
@@ -42,10 +46,25 @@ export interface KubeClusterSourceOptions {
   kubeConfig: KubeConfig;
   /** Host name for the events' reportingInstance; default os.hostname(). */
   host?: string;
-  /** Retry backoff of the informers (default 800 ms doubling to 30 s). */
-  backoff?: BackoffOptions;
+  /**
+   * clientConnection.qps and burst (default 50 and 100). Each client (the scheduler's, the
+   * events', the leader election's) has its own token bucket, as kube-scheduler's clientsets do.
+   * A qps below 0 disables the client-side limit.
+   */
+  qps?: number;
+  burst?: number;
+  /** Deadline of every API request in ms (default 60 000). */
+  requestTimeoutMs?: number;
+  /** Retry backoff of the informers (default: client-go's reflector backoff, 800 ms → 30 s). */
+  backoff?: BackoffConfig;
   /** Server-side watch timeout, [min, 2*min) seconds (default 300, as client-go). */
   minWatchTimeoutSeconds?: number;
+  /** Delay between retries of an event write that got no answer (default 10 s). */
+  eventRetrySleepMs?: number;
+  /** rest_client_* metrics of every client. */
+  metrics?: ClientMetrics;
+  /** Where clients log long client-side throttling. */
+  logger?: Logger;
   /** Informer and event failures (they are retried or dropped; this is for logging). */
   onError?: (err: Error) => void;
   now?: () => number;
@@ -73,7 +92,10 @@ export interface WatchedObjects {
 export type Informers = { [K in WatchedKind]: Informer<WatchedObjects[K]> };
 
 export class KubeClusterSource implements ClusterSource {
+  /** The scheduler's client: informers, bindings, status patches, preemption. */
   readonly rawClient: RawClient;
+  /** The events' client (kube-scheduler's eventClient). */
+  readonly eventsClient: RawClient;
   readonly informers: Informers;
   /** One informer per declared custom resource, by group/version/resource. */
   readonly customInformers = new Map<string, Informer<CustomObject>>();
@@ -83,19 +105,21 @@ export class KubeClusterSource implements ClusterSource {
   private started = false;
 
   constructor(readonly opts: KubeClusterSourceOptions) {
-    this.rawClient = new RawClient(opts.kubeConfig);
-    const watch = new Watch(opts.kubeConfig);
+    this.rawClient = this.makeClient("scheduler");
+    this.eventsClient = this.makeClient("events");
     const onError = opts.onError;
+    const informerOpts = {
+      client: this.rawClient,
+      ...(opts.backoff ? { backoff: opts.backoff } : {}),
+      ...(opts.minWatchTimeoutSeconds !== undefined
+        ? { minWatchTimeoutSeconds: opts.minWatchTimeoutSeconds }
+        : {}),
+    };
     const make = <K extends WatchedKind>(kind: K): Informer<WatchedObjects[K]> =>
       new Informer<WatchedObjects[K]>({
+        ...informerOpts,
         resource: resources[kind],
-        client: this.rawClient,
-        watch,
         handlers: this.dispatcher(kind),
-        ...(opts.backoff ? { backoff: opts.backoff } : {}),
-        ...(opts.minWatchTimeoutSeconds !== undefined
-          ? { minWatchTimeoutSeconds: opts.minWatchTimeoutSeconds }
-          : {}),
         ...(onError
           ? { onError: (err, spec) => onError(new Error(`${spec.kind} informer: ${err.message}`)) }
           : {}),
@@ -107,25 +131,36 @@ export class KubeClusterSource implements ClusterSource {
       this.customInformers.set(
         key,
         new Informer<CustomObject>({
+          ...informerOpts,
           resource: customResourceSpec(r),
-          client: this.rawClient,
-          watch,
           handlers: this.customDispatcher(r),
-          ...(opts.backoff ? { backoff: opts.backoff } : {}),
-          ...(opts.minWatchTimeoutSeconds !== undefined
-            ? { minWatchTimeoutSeconds: opts.minWatchTimeoutSeconds }
-            : {}),
           ...(onError ? { onError: (err) => onError(new Error(`${key} informer: ${err.message}`)) } : {}),
         }),
       );
     }
     this.recorder = new KubeEventRecorder({
-      client: this.rawClient,
+      client: this.eventsClient,
       host: opts.host ?? hostname(),
       ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.eventRetrySleepMs !== undefined ? { retrySleepMs: opts.eventRetrySleepMs } : {}),
       ...(onError ? { onError: (err) => onError(new Error(`event: ${err.message}`)) } : {}),
     });
-    this.clusterClient = kubeClusterClient(opts.kubeConfig, opts.now ? { now: opts.now } : {});
+    this.clusterClient = kubeClusterClient(this.rawClient, opts.now ? { now: opts.now } : {});
+  }
+
+  /**
+   * A client of this connection with its own token bucket (clientConnection.qps/burst), deadline
+   * and metrics, e.g. for leader election (kube-scheduler's "leader-election" client).
+   */
+  makeClient(userAgent: string): RawClient {
+    const o = this.opts;
+    return new RawClient(o.kubeConfig, {
+      rateLimiter: new TokenBucketRateLimiter(o.qps ?? 50, o.burst ?? 100),
+      ...(o.requestTimeoutMs !== undefined ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
+      ...(o.metrics ? { metrics: o.metrics } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
+      userAgent: `kubesched/${userAgent}`,
+    });
   }
 
   /** Starts every informer (list, then watch). */
@@ -158,14 +193,22 @@ export class KubeClusterSource implements ClusterSource {
     ];
   }
 
-  /** Stops the informers and waits for pending events to be posted. */
+  /**
+   * Stops the informers and the event recorder (queued events are dropped, writes in flight
+   * aborted): bounded, whatever the server does.
+   */
   async stop(): Promise<void> {
     this.started = false;
     await Promise.all([
       ...watchedKinds.map((k) => this.informers[k].stop()),
       ...[...this.customInformers.values()].map((i) => i.stop()),
+      this.recorder.shutdown(),
     ]);
-    await this.recorder.flush();
+  }
+
+  /** Aborts the scheduler's writes in flight (bindings, status patches): shutdown gives up on them. */
+  abortWrites(reason: string): void {
+    this.rawClient.abortAll(reason, true);
   }
 
   /** Waits for the events posted so far. */
@@ -188,25 +231,28 @@ export class KubeClusterSource implements ClusterSource {
 
   private dispatcher<K extends WatchedKind>(kind: K): InformerHandlers<WatchedObjects[K]> {
     const each = (fn: (h: ClusterEventHandlers) => void): void => this.deliver(kind, fn);
+    // upstream eventhandlers.go: a DeletedFinalStateUnknown carries the last state seen.
+    const unwrap = (o: KubeObject | DeletedFinalStateUnknown<KubeObject>): KubeObject =>
+      o instanceof DeletedFinalStateUnknown ? o.obj : o;
     if (kind === "Node") {
       return {
         add: (o: KubeObject) => each((h) => h.onNodeAdd(o as Node)),
         update: (a: KubeObject, b: KubeObject) => each((h) => h.onNodeUpdate(a as Node, b as Node)),
-        delete: (o: KubeObject) => each((h) => h.onNodeDelete(o as Node)),
+        delete: (o) => each((h) => h.onNodeDelete(unwrap(o) as Node)),
       };
     }
     if (kind === "Pod") {
       return {
         add: (o: KubeObject) => each((h) => h.onPodAdd(o as Pod)),
         update: (a: KubeObject, b: KubeObject) => each((h) => h.onPodUpdate(a as Pod, b as Pod)),
-        delete: (o: KubeObject) => each((h) => h.onPodDelete(o as Pod)),
+        delete: (o) => each((h) => h.onPodDelete(unwrap(o) as Pod)),
       };
     }
     const other = kind as Exclude<WatchedKind, "Node" | "Pod"> satisfies OtherResourceKind;
     return {
       add: (o: KubeObject) => each((h) => h.onOtherEvent(other, "Add", undefined, o)),
       update: (a: KubeObject, b: KubeObject) => each((h) => h.onOtherEvent(other, "Update", a, b)),
-      delete: (o: KubeObject) => each((h) => h.onOtherEvent(other, "Delete", o, undefined)),
+      delete: (o) => each((h) => h.onOtherEvent(other, "Delete", unwrap(o), undefined)),
     };
   }
 
@@ -215,7 +261,15 @@ export class KubeClusterSource implements ClusterSource {
     return {
       add: (o) => each((h) => h.onCustomResourceEvent?.(r, "Add", undefined, o)),
       update: (a, b) => each((h) => h.onCustomResourceEvent?.(r, "Update", a, b)),
-      delete: (o) => each((h) => h.onCustomResourceEvent?.(r, "Delete", o, undefined)),
+      delete: (o) =>
+        each((h) =>
+          h.onCustomResourceEvent?.(
+            r,
+            "Delete",
+            o instanceof DeletedFinalStateUnknown ? o.obj : o,
+            undefined,
+          ),
+        ),
     };
   }
 

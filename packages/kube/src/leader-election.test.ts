@@ -1,5 +1,7 @@
+import { Registry } from "prom-client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LeaderCallbacks, LeaderElector, type LeaderElectorOptions } from "./leader-election";
+import { ClientMetrics } from "./metrics";
 import { formatMicroTime } from "./micro-time";
 import { RawClient } from "./raw-client";
 import { FakeApiServer, waitFor } from "./testing";
@@ -177,6 +179,59 @@ describe("LeaderElector", () => {
     expect(errors.at(-1)).toBe("failed to renew lease kube-system/kube-scheduler");
     expect(lease()?.spec.holderIdentity).toBe("other"); // not released: we no longer held it
     ac.abort();
+  });
+
+  it("loses leadership within the renew deadline while the API server hangs the Lease requests", async () => {
+    const t = trace();
+    const le = elector(t);
+    const run = le.run(new AbortController().signal);
+    await waitFor(() => t.log.includes("started"));
+    server.fail({ method: "PUT", path: leasePath, hang: true, times: Number.POSITIVE_INFINITY });
+    server.fail({ method: "GET", path: leasePath, hang: true, times: Number.POSITIVE_INFINITY });
+    await run;
+    expect(t.leading?.aborted).toBe(true);
+    expect(t.log.at(-1)).toBe("stopped");
+  });
+
+  it("does not release the lease when beforeRelease says it is not safe", async () => {
+    const t = trace();
+    const ac = new AbortController();
+    let asked = 0;
+    const run = elector(t, "me", {
+      beforeRelease: async () => {
+        asked++;
+        return false;
+      },
+    }).run(ac.signal);
+    await waitFor(() => t.log.includes("started"));
+    ac.abort();
+    await run;
+    expect(asked).toBe(1);
+    expect(lease()?.spec.holderIdentity).toBe("me");
+  });
+
+  it("reports leader_election_master_status and the slow path", async () => {
+    const registry = new Registry();
+    const metrics = new ClientMetrics(registry);
+    const t = trace();
+    const ac = new AbortController();
+    const le = elector(t, "me", { metrics, metricsName: "kube-scheduler" });
+    const run = le.run(ac.signal);
+    await waitFor(() => t.log.includes("started"));
+    expect(await registry.getSingleMetricAsString("leader_election_master_status")).toContain(
+      'leader_election_master_status{name="kube-scheduler"} 1',
+    );
+    // A write by someone else that keeps us as holder: the fast path conflicts, the slow path renews.
+    const cur = lease();
+    server.put("Lease", { ...cur, spec: { ...cur?.spec } });
+    await waitFor(async () =>
+      (await registry.getSingleMetricAsString("leader_election_slowpath_total")).includes("} 1"),
+    );
+    ac.abort();
+    await run;
+    expect(await registry.getSingleMetricAsString("leader_election_master_status")).toContain(
+      'leader_election_master_status{name="kube-scheduler"} 0',
+    );
   });
 
   it("retries the Lease API after errors", async () => {

@@ -10,10 +10,15 @@
 //   Lease (create it when missing), and if another holder's lease has not expired — judged by
 //   when *we* last saw the record change plus its leaseDurationSeconds, never by the holder's
 //   clock — give up; else write ourselves as holder (leaseTransitions + 1 when taking over).
-// - release (on cancel): write an empty holder with leaseDurationSeconds 1.
+// - release (on cancel, ReleaseOnCancel): get the Lease; if we still hold it, write an empty
+//   holder with leaseDurationSeconds 1 (retried on conflict), within renewDeadline. The caller
+//   decides whether releasing is safe (`beforeRelease`): it is not while writes made under the
+//   lease may still land.
+// - metrics: leader_election_master_status{name} 1 while leading, leader_election_slowpath_total.
 import type { Clock } from "@kubesched/framework";
 import { realClock } from "@kubesched/framework";
 import { isConflict, isNotFound, KubeApiError } from "./api-error";
+import type { ClientMetrics } from "./metrics";
 import { formatMicroTime } from "./micro-time";
 import type { RawClient } from "./raw-client";
 
@@ -53,6 +58,16 @@ export interface LeaderElectorOptions {
   retryPeriod?: number;
   /** Give the lease up when stopped (kube-scheduler: true). Default true. */
   releaseOnCancel?: boolean;
+  /**
+   * Called when leading ends because `signal` aborted, before the release: everything done
+   * under the lease must be over first (client-go: "you must ensure all code guarded by this
+   * lease has successfully completed prior to cancelling the context"). Resolving false skips
+   * the release: the lease then expires after leaseDuration.
+   */
+  beforeRelease?: () => Promise<boolean>;
+  /** The name of leader_election_* metrics (kube-scheduler: "kube-scheduler"). */
+  metricsName?: string;
+  metrics?: ClientMetrics;
   callbacks: LeaderCallbacks;
   clock?: Clock;
   onError?: (err: Error) => void;
@@ -143,6 +158,7 @@ export class LeaderElector {
       const leading = new AbortController();
       const stop = () => leading.abort();
       signal.addEventListener("abort", stop, { once: true });
+      this.setMetric(1);
       try {
         this.opts.callbacks.onStartedLeading(leading.signal);
         await this.renew(signal);
@@ -150,8 +166,11 @@ export class LeaderElector {
         signal.removeEventListener("abort", stop);
         leading.abort();
       }
-      if (this.opts.releaseOnCancel ?? true) await this.release();
+      if (signal.aborted && (this.opts.releaseOnCancel ?? true)) {
+        if (!this.opts.beforeRelease || (await this.opts.beforeRelease())) await this.release();
+      }
     } finally {
+      this.setMetric(0);
       this.opts.callbacks.onStoppedLeading();
     }
   }
@@ -202,42 +221,54 @@ export class LeaderElector {
       }
       this.maybeReportTransition();
       if (!renewed) {
-        if (!signal.aborted) this.opts.onError?.(new Error(`failed to renew lease ${this.describe()}`));
+        if (!signal.aborted) {
+          this.setMetric(0);
+          this.opts.onError?.(new Error(`failed to renew lease ${this.describe()}`));
+        }
         return;
       }
       await this.sleep(this.retryPeriod, signal);
     }
   }
 
+  private setMetric(v: 0 | 1): void {
+    this.opts.metrics?.leaderElectionMasterStatus.set({ name: this.opts.metricsName ?? this.opts.name }, v);
+  }
+
+  /** upstream release/tryRelease, bounded by renewDeadline. */
   private async release(): Promise<void> {
-    if (!this.isLeader() || !this.lease) return;
-    const now = formatMicroTime(this.clock.now());
-    const record: LeaderElectionRecord = {
-      holderIdentity: "",
-      leaseDurationSeconds: 1,
-      acquireTime: now,
-      renewTime: now,
-      leaseTransitions: this.observedRecord?.leaseTransitions ?? 0,
-    };
+    if (!this.isLeader()) return;
     const signal = AbortSignal.timeout(this.renewDeadline);
     try {
-      try {
-        await this.update(record, signal);
-      } catch (e) {
-        // A renewal cut short by the stop may have landed: our resourceVersion is stale. Release
-        // what is there if it is still ours.
-        if (!isConflict(e)) throw e;
+      for (let attempt = 0; attempt < 10 && !signal.aborted; attempt++) {
         const cur = await this.opts.client.request<Lease>(
           "GET",
           `${this.path}/${encodeURIComponent(this.opts.name)}`,
           { signal },
         );
-        if (recordFromLease(cur).holderIdentity !== this.opts.identity) return;
+        const old = recordFromLease(cur);
+        if (old.holderIdentity !== this.opts.identity) return;
         this.lease = cur;
-        await this.update(record, signal);
+        const now = formatMicroTime(this.clock.now());
+        const record: LeaderElectionRecord = {
+          holderIdentity: "",
+          leaseDurationSeconds: 1,
+          acquireTime: now,
+          renewTime: now,
+          leaseTransitions: old.leaseTransitions,
+        };
+        try {
+          await this.update(record, signal);
+        } catch (e) {
+          // A renewal cut short by the stop may have landed meanwhile: read again.
+          if (isConflict(e)) continue;
+          throw e;
+        }
+        this.setObservedRecord(record);
+        return;
       }
-      this.setObservedRecord(record);
     } catch (e) {
+      if (isNotFound(e)) return;
       this.report(e, `failed to release lock ${this.describe()}`);
     }
   }
@@ -321,6 +352,7 @@ export class LeaderElector {
     if (this.isLeader()) {
       record.acquireTime = old.acquireTime;
       record.leaseTransitions = old.leaseTransitions;
+      this.opts.metrics?.leaderElectionSlowpath.inc({ name: this.opts.metricsName ?? this.opts.name });
     } else {
       record.leaseTransitions = old.leaseTransitions + 1;
     }

@@ -1,12 +1,26 @@
-// A fake API server for tests (node:http on 127.0.0.1, an ephemeral port): list and watch
-// (newline-delimited JSON over a chunked response, resourceVersion resume, 410 for expired
-// versions, field selectors on spec.nodeName / status.phase / metadata.*), get, create, replace
-// with resourceVersion preconditions, delete, pods/binding, pods/status patches, events and
-// Leases. Every request is recorded. Not a conformant API server: just enough of one for the
-// scheduler's traffic.
+// An API-server emulator for tests (node:http on 127.0.0.1, an ephemeral port), faithful to the
+// list/watch semantics clients depend on:
+//
+// - one resourceVersion counter for every kind (etcd's revision); lists are sorted by key;
+// - list: resourceVersion "" is a consistent read, "0" any state (the watch cache: `limit` is
+//   ignored unless `watchCacheIgnoresLimit` is off), N "not older than" N (no limit) — or exactly
+//   N with resourceVersionMatch=Exact or with a limit (served from history; 410 Expired once
+//   compacted); a version newer than the server's is a 504 "Too large resource version". `limit` pages with `continue` tokens that pin the first page's version (410 once
+//   that version is compacted);
+// - watch: from "" or "0" synthetic ADDED events of the current state, from N every change after
+//   N (410 ERROR "too old resource version" once compacted); field selectors turn changes into
+//   ADDED/DELETED as objects enter or leave them; BOOKMARK events (allowWatchBookmarks) every
+//   `bookmarkIntervalMs`; the stream ends at `timeoutSeconds`;
+// - get, create, replace (resourceVersion preconditions), merge patches, delete, pods/binding
+//   (409 when already bound), pods/status, events (create and series patches), Leases,
+//   TokenReview and SubjectAccessReview (for delegated authentication of the serving endpoints).
+//
+// Fault injection: failing or hanging matching requests, watches closed after N events, ERROR
+// events and abrupt resets on open watches, compaction, lease theft. Every request is recorded
+// with its arrival time. Not a conformant API server: the scheduler's traffic, exactly.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 
 export interface RecordedRequest {
@@ -16,17 +30,38 @@ export interface RecordedRequest {
   query: Record<string, string>;
   contentType: string | undefined;
   authorization: string | undefined;
+  userAgent: string | undefined;
   body: unknown;
+  /** Arrival time (Date.now()). */
+  at: number;
 }
 
 export interface Fault {
   method: string;
   /** Matches the path (without the query): a prefix string or a regular expression. */
   path: string | RegExp;
-  status: number;
-  /** How many matching requests fail (default 1). */
+  /** The status to answer with; absent with `hang`. */
+  status?: number;
+  /** Never answer (until `releaseHung()` or close). */
+  hang?: boolean;
+  /** Serve the request normally, but answer only after this many ms (a reply the client may miss). */
+  delayMs?: number;
+  /** How many matching requests are affected (default 1; Infinity for all). */
   times?: number;
   reason?: string;
+  /** metav1.Status details.causes types of the answer (e.g. ResourceVersionTooLarge). */
+  causes?: string[];
+  /** Only requests for which this holds (e.g. on their query). */
+  match?: (r: RecordedRequest) => boolean;
+}
+
+export interface FakeApiServerOptions {
+  /** Interval of BOOKMARK events on watches that allow them (default 60 s, as the API server). */
+  bookmarkIntervalMs?: number;
+  /** Upper bound of a watch's life in seconds whatever timeoutSeconds says (default none). */
+  maxWatchSeconds?: number;
+  /** List with resourceVersion=0 ignores `limit`, as the API server's watch cache (default true). */
+  watchCacheIgnoresLimit?: boolean;
 }
 
 interface KindInfo {
@@ -41,6 +76,7 @@ type Obj = Record<string, any>;
 interface HistoryEntry {
   rv: number;
   type: "ADDED" | "MODIFIED" | "DELETED";
+  key: string;
   obj: Obj;
   old: Obj | undefined;
 }
@@ -50,6 +86,15 @@ interface Watcher {
   namespace: string | undefined;
   selector: FieldSelector;
   res: http.ServerResponse;
+  bookmarks: boolean;
+  /** Events sent (bookmarks included). */
+  sent: number;
+  timers: NodeJS.Timeout[];
+}
+
+interface Hung {
+  res: http.ServerResponse;
+  request: RecordedRequest;
 }
 
 /** The collections served, by "<group-version path>/<resource>". */
@@ -132,18 +177,31 @@ function keyOf(info: KindInfo, namespace: string | undefined, name: string): str
   return `${info.namespaced ? (namespace ?? "") : ""}/${name}`;
 }
 
-function status(code: number, reason: string, message: string): Obj {
-  return { apiVersion: "v1", kind: "Status", status: "Failure", code, reason, message, metadata: {} };
+function status(code: number, reason: string, message: string, causes?: { type: string }[]): Obj {
+  return {
+    apiVersion: "v1",
+    kind: "Status",
+    status: "Failure",
+    code,
+    reason,
+    message,
+    metadata: {},
+    ...(causes ? { details: { causes } } : {}),
+  };
 }
 
 const reasons: Record<number, string> = {
   400: "BadRequest",
+  401: "Unauthorized",
+  403: "Forbidden",
   404: "NotFound",
   409: "Conflict",
   410: "Expired",
   415: "UnsupportedMediaType",
+  429: "TooManyRequests",
   500: "InternalError",
   503: "ServiceUnavailable",
+  504: "Timeout",
 };
 
 function isoNow(): string {
@@ -168,36 +226,77 @@ function mergeStatus(cur: Obj, patch: Obj): Obj {
   return next;
 }
 
+/** JSON merge patch (RFC 7386): objects merge, null deletes, anything else replaces. */
+function mergePatch(cur: Obj, patch: Obj): Obj {
+  const next: Obj = { ...cur };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete next[k];
+    else if (typeof v === "object" && !Array.isArray(v) && typeof cur[k] === "object" && cur[k] !== null) {
+      next[k] = mergePatch(cur[k], v);
+    } else next[k] = v;
+  }
+  return next;
+}
+
+function encodeContinue(rv: number, after: string): string {
+  return Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv, start: after })).toString("base64");
+}
+
+function decodeContinue(token: string): { rv: number; start: string } | null {
+  try {
+    const o = JSON.parse(Buffer.from(token, "base64").toString("utf8"));
+    return typeof o.rv === "number" && typeof o.start === "string" ? { rv: o.rv, start: o.start } : null;
+  } catch {
+    return null;
+  }
+}
+
 export class FakeApiServer {
   readonly requests: RecordedRequest[] = [];
+  /** Successful bindings per pod ("namespace/name"): a pod bound twice shows 2. */
+  readonly bindings = new Map<string, number>();
   private readonly objects = new Map<string, Map<string, Obj>>();
   private readonly history = new Map<string, HistoryEntry[]>();
-  /** Watches from a resourceVersion at or below this get 410 Gone. */
-  private readonly compacted = new Map<string, number>();
+  /** Versions at or below this are compacted: history is gone (410 Expired). */
+  private compactedRevision = 0;
   private readonly watchers = new Set<Watcher>();
   private readonly faults: Fault[] = [];
+  private readonly hung = new Set<Hung>();
+  private readonly sockets = new Set<Socket>();
   private rv = 1;
+  private closeWatchesAfter: { n: number; kind: string | undefined } | null = null;
+  private readonly tokens = new Map<string, { username: string; groups: string[] }>();
+  private readonly allowed = new Set<string>();
 
   private constructor(
     private readonly server: http.Server,
     readonly url: string,
+    private readonly options: FakeApiServerOptions,
   ) {}
 
-  static async start(): Promise<FakeApiServer> {
+  static async start(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
     const server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    // Bindings of thousands of pods arrive at once; so do their connections.
+    server.maxHeadersCount = 0;
+    await new Promise<void>((resolve) =>
+      server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve),
+    );
     const { port } = server.address() as AddressInfo;
-    const fake = new FakeApiServer(server, `http://127.0.0.1:${port}`);
+    const fake = new FakeApiServer(server, `http://127.0.0.1:${port}`, options);
     server.on("request", (req, res) => fake.handle(req, res));
+    server.on("connection", (s: Socket) => {
+      fake.sockets.add(s);
+      s.on("close", () => fake.sockets.delete(s));
+    });
     return fake;
   }
 
   /** A KubeConfig for this server (plain HTTP, so skipTLSVerify, and a bearer token). */
-  kubeConfig(): KubeConfig {
+  kubeConfig(token = "fake-token"): KubeConfig {
     const kc = new KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: "fake", server: this.url, skipTLSVerify: true }],
-      users: [{ name: "fake", token: "fake-token" }],
+      users: [{ name: "fake", token }],
       contexts: [{ name: "fake", cluster: "fake", user: "fake" }],
       currentContext: "fake",
     });
@@ -228,6 +327,11 @@ export class FakeApiServer {
     ].join("\n");
   }
 
+  /** The current resourceVersion (etcd revision). */
+  resourceVersion(): number {
+    return this.rv;
+  }
+
   private info(kind: string): KindInfo {
     const info = Object.values(collections).find((c) => c.kind === kind);
     if (!info) throw new Error(`the fake API server does not serve ${kind}`);
@@ -252,7 +356,10 @@ export class FakeApiServer {
     return this.store(kind).get(keyOf(this.info(kind), namespace, name));
   }
 
-  /** Creates or replaces an object (new resourceVersion), notifying watchers unless silent. */
+  /**
+   * Creates or replaces an object (new resourceVersion). `silent`: the change is in the history
+   * but not sent to the watches open now (a change they missed).
+   */
   put(kind: string, obj: Obj, opts: { silent?: boolean } = {}): Obj {
     const info = this.info(kind);
     const meta = obj.metadata ?? {};
@@ -271,11 +378,11 @@ export class FakeApiServer {
       },
     };
     this.store(kind).set(key, stored);
-    this.record(kind, old ? "MODIFIED" : "ADDED", stored, old, opts.silent);
+    this.record(kind, old ? "MODIFIED" : "ADDED", key, stored, old, opts.silent);
     return stored;
   }
 
-  /** Deletes an object, notifying watchers unless silent; false when it did not exist. */
+  /** Deletes an object (see `put` for `silent`); false when it did not exist. */
   remove(
     kind: string,
     namespace: string | undefined,
@@ -287,20 +394,37 @@ export class FakeApiServer {
     if (!old) return false;
     this.store(kind).delete(key);
     const gone = { ...old, metadata: { ...old.metadata, resourceVersion: String(++this.rv) } };
-    this.record(kind, "DELETED", gone, old, opts.silent);
+    this.record(kind, "DELETED", key, gone, old, opts.silent);
     return true;
   }
 
   /**
-   * Compacts a kind's history: open watches get an ERROR event with code 410 and end, and
-   * watches resuming from an older resourceVersion get the same. Informers must relist.
+   * Compacts the history up to now: watches resuming from an older resourceVersion, exact lists
+   * at one, and continue tokens pinned to one get 410 Expired.
+   */
+  compact(): void {
+    this.compactedRevision = this.rv;
+    for (const h of this.history.values()) h.length = 0;
+  }
+
+  /**
+   * Compacts the history and ends every open watch of a kind with an ERROR event (410 "too old
+   * resource version"), as a watch cache that dropped a slow watcher: informers must relist.
    */
   expire(kind: string): void {
-    this.compacted.set(kind, this.rv);
-    this.history.set(kind, []);
+    this.compact();
     for (const w of [...this.watchers]) {
       if (w.kind !== kind) continue;
-      this.send(w.res, "ERROR", status(410, "Expired", "too old resource version"));
+      this.send(w, "ERROR", status(410, "Expired", `too old resource version: ${this.rv} (${this.rv})`));
+      this.endWatch(w);
+    }
+  }
+
+  /** Sends an ERROR event with `code` on every open watch of a kind, and ends them. */
+  errorWatches(kind: string, code: number, message = "injected watch error"): void {
+    for (const w of [...this.watchers]) {
+      if (w.kind !== kind) continue;
+      this.send(w, "ERROR", status(code, reasons[code] ?? "Unknown", message));
       this.endWatch(w);
     }
   }
@@ -310,6 +434,26 @@ export class FakeApiServer {
     for (const w of [...this.watchers]) if (w.kind === kind) this.endWatch(w);
   }
 
+  /** Cuts every open watch of a kind at the TCP level (a reset, no clean end of the stream). */
+  resetWatches(kind: string): void {
+    for (const w of [...this.watchers]) {
+      if (w.kind !== kind) continue;
+      this.watchers.delete(w);
+      for (const t of w.timers) clearTimeout(t);
+      w.res.socket?.destroy();
+    }
+  }
+
+  /** From now on, every watch (of `kind`, or of any kind) ends after sending `n` events; null: never. */
+  setCloseWatchesAfter(n: number | null, kind?: string): void {
+    this.closeWatchesAfter = n === null ? null : { n, kind };
+  }
+
+  /** Sends a BOOKMARK now on every open watch that allows them. */
+  bookmark(): void {
+    for (const w of this.watchers) if (w.bookmarks) this.sendBookmark(w);
+  }
+
   /** Number of open watches of a kind. */
   openWatches(kind: string): number {
     let n = 0;
@@ -317,9 +461,53 @@ export class FakeApiServer {
     return n;
   }
 
-  /** Makes matching requests fail with `status`. */
+  /** Makes matching requests fail with `status`, or hang. */
   fail(fault: Fault): void {
     this.faults.push({ times: 1, ...fault });
+  }
+
+  /** Removes every fault not yet used up. */
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
+  /** Requests hanging now. */
+  hungRequests(): RecordedRequest[] {
+    return [...this.hung].map((h) => h.request);
+  }
+
+  /** Answers every hanging request with 503 (the server is back). */
+  releaseHung(): void {
+    for (const h of [...this.hung]) {
+      this.hung.delete(h);
+      if (!h.res.writableEnded && !h.res.destroyed) this.error(h.res, 503, "released");
+    }
+  }
+
+  /** Writes the Lease as held by `holder` (another candidate took it). */
+  stealLease(namespace: string, name: string, holder: string, leaseDurationSeconds = 15): Obj {
+    const cur = this.get("Lease", namespace, name);
+    const now = new Date().toISOString().replace("Z", "000Z");
+    return this.put("Lease", {
+      metadata: { name, namespace },
+      spec: {
+        holderIdentity: holder,
+        leaseDurationSeconds,
+        acquireTime: now,
+        renewTime: now,
+        leaseTransitions: (cur?.spec?.leaseTransitions ?? 0) + 1,
+      },
+    });
+  }
+
+  /** TokenReview: `token` authenticates as `username` (in `groups`). */
+  addToken(token: string, username: string, groups: string[] = []): void {
+    this.tokens.set(token, { username, groups });
+  }
+
+  /** SubjectAccessReview: `user` may `get` non-resource `path` ("*" for every path). */
+  allow(user: string, path = "*"): void {
+    this.allowed.add(`${user} ${path}`);
   }
 
   /** Recorded requests matching method and path (prefix or regular expression). */
@@ -331,28 +519,32 @@ export class FakeApiServer {
 
   async close(): Promise<void> {
     for (const w of [...this.watchers]) this.endWatch(w);
+    for (const h of [...this.hung]) h.res.destroy();
+    this.hung.clear();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
+      for (const s of this.sockets) s.destroy();
     });
   }
 
   private record(
     kind: string,
     type: HistoryEntry["type"],
+    key: string,
     obj: Obj,
     old: Obj | undefined,
     silent?: boolean,
   ): void {
-    const entry: HistoryEntry = { rv: this.rv, type, obj, old };
-    if (silent) return;
+    const entry: HistoryEntry = { rv: this.rv, type, key, obj, old };
     let h = this.history.get(kind);
     if (!h) {
       h = [];
       this.history.set(kind, h);
     }
     h.push(entry);
-    for (const w of this.watchers) if (w.kind === kind) this.deliver(w, entry);
+    if (silent) return;
+    for (const w of [...this.watchers]) if (w.kind === kind) this.deliver(w, entry);
   }
 
   /** Sends one history entry to a watcher, translated through its selector as the server does. */
@@ -361,29 +553,44 @@ export class FakeApiServer {
     const oldIn = e.old !== undefined && ns(e.old) && matches(w.selector, e.old);
     const newIn = e.type !== "DELETED" && ns(e.obj) && matches(w.selector, e.obj);
     if (e.type === "DELETED") {
-      if (oldIn) this.send(w.res, "DELETED", e.obj);
-    } else if (oldIn && newIn) this.send(w.res, "MODIFIED", e.obj);
-    else if (newIn) this.send(w.res, "ADDED", e.obj);
-    else if (oldIn) this.send(w.res, "DELETED", e.obj);
+      if (oldIn) this.send(w, "DELETED", e.obj);
+    } else if (oldIn && newIn) this.send(w, "MODIFIED", e.obj);
+    else if (newIn) this.send(w, "ADDED", e.obj);
+    else if (oldIn) this.send(w, "DELETED", e.obj);
   }
 
-  private send(res: http.ServerResponse, type: string, object: Obj): void {
-    res.write(`${JSON.stringify({ type, object })}\n`);
+  private send(w: Watcher, type: string, object: Obj): void {
+    if (!this.watchers.has(w) && type !== "ERROR") return;
+    w.res.write(`${JSON.stringify({ type, object })}\n`);
+    w.sent++;
+    const limit = this.closeWatchesAfter;
+    if (limit && (limit.kind === undefined || limit.kind === w.kind) && w.sent >= limit.n) this.endWatch(w);
+  }
+
+  private sendBookmark(w: Watcher): void {
+    const info = this.info(w.kind);
+    this.send(w, "BOOKMARK", {
+      apiVersion: info.apiVersion,
+      kind: info.kind,
+      metadata: { resourceVersion: String(this.rv) },
+    });
   }
 
   private endWatch(w: Watcher): void {
     this.watchers.delete(w);
-    w.res.end();
+    for (const t of w.timers) clearTimeout(t);
+    if (!w.res.writableEnded) w.res.end();
   }
 
   private reply(res: http.ServerResponse, code: number, body: Obj): void {
+    if (res.writableEnded || res.destroyed) return;
     const text = JSON.stringify(body);
     res.writeHead(code, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
     res.end(text);
   }
 
-  private error(res: http.ServerResponse, code: number, message: string): void {
-    this.reply(res, code, status(code, reasons[code] ?? "Unknown", message));
+  private error(res: http.ServerResponse, code: number, message: string, causes?: { type: string }[]): void {
+    this.reply(res, code, status(code, reasons[code] ?? "Unknown", message, causes));
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -404,22 +611,39 @@ export class FakeApiServer {
         query: Object.fromEntries(url.searchParams),
         contentType: req.headers["content-type"],
         authorization: req.headers.authorization,
+        userAgent: req.headers["user-agent"],
         body,
+        at: Date.now(),
       };
       this.requests.push(r);
       const fault = this.faults.find(
         (f) =>
           f.method === r.method &&
-          (typeof f.path === "string" ? r.path.startsWith(f.path) : f.path.test(r.path)),
+          (typeof f.path === "string" ? r.path.startsWith(f.path) : f.path.test(r.path)) &&
+          (f.match === undefined || f.match(r)),
       );
       if (fault) {
         fault.times = (fault.times ?? 1) - 1;
         if (fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
-        this.reply(
-          res,
-          fault.status,
-          status(fault.status, fault.reason ?? reasons[fault.status] ?? "", "injected"),
-        );
+        if (fault.delayMs !== undefined) {
+          setTimeout(() => {
+            try {
+              this.route(r, res);
+            } catch (e) {
+              this.error(res, 500, e instanceof Error ? e.message : String(e));
+            }
+          }, fault.delayMs);
+          return;
+        }
+        if (fault.hang) {
+          const h: Hung = { res, request: r };
+          this.hung.add(h);
+          res.on("close", () => this.hung.delete(h));
+          return;
+        }
+        const code = fault.status ?? 500;
+        const causes = fault.causes?.map((type) => ({ type }));
+        this.reply(res, code, status(code, fault.reason ?? reasons[code] ?? "", "injected", causes));
         return;
       }
       try {
@@ -440,11 +664,17 @@ export class FakeApiServer {
       namespace = rest[1];
       rest = rest.slice(2);
     }
+    const m = r.method;
+    if (gv === "apis/authentication.k8s.io/v1" && rest[0] === "tokenreviews" && m === "POST") {
+      return this.tokenReview(r.body as Obj, res);
+    }
+    if (gv === "apis/authorization.k8s.io/v1" && rest[0] === "subjectaccessreviews" && m === "POST") {
+      return this.subjectAccessReview(r.body as Obj, res);
+    }
     const info = collections[`${gv}/${rest[0] ?? ""}`];
     if (!info) return this.error(res, 404, `the server could not find the requested resource (${r.path})`);
     const name = rest[1];
     const sub = rest[2];
-    const m = r.method;
     if (name === undefined) {
       if (m === "GET" && r.query.watch === "true") return this.watch(info, namespace, r, res);
       if (m === "GET") return this.listReply(info, namespace, r, res);
@@ -454,6 +684,7 @@ export class FakeApiServer {
       const cur = this.store(info.kind).get(key);
       if (m === "GET") return cur ? this.reply(res, 200, cur) : this.notFound(res, info, name);
       if (m === "PUT") return this.replace(info, namespace, name, cur, r.body as Obj, res);
+      if (m === "PATCH") return this.patch(info, namespace, name, cur, r, res);
       if (m === "DELETE") {
         if (!cur) return this.notFound(res, info, name);
         this.remove(info.kind, namespace, name);
@@ -471,23 +702,93 @@ export class FakeApiServer {
     this.error(res, 404, `${info.kind.toLowerCase()}s "${name}" not found`);
   }
 
+  /** The objects of a kind as they were at `rv` (undoing the history after it), by key. */
+  private stateAt(kind: string, rv: number): Map<string, Obj> {
+    const state = new Map(this.store(kind));
+    if (rv >= this.rv) return state;
+    const h = this.history.get(kind) ?? [];
+    for (let i = h.length - 1; i >= 0; i--) {
+      const e = h[i] as HistoryEntry;
+      if (e.rv <= rv) break;
+      if (e.type === "ADDED") state.delete(e.key);
+      else if (e.old) state.set(e.key, e.old);
+    }
+    return state;
+  }
+
   private listReply(
     info: KindInfo,
     namespace: string | undefined,
     r: RecordedRequest,
     res: http.ServerResponse,
-  ): void {
-    const sel = parseFieldSelector(r.query.fieldSelector);
-    const items = this.list(info.kind).filter(
-      (o) => (namespace === undefined || o.metadata?.namespace === namespace) && matches(sel, o),
-    );
-    // Items of a list carry no apiVersion/kind on the wire.
-    const bare = items.map(({ apiVersion: _a, kind: _k, ...o }) => o);
+  ) {
+    const q = r.query;
+    const limit = q.limit ? Number(q.limit) : 0;
+    const match = q.resourceVersionMatch ?? "";
+    let at = this.rv;
+    let after = "";
+    let pageLimit = limit;
+    if (q.continue) {
+      if (q.resourceVersion) {
+        return this.error(res, 400, "specifying resource version is not allowed when using continue");
+      }
+      const token = decodeContinue(q.continue);
+      if (!token)
+        return this.error(res, 400, "continue key is not valid: incorrect encoded start resourceVersion");
+      if (token.rv <= this.compactedRevision && token.rv < this.rv) {
+        return this.error(
+          res,
+          410,
+          "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
+        );
+      }
+      at = token.rv;
+      after = token.start;
+    } else if (q.resourceVersion === "0") {
+      if (this.options.watchCacheIgnoresLimit ?? true) pageLimit = 0;
+    } else if (q.resourceVersion) {
+      const want = Number(q.resourceVersion);
+      if (!Number.isInteger(want) || want < 0) {
+        return this.error(res, 400, `invalid resource version: ${q.resourceVersion}`);
+      }
+      const exact = match === "Exact" || (match === "" && limit > 0);
+      if (want > this.rv) {
+        return this.error(res, 504, "Too large resource version", [{ type: "ResourceVersionTooLarge" }]);
+      }
+      if (exact) {
+        if (want < this.rv && want <= this.compactedRevision) {
+          return this.error(res, 410, "The resourceVersion for the provided list is too old.");
+        }
+        at = want;
+      }
+    }
+    const sel = parseFieldSelector(q.fieldSelector);
+    const state = at === this.rv ? this.store(info.kind) : this.stateAt(info.kind, at);
+    const keys = [...state.keys()].filter((k) => k > after).sort();
+    const items: Obj[] = [];
+    let cont = "";
+    let remaining = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const o = state.get(keys[i] as string) as Obj;
+      if (namespace !== undefined && o.metadata?.namespace !== namespace) continue;
+      if (!matches(sel, o)) continue;
+      if (pageLimit > 0 && items.length >= pageLimit) {
+        cont = encodeContinue(at, keys[i - 1] as string);
+        remaining = keys.length - i;
+        break;
+      }
+      // Items of a list carry no apiVersion/kind on the wire.
+      const { apiVersion: _a, kind: _k, ...bare } = o;
+      items.push(bare);
+    }
     this.reply(res, 200, {
       apiVersion: info.apiVersion,
       kind: `${info.kind}List`,
-      metadata: { resourceVersion: String(this.rv) },
-      items: bare,
+      metadata: {
+        resourceVersion: String(at),
+        ...(cont ? { continue: cont, remainingItemCount: remaining } : {}),
+      },
+      items,
     });
   }
 
@@ -499,23 +800,59 @@ export class FakeApiServer {
       namespace,
       selector: parseFieldSelector(r.query.fieldSelector),
       res,
+      bookmarks: r.query.allowWatchBookmarks === "true",
+      sent: 0,
+      timers: [],
     };
-    const from = Number(r.query.resourceVersion || "0");
-    if (from === 0) {
-      for (const o of this.list(info.kind)) {
+    this.watchers.add(w);
+    res.on("close", () => {
+      this.watchers.delete(w);
+      for (const t of w.timers) clearTimeout(t);
+    });
+    const fromText = r.query.resourceVersion ?? "";
+    const from = Number(fromText || "0");
+    if (fromText === "" || fromText === "0") {
+      const state = this.store(info.kind);
+      for (const k of [...state.keys()].sort()) {
+        const o = state.get(k) as Obj;
         if ((namespace === undefined || o.metadata?.namespace === namespace) && matches(w.selector, o)) {
-          this.send(res, "ADDED", o);
+          this.send(w, "ADDED", o);
+          if (!this.watchers.has(w)) return;
         }
       }
-    } else if (from < (this.compacted.get(info.kind) ?? 0)) {
-      this.send(res, "ERROR", status(410, "Expired", `too old resource version: ${from}`));
-      res.end();
+    } else if (from < this.compactedRevision) {
+      this.send(
+        w,
+        "ERROR",
+        status(410, "Expired", `too old resource version: ${from} (${this.compactedRevision})`),
+      );
+      this.endWatch(w);
       return;
     } else {
-      for (const e of this.history.get(info.kind) ?? []) if (e.rv > from) this.deliver(w, e);
+      const h = this.history.get(info.kind) ?? [];
+      let lo = 0;
+      let hi = h.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((h[mid] as HistoryEntry).rv <= from) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < h.length && this.watchers.has(w); i++) this.deliver(w, h[i] as HistoryEntry);
     }
-    this.watchers.add(w);
-    res.on("close", () => this.watchers.delete(w));
+    if (!this.watchers.has(w)) return;
+    const timeout = Number(r.query.timeoutSeconds || "0");
+    const max = this.options.maxWatchSeconds ?? 0;
+    const seconds = timeout > 0 && max > 0 ? Math.min(timeout, max) : timeout || max;
+    if (seconds > 0) w.timers.push(setTimeout(() => this.endWatch(w), seconds * 1000));
+    if (w.bookmarks) {
+      const every = this.options.bookmarkIntervalMs ?? 60_000;
+      const tick = () => {
+        if (!this.watchers.has(w)) return;
+        this.sendBookmark(w);
+        w.timers.push(setTimeout(tick, every));
+      };
+      w.timers.push(setTimeout(tick, every));
+    }
   }
 
   private create(info: KindInfo, namespace: string | undefined, body: Obj, res: http.ServerResponse) {
@@ -523,7 +860,11 @@ export class FakeApiServer {
     const name = body.metadata?.name;
     if (!name) return this.error(res, 400, "metadata.name: Required value");
     if (this.store(info.kind).has(keyOf(info, ns, name))) {
-      return this.error(res, 409, `${info.kind.toLowerCase()}s "${name}" already exists`);
+      return this.reply(
+        res,
+        409,
+        status(409, "AlreadyExists", `${info.kind.toLowerCase()}s "${name}" already exists`),
+      );
     }
     const obj = { ...body, metadata: { ...body.metadata, ...(ns !== undefined ? { namespace: ns } : {}) } };
     this.reply(res, 201, this.put(info.kind, obj));
@@ -554,6 +895,31 @@ export class FakeApiServer {
     );
   }
 
+  private patch(
+    info: KindInfo,
+    namespace: string | undefined,
+    name: string,
+    cur: Obj | undefined,
+    r: RecordedRequest,
+    res: http.ServerResponse,
+  ) {
+    if (!cur) return this.notFound(res, info, name);
+    const ct = r.contentType ?? "";
+    if (
+      !ct.startsWith("application/strategic-merge-patch+json") &&
+      !ct.startsWith("application/merge-patch+json")
+    ) {
+      return this.error(res, 415, `the body of the request was in an unknown format: ${ct}`);
+    }
+    const { metadata: _m, ...patch } = (r.body as Obj | undefined) ?? {};
+    const ns = info.namespaced ? namespace : undefined;
+    this.reply(
+      res,
+      200,
+      this.put(info.kind, { ...mergePatch(cur, patch), metadata: { ...cur.metadata, namespace: ns } }),
+    );
+  }
+
   private bind(namespace: string | undefined, name: string, body: Obj, res: http.ServerResponse) {
     const pod = this.get("Pod", namespace, name);
     if (!pod) return this.error(res, 404, `pods "${name}" not found`);
@@ -580,6 +946,8 @@ export class FakeApiServer {
       spec: { ...pod.spec, nodeName: body.target?.name },
       status: { ...pod.status, conditions },
     });
+    const key = `${pod.metadata?.namespace}/${name}`;
+    this.bindings.set(key, (this.bindings.get(key) ?? 0) + 1);
     this.reply(res, 201, { apiVersion: "v1", kind: "Status", status: "Success", code: 201, metadata: {} });
   }
 
@@ -601,17 +969,41 @@ export class FakeApiServer {
     const patch = (r.body as Obj | undefined)?.status ?? {};
     this.reply(res, 200, this.put("Pod", { ...pod, status: mergeStatus(pod.status ?? {}, patch) }));
   }
+
+  private tokenReview(body: Obj, res: http.ServerResponse) {
+    const token = body?.spec?.token ?? "";
+    const user = this.tokens.get(token);
+    this.reply(res, 201, {
+      apiVersion: "authentication.k8s.io/v1",
+      kind: "TokenReview",
+      spec: { token },
+      status: user ? { authenticated: true, user: { username: user.username, groups: user.groups } } : {},
+    });
+  }
+
+  private subjectAccessReview(body: Obj, res: http.ServerResponse) {
+    const spec = body?.spec ?? {};
+    const path = spec.nonResourceAttributes?.path ?? "";
+    const user = spec.user ?? "";
+    const allowed = this.allowed.has(`${user} *`) || this.allowed.has(`${user} ${path}`);
+    this.reply(res, 201, {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SubjectAccessReview",
+      spec,
+      status: allowed ? { allowed: true } : { allowed: false, reason: "no RBAC policy matched" },
+    });
+  }
 }
 
-/** Polls `fn` every 5 ms until it returns something other than undefined/false. */
+/** Polls `fn` (sync or async) every 5 ms until it gives something other than undefined/false. */
 export async function waitFor<T>(
-  fn: () => T | undefined | false,
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 3000,
   what = "condition",
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v !== undefined && v !== false) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));

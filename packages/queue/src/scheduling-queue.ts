@@ -126,6 +126,8 @@ export interface SchedulingQueue extends PodNominator, PodActivator {
   /** The queued (not in-flight) info of a pod, by namespace and name. */
   getPod(pod: Pod): QueuedPodInfo | undefined;
   pendingPods(): { pods: Pod[]; summary: string };
+  /** The pods in activeQ (upstream PodsInActiveQ). */
+  podsInActiveQ(): Pod[];
   inFlightPods(): Pod[];
   counts(): QueueCounts;
   /** Starts the periodic flushes on the clock. */
@@ -820,6 +822,10 @@ export class PriorityQueue implements SchedulingQueue {
       pods: [...active, ...backoff, ...pool],
       summary: `activeQ:${active.length}; backoffQ:${backoff.length}; unschedulableEntities:${pool.length}`,
     };
+  }
+
+  podsInActiveQ(): Pod[] {
+    return this.activeQ.queue.list().map((p) => p.podInfo.pod);
   }
 
   counts(): QueueCounts {

@@ -1759,6 +1759,63 @@ describe("TestRunPreBindPreFlights", () => {
   }
 });
 
+// Not an upstream table: the PodInPreBind map of kubernetes/kubernetes#135502 (upstream tests it
+// through the preemption executor's TestPreemptPod and the integration test
+// TestPreemptionRespectsBindingPod).
+describe("PodInPreBind", () => {
+  const p: Pod = { metadata: { name: "pod", uid: "pod" } };
+  class BlockingPreBind extends TestPlugin {
+    release: (s: Status | null) => void = () => {};
+    entered = false;
+    override preBind(): Promise<Status | null> {
+      this.entered = true;
+      return new Promise((resolve) => {
+        this.release = resolve;
+      });
+    }
+  }
+
+  it("a pod is in PreBind while a PreBind plugin runs; cancelling it fails PreBind with the message", async () => {
+    const pl = new BlockingPreBind("blocking");
+    const f = await newFrameworkWithQueueSortAndBind(registryOf([pl]), plugins({ preBind: enabled(pl.n) }));
+    expect(f.getPodInPreBind("pod")).toBeUndefined();
+    const running = f.runPreBindPlugins(new CycleState(), p, "n");
+    expect(pl.entered).toBe(true);
+    const inPreBind = f.getPodInPreBind("pod");
+    expect(inPreBind?.getPod()).toBe(p);
+    expect(inPreBind?.cancelPod("preempted by DefaultPreemption")).toBe(true);
+    expectStatus(
+      await running,
+      errStatus('running PreBind plugin "blocking": preempted by DefaultPreemption'),
+    );
+    expect(f.getPodInPreBind("pod")).toBeUndefined();
+    // Too late: the pod left PreBind.
+    expect(inPreBind?.cancelPod("again")).toBe(false);
+    pl.release(null);
+  });
+
+  it("a pod leaves PreBind when its plugins finish", async () => {
+    const pl = new BlockingPreBind("blocking");
+    const f = await newFrameworkWithQueueSortAndBind(registryOf([pl]), plugins({ preBind: enabled(pl.n) }));
+    const running = f.runPreBindPlugins(new CycleState(), p, "n");
+    const inPreBind = f.getPodInPreBind("pod");
+    pl.release(null);
+    expect(await running).toBeNull();
+    expect(f.getPodInPreBind("pod")).toBeUndefined();
+    expect(inPreBind?.cancelPod("late")).toBe(false);
+  });
+
+  it("a pod whose PreBind plugins were all skipped at PreBindPreFlight is never in PreBind", async () => {
+    const pl = new BlockingPreBind("blocking");
+    const f = await newFrameworkWithQueueSortAndBind(registryOf([pl]), plugins({ preBind: enabled(pl.n) }));
+    const state = new CycleState();
+    state.skipPreBindPlugins = new Set([pl.n]);
+    expect(await f.runPreBindPlugins(state, p, "n")).toBeNull();
+    expect(pl.entered).toBe(false);
+    expect(f.getPodInPreBind("pod")).toBeUndefined();
+  });
+});
+
 describe("TestReservePlugins", () => {
   const tests: { name: string; plugins: TestPlugin[]; wantStatus: Status | null }[] = [
     { name: "NoReservePlugin", plugins: [], wantStatus: null },

@@ -56,6 +56,7 @@ import {
   type PluginScore,
   type PodActivator,
   type PodInfo,
+  type PodInPreBind,
   type PodNominator,
   type PostBindPlugin,
   type PostFilterOutput,
@@ -82,6 +83,45 @@ import { FeasibleIndex, FilterWindow, ScoreRows } from "./node-window";
 import { DefaultParallelism, Parallelizer } from "./parallelize";
 import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 import { WaitingPodImpl, WaitingPodsMap } from "./waiting-pods-map";
+
+/**
+ * A pod in PreBind (upstream podInPreBind): cancelling it settles `cancelled` with an Error status
+ * the PreBind loop races each plugin against (a plugin's own promise cannot be aborted, so the
+ * binding cycle stops waiting for it).
+ */
+class PodInPreBindImpl implements PodInPreBind {
+  readonly cancelled: Promise<Status>;
+  private settle: (s: Status) => void = () => {};
+  private active = true;
+
+  constructor(
+    private readonly pod: Pod,
+    private readonly registry: Map<string, PodInPreBindImpl>,
+  ) {
+    this.cancelled = new Promise<Status>((resolve) => {
+      this.settle = resolve;
+    });
+  }
+
+  getPod(): Pod {
+    return this.pod;
+  }
+
+  cancelPod(msg: string): boolean {
+    if (!this.active) return false;
+    this.leave();
+    this.settle(new Status(Code.Error, msg));
+    return true;
+  }
+
+  /** The binding cycle left PreBind. */
+  leave(): void {
+    if (!this.active) return;
+    this.active = false;
+    const uid = podUID(this.pod);
+    if (this.registry.get(uid) === this) this.registry.delete(uid);
+  }
+}
 
 /** Upstream maxTimeout: the longest a Permit plugin may make a pod wait. */
 export const MaxPermitTimeoutMs = 15 * 60 * 1000;
@@ -278,6 +318,8 @@ export class Framework implements Handle {
   private nominatorImpl: PodNominator | null;
   private activatorImpl: PodActivator | null;
   private readonly waitingPods: WaitingPodsMap;
+  /** Pods whose binding cycle runs PreBind plugins, by UID. */
+  private readonly podsInPreBind = new Map<string, PodInPreBindImpl>();
   private readonly opts: FrameworkOptions;
   private readonly clockImpl: Clock;
   private readonly randImpl: Random;
@@ -1499,21 +1541,35 @@ export class Framework implements Handle {
     const start = this.hooks ? now() : 0;
     let status: Status | null = null;
     const timed = this.timed(state);
-    for (const pl of this.preBind) {
-      const name = pl.name();
-      if (state.skipPreBindPlugins.has(name)) continue;
-      const t = timed ? now() : 0;
-      const s = await pl.preBind(state, pod, nodeName);
-      if (timed) this.observePlugin(name, "PreBind", s, t);
-      if (s && !s.isSuccess()) {
-        status = s.isRejected()
-          ? s.withPlugin(name)
-          : wrapError(`running PreBind plugin "${name}": ${errMessage(s)}`);
-        break;
+    // Registered while a PreBind plugin runs, so that preemption can cancel the binding cycle.
+    let inPreBind: PodInPreBindImpl | null = null;
+    try {
+      for (const pl of this.preBind) {
+        const name = pl.name();
+        if (state.skipPreBindPlugins.has(name)) continue;
+        if (!inPreBind) {
+          inPreBind = new PodInPreBindImpl(pod, this.podsInPreBind);
+          this.podsInPreBind.set(podUID(pod), inPreBind);
+        }
+        const t = timed ? now() : 0;
+        const s = await Promise.race([pl.preBind(state, pod, nodeName), inPreBind.cancelled]);
+        if (timed) this.observePlugin(name, "PreBind", s, t);
+        if (s && !s.isSuccess()) {
+          status = s.isRejected()
+            ? s.withPlugin(name)
+            : wrapError(`running PreBind plugin "${name}": ${errMessage(s)}`);
+          break;
+        }
       }
+    } finally {
+      inPreBind?.leave();
     }
     if (this.hooks) this.observePoint("PreBind", status, start);
     return status;
+  }
+
+  getPodInPreBind(uid: string): PodInPreBind | undefined {
+    return this.podsInPreBind.get(uid);
   }
 
   /** Runs Bind plugins until one does not Skip; Skip when all skip (upstream RunBindPlugins). */

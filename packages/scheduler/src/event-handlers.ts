@@ -2,6 +2,7 @@
 import { type Node, type Pod, podIsTerminal, podKey, podPriority, podUID } from "@kubesched/api";
 import { ActionType, type ClusterEvent, customResourceEventName, EventResource } from "@kubesched/framework";
 import {
+  EventAssignedPodAdd,
   EventAssignedPodDelete,
   nodeSchedulingPropertiesChange,
   podSchedulingPropertiesChange,
@@ -49,7 +50,10 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       logger.error("Scheduler cache AddPod failed", { err, pod: podKey(pod) });
       return;
     }
-    queue.assignedPodAdded(pod);
+    // upstream addAssignedPodToCache: with queueing hints, every plugin's hints decide (the
+    // queue's pre-filter only knows the in-tree cross-topology plugins).
+    if (sched.queueingHints) queue.moveAllToActiveOrBackoffQueue(EventAssignedPodAdd, undefined, pod);
+    else queue.assignedPodAdded(pod);
   };
   const updatePodInCache = (oldPod: Pod, newPod: Pod) => {
     try {
@@ -58,8 +62,11 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       logger.error("Scheduler cache UpdatePod failed", { err, pod: podKey(newPod) });
       return;
     }
-    for (const evt of podSchedulingPropertiesChange(newPod, oldPod))
-      queue.assignedPodUpdated(oldPod, newPod, evt);
+    // upstream updateAssignedPodInCache: as for additions, the hints of every plugin decide.
+    for (const evt of podSchedulingPropertiesChange(newPod, oldPod)) {
+      if (sched.queueingHints) queue.moveAllToActiveOrBackoffQueue(evt, oldPod, newPod);
+      else queue.assignedPodUpdated(oldPod, newPod, evt);
+    }
   };
   const deletePodFromCache = (pod: Pod) => {
     try {
@@ -138,7 +145,9 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       if (!oldA && newA) addPodToCache(newPod);
     },
     onPodDelete(pod: Pod) {
-      if (assignedPod(pod)) deletePodFromCache(pod);
+      // The final state of a pod that turned terminal (it left the informer's field selector) is
+      // terminal: it is still in the cache and must leave it (upstream assignedPod is nodeName).
+      if (assignedPod(pod) || (pod.spec?.nodeName && cache.getPod(pod))) deletePodFromCache(pod);
       else if (!pod.spec?.nodeName && responsible(pod)) deletePodFromQueue(pod);
     },
     onOtherEvent(kind, action, oldObj, newObj) {

@@ -114,7 +114,7 @@ export class SchedulerMetrics {
     registers: [this.registry],
   });
   readonly cacheSize = new Gauge({
-    name: "scheduler_cache_size",
+    name: "scheduler_scheduler_cache_size",
     help: "Number of nodes, pods, and assumed (bound) pods in the scheduler cache.",
     labelNames: ["type"],
     registers: [this.registry],

@@ -268,6 +268,16 @@ const fitError = (
 const U = Code.Unschedulable;
 const UAU = Code.UnschedulableAndUnresolvable;
 
+/** A claim bound to `volumeName`, annotated bind-completed as upstream's test loop does for every claim. */
+const boundClaim = (name: string, volumeName: string): PersistentVolumeClaim =>
+  makePVC()
+    .name(name)
+    .uid(name)
+    .namespace("default")
+    .volumeName(volumeName)
+    .annotation("pv.kubernetes.io/bind-completed", "true")
+    .obj();
+
 const schedulePodCases: SchedulePodCase[] = [
   {
     name: "test 1",
@@ -359,6 +369,53 @@ const schedulePodCases: SchedulePodCase[] = [
       { "1": st(U, ErrReasonFake, "MatchFilter"), "2": st(U, ErrReasonFake, "NoPodsFilter") },
       ["MatchFilter", "NoPodsFilter"],
     ),
+  },
+  {
+    // Pod with existing PVC
+    name: "existing PVC",
+    descriptors: [trueFilter, equalPrioritizer],
+    plugins: { preFilter: ["VolumeBinding"], filter: ["TrueFilter"], score: ["EqualPrioritizerPlugin"] },
+    nodes: [hostNode("node1"), hostNode("node2")],
+    pvcs: [boundClaim("existingPVC", "existingPV")],
+    pvs: [makePV().name("existingPV").obj()],
+    pod: makePod().name("ignore").uid("ignore").namespace("default").pvc("existingPVC").obj(),
+    wantNodes: ["node1", "node2"],
+  },
+  {
+    // Pod with non existing PVC
+    name: "unknown PVC",
+    descriptors: [trueFilter],
+    plugins: { preFilter: ["VolumeBinding"], filter: ["TrueFilter"] },
+    nodes: [hostNode("node1"), hostNode("node2")],
+    pod: makePod().name("ignore").uid("ignore").namespace("default").pvc("unknownPVC").obj(),
+    wantFit: fitError({}, ["VolumeBinding"], {
+      absent: st(UAU, 'persistentvolumeclaim "unknownPVC" not found', "VolumeBinding"),
+      preFilterMsg: 'persistentvolumeclaim "unknownPVC" not found',
+    }),
+  },
+  {
+    // Pod with deleting PVC
+    name: "deleted PVC",
+    descriptors: [trueFilter],
+    plugins: { preFilter: ["VolumeBinding"], filter: ["TrueFilter"] },
+    nodes: [hostNode("node1"), hostNode("node2")],
+    pvcs: [
+      {
+        ...makePVC().name("existingPVC").uid("existingPVC").namespace("default").obj(),
+        metadata: {
+          name: "existingPVC",
+          uid: "existingPVC",
+          namespace: "default",
+          deletionTimestamp: "1970-01-01T00:00:00Z",
+          annotations: { "pv.kubernetes.io/bind-completed": "true" },
+        },
+      },
+    ],
+    pod: makePod().name("ignore").uid("ignore").namespace("default").pvc("existingPVC").obj(),
+    wantFit: fitError({}, ["VolumeBinding"], {
+      absent: st(UAU, 'persistentvolumeclaim "existingPVC" is being deleted', "VolumeBinding"),
+      preFilterMsg: 'persistentvolumeclaim "existingPVC" is being deleted',
+    }),
   },
   {
     name: "test error with priority map",

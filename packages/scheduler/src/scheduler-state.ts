@@ -28,6 +28,11 @@ export interface SchedulerState {
   readonly clock: Clock;
   readonly rand: Random;
   readonly percentageOfNodesToScore: number;
+  /**
+   * SchedulerQueueingHints (locked on upstream): assigned-pod events reach every unschedulable
+   * pod's queueing hints, not only the pods the queue's in-tree pre-filter picks.
+   */
+  readonly queueingHints: boolean;
   frameworkForPod(pod: Pod): Framework | undefined;
   responsibleForPod(pod: Pod): boolean;
   /** Where the next cycle starts filtering (upstream nextStartNodeIndex). */

@@ -165,6 +165,7 @@ export class Scheduler {
       clock,
       rand,
       percentageOfNodesToScore: config.percentageOfNodesToScore,
+      queueingHints: features.enableSchedulingQueueHint,
       frameworkForPod,
       responsibleForPod: (pod) => frameworkForPod(pod) !== undefined,
       nextStartNodeIndex: 0,
@@ -205,16 +206,44 @@ export class Scheduler {
     return scheduleOne(this.state);
   }
 
-  /** Waits until every binding cycle in progress has finished. */
-  async waitForBindings(): Promise<void> {
+  /**
+   * Waits until every binding cycle in progress has finished; true then. With `signal`, gives up
+   * when it aborts and resolves false if bindings are still in flight (a bounded shutdown).
+   */
+  async waitForBindings(signal?: AbortSignal): Promise<boolean> {
     const inflight = this.state.inflightBindings;
-    while (inflight.size > 0) await Promise.all([...inflight]);
+    while (inflight.size > 0 && !signal?.aborted) {
+      const all = Promise.all([...inflight]);
+      await (signal ? settledOrAborted(all, signal) : all);
+    }
+    return inflight.size === 0;
   }
 
-  /** Live mode: schedule until `signal` aborts, idling briefly when nothing is active. */
-  async run(signal: AbortSignal): Promise<void> {
+  /** Binding cycles in progress. */
+  inflightBindings(): number {
+    return this.state.inflightBindings.size;
+  }
+
+  /**
+   * Live mode: schedule until `signal` aborts, idling briefly when nothing is active. At most
+   * `maxInFlightBindings` binding cycles run at once: the loop waits for one to finish before it
+   * pops the next pod (the API client's rate limit would otherwise queue them without bound).
+   */
+  async run(signal: AbortSignal, opts: { maxInFlightBindings?: number } = {}): Promise<void> {
+    const max = opts.maxInFlightBindings ?? Number.POSITIVE_INFINITY;
+    const inflight = this.state.inflightBindings;
     while (!signal.aborted) {
-      if (!(await this.scheduleOne())) await new Promise((r) => setTimeout(r, 10));
+      if (inflight.size >= max) {
+        await settledOrAborted(Promise.race([...inflight]), signal);
+        continue;
+      }
+      if (!(await this.scheduleOne())) {
+        await settledOrAborted(new Promise((r) => setTimeout(r, 10)), signal);
+      } else {
+        // A cycle is synchronous work: give the event loop a turn after each, or the watches,
+        // the lease renewals and the events' writes would wait for the queue to empty.
+        await new Promise((r) => setImmediate(r));
+      }
     }
     this.state.queue.close();
   }
@@ -236,6 +265,19 @@ export class Scheduler {
     metrics.pendingPods.set({ queue: "unschedulable" }, c.unschedulable);
     metrics.pendingPods.set({ queue: "gated" }, c.gated);
   }
+}
+
+/** Resolves when `p` settles or `signal` aborts, whichever comes first (never rejects). */
+function settledOrAborted(p: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    p.then(done, done);
+  });
 }
 
 /** Routes the runtime's tracer callbacks to the explain recorder. */

@@ -19,10 +19,15 @@ import {
   stateKey,
   Type,
 } from "@kubesched/framework";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { makeNode, makePod } from "./builders";
 import { fakeClock } from "./fake-clock";
-import { createPluginHarness } from "./harness";
+import {
+  createPluginHarness,
+  type EngineCall,
+  flushHarnessEngineChecks,
+  setHarnessEngineChecker,
+} from "./harness";
 import { statusSummary } from "./status-summary";
 
 // A label-matching filter with args: the pod fits nodes whose label `key` equals the pod's.
@@ -322,5 +327,103 @@ describe("fakeClock", () => {
     expect(fired).toEqual(["a@1010", "c@1015", "b@1020"]);
     expect(c.now()).toBe(1030);
     expect(c.pendingTimers()).toBe(0);
+  });
+});
+
+describe("PluginHarness.preEnqueue", () => {
+  const gate: PluginDescriptor = {
+    name: "Gate",
+    factory: () => ({
+      name: () => "Gate",
+      preEnqueue: (pod: Pod) =>
+        pod.metadata?.labels?.gated
+          ? new Status(Code.UnschedulableAndUnresolvable, "waiting for the gate")
+          : null,
+    }),
+  };
+  it("runs the profile's PreEnqueue plugins: the first status that is not a success, or null", async () => {
+    const h = await createPluginHarness({ plugin: gate });
+    expect(h.preEnqueue(makePod().name("p").obj())).toBeNull();
+    expect(statusSummary(h.preEnqueue(makePod().name("p").label("gated", "y").obj()))).toEqual({
+      code: "UnschedulableAndUnresolvable",
+      reasons: ["waiting for the gate"],
+    });
+  });
+});
+
+describe("engine calls (the conformance suite's replay)", () => {
+  const calls: EngineCall[] = [];
+  const record = () => {
+    calls.length = 0;
+    setHarnessEngineChecker(async (c) => {
+      calls.push(c);
+    });
+  };
+  afterEach(() => setHarnessEngineChecker(null));
+  const summary = () => calls.map((c) => `${c.kind}${c.unobservable ? ` (${c.unobservable})` : ""}`);
+
+  it("hands each filter and score call over, and a PreFilter no Filter followed at the flush", async () => {
+    record();
+    const h = await createPluginHarness({ plugin: labelMatch, nodes });
+    const pod = makePod().name("p").label("zone", "a").obj();
+    h.filter(pod);
+    const s1 = h.newCycleState();
+    h.runPreFilter(s1, pod);
+    h.runFilter(s1, pod, "n1");
+    h.runPreFilter(h.newCycleState(), pod);
+    h.score(pod);
+    expect(summary()).toEqual(["filter", "filter", "score"]);
+    await flushHarnessEngineChecks();
+    expect(summary()).toEqual(["filter", "filter", "score", "preFilter"]);
+    expect(calls[3]?.preFilterStatus).toBeNull();
+  });
+
+  it("marks what a cycle cannot observe, with why", async () => {
+    record();
+    const h = await createPluginHarness({ plugin: labelMatch, nodes });
+    const pod = makePod().name("p").label("zone", "a").obj();
+    h.score(pod, undefined, { runPreScore: false });
+    // A state nothing ran on, and the state of the harness's PreFilter and Filter with the same
+    // pod, are a cycle's; a state another pod's PreFilter ran on, or a second Score, are not.
+    const fresh = h.newCycleState();
+    h.score(pod, undefined, { state: fresh });
+    h.score(pod, undefined, { state: fresh });
+    const { state } = h.filter(pod);
+    h.score(pod, undefined, { state });
+    const other = h.newCycleState();
+    h.runPreFilter(other, makePod().name("other").obj());
+    h.score(pod, undefined, { state: other });
+    const nominated = await createPluginHarness({
+      plugin: labelMatch,
+      nodes,
+      nominatedPods: [makePod().name("n").nominatedNodeName("n1").obj()],
+    });
+    nominated.filter(pod);
+    await flushHarnessEngineChecks();
+    expect(summary()).toEqual([
+      "score",
+      "score",
+      "score (Score on a state the test built)",
+      "filter",
+      "score",
+      "score (Score on a state the test built)",
+      "filter (the harness was given nominated pods)",
+      "preFilter",
+    ]);
+    // A Score without PreScore is compared with the cycle's, flagged as such.
+    expect(calls[0]?.withoutPreScore).toBe(true);
+  });
+
+  it("hands PreEnqueue calls over with their status", async () => {
+    record();
+    const h = await createPluginHarness({
+      plugin: {
+        name: "Gate",
+        factory: () => ({ name: () => "Gate", preEnqueue: () => new Status(Code.Unschedulable, "no") }),
+      },
+    });
+    h.preEnqueue(makePod().name("p").obj());
+    expect(summary()).toEqual(["preEnqueue"]);
+    expect(calls[0]?.status?.message()).toBe("no");
   });
 });

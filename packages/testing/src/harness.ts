@@ -17,6 +17,7 @@ import {
   type Extender,
   type Features,
   formatFieldErrors,
+  isPreFilterPlugin,
   isPreScorePlugin,
   isScorePlugin,
   isStatus,
@@ -155,6 +156,11 @@ export interface PluginHarness {
   /** The snapshot's NodeInfo of a node; throws when the node is unknown. */
   nodeInfo(name: string): NodeInfo;
   newCycleState(): CycleState;
+  /**
+   * The profile's PreEnqueue plugins in order (upstream runPreEnqueuePlugins): the first status
+   * that is not a success, or null when the pod may enter activeQ.
+   */
+  preEnqueue(pod: Pod): Status | null;
   /** framework.runPreFilterPlugins, with the plugin's own status. */
   runPreFilter(state: CycleState, pod: Pod): HarnessPreFilterOutput;
   /** framework.runFilterPlugins on the snapshot's NodeInfo. */
@@ -234,7 +240,17 @@ function decodeArgs<A>(d: PluginDescriptor<A>, raw: unknown, features: Features)
  * harness was built from, the pod, the nodes the call covered and what the harness computed.
  */
 export interface EngineCall {
-  kind: "filter" | "score";
+  /**
+   * preEnqueue: the profile's PreEnqueue plugins on the pod; preFilter: the framework's PreFilter
+   * on a state no Filter ran on afterwards; filter: PreFilter then Filter; score: PreScore, Score
+   * and NormalizeScore.
+   */
+  kind: "preEnqueue" | "preFilter" | "filter" | "score";
+  /**
+   * Why a full cycle cannot observe the call (a Score without PreScore, a harness given its own
+   * snapshot...): the checker counts it, with this reason, and replays nothing.
+   */
+  unobservable?: string;
   registry: Registry;
   profile: ProfileConfig;
   pluginName: string;
@@ -245,12 +261,18 @@ export interface EngineCall {
   pod: Pod;
   /** The nodes the call covered, in order. */
   nodeNames: string[];
-  /** The plugin's own PreFilter status (filter calls; score calls with runPreFilter). */
+  /** The plugin's own PreFilter status (preFilter and filter calls; score calls with runPreFilter). */
   preFilterStatus: Status | null;
   /** filter: every covered node's status (absent when PreFilter did not succeed). */
   statuses?: ReadonlyMap<string, Status | null>;
   /** score: the plugin's PreScore status, the call's status and normalized scores. */
   preScoreStatus?: Status | null;
+  /**
+   * score: the call did not run PreScore (upstream's "PreScore is not called" rows, which expect
+   * the scores a cycle with PreScore gives).
+   */
+  withoutPreScore?: boolean;
+  /** score: the call's status; preEnqueue: the first PreEnqueue status that is not a success. */
   status?: Status | null;
   scores?: readonly NodeScore[];
 }
@@ -260,6 +282,8 @@ export type EngineChecker = (call: EngineCall) => Promise<void>;
 
 let engineChecker: EngineChecker | null = null;
 const pendingEngineChecks: Promise<void>[] = [];
+/** PreFilter calls replayed at the next flush unless a Filter on the same state follows. */
+const deferredEngineChecks: (() => void)[] = [];
 
 /**
  * Makes every plugin harness replay its filter() and score() calls through the engine (set by the
@@ -271,6 +295,7 @@ export function setHarnessEngineChecker(checker: EngineChecker | null): void {
 
 /** Waits for the engine replays of the calls made so far; rejects with the first difference. */
 export async function flushHarnessEngineChecks(): Promise<void> {
+  for (const replay of deferredEngineChecks.splice(0)) replay();
   const checks = pendingEngineChecks.splice(0);
   await Promise.all(checks);
 }
@@ -361,14 +386,20 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     names ? names.map(nodeInfo) : [...snapshot.nodeInfos().list()];
 
   // The engine replays what a full cycle can observe: not the harness's own snapshot or nominator.
-  const replayable = opts.snapshot === undefined && (opts.nominatedPods ?? []).length === 0;
+  const notReplayable =
+    opts.snapshot !== undefined
+      ? "the harness was given its own snapshot"
+      : (opts.nominatedPods ?? []).length > 0
+        ? "the harness was given nominated pods"
+        : undefined;
   const replay = (
     call: Omit<EngineCall, "registry" | "profile" | "pluginName" | "nodes" | "pods" | "objects" | "features">,
   ): void => {
-    if (!engineChecker || !replayable) return;
+    if (!engineChecker) return;
     pendingEngineChecks.push(
       engineChecker({
         ...call,
+        ...(notReplayable && !call.unobservable ? { unobservable: notReplayable } : {}),
         registry,
         profile: { schedulerName: "default-scheduler", plugins, pluginConfig },
         pluginName: under.name,
@@ -388,13 +419,34 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   };
 
   // States that went through runPreFilter, with its pod and the plugin's own PreFilter status: a
-  // runFilter on such a state is what a cycle does, and is replayed like filter().
-  const preFiltered = new WeakMap<CycleState, { pod: Pod; pluginStatus: Status | null }>();
+  // runFilter on such a state is what a cycle does, and is replayed like filter(). A PreFilter no
+  // Filter followed is replayed on its own at the next flush.
+  const preFiltered = new WeakMap<CycleState, { pod: Pod; pluginStatus: Status | null; filtered: boolean }>();
   const runPreFilter = (state: CycleState, pod: Pod): HarnessPreFilterOutput => {
     pluginPreFilterStatus = null;
+    fresh.delete(state);
     const { result, status } = framework.runPreFilterPlugins(state, pod);
-    preFiltered.set(state, { pod, pluginStatus: pluginPreFilterStatus });
+    const entry = { pod, pluginStatus: pluginPreFilterStatus, filtered: false };
+    preFiltered.set(state, entry);
+    // Only the plugin under test's own PreFilter is compared.
+    if (engineChecker && isPreFilterPlugin(plugin))
+      deferredEngineChecks.push(() => {
+        if (entry.filtered) return;
+        replay({
+          kind: "preFilter",
+          pod,
+          nodeNames: [...snapshot.nodeInfos().list()].map((n) => n.nodeName),
+          preFilterStatus: entry.pluginStatus,
+        });
+      });
     return { result, status, pluginStatus: pluginPreFilterStatus };
+  };
+  // States from newCycleState() nothing ran on yet: a Score on one is a Score on a new state.
+  const fresh = new WeakSet<CycleState>();
+  /** A PreFilter another call replays (or that a test's own state makes unobservable). */
+  const consumePreFilter = (state: CycleState): void => {
+    const entry = preFiltered.get(state);
+    if (entry) entry.filtered = true;
   };
 
   return {
@@ -406,12 +458,30 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     logger,
     events: recorder.events,
     nodeInfo,
-    newCycleState: () => new CycleState(),
+    newCycleState: () => {
+      const state = new CycleState();
+      fresh.add(state);
+      return state;
+    },
     runPreFilter,
+    preEnqueue(pod) {
+      let status: Status | null = null;
+      for (const pl of framework.preEnqueuePlugins()) {
+        const s = pl.preEnqueue(pod);
+        if (s !== null && !s.isSuccess()) {
+          status = s;
+          break;
+        }
+      }
+      replay({ kind: "preEnqueue", pod, nodeNames: [], preFilterStatus: null, status });
+      return status;
+    },
     runFilter(state, pod, nodeName) {
+      fresh.delete(state);
       const status = framework.runFilterPlugins(state, pod, nodeInfo(nodeName));
       const pre = preFiltered.get(state);
       if (pre?.pod === pod) {
+        pre.filtered = true;
         filterBatchCheck(state, pod, [nodeInfo(nodeName)]);
         replay({
           kind: "filter",
@@ -426,6 +496,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     filter(pod, nodeNames) {
       const state = new CycleState();
       const preFilter = runPreFilter(state, pod);
+      consumePreFilter(state);
       const statuses = new Map<string, Status | null>();
       if (preFilter.status === null || preFilter.status.isSuccess()) {
         for (const ni of nodeInfosOf(nodeNames))
@@ -443,13 +514,38 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     },
     score(pod, nodeNames, o = {}) {
       const state = o.state ?? new CycleState();
+      const infos = nodeInfosOf(nodeNames);
+      // What a cycle does: a Score on a new state (none given, or one nothing ran on yet), or on
+      // the state the harness's PreFilter (and Filter) ran on with this pod. A Score on any other
+      // state is not. A Score without PreScore is compared with the cycle's (which runs
+      // PreScore): the plugin must score the same without it.
+      const pre = o.state !== undefined && !o.runPreFilter ? preFiltered.get(o.state) : undefined;
+      const cycleState = o.state === undefined || fresh.has(o.state) || pre?.pod === pod;
+      const notACycle = cycleState ? undefined : "Score on a state the test built";
+      fresh.delete(state);
+      if (pre?.pod === pod) consumePreFilter(state);
+      const done = (out: HarnessScoreOutput, failed?: string): HarnessScoreOutput => {
+        const why = notACycle ?? failed;
+        replay({
+          kind: "score",
+          ...(why ? { unobservable: why } : {}),
+          pod,
+          nodeNames: infos.map((n) => n.nodeName),
+          preFilterStatus: pre?.pod === pod ? pre.pluginStatus : null,
+          preScoreStatus: out.preScoreStatus,
+          ...(o.runPreScore === false ? { withoutPreScore: true } : {}),
+          status: out.status,
+          scores: out.scores.map((x) => ({ ...x })),
+        });
+        return out;
+      };
       if (o.runPreFilter) {
         const pre = runPreFilter(state, pod);
+        consumePreFilter(state);
         if (pre.status !== null && !pre.status.isSuccess()) {
-          return { status: pre.status, scores: [], preScoreStatus: null };
+          return done({ status: pre.status, scores: [], preScoreStatus: null }, "PreFilter did not succeed");
         }
       }
-      const infos = nodeInfosOf(nodeNames);
       let preScoreStatus: Status | null = null;
       if (o.runPreScore !== false && isPreScorePlugin(plugin)) {
         const before = state.clone();
@@ -457,9 +553,9 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
         // A batch PreScore must return the same and leave a state that scores the same.
         const cols = nodeColumnsOf(snapshot.nodeInfos().list());
         checkPreScoreBatch(plugin, pod, cols, infos, preScoreStatus, state, before);
-        if (preScoreStatus?.isSkip()) return { status: null, scores: [], preScoreStatus };
+        if (preScoreStatus?.isSkip()) return done({ status: null, scores: [], preScoreStatus });
         if (preScoreStatus && !preScoreStatus.isSuccess()) {
-          return { status: preScoreStatus, scores: [], preScoreStatus };
+          return done({ status: preScoreStatus, scores: [], preScoreStatus }, "PreScore did not succeed");
         }
       }
       if (!isScorePlugin(plugin)) throw new Error(`plugin ${under.name} is not a Score plugin`);
@@ -467,7 +563,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       for (const ni of infos) {
         const r = plugin.score(state, pod, ni);
         if (isStatus(r)) {
-          if (!r.isSuccess()) return { status: r, scores: [], preScoreStatus };
+          if (!r.isSuccess()) return done({ status: r, scores: [], preScoreStatus }, "Score did not succeed");
           scores.push({ name: ni.nodeName, score: 0 });
         } else {
           scores.push({ name: ni.nodeName, score: r });
@@ -475,24 +571,14 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       }
       const ext = plugin.scoreExtensions();
       if (ext) {
-        const s = ext.normalizeScore(state, pod, scores);
-        if (s && !s.isSuccess()) return { status: s, scores: [], preScoreStatus };
+        const st = ext.normalizeScore(state, pod, scores);
+        if (st && !st.isSuccess()) {
+          return done({ status: st, scores: [], preScoreStatus }, "NormalizeScore did not succeed");
+        }
       }
       // A batch Score must give the same scores (on any state).
       checkScoreBatch(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
-      // A Score on a state the test built, or without PreScore, is not what a cycle does.
-      if (o.state === undefined && o.runPreScore !== false) {
-        replay({
-          kind: "score",
-          pod,
-          nodeNames: infos.map((n) => n.nodeName),
-          preFilterStatus: null,
-          preScoreStatus,
-          status: null,
-          scores: scores.map((x) => ({ ...x })),
-        });
-      }
-      return { status: null, scores, preScoreStatus };
+      return done({ status: null, scores, preScoreStatus });
     },
   };
 }

@@ -2,7 +2,7 @@
 // what every plugin package in packages/plugins and packages/plugins-contrib must keep.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { camelCase, trackedKubernetes } from "./generate";
+import { camelCase, frameworkPeerRange, trackedKubernetes } from "./generate";
 
 /** README sections every plugin package has (a heading may go on, e.g. "## Args (`XArgs`)"). */
 export const readmeSections = ["## Extension points", "## Args", "## Example", "## Upstream parity"];
@@ -77,8 +77,15 @@ export function checkPluginPackage(dir: string, root: string, projects: readonly
     else if (!contrib && minor !== trackedKubernetes(root)) {
       problems.push(`kubesched.kubernetes is ${minor}, want ${trackedKubernetes(root)} (the framework's)`);
     }
-    if (!pkg.peerDependencies?.["@kubesched/framework"]) {
+    const peer = pkg.peerDependencies?.["@kubesched/framework"];
+    if (!peer) {
       problems.push("@kubesched/framework is not a peer dependency");
+    } else if (peer !== frameworkPeerRange(root)) {
+      // The supported framework versions, stated (not workspace:^): changesets and kubesched's
+      // load-time check read this range.
+      problems.push(
+        `peerDependencies["@kubesched/framework"] is ${peer}, want ${frameworkPeerRange(root)} (the range the in-tree registry states)`,
+      );
     }
     if (pkg.dependencies?.["@kubesched/framework"]) {
       problems.push("@kubesched/framework is a dependency (it must be a peer dependency)");

@@ -67,7 +67,7 @@ describe("pnpm new:plugin", () => {
     expect(pkg).toMatchObject({
       name: "@kubesched/plugin-example",
       kubesched: { kubernetes: "1.37" },
-      peerDependencies: { "@kubesched/framework": "workspace:^" },
+      peerDependencies: { "@kubesched/framework": "^0.1.0" },
       devDependencies: { "@kubesched/testing": "workspace:^", vitest: "catalog:" },
     });
 

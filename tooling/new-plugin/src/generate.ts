@@ -67,6 +67,20 @@ export function trackedKubernetes(root: string): string {
   return v;
 }
 
+/**
+ * The framework versions the workspace's plugins support (the in-tree registry's peer range, e.g.
+ * "^0.1.0"): a new plugin states the same. A plain semver range, not workspace:^, so that changesets
+ * and kubesched's load-time check see what the plugin supports (see the framework's version policy).
+ */
+export function frameworkPeerRange(root: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, "packages/plugins/in-tree/package.json"), "utf8")) as {
+    peerDependencies?: Record<string, string>;
+  };
+  const range = pkg.peerDependencies?.["@kubesched/framework"];
+  if (!range) throw new Error("packages/plugins/in-tree/package.json has no @kubesched/framework peer range");
+  return range;
+}
+
 function render(text: string, vars: Record<string, string>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m);
 }
@@ -100,7 +114,7 @@ function packageJson(vars: Record<string, string>, contrib: boolean): string {
       test: "vitest run",
       "test:build": "publint --strict --pack pnpm",
     },
-    peerDependencies: { "@kubesched/framework": "workspace:^" },
+    peerDependencies: { "@kubesched/framework": vars.frameworkRange },
     dependencies: { "@kubesched/api": "workspace:^" },
     devDependencies: {
       "@kubesched/framework": "workspace:^",
@@ -161,6 +175,7 @@ export function newPlugin(opts: NewPluginOptions): NewPluginResult {
     camel: camelCase(kebab),
     packageName,
     kubernetes: trackedKubernetes(root),
+    frameworkRange: frameworkPeerRange(root),
     defaultExport: contrib
       ? `\n/** The package's default export: what \`kubesched --plugin ${packageName}\` loads. */\nexport default ${camelCase(kebab)}Plugin;\n`
       : "",

@@ -14,8 +14,7 @@ import {
   type KubeSchedulerConfiguration,
   loadConfigFile,
 } from "@kubesched/config";
-import { customResourcesOf } from "@kubesched/framework";
-import { buildKubeConfig, readCluster } from "@kubesched/kube";
+import { customResourcesOf, defaultFeatures, type Features } from "@kubesched/framework";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagSpec } from "../cli";
 
@@ -24,6 +23,14 @@ export const configFlag: FlagSpec = {
   name: "config",
   value: "FILE",
   description: "A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default: upstream's defaults.",
+};
+/** Plugin packages to load, on every command that takes a configuration. */
+export const pluginFlag: FlagSpec = {
+  name: "plugin",
+  value: "PKG",
+  repeatable: true,
+  description:
+    "Load a plugin package (its default export: a plugin descriptor or a list) from the project's node_modules, then the global prefix, so profiles can enable its plugins; PKG[,PKG...]. Repeatable. The plugins: list of a kubesched-options.yaml next to --config is loaded too.",
 };
 export const clusterFlag: FlagSpec = {
   name: "cluster",
@@ -77,6 +84,8 @@ export async function readClusterFlag(ctx: CommandContext): Promise<KubeObject[]
     return null;
   }
   try {
+    // @kubesched/kube (and @kubernetes/client-node under it) loads only when a command talks to a cluster.
+    const { buildKubeConfig, readCluster } = await import("@kubesched/kube");
     const kc = buildKubeConfig(resolvePath(ctx, file));
     const context = ctx.flags.context;
     if (typeof context === "string") {
@@ -182,18 +191,62 @@ export function loadConfigFlag(
   ctx: CommandContext,
   /** The file; null for upstream's defaults. */
   file: string | true | null | undefined = ctx.flags.config,
+  /** Feature gates over the release's defaults (the default plugins and args depend on them). */
+  features?: Partial<Features>,
 ): KubeSchedulerConfiguration | null {
+  const all = features ? { ...defaultFeatures, ...features } : undefined;
   if (typeof file === "string" && !existsSync(resolvePath(ctx, file))) {
     ctx.io.stderr(missingFileError(file));
     return null;
   }
   try {
     return typeof file === "string"
-      ? loadConfigFile(resolvePath(ctx, file), { registry: ctx.registry })
-      : defaultConfig({ registry: ctx.registry });
+      ? loadConfigFile(resolvePath(ctx, file), { registry: ctx.registry, features: all })
+      : defaultConfig({ registry: ctx.registry, features: all });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     for (const line of e.errors) ctx.io.stderr(`${typeof file === "string" ? file : "defaults"}: ${line}\n`);
+    printUnknownPluginHint(ctx, e.errors);
     return null;
+  }
+}
+
+/** Levenshtein distance (for "did you mean"). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/**
+ * After configuration errors: for each plugin name the registry does not know, the registered name
+ * it is probably a typo of, or how to load the package that provides it.
+ */
+export function printUnknownPluginHint(ctx: CommandContext, errors: readonly string[]): void {
+  const names = new Set<string>();
+  for (const line of errors) {
+    const m = /\.name: Not found: "([^"]+)"$/.exec(line);
+    if (m) names.add(m[1] as string);
+  }
+  for (const name of names) {
+    const close = [...ctx.registry.keys()]
+      .map((k) => [k, distance(k.toLowerCase(), name.toLowerCase())] as const)
+      .filter(([, d]) => d <= 2)
+      .sort((a, b) => a[1] - b[1])[0];
+    ctx.io.stderr(
+      close
+        ? `hint: no plugin is named ${name}; did you mean ${close[0]}?\n`
+        : `hint: no plugin is named ${name}: load the package that provides it with --plugin PKG, or list the package under plugins: in a kubesched-options.yaml next to the configuration\n`,
+    );
   }
 }

@@ -54,7 +54,11 @@ describe("kubesched config validate", () => {
       expect(await run("config", "validate", path)).toEqual({
         code: 1,
         stdout: "",
-        stderr: errors.map((e) => `${path}: ${e}\n`).join(""),
+        stderr:
+          errors.map((e) => `${path}: ${e}\n`).join("") +
+          (file === "unknown-plugin.yaml"
+            ? "hint: no plugin is named NodeResourceFit; did you mean NodeResourcesFit?\n"
+            : ""),
       });
     });
   }

@@ -7,7 +7,7 @@ import {
   loadConfigFile,
 } from "@kubesched/config";
 import type { CommandSpec } from "../cli";
-import { loadConfigFlag, resolvePath } from "./common";
+import { loadConfigFlag, pluginFlag, printUnknownPluginHint, resolvePath } from "./common";
 
 const printDefaults: CommandSpec = {
   name: "print-defaults",
@@ -26,6 +26,7 @@ const printDefaults: CommandSpec = {
       value: "FILE",
       description: "Default this KubeSchedulerConfiguration file instead of an empty one.",
     },
+    pluginFlag,
   ],
   run(ctx) {
     const cfg = loadConfigFlag(ctx);
@@ -41,6 +42,8 @@ const validate: CommandSpec = {
   name: "validate",
   summary: "Check KubeSchedulerConfiguration files: print valid, or every error (exit code 1).",
   args: [{ name: "FILE", required: true, variadic: true }],
+  flags: [pluginFlag],
+  configArgs: true,
   run(ctx) {
     let failed = false;
     for (const file of ctx.args) {
@@ -51,6 +54,7 @@ const validate: CommandSpec = {
         if (!(e instanceof ConfigError)) throw e;
         failed = true;
         for (const line of e.errors) ctx.io.stderr(`${file}: ${line}\n`);
+        printUnknownPluginHint(ctx, e.errors);
       }
     }
     return failed ? 1 : 0;
@@ -60,6 +64,7 @@ const validate: CommandSpec = {
 const schema: CommandSpec = {
   name: "schema",
   summary: "Print the JSON Schema of KubeSchedulerConfiguration (with the registry's plugins and args).",
+  flags: [pluginFlag],
   run(ctx) {
     ctx.io.stdout(`${JSON.stringify(buildConfigJSONSchema(ctx.registry), null, 2)}\n`);
     return 0;

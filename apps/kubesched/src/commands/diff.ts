@@ -14,6 +14,7 @@ import {
   loadConfigFlag,
   outputFlag,
   parseSeedFlag,
+  pluginFlag,
   printErrors,
   resolvePath,
   seedFlag,
@@ -66,6 +67,7 @@ export const diffCommand: CommandSpec = {
       description:
         'A KubeSchedulerConfiguration; give it twice (A, then B). "default" means upstream\'s defaults.',
     },
+    pluginFlag,
     seedFlag,
     outputFlag,
     { name: "out", value: "FILE", description: "Write the result to FILE instead of stdout." },

@@ -1,106 +1,170 @@
-// kubesched run: a live scheduler in a real cluster, as kube-scheduler is deployed
-// (upstream cmd/kube-scheduler/app/server.go Run): informers and cache sync, leader election on a
-// Lease, the scheduling loop while leading, plain-HTTP /metrics and /healthz.
+// kubesched run: a live scheduler in a real cluster, as kube-scheduler is deployed (upstream
+// cmd/kube-scheduler/app/server.go Run and options/options.go): kube-scheduler's flags, informers
+// and cache sync, leader election on a Lease, the scheduling loop while leading, secure serving
+// of /healthz /livez /readyz /metrics /configz.
+//
+// Stopping is bounded, whatever the API server does:
+// - SIGTERM/SIGINT: stop popping pods, give the bindings in flight a grace period (5 s), release
+//   the lease if they all finished (if not, abort them and let the lease expire: an aborted
+//   binding may still land), stop the informers and the event recorder, exit 0.
+// - Lost leadership: exit 1 at once (bindings in flight are aborted), as upstream's
+//   OnStoppedLeading does.
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import { customResourcesOf, type Logger, type Registry } from "@kubesched/framework";
-import { buildKubeConfig, KubeClusterSource, type KubeConfig, LeaderElector } from "@kubesched/kube";
+import {
+  configToYAML,
+  encodeConfig,
+  type KubeSchedulerConfiguration,
+  parseDuration,
+  validateConfig,
+} from "@kubesched/config";
+import {
+  customResourcesOf,
+  defaultFeatures,
+  type Features,
+  formatFieldError,
+  type Logger,
+  type Registry,
+} from "@kubesched/framework";
+import type { BackoffConfig, KubeConfig } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
-import type { CommandSpec } from "../cli";
-import { loadConfigFlag, resolvePath } from "./common";
+import pkg from "../../package.json" with { type: "json" };
+import type { CommandContext, CommandSpec, FlagSpec } from "../cli";
+import { loadConfigFlag, pluginFlag, resolvePath } from "./common";
+import { parseFeatureGates } from "./feature-gates";
+import {
+  defaultAlwaysAllowPaths,
+  defaultSecurePort,
+  type HealthCheck,
+  type Serving,
+  ServingError,
+  startServing,
+  type TLSFiles,
+} from "./serving";
 
-/** upstream: kube-scheduler's leader-election health check tolerance (10 s). */
-const maxTolerableExpiredLease = 10_000;
+/** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
+export const maxTolerableExpiredLease = 20_000;
+/** How long in-flight bindings get to finish at shutdown. */
+export const defaultBindingGracePeriodMs = 5_000;
+/** Binding cycles in flight at most (the API client's burst). */
+export const defaultMaxInFlightBindings = 100;
 
-/** Where /metrics and /healthz are served unless --metrics-port says otherwise. */
-export const defaultMetricsPort = 10251;
+export interface ServingFlags {
+  bindAddress: string;
+  /** 0: off; -1: any free port (tests). */
+  securePort: number;
+  /** Plain HTTP without authentication; 0: off; -1: any free port (tests). */
+  insecurePort: number;
+  tls: TLSFiles;
+  alwaysAllowPaths: string[];
+}
 
 export interface RunOptions {
+  /** The effective configuration (flags applied). */
   config: KubeSchedulerConfiguration;
   registry: Registry;
   kubeConfig: KubeConfig;
   /** Stops the scheduler (SIGINT/SIGTERM in the command). */
   signal: AbortSignal;
-  /** Overrides config.leaderElection.leaderElect. */
-  leaderElect?: boolean;
-  /** Port for /metrics and /healthz (0: any free port); null: no HTTP server. */
-  metricsPort: number | null;
   /** Where the scheduler, informers and leader election log. */
   logger: Logger;
-  /** Called once the metrics server listens (with the port actually bound). */
-  onListening?: (port: number) => void;
+  /** --feature-gates over the release's defaults. */
+  features?: Partial<Features>;
+  /** The endpoints' servers; null: none. */
+  serving: ServingFlags | null;
+  /** Called once the servers listen. */
+  onListening?: (serving: Serving) => void;
   /** Leader election identity; default `<hostname>_<uuid>` as kube-scheduler. */
   identity?: string;
+  /** Grace period of in-flight bindings at shutdown (default 5 s). */
+  bindingGracePeriodMs?: number;
+  /** Binding cycles in flight at most (default 100). */
+  maxInFlightBindings?: number;
+  /** Deadline of every API request (default 60 s). */
+  requestTimeoutMs?: number;
   /** Informer retry backoff (tests shorten it). */
-  backoff?: { initialMs: number; maxMs: number };
+  backoff?: BackoffConfig;
+  /** Event write retry delay (tests shorten it). */
+  eventRetrySleepMs?: number;
 }
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The metrics and health endpoints (upstream serves them on the secure port 10259). */
-function serveMetrics(
-  metrics: SchedulerMetrics,
-  healthy: (ready: boolean) => string | null,
-  port: number,
-  logger: Logger,
-): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (req.method !== "GET") {
-      res.writeHead(405).end();
-    } else if (path === "/metrics") {
-      metrics.text().then(
-        (text) => res.writeHead(200, { "Content-Type": metrics.registry.contentType }).end(text),
-        (e: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(message(e)),
-      );
-    } else if (path === "/healthz" || path === "/livez" || path === "/readyz") {
-      const problem = healthy(path === "/readyz");
-      res
-        .writeHead(problem === null ? 200 : 500, { "Content-Type": "text/plain" })
-        .end(problem === null ? "ok" : problem);
-    } else {
-      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
-    }
-  });
-  return new Promise((resolveServer, reject) => {
-    server.once("error", reject);
-    server.listen(port, () => {
-      server.off("error", reject);
-      const bound = (server.address() as AddressInfo).port;
-      logger.info(`serving /metrics and /healthz on http://0.0.0.0:${bound}`);
-      resolveServer(server);
-    });
-  });
-}
-
 /**
- * Runs until `signal` aborts (exit code 0) or leadership is lost (1), as kube-scheduler does.
- * Informers start and sync first; with leader election, the loop runs only while leading.
+ * Runs until `signal` aborts (exit code 0) or leadership is lost (1), as kube-scheduler does;
+ * 1 also when the servers cannot start. Informers start and sync first (unless
+ * delayCacheUntilActive); with leader election, the loop runs only while leading.
  */
 export async function runScheduler(opts: RunOptions): Promise<number> {
   const { config, logger, signal } = opts;
-  const leaderElect = opts.leaderElect ?? config.leaderElection.leaderElect;
+  const le = config.leaderElection;
+  const leaderElect = le.leaderElect;
+  const metrics = new SchedulerMetrics();
+  // Loaded here, not at start-up: only `run` and --kubeconfig need @kubernetes/client-node.
+  const { ClientMetrics, KubeClusterSource, LeaderElector } = await import("@kubesched/kube");
+  const clientMetrics = new ClientMetrics(metrics.registry);
   const source = new KubeClusterSource({
     kubeConfig: opts.kubeConfig,
+    qps: config.clientConnection.qps,
+    burst: config.clientConnection.burst,
+    metrics: clientMetrics,
+    logger,
     onError: (e) => logger.warn(e.message),
-    ...(opts.backoff ? { backoff: opts.backoff } : {}),
     customResources: customResourcesOf(opts.registry),
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+    ...(opts.backoff ? { backoff: opts.backoff } : {}),
+    ...(opts.eventRetrySleepMs !== undefined ? { eventRetrySleepMs: opts.eventRetrySleepMs } : {}),
   });
-  const metrics = new SchedulerMetrics();
+  logger.info("Starting Kubernetes Scheduler", { version: `kubesched ${pkg.version}` });
+
   let synced = false;
-  let elector: LeaderElector | null = null;
-  // upstream: /healthz and /livez include the leader-election check (10 s tolerance); /readyz
-  // also waits for the informers to sync.
-  const healthy = (ready: boolean): string | null =>
-    ready && !synced ? "informers have not synced yet" : (elector?.check(maxTolerableExpiredLease) ?? null);
-  const metricsServer =
-    opts.metricsPort === null ? null : await serveMetrics(metrics, healthy, opts.metricsPort, logger);
-  if (metricsServer) opts.onListening?.((metricsServer.address() as AddressInfo).port);
+  let elector: InstanceType<typeof LeaderElector> | null = null;
+  // upstream: /healthz and /readyz include the leader-election watchdog; /readyz also fails once
+  // shutting down and until the handlers have synced.
+  const leaderCheck: HealthCheck = {
+    name: "leaderElection",
+    check: () => elector?.check(maxTolerableExpiredLease) ?? null,
+  };
+  let serving: Serving | null = null;
+  if (opts.serving) {
+    const s = opts.serving;
+    try {
+      serving = await startServing({
+        bindAddress: s.bindAddress,
+        securePort: s.securePort,
+        insecurePort: s.insecurePort,
+        tls: s.tls,
+        alwaysAllowPaths: s.alwaysAllowPaths,
+        authClient: source.makeClient("auth-delegator"),
+        endpoints: {
+          healthz: leaderElect ? [leaderCheck] : [],
+          livez: [],
+          readyz: [
+            ...(leaderElect ? [leaderCheck] : []),
+            { name: "shutdown", check: () => (signal.aborted ? "process is shutting down" : null) },
+            {
+              name: "sched-handler-sync",
+              check: () => (synced ? null : "handlers are not fully synchronized"),
+            },
+          ],
+          metrics: async () => ({ contentType: metrics.registry.contentType, text: await metrics.text() }),
+          configz: () => encodeConfig(config, opts.registry),
+          profiling: config.enableProfiling,
+          logger,
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof ServingError)) throw e;
+      logger.error(e.message);
+      return 1;
+    }
+    opts.onListening?.(serving);
+  }
+
+  const maxInFlightBindings = opts.maxInFlightBindings ?? defaultMaxInFlightBindings;
   let cacheMetrics: ReturnType<typeof setInterval> | null = null;
   // (assigned in prepare(), which may run in the election callback)
   let sched = null as Scheduler | null;
@@ -108,7 +172,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   const prepare = async (sig: AbortSignal): Promise<Scheduler | null> => {
     if (sched) return sched;
     source.start();
-    logger.info("waiting for the informer caches to sync");
+    logger.info("Waiting for the informer caches to sync");
     if (!(await source.waitForCacheSync(sig))) return null;
     synced = true;
     const s = await Scheduler.create({
@@ -117,70 +181,98 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
       source,
       logger,
       metrics,
+      ...(opts.features ? { features: opts.features } : {}),
     });
     sched = s;
     cacheMetrics = setInterval(() => s.updateCacheMetrics(), 1000);
     cacheMetrics.unref();
     return s;
   };
+  // The scheduling loop has stopped: give its bindings the grace period; true when none is left.
+  const finishBindings = async (s: Scheduler): Promise<boolean> => {
+    if (s.inflightBindings() === 0) return true;
+    const grace = opts.bindingGracePeriodMs ?? defaultBindingGracePeriodMs;
+    logger.info("Waiting for in-flight bindings", { bindings: s.inflightBindings(), gracePeriodMs: grace });
+    if (await s.waitForBindings(AbortSignal.timeout(grace))) return true;
+    logger.warn("Giving up on bindings still in flight after the grace period", {
+      bindings: s.inflightBindings(),
+    });
+    source.abortWrites("the scheduler is shutting down");
+    return false;
+  };
   try {
     if (!leaderElect) {
       const s = await prepare(signal);
       if (!s) return 0;
-      logger.info("scheduling (leader election disabled)");
-      await s.run(signal);
+      logger.info("Scheduling (leader election disabled)");
+      await s.run(signal, { maxInFlightBindings });
+      await finishBindings(s);
       return 0;
     }
     // upstream: informers start before the election unless delayCacheUntilActive.
     if (!config.delayCacheUntilActive && !(await prepare(signal))) return 0;
-    const le = config.leaderElection;
     let loop: Promise<void> | null = null;
     const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
     elector = new LeaderElector({
-      client: source.rawClient,
+      client: source.makeClient("leader-election"),
       name: le.resourceName,
       namespace: le.resourceNamespace,
       identity,
       leaseDuration: le.leaseDuration,
       renewDeadline: le.renewDeadline,
       retryPeriod: le.retryPeriod,
+      releaseOnCancel: true,
+      metrics: clientMetrics,
+      metricsName: "kube-scheduler",
+      // Release the lease only once nothing done under it can still land.
+      beforeRelease: async () => {
+        await loop;
+        const s = sched;
+        if (!s || (await finishBindings(s))) return true;
+        logger.warn("Not releasing the lease: bindings were abandoned; it expires on its own", {
+          lease: `${le.resourceNamespace}/${le.resourceName}`,
+        });
+        return false;
+      },
       callbacks: {
         onStartedLeading: (leading) => {
-          logger.info(`successfully acquired lease ${le.resourceNamespace}/${le.resourceName}; scheduling`);
-          loop = prepare(leading).then((s) => s?.run(leading));
+          logger.info("Successfully acquired lease", { lock: `${le.resourceNamespace}/${le.resourceName}` });
+          loop = prepare(leading).then((s) => s?.run(leading, { maxInFlightBindings }));
         },
         onStoppedLeading: () => undefined,
         onNewLeader: (id) => {
-          if (id && id !== identity) logger.info("new leader elected", { identity: id });
+          if (id && id !== identity) logger.info("New leader elected", { identity: id });
         },
       },
       onError: (e) => logger.warn(e.message),
     });
-    logger.info(`attempting to acquire leader lease ${le.resourceNamespace}/${le.resourceName}`, {
+    logger.info("Attempting to acquire leader lease...", {
+      lock: `${le.resourceNamespace}/${le.resourceName}`,
       identity,
     });
     await elector.run(signal);
-    if (loop) await loop;
     if (!signal.aborted) {
-      logger.error("leaderelection lost");
+      // upstream: klog.FlushAndExit(1) — nothing waits; writes in flight are abandoned.
+      logger.error("Leaderelection lost");
+      source.abortWrites("leadership lost");
       return 1;
     }
+    logger.info("Requested to terminate, exiting");
     return 0;
   } finally {
     if (cacheMetrics) clearInterval(cacheMetrics);
-    if (sched) {
-      sched.close();
-      await sched.waitForBindings();
-    }
+    (sched as Scheduler | null)?.close();
+    source.abortWrites("the scheduler stopped");
     await source.stop();
-    if (metricsServer) {
-      await new Promise<void>((r) => {
-        metricsServer.close(() => r());
-        metricsServer.closeAllConnections();
-      });
-    }
+    await serving?.close();
   }
 }
+
+const durationFlag = (name: string, description: string): FlagSpec => ({
+  name,
+  value: "DURATION",
+  description,
+});
 
 export const runCommand: CommandSpec = {
   name: "run",
@@ -190,55 +282,120 @@ export const runCommand: CommandSpec = {
       name: "config",
       value: "FILE",
       description:
-        "A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default: upstream's defaults.",
+        "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
+    },
+    pluginFlag,
+    {
+      name: "write-config-to",
+      value: "FILE",
+      description: "If set, write the configuration values to this file and exit.",
     },
     {
       name: "kubeconfig",
       value: "PATH",
       description:
-        "kubeconfig file; default: clientConnection.kubeconfig, else $KUBECONFIG, ~/.kube/config or the in-cluster service account.",
+        "kubeconfig file; default: clientConnection.kubeconfig, else the in-cluster service account, else $KUBECONFIG.",
     },
     {
       name: "master",
       value: "URL",
-      description: "The API server address; overrides the kubeconfig's server.",
+      description: "The address of the Kubernetes API server (overrides any value in kubeconfig).",
     },
     {
-      name: "metrics-port",
+      name: "feature-gates",
+      value: "A=true,B=false",
+      description: "Feature gates over v1.37's defaults (the gates the plugins read; see the README).",
+    },
+    {
+      name: "bind-address",
+      value: "IP",
+      default: "0.0.0.0",
+      description: "The address the secure port (and --port) listen on.",
+    },
+    {
+      name: "secure-port",
       value: "N",
-      default: String(defaultMetricsPort),
-      description: "Port for plain-HTTP /metrics, /healthz, /readyz and /livez (0: any free port; -1: none).",
+      default: String(defaultSecurePort),
+      description:
+        "HTTPS port of /healthz, /livez, /readyz, /metrics and /configz, with delegated authentication and authorization (0: off).",
+    },
+    {
+      name: "cert-dir",
+      value: "DIR",
+      description:
+        "Where the generated self-signed certificate (kube-scheduler.crt/.key) is written and reused; default: in memory.",
+    },
+    { name: "tls-cert-file", value: "FILE", description: "The serving certificate (PEM, chain allowed)." },
+    { name: "tls-private-key-file", value: "FILE", description: "The serving certificate's private key." },
+    {
+      name: "authorization-always-allow-paths",
+      value: "PATHS",
+      default: defaultAlwaysAllowPaths.join(","),
+      description: "Paths served without authorization (a trailing * matches a prefix).",
+    },
+    {
+      name: "port",
+      value: "N",
+      default: "0",
+      description: "Also serve the endpoints over plain HTTP on this port, without authentication (0: off).",
     },
     {
       name: "leader-elect",
-      value: "BOOL",
-      values: ["true", "false"],
-      description: "Override leaderElection.leaderElect (default true: a Lease in kube-system).",
+      description:
+        "Elect a leader (a Lease) before scheduling; --leader-elect=false to run without (default: leaderElection.leaderElect, true).",
+    },
+    durationFlag("leader-elect-lease-duration", "How long a lease lasts without renewal (default 15s)."),
+    durationFlag(
+      "leader-elect-renew-deadline",
+      "How long the leader retries renewing before giving up (default 10s).",
+    ),
+    durationFlag("leader-elect-retry-period", "How long candidates wait between tries (default 2s)."),
+    { name: "leader-elect-resource-lock", value: "TYPE", description: 'The lock type; only "leases".' },
+    {
+      name: "leader-elect-resource-name",
+      value: "NAME",
+      description: "The Lease's name (default kube-scheduler).",
+    },
+    {
+      name: "leader-elect-resource-namespace",
+      value: "NS",
+      description: "The Lease's namespace (default kube-system).",
+    },
+    {
+      name: "kube-api-qps",
+      value: "QPS",
+      description: "DEPRECATED: clientConnection.qps (ignored with --config, as upstream).",
+    },
+    {
+      name: "kube-api-burst",
+      value: "N",
+      description: "DEPRECATED: clientConnection.burst (ignored with --config, as upstream).",
     },
   ],
   async run(ctx) {
-    const portFlag = typeof ctx.flags["metrics-port"] === "string" ? ctx.flags["metrics-port"] : "";
-    const port = portFlag === "" ? defaultMetricsPort : Number(portFlag);
-    if (!Number.isInteger(port) || port < -1 || port > 65535) {
-      ctx.io.stderr(
-        `error: invalid value "${portFlag}" for --metrics-port: must be an integer from -1 to 65535\n`,
-      );
-      return 2;
+    const parsed = parseRunFlags(ctx);
+    if (typeof parsed === "number") return parsed;
+    const { config, features, serving, kubeconfigPath, master } = parsed;
+    const writeTo = ctx.flags["write-config-to"];
+    if (typeof writeTo === "string") {
+      try {
+        writeFileSync(resolvePath(ctx, writeTo), configToYAML(config, ctx.registry));
+      } catch (e) {
+        ctx.io.stderr(`error: cannot write ${writeTo}: ${message(e)}\n`);
+        return 1;
+      }
+      ctx.logger.info("Wrote configuration", { file: writeTo });
+      return 0;
     }
-    const config = loadConfigFlag(ctx);
-    if (config === null) return 1;
-    const kubeconfigFlag = ctx.flags.kubeconfig;
-    const kubeconfigPath =
-      typeof kubeconfigFlag === "string"
-        ? resolvePath(ctx, kubeconfigFlag)
-        : config.clientConnection.kubeconfig || undefined;
-    const master = typeof ctx.flags.master === "string" ? ctx.flags.master : undefined;
     let kubeConfig: KubeConfig;
     try {
+      const { buildKubeConfig } = await import("@kubesched/kube");
       kubeConfig = buildKubeConfig(kubeconfigPath, master);
     } catch (e) {
       ctx.io.stderr(
-        `error: cannot load the kubeconfig${kubeconfigPath ? ` ${kubeconfigPath}` : ""}: ${message(e)}\n`,
+        kubeconfigPath
+          ? `error: cannot load the kubeconfig ${kubeconfigPath}: ${message(e)}\n`
+          : `error: ${message(e)}\n`,
       );
       return 1;
     }
@@ -252,10 +409,8 @@ export const runCommand: CommandSpec = {
         registry: ctx.registry,
         kubeConfig,
         signal: ac.signal,
-        ...(ctx.flags["leader-elect"] !== undefined
-          ? { leaderElect: ctx.flags["leader-elect"] === "true" }
-          : {}),
-        metricsPort: port === -1 ? null : port,
+        features,
+        serving,
         logger: ctx.logger,
       });
     } finally {
@@ -264,3 +419,120 @@ export const runCommand: CommandSpec = {
     }
   },
 };
+
+interface ParsedRun {
+  config: KubeSchedulerConfiguration;
+  features: Partial<Features>;
+  serving: ServingFlags | null;
+  kubeconfigPath: string | undefined;
+  master: string | undefined;
+}
+
+function portFlag(ctx: CommandContext, name: string, fallback: number): number | null {
+  const raw = ctx.flags[name];
+  const port = typeof raw === "string" ? Number(raw) : fallback;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    ctx.io.stderr(
+      `error: invalid value "${String(raw)}" for --${name}: must be an integer from 0 to 65535\n`,
+    );
+    return null;
+  }
+  return port;
+}
+
+/** The flags of `run` applied to the configuration, as kube-scheduler's options.ApplyTo; an exit code on error. */
+export function parseRunFlags(ctx: CommandContext): ParsedRun | number {
+  const str = (name: string) =>
+    typeof ctx.flags[name] === "string" ? (ctx.flags[name] as string) : undefined;
+  let features: Partial<Features> = {};
+  const gates = str("feature-gates");
+  if (gates !== undefined) {
+    try {
+      const parsed = parseFeatureGates(gates);
+      features = parsed.features;
+      for (const w of parsed.warnings) ctx.io.stderr(`warning: ${w}\n`);
+    } catch (e) {
+      ctx.io.stderr(`error: invalid argument "${gates}" for "--feature-gates" flag: ${message(e)}\n`);
+      return 2;
+    }
+  }
+  const securePort = portFlag(ctx, "secure-port", defaultSecurePort);
+  const insecurePort = portFlag(ctx, "port", 0);
+  if (securePort === null || insecurePort === null) return 2;
+  const config = loadConfigFlag(ctx, ctx.flags.config, features);
+  if (config === null) return 1;
+  const le = config.leaderElection;
+  // upstream ApplyLeaderElectionTo: the leader-election flags override the file.
+  const leaderElect = ctx.lists["leader-elect"]?.at(-1);
+  if (leaderElect !== undefined) le.leaderElect = leaderElect === "true";
+  for (const [flag, field] of [
+    ["leader-elect-lease-duration", "leaseDuration"],
+    ["leader-elect-renew-deadline", "renewDeadline"],
+    ["leader-elect-retry-period", "retryPeriod"],
+  ] as const) {
+    const v = str(flag);
+    if (v === undefined) continue;
+    const ms = parseDuration(v);
+    if (ms === undefined || ms <= 0) {
+      ctx.io.stderr(`error: invalid value "${v}" for --${flag}: must be a positive duration such as "15s"\n`);
+      return 2;
+    }
+    le[field] = ms;
+  }
+  const lock = str("leader-elect-resource-lock");
+  if (lock !== undefined) le.resourceLock = lock;
+  const leName = str("leader-elect-resource-name");
+  if (leName !== undefined) le.resourceName = leName;
+  const leNs = str("leader-elect-resource-namespace");
+  if (leNs !== undefined) le.resourceNamespace = leNs;
+  // upstream ApplyDeprecated: honoured only without --config.
+  for (const [flag, field] of [
+    ["kube-api-qps", "qps"],
+    ["kube-api-burst", "burst"],
+  ] as const) {
+    const v = str(flag);
+    if (v === undefined) continue;
+    const n = Number(v);
+    if (!Number.isFinite(n) || (field === "burst" && (!Number.isInteger(n) || n < 0))) {
+      ctx.io.stderr(`error: invalid value "${v}" for --${flag}\n`);
+      return 2;
+    }
+    if (typeof ctx.flags.config === "string") {
+      ctx.io.stderr(`warning: --${flag} is ignored with --config (set clientConnection.${field})\n`);
+    } else config.clientConnection[field] = n;
+  }
+  const errors = validateConfig(config, ctx.registry, { ...defaultFeatures, ...features });
+  if (errors.length > 0) {
+    for (const e of errors) ctx.io.stderr(`error: ${formatFieldError(e)}\n`);
+    return 1;
+  }
+  if (le.leaderElect && le.leaseDuration <= le.renewDeadline) {
+    ctx.io.stderr("error: leaderElection.leaseDuration must be greater than leaderElection.renewDeadline\n");
+    return 1;
+  }
+  const kubeconfigFlag = str("kubeconfig");
+  const kubeconfigPath =
+    kubeconfigFlag !== undefined
+      ? resolvePath(ctx, kubeconfigFlag)
+      : config.clientConnection.kubeconfig || undefined;
+  const serving: ServingFlags | null =
+    securePort === 0 && insecurePort === 0
+      ? null
+      : {
+          bindAddress: str("bind-address") ?? "0.0.0.0",
+          securePort,
+          insecurePort,
+          tls: {
+            ...(str("cert-dir") ? { certDir: resolvePath(ctx, str("cert-dir") as string) } : {}),
+            ...(str("tls-cert-file") ? { certFile: resolvePath(ctx, str("tls-cert-file") as string) } : {}),
+            ...(str("tls-private-key-file")
+              ? { keyFile: resolvePath(ctx, str("tls-private-key-file") as string) }
+              : {}),
+          },
+          alwaysAllowPaths: (str("authorization-always-allow-paths") ?? defaultAlwaysAllowPaths.join(","))
+            .split(",")
+            .map((p) => p.trim())
+            .filter(Boolean),
+        };
+  return { config, features, serving, kubeconfigPath, master: str("master") };
+}

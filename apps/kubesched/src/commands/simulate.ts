@@ -12,6 +12,7 @@ import {
   loadConfigFlag,
   outputFlag,
   parseSeedFlag,
+  pluginFlag,
   printErrors,
   resolvePath,
   seedFlag,
@@ -42,6 +43,7 @@ export const simulateCommand: CommandSpec = {
   summary: "Schedule a cluster snapshot's pending pods and report where each pod went and why.",
   flags: [
     configFlag,
+    pluginFlag,
     clusterFlag,
     ...kubeconfigFlags,
     outputFlag,

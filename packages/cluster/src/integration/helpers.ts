@@ -1,7 +1,18 @@
 // Shared pieces of the integration ports (test/integration/scheduler upstream): the cluster an
 // integration test builds through the API server becomes the objects of one simulate() run, with
 // the same configuration, on the assembled scheduler users run.
-import type { Namespace, Node, Pod, Service } from "@kubesched/api";
+import type {
+  CSINode,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PriorityClass,
+  Service,
+  StorageClass,
+} from "@kubesched/api";
 import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
 import type { Features, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
@@ -24,6 +35,12 @@ export interface IntegrationCluster {
   /** Namespaces by name, with their labels (upstream's tests create their namespace first). */
   namespaces?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   services?: readonly Service[];
+  priorityClasses?: readonly PriorityClass[];
+  podDisruptionBudgets?: readonly PodDisruptionBudget[];
+  storageClasses?: readonly StorageClass[];
+  csiNodes?: readonly CSINode[];
+  persistentVolumes?: readonly PersistentVolume[];
+  persistentVolumeClaims?: readonly PersistentVolumeClaim[];
 }
 
 /** The objects of a cluster, as the snapshot loader hands them to simulate(). */
@@ -34,8 +51,16 @@ export function objectsOf(c: IntegrationCluster): SourcedObject[] {
   for (const [name, labels] of Object.entries(c.namespaces ?? {})) {
     add("Namespace", { apiVersion: "v1", kind: "Namespace", metadata: { name, labels } } satisfies Namespace);
   }
+  for (const pc of c.priorityClasses ?? []) add("PriorityClass", pc);
   for (const n of c.nodes ?? []) add("Node", n);
   for (const s of c.services ?? []) add("Service", s);
+  for (const pdb of c.podDisruptionBudgets ?? []) add("PodDisruptionBudget", pdb);
+  for (const sc of c.storageClasses ?? []) add("StorageClass", sc);
+  for (const cn of c.csiNodes ?? []) add("CSINode", cn);
+  for (const pv of c.persistentVolumes ?? []) add("PersistentVolume", pv);
+  for (const pvc of c.persistentVolumeClaims ?? []) {
+    add("PersistentVolumeClaim", { ...pvc, metadata: { namespace: "default", ...pvc.metadata } });
+  }
   for (const p of c.pods ?? []) add("Pod", { ...p, metadata: { namespace: "default", ...p.metadata } });
   return out;
 }
@@ -108,13 +133,67 @@ export async function openSession(
   return session;
 }
 
+/**
+ * Creates a cluster's objects in a running session as the API server would admit them (pending
+ * pods enter the queue, pods with spec.nodeName run there).
+ */
+export function create(session: SimulationSession, cluster: IntegrationCluster): void {
+  for (const o of admit(objectsOf(cluster))) {
+    if (o.resource) throw new Error(`${o.origin}: custom resources are not created here`);
+    if (o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName) session.addPending(o.obj as Pod);
+    else session.cluster.apply(o.kind, o.obj);
+  }
+}
+
 /** Adds pods (pending or running) to a session as the API server would admit them. */
 export function addPods(session: SimulationSession, ...pods: Pod[]): void {
-  for (const o of admit(objectsOf({ pods }))) {
-    const p = o.obj as Pod;
-    if (p.spec?.nodeName) session.cluster.apply("Pod", p);
-    else session.addPending(p);
-  }
+  create(session, { pods });
+}
+
+/**
+ * A pod update through the API (upstream `Pods().Update` or the resize subresource): labels and
+ * spec from `pod`, the rest (UID, status) as stored.
+ */
+export function updatePod(session: SimulationSession, pod: Pod): void {
+  const [admitted] = admit(objectsOf({ pods: [pod] }));
+  const next = admitted?.obj as Pod;
+  const cur = session.cluster.pods.get(next.metadata?.namespace ?? "", next.metadata?.name ?? "");
+  if (!cur) throw new Error(`pod ${next.metadata?.name} does not exist`);
+  const metadata = { ...cur.metadata };
+  if (next.metadata?.labels) metadata.labels = next.metadata.labels;
+  else delete metadata.labels;
+  const updated: Pod = { ...cur, metadata, spec: next.spec ?? { containers: [] } };
+  session.cluster.apply("Pod", updated);
+}
+
+/** A node update through the API (upstream `Nodes().Update`): labels and spec from `node`, status as stored. */
+export function updateNode(session: SimulationSession, node: Node): void {
+  const cur = currentNode(session, node);
+  const metadata = { ...cur.metadata };
+  if (node.metadata?.labels) metadata.labels = node.metadata.labels;
+  else delete metadata.labels;
+  const updated: Node = { ...cur, metadata, spec: node.spec ?? {} };
+  session.cluster.apply("Node", updated);
+}
+
+/** A node status update (upstream `Nodes().UpdateStatus`): status from `node`, the rest as stored. */
+export function updateNodeStatus(session: SimulationSession, node: Node): void {
+  const cur = currentNode(session, node);
+  const updated: Node = { ...cur, status: node.status ?? {} };
+  session.cluster.apply("Node", updated);
+}
+
+function currentNode(session: SimulationSession, node: Node): Node {
+  const cur = session.cluster.nodes.get(node.metadata?.name ?? "");
+  if (!cur) throw new Error(`node ${node.metadata?.name} does not exist`);
+  return cur;
+}
+
+/** Deletes a pod by name, as `Pods().Delete` with a zero grace period. */
+export function deletePod(session: SimulationSession, name: string, namespace = "default"): void {
+  const cur = session.cluster.pods.get(namespace, name);
+  if (!cur) throw new Error(`pod ${namespace}/${name} does not exist`);
+  session.cluster.delete("Pod", cur);
 }
 
 /** The node a pod is bound to in the session's cluster (undefined while it is pending). */

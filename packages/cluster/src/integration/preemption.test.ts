@@ -1,9 +1,25 @@
-// upstream: test/integration/scheduler/preemption/preemption_test.go TestPreemption
-// (kubernetes/kubernetes, v1.37 line): the default profile plus upstream's tokenFilter
-// (PreFilter + Filter, with AddPod/RemovePod for preemption's dry run), on one node; the
-// existing pods are scheduled first, then the preemptor, and the expected victims are evicted.
-// The async-preemption / async-API-call / ClearingNominatedNodeNameAfterBinding variants of
-// upstream are one run here: the simulator's preemption completes before the next cycle.
+// upstream: test/integration/scheduler/preemption/preemption_test.go (kubernetes/kubernetes, v1.37
+// line), on the assembled scheduler of the simulate path:
+// - TestPreemption: the default profile plus upstream's tokenFilter (PreFilter + Filter, with
+//   AddPod/RemovePod for preemption's dry run), on one node; the existing pods are scheduled
+//   first, then the preemptor, and the expected victims are evicted. The async-preemption /
+//   async-API-call / ClearingNominatedNodeNameAfterBinding variants of upstream are one run here:
+//   the simulator's preemption completes before the next cycle.
+// - TestPreemptionRespectsWaitingPod: a victim waiting at Permit is preempted there (not deleted)
+//   and rescheduled on another node.
+// - TestPreemptionRespectsBindingPod: a victim in PreBind has its binding cycle cancelled
+//   (kubernetes/kubernetes#135502), is not deleted, and is rescheduled on another node.
+// Not ported:
+// - TestAsyncPreemption (and async_framework_test.go's scenarios): they step through the
+//   preemption goroutine (gated preemptor, API calls in flight, completion); the simulator runs
+//   preemption within the cycle, so those states do not exist to observe.
+// - Other files of preemption/: extender_preemption_test.go (HTTP extender ProcessPreemption
+//   with placeholder candidates, kubernetes#135486), node_capacity_decrease_test.go (a hint that
+//   requeues a nominated pod when its node's allocatable shrinks; the engine has no such hint),
+//   deferred_resize_preemption_test.go and async_preemption_failures_test.go (kubelet resize and
+//   asynchronous API failures, which the simulator does not model), podgroup/ and
+//   podgrouppreemption_test.go (gang scheduling, not implemented). misc/ and nominatednodename/
+//   are in preemption-misc.test.ts and preemption-nominated-node.test.ts.
 import type { Pod } from "@kubesched/api";
 import {
   Code,
@@ -17,7 +33,7 @@ import {
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeLabelSelector, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { addPods, boundNode, configOf, openSession } from "./helpers";
+import { addPods, boundNode, configOf, create, openSession } from "./helpers";
 
 const tokenFilterName = "tokenFilter";
 
@@ -202,4 +218,107 @@ describe("TestPreemption", () => {
       }
     });
   }
+});
+
+describe("TestPreemptionRespectsWaitingPod", () => {
+  it("a victim waiting at Permit is preempted there, not deleted, and rescheduled elsewhere", async () => {
+    // upstream blockingPermitPlugin: the victim waits at Permit (the first time it gets there).
+    const blockingPermitPluginName = "blocking-permit-plugin";
+    let victimBlocked = false;
+    const blockingPermit = definePlugin<unknown>({
+      name: blockingPermitPluginName,
+      factory: () => ({
+        name: () => blockingPermitPluginName,
+        permit: (_s: CycleState, p: Pod) => {
+          if (p.metadata?.name !== "victim" || victimBlocked) return { status: null, timeoutMs: 0 };
+          victimBlocked = true;
+          return { status: new Status(Code.Wait), timeoutMs: 30_000 };
+        },
+      }),
+    });
+    const registry: Registry = new Map([...inTreeRegistry, [blockingPermitPluginName, blockingPermit]]);
+    const config = configOf(
+      `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    permit: { enabled: [{ name: ${blockingPermitPluginName} }] }
+`,
+      registry,
+    );
+    const s = await openSession(
+      config,
+      { nodes: [makeNode().name("big-node").capacity({ cpu: "2", memory: "2Gi" }).obj()] },
+      { registry },
+    );
+    addPods(s, makePod().name("victim").priority(lowPriority).req({ cpu: "1", memory: "1Gi" }).obj());
+    await s.sched.scheduleOne();
+    expect(victimBlocked, "the victim reached WaitOnPermit").toBe(true);
+
+    create(s, { nodes: [makeNode().name("small-node").capacity({ cpu: "1", memory: "1Gi" }).obj()] });
+    addPods(s, makePod().name("preemptor").priority(highPriority).req({ cpu: "1.5", memory: "1.5Gi" }).obj());
+    await s.drain();
+    // The victim was not deleted: it went back to the queue and was scheduled on the small node;
+    // the preemptor took the big node.
+    expect(boundNode(s, "victim")).toBe("small-node");
+    expect(boundNode(s, "preemptor")).toBe("big-node");
+  });
+});
+
+describe("TestPreemptionRespectsBindingPod", () => {
+  it("a victim in PreBind has its binding cancelled, is not deleted, and is rescheduled elsewhere", async () => {
+    // upstream blockingPreBindPlugin: the victim blocks in PreBind (the first time it gets there)
+    // until released; the preemptor passes.
+    const blockingPreBindPluginName = "blocking-prebind-plugin";
+    let victimBlocked = false;
+    let release: () => void = () => {};
+    const released = new Promise<null>((resolve) => {
+      release = () => resolve(null);
+    });
+    const blockingPreBind = definePlugin<unknown>({
+      name: blockingPreBindPluginName,
+      factory: () => ({
+        name: () => blockingPreBindPluginName,
+        preBindPreFlight: () => null,
+        preBind: (_s: CycleState, p: Pod) => {
+          if (p.metadata?.name !== "victim" || victimBlocked) return Promise.resolve(null);
+          victimBlocked = true;
+          return released;
+        },
+      }),
+    });
+    const registry: Registry = new Map([...inTreeRegistry, [blockingPreBindPluginName, blockingPreBind]]);
+    const config = configOf(
+      `profiles:
+- schedulerName: default-scheduler
+  plugins:
+    preBind: { enabled: [{ name: ${blockingPreBindPluginName} }] }
+`,
+      registry,
+    );
+    const s = await openSession(
+      config,
+      { nodes: [makeNode().name("big-node").capacity({ cpu: "2", memory: "2Gi" }).obj()] },
+      { registry },
+    );
+    try {
+      addPods(s, makePod().name("victim").priority(lowPriority).req({ cpu: "1", memory: "1Gi" }).obj());
+      await s.sched.scheduleOne();
+      await new Promise((r) => setTimeout(r, 0));
+      expect(victimBlocked, "the victim reached PreBind").toBe(true);
+
+      create(s, { nodes: [makeNode().name("small-node").capacity({ cpu: "1", memory: "1Gi" }).obj()] });
+      addPods(
+        s,
+        makePod().name("preemptor").priority(highPriority).req({ cpu: "1.5", memory: "1.5Gi" }).obj(),
+      );
+      await s.drain();
+      // The victim was not deleted: its binding was cancelled, it went back to the queue and was
+      // scheduled on the small node; the preemptor took the big node.
+      expect(s.cluster.pods.get("default", "victim"), "the victim still exists").toBeDefined();
+      expect(boundNode(s, "victim")).toBe("small-node");
+      expect(boundNode(s, "preemptor")).toBe("big-node");
+    } finally {
+      release();
+    }
+  });
 });

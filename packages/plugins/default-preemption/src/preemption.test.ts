@@ -1,5 +1,5 @@
 // Ports of upstream pkg/scheduler/framework/preemption/preemption_test.go (TestNodesWherePreemptionMightHelp,
-// TestDryRunPreemption) and executor_test.go (TestPrepareCandidate, synchronous mode), run
+// TestDryRunPreemption) and executor_test.go (TestPrepareCandidate, synchronous mode; TestPreemptPod), run
 // through the Evaluator with a fake PreemptionInterface as upstream's FakePostFilterPlugin.
 import type { Pod, PodCondition, PodDisruptionBudget } from "@kubesched/api";
 import {
@@ -12,6 +12,7 @@ import {
   type PermitPlugin,
   type PluginDescriptor,
   type PodStatusPatch,
+  type PreBindPlugin,
   Status,
 } from "@kubesched/framework";
 import {
@@ -450,40 +451,109 @@ describe("TestPrepareCandidate", () => {
       }
     });
   }
+});
 
-  it("a victim waiting at Permit is preempted there, without API calls", async () => {
-    // A Permit plugin that makes every pod wait, so that victim1 really waits in the framework.
-    const waitAtPermit: PluginDescriptor = {
-      name: "WaitAtPermit",
-      factory: (): PermitPlugin => ({
-        name: () => "WaitAtPermit",
-        permit: () => ({ status: new Status(Code.Wait), timeoutMs: 60_000 }),
-      }),
-    };
-    const h = await createPluginHarness({
-      plugin: defaultPreemptionPlugin,
-      nodes: [makeNode().name(node1Name).obj()],
-      pods: [victim1, preemptor],
-      extraPlugins: [waitAtPermit],
-      clock: fakeClock(),
+describe("TestPreemptPod", () => {
+  // upstream executor_test.go TestPreemptPod: the victim in PreBind has its binding cancelled, the
+  // victim waiting at Permit is rejected there, both without API calls; any other victim is
+  // patched and deleted. Run through prepareCandidate (PreemptPod is the evaluator's own step).
+  const nodeName = "fake-node";
+  const preemptorPod = makePod().name("p").uid("p").priority(highPriority).obj();
+  const victimPod = makePod().name("v").uid("v").priority(midPriority).obj();
+  const waitingPermitPluginName = "waitingPermitPlugin";
+  const waitingPermitPlugin: PluginDescriptor = {
+    name: waitingPermitPluginName,
+    factory: (): PermitPlugin => ({
+      name: () => waitingPermitPluginName,
+      permit: () => ({ status: new Status(Code.Wait), timeoutMs: 10_000 }),
+    }),
+  };
+  /** A PreBind plugin that blocks until the binding is cancelled (upstream: until ctx is done). */
+  const blockingPreBindPluginName = "blockingPreBind";
+  const blockingPreBindPlugin: PluginDescriptor = {
+    name: blockingPreBindPluginName,
+    factory: (): PreBindPlugin => ({
+      name: () => blockingPreBindPluginName,
+      preBindPreFlight: () => null,
+      preBind: () => new Promise<Status | null>(() => {}),
+    }),
+  };
+  const tests: {
+    name: string;
+    addVictimToPrebind: boolean;
+    addVictimToWaiting: boolean;
+    expectCancel: boolean;
+    expectedActions: string[];
+  }[] = [
+    {
+      name: "victim is in preBind, context should be cancelled",
+      addVictimToPrebind: true,
+      addVictimToWaiting: false,
+      expectCancel: true,
+      expectedActions: [],
+    },
+    {
+      name: "victim is in waiting pods, it should be rejected (no calls to apiserver)",
+      addVictimToPrebind: false,
+      addVictimToWaiting: true,
+      expectCancel: false,
+      expectedActions: [],
+    },
+    {
+      name: "victim is not in waiting/preBind pods, pod should be deleted",
+      addVictimToPrebind: false,
+      addVictimToWaiting: false,
+      expectCancel: false,
+      expectedActions: ["patchStatus", "delete"],
+    },
+  ];
+  for (const tt of tests) {
+    it(tt.name, async () => {
+      const h = await createPluginHarness({
+        plugin: defaultPreemptionPlugin,
+        nodes: [makeNode().name(nodeName).obj()],
+        pods: [preemptorPod, victimPod],
+        extraPlugins: [waitingPermitPlugin, blockingPreBindPlugin],
+        clock: fakeClock(),
+      });
+      let preBind: Promise<Status | null> | null = null;
+      if (tt.addVictimToPrebind) {
+        preBind = h.framework.runPreBindPlugins(h.newCycleState(), victimPod, nodeName);
+        expect(h.framework.getPodInPreBind("v")).toBeDefined();
+      }
+      let waited: Promise<Status | null> | null = null;
+      if (tt.addVictimToWaiting) {
+        const st = h.framework.runPermitPlugins(h.newCycleState(), victimPod, nodeName);
+        expect(statusSummary(st).code, "the victim waits").toBe("Wait");
+        waited = h.framework.waitOnPermit(victimPod);
+      }
+      const ev = new Evaluator("DefaultPreemption", h.framework, new FakePostFilterPlugin());
+      const status = await ev.prepareCandidate(
+        { name: nodeName, victims: { pods: [victimPod], numPDBViolations: 0 } },
+        preemptorPod,
+      );
+      expect(status).toBeNull();
+      if (tt.expectCancel) {
+        expect(statusSummary(await preBind), "the binding was cancelled").toEqual({
+          code: "Error",
+          reasons: [`running PreBind plugin "${blockingPreBindPluginName}": preempted by DefaultPreemption`],
+        });
+      }
+      if (waited) {
+        // The waiting pod was preempted by "DefaultPreemption" with the message "preempted".
+        const w = await waited;
+        expect(statusSummary(w)).toEqual({
+          code: "Error",
+          reasons: ["waiting on permit for pod: preempted"],
+        });
+        expect(w?.plugin).toBe("DefaultPreemption");
+      }
+      expect(h.client.calls.map((c) => c.verb)).toEqual(tt.expectedActions);
+      // Not in upstream's table: the Preempted event, "(in kube-scheduler memory)." when no API call.
+      const inMemory = tt.expectedActions.length === 0 ? " (in kube-scheduler memory)." : "";
+      expect(
+        h.events.map((e) => [e.regarding.metadata?.name, e.related?.metadata?.name, e.reason, e.note]),
+      ).toEqual([["v", "p", "Preempted", `Preempted by pod p on node ${nodeName}${inMemory}`]]);
     });
-    expect(statusSummary(h.framework.runPermitPlugins(h.newCycleState(), victim1, node1Name)).code).toBe(
-      "Wait",
-    );
-    const waited = h.framework.waitOnPermit(victim1);
-    const ev = new Evaluator("DefaultPreemption", h.framework, new FakePostFilterPlugin());
-    const status = await ev.prepareCandidate(
-      { name: node1Name, victims: { pods: [victim1], numPDBViolations: 0 } },
-      preemptor,
-    );
-    expect(status).toBeNull();
-    // The waiting pod was preempted by "DefaultPreemption" with the message "preempted".
-    const w = await waited;
-    expect(statusSummary(w)).toEqual({ code: "Error", reasons: ["waiting on permit for pod: preempted"] });
-    expect(w?.plugin).toBe("DefaultPreemption");
-    expect(h.client.calls).toEqual([]);
-    expect(
-      h.events.map((e) => [e.regarding.metadata?.name, e.related?.metadata?.name, e.type, e.reason, e.note]),
-    ).toEqual([["victim1", "preemptor", "Normal", "Preempted", "Preempted by pod preemptor on node node1"]]);
-  });
+  }
 });

@@ -455,14 +455,24 @@ export class Evaluator {
   }
 
   /**
-   * upstream Evaluator.PreemptPod: a pod waiting at Permit is preempted there; otherwise the
-   * DisruptionTarget condition is added and the pod deleted (NotFound tolerated). Then the
-   * `Preempted` event on the victim.
+   * upstream Executor.PreemptPod: a pod waiting at Permit is preempted there, a pod in PreBind has
+   * its binding cycle cancelled (kubernetes#135502); otherwise the DisruptionTarget condition is
+   * added and the pod deleted (NotFound tolerated). Then the `Preempted` event on the victim.
    */
   private async defaultPreemptPod(c: Candidate, preemptor: Pod, victim: Pod): Promise<Error | null> {
     const handle = this.handle;
-    const waiting = handle.getWaitingPod(podUID(victim));
-    if (!(waiting?.preempt(this.pluginName, "preempted") ?? false)) {
+    const uid = podUID(victim);
+    const waiting = handle.getWaitingPod(uid);
+    let inMemory = false;
+    if (waiting) {
+      inMemory = waiting.preempt(this.pluginName, "preempted");
+    } else {
+      inMemory = handle.getPodInPreBind(uid)?.cancelPod(`preempted by ${this.pluginName}`) ?? false;
+    }
+    let eventMessage = `Preempted by pod ${podUID(preemptor)} on node ${c.name}`;
+    if (inMemory) {
+      eventMessage += " (in kube-scheduler memory).";
+    } else {
       const schedulerName = preemptor.spec?.schedulerName || handle.profileName();
       const condition: PodCondition = {
         type: "DisruptionTarget",
@@ -485,16 +495,7 @@ export class Evaluator {
         return isNotFound(err) ? null : toError(err);
       }
     }
-    handle
-      .eventRecorder()
-      .eventf(
-        victim,
-        preemptor,
-        "Normal",
-        "Preempted",
-        "Preempting",
-        `Preempted by pod ${podUID(preemptor)} on node ${c.name}`,
-      );
+    handle.eventRecorder().eventf(victim, preemptor, "Normal", "Preempted", "Preempting", eventMessage);
     return null;
   }
 }

@@ -33,7 +33,7 @@ describe("TestPlugin", () => {
   it("empty: a pod without claims skips everything", async () => {
     const pod = makePod().name("my-pod").namespace("default").obj();
     const state = h.newCycleState();
-    expect(pl.preEnqueue(pod)).toBeNull();
+    expect(h.preEnqueue(pod)).toBeNull();
     expect(statusSummary(preFilter(state, pod))).toEqual({
       code: "Skip",
       reasons: [],
@@ -55,7 +55,7 @@ describe("TestPlugin", () => {
   });
 
   it("claim-reference, missing claim: gated in PreEnqueue", () => {
-    expect(statusSummary(pl.preEnqueue(podWithClaimName))).toEqual({
+    expect(statusSummary(h.preEnqueue(podWithClaimName))).toEqual({
       code: "UnschedulableAndUnresolvable",
       reasons: ['resourceclaim.resource.k8s.io "my-pod-claim" not found'],
     });
@@ -65,7 +65,7 @@ describe("TestPlugin", () => {
   });
 
   it("claim-template, claim not created yet: gated in PreEnqueue", () => {
-    expect(statusSummary(pl.preEnqueue(podWithTemplate))).toEqual({
+    expect(statusSummary(h.preEnqueue(podWithTemplate))).toEqual({
       code: "UnschedulableAndUnresolvable",
       reasons: ['pod "default/my-pod": ResourceClaim not created yet'],
     });
@@ -73,13 +73,13 @@ describe("TestPlugin", () => {
 
   it("claim-template, claim intentionally not created: nothing to do", () => {
     const pod = { ...podWithTemplate, status: { resourceClaimStatuses: [{ name: "my-pod-claim" }] } };
-    expect(pl.preEnqueue(pod)).toBeNull();
+    expect(h.preEnqueue(pod)).toBeNull();
     expect(statusSummary(preFilter(h.newCycleState(), pod)).code).toBe("Skip");
   });
 
   it("claim with neither name nor template: API unsupported", () => {
     const pod = makePod().name("my-pod").namespace("default").podResourceClaims({ name: "c" }).obj();
-    expect(statusSummary(pl.preEnqueue(pod)).reasons).toEqual([
+    expect(statusSummary(h.preEnqueue(pod)).reasons).toEqual([
       'pod "default/my-pod", spec.resourceClaim "c": API unsupported',
     ]);
   });

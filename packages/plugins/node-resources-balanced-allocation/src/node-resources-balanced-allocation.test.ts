@@ -7,7 +7,6 @@ import type { NodeScore, ResourceSpec } from "@kubesched/framework";
 import { createPluginHarness, makePod, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { nodeResourcesBalancedAllocationPlugin } from "./index";
-import type { NodeResourcesBalancedAllocation } from "./node-resources-balanced-allocation";
 
 /** upstream makeNode (noderesources/test_util.go). */
 function makeNode(
@@ -193,13 +192,10 @@ describe("TestNodeResourcesBalancedAllocation", () => {
       expect(got.scores).toEqual(tc.expectedList ?? []);
       return;
     }
-    const p = h.plugin as NodeResourcesBalancedAllocation;
-    const state = h.newCycleState();
-    const scores = tc.nodes.map((n) => ({
-      name: n.metadata!.name!,
-      score: p.score(state, tc.pod, h.nodeInfo(n.metadata!.name!)),
-    }));
-    expect(scores).toEqual(tc.expectedList);
+    // Score (and NormalizeScore, which the plugin does not have) without PreScore.
+    const got = h.score(tc.pod, undefined, { runPreScore: false });
+    expect(statusSummary(got.status)).toEqual({ code: "Success", reasons: [] });
+    expect(got.scores).toEqual(tc.expectedList);
   });
 
   it("scores 0 without PreScore for a best-effort pod", async () => {
@@ -207,7 +203,8 @@ describe("TestNodeResourcesBalancedAllocation", () => {
       plugin: nodeResourcesBalancedAllocationPlugin,
       nodes: [makeNode("node1", 4000, 10000)],
     });
-    const p = h.plugin as NodeResourcesBalancedAllocation;
-    expect(p.score(h.newCycleState(), makePod().obj(), h.nodeInfo("node1"))).toBe(0);
+    expect(h.score(makePod().obj(), undefined, { runPreScore: false }).scores).toEqual([
+      { name: "node1", score: 0 },
+    ]);
   });
 });

@@ -175,9 +175,11 @@ export async function runFilterOnly(pod: Pod, node: Node, opts: RunOptions = {})
 }
 
 /**
- * PreScore (unless `runPreScore` is false) then Score on every node, in node order. With
- * `direct`, the plugin is built from `args` as given (no decoding or defaulting, as upstream
- * tests calling NewFit) and scores the harness's snapshot.
+ * PreScore (unless `runPreScore` is false) then Score on every node, in node order, through the
+ * harness's score() (so the engine conformance suite replays it). With `direct`, the plugin is
+ * built from `args` as given (no decoding or defaulting, as upstream tests calling NewFit) and
+ * scores the harness's snapshot itself, as it also does when a Score fails (to have every node's
+ * status).
  */
 export async function runScore(
   pod: Pod,
@@ -186,12 +188,23 @@ export async function runScore(
   opts: RunOptions & { runPreScore?: boolean; direct?: boolean } = {},
 ): Promise<{ preScore: Status | null; scores: NodeScore[]; statuses: (Status | null)[] }> {
   const h = await harness(opts.direct ? { ...opts, args: undefined } : opts, nodes, existingPods);
+  const runPreScore = opts.runPreScore !== false;
+  if (!opts.direct) {
+    const got = h.score(pod, undefined, { runPreScore });
+    if (got.status === null) {
+      return {
+        preScore: runPreScore ? got.preScoreStatus : null,
+        scores: got.scores,
+        statuses: nodes.map(() => null),
+      };
+    }
+  }
   const p = opts.direct
     ? new NodeResourcesFit(opts.args!, { ...defaultFeatures, ...opts.features })
     : h.plugin;
   const state = h.newCycleState();
   const infos = nodes.map((n) => h.nodeInfo(n.metadata?.name ?? ""));
-  const preScore = opts.runPreScore === false ? null : p.preScore(state, pod, infos);
+  const preScore = runPreScore ? p.preScore(state, pod, infos) : null;
   const scores: NodeScore[] = [];
   const statuses: (Status | null)[] = [];
   for (const ni of infos) {

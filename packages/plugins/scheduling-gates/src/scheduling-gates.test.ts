@@ -28,8 +28,8 @@ describe("TestPreEnqueue", () => {
     },
   ];
   it.each(cases)("$name", async (tc) => {
-    const p = await newPlugin();
-    expect(statusSummary(p.preEnqueue(tc.pod))).toEqual(tc.want);
+    const h = await createPluginHarness({ plugin: schedulingGatesPlugin });
+    expect(statusSummary(h.preEnqueue(tc.pod))).toEqual(tc.want);
   });
 });
 

@@ -1,5 +1,5 @@
-// Cases from upstream pkg/scheduler/framework/plugins/volumebinding/volume_binding_test.go
-// (TestVolumeBinding), PreFilter → Filter through createPluginHarness (→ the plugin's Reserve → PreBind).
+// upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding_test.go (TestVolumeBinding,
+// every row) through createPluginHarness, and flows of our own through Reserve and PreBind.
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import type { ClusterClient, CycleState } from "@kubesched/framework";
 import {
@@ -28,16 +28,6 @@ import type { VolumeBinding } from "./volume-binding";
 const waitSC = makeStorageClass()
   .name("wait-sc")
   .provisioner("pl-a")
-  .volumeBindingMode("WaitForFirstConsumer")
-  .obj();
-const immediateSC = makeStorageClass()
-  .name("immediate-sc")
-  .provisioner("pl-a")
-  .volumeBindingMode("Immediate")
-  .obj();
-const waitHDDSC = makeStorageClass()
-  .name("wait-hdd-sc")
-  .provisioner("pl-b")
   .volumeBindingMode("WaitForFirstConsumer")
   .obj();
 
@@ -101,41 +91,210 @@ type Want = { code: string; reasons: string[] };
 const ok: Want = { code: "Success", reasons: [] };
 const uau = (...reasons: string[]): Want => ({ code: "UnschedulableAndUnresolvable", reasons });
 
+/** upstream's storage classes: no provisioner, so unbound claims bind only to existing PVs. */
+const upstreamClass = (name: string, mode: "Immediate" | "WaitForFirstConsumer") => {
+  const sc = makeStorageClass().name(name).volumeBindingMode(mode).obj();
+  return { ...sc, provisioner: "" };
+};
+/** upstream's defaultShapePoint, which its scoring rows pass explicitly: 0 % → 0, 100 % → 10. */
+const defaultShapePoint = [
+  { utilization: 0, score: 0 },
+  { utilization: 100, score: 10 },
+];
+/** A PV of `size` in class `sc` whose one node-affinity term requires every `labels` pair. */
+const pvWithAffinity = (name: string, sc: string, size: string, labels: Record<string, string>) => {
+  const o = pv(name, sc, size);
+  const matchExpressions = Object.entries(labels).map(([key, v]) => ({ key, operator: "In", values: [v] }));
+  return {
+    ...o,
+    spec: { ...o.spec, nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions }] } } },
+  };
+};
+const zonalNode = (name: string, region: string, zone: string) =>
+  node(name, { "topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone });
+
+// upstream: volume_binding_test.go TestVolumeBinding (kubernetes/kubernetes at 645c553f, the newest
+// version in the stored index; the storage classes have no provisioner, as upstream's), PreFilter →
+// Filter → PreScore → Score through the harness; and rows of our own (named so) for PreFilter's
+// eligible nodes when hostname labels differ from node names.
 describe("TestVolumeBinding", () => {
-  const nodes = [node("node-a", { "topology.kubernetes.io/zone": "zone-a" }), node("node-b")];
   const cases: Array<{
     name: string;
-    /** Default: node-a and node-b, hostname labels equal to their names. */
-    nodes?: Node[];
     pod: Pod;
+    nodes: Node[];
     pvcs?: PersistentVolumeClaim[];
     pvs?: PersistentVolume[];
+    args?: unknown;
     wantPreFilterStatus?: Want;
     wantPreFilterNodes?: string[];
-    wantFilterStatus?: Record<string, Want>;
+    wantFilterStatus?: Want[];
+    wantPreScoreStatus?: Want;
+    wantScores?: number[];
   }> = [
     {
       name: "pod has not pvcs",
       pod: makePod().name("pod-a").obj(),
+      nodes: [node("node-a")],
       wantPreFilterStatus: { code: "Skip", reasons: [] },
     },
     {
       name: "all bound",
       pod: podWith("pvc-a"),
-      pvcs: [boundPVC("pvc-a", waitSC.metadata?.name ?? "", "pv-a")],
+      nodes: [node("node-a")],
+      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
       pvs: [pv("pv-a", "wait-sc")],
-      wantFilterStatus: { "node-a": ok, "node-b": ok },
+      wantFilterStatus: [ok],
+      wantPreScoreStatus: { code: "Skip", reasons: [] },
     },
     {
       name: "all bound with local volumes",
       pod: podWith("pvc-a", "pvc-b"),
+      nodes: [node("node-a")],
       pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a"), boundPVC("pvc-b", "wait-sc", "pv-b")],
-      pvs: [pv("pv-a", "wait-sc", "1Gi", ["node-a"]), pv("pv-b", "wait-sc", "1Gi", ["node-a"])],
+      pvs: [
+        { ...pv("pv-a", "wait-sc", "1Gi", ["node-a"]), status: { phase: "Bound" } },
+        { ...pv("pv-b", "wait-sc", "1Gi", ["node-a"]), status: { phase: "Bound" } },
+      ],
       wantPreFilterNodes: ["node-a"],
-      wantFilterStatus: { "node-a": ok, "node-b": uau(ErrReasonNodeConflict) },
+      wantFilterStatus: [ok],
+      wantPreScoreStatus: { code: "Skip", reasons: [] },
     },
     {
-      // The PVs name hostname-label values; PreFilter narrows to the nodes carrying them.
+      name: "PVC does not exist",
+      pod: podWith("pvc-a"),
+      nodes: [node("node-a")],
+      wantPreFilterStatus: uau('persistentvolumeclaim "pvc-a" not found'),
+    },
+    {
+      name: "Part of PVCs do not exist",
+      pod: podWith("pvc-a", "pvc-b"),
+      nodes: [node("node-a")],
+      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
+      wantPreFilterStatus: uau('persistentvolumeclaim "pvc-b" not found'),
+    },
+    {
+      name: "immediate claims not bound",
+      pod: podWith("pvc-a"),
+      nodes: [node("node-a")],
+      pvcs: [unboundPVC("pvc-a", "immediate-sc")],
+      wantPreFilterStatus: uau(ErrReasonUnboundImmediatePVC),
+    },
+    {
+      name: "unbound claims no matches",
+      pod: podWith("pvc-a"),
+      nodes: [node("node-a")],
+      pvcs: [unboundPVC("pvc-a", "wait-sc")],
+      wantFilterStatus: [uau(ErrReasonBindConflict)],
+      wantPreScoreStatus: { code: "Skip", reasons: [] },
+    },
+    {
+      name: "bound and unbound unsatisfied",
+      pod: podWith("pvc-a", "pvc-b"),
+      nodes: [node("node-a", { foo: "barbar" })],
+      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a"), unboundPVC("pvc-b", "wait-sc")],
+      pvs: [pvWithAffinity("pv-a", "wait-sc", "1Gi", { foo: "bar" })],
+      wantFilterStatus: [uau(ErrReasonNodeConflict, ErrReasonBindConflict)],
+      wantPreScoreStatus: { code: "Skip", reasons: [] },
+    },
+    {
+      name: "pvc not found",
+      pod: podWith("pvc-a"),
+      nodes: [node("node-a")],
+      wantPreFilterStatus: uau('persistentvolumeclaim "pvc-a" not found'),
+    },
+    {
+      name: "pv not found",
+      pod: podWith("pvc-a"),
+      nodes: [node("node-a")],
+      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
+      wantFilterStatus: [uau(ErrReasonPVNotExist)],
+      wantPreScoreStatus: { code: "Skip", reasons: [] },
+    },
+    {
+      name: "pv not found claim lost",
+      pod: podWith("pvc-a"),
+      nodes: [node("node-a")],
+      pvcs: [{ ...boundPVC("pvc-a", "wait-sc", "pv-a"), status: { phase: "Lost" } }],
+      wantPreFilterStatus: uau('persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a"'),
+    },
+    {
+      name: "local volumes with close capacity are preferred",
+      pod: podWith("pvc-a"),
+      nodes: [node("node-a"), node("node-b"), node("node-c")],
+      pvcs: [unboundPVC("pvc-a", "wait-sc", "50Gi")],
+      pvs: [
+        pv("pv-a-0", "wait-sc", "200Gi", ["node-a"]),
+        pv("pv-a-1", "wait-sc", "200Gi", ["node-a"]),
+        pv("pv-b-0", "wait-sc", "100Gi", ["node-b"]),
+        pv("pv-b-1", "wait-sc", "100Gi", ["node-b"]),
+      ],
+      args: { bindTimeoutSeconds: 300, shape: defaultShapePoint },
+      wantFilterStatus: [ok, ok, uau(ErrReasonBindConflict)],
+      wantScores: [25, 50, 0],
+    },
+    {
+      name: "local volumes with close capacity are preferred (multiple pvcs)",
+      pod: makePod().name("pod-a").namespace("default").pvc("pvc-0").pvc("pvc-1").obj(),
+      nodes: [node("node-a"), node("node-b"), node("node-c")],
+      pvcs: [unboundPVC("pvc-0", "wait-sc", "50Gi"), unboundPVC("pvc-1", "wait-hdd-sc", "100Gi")],
+      pvs: [
+        pv("pv-a-0", "wait-sc", "200Gi", ["node-a"]),
+        pv("pv-a-1", "wait-sc", "200Gi", ["node-a"]),
+        pv("pv-a-2", "wait-hdd-sc", "200Gi", ["node-a"]),
+        pv("pv-a-3", "wait-hdd-sc", "200Gi", ["node-a"]),
+        pv("pv-b-0", "wait-sc", "100Gi", ["node-b"]),
+        pv("pv-b-1", "wait-sc", "100Gi", ["node-b"]),
+        pv("pv-b-2", "wait-hdd-sc", "100Gi", ["node-b"]),
+        pv("pv-b-3", "wait-hdd-sc", "100Gi", ["node-b"]),
+      ],
+      args: { bindTimeoutSeconds: 300, shape: defaultShapePoint },
+      wantFilterStatus: [ok, ok, uau(ErrReasonBindConflict)],
+      wantScores: [38, 75, 0],
+    },
+    ...(
+      [
+        "zonal volumes with close capacity are preferred",
+        "zonal volumes with close capacity are preferred (custom shape)",
+      ] as const
+    ).map((name) => ({
+      name,
+      pod: podWith("pvc-a"),
+      nodes: [
+        zonalNode("zone-a-node-a", "region-a", "zone-a"),
+        zonalNode("zone-a-node-b", "region-a", "zone-a"),
+        zonalNode("zone-b-node-a", "region-b", "zone-b"),
+        zonalNode("zone-b-node-b", "region-b", "zone-b"),
+        zonalNode("zone-c-node-a", "region-c", "zone-c"),
+        zonalNode("zone-c-node-b", "region-c", "zone-c"),
+      ],
+      pvcs: [unboundPVC("pvc-a", "wait-sc", "50Gi")],
+      pvs: [
+        ["pv-a-0", "200Gi", "a"],
+        ["pv-a-1", "200Gi", "a"],
+        ["pv-b-0", "100Gi", "b"],
+        ["pv-b-1", "100Gi", "b"],
+      ].map(([n, size, z]) =>
+        pvWithAffinity(n as string, "wait-sc", size as string, {
+          "topology.kubernetes.io/region": `region-${z}`,
+          "topology.kubernetes.io/zone": `zone-${z}`,
+        }),
+      ),
+      args: {
+        bindTimeoutSeconds: 300,
+        shape: name.endsWith("(custom shape)")
+          ? [
+              { utilization: 0, score: 0 },
+              { utilization: 50, score: 3 },
+              { utilization: 100, score: 5 },
+            ]
+          : defaultShapePoint,
+      },
+      wantFilterStatus: [ok, ok, ok, ok, uau(ErrReasonBindConflict), uau(ErrReasonBindConflict)],
+      wantScores: name.endsWith("(custom shape)") ? [15, 15, 30, 30, 0, 0] : [25, 25, 50, 50, 0, 0],
+    })),
+    // Our own rows: local PVs name `kubernetes.io/hostname` values, which PreFilter maps to the
+    // names of the nodes carrying them (upstream GetEligibleNodes).
+    {
       name: "all bound with local volumes, hostname labels differ from node names",
       nodes: [
         makeNode().name("node-a").label("kubernetes.io/hostname", "host-a").obj(),
@@ -145,10 +304,11 @@ describe("TestVolumeBinding", () => {
       pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
       pvs: [pv("pv-a", "wait-sc", "1Gi", ["host-a"])],
       wantPreFilterNodes: ["node-a"],
-      wantFilterStatus: { "node-a": ok, "node-b": uau(ErrReasonNodeConflict) },
+      wantFilterStatus: [ok, uau(ErrReasonNodeConflict)],
     },
     {
       name: "local volumes pinned to different hosts leave no eligible node",
+      nodes: [node("node-a"), node("node-b")],
       pod: podWith("pvc-a", "pvc-b"),
       pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a"), boundPVC("pvc-b", "wait-sc", "pv-b")],
       pvs: [pv("pv-a", "wait-sc", "1Gi", ["node-a"]), pv("pv-b", "wait-sc", "1Gi", ["node-b"])],
@@ -162,79 +322,45 @@ describe("TestVolumeBinding", () => {
       pvs: [pv("pv-a", "wait-sc", "1Gi", ["node-a"])],
       wantPreFilterNodes: [],
     },
-    {
-      name: "PVC does not exist",
-      pod: podWith("pvc-a"),
-      wantPreFilterStatus: uau('persistentvolumeclaim "pvc-a" not found'),
-    },
-    {
-      name: "Part of PVCs do not exist",
-      pod: podWith("pvc-a", "pvc-b"),
-      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
-      pvs: [pv("pv-a", "wait-sc")],
-      wantPreFilterStatus: uau('persistentvolumeclaim "pvc-b" not found'),
-    },
-    {
-      name: "immediate claims not bound",
-      pod: podWith("pvc-a"),
-      pvcs: [unboundPVC("pvc-a", "immediate-sc")],
-      wantPreFilterStatus: uau(ErrReasonUnboundImmediatePVC),
-    },
-    {
-      name: "unbound claims no matches",
-      pod: podWith("pvc-a"),
-      pvcs: [unboundPVC("pvc-a", "wait-hdd-sc")],
-      pvs: [pv("pv-a", "wait-sc")],
-      wantFilterStatus: { "node-a": ok, "node-b": ok },
-    },
-    {
-      name: "bound and unbound unsatisfied",
-      pod: podWith("pvc-a", "pvc-b"),
-      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a"), unboundPVC("pvc-b", "no-provisioner-sc")],
-      pvs: [pv("pv-a", "wait-sc", "1Gi", ["node-b"])],
-      wantPreFilterNodes: ["node-b"],
-      wantFilterStatus: {
-        "node-a": uau(ErrReasonNodeConflict, ErrReasonBindConflict),
-        "node-b": uau(ErrReasonBindConflict),
-      },
-    },
-    {
-      name: "pv not found",
-      pod: podWith("pvc-a"),
-      pvcs: [boundPVC("pvc-a", "wait-sc", "pv-a")],
-      wantFilterStatus: { "node-a": uau(ErrReasonPVNotExist), "node-b": uau(ErrReasonPVNotExist) },
-    },
-    {
-      name: "pv not found claim lost",
-      pod: podWith("pvc-a"),
-      pvcs: [{ ...boundPVC("pvc-a", "wait-sc", "pv-a"), status: { phase: "Lost" } }],
-      wantPreFilterStatus: uau('persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a"'),
-    },
   ];
-  const noProvisionerSC = makeStorageClass()
-    .name("no-provisioner-sc")
-    .provisioner("kubernetes.io/no-provisioner")
-    .volumeBindingMode("WaitForFirstConsumer")
-    .obj();
 
   it.each(cases)("$name", async (tc) => {
-    const { h } = await setup(tc.nodes ?? nodes, {
-      persistentVolumeClaims: tc.pvcs ?? [],
-      persistentVolumes: tc.pvs ?? [],
-      storageClasses: [waitSC, immediateSC, waitHDDSC, noProvisionerSC],
+    const h = await createPluginHarness({
+      plugin: volumeBindingPlugin,
+      // upstream's fts: the capacity-scoring gate only where a row sets it (its scoring rows).
+      features: { enableStorageCapacityScoring: tc.wantScores !== undefined },
+      ...(tc.args !== undefined ? { args: tc.args } : {}),
+      nodes: tc.nodes,
+      objects: {
+        persistentVolumeClaims: tc.pvcs ?? [],
+        persistentVolumes: tc.pvs ?? [],
+        storageClasses: [
+          upstreamClass("immediate-sc", "Immediate"),
+          upstreamClass("wait-sc", "WaitForFirstConsumer"),
+          upstreamClass("wait-hdd-sc", "WaitForFirstConsumer"),
+        ],
+      },
+      clock: fakeClock(),
     });
     const state = h.newCycleState();
     const pre = h.runPreFilter(state, tc.pod);
     if (pre.pluginStatus) {
+      // The framework skips Filter when PreFilter does not succeed.
       expect(statusSummary(pre.pluginStatus)).toEqual(tc.wantPreFilterStatus ?? ok);
       return;
     }
     expect(tc.wantPreFilterStatus ?? ok).toEqual(ok);
     const r = pre.result;
     expect(r?.nodeNames ? [...r.nodeNames].sort() : undefined).toEqual(tc.wantPreFilterNodes);
-    for (const [n, want] of Object.entries(tc.wantFilterStatus ?? {})) {
+    const names = tc.nodes.map((n) => n.metadata?.name ?? "");
+    (tc.wantFilterStatus ?? []).forEach((want, i) => {
+      const n = names[i] ?? "";
       expect(statusSummary(h.runFilter(state, tc.pod, n)), n).toEqual(want);
-    }
+    });
+    if (!tc.wantPreScoreStatus && !tc.wantScores) return;
+    const got = h.score(tc.pod, names, { state });
+    expect(statusSummary(got.preScoreStatus)).toEqual(tc.wantPreScoreStatus ?? ok);
+    if (tc.wantScores) expect(got.scores.map((x) => x.score)).toEqual(tc.wantScores);
   });
 });
 

@@ -1,0 +1,266 @@
+// Plugin packages through the commands users run: `--plugin` on simulate (the plugin acts in the
+// assembled scheduler), the options file next to the configuration, `kubesched plugins`, and the
+// errors a user sees (exit 1, one line naming the package, no stack trace).
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli";
+import { writePackage } from "../plugins/fixtures.test-util";
+
+const repo = fileURLToPath(new URL("../../../../", import.meta.url));
+const tmp = mkdtempSync(path.join(tmpdir(), "kubesched-plugins-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+// A user's project: the framework the CLI runs (linked, as npm dedupes the peer dependency) and a
+// plugin package that imports it.
+const project = path.join(tmp, "project");
+const nm = path.join(project, "node_modules");
+mkdirSync(path.join(nm, "@kubesched"), { recursive: true });
+symlinkSync(path.join(repo, "packages/framework"), path.join(nm, "@kubesched/framework"), "dir");
+writePackage(nm, {
+  name: "@acme/label-gate",
+  version: "1.2.3",
+  framework: ">=0.0.0",
+  kubernetes: "1.37",
+  index: `import { Code, Status, Type, defineArgs, definePlugin } from "@kubesched/framework";
+const name = "LabelGate";
+export default definePlugin({
+  name,
+  args: defineArgs({
+    kind: "LabelGateArgs",
+    schema: Type.Object({ label: Type.String({ default: "gate" }) }),
+  }),
+  factory: (args) => ({
+    name: () => name,
+    filter: (_state, _pod, nodeInfo) =>
+      nodeInfo.node?.metadata?.labels?.[args.label] === "open"
+        ? null
+        : new Status(Code.UnschedulableAndUnresolvable, "node(s) had a closed gate"),
+  }),
+});
+`,
+});
+const cluster = path.join(project, "cluster.yaml");
+writeFileSync(
+  cluster,
+  `apiVersion: v1
+kind: Node
+metadata: { name: open-1, labels: { gate: open } }
+status: { capacity: { cpu: "4", memory: 8Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: Node
+metadata: { name: closed-1, labels: { door: open } }
+status: { capacity: { cpu: "4", memory: 8Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: web, namespace: default }
+spec: { containers: [{ name: c, image: nginx }] }
+`,
+);
+const profile = (args = "") => `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+    plugins:
+      filter:
+        enabled: [{ name: LabelGate }]
+${args}`;
+writeFileSync(path.join(project, "sched.yaml"), profile());
+writeFileSync(
+  path.join(project, "door.yaml"),
+  profile("    pluginConfig:\n      - name: LabelGate\n        args: { label: door }\n"),
+);
+// A configuration with an options file next to it.
+mkdirSync(path.join(project, "with-options"));
+writeFileSync(path.join(project, "with-options/sched.yaml"), profile());
+writeFileSync(
+  path.join(project, "with-options/kubesched-options.yaml"),
+  'apiVersion: kubesched.io/v1alpha1\nkind: KubeschedOptions\nplugins:\n  - "@acme/label-gate"\n',
+);
+mkdirSync(path.join(project, "bad-options"));
+writeFileSync(path.join(project, "bad-options/sched.yaml"), profile());
+writeFileSync(
+  path.join(project, "bad-options/kubesched-options.yaml"),
+  "apiVersion: kubesched.io/v1\nkind: KubeschedOptions\nplugins: [3]\nplugin: x\n",
+);
+
+async function run(cwd: string, ...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd });
+  return { code, stdout, stderr };
+}
+
+const outcomes = (stdout: string) =>
+  Object.fromEntries(
+    (JSON.parse(stdout) as { pods: { name: string; node: string | null; outcome: string }[] }).pods.map(
+      (p) => [p.name, p.node ?? p.outcome],
+    ),
+  );
+
+describe("kubesched simulate --plugin", () => {
+  it("a profile enables a loaded plugin by name, with its pluginConfig args, exactly like an in-tree plugin", async () => {
+    const open = await run(
+      project,
+      "simulate",
+      "--plugin",
+      "@acme/label-gate",
+      "--config",
+      "sched.yaml",
+      "--cluster",
+      "cluster.yaml",
+      "-o",
+      "json",
+    );
+    expect(open.stderr).toBe("");
+    expect(outcomes(open.stdout)).toEqual({ web: "open-1" });
+    const door = await run(
+      project,
+      "simulate",
+      "--plugin",
+      "@acme/label-gate",
+      "--config",
+      "door.yaml",
+      "--cluster",
+      "cluster.yaml",
+      "-o",
+      "json",
+    );
+    expect(outcomes(door.stdout)).toEqual({ web: "closed-1" });
+  });
+
+  it("without the package, the configuration error says how to load it", async () => {
+    const r = await run(project, "simulate", "--config", "sched.yaml", "--cluster", "cluster.yaml");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'sched.yaml: profiles[0].plugins.filter.enabled[0].name: Not found: "LabelGate"\nhint: no plugin is named LabelGate: load the package that provides it with --plugin PKG, or list the package under plugins: in a kubesched-options.yaml next to the configuration\n',
+    );
+  });
+
+  it("a package that cannot be loaded is one error line naming it (exit 1)", async () => {
+    const r = await run(
+      project,
+      "simulate",
+      "--plugin",
+      "@acme/label-gate,@acme/missing",
+      "--cluster",
+      "cluster.yaml",
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: --plugin @acme\/missing: cannot find the package \(looked in node_modules from .+\); install it: npm install @acme\/missing\n$/,
+    );
+  });
+
+  it("loads the plugins: of the kubesched-options.yaml next to --config", async () => {
+    const r = await run(
+      project,
+      "simulate",
+      "--config",
+      "with-options/sched.yaml",
+      "--cluster",
+      "cluster.yaml",
+      "-o",
+      "json",
+    );
+    expect(r.stderr).toBe("");
+    expect(outcomes(r.stdout)).toEqual({ web: "open-1" });
+    const v = await run(project, "config", "validate", "with-options/sched.yaml");
+    expect(v).toMatchObject({ code: 0, stdout: "valid\n" });
+  });
+
+  it("an invalid options file is every error with its field path", async () => {
+    const r = await run(
+      project,
+      "simulate",
+      "--config",
+      "bad-options/sched.yaml",
+      "--cluster",
+      "cluster.yaml",
+    );
+    expect(r.code).toBe(1);
+    const file = path.join(project, "bad-options/kubesched-options.yaml");
+    expect(r.stderr).toBe(
+      [
+        `error: ${file}: apiVersion: Unsupported value: "kubesched.io/v1": supported values: "kubesched.io/v1alpha1"`,
+        `error: ${file}: plugins[0]: Invalid value: 3: must be a package name`,
+        `error: ${file}: plugin: unknown field`,
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+describe("kubesched plugins", () => {
+  it("lists in-tree and loaded plugins with package, version, Kubernetes minor, extension points and args", async () => {
+    const r = await run(project, "plugins", "--plugin", "@acme/label-gate", "-o", "json");
+    expect(r.stderr).toBe("");
+    const list = JSON.parse(r.stdout) as { kind: string; plugins: Record<string, unknown>[] };
+    expect(list.kind).toBe("PluginList");
+    expect(list.plugins.find((p) => p.name === "LabelGate")).toEqual({
+      name: "LabelGate",
+      package: "@acme/label-gate",
+      version: "1.2.3",
+      kubernetes: "1.37",
+      source: "--plugin",
+      extensionPoints: ["Filter"],
+      args: {
+        kind: "LabelGateArgs",
+        defaults: { label: "gate" },
+        schema: expect.objectContaining({ type: "object" }),
+      },
+      customResources: [],
+    });
+    expect(list.plugins.find((p) => p.name === "NodeAffinity")).toMatchObject({
+      package: "@kubesched/plugin-node-affinity",
+      source: "in-tree",
+      extensionPoints: ["PreFilter", "Filter", "PreScore", "Score", "EnqueueExtensions"],
+      args: { kind: "NodeAffinityArgs" },
+    });
+    const table = await run(project, "plugins", "--plugin", "@acme/label-gate");
+    expect(table.stdout).toMatch(
+      /^LabelGate\s+@acme\/label-gate\s+1\.2\.3\s+1\.37\s+--plugin\s+Filter\s+LabelGateArgs$/m,
+    );
+  });
+});
+
+describe("the contrib plugins through --plugin (repository examples)", () => {
+  it("examples/gang-scheduling: all or nothing with --plugin @kubesched/plugin-coscheduling", async () => {
+    const r = await run(
+      repo,
+      "simulate",
+      "--plugin",
+      "@kubesched/plugin-coscheduling",
+      "--config",
+      "examples/gang-scheduling/scheduler-config.yaml",
+      "--cluster",
+      "examples/gang-scheduling/cluster.yaml",
+      "-o",
+      "json",
+    );
+    expect(r.stderr).toBe("");
+    const o = outcomes(r.stdout);
+    for (const p of ["training-0", "training-1", "training-2"]) expect(o[p]).toMatch(/^node-/);
+    for (const p of ["inference-0", "inference-1", "inference-2", "inference-3"])
+      expect(o[p]).toBe("Unschedulable");
+  });
+
+  it("examples/elastic-quota: its kubesched-options.yaml loads @kubesched/plugin-capacity-scheduling", async () => {
+    const r = await run(
+      repo,
+      "plugins",
+      "--config",
+      "examples/elastic-quota/scheduler-config.yaml",
+      "-o",
+      "json",
+    );
+    const list = JSON.parse(r.stdout) as { plugins: { name: string; source: string }[] };
+    expect(list.plugins.find((p) => p.name === "CapacityScheduling")?.source).toBe(
+      "examples/elastic-quota/kubesched-options.yaml",
+    );
+  });
+});

@@ -1,0 +1,72 @@
+// kubesched plugins: the plugins this kubesched can run — in-tree and loaded packages — with the
+// package and version installed, the Kubernetes minor each tracks, extension points and args.
+import { stringify } from "yaml";
+import type { CommandSpec } from "../cli";
+import { describePlugins, type PluginInfo } from "../plugins/describe";
+import { runningFramework } from "../plugins/plugin-packages";
+import { pluginFlag } from "./common";
+import { pad } from "./simulate-output";
+
+export interface PluginList {
+  apiVersion: "kubesched.io/v1alpha1";
+  kind: "PluginList";
+  /** The @kubesched/framework version this kubesched runs (what plugins' peer ranges are checked against). */
+  framework: string;
+  plugins: PluginInfo[];
+}
+
+export function renderPluginsTable(list: PluginList): string {
+  const rows = [["NAME", "PACKAGE", "VERSION", "KUBERNETES", "SOURCE", "EXTENSION POINTS", "ARGS"]];
+  for (const p of list.plugins) {
+    rows.push([
+      p.name,
+      p.package ?? "-",
+      p.version ?? "-",
+      p.kubernetes ?? "-",
+      p.source,
+      p.error ? "?" : p.extensionPoints.join(","),
+      p.args?.kind ?? "-",
+    ]);
+  }
+  const notes = list.plugins.filter((p) => p.error).map((p) => `${p.name}: ${p.error}`);
+  return `${pad(rows)}\n\n@kubesched/framework ${list.framework}${notes.length ? `\n${notes.join("\n")}` : ""}\n`;
+}
+
+export const pluginsCommand: CommandSpec = {
+  name: "plugins",
+  summary: "List the in-tree and loaded plugins: package, version, Kubernetes minor, extension points, args.",
+  flags: [
+    pluginFlag,
+    {
+      name: "config",
+      value: "FILE",
+      description:
+        "A KubeSchedulerConfiguration whose kubesched-options.yaml (next to it) names plugin packages.",
+    },
+    {
+      name: "output",
+      short: "o",
+      value: "FORMAT",
+      values: ["table", "json", "yaml"],
+      default: "table",
+      description: "Output format; json and yaml add each plugin's default args and args JSON Schema.",
+    },
+  ],
+  async run(ctx) {
+    const list: PluginList = {
+      apiVersion: "kubesched.io/v1alpha1",
+      kind: "PluginList",
+      framework: runningFramework().version,
+      plugins: await describePlugins(ctx.registry, ctx.pluginPackages, ctx.logger),
+    };
+    const format = typeof ctx.flags.output === "string" ? ctx.flags.output : "table";
+    ctx.io.stdout(
+      format === "json"
+        ? `${JSON.stringify(list, null, 2)}\n`
+        : format === "yaml"
+          ? stringify(list, { lineWidth: 0 })
+          : renderPluginsTable(list),
+    );
+    return 0;
+  },
+};
