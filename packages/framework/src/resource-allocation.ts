@@ -58,6 +58,45 @@ export type ResourceScorerBatchFn = (
   scores: Float64Array,
 ) => void;
 
+/**
+ * A ResourceScorerFn applied node by node over columns (what a ResourceScorerBatchFn must equal):
+ * for each `indices[k]`, the requested / allocated / allocatable arrays the per-node
+ * ResourceAllocationScorer.score builds (a resource with allocatable 0 is left out), then
+ * `scores[k] = scorer(...)`. `scratch` holds three arrays of the resource count, reused.
+ */
+export function scoreColumnsPerNode(
+  scorer: ResourceScorerFn,
+  count: number,
+  indices: Int32Array,
+  podRequests: ArrayLike<number>,
+  allocatable: readonly (Float64Array | null)[],
+  used: readonly (Float64Array | null)[],
+  scores: Float64Array,
+  scratch: readonly [Float64Array, Float64Array, Float64Array],
+): void {
+  const n = podRequests.length;
+  const [req, alo, cap] = scratch;
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    for (let i = 0; i < n; i++) {
+      const a = allocatable[i]!;
+      const alloc = a === null ? 0 : a[idx]!;
+      if (alloc === 0) {
+        req[i] = 0;
+        alo[i] = 0;
+        cap[i] = 0;
+        continue;
+      }
+      const u = used[i]!;
+      const usage = u === null ? 0 : u[idx]!;
+      cap[i] = alloc;
+      alo[i] = usage;
+      req[i] = usage + podRequests[i]!;
+    }
+    scores[k] = scorer(req, alo, cap);
+  }
+}
+
 /** A weighted average of a per-resource score over resources with a non-zero allocatable. */
 function weightedBatch(
   weights: Float64Array,
@@ -391,28 +430,11 @@ export class ResourceAllocationScorer {
       scorer.batch(count, indices, reqs, allocCols, usedCols, scores);
       return null;
     }
-    const requested = this.requested;
-    const allocated = this.allocated;
-    const allocatable = this.allocatable;
-    for (let k = 0; k < count; k++) {
-      const idx = indices[k]!;
-      for (let i = 0; i < n; i++) {
-        const allocCol = allocCols[i]!;
-        const alloc = allocCol === null ? 0 : allocCol[idx]!;
-        if (alloc === 0) {
-          requested[i] = 0;
-          allocated[i] = 0;
-          allocatable[i] = 0;
-          continue;
-        }
-        const usedCol = usedCols[i]!;
-        const used = usedCol === null ? 0 : usedCol[idx]!;
-        allocatable[i] = alloc;
-        allocated[i] = used;
-        requested[i] = used + reqs[i]!;
-      }
-      scores[k] = scorer(requested, allocated, allocatable);
-    }
+    scoreColumnsPerNode(scorer, count, indices, reqs, allocCols, usedCols, scores, [
+      this.requested,
+      this.allocated,
+      this.allocatable,
+    ]);
     return null;
   }
 

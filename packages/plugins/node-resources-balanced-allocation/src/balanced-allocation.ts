@@ -1,6 +1,6 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go (v1.36+ scoring:
 // kubernetes/kubernetes#135573 scores the change in balance the pod causes).
-import { MaxNodeScore } from "@kubesched/framework";
+import { MaxNodeScore, scoreColumnsPerNode } from "@kubesched/framework";
 
 /**
  * upstream balancedResourceScore: `(1 - std) * 100` (truncated) over the usage fractions
@@ -74,28 +74,17 @@ function balancedResourceScorerBatch(
   const n = podRequests.length;
   const half = MaxNodeScore / 2;
   if (n > 2) {
-    const req = new Float64Array(n);
-    const alo = new Float64Array(n);
-    const cap = new Float64Array(n);
-    for (let k = 0; k < count; k++) {
-      const idx = indices[k]!;
-      for (let i = 0; i < n; i++) {
-        const a = allocatable[i]!;
-        const alloc = a === null ? 0 : a[idx]!;
-        if (alloc === 0) {
-          req[i] = 0;
-          alo[i] = 0;
-          cap[i] = 0;
-          continue;
-        }
-        const u = used[i]!;
-        const usage = u === null ? 0 : u[idx]!;
-        cap[i] = alloc;
-        alo[i] = usage;
-        req[i] = usage + podRequests[i]!;
-      }
-      scores[k] = balancedResourceScorer(req, alo, cap);
-    }
+    const scratch = [new Float64Array(n), new Float64Array(n), new Float64Array(n)] as const;
+    scoreColumnsPerNode(
+      balancedResourceScorer,
+      count,
+      indices,
+      podRequests,
+      allocatable,
+      used,
+      scores,
+      scratch,
+    );
     return;
   }
   for (let k = 0; k < count; k++) {
