@@ -112,7 +112,11 @@ export class NodeInfo {
     const uid = podUID(pod);
     removeFrom(this.podsWithAffinity, uid);
     removeFrom(this.podsWithRequiredAntiAffinity, uid);
-    const i = this.pods.findIndex((p) => podUID(p.pod) === uid);
+    // From the end: the pod removed is most often the one added last (an assumed pod replaced by
+    // the informer's copy when its binding is confirmed), so a node with many pods is not walked.
+    const pods = this.pods;
+    let i = pods.length - 1;
+    while (i >= 0 && podUID(pods[i]!.pod) !== uid) i--;
     if (i < 0) {
       throw new Error(`no corresponding pod ${pod.metadata?.name ?? ""} in pods of node ${this.nodeName}`);
     }

@@ -719,10 +719,43 @@ export class PriorityQueue implements SchedulingQueue {
   ): void {
     if (!this.isEventOfInterest(event)) return;
     const pods: QueuedPodInfo[] = [];
+    // Gated pods the event cannot ungate are left where they are here already (a pool of many
+    // gated pods is not handed on for every assigned pod); movePodsToActiveOrBackoffQueue would
+    // skip them the same way.
+    const gateMayOpen = this.gateMayOpen(event);
+    // Gated pods mostly share one gating plugin: its answer is kept at hand.
+    let lastGate = "";
+    let lastMayOpen = true;
     for (const pInfo of this.unschedulablePods.podInfoMap.values()) {
+      const gate = pInfo.gatingPlugin;
+      if (gate !== "") {
+        if (gate !== lastGate) {
+          lastGate = gate;
+          lastMayOpen = gateMayOpen(gate);
+        }
+        if (!lastMayOpen) continue;
+      }
       if (!preCheck || preCheck(pInfo.podInfo.pod)) pods.push(pInfo);
     }
     this.movePodsToActiveOrBackoffQueue(pods, event, oldObj, newObj);
+  }
+
+  /**
+   * Whether `event` can concern a pod gated by a given PreEnqueue plugin: a wildcard (periodic
+   * flushes), or an event the plugin registered. Decided once per plugin per call.
+   */
+  private gateMayOpen(event: ClusterEvent): (gatingPlugin: string) => boolean {
+    if (clusterEventIsWildCard(event)) return () => true;
+    const decided = new Map<string, boolean>();
+    return (gatingPlugin) => {
+      let may = decided.get(gatingPlugin);
+      if (may === undefined) {
+        const gatingEvents = this.pluginToEventsMap.get(gatingPlugin) ?? [];
+        may = gatingEvents.some((registered) => clusterEventMatch(registered, event));
+        decided.set(gatingPlugin, may);
+      }
+      return may;
+    };
   }
 
   private movePodsToActiveOrBackoffQueue(
@@ -733,12 +766,10 @@ export class PriorityQueue implements SchedulingQueue {
   ): void {
     if (!this.isEventOfInterest(event)) return;
     const label = clusterEventLabel(event);
+    const gateMayOpen = this.gateMayOpen(event);
     for (const pInfo of pods) {
       // A gated pod only cares about its gating plugin's events (and wildcards: periodic flushes).
-      if (pInfo.gatingPlugin !== "" && !clusterEventIsWildCard(event)) {
-        const gatingEvents = this.pluginToEventsMap.get(pInfo.gatingPlugin) ?? [];
-        if (!gatingEvents.some((registered) => clusterEventMatch(registered, event))) continue;
-      }
+      if (pInfo.gatingPlugin !== "" && !gateMayOpen(pInfo.gatingPlugin)) continue;
       const hint = this.isPodWorthRequeuing(pInfo, event, oldObj, newObj);
       if (hint === QueueingStrategy.queueSkip) continue;
       this.unschedulablePods.delete(pInfo, pInfo.gatingPlugin !== "");
