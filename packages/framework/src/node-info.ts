@@ -40,6 +40,9 @@ export function nextGeneration(): number {
   return generationCounter;
 }
 
+/** Above this many pods, NodeInfo.removePod finds a pod by an index rather than a walk. */
+const podIndexThreshold = 64;
+
 /** Node-level aggregated information: the node, its pods and what they use. */
 export class NodeInfo {
   private nodeObj: Node | null = null;
@@ -102,6 +105,7 @@ export class NodeInfo {
 
   addPodInfo(pi: PodInfo): void {
     this.pods.push(pi);
+    if (this.podIndexOf === this.pods) this.podIndex!.set(podUID(pi.pod), this.pods.length - 1);
     if (podHasAffinity(pi.pod)) this.podsWithAffinity.push(pi);
     if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
     this.update(pi, 1);
@@ -112,18 +116,41 @@ export class NodeInfo {
     const uid = podUID(pod);
     removeFrom(this.podsWithAffinity, uid);
     removeFrom(this.podsWithRequiredAntiAffinity, uid);
-    // From the end: the pod removed is most often the one added last (an assumed pod replaced by
-    // the informer's copy when its binding is confirmed), so a node with many pods is not walked.
     const pods = this.pods;
-    let i = pods.length - 1;
-    while (i >= 0 && podUID(pods[i]!.pod) !== uid) i--;
+    let i: number;
+    if (pods.length > podIndexThreshold) {
+      // A node with many pods keeps their positions (built at its first removal, kept up to date
+      // while its pod list is the same array): removal is not a walk over every pod.
+      if (this.podIndexOf !== pods) {
+        const index = new Map<string, number>();
+        for (let k = 0; k < pods.length; k++) index.set(podUID(pods[k]!.pod), k);
+        this.podIndex = index;
+        this.podIndexOf = pods;
+      }
+      i = this.podIndex!.get(uid) ?? -1;
+    } else {
+      i = -1;
+    }
+    // Pods sharing a UID (only in hand-built inputs) are found by a walk, as without the index.
+    if (i < 0 || podUID(pods[i]!.pod) !== uid) {
+      i = pods.length - 1;
+      while (i >= 0 && podUID(pods[i]!.pod) !== uid) i--;
+    }
     if (i < 0) {
       throw new Error(`no corresponding pod ${pod.metadata?.name ?? ""} in pods of node ${this.nodeName}`);
     }
-    const pi = this.pods[i]!;
-    swapRemove(this.pods, i);
+    const pi = pods[i]!;
+    swapRemove(pods, i);
+    if (this.podIndexOf === pods) {
+      const index = this.podIndex!;
+      index.delete(uid);
+      if (i < pods.length) index.set(podUID(pods[i]!.pod), i);
+    }
     this.update(pi, -1);
   }
+  /** Position of each pod in `pods` by UID, valid while `podIndexOf === pods`. */
+  private podIndex: Map<string, number> | null = null;
+  private podIndexOf: PodInfo[] | null = null;
 
   private update(pi: PodInfo, sign: 1 | -1): void {
     const res = pi.calculateResource();
