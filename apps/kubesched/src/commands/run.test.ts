@@ -81,7 +81,8 @@ function get(
   });
 }
 
-describe("runScheduler", () => {
+// The waits inside go up to 5 s each: a loaded 2-core machine needs more than the 5 s default per test.
+describe("runScheduler", { timeout: 20_000 }, () => {
   it("schedules without leader election and serves the endpoints over TLS with delegated auth", async () => {
     const ac = new AbortController();
     let serving: Serving | undefined;
@@ -231,7 +232,7 @@ describe("runScheduler", () => {
   });
 });
 
-describe("kubesched run", () => {
+describe("kubesched run", { timeout: 20_000 }, () => {
   function cli(argv: string[]) {
     let stdout = "";
     let stderr = "";
