@@ -723,18 +723,8 @@ export class PriorityQueue implements SchedulingQueue {
     // gated pods is not handed on for every assigned pod); movePodsToActiveOrBackoffQueue would
     // skip them the same way.
     const gateMayOpen = this.gateMayOpen(event);
-    // Gated pods mostly share one gating plugin: its answer is kept at hand.
-    let lastGate = "";
-    let lastMayOpen = true;
     for (const pInfo of this.unschedulablePods.podInfoMap.values()) {
-      const gate = pInfo.gatingPlugin;
-      if (gate !== "") {
-        if (gate !== lastGate) {
-          lastGate = gate;
-          lastMayOpen = gateMayOpen(gate);
-        }
-        if (!lastMayOpen) continue;
-      }
+      if (pInfo.gatingPlugin !== "" && !gateMayOpen(pInfo.gatingPlugin)) continue;
       if (!preCheck || preCheck(pInfo.podInfo.pod)) pods.push(pInfo);
     }
     this.movePodsToActiveOrBackoffQueue(pods, event, oldObj, newObj);
@@ -742,18 +732,24 @@ export class PriorityQueue implements SchedulingQueue {
 
   /**
    * Whether `event` can concern a pod gated by a given PreEnqueue plugin: a wildcard (periodic
-   * flushes), or an event the plugin registered. Decided once per plugin per call.
+   * flushes), or an event the plugin registered. Decided once per plugin per call; gated pods
+   * mostly share one gating plugin, so the last answer is at hand without a lookup.
    */
   private gateMayOpen(event: ClusterEvent): (gatingPlugin: string) => boolean {
     if (clusterEventIsWildCard(event)) return () => true;
     const decided = new Map<string, boolean>();
+    let lastPlugin = "";
+    let lastMay = false;
     return (gatingPlugin) => {
+      if (gatingPlugin === lastPlugin) return lastMay;
       let may = decided.get(gatingPlugin);
       if (may === undefined) {
         const gatingEvents = this.pluginToEventsMap.get(gatingPlugin) ?? [];
         may = gatingEvents.some((registered) => clusterEventMatch(registered, event));
         decided.set(gatingPlugin, may);
       }
+      lastPlugin = gatingPlugin;
+      lastMay = may;
       return may;
     };
   }
