@@ -292,7 +292,7 @@ export class Cache {
   /** Pods in the cache (assumed ones and those on deleted nodes included). */
   podCount(): number {
     let count = 0;
-    for (const n of this.nodes.values()) count += n.info.pods.length;
+    for (const n of this.nodes.values()) count += n.info.podCount;
     return count;
   }
 
@@ -363,7 +363,7 @@ export class Cache {
       );
     } else {
       n.info.removePod(pod);
-      if (n.info.pods.length === 0 && n.info.node === null) this.removeNodeInfoFromList(nodeName);
+      if (n.info.podCount === 0 && n.info.node === null) this.removeNodeInfoFromList(nodeName);
       else this.moveNodeInfoToHead(nodeName);
     }
     this.podStates.delete(key);
@@ -483,7 +483,7 @@ export class Cache {
     const n = this.nodes.get(name);
     if (!n) throw new Error(`node ${name} is not found`);
     n.info.removeNode();
-    if (n.info.pods.length === 0) this.removeNodeInfoFromList(name);
+    if (n.info.podCount === 0) this.removeNodeInfoFromList(name);
     else this.moveNodeInfoToHead(name);
     this.nodeTree.removeNode(node);
     this.removeNodeImageStates(node);

@@ -213,7 +213,7 @@ export class SnapshotColumns implements NodeColumns {
     this.nonZeroRequestedMilliCPU[i] = nz.milliCPU;
     this.nonZeroRequestedMemory[i] = nz.memory;
     this.generation[i] = ni.generation;
-    this.podCount[i] = ni.pods.length;
+    this.podCount[i] = ni.podCount;
     this.imageCount[i] = ni.imageStates.size;
     this.usedPortCount[i] = ni.usedPorts.len();
     this.unschedulable[i] = ni.unschedulable ? 1 : 0;

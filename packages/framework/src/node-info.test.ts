@@ -68,3 +68,85 @@ describe("NodeInfo.removePod", () => {
     expect(n.pods.some((p) => p.pod.metadata?.uid === "same")).toBe(false);
   });
 });
+
+// Copies (copyInto, snapshot, clone) share a long pod list and read it only when asked: whatever
+// the source and the copies do afterwards, a copy's pods are the source's pods at the copy, in
+// the same order.
+describe("NodeInfo copies share long pod lists", () => {
+  const uids = (n: NodeInfo) => n.pods.map((p) => p.pod.metadata?.uid ?? "");
+
+  it("a copy sees the pods as they were at the copy, in order, through random changes", () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const rand = seededRandom(seed);
+      let next = 0;
+      const owner = new NodeInfo(...Array.from({ length: 70 }, () => pod(next++)));
+      interface Tracked {
+        info: NodeInfo;
+        expected: string[];
+        live: Map<string, Pod>;
+      }
+      const livePods = new Map<string, Pod>(owner.pods.map((p) => [p.pod.metadata!.uid!, p.pod]));
+      const tracked: Tracked[] = [];
+      const reusable = new NodeInfo();
+      for (let step = 0; step < 4000; step++) {
+        const r = rand.float();
+        if (r < 0.35 || livePods.size < 66) {
+          const p = pod(next++);
+          owner.addPod(p);
+          livePods.set(p.metadata!.uid!, p);
+        } else if (r < 0.7) {
+          const keys = [...livePods.keys()];
+          const k = keys[rand.intn(keys.length)]!;
+          owner.removePod(livePods.get(k)!);
+          livePods.delete(k);
+        } else if (r < 0.8) {
+          // A copy, or a copy of a copy, or the one NodeInfo copyInto keeps refilling.
+          const from = tracked.length > 0 && rand.float() < 0.3 ? tracked[rand.intn(tracked.length)]! : null;
+          const source = from?.info ?? owner;
+          const expected = from ? from.expected.slice() : uids(owner);
+          const live = new Map(from ? from.live : livePods);
+          let info: NodeInfo;
+          if (rand.float() < 0.2) {
+            source.copyInto(reusable);
+            info = reusable;
+            for (let t = tracked.length - 1; t >= 0; t--)
+              if (tracked[t]!.info === reusable) tracked.splice(t, 1);
+          } else {
+            info = rand.float() < 0.5 ? source.snapshot() : source.clone();
+          }
+          expect(info.podCount).toBe(expected.length);
+          tracked.push({ info, expected, live });
+        } else if (r < 0.9 && tracked.length > 0) {
+          // A copy changes its own pods (as preemption's dry runs do).
+          const t = tracked[rand.intn(tracked.length)]!;
+          if (rand.float() < 0.5) {
+            const p = pod(next++);
+            t.info.addPod(p);
+            t.live.set(p.metadata!.uid!, p);
+          } else if (t.live.size > 0) {
+            const keys = [...t.live.keys()];
+            const k = keys[rand.intn(keys.length)]!;
+            t.info.removePod(t.live.get(k)!);
+            t.live.delete(k);
+          }
+          t.expected = uids(t.info);
+        } else if (tracked.length > 0) {
+          const t = tracked[rand.intn(tracked.length)]!;
+          expect(uids(t.info)).toEqual(t.expected);
+        }
+      }
+      for (const t of tracked) {
+        expect(t.info.podCount).toBe(t.expected.length);
+        expect(uids(t.info)).toEqual(t.expected);
+        expect(t.info.requested).toEqual(new NodeInfo(...t.live.values()).requested);
+      }
+      expect([...uids(owner)].sort()).toEqual([...livePods.keys()].sort());
+    }
+  });
+
+  it("short lists are copied at once (copies compare equal field by field)", () => {
+    const n = new NodeInfo(...Array.from({ length: 10 }, (_, i) => pod(i)));
+    expect(n.snapshot()).toEqual(n.snapshot());
+    expect(n.snapshot().pods).not.toBe(n.pods);
+  });
+});

@@ -43,10 +43,29 @@ export function nextGeneration(): number {
 /** Above this many pods, NodeInfo.removePod finds a pod by an index rather than a walk. */
 const podIndexThreshold = 64;
 
+/** NodeInfo.podList while the pods are shared (never read or changed: `pods` replaces it first). */
+const unreadPodList: PodInfo[] = [];
+
+/** Above this many pods, copies of a NodeInfo share its pod list until they read it. */
+const podListShareThreshold = 64;
+
 /** Node-level aggregated information: the node, its pods and what they use. */
 export class NodeInfo {
   private nodeObj: Node | null = null;
-  pods: PodInfo[] = [];
+  /** The pods, unless `lentFrom` is set (see `pods`). */
+  private podList: PodInfo[] = [];
+  /**
+   * A copy made by copyInto shares its source's pod list instead of copying it: its pods are the
+   * first `lentLength` entries of `lentFrom` as they were at the copy, which the source keeps
+   * recoverable through `lentUndo` (entries from `lentUndoStart` on). `pods` materializes them.
+   */
+  private lentFrom: PodInfo[] | null = null;
+  private lentLength = 0;
+  private lentUndo: PodListUndo | null = null;
+  private lentUndoStart = 0;
+  /** How far copies share `podList` (positions below are recorded in `undo` when changed). */
+  private lentMax = 0;
+  private undo: PodListUndo | null = null;
   /** Pods with podAffinity or podAntiAffinity. */
   podsWithAffinity: PodInfo[] = [];
   /** Pods with required podAntiAffinity terms. */
@@ -65,6 +84,48 @@ export class NodeInfo {
 
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);
+  }
+
+  /**
+   * The pods on this node. A copy (copyInto, snapshot, clone) shares its source's list and
+   * copies it only when this is read, so a node with tens of thousands of pods is not copied on
+   * every snapshot update while no plugin looks at its pods.
+   */
+  get pods(): PodInfo[] {
+    if (this.lentFrom !== null) this.materializePods();
+    return this.podList;
+  }
+
+  set pods(pods: PodInfo[]) {
+    this.ownPodList(pods);
+  }
+
+  /** How many pods are on this node: `pods.length` without copying a shared list. */
+  get podCount(): number {
+    return this.lentFrom !== null ? this.lentLength : this.podList.length;
+  }
+
+  private materializePods(): void {
+    const src = this.lentFrom!;
+    const n = this.lentLength;
+    const out = src.length >= n ? src.slice(0, n) : src.slice();
+    while (out.length < n) out.push(undefined as unknown as PodInfo);
+    const u = this.lentUndo;
+    if (u !== null) {
+      for (let k = u.pos.length - 1; k >= this.lentUndoStart; k--) {
+        const p = u.pos[k]!;
+        if (p < n) out[p] = u.val[k]!;
+      }
+    }
+    this.ownPodList(out);
+  }
+
+  private ownPodList(pods: PodInfo[]): void {
+    this.podList = pods;
+    this.lentFrom = null;
+    this.lentUndo = null;
+    this.lentMax = 0;
+    this.undo = null;
   }
 
   /** The node's name ("" until the node is set): a field, read on every hot path. */
@@ -104,8 +165,10 @@ export class NodeInfo {
   }
 
   addPodInfo(pi: PodInfo): void {
-    this.pods.push(pi);
-    if (this.podIndexOf === this.pods) this.podIndex!.set(podUID(pi.pod), this.pods.length - 1);
+    // An append changes no position a copy shares that was not recorded when it was removed.
+    const pods = this.pods;
+    pods.push(pi);
+    if (this.podIndexOf === pods) this.podIndex!.set(podUID(pi.pod), pods.length - 1);
     if (podHasAffinity(pi.pod)) this.podsWithAffinity.push(pi);
     if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
     this.update(pi, 1);
@@ -116,7 +179,7 @@ export class NodeInfo {
     const uid = podUID(pod);
     removeFrom(this.podsWithAffinity, uid);
     removeFrom(this.podsWithRequiredAntiAffinity, uid);
-    const pods = this.pods;
+    let pods = this.pods;
     let i: number;
     if (pods.length > podIndexThreshold) {
       // A node with many pods keeps their positions (built at its first removal, kept up to date
@@ -140,7 +203,24 @@ export class NodeInfo {
       throw new Error(`no corresponding pod ${pod.metadata?.name ?? ""} in pods of node ${this.nodeName}`);
     }
     const pi = pods[i]!;
+    if (this.lentMax > 0) {
+      // Copies share this list: record what the removal overwrites (position i) and drops (the
+      // last position) where they can see it, so they can still recover their pods.
+      const undo = this.undo!;
+      const last = pods.length - 1;
+      if (i < this.lentMax) undo.record(i, pi);
+      if (last !== i && last < this.lentMax) undo.record(last, pods[last]!);
+    }
     swapRemove(pods, i);
+    if (this.undo !== null && this.undo.pos.length > pods.length + 64) {
+      // The log outgrew the list: leave the old list and log to the copies, continue on a copy
+      // (positions are the same, so the index carries over).
+      const own = pods.slice();
+      const indexed = this.podIndexOf === pods;
+      this.ownPodList(own);
+      if (indexed) this.podIndexOf = own;
+      pods = own;
+    }
     if (this.podIndexOf === pods) {
       const index = this.podIndex!;
       index.delete(uid);
@@ -193,7 +273,30 @@ export class NodeInfo {
     c.nodeName = this.nodeName;
     c.taints = this.taints;
     c.unschedulable = this.unschedulable;
-    c.pods = this.pods.slice();
+    // Share a long pod list rather than copy it (see `pods`); short ones are copied.
+    if (this.lentFrom === null && this.podList.length <= podListShareThreshold) {
+      c.ownPodList(this.podList.slice());
+    } else if (this.lentFrom !== null) {
+      c.lentFrom = this.lentFrom;
+      c.lentLength = this.lentLength;
+      c.lentUndo = this.lentUndo;
+      c.lentUndoStart = this.lentUndoStart;
+    } else {
+      const list = this.podList;
+      const undo = this.undo ?? new PodListUndo();
+      this.undo = undo;
+      if (list.length > this.lentMax) this.lentMax = list.length;
+      c.lentFrom = list;
+      c.lentLength = list.length;
+      c.lentUndo = undo;
+      c.lentUndoStart = undo.pos.length;
+    }
+    if (c.lentFrom !== null) {
+      // Its own list, if any, is no longer its pods (and may be what other copies share).
+      c.podList = unreadPodList;
+      c.lentMax = 0;
+      c.undo = null;
+    }
     c.podsWithAffinity = this.podsWithAffinity.slice();
     c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
     c.usedPorts = this.usedPorts.clone();
@@ -208,6 +311,17 @@ export class NodeInfo {
   /** Same as snapshot(): the copy used for preemption dry runs and nominated-pod passes. */
   clone(): NodeInfo {
     return this.snapshot();
+  }
+}
+
+/** What removals overwrote in a shared pod list, oldest first (NodeInfo.pods). */
+class PodListUndo {
+  readonly pos: number[] = [];
+  readonly val: PodInfo[] = [];
+
+  record(pos: number, val: PodInfo): void {
+    this.pos.push(pos);
+    this.val.push(val);
   }
 }
 

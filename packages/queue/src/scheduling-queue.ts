@@ -721,9 +721,13 @@ export class PriorityQueue implements SchedulingQueue {
     const pods: QueuedPodInfo[] = [];
     // Gated pods the event cannot ungate are left where they are here already (a pool of many
     // gated pods is not handed on for every assigned pod); movePodsToActiveOrBackoffQueue would
-    // skip them the same way.
+    // skip them the same way. When no gating plugin registered the event, not even looked at.
     const gateMayOpen = this.gateMayOpen(event);
-    for (const pInfo of this.unschedulablePods.podInfoMap.values()) {
+    const pool = this.unschedulablePods;
+    let walk = pool.podInfoMap;
+    if (pool.gatedCount > 0 && pool.ungatedInOrder && !this.anyGateMayOpen(gateMayOpen))
+      walk = pool.ungatedMap;
+    for (const pInfo of walk.values()) {
       if (pInfo.gatingPlugin !== "" && !gateMayOpen(pInfo.gatingPlugin)) continue;
       if (!preCheck || preCheck(pInfo.podInfo.pod)) pods.push(pInfo);
     }
@@ -752,6 +756,14 @@ export class PriorityQueue implements SchedulingQueue {
       lastMay = may;
       return may;
     };
+  }
+
+  /** Whether `gateMayOpen` holds for some PreEnqueue plugin of some profile (the plugins that gate). */
+  private anyGateMayOpen(gateMayOpen: (gatingPlugin: string) => boolean): boolean {
+    for (const plugins of this.preEnqueuePluginMap.values()) {
+      for (const pl of plugins) if (gateMayOpen(pl.name())) return true;
+    }
+    return false;
   }
 
   private movePodsToActiveOrBackoffQueue(

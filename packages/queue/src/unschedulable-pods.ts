@@ -8,6 +8,14 @@ export class UnschedulablePods {
   readonly podInfoMap = new Map<string, QueuedPodInfo>();
   /** How many entries are gated (the rest are unschedulable). */
   gatedCount = 0;
+  /**
+   * The entries that are not gated, in the order they have in `podInfoMap` while
+   * `ungatedInOrder` (an entry that stops being gated in place is appended here but keeps its
+   * place there; the order is exact again once the pool empties). Events no gating plugin
+   * registered walk this instead of every gated pod.
+   */
+  readonly ungatedMap = new Map<string, QueuedPodInfo>();
+  ungatedInOrder = true;
 
   /** Adds or replaces the pod; `gatedBefore` is whether the stored entry was gated. Returns true when new. */
   addOrUpdate(pInfo: QueuedPodInfo, gatedBefore: boolean): boolean {
@@ -20,6 +28,12 @@ export class UnschedulablePods {
       this.gatedCount += gated ? 1 : -1;
     }
     this.podInfoMap.set(key, pInfo);
+    if (gated) {
+      this.ungatedMap.delete(key);
+    } else {
+      if (!isNew && !this.ungatedMap.has(key)) this.ungatedInOrder = false;
+      this.ungatedMap.set(key, pInfo);
+    }
     return isNew;
   }
 
@@ -27,6 +41,8 @@ export class UnschedulablePods {
   delete(pInfo: QueuedPodInfo, gated: boolean): void {
     const key = queuedPodInfoKey(pInfo);
     if (this.podInfoMap.delete(key) && gated) this.gatedCount--;
+    this.ungatedMap.delete(key);
+    if (this.podInfoMap.size === 0) this.ungatedInOrder = true;
   }
 
   get(pInfo: QueuedPodInfo): QueuedPodInfo | undefined {

@@ -124,7 +124,7 @@ export function fitsRequest(
   let out: InsufficientResource[] | null = null;
   const allocatable = nodeInfo.allocatable;
   const requested = nodeInfo.requested;
-  const numPods = nodeInfo.pods.length;
+  const numPods = nodeInfo.podCount;
   if (numPods + 1 > allocatable.allowedPodNumber) {
     out = [
       {
