@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding.go
-import type { PersistentVolumeClaim, Pod } from "@kubesched/api";
+import type { Node, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
   type BatchScorePlugin,
   type Clock,
   type ClusterClient,
@@ -11,7 +12,6 @@ import {
   type CycleState,
   type EnqueueExtensions,
   type Features,
-  type FilterPlugin,
   type Handle,
   type NodeColumns,
   type NodeInfo,
@@ -28,7 +28,14 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { VolumeBindingArgs } from "./args";
-import { type PodVolumeClaims, type PodVolumes, pvCapacity, pvcRequest, VolumeBinder } from "./binder";
+import {
+  type BoundVolumes,
+  type PodVolumeClaims,
+  type PodVolumes,
+  pvCapacity,
+  pvcRequest,
+  VolumeBinder,
+} from "./binder";
 import { eventsToRegister } from "./events";
 import { ErrReasonUnboundImmediatePVC } from "./reasons";
 import { buildScorerFunction, type ClassResourceMap, type VolumeCapacityScorer } from "./scorer";
@@ -60,7 +67,7 @@ class PodPVCError extends Error {}
 export class VolumeBinding
   implements
     PreFilterPlugin,
-    FilterPlugin,
+    BatchFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
     BatchScorePlugin,
@@ -173,14 +180,70 @@ export class VolumeBinding
     if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
     const node = nodeInfo.node;
     if (!node || !s.podVolumeClaims) return null;
+    let bound: BoundVolumes;
+    try {
+      bound = this.binder.boundVolumes(s.podVolumeClaims);
+    } catch (e) {
+      return asStatus(e);
+    }
+    return this.filterNode(s, s.podVolumeClaims, bound, pod, nodeInfo.nodeName, node);
+  }
+
+  /**
+   * filter() over many nodes: the PVs of the pod's bound claims are looked up (and their node
+   * affinity parsed) once per call instead of once per node.
+   */
+  filterBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const infos = columns.nodeInfos;
+    const s = state.read(stateKeyName);
+    const claims = s?.podVolumeClaims ?? null;
+    if (!s || claims === null) {
+      for (let k = 0; k < count; k++) out[k] = this.filter(state, pod, infos[indices[k]!]!);
+      return;
+    }
+    let bound: BoundVolumes | null = null;
+    for (let k = 0; k < count; k++) {
+      const ni = infos[indices[k]!]!;
+      const node = ni.node;
+      if (!node) {
+        out[k] = null;
+        continue;
+      }
+      if (bound === null) {
+        try {
+          bound = this.binder.boundVolumes(claims);
+        } catch (e) {
+          for (; k < count; k++) out[k] = infos[indices[k]!]!.node ? asStatus(e) : null;
+          return;
+        }
+      }
+      out[k] = this.filterNode(s, claims, bound, pod, ni.nodeName, node);
+    }
+  }
+
+  private filterNode(
+    s: VolumeBindingState,
+    claims: PodVolumeClaims,
+    bound: BoundVolumes,
+    pod: Pod,
+    nodeName: string,
+    node: Node,
+  ): Status | null {
     let r: { podVolumes: PodVolumes; reasons: string[] };
     try {
-      r = this.binder.findPodVolumes(pod, s.podVolumeClaims, node);
+      r = this.binder.findPodVolumes(pod, claims, node, bound);
     } catch (e) {
       return asStatus(e);
     }
     if (r.reasons.length > 0) return new Status(Code.UnschedulableAndUnresolvable, ...r.reasons);
-    s.podVolumesByNode.set(nodeInfo.nodeName, r.podVolumes);
+    s.podVolumesByNode.set(nodeName, r.podVolumes);
     if (r.podVolumes.staticBindings.length > 0) s.hasStaticBindings = true;
     return null;
   }
@@ -216,7 +279,10 @@ export class VolumeBinding
     return this.scorer(classResources);
   }
 
-  /** Without volumes chosen on any node (a pod without claims) every node scores 0. */
+  /**
+   * Without volumes chosen on any node (a pod without claims), or none to bind statically (every
+   * claim bound or provisioned), every node scores 0.
+   */
   scoreBatch(
     state: CycleState,
     pod: Pod,
@@ -226,7 +292,8 @@ export class VolumeBinding
     scores: Float64Array,
   ): Status | null {
     const s = state.read(stateKeyName);
-    if (!this.scorer || (s !== undefined && s.podVolumesByNode.size === 0)) {
+    // Without static bindings on any node every node scores scorer(no classes) = 0.
+    if (!this.scorer || (s !== undefined && (s.podVolumesByNode.size === 0 || !s.hasStaticBindings))) {
       scores.fill(0, 0, count);
       return null;
     }
