@@ -124,6 +124,16 @@ export class CSILimits implements PreFilterPlugin, BatchFilterPlugin, EnqueueExt
     const infos = columns.nodeInfos;
     // No CSINode objects at all (a common cluster): every node resolves as without one.
     const anyCSINode = this.listers.csiNodes.list().length > 0;
+    if (!anyCSINode) {
+      const newVolumes = this.newVolumes(pod, undefined);
+      if (newVolumes instanceof Map && newVolumes.size === 0) {
+        // Nothing the pod attaches counts on a node without a CSINode: every node passes.
+        for (let k = 0; k < count; k++) {
+          out[k] = infos[indices[k]!]!.node ? null : asStatus(new Error("node not found"));
+        }
+        return;
+      }
+    }
     const byCSINode = new Map<CSINode | undefined, Map<string, string> | Thrown>();
     for (let k = 0; k < count; k++) {
       const nodeInfo = infos[indices[k]!]!;

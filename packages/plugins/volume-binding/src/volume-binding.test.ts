@@ -1,7 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding_test.go (TestVolumeBinding,
 // every row) through createPluginHarness, and flows of our own through Reserve and PreBind.
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
-import type { ClusterClient, CycleState, Status } from "@kubesched/framework";
+import { type ClusterClient, type CycleState, type Status, seededRandom } from "@kubesched/framework";
 import {
   checkFilterBatch,
   createPluginHarness,
@@ -16,7 +16,7 @@ import {
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { AnnBindCompleted, AnnSelectedNode } from "./binder";
+import { AnnBindCompleted, AnnSelectedNode, type PodVolumes } from "./binder";
 import { volumeBindingPlugin } from "./index";
 import {
   ErrReasonBindConflict,
@@ -24,7 +24,7 @@ import {
   ErrReasonPVNotExist,
   ErrReasonUnboundImmediatePVC,
 } from "./reasons";
-import type { VolumeBinding } from "./volume-binding";
+import { PodVolumesByNode, type VolumeBinding } from "./volume-binding";
 
 const waitSC = makeStorageClass()
   .name("wait-sc")
@@ -592,5 +592,31 @@ describe("Filter over many nodes", () => {
     const out = h.score(pod, undefined, { state, runPreScore: false });
     expect(out.status).toBeNull();
     expect(out.scores.map((s) => s.score)).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe("PodVolumesByNode", () => {
+  it.each([1, 2, 3])("answers as a Map after random set, append and get (seed %i)", (seed) => {
+    const rnd = seededRandom(seed);
+    const m = new PodVolumesByNode();
+    const want = new Map<string, PodVolumes>();
+    const names = Array.from({ length: 12 }, (_, i) => `node-${i}`);
+    for (let op = 0; op < 3000; op++) {
+      // Names built anew: equal strings, not the same objects.
+      const n = `node-${rnd.intn(names.length)}`;
+      const v: PodVolumes = { staticBindings: [], dynamicProvisions: [] };
+      const r = rnd.intn(10);
+      if (r < 4) {
+        m.append(n, v);
+        want.set(n, v);
+      } else if (r < 5) {
+        m.set(n, v);
+        want.set(n, v);
+      } else {
+        expect(m.get(n)).toBe(want.get(n));
+      }
+      expect(m.isEmpty()).toBe(want.size === 0);
+    }
+    for (const n of names) expect(m.get(n)).toBe(want.get(n));
   });
 });

@@ -46,13 +46,68 @@ export const name = "VolumeBinding";
 class VolumeBindingState implements StateData {
   allBound = false;
   hasStaticBindings = false;
-  readonly podVolumesByNode = new Map<string, PodVolumes>();
+  readonly podVolumesByNode = new PodVolumesByNode();
   constructor(readonly podVolumeClaims: PodVolumeClaims | null) {}
   /** Shared between clones, as upstream (Filter fills it for every node). */
   clone(): StateData {
     return this;
   }
 }
+
+/**
+ * Node name → what to bind there, for the nodes Filter passed (upstream's podVolumesByNode map).
+ * Batch Filter adds its nodes to a list (appending is far cheaper than hashing each name into a
+ * map, and a cycle reads only the chosen node: Reserve, PreBind); the list moves into the map when
+ * an entry is set one by one or after a few lookups.
+ */
+export class PodVolumesByNode {
+  private readonly map = new Map<string, PodVolumes>();
+  private pendingNames: string[] = [];
+  private pendingVolumes: PodVolumes[] = [];
+  private scans = 0;
+
+  /** Whether no node has an entry. */
+  isEmpty(): boolean {
+    return this.map.size === 0 && this.pendingNames.length === 0;
+  }
+
+  get(nodeName: string): PodVolumes | undefined {
+    const names = this.pendingNames;
+    if (names.length === 0) return this.map.get(nodeName);
+    if (++this.scans > maxPendingScans) {
+      this.flush();
+      return this.map.get(nodeName);
+    }
+    // Pending entries are newer than the map's (set() flushes them first); the last one wins.
+    for (let i = names.length - 1; i >= 0; i--) {
+      if (names[i] === nodeName) return this.pendingVolumes[i];
+    }
+    return this.map.get(nodeName);
+  }
+
+  set(nodeName: string, podVolumes: PodVolumes): void {
+    if (this.pendingNames.length > 0) this.flush();
+    this.map.set(nodeName, podVolumes);
+  }
+
+  /** set() for a batch of nodes (see the class). */
+  append(nodeName: string, podVolumes: PodVolumes): void {
+    this.pendingNames.push(nodeName);
+    this.pendingVolumes.push(podVolumes);
+  }
+
+  private flush(): void {
+    const names = this.pendingNames;
+    const volumes = this.pendingVolumes;
+    for (let i = 0; i < names.length; i++) this.map.set(names[i]!, volumes[i]!);
+    this.pendingNames = [];
+    this.pendingVolumes = [];
+    this.scans = 0;
+  }
+}
+
+/** Lookups by scanning the pending list before PodVolumesByNode moves it into its map. */
+const maxPendingScans = 4;
 
 const stateKeyName = stateKey<VolumeBindingState>(name);
 
@@ -208,6 +263,28 @@ export class VolumeBinding
       for (let k = 0; k < count; k++) out[k] = this.filter(state, pod, infos[indices[k]!]!);
       return;
     }
+    if (claims.unboundClaimsDelayBinding.length === 0 && claims.boundClaims.length > 0) {
+      // Every claim bound: nothing to bind anywhere, only the bound PVs' node affinity to check.
+      let bound: BoundVolumes;
+      try {
+        bound = this.binder.boundVolumes(claims);
+      } catch (e) {
+        for (let k = 0; k < count; k++) out[k] = infos[indices[k]!]!.node ? asStatus(e) : null;
+        return;
+      }
+      if (!bound.missing && bound.affinity.every((a) => a === null)) {
+        // Every node passes with nothing to bind (findPodVolumes' answer on each): one PodVolumes
+        // for them all (Reserve replaces its lists by equal ones, Unreserve and PreBind read it).
+        const none: PodVolumes = { staticBindings: [], dynamicProvisions: [] };
+        const byNode = s.podVolumesByNode;
+        for (let k = 0; k < count; k++) {
+          const ni = infos[indices[k]!]!;
+          out[k] = null;
+          if (ni.node) byNode.append(ni.nodeName, none);
+        }
+        return;
+      }
+    }
     let bound: BoundVolumes | null = null;
     for (let k = 0; k < count; k++) {
       const ni = infos[indices[k]!]!;
@@ -293,7 +370,7 @@ export class VolumeBinding
   ): Status | null {
     const s = state.read(stateKeyName);
     // Without static bindings on any node every node scores scorer(no classes) = 0.
-    if (!this.scorer || (s !== undefined && (s.podVolumesByNode.size === 0 || !s.hasStaticBindings))) {
+    if (!this.scorer || (s !== undefined && (s.podVolumesByNode.isEmpty() || !s.hasStaticBindings))) {
       scores.fill(0, 0, count);
       return null;
     }
