@@ -241,7 +241,7 @@ export class VolumeBinding
     } catch (e) {
       return asStatus(e);
     }
-    return this.filterNode(s, s.podVolumeClaims, bound, pod, nodeInfo.nodeName, node);
+    return this.filterNode(s, s.podVolumeClaims, bound, pod, nodeInfo.nodeName, node, false);
   }
 
   /**
@@ -301,7 +301,7 @@ export class VolumeBinding
           return;
         }
       }
-      out[k] = this.filterNode(s, claims, bound, pod, ni.nodeName, node);
+      out[k] = this.filterNode(s, claims, bound, pod, ni.nodeName, node, true);
     }
   }
 
@@ -312,6 +312,7 @@ export class VolumeBinding
     pod: Pod,
     nodeName: string,
     node: Node,
+    batch: boolean,
   ): Status | null {
     let r: { podVolumes: PodVolumes; reasons: string[] };
     try {
@@ -320,7 +321,8 @@ export class VolumeBinding
       return asStatus(e);
     }
     if (r.reasons.length > 0) return new Status(Code.UnschedulableAndUnresolvable, ...r.reasons);
-    s.podVolumesByNode.set(nodeName, r.podVolumes);
+    if (batch) s.podVolumesByNode.append(nodeName, r.podVolumes);
+    else s.podVolumesByNode.set(nodeName, r.podVolumes);
     if (r.podVolumes.staticBindings.length > 0) s.hasStaticBindings = true;
     return null;
   }
