@@ -158,8 +158,9 @@ export class Cache {
    * The snapshot's NodeInfo objects keep their identity (their contents are replaced), so the node
    * list is rebuilt only when nodes were added or removed; the affinity lists are patched (in node
    * list order, as a rebuild would give) for the nodes that started or stopped having pods with
-   * (required anti-)affinity, and the PVC set is rebuilt when a node's PVCs changed. The snapshot
-   * records which NodeInfos changed (Snapshot.changedSince). Throws after repairing the snapshot
+   * (required anti-)affinity, and the PVC set gains and loses the keys of the changed nodes (by a
+   * count of nodes per key; upstream rebuilds it over every node when a node's PVCs changed). The
+   * snapshot records which NodeInfos changed (Snapshot.changedSince). Throws after repairing the snapshot
    * when the list and the node tree disagree (upstream returns that error and fails the cycle).
    */
   updateSnapshot(snapshot: Snapshot): void {
@@ -168,6 +169,8 @@ export class Cache {
     let affinityFlips: NodeInfo[] | null = null;
     let requiredAntiAffinityFlips: NodeInfo[] | null = null;
     let updateUsedPVCSet = false;
+    // PVC keys the changed NodeInfos gained and lost (for the incremental usedPVCSet).
+    let pvcChanges: PVCKeyChanges | null = null;
     const changed: NodeInfo[] = [];
 
     for (let item = this.headNode; item !== null; item = item.next) {
@@ -185,17 +188,9 @@ export class Cache {
       const affinityFlipped = existing.podsWithAffinity.length > 0 !== info.podsWithAffinity.length > 0;
       const requiredAntiAffinityFlipped =
         existing.podsWithRequiredAntiAffinity.length > 0 !== info.podsWithRequiredAntiAffinity.length > 0;
-      if (!updateUsedPVCSet) {
-        if (existing.pvcRefCounts.size !== info.pvcRefCounts.size) {
-          updateUsedPVCSet = true;
-        } else {
-          for (const key of info.pvcRefCounts.keys()) {
-            if (!existing.pvcRefCounts.has(key)) {
-              updateUsedPVCSet = true;
-              break;
-            }
-          }
-        }
+      if (existing.pvcRefCounts.size !== 0 || info.pvcRefCounts.size !== 0) {
+        pvcChanges ??= { added: [], removed: [] };
+        if (diffPVCKeys(existing.pvcRefCounts, info.pvcRefCounts, pvcChanges)) updateUsedPVCSet = true;
       }
       // Keep the object: the snapshot's lists point at it and may not be rebuilt.
       snapshotNodeInfoInto(info, existing);
@@ -224,7 +219,7 @@ export class Cache {
         (affinityFlips === null && requiredAntiAffinityFlips === null) ||
         patchAffinityLists(snapshot, affinityFlips, requiredAntiAffinityFlips);
       if (!patched) this.updateNodeInfoSnapshotList(snapshot, false);
-      else if (updateUsedPVCSet) rebuildUsedPVCSet(snapshot);
+      else if (updateUsedPVCSet && pvcChanges !== null) updateUsedPVCSetIncrementally(snapshot, pvcChanges);
     }
 
     snapshot.updateColumns(changed);
@@ -545,12 +540,89 @@ export class Cache {
   }
 }
 
-function rebuildUsedPVCSet(snapshot: Snapshot): void {
-  const used = new Set<string>();
-  for (const ni of snapshot.nodeInfoList) {
-    for (const key of ni.pvcRefCounts.keys()) used.add(key);
+/** PVC keys that NodeInfos gained and lost in one updateSnapshot. */
+interface PVCKeyChanges {
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * Adds the keys in `next` but not in `prev` to `out.added` and those in `prev` but not in `next`
+ * to `out.removed`; whether there were any.
+ */
+function diffPVCKeys(
+  prev: ReadonlyMap<string, number>,
+  next: ReadonlyMap<string, number>,
+  out: PVCKeyChanges,
+): boolean {
+  let any = false;
+  for (const key of next.keys()) {
+    if (!prev.has(key)) {
+      out.added.push(key);
+      any = true;
+    }
   }
-  snapshot.usedPVCSet = used;
+  for (const key of prev.keys()) {
+    if (!next.has(key)) {
+      out.removed.push(key);
+      any = true;
+    }
+  }
+  return any;
+}
+
+/**
+ * Per snapshot: how many listed NodeInfos use each PVC key, valid while `set` is the snapshot's
+ * usedPVCSet (a rebuild of the lists replaces the set, and the counts are then rebuilt on the next
+ * incremental update). Kept outside Snapshot so its public shape stays upstream's.
+ */
+const pvcNodeCounts = new WeakMap<Snapshot, { set: Set<string>; counts: Map<string, number> }>();
+
+/**
+ * usedPVCSet after the listed NodeInfos gained and lost the given keys (the node list itself
+ * unchanged): O(changes) with the counts, as a rebuild over every node (upstream) would give.
+ */
+function updateUsedPVCSetIncrementally(snapshot: Snapshot, changes: PVCKeyChanges): void {
+  const idx = pvcNodeCounts.get(snapshot);
+  if (idx === undefined || idx.set !== snapshot.usedPVCSet) {
+    // First incremental update since the set was built elsewhere: count over every node.
+    const counts = new Map<string, number>();
+    const used = new Set<string>();
+    for (const ni of snapshot.nodeInfoList) {
+      for (const key of ni.pvcRefCounts.keys()) {
+        const c = counts.get(key);
+        if (c === undefined) {
+          counts.set(key, 1);
+          used.add(key);
+        } else {
+          counts.set(key, c + 1);
+        }
+      }
+    }
+    snapshot.usedPVCSet = used;
+    pvcNodeCounts.set(snapshot, { set: used, counts });
+    return;
+  }
+  const { set, counts } = idx;
+  for (const key of changes.added) {
+    const c = counts.get(key);
+    if (c === undefined) {
+      counts.set(key, 1);
+      set.add(key);
+    } else {
+      counts.set(key, c + 1);
+    }
+  }
+  for (const key of changes.removed) {
+    const c = counts.get(key);
+    if (c === undefined) continue;
+    if (c <= 1) {
+      counts.delete(key);
+      set.delete(key);
+    } else {
+      counts.set(key, c - 1);
+    }
+  }
 }
 
 /** nodeInfoList positions (built once per node list, see Snapshot.nodeIndex). */

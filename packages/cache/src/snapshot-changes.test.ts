@@ -197,3 +197,110 @@ describe("Cache.updateSnapshot incremental lists", () => {
     expect(patched).toBeGreaterThan(50);
   });
 });
+
+describe("Cache.updateSnapshot incremental usedPVCSet", () => {
+  it.each([1, 2, 3, 4])("equals a rebuild over the node list after random changes (seed %i)", (seed) => {
+    const rnd = seededRandom(seed);
+    const cache = new Cache();
+    const s = new Snapshot();
+    const nodes = new Map<string, Node>();
+    let nodeSeq = 0;
+    const addNode = (): void => {
+      const n = mkNode(nodeSeq++, rnd.intn(3));
+      nodes.set(n.metadata!.name!, n);
+      cache.addNode(n);
+    };
+    for (let i = 0; i < 12; i++) addNode();
+    const pods: Pod[] = [];
+    let podSeq = 0;
+    const addPod = (): void => {
+      const names = [...nodes.keys()];
+      // A few claims shared by pods on several nodes, some pods with two claims, some none.
+      const b = makePod()
+        .name(`p${podSeq}`)
+        .uid(`p${podSeq++}`)
+        .namespace(rnd.intn(4) === 0 ? "other" : "ns")
+        .node(names[rnd.intn(names.length)]!);
+      const n = rnd.intn(3);
+      for (let k = 0; k < n; k++) b.pvc(`claim${rnd.intn(6)}`);
+      const pod = b.obj();
+      pods.push(pod);
+      cache.addPod(pod);
+    };
+    cache.updateSnapshot(s);
+    let incremental = 0;
+    for (let round = 0; round < 400; round++) {
+      for (let k = rnd.intn(3); k >= 0; k--) {
+        const op = rnd.intn(40);
+        if (op < 20 || pods.length === 0) {
+          addPod();
+        } else if (op < 37) {
+          const pod = pods.splice(rnd.intn(pods.length), 1)[0]!;
+          if (cache.getPod(pod)) cache.removePod(pod);
+        } else if (op < 38) {
+          addNode();
+        } else if (op < 39 && nodes.size > 4) {
+          // The node leaves the list; its pods stay in the cache until removed.
+          const name = [...nodes.keys()][rnd.intn(nodes.size)]!;
+          cache.removeNode(nodes.get(name)!);
+          nodes.delete(name);
+        } else {
+          const name = [...nodes.keys()][rnd.intn(nodes.size)]!;
+          const old = nodes.get(name)!;
+          const upd = mkNode(Number(name.slice(1)), rnd.intn(3), `x${round}`);
+          nodes.set(name, upd);
+          cache.updateNode(old, upd);
+        }
+      }
+      const setBefore = s.usedPVCSet;
+      const contentsBefore = new Set(setBefore);
+      const listBefore = s.nodeInfoList;
+      cache.updateSnapshot(s);
+      expectListsRebuilt(s);
+      if (listBefore === s.nodeInfoList && setBefore === s.usedPVCSet) {
+        const after = new Set(s.usedPVCSet);
+        if (after.size !== contentsBefore.size || [...after].some((k) => !contentsBefore.has(k)))
+          incremental++;
+      }
+    }
+    // The set was updated in place (not rebuilt) many times.
+    expect(incremental).toBeGreaterThan(50);
+  });
+
+  it("starts from a set built elsewhere (newSnapshot, a list rebuild)", () => {
+    const cache = new Cache();
+    const s = new Snapshot();
+    for (let i = 0; i < 3; i++) cache.addNode(mkNode(i, i));
+    const p1 = makePod().name("p1").uid("p1").namespace("ns").node("n0").pvc("a").obj();
+    const p2 = makePod().name("p2").uid("p2").namespace("ns").node("n1").pvc("a").obj();
+    const p3 = makePod().name("p3").uid("p3").namespace("ns").node("n2").pvc("b").obj();
+    cache.addPod(p1);
+    cache.updateSnapshot(s);
+    expect(s.usedPVCSet).toEqual(new Set(["ns/a"]));
+    cache.addPod(p2);
+    cache.addPod(p3);
+    cache.updateSnapshot(s);
+    expect(s.usedPVCSet).toEqual(new Set(["ns/a", "ns/b"]));
+    // ns/a is still used on n1.
+    cache.removePod(p1);
+    cache.updateSnapshot(s);
+    expect(s.usedPVCSet).toEqual(new Set(["ns/a", "ns/b"]));
+    // A node added: the lists (and the set) are rebuilt; later changes count from there.
+    cache.addNode(mkNode(3, 0));
+    cache.updateSnapshot(s);
+    expect(s.usedPVCSet).toEqual(new Set(["ns/a", "ns/b"]));
+    cache.removePod(p2);
+    cache.updateSnapshot(s);
+    expect(s.usedPVCSet).toEqual(new Set(["ns/b"]));
+    cache.removePod(p3);
+    cache.updateSnapshot(s);
+    expect(s.usedPVCSet).toEqual(new Set());
+    // A set replaced by hand is not patched with stale counts.
+    cache.addPod(p1);
+    cache.updateSnapshot(s);
+    s.usedPVCSet = new Set(["ns/a", "stale/x"]);
+    cache.addPod(p3);
+    cache.updateSnapshot(s);
+    expect(s.usedPVCSet).toEqual(new Set(["ns/a", "ns/b"]));
+  });
+});

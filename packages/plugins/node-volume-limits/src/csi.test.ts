@@ -508,3 +508,75 @@ describe("node allocatable limits", () => {
     });
   });
 });
+
+// Ours: Filter over many nodes (filterBatch resolves the pod's volumes once per CSINode; the
+// harness checks it against filter() on every call).
+describe("Filter over many nodes", () => {
+  // No CSINode; CSINodes with limits 1, 0 and 3; no CSINode but an allocatable limit of 1.
+  const names = ["n-none", "n-migrated", "n-plain", "n-migrated-2", "n-limit-only"];
+  const migrated = (name: string, limit: number): CSINode =>
+    makeCSINode()
+      .name(name)
+      .annotation(MigratedPluginsAnnotationKey, AWSEBSInTreePluginName)
+      .driver({ name: ebsCSIDriverName, nodeID: name, allocatable: { count: limit } })
+      .obj();
+  const csiNodes = [
+    migrated("n-migrated", 1),
+    makeCSINode()
+      .name("n-plain")
+      .driver({ name: ebsCSIDriverName, nodeID: "n-plain", allocatable: { count: 0 } })
+      .obj(),
+    migrated("n-migrated-2", 3),
+  ];
+  const onNamed = (p: Pod, node: string, uid: string): Pod => ({
+    ...p,
+    metadata: { ...p.metadata, uid, name: uid },
+    spec: { ...p.spec, containers: p.spec?.containers ?? [], nodeName: node },
+  });
+
+  it("decides per node as filter() with and without CSINodes, migration and limits", async () => {
+    const drivers = [AWSEBSInTreePluginName, ebsCSIDriverName];
+    const h = await createPluginHarness({
+      plugin: nodeVolumeLimitsPlugin,
+      nodes: names.map((n) =>
+        n === "n-limit-only"
+          ? makeNode()
+              .name(n)
+              .allocatable({ [`attachable-volumes-csi-${ebsCSIDriverName}`]: "1" })
+              .obj()
+          : makeNode().name(n).obj(),
+      ),
+      pods: names.map((n, i) => onNamed(pvcPod("csi-kubernetes.io/aws-ebs-3"), n, `existing-${i}`)),
+      objects: {
+        persistentVolumes: getFakeCSIPVLister("csi", drivers),
+        persistentVolumeClaims: getFakeCSIPVCLister("csi", drivers),
+        storageClasses: getFakeCSIStorageClassLister(ebsCSIDriverName),
+        csiNodes,
+      },
+    });
+    const ok = { code: "Success", reasons: [] as string[] };
+    const exceeded = { code: "Unschedulable", reasons: [ErrReasonMaxVolumeCountExceeded] };
+    const run = (pod: Pod) => {
+      const { statuses } = h.filter(pod);
+      return names.map((n) => statusSummary(statuses.get(n) ?? null) ?? ok);
+    };
+    // In-tree EBS: counted only on nodes with a CSINode (migration is GA), one attached there.
+    expect(run(pvcPod("csi-kubernetes.io/aws-ebs-0"))).toEqual([ok, exceeded, exceeded, ok, ok]);
+    expect(run(pvcPod("csi-kubernetes.io/aws-ebs-0", "csi-kubernetes.io/aws-ebs-1"))).toEqual([
+      ok,
+      exceeded,
+      exceeded,
+      ok,
+      ok,
+    ]);
+    // CSI EBS: counted everywhere; the existing in-tree volume only where there is a CSINode.
+    expect(run(pvcPod("csi-ebs.csi.aws.com-0", "csi-ebs.csi.aws.com-1"))).toEqual([
+      ok,
+      exceeded,
+      exceeded,
+      ok,
+      exceeded,
+    ]);
+    expect(run(pvcPod("csi-ebs.csi.aws.com-0"))).toEqual([ok, exceeded, exceeded, ok, ok]);
+  });
+});

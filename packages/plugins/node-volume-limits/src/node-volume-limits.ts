@@ -8,14 +8,15 @@ import {
 } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
   type ClusterEventWithHint,
   type ClusterListers,
   Code,
   type CycleState,
   type EnqueueExtensions,
   type Features,
-  type FilterPlugin,
   type Handle,
+  type NodeColumns,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
@@ -59,7 +60,7 @@ export function hasAttachableVolume(pod: Pod): boolean {
  * Checks that attaching the pod's CSI volumes (PVCs, generic ephemeral volumes, and in-tree
  * volumes migrated to CSI) keeps every driver within the attach limit the node's CSINode reports.
  */
-export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class CSILimits implements PreFilterPlugin, BatchFilterPlugin, EnqueueExtensions {
   private readonly listers: ClusterListers;
   private readonly randomVolumeIDPrefix: string;
   private readonly enableCSIMigrationPortworx: boolean;
@@ -98,16 +99,83 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
     if (!node) return asStatus(new Error("node not found"));
     // Without a CSINode only in-tree migration is off; limits may still come from the node.
     const csiNode = this.listers.csiNodes.get(node.metadata?.name ?? "");
+    const newVolumes = this.newVolumes(pod, csiNode);
+    if (!(newVolumes instanceof Map)) return newVolumesFailure(newVolumes.thrown);
+    return this.checkLimits(nodeInfo, csiNode, newVolumes);
+  }
 
+  /**
+   * filter() over many nodes: the pod's own volumes are resolved once per CSINode (once for all
+   * the nodes without one) instead of once per node; the node's limits and attached volumes are
+   * checked per node as in filter().
+   */
+  filterBatch(
+    _state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    if ((pod.spec?.volumes?.length ?? 0) === 0) {
+      out.fill(null, 0, count);
+      return;
+    }
+    const infos = columns.nodeInfos;
+    // No CSINode objects at all (a common cluster): every node resolves as without one.
+    const anyCSINode = this.listers.csiNodes.list().length > 0;
+    if (!anyCSINode) {
+      const newVolumes = this.newVolumes(pod, undefined);
+      if (newVolumes instanceof Map && newVolumes.size === 0) {
+        // Nothing the pod attaches counts on a node without a CSINode: every node passes.
+        for (let k = 0; k < count; k++) {
+          out[k] = infos[indices[k]!]!.node ? null : asStatus(new Error("node not found"));
+        }
+        return;
+      }
+    }
+    const byCSINode = new Map<CSINode | undefined, Map<string, string> | Thrown>();
+    for (let k = 0; k < count; k++) {
+      const nodeInfo = infos[indices[k]!]!;
+      const node = nodeInfo.node;
+      if (!node) {
+        out[k] = asStatus(new Error("node not found"));
+        continue;
+      }
+      const csiNode = anyCSINode ? this.listers.csiNodes.get(node.metadata?.name ?? "") : undefined;
+      let newVolumes = byCSINode.get(csiNode);
+      if (newVolumes === undefined) {
+        newVolumes = this.newVolumes(pod, csiNode);
+        byCSINode.set(csiNode, newVolumes);
+      }
+      if (!(newVolumes instanceof Map)) {
+        out[k] = newVolumesFailure(newVolumes.thrown);
+        continue;
+      }
+      // checkLimits removes the volumes already attached: it gets a copy when it gets that far.
+      out[k] = this.checkLimits(nodeInfo, csiNode, newVolumes, true);
+    }
+  }
+
+  /** The pod's attachable volumes (`<driver>/<handle>` → driver) on a node with this CSINode, or what was thrown. */
+  private newVolumes(pod: Pod, csiNode: CSINode | undefined): Map<string, string> | Thrown {
     const newVolumes = new Map<string, string>();
     try {
       this.filterAttachableVolumes(pod, csiNode, true, newVolumes);
     } catch (e) {
-      // A missing PVC: the pod is unschedulable until it is created.
-      if (e instanceof NotFoundError) return new Status(Code.UnschedulableAndUnresolvable, e.message);
-      return asStatus(e);
+      return { thrown: e };
     }
-    if (newVolumes.size === 0) return null;
+    return newVolumes;
+  }
+
+  /** Whether the node's limits leave room for `newVolumes` (consumed unless `copy`). */
+  private checkLimits(
+    nodeInfo: NodeInfo,
+    csiNode: CSINode | undefined,
+    newVolumesIn: Map<string, string>,
+    copy = false,
+  ): Status | null {
+    if (newVolumesIn.size === 0) return null;
 
     // VolumeLimitScaling (beta, on): upstream also rejects the node with
     // `<driver> CSI driver is not installed on the node` when the driver's CSIDriver object sets
@@ -116,6 +184,7 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
 
     const nodeVolumeLimits = getVolumeLimits(nodeInfo, csiNode);
     if (nodeVolumeLimits.size === 0) return null;
+    const newVolumes = copy ? new Map(newVolumesIn) : newVolumesIn;
 
     const attachedVolumes = new Map<string, string>();
     for (const existing of nodeInfo.pods) {
@@ -222,6 +291,18 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
     }
     return [provisioner, volumeHandle];
   }
+}
+
+/** What resolving the pod's own volumes threw. */
+interface Thrown {
+  thrown: unknown;
+}
+
+/** filter()'s status when resolving the pod's own volumes threw `e`. */
+function newVolumesFailure(e: unknown): Status {
+  // A missing PVC: the pod is unschedulable until it is created.
+  if (e instanceof NotFoundError) return new Status(Code.UnschedulableAndUnresolvable, e.message);
+  return asStatus(e);
 }
 
 /** upstream ephemeral.VolumeIsForPod: the claim must be controlled by the pod. */

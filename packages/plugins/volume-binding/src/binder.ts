@@ -6,6 +6,7 @@ import {
   LabelHostname,
   labelSelectorAsSelector,
   type Node,
+  type NodeSelectorMatcher,
   newNodeSelector,
   type PersistentVolume,
   type PersistentVolumeClaim,
@@ -14,12 +15,7 @@ import {
   type StorageClass,
 } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
-import {
-  ErrReasonBindConflict,
-  ErrReasonNodeConflict,
-  ErrReasonNotEnoughSpace,
-  ErrReasonPVNotExist,
-} from "./reasons";
+import { ErrReasonBindConflict, ErrReasonNodeConflict, ErrReasonPVNotExist } from "./reasons";
 
 export const AnnBindCompleted = "pv.kubernetes.io/bind-completed";
 export const AnnBoundByController = "pv.kubernetes.io/bound-by-controller";
@@ -141,8 +137,26 @@ function newerThan(
 export function checkNodeAffinity(pv: PersistentVolume, node: Node): boolean {
   const required = pv.spec?.nodeAffinity?.required;
   if (!required) return true;
-  // upstream matches against a node carrying only the labels.
-  return newNodeSelector(required).match({ metadata: { labels: node.metadata?.labels ?? {} } });
+  return matchLabelsOnly(newNodeSelector(required), node);
+}
+
+/** upstream matches a PV's node affinity against a node carrying only the labels. */
+function matchLabelsOnly(selector: NodeSelectorMatcher, node: Node): boolean {
+  return selector.match({ metadata: { labels: node.metadata?.labels ?? {} } });
+}
+
+/**
+ * The PVs of a pod's bound claims, looked up once for many nodes (upstream looks them up on
+ * every node; the lookups give the same objects while the informers do not change, which they
+ * cannot during a synchronous Filter over nodes), with their node affinity parsed once.
+ */
+export interface BoundVolumes {
+  /** The PV of each bound claim, in claim order, up to the first one not found. */
+  readonly pvs: readonly PersistentVolume[];
+  /** The parsed required node affinity of each PV of `pvs` (null: none, matches every node). */
+  readonly affinity: readonly (NodeSelectorMatcher | null)[];
+  /** Whether a bound claim's PV was not found (after the claims of `pvs`). */
+  readonly missing: boolean;
 }
 
 function isVolumeBoundToClaim(pv: PersistentVolume, pvc: PersistentVolumeClaim): boolean {
@@ -211,6 +225,19 @@ function matchTopologySelectorTerms(sc: StorageClass, labels: Readonly<Record<st
       return true;
   }
   return false;
+}
+
+/** upstream's reasons, in its order (sufficient storage is not modelled: always true). */
+function reasonsOf(
+  boundVolumesSatisfied: boolean,
+  unboundVolumesSatisfied: boolean,
+  boundPVsFound: boolean,
+): string[] {
+  const r: string[] = [];
+  if (!boundVolumesSatisfied) r.push(ErrReasonNodeConflict);
+  if (!unboundVolumesSatisfied) r.push(ErrReasonBindConflict);
+  if (!boundPVsFound) r.push(ErrReasonPVNotExist);
+  return r;
 }
 
 /** An error of the binder that becomes an Error status (upstream returns err). */
@@ -308,38 +335,62 @@ export class VolumeBinder {
     return eligible;
   }
 
-  /** The volumes to bind or provision on the node, or the reasons the node does not fit. */
-  findPodVolumes(
-    _pod: Pod,
-    claims: PodVolumeClaims,
-    node: Node,
-  ): { podVolumes: PodVolumes; reasons: string[] } {
-    const podVolumes: PodVolumes = { staticBindings: [], dynamicProvisions: [] };
-    let unboundVolumesSatisfied = true;
-    let boundVolumesSatisfied = true;
-    const sufficientStorage = true;
-    let boundPVsFound = true;
-    const reasons = (): string[] => {
-      const r: string[] = [];
-      if (!boundVolumesSatisfied) r.push(ErrReasonNodeConflict);
-      if (!unboundVolumesSatisfied) r.push(ErrReasonBindConflict);
-      if (!sufficientStorage) r.push(ErrReasonNotEnoughSpace);
-      if (!boundPVsFound) r.push(ErrReasonPVNotExist);
-      return r;
-    };
-
+  /** Looks up the PVs of the bound claims (see BoundVolumes). */
+  boundVolumes(claims: PodVolumeClaims): BoundVolumes {
+    const pvs: PersistentVolume[] = [];
+    const affinity: (NodeSelectorMatcher | null)[] = [];
+    let missing = false;
     for (const pvc of claims.boundClaims) {
       const pv = this.cache.getPV(pvc.spec?.volumeName ?? "");
       if (!pv) {
-        boundPVsFound = false;
+        missing = true;
         break;
       }
-      if (!checkNodeAffinity(pv, node)) {
+      pvs.push(pv);
+      const required = pv.spec?.nodeAffinity?.required;
+      affinity.push(required ? newNodeSelector(required) : null);
+    }
+    return { pvs, affinity, missing };
+  }
+
+  /** The volumes to bind or provision on the node, or the reasons the node does not fit. */
+  findPodVolumes(
+    pod: Pod,
+    claims: PodVolumeClaims,
+    node: Node,
+    bound: BoundVolumes = this.boundVolumes(claims),
+  ): { podVolumes: PodVolumes; reasons: string[] } {
+    const podVolumes: PodVolumes = { staticBindings: [], dynamicProvisions: [] };
+    let boundVolumesSatisfied = true;
+    const affinity = bound.affinity;
+    for (let i = 0; i < affinity.length; i++) {
+      const sel = affinity[i];
+      if (sel !== null && sel !== undefined && !matchLabelsOnly(sel, node)) {
         boundVolumesSatisfied = false;
         break;
       }
     }
+    // The first claim whose PV fails the node stops the walk before a later missing PV.
+    const boundPVsFound = !boundVolumesSatisfied || !bound.missing;
+    if (claims.unboundClaimsDelayBinding.length === 0) {
+      return {
+        podVolumes,
+        reasons:
+          boundVolumesSatisfied && boundPVsFound ? [] : reasonsOf(boundVolumesSatisfied, true, boundPVsFound),
+      };
+    }
+    return this.findUnboundPodVolumes(pod, claims, node, podVolumes, boundVolumesSatisfied, boundPVsFound);
+  }
 
+  private findUnboundPodVolumes(
+    _pod: Pod,
+    claims: PodVolumeClaims,
+    node: Node,
+    podVolumes: PodVolumes,
+    boundVolumesSatisfied: boolean,
+    boundPVsFound: boolean,
+  ): { podVolumes: PodVolumes; reasons: string[] } {
+    let unboundVolumesSatisfied = true;
     if (claims.unboundClaimsDelayBinding.length > 0) {
       const nodeName = node.metadata?.name ?? "";
       const toFind: PersistentVolumeClaim[] = [];
@@ -349,8 +400,7 @@ export class VolumeBinder {
         if (selected !== undefined) {
           if (selected !== nodeName) {
             // Already being provisioned for another node.
-            unboundVolumesSatisfied = false;
-            return { podVolumes, reasons: reasons() };
+            return { podVolumes, reasons: reasonsOf(boundVolumesSatisfied, false, boundPVsFound) };
           }
           toProvision.push(pvc);
         } else {
@@ -384,7 +434,7 @@ export class VolumeBinder {
         if (r.satisfied) podVolumes.dynamicProvisions = r.provisions;
       }
     }
-    return { podVolumes, reasons: reasons() };
+    return { podVolumes, reasons: reasonsOf(boundVolumesSatisfied, unboundVolumesSatisfied, boundPVsFound) };
   }
 
   /**

@@ -1,8 +1,9 @@
 // upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding_test.go (TestVolumeBinding,
 // every row) through createPluginHarness, and flows of our own through Reserve and PreBind.
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
-import type { ClusterClient, CycleState } from "@kubesched/framework";
+import { type ClusterClient, type CycleState, type Status, seededRandom } from "@kubesched/framework";
 import {
+  checkFilterBatch,
   createPluginHarness,
   fakeClock,
   type HarnessObjects,
@@ -15,7 +16,7 @@ import {
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { AnnBindCompleted, AnnSelectedNode } from "./binder";
+import { AnnBindCompleted, AnnSelectedNode, type PodVolumes } from "./binder";
 import { volumeBindingPlugin } from "./index";
 import {
   ErrReasonBindConflict,
@@ -23,7 +24,7 @@ import {
   ErrReasonPVNotExist,
   ErrReasonUnboundImmediatePVC,
 } from "./reasons";
-import type { VolumeBinding } from "./volume-binding";
+import { PodVolumesByNode, type VolumeBinding } from "./volume-binding";
 
 const waitSC = makeStorageClass()
   .name("wait-sc")
@@ -483,5 +484,139 @@ describe("binding through Reserve and PreBind", () => {
     expect(out.preScoreStatus).toBeNull();
     expect(out.status).toBeNull();
     expect(out.scores.map((s) => s.score)).toEqual([50, 90]);
+  });
+});
+
+// Ours: Filter over many nodes (filterBatch, which looks the bound claims' PVs up once per call;
+// the harness checks it against filter() on every call) and what it must not remember.
+describe("Filter over many nodes", () => {
+  const zoned = [
+    zonalNode("node-a", "r1", "z1"),
+    zonalNode("node-b", "r1", "z2"),
+    zonalNode("node-c", "r1", "z1"),
+    node("node-d"),
+  ];
+  const statusesOf = (h: PluginHarness, pod: Pod): (Want | null)[] => {
+    const { preFilter, statuses } = h.filter(pod);
+    expect(preFilter.status).toBeNull();
+    return zoned.map((n) => {
+      const s = statuses.get(n.metadata!.name!) ?? null;
+      return s === null ? ok : (statusSummary(s) as Want);
+    });
+  };
+
+  it("checks each bound PV's node affinity per node, in claim order before a missing PV", async () => {
+    const { h } = await setup(zoned, {
+      persistentVolumeClaims: [
+        boundPVC("pvc-a", "wait-sc", "pv-a"),
+        boundPVC("pvc-b", "wait-sc", "pv-missing"),
+        boundPVC("pvc-c", "wait-sc", "pv-c"),
+      ],
+      persistentVolumes: [
+        pvWithAffinity("pv-a", "wait-sc", "1Gi", { "topology.kubernetes.io/zone": "z1" }),
+        pv("pv-c", "wait-sc"),
+      ],
+      storageClasses: [waitSC],
+    });
+    expect(statusesOf(h, podWith("pvc-a", "pvc-c"))).toEqual([
+      ok,
+      uau(ErrReasonNodeConflict),
+      ok,
+      uau(ErrReasonNodeConflict),
+    ]);
+    // The PV of the second claim is missing: only nodes passing the first PV get that far.
+    expect(statusesOf(h, podWith("pvc-a", "pvc-b"))).toEqual([
+      uau(ErrReasonPVNotExist),
+      uau(ErrReasonNodeConflict),
+      uau(ErrReasonPVNotExist),
+      uau(ErrReasonNodeConflict),
+    ]);
+    expect(statusesOf(h, podWith("pvc-b", "pvc-a"))).toEqual(zoned.map(() => uau(ErrReasonPVNotExist)));
+  });
+
+  it("sees PVs added, changed and removed between cycles", async () => {
+    // Plugin calls only: the harness's replay in an assembled scheduler does not see lister edits.
+    const { h, pl } = await setup(zoned, {
+      persistentVolumeClaims: [boundPVC("pvc-a", "wait-sc", "pv-a")],
+      persistentVolumes: [],
+      storageClasses: [waitSC],
+    });
+    const pod = podWith("pvc-a");
+    const infos = h.snapshot.nodeInfos().list();
+    const columns = h.snapshot.nodeInfos().columns!();
+    const cycle = (): (Want | null)[] => {
+      const state = h.newCycleState();
+      expect(pl.preFilter(state, pod, infos)).toBeNull();
+      checkFilterBatch(pl, state, pod, columns, infos);
+      const out: (Status | null)[] = new Array(infos.length);
+      pl.filterBatch(
+        state,
+        pod,
+        columns,
+        Int32Array.from(infos, (ni) => columns.indexOf(ni)),
+        infos.length,
+        out,
+      );
+      return out.map((s) => (s === null ? ok : (statusSummary(s) as Want)));
+    };
+    expect(cycle()).toEqual(zoned.map(() => uau(ErrReasonPVNotExist)));
+    h.listers.persistentVolumes.add(
+      pvWithAffinity("pv-a", "wait-sc", "1Gi", { "topology.kubernetes.io/zone": "z2" }),
+    );
+    expect(cycle()).toEqual([
+      uau(ErrReasonNodeConflict),
+      ok,
+      uau(ErrReasonNodeConflict),
+      uau(ErrReasonNodeConflict),
+    ]);
+    h.listers.persistentVolumes.remove("pv-a");
+    h.listers.persistentVolumes.add(
+      pvWithAffinity("pv-a", "wait-sc", "1Gi", { "topology.kubernetes.io/zone": "z1" }),
+    );
+    expect(cycle()).toEqual([ok, uau(ErrReasonNodeConflict), ok, uau(ErrReasonNodeConflict)]);
+    h.listers.persistentVolumes.remove("pv-a");
+    h.listers.persistentVolumes.add(pv("pv-a", "wait-sc"));
+    expect(cycle()).toEqual(zoned.map(() => ok));
+    h.listers.persistentVolumes.remove("pv-a");
+    expect(cycle()).toEqual(zoned.map(() => uau(ErrReasonPVNotExist)));
+  });
+
+  it("scores 0 everywhere when every claim is bound (no static bindings), as Score per node", async () => {
+    const { h } = await setup(zoned, {
+      persistentVolumeClaims: [boundPVC("pvc-a", "wait-sc", "pv-a")],
+      persistentVolumes: [pv("pv-a", "wait-sc")],
+      storageClasses: [waitSC],
+    });
+    const pod = podWith("pvc-a");
+    const { state } = h.filter(pod);
+    const out = h.score(pod, undefined, { state, runPreScore: false });
+    expect(out.status).toBeNull();
+    expect(out.scores.map((s) => s.score)).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe("PodVolumesByNode", () => {
+  it.each([1, 2, 3])("answers as a Map after random set, append and get (seed %i)", (seed) => {
+    const rnd = seededRandom(seed);
+    const m = new PodVolumesByNode();
+    const want = new Map<string, PodVolumes>();
+    const names = Array.from({ length: 12 }, (_, i) => `node-${i}`);
+    for (let op = 0; op < 3000; op++) {
+      // Names built anew: equal strings, not the same objects.
+      const n = `node-${rnd.intn(names.length)}`;
+      const v: PodVolumes = { staticBindings: [], dynamicProvisions: [] };
+      const r = rnd.intn(10);
+      if (r < 4) {
+        m.append(n, v);
+        want.set(n, v);
+      } else if (r < 5) {
+        m.set(n, v);
+        want.set(n, v);
+      } else {
+        expect(m.get(n)).toBe(want.get(n));
+      }
+      expect(m.isEmpty()).toBe(want.size === 0);
+    }
+    for (const n of names) expect(m.get(n)).toBe(want.get(n));
   });
 });

@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding.go
-import type { PersistentVolumeClaim, Pod } from "@kubesched/api";
+import type { Node, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import {
   asStatus,
+  type BatchFilterPlugin,
   type BatchScorePlugin,
   type Clock,
   type ClusterClient,
@@ -11,7 +12,6 @@ import {
   type CycleState,
   type EnqueueExtensions,
   type Features,
-  type FilterPlugin,
   type Handle,
   type NodeColumns,
   type NodeInfo,
@@ -28,7 +28,14 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { VolumeBindingArgs } from "./args";
-import { type PodVolumeClaims, type PodVolumes, pvCapacity, pvcRequest, VolumeBinder } from "./binder";
+import {
+  type BoundVolumes,
+  type PodVolumeClaims,
+  type PodVolumes,
+  pvCapacity,
+  pvcRequest,
+  VolumeBinder,
+} from "./binder";
 import { eventsToRegister } from "./events";
 import { ErrReasonUnboundImmediatePVC } from "./reasons";
 import { buildScorerFunction, type ClassResourceMap, type VolumeCapacityScorer } from "./scorer";
@@ -39,13 +46,68 @@ export const name = "VolumeBinding";
 class VolumeBindingState implements StateData {
   allBound = false;
   hasStaticBindings = false;
-  readonly podVolumesByNode = new Map<string, PodVolumes>();
+  readonly podVolumesByNode = new PodVolumesByNode();
   constructor(readonly podVolumeClaims: PodVolumeClaims | null) {}
   /** Shared between clones, as upstream (Filter fills it for every node). */
   clone(): StateData {
     return this;
   }
 }
+
+/**
+ * Node name → what to bind there, for the nodes Filter passed (upstream's podVolumesByNode map).
+ * Batch Filter adds its nodes to a list (appending is far cheaper than hashing each name into a
+ * map, and a cycle reads only the chosen node: Reserve, PreBind); the list moves into the map when
+ * an entry is set one by one or after a few lookups.
+ */
+export class PodVolumesByNode {
+  private readonly map = new Map<string, PodVolumes>();
+  private pendingNames: string[] = [];
+  private pendingVolumes: PodVolumes[] = [];
+  private scans = 0;
+
+  /** Whether no node has an entry. */
+  isEmpty(): boolean {
+    return this.map.size === 0 && this.pendingNames.length === 0;
+  }
+
+  get(nodeName: string): PodVolumes | undefined {
+    const names = this.pendingNames;
+    if (names.length === 0) return this.map.get(nodeName);
+    if (++this.scans > maxPendingScans) {
+      this.flush();
+      return this.map.get(nodeName);
+    }
+    // Pending entries are newer than the map's (set() flushes them first); the last one wins.
+    for (let i = names.length - 1; i >= 0; i--) {
+      if (names[i] === nodeName) return this.pendingVolumes[i];
+    }
+    return this.map.get(nodeName);
+  }
+
+  set(nodeName: string, podVolumes: PodVolumes): void {
+    if (this.pendingNames.length > 0) this.flush();
+    this.map.set(nodeName, podVolumes);
+  }
+
+  /** set() for a batch of nodes (see the class). */
+  append(nodeName: string, podVolumes: PodVolumes): void {
+    this.pendingNames.push(nodeName);
+    this.pendingVolumes.push(podVolumes);
+  }
+
+  private flush(): void {
+    const names = this.pendingNames;
+    const volumes = this.pendingVolumes;
+    for (let i = 0; i < names.length; i++) this.map.set(names[i]!, volumes[i]!);
+    this.pendingNames = [];
+    this.pendingVolumes = [];
+    this.scans = 0;
+  }
+}
+
+/** Lookups by scanning the pending list before PodVolumesByNode moves it into its map. */
+const maxPendingScans = 4;
 
 const stateKeyName = stateKey<VolumeBindingState>(name);
 
@@ -60,7 +122,7 @@ class PodPVCError extends Error {}
 export class VolumeBinding
   implements
     PreFilterPlugin,
-    FilterPlugin,
+    BatchFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
     BatchScorePlugin,
@@ -173,14 +235,94 @@ export class VolumeBinding
     if (!s) return asStatus(new Error(`reading "${stateKeyName}" from cycleState: not found`));
     const node = nodeInfo.node;
     if (!node || !s.podVolumeClaims) return null;
+    let bound: BoundVolumes;
+    try {
+      bound = this.binder.boundVolumes(s.podVolumeClaims);
+    } catch (e) {
+      return asStatus(e);
+    }
+    return this.filterNode(s, s.podVolumeClaims, bound, pod, nodeInfo.nodeName, node, false);
+  }
+
+  /**
+   * filter() over many nodes: the PVs of the pod's bound claims are looked up (and their node
+   * affinity parsed) once per call instead of once per node.
+   */
+  filterBatch(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void {
+    const infos = columns.nodeInfos;
+    const s = state.read(stateKeyName);
+    const claims = s?.podVolumeClaims ?? null;
+    if (!s || claims === null) {
+      for (let k = 0; k < count; k++) out[k] = this.filter(state, pod, infos[indices[k]!]!);
+      return;
+    }
+    if (claims.unboundClaimsDelayBinding.length === 0 && claims.boundClaims.length > 0) {
+      // Every claim bound: nothing to bind anywhere, only the bound PVs' node affinity to check.
+      let bound: BoundVolumes;
+      try {
+        bound = this.binder.boundVolumes(claims);
+      } catch (e) {
+        for (let k = 0; k < count; k++) out[k] = infos[indices[k]!]!.node ? asStatus(e) : null;
+        return;
+      }
+      if (!bound.missing && bound.affinity.every((a) => a === null)) {
+        // Every node passes with nothing to bind (findPodVolumes' answer on each): one PodVolumes
+        // for them all (Reserve replaces its lists by equal ones, Unreserve and PreBind read it).
+        const none: PodVolumes = { staticBindings: [], dynamicProvisions: [] };
+        const byNode = s.podVolumesByNode;
+        for (let k = 0; k < count; k++) {
+          const ni = infos[indices[k]!]!;
+          out[k] = null;
+          if (ni.node) byNode.append(ni.nodeName, none);
+        }
+        return;
+      }
+    }
+    let bound: BoundVolumes | null = null;
+    for (let k = 0; k < count; k++) {
+      const ni = infos[indices[k]!]!;
+      const node = ni.node;
+      if (!node) {
+        out[k] = null;
+        continue;
+      }
+      if (bound === null) {
+        try {
+          bound = this.binder.boundVolumes(claims);
+        } catch (e) {
+          for (; k < count; k++) out[k] = infos[indices[k]!]!.node ? asStatus(e) : null;
+          return;
+        }
+      }
+      out[k] = this.filterNode(s, claims, bound, pod, ni.nodeName, node, true);
+    }
+  }
+
+  private filterNode(
+    s: VolumeBindingState,
+    claims: PodVolumeClaims,
+    bound: BoundVolumes,
+    pod: Pod,
+    nodeName: string,
+    node: Node,
+    batch: boolean,
+  ): Status | null {
     let r: { podVolumes: PodVolumes; reasons: string[] };
     try {
-      r = this.binder.findPodVolumes(pod, s.podVolumeClaims, node);
+      r = this.binder.findPodVolumes(pod, claims, node, bound);
     } catch (e) {
       return asStatus(e);
     }
     if (r.reasons.length > 0) return new Status(Code.UnschedulableAndUnresolvable, ...r.reasons);
-    s.podVolumesByNode.set(nodeInfo.nodeName, r.podVolumes);
+    if (batch) s.podVolumesByNode.append(nodeName, r.podVolumes);
+    else s.podVolumesByNode.set(nodeName, r.podVolumes);
     if (r.podVolumes.staticBindings.length > 0) s.hasStaticBindings = true;
     return null;
   }
@@ -216,7 +358,10 @@ export class VolumeBinding
     return this.scorer(classResources);
   }
 
-  /** Without volumes chosen on any node (a pod without claims) every node scores 0. */
+  /**
+   * Without volumes chosen on any node (a pod without claims), or none to bind statically (every
+   * claim bound or provisioned), every node scores 0.
+   */
   scoreBatch(
     state: CycleState,
     pod: Pod,
@@ -226,7 +371,8 @@ export class VolumeBinding
     scores: Float64Array,
   ): Status | null {
     const s = state.read(stateKeyName);
-    if (!this.scorer || (s !== undefined && s.podVolumesByNode.size === 0)) {
+    // Without static bindings on any node every node scores scorer(no classes) = 0.
+    if (!this.scorer || (s !== undefined && (s.podVolumesByNode.isEmpty() || !s.hasStaticBindings))) {
       scores.fill(0, 0, count);
       return null;
     }
