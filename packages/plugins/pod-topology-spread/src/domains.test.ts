@@ -1,0 +1,112 @@
+// DomainCounts must behave as the Map<string, number> it replaces (get, size, insertion order)
+// under random sets and deletes, copies must be independent, and CriticalPaths.of must equal
+// upstream's update over the domains in insertion order (ties included).
+import type { LabelColumn } from "@kubesched/framework";
+import { seededRandom } from "@kubesched/framework";
+import { describe, expect, it } from "vitest";
+import { DomainCounts, ValueIds } from "./domains";
+import { CriticalPaths } from "./filtering";
+
+function pathsByUpdate(m: Iterable<[string, number]>): CriticalPaths {
+  const p = new CriticalPaths();
+  for (const [v, n] of m) p.update(v, n);
+  return p;
+}
+
+const plain = (p: CriticalPaths) => [p.value0, p.num0, p.value1, p.num1];
+
+describe("DomainCounts", () => {
+  it("behaves as a Map under random sets and deletes; copies are independent", () => {
+    const rnd = seededRandom(11);
+    // "" is a value too (a label may be empty), and the critical paths' sentinel value.
+    const values = ["", ...Array.from({ length: 40 }, (_, i) => `v${i}`)];
+    for (let round = 0; round < 20; round++) {
+      const ids = new ValueIds();
+      // Some values interned before any domain exists (as a column translation does).
+      for (let i = 0; i < rnd.intn(10); i++) ids.idOf(values[rnd.intn(values.length)]!);
+      const m = new DomainCounts(ids);
+      const ref = new Map<string, number>();
+      let copies: [DomainCounts, Map<string, number>][] = [];
+      for (let op = 0; op < 400; op++) {
+        const v = values[rnd.intn(values.length)]!;
+        const r = rnd.intn(10);
+        if (r < 6) {
+          // Few distinct counts, so ties are common.
+          const n = rnd.intn(4) - (rnd.intn(20) === 0 ? 1 : 0);
+          m.set(v, n);
+          ref.set(v, n);
+        } else if (r < 8) {
+          const id = ids.find(v);
+          if (id >= 0) m.deleteId(id);
+          ref.delete(v);
+        } else if (r < 9) {
+          copies.push([m.copy(), new Map(ref)]);
+        } else if (copies.length > 0) {
+          // A copy mutated on its own.
+          const [c, cref] = copies[rnd.intn(copies.length)]!;
+          const n = rnd.intn(5);
+          c.set(v, n);
+          cref.set(v, n);
+        }
+        expect(m.size).toBe(ref.size);
+        expect(m.get(v)).toBe(ref.get(v));
+        expect(m.has(v)).toBe(ref.has(v));
+        expect(m.countOf(ids.find(v))).toBe(ref.get(v) ?? 0);
+      }
+      expect([...m]).toEqual([...ref]);
+      expect(plain(CriticalPaths.of(m))).toEqual(plain(pathsByUpdate(ref)));
+      for (const [c, cref] of copies) {
+        expect([...c]).toEqual([...cref]);
+        expect(c.size).toBe(cref.size);
+        expect(plain(CriticalPaths.of(c))).toEqual(plain(pathsByUpdate(cref)));
+      }
+      copies = [];
+    }
+  });
+
+  it("CriticalPaths.of equals update over insertion order on small maps", () => {
+    const rnd = seededRandom(3);
+    for (let round = 0; round < 500; round++) {
+      const ids = new ValueIds();
+      const m = new DomainCounts(ids);
+      const ref = new Map<string, number>();
+      const n = rnd.intn(5);
+      for (let i = 0; i < n; i++) {
+        const v = ["", "a", "b", "c", "d"][rnd.intn(5)]!;
+        const c = rnd.intn(3);
+        if (rnd.intn(4) === 0) {
+          const id = ids.find(v);
+          if (id >= 0) m.deleteId(id);
+          ref.delete(v);
+        } else {
+          m.set(v, c);
+          ref.set(v, c);
+        }
+      }
+      expect(plain(CriticalPaths.of(m))).toEqual(plain(pathsByUpdate(ref)));
+    }
+  });
+});
+
+describe("ValueIds.fromColumn", () => {
+  it("translates a growing column's ids, and starts over for another column", () => {
+    const ids = new ValueIds();
+    ids.idOf("b");
+    const values: string[] = ["a", "b"];
+    const col = { key: "k", valueIds: new Int32Array(0), values, idOf: (v: string) => values.indexOf(v) };
+    let t = ids.fromColumn(col as LabelColumn);
+    expect([t[0], t[1]]).toEqual([ids.find("a"), ids.find("b")]);
+    values.push("c", "a2");
+    t = ids.fromColumn(col as LabelColumn);
+    for (let i = 0; i < values.length; i++) expect(ids.values[t[i]!]).toBe(values[i]);
+    const other: string[] = ["c", "z"];
+    const col2 = {
+      key: "k",
+      valueIds: new Int32Array(0),
+      values: other,
+      idOf: (v: string) => other.indexOf(v),
+    };
+    t = ids.fromColumn(col2 as LabelColumn);
+    for (let i = 0; i < other.length; i++) expect(ids.values[t[i]!]).toBe(other[i]);
+  });
+});

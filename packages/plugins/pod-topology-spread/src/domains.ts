@@ -1,0 +1,155 @@
+// Per-domain counts over interned topology values: PreFilter hands Filter a copy of the memo's
+// counts every cycle, and a copy of typed arrays is a memcpy where a Map<string, number> of 4000
+// hostname domains was 4000 insertions. The values behave as that map (get, set, size, iteration
+// in insertion order), which is what upstream's TpValueToMatchNum is.
+import type { LabelColumn } from "@kubesched/framework";
+
+/** The values of one topology key, interned: an id is never reused nor renamed (append-only). */
+export class ValueIds {
+  private readonly ids = new Map<string, number>();
+  readonly values: string[] = [];
+  // The translation of one label column's ids (the column of the snapshot's key, whose values
+  // are append-only too): column id → id here.
+  private colValues: readonly string[] | null = null;
+  private colIds = new Int32Array(0);
+  private colDone = 0;
+
+  /** The id of `v`, interned when new. */
+  idOf(v: string): number {
+    let id = this.ids.get(v);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(v);
+      this.ids.set(v, id);
+    }
+    return id;
+  }
+
+  /** The id of `v`, -1 when never interned. */
+  find(v: string): number {
+    return this.ids.get(v) ?? -1;
+  }
+
+  /** Per value id of `col`, the id here of that value (every value of the column interned). */
+  fromColumn(col: LabelColumn): Int32Array {
+    const values = col.values;
+    if (values !== this.colValues) {
+      this.colValues = values;
+      this.colDone = 0;
+    }
+    const n = values.length;
+    if (n > this.colDone) {
+      if (n > this.colIds.length) {
+        const grown = new Int32Array(Math.max(n, this.colIds.length * 2, 16));
+        grown.set(this.colIds.subarray(0, this.colDone));
+        this.colIds = grown;
+      }
+      for (let i = this.colDone; i < n; i++) this.colIds[i] = this.idOf(values[i]!);
+      this.colDone = n;
+    }
+    return this.colIds;
+  }
+}
+
+const empty = new Float64Array(0);
+
+/**
+ * Topology value → matching pods, for the domains that exist (a value absent is no domain, as a
+ * key absent from upstream's map). Backed by arrays indexed by ValueIds ids: `counts` (0 where
+ * absent) and `seqs` (the domain's insertion stamp, 0 where absent), so iteration in insertion
+ * order is iteration by stamp.
+ */
+export class DomainCounts implements Iterable<[string, number]> {
+  counts: Float64Array;
+  seqs: Float64Array;
+  size = 0;
+  /** The last insertion stamp handed out. */
+  private stamp = 0;
+
+  constructor(
+    readonly ids: ValueIds,
+    counts: Float64Array = empty,
+    seqs: Float64Array = empty,
+    size = 0,
+    stamp = 0,
+  ) {
+    this.counts = counts;
+    this.seqs = seqs;
+    this.size = size;
+    this.stamp = stamp;
+  }
+
+  private ensure(id: number): void {
+    if (id < this.counts.length) return;
+    const cap = Math.max(id + 1, this.counts.length * 2, 16);
+    const counts = new Float64Array(cap);
+    counts.set(this.counts);
+    const seqs = new Float64Array(cap);
+    seqs.set(this.seqs);
+    this.counts = counts;
+    this.seqs = seqs;
+  }
+
+  /** Whether the value with id `id` is a domain. */
+  hasId(id: number): boolean {
+    return id >= 0 && id < this.seqs.length && this.seqs[id] !== 0;
+  }
+
+  /** The count of the value with id `id`; 0 when it is no domain (a map's `get(v) ?? 0`). */
+  countOf(id: number): number {
+    return id >= 0 && id < this.counts.length ? this.counts[id]! : 0;
+  }
+
+  get(v: string): number | undefined {
+    const id = this.ids.find(v);
+    return this.hasId(id) ? this.counts[id] : undefined;
+  }
+
+  has(v: string): boolean {
+    return this.hasId(this.ids.find(v));
+  }
+
+  set(v: string, n: number): void {
+    this.setId(this.ids.idOf(v), n);
+  }
+
+  /** Sets the count of the value with id `id`, making it a domain (inserted last) when it was none. */
+  setId(id: number, n: number): void {
+    this.ensure(id);
+    if (this.seqs[id] === 0) {
+      this.seqs[id] = ++this.stamp;
+      this.size++;
+    }
+    this.counts[id] = n;
+  }
+
+  /** Removes the domain of the value with id `id`. */
+  deleteId(id: number): void {
+    if (!this.hasId(id)) return;
+    this.seqs[id] = 0;
+    this.counts[id] = 0;
+    this.size--;
+  }
+
+  /** An independent copy (the same ids, the same insertion order). */
+  copy(): DomainCounts {
+    const n = Math.min(this.counts.length, this.ids.values.length);
+    return new DomainCounts(this.ids, this.counts.slice(0, n), this.seqs.slice(0, n), this.size, this.stamp);
+  }
+
+  /** The ids of the domains in insertion order. */
+  idsInOrder(): number[] {
+    const out: number[] = [];
+    const seqs = this.seqs;
+    for (let id = 0; id < seqs.length; id++) if (seqs[id] !== 0) out.push(id);
+    return out.sort((a, b) => seqs[a]! - seqs[b]!);
+  }
+
+  *entries(): IterableIterator<[string, number]> {
+    for (const id of this.idsInOrder()) yield [this.ids.values[id]!, this.counts[id]!];
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, number]> {
+    return this.entries();
+  }
+}
