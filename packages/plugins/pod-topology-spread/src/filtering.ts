@@ -126,6 +126,16 @@ export class PreFilterState implements StateData {
     readonly requiredNodeAffinity: RequiredNodeAffinity,
   ) {}
 
+  // The status filterNodes gives every node over maxSkew: one object per state instead of one per
+  // node (the framework records it per node and only sets its plugin, the same name every time).
+  private overSkew: Status | null = null;
+
+  /** filterNode's status for a node over maxSkew, shared by the nodes of this state's batches. */
+  overSkewStatus(): Status {
+    if (this.overSkew === null) this.overSkew = new Status(Code.Unschedulable, ErrReasonConstraintsNotMatch);
+    return this.overSkew;
+  }
+
   /** The global minimum for skew, 0 when fewer than minDomains domains are eligible. */
   minMatchNum(i: number, minDomains: number): number {
     if (this.tpValueToMatchNum[i]!.size < minDomains) return 0;
@@ -275,11 +285,7 @@ export function filterNodes(
       }
     }
     out[k] =
-      verdictOfNode === 0
-        ? null
-        : verdictOfNode === 1
-          ? new Status(Code.Unschedulable, ErrReasonConstraintsNotMatch)
-          : filterNode(s, infos[idx]!);
+      verdictOfNode === 0 ? null : verdictOfNode === 1 ? s.overSkewStatus() : filterNode(s, infos[idx]!);
   }
 }
 
@@ -298,12 +304,11 @@ function filterNodesOne(
   const toCounts = m.ids.fromColumn(col);
   const limit = c.maxSkew + s.minMatchNum(0, c.minDomains) - s.selfMatchNum[0]!;
   const infos = columns.nodeInfos;
+  const over = s.overSkewStatus();
   for (let k = 0; k < count; k++) {
     const idx = indices[k]!;
     const id = ids[idx]!;
     if (id < 0) out[k] = filterNode(s, infos[idx]!);
-    else if (m.countOf(toCounts[id]!) > limit)
-      out[k] = new Status(Code.Unschedulable, ErrReasonConstraintsNotMatch);
-    else out[k] = null;
+    else out[k] = m.countOf(toCounts[id]!) > limit ? over : null;
   }
 }
