@@ -939,6 +939,7 @@ export class Framework implements Handle {
     const passedOn = timed ? new Float64Array(np) : null;
     let numFeasible = 0;
     let allIndexed = true;
+    let lastRecorded: Status | null = null;
     let error: Error | null = null;
     let i = 0;
     outer: while (i < numAll && numFeasible < numToFind) {
@@ -989,13 +990,20 @@ export class Framework implements Handle {
           j++;
         }
         let m = j;
+        // A status object the plugin returned for several nodes is reported once.
+        let lastRaw: Status | null = null;
+        let lastReported: Status | null = null;
         for (; j < numAlive; j++) {
           const s = out[j] ?? null;
           if (s !== null && s.code !== Code.Success) {
             const k = aliveK[j] as number;
             failAt[k] = p;
             w.raw[k] = s;
-            w.status[k] = filterFailure(pl, s);
+            if (s !== lastRaw) {
+              lastRaw = s;
+              lastReported = filterFailure(pl, s);
+            }
+            w.status[k] = lastReported;
           } else {
             alive[m] = alive[j] as number;
             aliveK[m] = aliveK[j] as number;
@@ -1053,8 +1061,13 @@ export class Framework implements Handle {
           w.clearFrom(k + 1, chunk);
           break outer;
         } else {
-          diagnosis.nodeToStatus.set(ni.nodeName, st);
-          diagnosis.addPluginStatus(st);
+          // Each node once per call: recorded without a map insertion until read. A status
+          // object shared by nodes (a batch plugin's) adds its plugin once.
+          diagnosis.nodeToStatus.setNew(ni, st);
+          if (st !== lastRecorded) {
+            diagnosis.addPluginStatus(st);
+            lastRecorded = st;
+          }
         }
       }
       i += chunk;
