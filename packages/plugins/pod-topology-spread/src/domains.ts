@@ -51,58 +51,54 @@ export class ValueIds {
   }
 }
 
-const empty = new Float64Array(0);
+const empty = new Int32Array(0);
 
 /**
  * Topology value → matching pods, for the domains that exist (a value absent is no domain, as a
- * key absent from upstream's map). Backed by arrays indexed by ValueIds ids: `counts` (0 where
- * absent) and `seqs` (the domain's insertion stamp, 0 where absent), so iteration in insertion
- * order is iteration by stamp.
+ * key absent from upstream's map). Backed by one array indexed by ValueIds ids, two slots each:
+ * `data[2 * id]` the count (0 where absent) and `data[2 * id + 1]` the domain's insertion stamp
+ * (0 where absent), so iteration in insertion order is iteration by stamp.
  */
 export class DomainCounts implements Iterable<[string, number]> {
-  counts: Float64Array;
-  seqs: Float64Array;
-  size = 0;
+  /** Stamps are renumbered (1, 2, ... in the same order) when the next one would pass this. */
+  static maxStamp = 0x7fffffff;
+
+  data: Int32Array;
+  size: number;
   /** The last insertion stamp handed out. */
-  private stamp = 0;
+  private stamp: number;
 
   constructor(
     readonly ids: ValueIds,
-    counts: Float64Array = empty,
-    seqs: Float64Array = empty,
+    data: Int32Array = empty,
     size = 0,
     stamp = 0,
   ) {
-    this.counts = counts;
-    this.seqs = seqs;
+    this.data = data;
     this.size = size;
     this.stamp = stamp;
   }
 
   private ensure(id: number): void {
-    if (id < this.counts.length) return;
-    const cap = Math.max(id + 1, this.counts.length * 2, 16);
-    const counts = new Float64Array(cap);
-    counts.set(this.counts);
-    const seqs = new Float64Array(cap);
-    seqs.set(this.seqs);
-    this.counts = counts;
-    this.seqs = seqs;
+    if (2 * id < this.data.length) return;
+    const data = new Int32Array(2 * Math.max(id + 1, this.data.length, 16));
+    data.set(this.data);
+    this.data = data;
   }
 
   /** Whether the value with id `id` is a domain. */
   hasId(id: number): boolean {
-    return id >= 0 && id < this.seqs.length && this.seqs[id] !== 0;
+    return id >= 0 && 2 * id < this.data.length && this.data[2 * id + 1] !== 0;
   }
 
   /** The count of the value with id `id`; 0 when it is no domain (a map's `get(v) ?? 0`). */
   countOf(id: number): number {
-    return id >= 0 && id < this.counts.length ? this.counts[id]! : 0;
+    return id >= 0 && 2 * id < this.data.length ? this.data[2 * id]! : 0;
   }
 
   get(v: string): number | undefined {
     const id = this.ids.find(v);
-    return this.hasId(id) ? this.counts[id] : undefined;
+    return this.hasId(id) ? this.data[2 * id] : undefined;
   }
 
   has(v: string): boolean {
@@ -116,37 +112,46 @@ export class DomainCounts implements Iterable<[string, number]> {
   /** Sets the count of the value with id `id`, making it a domain (inserted last) when it was none. */
   setId(id: number, n: number): void {
     this.ensure(id);
-    if (this.seqs[id] === 0) {
-      this.seqs[id] = ++this.stamp;
+    const data = this.data;
+    if (data[2 * id + 1] === 0) {
+      if (this.stamp >= DomainCounts.maxStamp) this.renumber();
+      data[2 * id + 1] = ++this.stamp;
       this.size++;
     }
-    this.counts[id] = n;
+    data[2 * id] = n;
   }
 
   /** Removes the domain of the value with id `id`. */
   deleteId(id: number): void {
     if (!this.hasId(id)) return;
-    this.seqs[id] = 0;
-    this.counts[id] = 0;
+    this.data[2 * id] = 0;
+    this.data[2 * id + 1] = 0;
     this.size--;
+  }
+
+  /** Stamps 1..size in the same order. */
+  private renumber(): void {
+    const order = this.idsInOrder();
+    for (let i = 0; i < order.length; i++) this.data[2 * order[i]! + 1] = i + 1;
+    this.stamp = order.length;
   }
 
   /** An independent copy (the same ids, the same insertion order). */
   copy(): DomainCounts {
-    const n = Math.min(this.counts.length, this.ids.values.length);
-    return new DomainCounts(this.ids, this.counts.slice(0, n), this.seqs.slice(0, n), this.size, this.stamp);
+    const n = Math.min(this.data.length, 2 * this.ids.values.length);
+    return new DomainCounts(this.ids, this.data.slice(0, n), this.size, this.stamp);
   }
 
   /** The ids of the domains in insertion order. */
   idsInOrder(): number[] {
     const out: number[] = [];
-    const seqs = this.seqs;
-    for (let id = 0; id < seqs.length; id++) if (seqs[id] !== 0) out.push(id);
-    return out.sort((a, b) => seqs[a]! - seqs[b]!);
+    const data = this.data;
+    for (let id = 0; 2 * id < data.length; id++) if (data[2 * id + 1] !== 0) out.push(id);
+    return out.sort((a, b) => data[2 * a + 1]! - data[2 * b + 1]!);
   }
 
   *entries(): IterableIterator<[string, number]> {
-    for (const id of this.idsInOrder()) yield [this.ids.values[id]!, this.counts[id]!];
+    for (const id of this.idsInOrder()) yield [this.ids.values[id]!, this.data[2 * id]!];
   }
 
   [Symbol.iterator](): IterableIterator<[string, number]> {

@@ -62,27 +62,26 @@ export class CriticalPaths {
    */
   static of(m: DomainCounts): CriticalPaths {
     const p = new CriticalPaths();
-    const counts = m.counts;
-    const seqs = m.seqs;
+    const data = m.data;
     let a = -1;
     let ca = 0;
     let sa = 0;
     let b = -1;
     let cb = 0;
     let sb = 0;
-    for (let id = 0; id < seqs.length; id++) {
-      const s = seqs[id]!;
+    for (let j = 0; j < data.length; j += 2) {
+      const s = data[j + 1]!;
       if (s === 0) continue;
-      const c = counts[id]!;
+      const c = data[j]!;
       if (a < 0 || c < ca || (c === ca && s < sa)) {
         b = a;
         cb = ca;
         sb = sa;
-        a = id;
+        a = j >> 1;
         ca = c;
         sa = s;
       } else if (b < 0 || c < cb || (c === cb && s < sb)) {
-        b = id;
+        b = j >> 1;
         cb = c;
         sb = s;
       }
