@@ -940,6 +940,9 @@ export class Framework implements Handle {
     let numFeasible = 0;
     let allIndexed = true;
     let lastRecorded: Status | null = null;
+    // Per plugin: the status (as reported, and as returned) of the last node it rejected.
+    const rejectedBy: (Status | null)[] = new Array(np).fill(null);
+    const rawOf: (Status | null)[] = new Array(np).fill(null);
     let error: Error | null = null;
     let i = 0;
     outer: while (i < numAll && numFeasible < numToFind) {
@@ -990,20 +993,20 @@ export class Framework implements Handle {
           j++;
         }
         let m = j;
-        // A status object the plugin returned for several nodes is reported once.
+        // A status object the plugin returned for several nodes in a row is reported once: the
+        // first of them carries it, the others (status left null) take the status of the node
+        // this plugin rejected before them in the window.
         let lastRaw: Status | null = null;
-        let lastReported: Status | null = null;
         for (; j < numAlive; j++) {
           const s = out[j] ?? null;
           if (s !== null && s.code !== Code.Success) {
             const k = aliveK[j] as number;
             failAt[k] = p;
-            w.raw[k] = s;
             if (s !== lastRaw) {
               lastRaw = s;
-              lastReported = filterFailure(pl, s);
+              w.raw[k] = s;
+              w.status[k] = filterFailure(pl, s);
             }
-            w.status[k] = lastReported;
           } else {
             alive[m] = alive[j] as number;
             aliveK[m] = aliveK[j] as number;
@@ -1022,9 +1025,19 @@ export class Framework implements Handle {
         if (f < 0) {
           st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
         } else {
+          let raw: Status | null = null;
           if (f < np) {
             st = w.status[k] ?? null;
-            w.status[k] = null;
+            if (st !== null) {
+              raw = w.raw[k] ?? null;
+              w.status[k] = null;
+              w.raw[k] = null;
+              rejectedBy[f] = st;
+              rawOf[f] = raw;
+            } else {
+              st = rejectedBy[f] ?? null;
+              raw = rawOf[f] ?? null;
+            }
           }
           if (traceFilter !== null) {
             const last = f < np ? f : np - 1;
@@ -1042,10 +1055,9 @@ export class Framework implements Handle {
             if (f < np) {
               const name = (plugins[f] as FilterPlugin).name();
               const avg = (spentMs[f] as number) / Math.max(1, ranOn[f] as number);
-              this.hooks?.onPlugin?.(name, "Filter", w.raw[k] ?? null, avg);
+              this.hooks?.onPlugin?.(name, "Filter", raw, avg);
             }
           }
-          if (f < np) w.raw[k] = null;
         }
         if (st === null || st.code === Code.Success) {
           const idx = colIdx[k] as number;
