@@ -67,6 +67,11 @@ export class DomainCounts implements Iterable<[string, number]> {
   size: number;
   /** The last insertion stamp handed out. */
   private stamp: number;
+  // The first and second domain by (count, insertion stamp), -1 for none: kept through changes
+  // of other domains, found again by a scan after a change of one of them.
+  private first = -1;
+  private second = -1;
+  private firstsKnown = true;
 
   constructor(
     readonly ids: ValueIds,
@@ -117,8 +122,11 @@ export class DomainCounts implements Iterable<[string, number]> {
       if (this.stamp >= DomainCounts.maxStamp) this.renumber();
       data[2 * id + 1] = ++this.stamp;
       this.size++;
+    } else if (data[2 * id] === n) {
+      return;
     }
     data[2 * id] = n;
+    this.changed(id);
   }
 
   /** Removes the domain of the value with id `id`. */
@@ -127,6 +135,72 @@ export class DomainCounts implements Iterable<[string, number]> {
     this.data[2 * id] = 0;
     this.data[2 * id + 1] = 0;
     this.size--;
+    this.changed(id);
+  }
+
+  /** Whether the domain `x` comes before the domain `y` by (count, insertion stamp). */
+  private before(x: number, y: number): boolean {
+    const d = this.data;
+    const cx = d[2 * x]!;
+    const cy = d[2 * y]!;
+    return cx < cy || (cx === cy && d[2 * x + 1]! < d[2 * y + 1]!);
+  }
+
+  /** Keeps the first two domains after the key of `id` changed (or it was deleted). */
+  private changed(id: number): void {
+    if (!this.firstsKnown) return;
+    if (id === this.first || id === this.second) {
+      this.firstsKnown = false;
+    } else if (this.hasId(id)) {
+      if (this.first < 0 || this.before(id, this.first)) {
+        this.second = this.first;
+        this.first = id;
+      } else if (this.second < 0 || this.before(id, this.second)) {
+        this.second = id;
+      }
+    }
+  }
+
+  private findFirsts(): void {
+    const data = this.data;
+    let a = -1;
+    let ca = 0;
+    let sa = 0;
+    let b = -1;
+    let cb = 0;
+    let sb = 0;
+    for (let j = 0; j < data.length; j += 2) {
+      const s = data[j + 1]!;
+      if (s === 0) continue;
+      const c = data[j]!;
+      if (a < 0 || c < ca || (c === ca && s < sa)) {
+        b = a;
+        cb = ca;
+        sb = sa;
+        a = j >> 1;
+        ca = c;
+        sa = s;
+      } else if (b < 0 || c < cb || (c === cb && s < sb)) {
+        b = j >> 1;
+        cb = c;
+        sb = s;
+      }
+    }
+    this.first = a;
+    this.second = b;
+    this.firstsKnown = true;
+  }
+
+  /** The id of the domain with the fewest pods, the first inserted among equals; -1 when none. */
+  firstId(): number {
+    if (!this.firstsKnown) this.findFirsts();
+    return this.first;
+  }
+
+  /** firstId among the other domains. */
+  secondId(): number {
+    if (!this.firstsKnown) this.findFirsts();
+    return this.second;
   }
 
   /** Stamps 1..size in the same order. */
@@ -139,7 +213,11 @@ export class DomainCounts implements Iterable<[string, number]> {
   /** An independent copy (the same ids, the same insertion order). */
   copy(): DomainCounts {
     const n = Math.min(this.data.length, 2 * this.ids.values.length);
-    return new DomainCounts(this.ids, this.data.slice(0, n), this.size, this.stamp);
+    const c = new DomainCounts(this.ids, this.data.slice(0, n), this.size, this.stamp);
+    c.first = this.first;
+    c.second = this.second;
+    c.firstsKnown = this.firstsKnown;
+    return c;
   }
 
   /** The ids of the domains in insertion order. */

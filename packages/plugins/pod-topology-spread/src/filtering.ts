@@ -58,42 +58,20 @@ export class CriticalPaths {
   /**
    * The critical paths of `m` as `update` over its domains in insertion order makes them: [0] is
    * the first domain (in that order) with the fewest pods, [1] the first with the fewest among
-   * the others. Found in one pass over the arrays, by (count, insertion stamp).
+   * the others: the first two by (count, insertion stamp).
    */
   static of(m: DomainCounts): CriticalPaths {
     const p = new CriticalPaths();
-    const data = m.data;
-    let a = -1;
-    let ca = 0;
-    let sa = 0;
-    let b = -1;
-    let cb = 0;
-    let sb = 0;
-    for (let j = 0; j < data.length; j += 2) {
-      const s = data[j + 1]!;
-      if (s === 0) continue;
-      const c = data[j]!;
-      if (a < 0 || c < ca || (c === ca && s < sa)) {
-        b = a;
-        cb = ca;
-        sb = sa;
-        a = j >> 1;
-        ca = c;
-        sa = s;
-      } else if (b < 0 || c < cb || (c === cb && s < sb)) {
-        b = j >> 1;
-        cb = c;
-        sb = s;
-      }
-    }
+    const a = m.firstId();
+    const b = m.secondId();
     const values = m.ids.values;
     if (a >= 0) {
       p.value0 = values[a]!;
-      p.num0 = ca;
+      p.num0 = m.countOf(a);
     }
     if (b >= 0) {
       p.value1 = values[b]!;
-      p.num1 = cb;
+      p.num1 = m.countOf(b);
     }
     return p;
   }
