@@ -81,6 +81,43 @@ describe("DomainCounts", () => {
     }
   }
 
+  it("keeps the critical paths while the first domains fill up one by one (as pods spread)", () => {
+    const rnd = seededRandom(17);
+    for (let round = 0; round < 6; round++) {
+      const ids = new ValueIds();
+      const m = new DomainCounts(ids);
+      const ref = new Map<string, number>();
+      const n = 60 + rnd.intn(40);
+      for (let i = 0; i < n; i++) {
+        m.set(`h${i}`, 0);
+        ref.set(`h${i}`, 0);
+      }
+      for (let step = 0; step < 600; step++) {
+        const p = CriticalPaths.of(m);
+        expect(plain(p)).toEqual(plain(pathsByUpdate(ref)));
+        // Mostly the first or second domain gains a pod, re-created as the memo does (deleted
+        // and inserted last); sometimes any domain changes, leaves or comes back.
+        const r = rnd.intn(10);
+        const v = r < 5 ? p.value0 : r < 7 ? p.value1 : `h${rnd.intn(n)}`;
+        const id = ids.find(v);
+        const cur = ref.get(v);
+        if (r === 9 && cur !== undefined) {
+          m.deleteId(id);
+          ref.delete(v);
+        } else if (r < 7 && cur !== undefined) {
+          m.deleteId(id);
+          ref.delete(v);
+          m.set(v, cur + 1);
+          ref.set(v, cur + 1);
+        } else {
+          const c = Math.max(0, (cur ?? 0) + rnd.intn(3) - 1);
+          m.set(v, c);
+          ref.set(v, c);
+        }
+      }
+    }
+  });
+
   it("CriticalPaths.of equals update over insertion order on small maps", () => {
     const rnd = seededRandom(3);
     for (let round = 0; round < 500; round++) {

@@ -53,6 +53,9 @@ export class ValueIds {
 
 const empty = new Int32Array(0);
 
+/** How many of the first domains by (count, insertion stamp) DomainCounts keeps. */
+const topK = 16;
+
 /**
  * Topology value → matching pods, for the domains that exist (a value absent is no domain, as a
  * key absent from upstream's map). Backed by one array indexed by ValueIds ids, two slots each:
@@ -67,11 +70,12 @@ export class DomainCounts implements Iterable<[string, number]> {
   size: number;
   /** The last insertion stamp handed out. */
   private stamp: number;
-  // The first and second domain by (count, insertion stamp), -1 for none: kept through changes
-  // of other domains, found again by a scan after a change of one of them.
-  private first = -1;
-  private second = -1;
-  private firstsKnown = true;
+  // The `topLen` first domains by (count, insertion stamp), in that order (at most topK): kept
+  // through changes (a changed domain leaves or joins them where that is certain), found again by
+  // a scan once fewer than two are known. Keys are distinct (stamps are).
+  private top = new Int32Array(topK);
+  private topLen = 0;
+  private topKnown = true;
 
   constructor(
     readonly ids: ValueIds,
@@ -146,61 +150,65 @@ export class DomainCounts implements Iterable<[string, number]> {
     return cx < cy || (cx === cy && d[2 * x + 1]! < d[2 * y + 1]!);
   }
 
-  /** Keeps the first two domains after the key of `id` changed (or it was deleted). */
+  /**
+   * Keeps `top` the first domains after the key of `id` changed (or it was deleted). Before, they
+   * are the topLen first of all; without `id`, the first of the others. `id` joins them when it
+   * comes before their last, or when they are all the others: every other domain comes after.
+   */
   private changed(id: number): void {
-    if (!this.firstsKnown) return;
-    if (id === this.first || id === this.second) {
-      this.firstsKnown = false;
-    } else if (this.hasId(id)) {
-      if (this.first < 0 || this.before(id, this.first)) {
-        this.second = this.first;
-        this.first = id;
-      } else if (this.second < 0 || this.before(id, this.second)) {
-        this.second = id;
+    if (!this.topKnown) return;
+    const top = this.top;
+    let len = this.topLen;
+    for (let i = 0; i < len; i++) {
+      if (top[i] === id) {
+        top.copyWithin(i, i + 1, len);
+        len--;
+        break;
       }
     }
+    if (this.hasId(id) && ((len > 0 && this.before(id, top[len - 1]!)) || len === this.size - 1)) {
+      len = this.insertTop(id, len);
+    }
+    this.topLen = len;
+    if (len < 2 && len < this.size) this.topKnown = false;
   }
 
-  private findFirsts(): void {
-    const data = this.data;
-    let a = -1;
-    let ca = 0;
-    let sa = 0;
-    let b = -1;
-    let cb = 0;
-    let sb = 0;
-    for (let j = 0; j < data.length; j += 2) {
-      const s = data[j + 1]!;
-      if (s === 0) continue;
-      const c = data[j]!;
-      if (a < 0 || c < ca || (c === ca && s < sa)) {
-        b = a;
-        cb = ca;
-        sb = sa;
-        a = j >> 1;
-        ca = c;
-        sa = s;
-      } else if (b < 0 || c < cb || (c === cb && s < sb)) {
-        b = j >> 1;
-        cb = c;
-        sb = s;
-      }
+  /** Inserts `id` in order among the first `len` of `top` (the last dropped past topK); the new length. */
+  private insertTop(id: number, len: number): number {
+    const top = this.top;
+    if (len === topK && !this.before(id, top[topK - 1]!)) return len;
+    let i = len < topK ? len : topK - 1;
+    while (i > 0 && this.before(id, top[i - 1]!)) {
+      top[i] = top[i - 1]!;
+      i--;
     }
-    this.first = a;
-    this.second = b;
-    this.firstsKnown = true;
+    top[i] = id;
+    return len < topK ? len + 1 : len;
+  }
+
+  private findTop(): void {
+    const data = this.data;
+    const top = this.top;
+    let len = 0;
+    for (let j = 0; j < data.length; j += 2) {
+      if (data[j + 1] === 0) continue;
+      const id = j >> 1;
+      len = this.insertTop(id, len);
+    }
+    this.topLen = len;
+    this.topKnown = true;
   }
 
   /** The id of the domain with the fewest pods, the first inserted among equals; -1 when none. */
   firstId(): number {
-    if (!this.firstsKnown) this.findFirsts();
-    return this.first;
+    if (!this.topKnown) this.findTop();
+    return this.topLen > 0 ? this.top[0]! : -1;
   }
 
   /** firstId among the other domains. */
   secondId(): number {
-    if (!this.firstsKnown) this.findFirsts();
-    return this.second;
+    if (!this.topKnown) this.findTop();
+    return this.topLen > 1 ? this.top[1]! : -1;
   }
 
   /** Stamps 1..size in the same order. */
@@ -214,9 +222,9 @@ export class DomainCounts implements Iterable<[string, number]> {
   copy(): DomainCounts {
     const n = Math.min(this.data.length, 2 * this.ids.values.length);
     const c = new DomainCounts(this.ids, this.data.slice(0, n), this.size, this.stamp);
-    c.first = this.first;
-    c.second = this.second;
-    c.firstsKnown = this.firstsKnown;
+    c.top.set(this.top);
+    c.topLen = this.topLen;
+    c.topKnown = this.topKnown;
     return c;
   }
 
