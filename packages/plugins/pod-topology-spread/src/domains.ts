@@ -188,7 +188,6 @@ export class DomainCounts implements Iterable<[string, number]> {
 
   private findTop(): void {
     const data = this.data;
-    const top = this.top;
     let len = 0;
     for (let j = 0; j < data.length; j += 2) {
       if (data[j + 1] === 0) continue;
