@@ -2,6 +2,7 @@
 import { type Pod, podPriority, podUID } from "@kubesched/api";
 import {
   ActionType,
+  type BatchFilterPlugin,
   type BindPlugin,
   type Clock,
   type ClusterClient,
@@ -869,10 +870,13 @@ export class Framework implements Handle {
   private skipSetSeen: ReadonlySet<string> | null = null;
   private skipSetSize = -1;
   private activeFilter: readonly FilterPlugin[] = [];
+  /** Per plugin of activeFilter: whether it is a BatchFilterPlugin (checked once, not per window). */
+  private activeFilterBatch: readonly boolean[] = [];
 
   private activeFilterPlugins(skip: ReadonlySet<string>): readonly FilterPlugin[] {
     if (skip === this.skipSetSeen && skip.size === this.skipSetSize) return this.activeFilter;
     this.activeFilter = skip.size === 0 ? this.filter : this.filter.filter((pl) => !skip.has(pl.name()));
+    this.activeFilterBatch = this.activeFilter.map(isBatchFilterPlugin);
     this.skipSetSeen = skip;
     this.skipSetSize = skip.size;
     return this.activeFilter;
@@ -925,6 +929,7 @@ export class Framework implements Handle {
     const feasible: NodeInfo[] = new Array(Math.max(0, Math.min(numToFind, numAll)));
 
     const plugins = this.activeFilterPlugins(state.skipFilterPlugins);
+    const batch = this.activeFilterBatch;
     const np = plugins.length;
     const timed = this.timed(state);
     const traceFilter = this.tracer?.filter ?? null;
@@ -974,8 +979,8 @@ export class Framework implements Handle {
       for (let p = 0; p < np && numAlive > 0; p++) {
         const pl = plugins[p] as FilterPlugin;
         const t = timed ? now() : 0;
-        if (isBatchFilterPlugin(pl)) {
-          pl.filterBatch(state, pod, cols, alive, numAlive, out);
+        if (batch[p] === true) {
+          (pl as BatchFilterPlugin).filterBatch(state, pod, cols, alive, numAlive, out);
         } else {
           const infos = cols.nodeInfos;
           for (let j = 0; j < numAlive; j++)
