@@ -143,24 +143,34 @@ describe("DomainCounts", () => {
 });
 
 describe("ValueIds.fromColumn", () => {
-  it("translates a growing column's ids, and starts over for another column", () => {
+  it("translates a growing column's ids (-1 for values not interned), again after values are interned, and for another column", () => {
     const ids = new ValueIds();
     ids.idOf("b");
     const values: string[] = ["a", "b"];
-    const col = { key: "k", valueIds: new Int32Array(0), values, idOf: (v: string) => values.indexOf(v) };
-    let t = ids.fromColumn(col as LabelColumn);
-    expect([t[0], t[1]]).toEqual([ids.find("a"), ids.find("b")]);
+    const col = {
+      key: "k",
+      valueIds: new Int32Array(0),
+      values,
+      idOf: (v: string) => values.indexOf(v),
+    } as LabelColumn;
+    const check = (c: LabelColumn) => {
+      const t = ids.fromColumn(c);
+      for (let i = 0; i < c.values.length; i++) expect(t[i]).toBe(ids.find(c.values[i]!));
+    };
+    check(col);
     values.push("c", "a2");
-    t = ids.fromColumn(col as LabelColumn);
-    for (let i = 0; i < values.length; i++) expect(ids.values[t[i]!]).toBe(values[i]);
+    check(col);
+    // "a" interned since: the translation must not keep its -1.
+    ids.idOf("a");
+    ids.idOf("z");
+    check(col);
     const other: string[] = ["c", "z"];
-    const col2 = {
+    check({
       key: "k",
       valueIds: new Int32Array(0),
       values: other,
       idOf: (v: string) => other.indexOf(v),
-    };
-    t = ids.fromColumn(col2 as LabelColumn);
-    for (let i = 0; i < other.length; i++) expect(ids.values[t[i]!]).toBe(other[i]);
+    } as LabelColumn);
+    check(col);
   });
 });

@@ -9,10 +9,12 @@ export class ValueIds {
   private readonly ids = new Map<string, number>();
   readonly values: string[] = [];
   // The translation of one label column's ids (the column of the snapshot's key, whose values
-  // are append-only too): column id → id here.
+  // are append-only too): column id → id here, -1 for a value not interned (no domain has it).
+  // Translated again from the start when values were interned since.
   private colValues: readonly string[] | null = null;
   private colIds = new Int32Array(0);
   private colDone = 0;
+  private colInterned = 0;
 
   /** The id of `v`, interned when new. */
   idOf(v: string): number {
@@ -30,11 +32,12 @@ export class ValueIds {
     return this.ids.get(v) ?? -1;
   }
 
-  /** Per value id of `col`, the id here of that value (every value of the column interned). */
+  /** Per value id of `col`, the id here of that value (-1 when not interned: no domain has it). */
   fromColumn(col: LabelColumn): Int32Array {
     const values = col.values;
-    if (values !== this.colValues) {
+    if (values !== this.colValues || this.values.length !== this.colInterned) {
       this.colValues = values;
+      this.colInterned = this.values.length;
       this.colDone = 0;
     }
     const n = values.length;
@@ -44,7 +47,7 @@ export class ValueIds {
         grown.set(this.colIds.subarray(0, this.colDone));
         this.colIds = grown;
       }
-      for (let i = this.colDone; i < n; i++) this.colIds[i] = this.idOf(values[i]!);
+      for (let i = this.colDone; i < n; i++) this.colIds[i] = this.find(values[i]!);
       this.colDone = n;
     }
     return this.colIds;

@@ -21,9 +21,26 @@ const opts = (enableNodeInclusionPolicy: boolean): CountOptions => ({
 const asMaps = (cs: DomainCounts[]): Map<string, number>[] => cs.map((m) => new Map(m));
 
 describe("SpreadCountsMemo", () => {
-  it.each([true, false])(
-    "matches the full walk over a changing cluster (inclusion policy gate %s)",
-    (gate) => {
+  it.each([
+    [true, false],
+    [false, false],
+    [true, true],
+  ])(
+    "matches the full walk over a changing cluster (inclusion policy gate %s, ids started over often %s)",
+    (gate, compactOften) => {
+      const savedSlack = SpreadCountsMemo.compactSlack;
+      // With a negative slack, a key's ids start over every few cycles.
+      if (compactOften) SpreadCountsMemo.compactSlack = -45;
+      try {
+        walkChangingCluster(gate);
+      } finally {
+        SpreadCountsMemo.compactSlack = savedSlack;
+      }
+    },
+  );
+
+  function walkChangingCluster(gate: boolean): void {
+    {
       const rnd = seededRandom(7);
       const zones = ["z1", "z2", "z3"];
       const mkNode = (i: number): Node => {
@@ -135,8 +152,8 @@ describe("SpreadCountsMemo", () => {
           }
         }
       }
-    },
-  );
+    }
+  }
 });
 
 describe("SpreadCountsMemo over a real cache snapshot", () => {

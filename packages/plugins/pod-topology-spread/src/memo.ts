@@ -136,7 +136,26 @@ export class SpreadCountsMemo implements SpreadCounter {
     return ids;
   }
 
+  /**
+   * Values stay interned after their nodes left: once a key has more than twice as many values as
+   * there are nodes plus this, its ids start over (the shapes using it are counted anew).
+   */
+  static compactSlack = 1024;
+
+  /** Starts the ids of `key` over, dropping the shapes counted with the old ones. */
+  private forget(key: string): void {
+    const old = this.valueIds.get(key);
+    this.valueIds.delete(key);
+    for (const [k, m] of this.shapes) if (m.ids.includes(old!)) this.shapes.delete(k);
+  }
+
   private refresh(kind: string, nodes: readonly NodeInfo[], inp: ShapeInputs): ShapeMemo {
+    for (let i = 0; i < inp.constraints.length; i++) {
+      const k = inp.constraints[i]!.topologyKey;
+      const ids = this.valueIds.get(k);
+      if (ids !== undefined && ids.values.length > 2 * nodes.length + SpreadCountsMemo.compactSlack)
+        this.forget(k);
+    }
     const key = shapeKey(kind, inp);
     let memo = this.shapes.get(key);
     if (memo === undefined) {
