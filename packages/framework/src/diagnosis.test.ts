@@ -2,6 +2,7 @@
 // NodeToStatus helpers of pkg/scheduler/framework/types.go.
 import type { Pod } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "./cluster";
 import { Diagnosis, FitError, NodeToStatus } from "./diagnosis";
 import type { NodeInfo } from "./node-info";
 import { Code, Status } from "./status";
@@ -218,5 +219,47 @@ describe("NodeToStatus", () => {
     ]);
     m.absentNodesStatus = new Status(Code.Unschedulable);
     expect(m.nodesForStatusCode(lister, Code.Unschedulable).map((n) => n.nodeName)).toEqual(["a", "c"]);
+  });
+
+  it("setNew (each node once between reads) gives what set gives: entries in order, size, get", () => {
+    const rnd = seededRandom(5);
+    const names = Array.from({ length: 30 }, (_, i) => `n${i}`);
+    for (let round = 0; round < 50; round++) {
+      const m = new NodeToStatus();
+      const ref = new Map<string, Status>();
+      // Nodes recorded with setNew since the last read: each at most once.
+      let fresh = new Set<string>();
+      for (let op = 0; op < 60; op++) {
+        const n = names[rnd.intn(names.length)]!;
+        const s = unsched(`r${rnd.intn(3)}`);
+        switch (rnd.intn(6)) {
+          case 0:
+            m.set(n, s);
+            ref.set(n, s);
+            fresh = new Set();
+            break;
+          case 1:
+          case 2:
+          case 3:
+            if (!fresh.has(n)) {
+              m.setNew(ni(n), s);
+              ref.set(n, s);
+              fresh.add(n);
+            }
+            break;
+          case 4:
+            expect(m.size).toBe(ref.size);
+            break;
+          default:
+            expect(m.get(n)).toBe(ref.get(n) ?? m.absentNodesStatus);
+            expect(m.has(n)).toBe(ref.has(n));
+            fresh = new Set();
+        }
+      }
+      expect(m.size).toBe(ref.size);
+      const entries: [string, Status][] = [];
+      m.forEachExplicitNode((n, s) => entries.push([n, s]));
+      expect(entries).toEqual([...ref]);
+    }
   });
 });

@@ -11,31 +11,66 @@ export interface NodeInfoListerLike {
 /** Per-node statuses of one cycle plus the status of nodes not recorded explicitly. */
 export class NodeToStatus {
   private readonly statuses = new Map<string, Status>();
+  // Statuses of nodes new to the map (setNew), not inserted yet: a Filter pass records one per
+  // rejected node, and on a cycle that finds a node nobody reads them back. Inserted, in order,
+  // before the map is read or set; until then not even the nodes' names are read (the NodeInfos
+  // are cold: a Filter pass over columns touches none of them).
+  private pendingNodes: NodeInfo[] = [];
+  private pendingStatuses: Status[] = [];
   /** Status of nodes absent from the map (UnschedulableAndUnresolvable unless set). */
   absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
 
+  private flush(): void {
+    const nodes = this.pendingNodes;
+    if (nodes.length === 0) return;
+    const statuses = this.pendingStatuses;
+    for (let i = 0; i < nodes.length; i++) this.statuses.set(nodes[i]!.nodeName, statuses[i]!);
+    this.pendingNodes = [];
+    this.pendingStatuses = [];
+  }
+
   get(nodeName: string): Status {
+    this.flush();
     return this.statuses.get(nodeName) ?? this.absentNodesStatus;
   }
 
   set(nodeName: string, s: Status): void {
+    this.flush();
     this.statuses.set(nodeName, s);
   }
 
+  /**
+   * `set(nodeInfo.nodeName, s)` for a node recorded at most once between reads of the map (as a
+   * Filter pass over distinct nodes does): the same result, without a map insertion until the
+   * statuses are read. The NodeInfo's name must not change until then (a snapshot's NodeInfos
+   * keep theirs).
+   */
+  setNew(nodeInfo: NodeInfo, s: Status): void {
+    if (this.statuses.size > 0 && this.statuses.has(nodeInfo.nodeName)) {
+      this.set(nodeInfo.nodeName, s);
+      return;
+    }
+    this.pendingNodes.push(nodeInfo);
+    this.pendingStatuses.push(s);
+  }
+
   has(nodeName: string): boolean {
+    this.flush();
     return this.statuses.has(nodeName);
   }
 
   get size(): number {
-    return this.statuses.size;
+    return this.statuses.size + this.pendingNodes.length;
   }
 
   forEachExplicitNode(fn: (nodeName: string, s: Status) => void): void {
+    this.flush();
     for (const [n, s] of this.statuses) fn(n, s);
   }
 
   /** Explicit nodes with `code`, plus every absent node when the absent status has that code. */
   nodesForStatusCode(lister: NodeInfoListerLike, code: Code): NodeInfo[] {
+    this.flush();
     const out: NodeInfo[] = [];
     const absentMatches = this.absentNodesStatus.code === code;
     for (const ni of lister.list()) {

@@ -2,6 +2,7 @@
 import { type Pod, podPriority, podUID } from "@kubesched/api";
 import {
   ActionType,
+  type BatchFilterPlugin,
   type BindPlugin,
   type Clock,
   type ClusterClient,
@@ -869,10 +870,13 @@ export class Framework implements Handle {
   private skipSetSeen: ReadonlySet<string> | null = null;
   private skipSetSize = -1;
   private activeFilter: readonly FilterPlugin[] = [];
+  /** Per plugin of activeFilter: whether it is a BatchFilterPlugin (checked once, not per window). */
+  private activeFilterBatch: readonly boolean[] = [];
 
   private activeFilterPlugins(skip: ReadonlySet<string>): readonly FilterPlugin[] {
     if (skip === this.skipSetSeen && skip.size === this.skipSetSize) return this.activeFilter;
     this.activeFilter = skip.size === 0 ? this.filter : this.filter.filter((pl) => !skip.has(pl.name()));
+    this.activeFilterBatch = this.activeFilter.map(isBatchFilterPlugin);
     this.skipSetSeen = skip;
     this.skipSetSize = skip.size;
     return this.activeFilter;
@@ -925,6 +929,7 @@ export class Framework implements Handle {
     const feasible: NodeInfo[] = new Array(Math.max(0, Math.min(numToFind, numAll)));
 
     const plugins = this.activeFilterPlugins(state.skipFilterPlugins);
+    const batch = this.activeFilterBatch;
     const np = plugins.length;
     const timed = this.timed(state);
     const traceFilter = this.tracer?.filter ?? null;
@@ -939,6 +944,10 @@ export class Framework implements Handle {
     const passedOn = timed ? new Float64Array(np) : null;
     let numFeasible = 0;
     let allIndexed = true;
+    let lastRecorded: Status | null = null;
+    // Per plugin: the status (as reported, and as returned) of the last node it rejected.
+    const rejectedBy: (Status | null)[] = new Array(np).fill(null);
+    const rawOf: (Status | null)[] = new Array(np).fill(null);
     let error: Error | null = null;
     let i = 0;
     outer: while (i < numAll && numFeasible < numToFind) {
@@ -970,8 +979,8 @@ export class Framework implements Handle {
       for (let p = 0; p < np && numAlive > 0; p++) {
         const pl = plugins[p] as FilterPlugin;
         const t = timed ? now() : 0;
-        if (isBatchFilterPlugin(pl)) {
-          pl.filterBatch(state, pod, cols, alive, numAlive, out);
+        if (batch[p] === true) {
+          (pl as BatchFilterPlugin).filterBatch(state, pod, cols, alive, numAlive, out);
         } else {
           const infos = cols.nodeInfos;
           for (let j = 0; j < numAlive; j++)
@@ -989,13 +998,20 @@ export class Framework implements Handle {
           j++;
         }
         let m = j;
+        // A status object the plugin returned for several nodes in a row is reported once: the
+        // first of them carries it, the others (status left null) take the status of the node
+        // this plugin rejected before them in the window.
+        let lastRaw: Status | null = null;
         for (; j < numAlive; j++) {
           const s = out[j] ?? null;
           if (s !== null && s.code !== Code.Success) {
             const k = aliveK[j] as number;
             failAt[k] = p;
-            w.raw[k] = s;
-            w.status[k] = filterFailure(pl, s);
+            if (s !== lastRaw) {
+              lastRaw = s;
+              w.raw[k] = s;
+              w.status[k] = filterFailure(pl, s);
+            }
           } else {
             alive[m] = alive[j] as number;
             aliveK[m] = aliveK[j] as number;
@@ -1014,9 +1030,19 @@ export class Framework implements Handle {
         if (f < 0) {
           st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
         } else {
+          let raw: Status | null = null;
           if (f < np) {
             st = w.status[k] ?? null;
-            w.status[k] = null;
+            if (st !== null) {
+              raw = w.raw[k] ?? null;
+              w.status[k] = null;
+              w.raw[k] = null;
+              rejectedBy[f] = st;
+              rawOf[f] = raw;
+            } else {
+              st = rejectedBy[f] ?? null;
+              raw = rawOf[f] ?? null;
+            }
           }
           if (traceFilter !== null) {
             const last = f < np ? f : np - 1;
@@ -1034,10 +1060,9 @@ export class Framework implements Handle {
             if (f < np) {
               const name = (plugins[f] as FilterPlugin).name();
               const avg = (spentMs[f] as number) / Math.max(1, ranOn[f] as number);
-              this.hooks?.onPlugin?.(name, "Filter", w.raw[k] ?? null, avg);
+              this.hooks?.onPlugin?.(name, "Filter", raw, avg);
             }
           }
-          if (f < np) w.raw[k] = null;
         }
         if (st === null || st.code === Code.Success) {
           const idx = colIdx[k] as number;
@@ -1053,8 +1078,13 @@ export class Framework implements Handle {
           w.clearFrom(k + 1, chunk);
           break outer;
         } else {
-          diagnosis.nodeToStatus.set(ni.nodeName, st);
-          diagnosis.addPluginStatus(st);
+          // Each node once per call: recorded without a map insertion until read. A status
+          // object shared by nodes (a batch plugin's) adds its plugin once.
+          diagnosis.nodeToStatus.setNew(ni, st);
+          if (st !== lastRecorded) {
+            diagnosis.addPluginStatus(st);
+            lastRecorded = st;
+          }
         }
       }
       i += chunk;

@@ -9,6 +9,7 @@ import {
   nodeLabelsMatchSpreadConstraints,
   type SpreadConstraint,
 } from "./common";
+import { DomainCounts, ValueIds } from "./domains";
 
 /** Feature gates and toleration options the counts depend on (fixed per plugin instance). */
 export interface CountOptions {
@@ -28,7 +29,7 @@ export interface SpreadCounter {
     constraints: readonly SpreadConstraint[],
     requiredNodeAffinity: RequiredNodeAffinity,
     opts: CountOptions,
-  ): Map<string, number>[];
+  ): DomainCounts[];
   /**
    * ScheduleAnyway counts: adds to `seeded[i]` the matching pods of every node whose value is
    * already a key there (seeded from the filtered nodes); other values are not counted.
@@ -62,7 +63,7 @@ export function nodeCountsFor(
 export const fullCounter: SpreadCounter = {
   countDoNotSchedule(pod, nodes, constraints, requiredNodeAffinity, opts) {
     const ns = pod.metadata?.namespace ?? "";
-    const counts: Map<string, number>[] = constraints.map(() => new Map<string, number>());
+    const counts = constraints.map(() => new DomainCounts(new ValueIds()));
     for (let n = 0; n < nodes.length; n++) {
       const nodeInfo = nodes[n]!;
       const node = nodeInfo.node;

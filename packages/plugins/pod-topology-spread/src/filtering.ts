@@ -15,6 +15,7 @@ import {
   type SpreadConstraint,
 } from "./common";
 import type { CountOptions, SpreadCounter } from "./counting";
+import type { DomainCounts } from "./domains";
 import { ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch } from "./reasons";
 
 /** math.MaxInt32: the "no domain yet" sentinel of a critical path. */
@@ -54,6 +55,27 @@ export class CriticalPaths {
     }
   }
 
+  /**
+   * The critical paths of `m` as `update` over its domains in insertion order makes them: [0] is
+   * the first domain (in that order) with the fewest pods, [1] the first with the fewest among
+   * the others: the first two by (count, insertion stamp).
+   */
+  static of(m: DomainCounts): CriticalPaths {
+    const p = new CriticalPaths();
+    const a = m.firstId();
+    const b = m.secondId();
+    const values = m.ids.values;
+    if (a >= 0) {
+      p.value0 = values[a]!;
+      p.num0 = m.countOf(a);
+    }
+    if (b >= 0) {
+      p.value1 = values[b]!;
+      p.num1 = m.countOf(b);
+    }
+    return p;
+  }
+
   copy(): CriticalPaths {
     const c = new CriticalPaths();
     c.value0 = this.value0;
@@ -73,13 +95,23 @@ export class PreFilterState implements StateData {
   constructor(
     readonly constraints: readonly SpreadConstraint[],
     /** Per constraint: topology value → matching pods (eligible domains only). */
-    readonly tpValueToMatchNum: Map<string, number>[],
+    readonly tpValueToMatchNum: DomainCounts[],
     readonly criticalPaths: CriticalPaths[],
     /** Per constraint: 1 when the incoming pod matches its own selector, else 0. */
     readonly selfMatchNum: readonly number[],
     /** The incoming pod's namespace, nodeSelector and required node affinity (for AddPod/RemovePod). */
     readonly requiredNodeAffinity: RequiredNodeAffinity,
   ) {}
+
+  // The status filterNodes gives every node over maxSkew: one object per state instead of one per
+  // node (the framework records it per node and only sets its plugin, the same name every time).
+  private overSkew: Status | null = null;
+
+  /** filterNode's status for a node over maxSkew, shared by the nodes of this state's batches. */
+  overSkewStatus(): Status {
+    if (this.overSkew === null) this.overSkew = new Status(Code.Unschedulable, ErrReasonConstraintsNotMatch);
+    return this.overSkew;
+  }
 
   /** The global minimum for skew, 0 when fewer than minDomains domains are eligible. */
   minMatchNum(i: number, minDomains: number): number {
@@ -90,7 +122,7 @@ export class PreFilterState implements StateData {
   clone(): PreFilterState {
     return new PreFilterState(
       this.constraints,
-      this.tpValueToMatchNum.map((m) => new Map(m)),
+      this.tpValueToMatchNum.map((m) => m.copy()),
       this.criticalPaths.map((p) => p.copy()),
       this.selfMatchNum,
       this.requiredNodeAffinity,
@@ -114,9 +146,7 @@ export function calPreFilterState(
   const selfMatch: number[] = [];
   const labels = pod.metadata?.labels;
   for (let i = 0; i < constraints.length; i++) {
-    const p = new CriticalPaths();
-    for (const [value, num] of counts[i]!) p.update(value, num);
-    paths.push(p);
+    paths.push(CriticalPaths.of(counts[i]!));
     selfMatch.push(constraints[i]!.selector.matches(labels) ? 1 : 0);
   }
   return new PreFilterState(constraints, counts, paths, selfMatch, requiredNodeAffinity);
@@ -187,8 +217,9 @@ export function filterNode(s: PreFilterState, nodeInfo: NodeInfo): Status | null
 
 /**
  * filterNode over the snapshot's columns: `out[k]` is null where filterNode passes
- * `columns.nodeInfos[indices[k]]`, filterNode's status elsewhere. The skew check is decided once
- * per topology value (nodes of a domain share it); nodes missing a key go to filterNode.
+ * `columns.nodeInfos[indices[k]]`, filterNode's status elsewhere. A node's count is read by its
+ * value's id (the column's ids translated once to the counts' ids); nodes missing a key go to
+ * filterNode.
  */
 export function filterNodes(
   s: PreFilterState,
@@ -199,18 +230,20 @@ export function filterNodes(
 ): void {
   const constraints = s.constraints;
   const nc = constraints.length;
+  if (nc === 1) {
+    filterNodesOne(s, columns, indices, count, out);
+    return;
+  }
   const ids: Int32Array[] = new Array(nc);
-  const values: (readonly string[])[] = new Array(nc);
-  // Per constraint and topology value: 0 not decided, 1 within maxSkew, 2 over it.
-  const verdicts: Uint8Array[] = new Array(nc);
-  const minMatch = new Float64Array(nc);
+  const toCounts: Int32Array[] = new Array(nc);
+  // Per constraint: the most pods a domain may hold (matchNum + selfMatch - min <= maxSkew).
+  const limit = new Float64Array(nc);
   for (let i = 0; i < nc; i++) {
     const c = constraints[i]!;
     const col = columns.labelColumn(c.topologyKey);
     ids[i] = col.valueIds;
-    values[i] = col.values;
-    verdicts[i] = new Uint8Array(col.values.length);
-    minMatch[i] = s.minMatchNum(i, c.minDomains);
+    toCounts[i] = s.tpValueToMatchNum[i]!.ids.fromColumn(col);
+    limit[i] = c.maxSkew + s.minMatchNum(i, c.minDomains) - s.selfMatchNum[i]!;
   }
   const infos = columns.nodeInfos;
   for (let k = 0; k < count; k++) {
@@ -223,23 +256,36 @@ export function filterNodes(
         verdictOfNode = 2;
         break;
       }
-      const v = verdicts[i]!;
-      let verdict = v[id]!;
-      if (verdict === 0) {
-        const matchNum = s.tpValueToMatchNum[i]!.get(values[i]![id]!) ?? 0;
-        verdict = matchNum + s.selfMatchNum[i]! - minMatch[i]! > constraints[i]!.maxSkew ? 2 : 1;
-        v[id] = verdict;
-      }
-      if (verdict === 2) {
+      if (s.tpValueToMatchNum[i]!.countOf(toCounts[i]![id]!) > limit[i]!) {
         verdictOfNode = 1;
         break;
       }
     }
     out[k] =
-      verdictOfNode === 0
-        ? null
-        : verdictOfNode === 1
-          ? new Status(Code.Unschedulable, ErrReasonConstraintsNotMatch)
-          : filterNode(s, infos[idx]!);
+      verdictOfNode === 0 ? null : verdictOfNode === 1 ? s.overSkewStatus() : filterNode(s, infos[idx]!);
+  }
+}
+
+/** filterNodes with one constraint (the common case), without the per-constraint arrays. */
+function filterNodesOne(
+  s: PreFilterState,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  out: (Status | null)[],
+): void {
+  const c = s.constraints[0]!;
+  const col = columns.labelColumn(c.topologyKey);
+  const ids = col.valueIds;
+  const m = s.tpValueToMatchNum[0]!;
+  const toCounts = m.ids.fromColumn(col);
+  const limit = c.maxSkew + s.minMatchNum(0, c.minDomains) - s.selfMatchNum[0]!;
+  const infos = columns.nodeInfos;
+  const over = s.overSkewStatus();
+  for (let k = 0; k < count; k++) {
+    const idx = indices[k]!;
+    const id = ids[idx]!;
+    if (id < 0) out[k] = filterNode(s, infos[idx]!);
+    else out[k] = m.countOf(toCounts[id]!) > limit ? over : null;
   }
 }

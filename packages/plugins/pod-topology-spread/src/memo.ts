@@ -14,51 +14,52 @@ import { LabelHostname, matchesNothing, type Selector } from "@kubesched/api";
 import type { NodeInfo, NodeInfoLister } from "@kubesched/framework";
 import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import { type CountOptions, nodeCountsFor, type SpreadCounter } from "./counting";
+import { DomainCounts, ValueIds } from "./domains";
 
 /** How many pod shapes are remembered (least recently used are dropped). */
 const maxShapes = 16;
 
-interface Domain {
-  /** Matching pods over the nodes of this domain. */
-  count: number;
-  /** Nodes contributing to this domain (the domain exists while > 0). */
-  nodes: number;
-}
-
-/** One node's contribution: per constraint its topology value (undefined: not counted) and count. */
+/** One node's contribution: per constraint its topology value's id (-1: not counted) and count. */
 interface NodeEntry {
   generation: number;
   node: Node | null;
-  values: (string | undefined)[];
+  values: number[];
   counts: number[];
   epoch: number;
 }
 
 class ShapeMemo {
   readonly nodes = new Map<string, NodeEntry>();
-  readonly domains: Map<string, Domain>[];
+  /** Per constraint: matching pods per domain. */
+  readonly domains: DomainCounts[];
+  /** Per constraint and value id: the nodes contributing to the domain (it exists while > 0). */
+  private nodeCounts: Int32Array[];
   epoch = 0;
   /** The snapshot of the last refresh when it tracks changes, and its change token. */
   lister: NodeInfoLister | null = null;
   token = -1;
 
-  constructor(constraints: number) {
-    this.domains = Array.from({ length: constraints }, () => new Map<string, Domain>());
+  constructor(readonly ids: readonly ValueIds[]) {
+    this.domains = ids.map((v) => new DomainCounts(v));
+    this.nodeCounts = ids.map(() => new Int32Array(0));
   }
 
   add(e: NodeEntry, sign: 1 | -1): void {
     for (let i = 0; i < e.values.length; i++) {
-      const v = e.values[i];
-      if (v === undefined) continue;
-      const m = this.domains[i]!;
-      let d = m.get(v);
-      if (d === undefined) {
-        d = { count: 0, nodes: 0 };
-        m.set(v, d);
+      const id = e.values[i]!;
+      if (id < 0) continue;
+      let nodes = this.nodeCounts[i]!;
+      if (id >= nodes.length) {
+        const grown = new Int32Array(Math.max(id + 1, nodes.length * 2, 16));
+        grown.set(nodes);
+        this.nodeCounts[i] = nodes = grown;
       }
-      d.count += sign * e.counts[i]!;
-      d.nodes += sign;
-      if (d.nodes === 0) m.delete(v);
+      const m = this.domains[i]!;
+      // A domain is created (inserted last) by its first node and deleted with its last one.
+      const n = nodes[id]! + sign;
+      nodes[id] = n;
+      if (n === 0) m.deleteId(id);
+      else m.setId(id, m.countOf(id) + sign * e.counts[i]!);
     }
   }
 }
@@ -93,13 +94,13 @@ function shapeKey(kind: string, inp: ShapeInputs): string {
   return key;
 }
 
-function computeEntry(e: NodeEntry, nodeInfo: NodeInfo, inp: ShapeInputs): void {
+function computeEntry(e: NodeEntry, nodeInfo: NodeInfo, inp: ShapeInputs, ids: readonly ValueIds[]): void {
   const { constraints, opts } = inp;
   const node = nodeInfo.node;
   e.generation = nodeInfo.generation;
   e.node = node;
   for (let i = 0; i < constraints.length; i++) {
-    e.values[i] = undefined;
+    e.values[i] = -1;
     e.counts[i] = 0;
   }
   if (node === null) return;
@@ -111,7 +112,7 @@ function computeEntry(e: NodeEntry, nodeInfo: NodeInfo, inp: ShapeInputs): void 
     const c = constraints[i]!;
     if (inp.skipHostname && c.topologyKey === LabelHostname) continue;
     if (!nodeCountsFor(c, inp.pod, nodeInfo, inp.requiredNodeAffinity, opts)) continue;
-    e.values[i] = labels?.[c.topologyKey] ?? "";
+    e.values[i] = ids[i]!.idOf(labels?.[c.topologyKey] ?? "");
     e.counts[i] = countPodsMatchSelector(nodeInfo.pods, c.selector, ns);
   }
 }
@@ -119,15 +120,46 @@ function computeEntry(e: NodeEntry, nodeInfo: NodeInfo, inp: ShapeInputs): void 
 /** A SpreadCounter that remembers per-node contributions across cycles (see the file comment). */
 export class SpreadCountsMemo implements SpreadCounter {
   private readonly shapes = new Map<string, ShapeMemo>();
+  /** Per topology key: its values, interned (shared by every shape, never shrinking). */
+  private readonly valueIds = new Map<string, ValueIds>();
 
   /** `lister` gives the cycle's snapshot (for its change tracking); without it every refresh walks. */
   constructor(private readonly lister: (() => NodeInfoLister) | null = null) {}
 
+  /** The interned values of a topology key. */
+  idsOf(key: string): ValueIds {
+    let ids = this.valueIds.get(key);
+    if (ids === undefined) {
+      ids = new ValueIds();
+      this.valueIds.set(key, ids);
+    }
+    return ids;
+  }
+
+  /**
+   * Values stay interned after their nodes left: once a key has more than twice as many values as
+   * there are nodes plus this, its ids start over (the shapes using it are counted anew).
+   */
+  static compactSlack = 1024;
+
+  /** Starts the ids of `key` over, dropping the shapes counted with the old ones. */
+  private forget(key: string): void {
+    const old = this.valueIds.get(key);
+    this.valueIds.delete(key);
+    for (const [k, m] of this.shapes) if (m.ids.includes(old!)) this.shapes.delete(k);
+  }
+
   private refresh(kind: string, nodes: readonly NodeInfo[], inp: ShapeInputs): ShapeMemo {
+    for (let i = 0; i < inp.constraints.length; i++) {
+      const k = inp.constraints[i]!.topologyKey;
+      const ids = this.valueIds.get(k);
+      if (ids !== undefined && ids.values.length > 2 * nodes.length + SpreadCountsMemo.compactSlack)
+        this.forget(k);
+    }
     const key = shapeKey(kind, inp);
     let memo = this.shapes.get(key);
     if (memo === undefined) {
-      memo = new ShapeMemo(inp.constraints.length);
+      memo = new ShapeMemo(inp.constraints.map((c) => this.idsOf(c.topologyKey)));
       if (this.shapes.size >= maxShapes) this.shapes.delete(this.shapes.keys().next().value as string);
     } else {
       this.shapes.delete(key);
@@ -149,12 +181,18 @@ export class SpreadCountsMemo implements SpreadCounter {
           let e = entries.get(ni.nodeName);
           if (e !== undefined && e.generation === ni.generation && e.node === ni.node) continue;
           if (e === undefined) {
-            e = { generation: 0, node: null, values: new Array(n), counts: new Array(n).fill(0), epoch: 0 };
+            e = {
+              generation: 0,
+              node: null,
+              values: new Array(n).fill(-1),
+              counts: new Array(n).fill(0),
+              epoch: 0,
+            };
             entries.set(ni.nodeName, e);
           } else {
             memo.add(e, -1);
           }
-          computeEntry(e, ni, inp);
+          computeEntry(e, ni, inp, memo.ids);
           memo.add(e, 1);
         }
         return memo;
@@ -173,12 +211,12 @@ export class SpreadCountsMemo implements SpreadCounter {
         continue;
       }
       if (e === undefined) {
-        e = { generation: 0, node: null, values: new Array(n), counts: new Array(n).fill(0), epoch };
+        e = { generation: 0, node: null, values: new Array(n).fill(-1), counts: new Array(n).fill(0), epoch };
         entries.set(name, e);
       } else {
         memo.add(e, -1);
       }
-      computeEntry(e, ni, inp);
+      computeEntry(e, ni, inp, memo.ids);
       e.epoch = epoch;
       memo.add(e, 1);
     }
@@ -200,7 +238,7 @@ export class SpreadCountsMemo implements SpreadCounter {
     constraints: readonly SpreadConstraint[],
     requiredNodeAffinity: RequiredNodeAffinity,
     opts: CountOptions,
-  ): Map<string, number>[] {
+  ): DomainCounts[] {
     const memo = this.refresh("F", nodes, {
       pod,
       constraints,
@@ -209,11 +247,7 @@ export class SpreadCountsMemo implements SpreadCounter {
       skipHostname: false,
       opts,
     });
-    return memo.domains.map((m) => {
-      const out = new Map<string, number>();
-      for (const [v, d] of m) out.set(v, d.count);
-      return out;
-    });
+    return memo.domains.map((m) => m.copy());
   }
 
   countScheduleAnyway(
@@ -238,7 +272,7 @@ export class SpreadCountsMemo implements SpreadCounter {
       const domains = memo.domains[i]!;
       for (const [v, cur] of m) {
         const d = domains.get(v);
-        if (d !== undefined) m.set(v, cur + d.count);
+        if (d !== undefined) m.set(v, cur + d);
       }
     }
   }

@@ -120,6 +120,9 @@ export class TaintToleration
     const ids = columns.taintSetIds;
     const fits = this.taintSetScratch(columns.taintSetCount);
     const tolerations = pod.spec?.tolerations;
+    // One status for the call's rejected nodes (statuses are not mutated once returned; the
+    // framework only sets their plugin, this one's name).
+    let untolerated: Status | null = null;
     for (let k = 0; k < count; k++) {
       const id = ids[indices[k]!]!;
       if (id === 0) {
@@ -139,7 +142,11 @@ export class TaintToleration
             : 0;
         fits[id] = f;
       }
-      out[k] = f === 1 ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaint);
+      if (f === 1) out[k] = null;
+      else {
+        untolerated ??= new Status(Code.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaint);
+        out[k] = untolerated;
+      }
     }
   }
 
