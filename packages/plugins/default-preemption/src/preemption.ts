@@ -106,21 +106,44 @@ export function moreImportantPod(a: Pod, b: Pod, now: number): boolean {
  * victims; null when there are none.
  */
 export function getEarliestPodStartTime(victims: ExtenderVictims, now: number): number | null {
+  return earliestStartTime(victims, (pod) => getPodStartTime(pod, now));
+}
+
+/** getEarliestPodStartTime with the start time of a pod given by `startOf`. */
+function earliestStartTime(victims: ExtenderVictims, startOf: (pod: Pod) => number): number | null {
   const first = victims.pods[0];
   if (!first) return null;
-  let earliest = getPodStartTime(first, now);
+  let earliest = startOf(first);
   let maxPriority = podPriority(first);
   for (const pod of victims.pods) {
     const p = podPriority(pod);
     if (p === maxPriority) {
-      const t = getPodStartTime(pod, now);
+      const t = startOf(pod);
       if (t < earliest) earliest = t;
     } else if (p > maxPriority) {
       maxPriority = p;
-      earliest = getPodStartTime(pod, now);
+      earliest = startOf(pod);
     }
   }
   return earliest;
+}
+
+/**
+ * getPodStartTime with each distinct status.startTime parsed once: victims' start times repeat
+ * (whole seconds), and selection reads them over every candidate.
+ */
+function startTimeReader(now: number): (pod: Pod) => number {
+  const parsed = new Map<unknown, number>();
+  return (pod) => {
+    const t = pod.status?.startTime;
+    if (!t) return now;
+    let ms = parsed.get(t);
+    if (ms === undefined) {
+      ms = getPodStartTime(pod, now);
+      parsed.set(t, ms);
+    }
+    return ms;
+  };
 }
 
 // 2^31: added to every priority so that sums of negative priorities compare sanely.
@@ -140,6 +163,7 @@ export function pickOneNodeForPreemption(
   if (nodesToVictims.size === 0) return "";
   let candidates = [...nodesToVictims.keys()];
   const victimsOf = (node: string): ExtenderVictims => nodesToVictims.get(node) as ExtenderVictims;
+  const startOf = startTimeReader(now);
   const funcs: readonly CandidateScoreFunc[] =
     scoreFuncs && scoreFuncs.length > 0
       ? scoreFuncs
@@ -160,7 +184,7 @@ export function pickOneNodeForPreemption(
           // A node with the fewest victims.
           (node) => -victimsOf(node).pods.length,
           // A node whose highest-priority victims started latest.
-          (node) => getEarliestPodStartTime(victimsOf(node), now) ?? Number.NEGATIVE_INFINITY,
+          (node) => earliestStartTime(victimsOf(node), startOf) ?? Number.NEGATIVE_INFINITY,
         ];
   for (const f of funcs) {
     let selected: string[] = [];
