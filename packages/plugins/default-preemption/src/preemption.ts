@@ -86,9 +86,23 @@ export function postFilterResultWithNominatedNode(nodeName: string): PostFilterR
 
 /** upstream GetPodStartTime: status.startTime, or now for pods that have not started. Milliseconds. */
 export function getPodStartTime(pod: Pod, now: number): number {
-  const t = podStartTime(pod);
-  return t ? t.getTime() : now;
+  const t = pod.status?.startTime;
+  if (!t) return now;
+  if (typeof t !== "string") return (podStartTime(pod) as Date).getTime();
+  // Each distinct start time parsed once: victims are compared on every node of a dry run and
+  // every candidate of the selection, and start times repeat (whole seconds).
+  let ms = startTimes.get(t);
+  if (ms === undefined) {
+    ms = (podStartTime(pod) as Date).getTime();
+    if (startTimes.size >= maxStartTimes) startTimes.clear();
+    startTimes.set(t, ms);
+  }
+  return ms;
 }
+
+/** status.startTime → milliseconds (a memo, bounded). */
+const startTimes = new Map<string, number>();
+const maxStartTimes = 4096;
 
 /**
  * upstream util.MoreImportantPod: higher priority first; equal priorities, the one that started
@@ -128,24 +142,6 @@ function earliestStartTime(victims: ExtenderVictims, startOf: (pod: Pod) => numb
   return earliest;
 }
 
-/**
- * getPodStartTime with each distinct status.startTime parsed once: victims' start times repeat
- * (whole seconds), and selection reads them over every candidate.
- */
-function startTimeReader(now: number): (pod: Pod) => number {
-  const parsed = new Map<unknown, number>();
-  return (pod) => {
-    const t = pod.status?.startTime;
-    if (!t) return now;
-    let ms = parsed.get(t);
-    if (ms === undefined) {
-      ms = getPodStartTime(pod, now);
-      parsed.set(t, ms);
-    }
-    return ms;
-  };
-}
-
 // 2^31: added to every priority so that sums of negative priorities compare sanely.
 const priorityShift = 2 ** 31;
 
@@ -163,7 +159,7 @@ export function pickOneNodeForPreemption(
   if (nodesToVictims.size === 0) return "";
   let candidates = [...nodesToVictims.keys()];
   const victimsOf = (node: string): ExtenderVictims => nodesToVictims.get(node) as ExtenderVictims;
-  const startOf = startTimeReader(now);
+  const startOf = (pod: Pod): number => getPodStartTime(pod, now);
   const funcs: readonly CandidateScoreFunc[] =
     scoreFuncs && scoreFuncs.length > 0
       ? scoreFuncs
