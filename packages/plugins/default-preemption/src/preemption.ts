@@ -120,23 +120,23 @@ export function moreImportantPod(a: Pod, b: Pod, now: number): boolean {
  * victims; null when there are none.
  */
 export function getEarliestPodStartTime(victims: ExtenderVictims, now: number): number | null {
-  return earliestStartTime(victims, (pod) => getPodStartTime(pod, now));
+  return earliestStartTimeOf(victims.pods, victims.pods.map(podPriority), now);
 }
 
-/** getEarliestPodStartTime with the start time of a pod given by `startOf`. */
-function earliestStartTime(victims: ExtenderVictims, startOf: (pod: Pod) => number): number | null {
-  const first = victims.pods[0];
+/** getEarliestPodStartTime over victims whose priorities are `prios`. */
+function earliestStartTimeOf(pods: readonly Pod[], prios: readonly number[], now: number): number | null {
+  const first = pods[0];
   if (!first) return null;
-  let earliest = startOf(first);
-  let maxPriority = podPriority(first);
-  for (const pod of victims.pods) {
-    const p = podPriority(pod);
+  let earliest = getPodStartTime(first, now);
+  let maxPriority = prios[0] as number;
+  for (let i = 0; i < pods.length; i++) {
+    const p = prios[i] as number;
     if (p === maxPriority) {
-      const t = startOf(pod);
+      const t = getPodStartTime(pods[i] as Pod, now);
       if (t < earliest) earliest = t;
     } else if (p > maxPriority) {
       maxPriority = p;
-      earliest = startOf(pod);
+      earliest = getPodStartTime(pods[i] as Pod, now);
     }
   }
   return earliest;
@@ -158,30 +158,41 @@ export function pickOneNodeForPreemption(
 ): string {
   if (nodesToVictims.size === 0) return "";
   let candidates = [...nodesToVictims.keys()];
-  const victimsOf = (node: string): ExtenderVictims => nodesToVictims.get(node) as ExtenderVictims;
-  const startOf = (pod: Pod): number => getPodStartTime(pod, now);
-  const funcs: readonly CandidateScoreFunc[] =
-    scoreFuncs && scoreFuncs.length > 0
-      ? scoreFuncs
-      : [
-          // A node with the fewest PDB violations.
-          (node) => -victimsOf(node).numPDBViolations,
-          // A node whose highest-priority victim has the lowest priority.
-          (node) => {
-            const first = victimsOf(node).pods[0];
-            return first ? -podPriority(first) : 0;
-          },
-          // A node with the smallest sum of victim priorities.
-          (node) => {
-            let sum = 0;
-            for (const p of victimsOf(node).pods) sum += podPriority(p) + priorityShift;
-            return -sum;
-          },
-          // A node with the fewest victims.
-          (node) => -victimsOf(node).pods.length,
-          // A node whose highest-priority victims started latest.
-          (node) => earliestStartTime(victimsOf(node), startOf) ?? Number.NEGATIVE_INFINITY,
-        ];
+  let funcs: readonly CandidateScoreFunc[];
+  if (scoreFuncs && scoreFuncs.length > 0) {
+    funcs = scoreFuncs;
+  } else {
+    // Each candidate's victims with their priorities, read once for every criterion below.
+    const keyed = new Map<string, { victims: ExtenderVictims; prios: number[] }>();
+    for (const [node, victims] of nodesToVictims) {
+      const prios: number[] = new Array(victims.pods.length);
+      for (let i = 0; i < victims.pods.length; i++) prios[i] = podPriority(victims.pods[i] as Pod);
+      keyed.set(node, { victims, prios });
+    }
+    const keysOf = (node: string) => keyed.get(node) as { victims: ExtenderVictims; prios: number[] };
+    funcs = [
+      // A node with the fewest PDB violations.
+      (node) => -keysOf(node).victims.numPDBViolations,
+      // A node whose highest-priority victim has the lowest priority.
+      (node) => {
+        const { prios } = keysOf(node);
+        return prios.length > 0 ? -(prios[0] as number) : 0;
+      },
+      // A node with the smallest sum of victim priorities.
+      (node) => {
+        let sum = 0;
+        for (const p of keysOf(node).prios) sum += p + priorityShift;
+        return -sum;
+      },
+      // A node with the fewest victims.
+      (node) => -keysOf(node).prios.length,
+      // A node whose highest-priority victims started latest.
+      (node) => {
+        const { victims, prios } = keysOf(node);
+        return earliestStartTimeOf(victims.pods, prios, now) ?? Number.NEGATIVE_INFINITY;
+      },
+    ];
+  }
   for (const f of funcs) {
     let selected: string[] = [];
     let maxScore = Number.NEGATIVE_INFINITY;
