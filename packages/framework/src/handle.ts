@@ -59,6 +59,12 @@ export interface PodNominator {
    * so a cycle need not ask node by node.
    */
   hasNominatedPods?(): boolean;
+  /**
+   * Optional: the names of the nodes some pod is nominated to (exactly those whose
+   * nominatedPodsForNode is not empty), so a cycle can mark them once instead of asking node by
+   * node. Read it at once: it may change with the next nomination.
+   */
+  nominatedNodeNames?(): Iterable<string>;
 }
 
 /** Running plugins from inside a plugin (preemption's dry runs). */

@@ -1,6 +1,5 @@
 // upstream: pkg/scheduler/framework/types.go (NodeInfo)
 import {
-  getContainerPorts,
   HostPortInfo,
   type Node,
   type Pod,
@@ -238,7 +237,7 @@ export class NodeInfo {
     else this.requested.subResource(res.resource);
     this.nonZeroRequested.milliCPU += sign * res.nonZeroCPU;
     this.nonZeroRequested.memory += sign * res.nonZeroMemory;
-    for (const p of getContainerPorts(pi.pod)) {
+    for (const p of pi.hostPorts()) {
       if (sign === 1) this.usedPorts.add(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
       else this.usedPorts.remove(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
     }

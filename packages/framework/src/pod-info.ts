@@ -1,7 +1,9 @@
 // upstream: pkg/scheduler/framework/types.go (PodInfo, AffinityTerm, calculateResource)
 import {
+  type ContainerPort,
   DefaultMemoryRequest,
   DefaultMilliCPURequest,
+  getContainerPorts,
   isPodLevelRequestsSet,
   labelSelectorAsSelector,
   nothing,
@@ -133,6 +135,8 @@ function preferredTerms(
  * A pod with everything the scheduler derives from it computed once: affinity terms with
  * compiled selectors and the resource requests.
  */
+const noHostPorts: readonly ContainerPort[] = Object.freeze([]);
+
 export class PodInfo {
   readonly pod: Pod;
   readonly requiredAffinityTerms: readonly AffinityTerm[];
@@ -145,6 +149,7 @@ export class PodInfo {
    */
   readonly parseError: Error | null;
   private cachedResource: PodResource | null = null;
+  private cachedHostPorts: readonly ContainerPort[] | null = null;
 
   constructor(pod: Pod) {
     this.pod = pod;
@@ -196,6 +201,20 @@ export class PodInfo {
   }
   get namespace(): string {
     return this.pod.metadata?.namespace ?? "";
+  }
+
+  /**
+   * The host ports the pod uses (getContainerPorts of the pod), computed once: NodeInfo reads
+   * them at every addition and removal of the pod (preemption's dry runs do both many times).
+   */
+  hostPorts(): readonly ContainerPort[] {
+    let ports = this.cachedHostPorts;
+    if (ports === null) {
+      const found = getContainerPorts(this.pod);
+      ports = found.length === 0 ? noHostPorts : found;
+      this.cachedHostPorts = ports;
+    }
+    return ports;
   }
 
   /** Requests and non-zero requests, computed once (PodLevelResources and InPlacePodVerticalScaling on, as in 1.37). */

@@ -904,6 +904,11 @@ export class PriorityQueue implements SchedulingQueue {
     return this.nominator.nominatedPods.size > 0;
   }
 
+  /** The nodes with nominated pods (PodNominator.nominatedNodeNames): a live view of the nominator's keys. */
+  nominatedNodeNames(): Iterable<string> {
+    return this.nominator.nominatedPods.keys();
+  }
+
   nominatedPodsForNode(nodeName: string): PodInfo[] {
     const refs = this.nominator.nominatedPodsForNode(nodeName);
     if (refs.length === 0) return noPodInfos;

@@ -882,6 +882,41 @@ export class Framework implements Handle {
     return this.activeFilter;
   }
 
+  // Per column, 1 when the node has nominated pods during one runFilterPluginsOnNodes call (all 0
+  // between calls), and the columns set.
+  private nominatedMarks = new Uint8Array(0);
+  private readonly nominatedMarked: number[] = [];
+
+  /**
+   * Marks the columns of the nodes some pod is nominated to, when the nominator can list them;
+   * null otherwise (the caller then asks per node). Nodes not in the columns are not marked:
+   * they run per node anyway.
+   */
+  private markNominatedColumns(cols: NodeColumns): Uint8Array | null {
+    const names = this.nominatorImpl?.nominatedNodeNames?.();
+    if (names === undefined) return null;
+    // Marks left by a call that threw.
+    if (this.nominatedMarked.length > 0) this.clearNominatedMarks(this.nominatedMarks);
+    if (this.nominatedMarks.length < cols.size) this.nominatedMarks = new Uint8Array(cols.size);
+    const marks = this.nominatedMarks;
+    const lister = this.snapshotLister.nodeInfos();
+    for (const name of names) {
+      const ni = lister.get(name);
+      if (ni === undefined) continue;
+      const idx = cols.indexOf(ni);
+      if (idx < 0 || marks[idx] === 1) continue;
+      marks[idx] = 1;
+      this.nominatedMarked.push(idx);
+    }
+    return marks;
+  }
+
+  private clearNominatedMarks(marks: Uint8Array): void {
+    const marked = this.nominatedMarked;
+    for (let k = 0; k < marked.length; k++) marks[marked[k] as number] = 0;
+    marked.length = 0;
+  }
+
   private readonly filterWindow = new FilterWindow();
   private readonly feasibleIndex = new FeasibleIndex();
 
@@ -934,6 +969,9 @@ export class Framework implements Handle {
     const timed = this.timed(state);
     const traceFilter = this.tracer?.filter ?? null;
     const checkNominated = this.nominatorImpl?.hasNominatedPods?.() ?? true;
+    // The columns of the nodes with nominated pods, marked once (a few nodes) rather than a
+    // nominator lookup per node; null: ask node by node.
+    const nominatedMarks = checkNominated ? this.markNominatedColumns(cols) : null;
     const direct = nodes === cols.nodeInfos;
     const w = this.filterWindow;
     // On sampled cycles: per plugin, the time of its runs and the number of nodes they covered,
@@ -965,7 +1003,13 @@ export class Framework implements Handle {
         const idx = direct ? pos : cols.indexOf(ni);
         colIdx[k] = idx;
         failAt[k] = np;
-        if (idx < 0 || (checkNominated && this.nominatedPodsForNode(ni.nodeName).length > 0)) {
+        if (
+          idx < 0 ||
+          (checkNominated &&
+            (nominatedMarks !== null
+              ? nominatedMarks[idx] === 1
+              : this.nominatedPodsForNode(ni.nodeName).length > 0))
+        ) {
           failAt[k] = -1; // per node
         } else {
           alive[numAlive] = idx;
@@ -1090,6 +1134,7 @@ export class Framework implements Handle {
       i += chunk;
     }
     feasible.length = numFeasible;
+    if (nominatedMarks !== null) this.clearNominatedMarks(nominatedMarks);
     if (passedOn !== null && spentMs !== null && ranOn !== null) {
       for (let p = 0; p < np; p++) {
         const avg = (spentMs[p] as number) / Math.max(1, ranOn[p] as number);

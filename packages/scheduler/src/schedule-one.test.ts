@@ -3,6 +3,8 @@
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import {
   Code,
+  type CycleState,
+  definePlugin,
   type Extender,
   type ExtenderFilterResult,
   FitError,
@@ -931,6 +933,58 @@ describe("TestFindFitPredicateCallCounts", () => {
       expect(filter.calls()).toBe(tc.expectedCount);
     });
   }
+});
+
+describe("filter with nominated pods over many nodes (batch Filter marks the nominated nodes)", () => {
+  it("runs two passes exactly on the nodes with higher-priority nominated pods, cycle after cycle", async () => {
+    const perNode = new Map<string, number>();
+    const counting = definePlugin<unknown>({
+      name: "CountingFilter",
+      factory: () => ({
+        name: () => "CountingFilter",
+        filter: (_s: CycleState, _p: Pod, ni: NodeInfo) => {
+          perNode.set(ni.nodeName, (perNode.get(ni.nodeName) ?? 0) + 1);
+          return null;
+        },
+      }),
+    });
+    const names = Array.from({ length: 40 }, (_, i) => String(i));
+    const ts = await newTestScheduler({
+      // A Score plugin: every node is filtered (without one, the first feasible node is enough).
+      plugins: [counting, equalPrioritizer],
+      profiles: [
+        profile({ filter: ["CountingFilter"], score: [{ name: "EqualPrioritizerPlugin", weight: 1 }] }),
+      ],
+      nodes: nodeList(names),
+    });
+    const nominate = (name: string, node: string) => {
+      const p = makePod().name(name).uid(name).priority(100).obj();
+      ts.source.store.pods.add(p);
+      ts.sched.queue.addNominatedPod(new PodInfo(p), {
+        nominatingMode: NominatingMode.Override,
+        nominatedNodeName: node,
+      });
+      return p;
+    };
+    const a = nominate("nominated-a", "3");
+    nominate("nominated-b", "17");
+    nominate("nominated-c", "17");
+    // A node the snapshot does not have: nothing to mark.
+    nominate("nominated-ghost", "ghost");
+    const twice = (nodes: string[]) => {
+      for (const n of names) expect([n, perNode.get(n)]).toEqual([n, nodes.includes(n) ? 2 : 1]);
+    };
+    await ts.schedule(makePod().name("p1").uid("p1").priority(0).obj());
+    twice(["3", "17"]);
+    perNode.clear();
+    ts.sched.queue.deleteNominatedPodIfExists(a);
+    await ts.schedule(makePod().name("p2").uid("p2").priority(0).obj());
+    twice(["17"]);
+    perNode.clear();
+    // Lower-priority nominated pods are not added: one pass everywhere.
+    await ts.schedule(makePod().name("p3").uid("p3").priority(1000).obj());
+    twice([]);
+  });
 });
 
 describe("Test_prioritizeNodes", () => {

@@ -29,6 +29,7 @@ import {
   type Candidate,
   type CandidateScoreFunc,
   Evaluator,
+  getPodStartTime,
   moreImportantPod,
   type PreemptionInterface,
   type SelectVictimsResult,
@@ -83,6 +84,8 @@ export function filterPodsWithPDBViolation(
   podInfos: readonly PodInfo[],
   pdbs: readonly PodDisruptionBudget[],
 ): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  // No PDB: nothing violates one (the same split, without the per-pod label checks).
+  if (pdbs.length === 0) return { violating: [], nonViolating: podInfos.slice() };
   const allowed = pdbs.map((pdb) => pdb.status?.disruptionsAllowed ?? 0);
   const selectors = pdbs.map(pdbSelector);
   const violating: PodInfo[] = [];
@@ -110,6 +113,24 @@ export function filterPodsWithPDBViolation(
   return { violating, nonViolating };
 }
 
+/** An Error status for selectVictimsOnNode's failure with `s`. */
+function victimsFailure(s: Status): SelectVictimsResult {
+  return {
+    victims: [],
+    numViolatingVictim: 0,
+    status: new Status(Code.Error).withError(s.asError() ?? new Error(s.message())),
+  };
+}
+
+/**
+ * The comparator `more(a, b) ? -1 : more(b, a) ? 1 : 0` of moreImportantPod, over keys read once:
+ * higher priority first, then the earlier start time.
+ */
+function byPriorityThenStart(a: { prio: number; start: number }, b: { prio: number; start: number }): number {
+  if (a.prio !== b.prio) return a.prio > b.prio ? -1 : 1;
+  return a.start < b.start ? -1 : b.start < a.start ? 1 : 0;
+}
+
 /**
  * DefaultPreemption: when no node fits, finds a node where evicting lower-priority pods makes
  * the pod fit, preempts them and nominates the node.
@@ -120,6 +141,8 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
   isEligiblePod: IsEligiblePodFunc = () => true;
   /** Victim ordering; default: priority, then start time (upstream util.MoreImportantPod). */
   moreImportantPod: MoreImportantPodFunc;
+  /** The default moreImportantPod, recognised to sort by precomputed keys. */
+  private readonly defaultMoreImportantPod: MoreImportantPodFunc;
 
   constructor(
     private readonly args: DefaultPreemptionArgs,
@@ -127,7 +150,8 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
     private readonly fts: Features,
   ) {
     this.evaluator = new Evaluator(name, handle, this);
-    this.moreImportantPod = (a, b) => moreImportantPod(a, b, handle.clock().now());
+    this.defaultMoreImportantPod = (a, b) => moreImportantPod(a, b, handle.clock().now());
+    this.moreImportantPod = this.defaultMoreImportantPod;
   }
 
   name(): string {
@@ -206,32 +230,13 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
     pdbs: readonly PodDisruptionBudget[],
   ): SelectVictimsResult {
     const handle = this.handle;
-    const removePod = (pi: PodInfo): Status | null => {
-      try {
-        nodeInfo.removePod(pi.pod);
-      } catch (e) {
-        return asStatus(e);
-      }
-      const s = handle.runPreFilterExtensionRemovePod(state, pod, pi, nodeInfo);
-      return s === null || s.isSuccess() ? null : s;
-    };
-    const addPod = (pi: PodInfo): Status | null => {
-      nodeInfo.addPodInfo(pi);
-      const s = handle.runPreFilterExtensionAddPod(state, pod, pi, nodeInfo);
-      return s === null || s.isSuccess() ? null : s;
-    };
-    const fail = (s: Status): SelectVictimsResult => ({
-      victims: [],
-      numViolatingVictim: 0,
-      status: new Status(Code.Error).withError(s.asError() ?? new Error(s.message())),
-    });
-
     const potentialVictims: PodInfo[] = [];
+    const prio = podPriority(pod);
     for (const pi of nodeInfo.pods)
-      if (this.isPreemptionAllowed(nodeInfo, pi, pod)) potentialVictims.push(pi);
+      if (podPriority(pi.pod) < prio && this.isEligiblePod(nodeInfo, pi, pod)) potentialVictims.push(pi);
     for (const pi of potentialVictims) {
-      const s = removePod(pi);
-      if (s) return fail(s);
+      const s = this.removeVictim(state, pod, pi, nodeInfo);
+      if (s) return victimsFailure(s);
     }
     // Nothing to remove: the node's state did not change, no need to evaluate it again.
     if (potentialVictims.length === 0) {
@@ -246,38 +251,64 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
     const fits = handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
     if (fits !== null && !fits.isSuccess()) return { victims: [], numViolatingVictim: 0, status: fits };
 
-    const more = this.moreImportantPod;
-    const byImportance = (a: PodInfo, b: PodInfo): number =>
-      more(a.pod, b.pod) ? -1 : more(b.pod, a.pod) ? 1 : 0;
-    potentialVictims.sort(byImportance);
+    this.sortByImportance(potentialVictims);
     const { violating, nonViolating } = filterPodsWithPDBViolation(potentialVictims, pdbs);
     const victims: PodInfo[] = [];
     let numViolatingVictim = 0;
-    // Adds the pod back; keeps it when the preemptor still fits, else removes it again as a victim.
-    const reprieve = (pi: PodInfo): { fits: boolean; error: Status | null } => {
-      const a = addPod(pi);
-      if (a) return { fits: false, error: a };
-      const s = handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
-      const ok = s === null || s.isSuccess();
-      if (!ok) {
-        const r = removePod(pi);
-        if (r) return { fits: false, error: r };
-        victims.push(pi);
+    // Adds each pod back; keeps it when the preemptor still fits, else removes it again as a victim.
+    for (let g = 0; g < 2; g++) {
+      const group = g === 0 ? violating : nonViolating;
+      for (const pi of group) {
+        nodeInfo.addPodInfo(pi);
+        const a = handle.runPreFilterExtensionAddPod(state, pod, pi, nodeInfo);
+        if (a !== null && !a.isSuccess()) return victimsFailure(a);
+        const s = handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
+        if (s !== null && !s.isSuccess()) {
+          const r = this.removeVictim(state, pod, pi, nodeInfo);
+          if (r) return victimsFailure(r);
+          victims.push(pi);
+          if (g === 0) numViolatingVictim++;
+        }
       }
-      return { fits: ok, error: null };
-    };
-    for (const pi of violating) {
-      const r = reprieve(pi);
-      if (r.error) return fail(r.error);
-      if (!r.fits) numViolatingVictim++;
-    }
-    for (const pi of nonViolating) {
-      const r = reprieve(pi);
-      if (r.error) return fail(r.error);
     }
     // Keep the victims ordered by importance when both groups contributed.
-    if (violating.length > 0 && nonViolating.length > 0) victims.sort(byImportance);
-    return { victims: victims.map((pi) => pi.pod), numViolatingVictim, status: null };
+    if (violating.length > 0 && nonViolating.length > 0) this.sortByImportance(victims);
+    const pods: Pod[] = new Array(victims.length);
+    for (let i = 0; i < victims.length; i++) pods[i] = (victims[i] as PodInfo).pod;
+    return { victims: pods, numViolatingVictim, status: null };
+  }
+
+  /** Removes `pi` from the node copy and runs the PreFilter extensions' RemovePod; a failure's status. */
+  private removeVictim(state: CycleState, pod: Pod, pi: PodInfo, nodeInfo: NodeInfo): Status | null {
+    try {
+      nodeInfo.removePod(pi.pod);
+    } catch (e) {
+      return asStatus(e);
+    }
+    const s = this.handle.runPreFilterExtensionRemovePod(state, pod, pi, nodeInfo);
+    return s === null || s.isSuccess() ? null : s;
+  }
+
+  /**
+   * Sorts most important first with `moreImportantPod`. With the default order, each pod's
+   * priority and start time are read once (one clock reading for pods that have not started)
+   * instead of at every comparison; the same comparisons, so the same order.
+   */
+  private sortByImportance(pods: PodInfo[]): void {
+    if (pods.length < 2) return;
+    const more = this.moreImportantPod;
+    if (more !== this.defaultMoreImportantPod) {
+      pods.sort((a, b) => (more(a.pod, b.pod) ? -1 : more(b.pod, a.pod) ? 1 : 0));
+      return;
+    }
+    const now = this.handle.clock().now();
+    const keyed: { pi: PodInfo; prio: number; start: number }[] = new Array(pods.length);
+    for (let i = 0; i < pods.length; i++) {
+      const pi = pods[i] as PodInfo;
+      keyed[i] = { pi, prio: podPriority(pi.pod), start: getPodStartTime(pi.pod, now) };
+    }
+    keyed.sort(byPriorityThenStart);
+    for (let i = 0; i < pods.length; i++) pods[i] = (keyed[i] as { pi: PodInfo }).pi;
   }
 
   /** null: the default candidate selection criteria. */

@@ -42,6 +42,8 @@ import { defaultPreemptionPlugin } from "./index";
 import {
   type Candidate,
   Evaluator,
+  getEarliestPodStartTime,
+  getPodStartTime,
   type PreemptionInterface,
   pickOneNodeForPreemption,
   type SelectVictimsResult,
@@ -254,6 +256,60 @@ describe("pickOneNodeForPreemption", () => {
       ["a", v()],
     ]);
     expect(pickOneNodeForPreemption(m, null, 0)).toBe("b");
+  });
+
+  it("equals the criteria applied one by one on fresh reads, over random candidates", () => {
+    // The criteria as upstream states them, reading every pod on every call.
+    const reference = (m: ReadonlyMap<string, ExtenderVictims>, now: number): string => {
+      let candidates = [...m.keys()];
+      const v = (n: string) => m.get(n) as ExtenderVictims;
+      const funcs: ((n: string) => number)[] = [
+        (n) => -v(n).numPDBViolations,
+        (n) => (v(n).pods[0] ? -(v(n).pods[0]?.spec?.priority ?? 0) : 0),
+        (n) => -v(n).pods.reduce((s, p) => s + (p.spec?.priority ?? 0) + 2 ** 31, 0),
+        (n) => -v(n).pods.length,
+        (n) => getEarliestPodStartTime(v(n), now) ?? Number.NEGATIVE_INFINITY,
+      ];
+      for (const f of funcs) {
+        const best = Math.max(...candidates.map(f));
+        const selected = candidates.filter((n) => f(n) === best);
+        if (selected.length === 1) return selected[0] as string;
+        if (selected.length > 0) candidates = selected;
+      }
+      return candidates[0] as string;
+    };
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const now = Date.UTC(2026, 0, 1);
+    for (let round = 0; round < 300; round++) {
+      const m = new Map<string, ExtenderVictims>();
+      const numNodes = 1 + rnd(12);
+      for (let i = 0; i < numNodes; i++) {
+        const pods = Array.from({ length: 1 + rnd(4) }, (_, k) => {
+          const b = makePod()
+            .name(`n${i}-p${k}`)
+            .priority(rnd(3) - 1);
+          // Whole-second start times that repeat across nodes; some pods have not started.
+          return rnd(4) === 0 ? b.obj() : b.startTime(new Date(now - 1000 * rnd(5))).obj();
+        });
+        m.set(`n${i}`, { pods, numPDBViolations: rnd(2) });
+      }
+      expect(pickOneNodeForPreemption(m, null, now)).toBe(reference(m, now));
+    }
+  });
+
+  it("getPodStartTime (memoized per start time) equals parsing the start time each time", () => {
+    const times = ["2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z", "not a time", "2025-12-31T23:59:59Z"];
+    for (let i = 0; i < 40; i++) {
+      const t = times[i % times.length] as string;
+      const pod = makePod().name(`p${i}`).obj();
+      pod.status = { startTime: t };
+      expect(getPodStartTime(pod, 5)).toEqual(new Date(t).getTime());
+    }
+    expect(getPodStartTime(makePod().name("not-started").obj(), 5)).toBe(5);
   });
 
   it("uses custom score functions in order when given", () => {

@@ -86,9 +86,23 @@ export function postFilterResultWithNominatedNode(nodeName: string): PostFilterR
 
 /** upstream GetPodStartTime: status.startTime, or now for pods that have not started. Milliseconds. */
 export function getPodStartTime(pod: Pod, now: number): number {
-  const t = podStartTime(pod);
-  return t ? t.getTime() : now;
+  const t = pod.status?.startTime;
+  if (!t) return now;
+  if (typeof t !== "string") return (podStartTime(pod) as Date).getTime();
+  // Each distinct start time parsed once: victims are compared on every node of a dry run and
+  // every candidate of the selection, and start times repeat (whole seconds).
+  let ms = startTimes.get(t);
+  if (ms === undefined) {
+    ms = (podStartTime(pod) as Date).getTime();
+    if (startTimes.size >= maxStartTimes) startTimes.clear();
+    startTimes.set(t, ms);
+  }
+  return ms;
 }
+
+/** status.startTime → milliseconds (a memo, bounded). */
+const startTimes = new Map<string, number>();
+const maxStartTimes = 4096;
 
 /**
  * upstream util.MoreImportantPod: higher priority first; equal priorities, the one that started
@@ -106,18 +120,23 @@ export function moreImportantPod(a: Pod, b: Pod, now: number): boolean {
  * victims; null when there are none.
  */
 export function getEarliestPodStartTime(victims: ExtenderVictims, now: number): number | null {
-  const first = victims.pods[0];
+  return earliestStartTimeOf(victims.pods, victims.pods.map(podPriority), now);
+}
+
+/** getEarliestPodStartTime over victims whose priorities are `prios`. */
+function earliestStartTimeOf(pods: readonly Pod[], prios: readonly number[], now: number): number | null {
+  const first = pods[0];
   if (!first) return null;
   let earliest = getPodStartTime(first, now);
-  let maxPriority = podPriority(first);
-  for (const pod of victims.pods) {
-    const p = podPriority(pod);
+  let maxPriority = prios[0] as number;
+  for (let i = 0; i < pods.length; i++) {
+    const p = prios[i] as number;
     if (p === maxPriority) {
-      const t = getPodStartTime(pod, now);
+      const t = getPodStartTime(pods[i] as Pod, now);
       if (t < earliest) earliest = t;
     } else if (p > maxPriority) {
       maxPriority = p;
-      earliest = getPodStartTime(pod, now);
+      earliest = getPodStartTime(pods[i] as Pod, now);
     }
   }
   return earliest;
@@ -139,29 +158,41 @@ export function pickOneNodeForPreemption(
 ): string {
   if (nodesToVictims.size === 0) return "";
   let candidates = [...nodesToVictims.keys()];
-  const victimsOf = (node: string): ExtenderVictims => nodesToVictims.get(node) as ExtenderVictims;
-  const funcs: readonly CandidateScoreFunc[] =
-    scoreFuncs && scoreFuncs.length > 0
-      ? scoreFuncs
-      : [
-          // A node with the fewest PDB violations.
-          (node) => -victimsOf(node).numPDBViolations,
-          // A node whose highest-priority victim has the lowest priority.
-          (node) => {
-            const first = victimsOf(node).pods[0];
-            return first ? -podPriority(first) : 0;
-          },
-          // A node with the smallest sum of victim priorities.
-          (node) => {
-            let sum = 0;
-            for (const p of victimsOf(node).pods) sum += podPriority(p) + priorityShift;
-            return -sum;
-          },
-          // A node with the fewest victims.
-          (node) => -victimsOf(node).pods.length,
-          // A node whose highest-priority victims started latest.
-          (node) => getEarliestPodStartTime(victimsOf(node), now) ?? Number.NEGATIVE_INFINITY,
-        ];
+  let funcs: readonly CandidateScoreFunc[];
+  if (scoreFuncs && scoreFuncs.length > 0) {
+    funcs = scoreFuncs;
+  } else {
+    // Each candidate's victims with their priorities, read once for every criterion below.
+    const keyed = new Map<string, { victims: ExtenderVictims; prios: number[] }>();
+    for (const [node, victims] of nodesToVictims) {
+      const prios: number[] = new Array(victims.pods.length);
+      for (let i = 0; i < victims.pods.length; i++) prios[i] = podPriority(victims.pods[i] as Pod);
+      keyed.set(node, { victims, prios });
+    }
+    const keysOf = (node: string) => keyed.get(node) as { victims: ExtenderVictims; prios: number[] };
+    funcs = [
+      // A node with the fewest PDB violations.
+      (node) => -keysOf(node).victims.numPDBViolations,
+      // A node whose highest-priority victim has the lowest priority.
+      (node) => {
+        const { prios } = keysOf(node);
+        return prios.length > 0 ? -(prios[0] as number) : 0;
+      },
+      // A node with the smallest sum of victim priorities.
+      (node) => {
+        let sum = 0;
+        for (const p of keysOf(node).prios) sum += p + priorityShift;
+        return -sum;
+      },
+      // A node with the fewest victims.
+      (node) => -keysOf(node).prios.length,
+      // A node whose highest-priority victims started latest.
+      (node) => {
+        const { victims, prios } = keysOf(node);
+        return earliestStartTimeOf(victims.pods, prios, now) ?? Number.NEGATIVE_INFINITY;
+      },
+    ];
+  }
   for (const f of funcs) {
     let selected: string[] = [];
     let maxScore = Number.NEGATIVE_INFINITY;
