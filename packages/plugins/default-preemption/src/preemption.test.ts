@@ -305,8 +305,7 @@ describe("pickOneNodeForPreemption", () => {
     const times = ["2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z", "not a time", "2025-12-31T23:59:59Z"];
     for (let i = 0; i < 40; i++) {
       const t = times[i % times.length] as string;
-      const pod = makePod().name(`p${i}`).obj();
-      pod.status = { startTime: t };
+      const pod = { ...makePod().name(`p${i}`).obj(), status: { startTime: t } };
       expect(getPodStartTime(pod, 5)).toEqual(new Date(t).getTime());
     }
     expect(getPodStartTime(makePod().name("not-started").obj(), 5)).toBe(5);
