@@ -131,12 +131,12 @@ function preferredTerms(
   return out;
 }
 
+const noHostPorts: readonly ContainerPort[] = Object.freeze([]);
+
 /**
  * A pod with everything the scheduler derives from it computed once: affinity terms with
  * compiled selectors and the resource requests.
  */
-const noHostPorts: readonly ContainerPort[] = Object.freeze([]);
-
 export class PodInfo {
   readonly pod: Pod;
   readonly requiredAffinityTerms: readonly AffinityTerm[];
