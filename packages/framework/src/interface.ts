@@ -130,9 +130,10 @@ export interface BatchFilterPlugin extends FilterPlugin {
   /**
    * For every k in `[0, count)`: `out[k]` = what `filter(state, pod, columns.nodeInfos[indices[k]])`
    * returns (null or a Success status when the node passes). Every `out[k]` must be written. A
-   * rejection is a new Status per node (the runtime names the plugin on it), with the same code
-   * and reasons as `filter`'s. Runs synchronously, during a cycle only: `columns` and `indices`
-   * are valid for this call.
+   * rejection has the same code and reasons as `filter`'s; one Status object may stand for
+   * several nodes of the call (the runtime only names the plugin on it, and nothing may change it
+   * afterwards). Runs synchronously, during a cycle only: `columns` and `indices` are valid for
+   * this call.
    */
   filterBatch(
     state: CycleState,
