@@ -206,7 +206,7 @@ describe("TestGatedPodFlushFrequency", () => {
     });
     const pod = makePod().name("pod1").namespace("ns1").uid("1").obj();
     const pInfo = setQueuedPodInfoGated(queuedPodInfo(pod, { timestamp: clock.now() }), "preEnqueuePlugin");
-    q.unschedulablePods.addOrUpdate(pInfo, false);
+    q.unschedulablePods.addOrUpdate(pInfo);
 
     // T=5:01: flushed (PreEnqueue runs again; the pod stays gated).
     clock.advance(flushDuration + 1000);
@@ -252,7 +252,7 @@ describe("TestPriorityQueue_initPodMaxInUnschedulablePodsDuration", () => {
       for (const p of [pInfo1, pInfo2]) {
         unschedulableCondition(p.podInfo.pod);
         p.unschedulableCount++;
-        q.unschedulablePods.addOrUpdate(p, false);
+        q.unschedulablePods.addOrUpdate(p);
       }
       // flushUnscheduledQ
       clock.advance(tc.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs);
@@ -280,7 +280,7 @@ describe("TestPodTimestamp", () => {
       case "addPodUnschedulablePods":
         unschedulableCondition((pInfo as QueuedPodInfo).podInfo.pod);
         (pInfo as QueuedPodInfo).unschedulableCount++;
-        q.unschedulablePods.addOrUpdate(pInfo as QueuedPodInfo, false);
+        q.unschedulablePods.addOrUpdate(pInfo as QueuedPodInfo);
         break;
       case "addPodBackoffQ":
         q.backoffQ.add(pInfo as QueuedPodInfo);
@@ -582,7 +582,7 @@ describe("TestSchedulerPodsMetric", () => {
                 // needs to increment it to make it backoff
                 p.unschedulableCount++;
               }
-              q.unschedulablePods.addOrUpdate(p, false);
+              q.unschedulablePods.addOrUpdate(p);
               break;
             }
             case "deletePod":

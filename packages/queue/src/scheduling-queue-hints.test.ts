@@ -365,7 +365,7 @@ describe("TestPriorityQueue_MoveAllToActiveOrBackoffQueueWithQueueingHint", () =
         q.addUnschedulableIfNotPresent(pInfo, q.schedulingCycle());
       } else {
         // Already in the pool because it is gated: use the test's QueuedPodInfo.
-        q.unschedulablePods.addOrUpdate(pInfo, true);
+        q.unschedulablePods.addOrUpdate(pInfo);
       }
       clock.advance(tc.duration ?? 0);
 

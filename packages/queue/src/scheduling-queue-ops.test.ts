@@ -159,7 +159,7 @@ describe("TestPriorityQueue_Pop", () => {
       q.activeQ.queue.addOrUpdate(newQueuedPodInfo(clock, medPod));
       q.backoffQ.add(newQueuedPodInfo(clock, backoffPod, "plugin"));
       q.backoffQ.add(newQueuedPodInfo(clock, errorBackoffPod));
-      q.unschedulablePods.addOrUpdate(newQueuedPodInfo(clock, unschedPod, "plugin"), false);
+      q.unschedulablePods.addOrUpdate(newQueuedPodInfo(clock, unschedPod, "plugin"));
 
       const got: string[] = [];
       for (let i = 0; i < tc.wantPods.length + 1; i++) {
@@ -239,7 +239,7 @@ describe("TestPriorityQueue_Update", () => {
         const pInfo = newQueuedPodInfo(clock, medPriorityPod(), queuePlugin);
         // needs to increment to make the pod backing off
         pInfo.unschedulableCount++;
-        q.unschedulablePods.addOrUpdate(pInfo, false);
+        q.unschedulablePods.addOrUpdate(pInfo);
         return [medPriorityPod(), withAnnotation(medPriorityPod(), "test")];
       },
     },
@@ -249,7 +249,7 @@ describe("TestPriorityQueue_Update", () => {
       prepareFunc: (q, clock) => {
         const pInfo = newQueuedPodInfo(clock, medPriorityPod(), queuePlugin);
         pInfo.unschedulableCount++;
-        q.unschedulablePods.addOrUpdate(pInfo, false);
+        q.unschedulablePods.addOrUpdate(pInfo);
         // After podMaxBackoffDuration the pod no longer backs off: activeQ.
         clock.advance(q.backoffQ.podMaxBackoffMs);
         return [medPriorityPod(), withAnnotation(medPriorityPod(), "test1")];
@@ -259,7 +259,7 @@ describe("TestPriorityQueue_Update", () => {
       name: "when updating a pod in unschedulableEntities, if the scheduling hint returns QueueSkip, it remains in unschedulableEntities",
       wantQ: "unschedulableQ",
       prepareFunc: (q, clock) => {
-        q.unschedulablePods.addOrUpdate(newQueuedPodInfo(clock, medPriorityPod(), skipPlugin), false);
+        q.unschedulablePods.addOrUpdate(newQueuedPodInfo(clock, medPriorityPod(), skipPlugin));
         return [medPriorityPod(), withAnnotation(medPriorityPod(), "test1")];
       },
     },
@@ -464,8 +464,7 @@ describe("TestPriorityQueue_Activate", () => {
         expect(q.activeQ.listInFlightEvents()).toHaveLength(1);
       }
       if (tc.qPodInActiveQ) q.add(toActivate);
-      if (tc.qPodInfoInUnschedulableEntities)
-        q.unschedulablePods.addOrUpdate(queuedPodInfo(toActivate), false);
+      if (tc.qPodInfoInUnschedulableEntities) q.unschedulablePods.addOrUpdate(queuedPodInfo(toActivate));
       if (tc.qPodInfoInBackoffQ) q.backoffQ.add(queuedPodInfo(toActivate));
 
       q.activate(new Map([["test_pod", toActivate]]));
@@ -924,7 +923,7 @@ describe("TestPriorityQueue_GetPod", () => {
   const { q } = newTestQueue();
   q.activeQ.queue.addOrUpdate(newQueuedPodInfoForLookup(activeQPod));
   q.backoffQ.add(newQueuedPodInfoForLookup(backoffQPod));
-  q.unschedulablePods.addOrUpdate(newQueuedPodInfoForLookup(unschedPod), false);
+  q.unschedulablePods.addOrUpdate(newQueuedPodInfoForLookup(unschedPod));
 
   const tests = [
     { name: "pod is found in activeQ", podName: "pod1", expectedPod: activeQPod },

@@ -406,15 +406,13 @@ export class PriorityQueue implements SchedulingQueue {
    * they entered backoffQ).
    */
   private moveToActiveQ(pInfo: QueuedPodInfo, event: string, movesFromBackoffQ: boolean): boolean {
-    const gatedBefore = pInfo.gatingPlugin !== "";
     if (!(this.popFromBackoffQ && movesFromBackoffQ)) this.runPreEnqueuePlugins(pInfo);
     if (pInfo.gatingPlugin !== "") {
-      if (this.unschedulablePods.addOrUpdate(pInfo, gatedBefore))
-        this.metrics.incomingPod?.("unschedulable", event);
+      if (this.unschedulablePods.addOrUpdate(pInfo)) this.metrics.incomingPod?.("unschedulable", event);
       return false;
     }
     if (pInfo.initialAttemptTimestamp === null) pInfo.initialAttemptTimestamp = this.clock.now();
-    this.unschedulablePods.delete(pInfo, gatedBefore);
+    this.unschedulablePods.delete(pInfo);
     this.activeQ.queue.addOrUpdate(pInfo);
     this.metrics.incomingPod?.("active", event);
     return true;
@@ -422,24 +420,23 @@ export class PriorityQueue implements SchedulingQueue {
 
   /** Moves the pod to backoffQ; with PopFromBackoffQ, PreEnqueue runs here and may gate it. */
   private moveToBackoffQ(pInfo: QueuedPodInfo, event: string): boolean {
-    const gatedBefore = pInfo.gatingPlugin !== "";
     if (this.popFromBackoffQ) {
       this.runPreEnqueuePlugins(pInfo);
       if (pInfo.gatingPlugin !== "") {
-        if (this.unschedulablePods.addOrUpdate(pInfo, gatedBefore)) {
+        if (this.unschedulablePods.addOrUpdate(pInfo)) {
           this.metrics.incomingPod?.("unschedulable", event);
         }
         return false;
       }
     }
-    this.unschedulablePods.delete(pInfo, gatedBefore);
+    this.unschedulablePods.delete(pInfo);
     this.backoffQ.add(pInfo);
     this.metrics.incomingPod?.("backoff", event);
     return true;
   }
 
   private addToUnschedulable(pInfo: QueuedPodInfo, event: string): void {
-    if (this.unschedulablePods.addOrUpdate(pInfo, pInfo.gatingPlugin !== "")) {
+    if (this.unschedulablePods.addOrUpdate(pInfo)) {
       this.metrics.incomingPod?.("unschedulable", event);
     }
   }
@@ -531,7 +528,7 @@ export class PriorityQueue implements SchedulingQueue {
     const key = lookupKey(pod);
     if (!this.activeQ.queue.deleteKey(key) && !this.backoffQ.deleteKey(key)) {
       const p = this.unschedulablePods.getByKey(key);
-      if (p) this.unschedulablePods.delete(p, p.gatingPlugin !== "");
+      if (p) this.unschedulablePods.delete(p);
     }
     this.reportPending();
   }
@@ -780,7 +777,7 @@ export class PriorityQueue implements SchedulingQueue {
       if (pInfo.gatingPlugin !== "" && !gateMayOpen(pInfo.gatingPlugin)) continue;
       const hint = this.isPodWorthRequeuing(pInfo, event, oldObj, newObj);
       if (hint === QueueingStrategy.queueSkip) continue;
-      this.unschedulablePods.delete(pInfo, pInfo.gatingPlugin !== "");
+      this.unschedulablePods.delete(pInfo);
       this.requeuePodWithQueueingStrategy(pInfo, hint, label);
     }
     // In-flight pods may come back through addUnschedulableIfNotPresent and need this event.

@@ -19,14 +19,13 @@ describe("UnschedulablePods.ungatedMap", () => {
       let sawOutOfOrder = false;
       for (let step = 0; step < 3000; step++) {
         const p = infos[rand.intn(infos.length)]!;
-        const gatedBefore = p.gatingPlugin !== "";
         const r = rand.float();
         if (r < 0.6) {
           // Added, or updated in place with its gate possibly changed (as PreEnqueue does).
           if (rand.float() < 0.5) p.gatingPlugin = p.gatingPlugin === "" ? "Gate" : "";
-          pool.addOrUpdate(p, pool.get(p) !== undefined ? gatedBefore : p.gatingPlugin !== "");
+          pool.addOrUpdate(p);
         } else if (pool.get(p) !== undefined) {
-          pool.delete(p, gatedBefore);
+          pool.delete(p);
         }
         const all = [...pool.podInfoMap.values()];
         expect(pool.gatedCount).toBe(all.filter((x) => x.gatingPlugin !== "").length);

@@ -6,8 +6,6 @@ import { queuedPodInfoKey } from "./backoff-queue";
 export class UnschedulablePods {
   /** `namespace/name` → the queued pod. */
   readonly podInfoMap = new Map<string, QueuedPodInfo>();
-  /** How many entries are gated (the rest are unschedulable). */
-  gatedCount = 0;
   /**
    * The entries that are not gated, in the order they have in `podInfoMap` while
    * `ungatedInOrder` (an entry that stops being gated in place is appended here but keeps its
@@ -17,18 +15,17 @@ export class UnschedulablePods {
   readonly ungatedMap = new Map<string, QueuedPodInfo>();
   ungatedInOrder = true;
 
-  /** Adds or replaces the pod; `gatedBefore` is whether the stored entry was gated. Returns true when new. */
-  addOrUpdate(pInfo: QueuedPodInfo, gatedBefore: boolean): boolean {
+  /** How many entries are gated (the rest are unschedulable). */
+  get gatedCount(): number {
+    return this.podInfoMap.size - this.ungatedMap.size;
+  }
+
+  /** Adds or replaces the pod (gated or not as its `gatingPlugin` says now). Returns true when new. */
+  addOrUpdate(pInfo: QueuedPodInfo): boolean {
     const key = queuedPodInfoKey(pInfo);
-    const gated = pInfo.gatingPlugin !== "";
     const isNew = !this.podInfoMap.has(key);
-    if (isNew) {
-      if (gated) this.gatedCount++;
-    } else if (gatedBefore !== gated) {
-      this.gatedCount += gated ? 1 : -1;
-    }
     this.podInfoMap.set(key, pInfo);
-    if (gated) {
+    if (pInfo.gatingPlugin !== "") {
       this.ungatedMap.delete(key);
     } else {
       if (!isNew && !this.ungatedMap.has(key)) this.ungatedInOrder = false;
@@ -37,10 +34,10 @@ export class UnschedulablePods {
     return isNew;
   }
 
-  /** Removes the pod; `gated` tells which count it was in. */
-  delete(pInfo: QueuedPodInfo, gated: boolean): void {
+  /** Removes the pod. */
+  delete(pInfo: QueuedPodInfo): void {
     const key = queuedPodInfoKey(pInfo);
-    if (this.podInfoMap.delete(key) && gated) this.gatedCount--;
+    this.podInfoMap.delete(key);
     this.ungatedMap.delete(key);
     if (this.podInfoMap.size === 0) this.ungatedInOrder = true;
   }
