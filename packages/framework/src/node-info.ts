@@ -56,7 +56,8 @@ export class NodeInfo {
   /**
    * A copy made by copyInto shares its source's pod list instead of copying it: its pods are the
    * first `lentLength` entries of `lentFrom` as they were at the copy, which the source keeps
-   * recoverable through `lentUndo` (entries from `lentUndoStart` on). `pods` materializes them.
+   * recoverable through `lentUndo` (entries from `lentUndoStart` on; set whenever `lentFrom` is).
+   * `pods` materializes them.
    */
   private lentFrom: PodInfo[] | null = null;
   private lentLength = 0;
@@ -109,14 +110,24 @@ export class NodeInfo {
     const n = this.lentLength;
     const out = src.length >= n ? src.slice(0, n) : src.slice();
     while (out.length < n) out.push(undefined as unknown as PodInfo);
-    const u = this.lentUndo;
-    if (u !== null) {
-      for (let k = u.pos.length - 1; k >= this.lentUndoStart; k--) {
-        const p = u.pos[k]!;
-        if (p < n) out[p] = u.val[k]!;
-      }
+    const u = this.lentUndo!;
+    for (let k = u.pos.length - 1; k >= this.lentUndoStart; k--) {
+      const p = u.pos[k]!;
+      if (p < n) out[p] = u.val[k]!;
     }
     this.ownPodList(out);
+  }
+
+  /** Makes this NodeInfo's pods the first `length` of `from` as `undo` (from `undoStart` on) recovers them. */
+  private borrow(from: PodInfo[], length: number, undo: PodListUndo, undoStart: number): void {
+    // Its own list, if any, is no longer its pods (and may be what other copies share).
+    this.podList = unreadPodList;
+    this.lentFrom = from;
+    this.lentLength = length;
+    this.lentUndo = undo;
+    this.lentUndoStart = undoStart;
+    this.lentMax = 0;
+    this.undo = null;
   }
 
   private ownPodList(pods: PodInfo[]): void {
@@ -273,28 +284,16 @@ export class NodeInfo {
     c.taints = this.taints;
     c.unschedulable = this.unschedulable;
     // Share a long pod list rather than copy it (see `pods`); short ones are copied.
-    if (this.lentFrom === null && this.podList.length <= podListShareThreshold) {
+    if (this.lentFrom !== null) {
+      c.borrow(this.lentFrom, this.lentLength, this.lentUndo!, this.lentUndoStart);
+    } else if (this.podList.length <= podListShareThreshold) {
       c.ownPodList(this.podList.slice());
-    } else if (this.lentFrom !== null) {
-      c.lentFrom = this.lentFrom;
-      c.lentLength = this.lentLength;
-      c.lentUndo = this.lentUndo;
-      c.lentUndoStart = this.lentUndoStart;
     } else {
       const list = this.podList;
       const undo = this.undo ?? new PodListUndo();
       this.undo = undo;
       if (list.length > this.lentMax) this.lentMax = list.length;
-      c.lentFrom = list;
-      c.lentLength = list.length;
-      c.lentUndo = undo;
-      c.lentUndoStart = undo.pos.length;
-    }
-    if (c.lentFrom !== null) {
-      // Its own list, if any, is no longer its pods (and may be what other copies share).
-      c.podList = unreadPodList;
-      c.lentMax = 0;
-      c.undo = null;
+      c.borrow(list, list.length, undo, undo.pos.length);
     }
     c.podsWithAffinity = this.podsWithAffinity.slice();
     c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
