@@ -576,43 +576,30 @@ function diffPVCKeys(
  * usedPVCSet (a rebuild of the lists replaces the set, and the counts are then rebuilt on the next
  * incremental update). Kept outside Snapshot so its public shape stays upstream's.
  */
-const pvcNodeCounts = new WeakMap<Snapshot, { set: Set<string>; counts: Map<string, number> }>();
+const pvcNodeCounts = new WeakMap<Snapshot, PVCNodeCounts>();
+
+/** A snapshot's usedPVCSet and how many listed NodeInfos use each of its keys. */
+interface PVCNodeCounts {
+  set: Set<string>;
+  counts: Map<string, number>;
+}
 
 /**
  * usedPVCSet after the listed NodeInfos gained and lost the given keys (the node list itself
  * unchanged): O(changes) with the counts, as a rebuild over every node (upstream) would give.
  */
 function updateUsedPVCSetIncrementally(snapshot: Snapshot, changes: PVCKeyChanges): void {
-  const idx = pvcNodeCounts.get(snapshot);
+  let idx = pvcNodeCounts.get(snapshot);
   if (idx === undefined || idx.set !== snapshot.usedPVCSet) {
     // First incremental update since the set was built elsewhere: count over every node.
-    const counts = new Map<string, number>();
-    const used = new Set<string>();
-    for (const ni of snapshot.nodeInfoList) {
-      for (const key of ni.pvcRefCounts.keys()) {
-        const c = counts.get(key);
-        if (c === undefined) {
-          counts.set(key, 1);
-          used.add(key);
-        } else {
-          counts.set(key, c + 1);
-        }
-      }
-    }
-    snapshot.usedPVCSet = used;
-    pvcNodeCounts.set(snapshot, { set: used, counts });
+    idx = { set: new Set(), counts: new Map() };
+    for (const ni of snapshot.nodeInfoList) for (const key of ni.pvcRefCounts.keys()) addPVCKey(idx, key);
+    snapshot.usedPVCSet = idx.set;
+    pvcNodeCounts.set(snapshot, idx);
     return;
   }
+  for (const key of changes.added) addPVCKey(idx, key);
   const { set, counts } = idx;
-  for (const key of changes.added) {
-    const c = counts.get(key);
-    if (c === undefined) {
-      counts.set(key, 1);
-      set.add(key);
-    } else {
-      counts.set(key, c + 1);
-    }
-  }
   for (const key of changes.removed) {
     const c = counts.get(key);
     if (c === undefined) continue;
@@ -622,6 +609,17 @@ function updateUsedPVCSetIncrementally(snapshot: Snapshot, changes: PVCKeyChange
     } else {
       counts.set(key, c - 1);
     }
+  }
+}
+
+/** One more node uses `key`. */
+function addPVCKey(idx: PVCNodeCounts, key: string): void {
+  const c = idx.counts.get(key);
+  if (c === undefined) {
+    idx.counts.set(key, 1);
+    idx.set.add(key);
+  } else {
+    idx.counts.set(key, c + 1);
   }
 }
 
