@@ -42,11 +42,7 @@ export class ValueIds {
     }
     const n = values.length;
     if (n > this.colDone) {
-      if (n > this.colIds.length) {
-        const grown = new Int32Array(Math.max(n, this.colIds.length * 2, 16));
-        grown.set(this.colIds.subarray(0, this.colDone));
-        this.colIds = grown;
-      }
+      if (n > this.colIds.length) this.colIds = grownInt32(this.colIds, n, this.colDone);
       for (let i = this.colDone; i < n; i++) this.colIds[i] = this.find(values[i]!);
       this.colDone = n;
     }
@@ -55,6 +51,16 @@ export class ValueIds {
 }
 
 const empty = new Int32Array(0);
+
+/**
+ * A longer copy of `a` for at least `length` entries (at least double, at least 16), its first
+ * `keep` entries copied, the rest 0.
+ */
+export function grownInt32(a: Int32Array, length: number, keep: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(length, a.length * 2, 16));
+  grown.set(keep === a.length ? a : a.subarray(0, keep));
+  return grown;
+}
 
 /** How many of the first domains by (count, insertion stamp) DomainCounts keeps. */
 const topK = 16;
@@ -93,9 +99,7 @@ export class DomainCounts implements Iterable<[string, number]> {
 
   private ensure(id: number): void {
     if (2 * id < this.data.length) return;
-    const data = new Int32Array(2 * Math.max(id + 1, this.data.length, 16));
-    data.set(this.data);
-    this.data = data;
+    this.data = grownInt32(this.data, 2 * id + 2, this.data.length);
   }
 
   /** Whether the value with id `id` is a domain. */

@@ -14,7 +14,7 @@ import { LabelHostname, matchesNothing, type Selector } from "@kubesched/api";
 import type { NodeInfo, NodeInfoLister } from "@kubesched/framework";
 import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import { type CountOptions, nodeCountsFor, type SpreadCounter } from "./counting";
-import { DomainCounts, ValueIds } from "./domains";
+import { DomainCounts, grownInt32, ValueIds } from "./domains";
 
 /** How many pod shapes are remembered (least recently used are dropped). */
 const maxShapes = 16;
@@ -49,11 +49,7 @@ class ShapeMemo {
       const id = e.values[i]!;
       if (id < 0) continue;
       let nodes = this.nodeCounts[i]!;
-      if (id >= nodes.length) {
-        const grown = new Int32Array(Math.max(id + 1, nodes.length * 2, 16));
-        grown.set(nodes);
-        this.nodeCounts[i] = nodes = grown;
-      }
+      if (id >= nodes.length) this.nodeCounts[i] = nodes = grownInt32(nodes, id + 1, nodes.length);
       const m = this.domains[i]!;
       // A domain is created (inserted last) by its first node and deleted with its last one.
       const n = nodes[id]! + sign;
