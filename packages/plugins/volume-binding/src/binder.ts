@@ -355,7 +355,7 @@ export class VolumeBinder {
 
   /** The volumes to bind or provision on the node, or the reasons the node does not fit. */
   findPodVolumes(
-    pod: Pod,
+    _pod: Pod,
     claims: PodVolumeClaims,
     node: Node,
     bound: BoundVolumes = this.boundVolumes(claims),
@@ -373,17 +373,13 @@ export class VolumeBinder {
     // The first claim whose PV fails the node stops the walk before a later missing PV.
     const boundPVsFound = !boundVolumesSatisfied || !bound.missing;
     if (claims.unboundClaimsDelayBinding.length === 0) {
-      return {
-        podVolumes,
-        reasons:
-          boundVolumesSatisfied && boundPVsFound ? [] : reasonsOf(boundVolumesSatisfied, true, boundPVsFound),
-      };
+      return { podVolumes, reasons: reasonsOf(boundVolumesSatisfied, true, boundPVsFound) };
     }
-    return this.findUnboundPodVolumes(pod, claims, node, podVolumes, boundVolumesSatisfied, boundPVsFound);
+    return this.findUnboundPodVolumes(claims, node, podVolumes, boundVolumesSatisfied, boundPVsFound);
   }
 
+  /** findPodVolumes for a pod with unbound delay-binding claims, after its bound claims' checks. */
   private findUnboundPodVolumes(
-    _pod: Pod,
     claims: PodVolumeClaims,
     node: Node,
     podVolumes: PodVolumes,
@@ -391,48 +387,46 @@ export class VolumeBinder {
     boundPVsFound: boolean,
   ): { podVolumes: PodVolumes; reasons: string[] } {
     let unboundVolumesSatisfied = true;
-    if (claims.unboundClaimsDelayBinding.length > 0) {
-      const nodeName = node.metadata?.name ?? "";
-      const toFind: PersistentVolumeClaim[] = [];
-      const toProvision: PersistentVolumeClaim[] = [];
-      for (const pvc of claims.unboundClaimsDelayBinding) {
-        const selected = pvc.metadata?.annotations?.[AnnSelectedNode];
-        if (selected !== undefined) {
-          if (selected !== nodeName) {
-            // Already being provisioned for another node.
-            return { podVolumes, reasons: reasonsOf(boundVolumesSatisfied, false, boundPVsFound) };
-          }
+    const nodeName = node.metadata?.name ?? "";
+    const toFind: PersistentVolumeClaim[] = [];
+    const toProvision: PersistentVolumeClaim[] = [];
+    for (const pvc of claims.unboundClaimsDelayBinding) {
+      const selected = pvc.metadata?.annotations?.[AnnSelectedNode];
+      if (selected !== undefined) {
+        if (selected !== nodeName) {
+          // Already being provisioned for another node.
+          return { podVolumes, reasons: reasonsOf(boundVolumesSatisfied, false, boundPVsFound) };
+        }
+        toProvision.push(pvc);
+      } else {
+        toFind.push(pvc);
+      }
+    }
+    if (toFind.length > 0) {
+      // Smallest requests first, so they get the smallest fitting PVs.
+      toFind.sort((a, b) => pvcRequest(a) - pvcRequest(b));
+      const chosen = new Set<string>();
+      for (const pvc of toFind) {
+        const pv = findMatchingVolume(
+          pvc,
+          claims.unboundVolumesDelayBinding.get(getPersistentVolumeClaimClass(pvc)) ?? [],
+          node,
+          chosen,
+          this.enableVolumeAttributesClass,
+        );
+        if (!pv) {
           toProvision.push(pvc);
-        } else {
-          toFind.push(pvc);
+          unboundVolumesSatisfied = false;
+          continue;
         }
+        chosen.add(pv.metadata?.name ?? "");
+        podVolumes.staticBindings.push({ pv, pvc });
       }
-      if (toFind.length > 0) {
-        // Smallest requests first, so they get the smallest fitting PVs.
-        toFind.sort((a, b) => pvcRequest(a) - pvcRequest(b));
-        const chosen = new Set<string>();
-        for (const pvc of toFind) {
-          const pv = findMatchingVolume(
-            pvc,
-            claims.unboundVolumesDelayBinding.get(getPersistentVolumeClaimClass(pvc)) ?? [],
-            node,
-            chosen,
-            this.enableVolumeAttributesClass,
-          );
-          if (!pv) {
-            toProvision.push(pvc);
-            unboundVolumesSatisfied = false;
-            continue;
-          }
-          chosen.add(pv.metadata?.name ?? "");
-          podVolumes.staticBindings.push({ pv, pvc });
-        }
-      }
-      if (toProvision.length > 0) {
-        const r = this.checkVolumeProvisions(toProvision, node);
-        unboundVolumesSatisfied = r.satisfied;
-        if (r.satisfied) podVolumes.dynamicProvisions = r.provisions;
-      }
+    }
+    if (toProvision.length > 0) {
+      const r = this.checkVolumeProvisions(toProvision, node);
+      unboundVolumesSatisfied = r.satisfied;
+      if (r.satisfied) podVolumes.dynamicProvisions = r.provisions;
     }
     return { podVolumes, reasons: reasonsOf(boundVolumesSatisfied, unboundVolumesSatisfied, boundPVsFound) };
   }
