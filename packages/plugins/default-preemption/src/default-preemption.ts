@@ -231,9 +231,8 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
   ): SelectVictimsResult {
     const handle = this.handle;
     const potentialVictims: PodInfo[] = [];
-    const prio = podPriority(pod);
     for (const pi of nodeInfo.pods)
-      if (podPriority(pi.pod) < prio && this.isEligiblePod(nodeInfo, pi, pod)) potentialVictims.push(pi);
+      if (this.isPreemptionAllowed(nodeInfo, pi, pod)) potentialVictims.push(pi);
     for (const pi of potentialVictims) {
       const s = this.removeVictim(state, pod, pi, nodeInfo);
       if (s) return victimsFailure(s);
