@@ -90,6 +90,17 @@ function shapeKey(kind: string, inp: ShapeInputs): string {
   return key;
 }
 
+/** An entry for a node not counted yet (computeEntry fills it). */
+function newEntry(constraints: number, epoch: number): NodeEntry {
+  return {
+    generation: 0,
+    node: null,
+    values: new Array(constraints).fill(-1),
+    counts: new Array(constraints).fill(0),
+    epoch,
+  };
+}
+
 function computeEntry(e: NodeEntry, nodeInfo: NodeInfo, inp: ShapeInputs, ids: readonly ValueIds[]): void {
   const { constraints, opts } = inp;
   const node = nodeInfo.node;
@@ -177,13 +188,7 @@ export class SpreadCountsMemo implements SpreadCounter {
           let e = entries.get(ni.nodeName);
           if (e !== undefined && e.generation === ni.generation && e.node === ni.node) continue;
           if (e === undefined) {
-            e = {
-              generation: 0,
-              node: null,
-              values: new Array(n).fill(-1),
-              counts: new Array(n).fill(0),
-              epoch: 0,
-            };
+            e = newEntry(n, 0);
             entries.set(ni.nodeName, e);
           } else {
             memo.add(e, -1);
@@ -207,7 +212,7 @@ export class SpreadCountsMemo implements SpreadCounter {
         continue;
       }
       if (e === undefined) {
-        e = { generation: 0, node: null, values: new Array(n).fill(-1), counts: new Array(n).fill(0), epoch };
+        e = newEntry(n, epoch);
         entries.set(name, e);
       } else {
         memo.add(e, -1);
