@@ -1,6 +1,6 @@
 // Micro-benchmark: one scheduling cycle's Filter and Score through the runtime (the default
 // profile, every default plugin, 5000 nodes with SchedulingBasic's pods), with the plugins' batch
-// methods (over the snapshot's columns) and without them (withoutBatch: node by node), from a
+// methods (over the snapshot's columns) and without them (withoutColumnar: node by node), from a
 // rotating start as the scheduler runs them (µs per cycle). Both runtimes are checked to decide
 // the same (feasible nodes, statuses, totals) before anything is timed.
 // Run: npx tsx bench/micro/cycle.bench.ts
@@ -18,7 +18,7 @@ import {
   RecordingClusterClient,
   recordingEventRecorder,
   recordingLogger,
-  withoutBatch,
+  withoutColumnar,
 } from "@kubesched/testing";
 import { Bench } from "tinybench";
 import { meanMs } from "./mean";
@@ -73,7 +73,7 @@ async function framework(registry: Registry): Promise<Framework> {
 }
 
 const batch = await framework(inTreeRegistry);
-const perNode = await framework(withoutBatch(inTreeRegistry));
+const perNode = await framework(withoutColumnar(inTreeRegistry));
 
 function cycle(fwk: Framework, start: number): { feasible: NodeInfo[]; totals: number[]; rejected: number } {
   const state = new CycleState();

@@ -1,4 +1,8 @@
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base";
 
-export default defineConfig({ ...baseConfig });
+// Two entries: the plugin API (main) and the columnar fast path (subpath, @beta).
+export default defineConfig({
+  ...baseConfig,
+  entry: { index: "src/index.ts", columnar: "src/columnar/index.ts" },
+});

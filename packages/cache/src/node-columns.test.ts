@@ -3,7 +3,8 @@
 // equal columns built from scratch over the same node list, and every entry must equal its
 // NodeInfo's fields.
 import type { Node, Pod, Taint } from "@kubesched/api";
-import { type NodeColumns, type NodeInfo, seededRandom } from "@kubesched/framework";
+import { type NodeInfo, seededRandom } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import { makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { Cache } from "./cache";

@@ -3,7 +3,8 @@
 // (nodes added or removed) and patched for the NodeInfos Cache.updateSnapshot replaced: O(changed
 // nodes) per cycle, like the snapshot itself.
 import type { Taint } from "@kubesched/api";
-import type { LabelColumn, NodeColumns, NodeInfo, ScalarColumn } from "@kubesched/framework";
+import type { NodeInfo } from "@kubesched/framework";
+import type { LabelColumn, NodeColumns, ScalarColumn } from "@kubesched/framework/columnar";
 
 const noTaints: readonly Taint[] = Object.freeze([]);
 

@@ -2,12 +2,12 @@
 import { type Node, namespacedName, type Pod } from "@kubesched/api";
 import {
   type ImageStateSummary,
-  type NodeColumns,
   NodeInfo,
   type NodeInfoLister,
   type SharedLister,
   type StorageInfoLister,
 } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import { SnapshotColumns } from "./node-columns";
 
 /**
@@ -145,7 +145,7 @@ const noNodeInfos: readonly NodeInfo[] = Object.freeze([]);
 
 /**
  * Columns built from a node list as it is now (not maintained afterwards): for tests and tools
- * that check a batch plugin against its per-node methods.
+ * that check a columnar plugin against its per-node methods.
  */
 export function nodeColumnsOf(list: readonly NodeInfo[]): NodeColumns {
   const c = new SnapshotColumns();

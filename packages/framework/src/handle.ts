@@ -6,7 +6,6 @@ import type { Extender } from "./extender";
 import type { Features } from "./features";
 import type { NodePluginScores, NominatingInfo } from "./interface";
 import type { Logger } from "./logger";
-import type { NodeColumns } from "./node-columns";
 import type { NodeInfo } from "./node-info";
 import type { PodInfo } from "./pod-info";
 import type { Status } from "./status";
@@ -19,22 +18,6 @@ export interface NodeInfoLister {
   /** Nodes with pods that have required pod anti-affinity. */
   havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
   get(nodeName: string): NodeInfo | undefined;
-  /**
-   * Optional change tracking, for plugins that keep per-node results across cycles (implemented
-   * by the scheduler cache's Snapshot; plugins feature-detect it and walk `list()` without it).
-   * Returns the current token and the NodeInfos of `list()` whose contents may have changed since
-   * the snapshot returned `token` (any order, possibly repeated). Changed nodes may have joined or
-   * left the `havePodsWith*` lists; no other node did. `nodes` is null when that cannot be told
-   * (a first call: pass -1; an unknown or too old token; nodes added to or removed from `list()`
-   * since; a snapshot not maintained by a cache): the caller then walks the lists in full.
-   */
-  changedSince?(token: number): { token: number; nodes: readonly NodeInfo[] | null };
-  /**
-   * Optional: the nodes of `list()` as typed-array columns (see NodeColumns), for batch
-   * Filter/Score. Implemented by the scheduler cache's Snapshot; absent elsewhere, and then the
-   * runtime runs Filter and Score per node.
-   */
-  columns?(): NodeColumns;
 }
 
 export interface StorageInfoLister {

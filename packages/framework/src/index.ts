@@ -14,7 +14,6 @@ export * from "./hint-objects";
 export * from "./interface";
 export * from "./logger";
 export * from "./manual-clock";
-export * from "./node-columns";
 export * from "./node-info";
 export * from "./normalize-score";
 export * from "./plugin-args";

@@ -10,7 +10,6 @@ import type { Pod } from "@kubesched/api";
 import type { CycleState } from "./cycle-state";
 import type { NodeToStatus } from "./diagnosis";
 import type { ClusterEventWithHint } from "./events";
-import type { NodeColumns } from "./node-columns";
 import type { NodeInfo } from "./node-info";
 import type { PodInfo } from "./pod-info";
 import type { QueuedPodInfo } from "./queued-pod-info";
@@ -117,88 +116,6 @@ export interface ScorePlugin extends Plugin {
   scoreExtensions(): ScoreExtensions | null;
 }
 
-/**
- * Filter over a window of nodes at once, over the snapshot's columns (optional; not upstream).
- * `filter()` stays the contract: the runtime calls `filterBatch` instead of `filter` on the nodes
- * of a scheduling cycle when the snapshot has columns, and must get exactly what `filter` would
- * return on each node. The runtime keeps per-node behaviour around it: the nodes a plugin runs on
- * (only those every earlier plugin passed), the rotating start index, the early stop at
- * numFeasibleNodesToFind (results past it are discarded), nodes with nominated pods (run per node
- * with the pods added), statuses, explain and metrics.
- */
-export interface BatchFilterPlugin extends FilterPlugin {
-  /**
-   * For every k in `[0, count)`: `out[k]` = what `filter(state, pod, columns.nodeInfos[indices[k]])`
-   * returns (null or a Success status when the node passes). Every `out[k]` must be written. A
-   * rejection has the same code and reasons as `filter`'s; one Status object may stand for
-   * several nodes of the call (the runtime only names the plugin on it, and nothing may change it
-   * afterwards). Runs synchronously, during a cycle only: `columns` and `indices` are valid for
-   * this call.
-   */
-  filterBatch(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void;
-}
-
-/**
- * Score over the feasible nodes at once, over the snapshot's columns (optional; not upstream):
- * the runtime calls it instead of `score()` on every node, and must get the same scores.
- */
-export interface BatchScorePlugin extends ScorePlugin {
-  /**
-   * For every k in `[0, count)`: `scores[k]` = what `score(state, pod, columns.nodeInfos[indices[k]])`
-   * returns (0 where it returns a Success status). Returns null, or, when `score` fails on some
-   * node, the status it returns on the first such node in k order (the scores are then ignored).
-   */
-  scoreBatch(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null;
-}
-
-/**
- * PreScore over the feasible nodes given as column indices (optional; not upstream): the runtime
- * calls it instead of `preScore(state, pod, nodes)` when it knows the nodes' indices in the
- * snapshot's columns, and it must leave the cycle state as `preScore` would (the same scores
- * follow) and return what `preScore` returns.
- */
-export interface BatchPreScorePlugin extends PreScorePlugin {
-  /** `preScore(state, pod, nodes)` for `nodes[k] = columns.nodeInfos[indices[k]]`, k in `[0, count)`. */
-  preScoreBatch(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-  ): Status | null;
-}
-
-/** NormalizeScore over a score array (optional, with BatchScorePlugin; not upstream). */
-export interface BatchScoreExtensions extends ScoreExtensions {
-  /**
-   * Rewrites `scores[0..count)` in place exactly as `normalizeScore` would rewrite the
-   * NodeScore list `{ name: columns.nodeInfos[indices[k]].nodeName, score: scores[k] }`, and
-   * returns what it would return. `scores` belongs to the runtime: do not keep it.
-   */
-  normalizeScoreBatch(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null;
-}
-
 export interface ReservePlugin extends Plugin {
   reserve(state: CycleState, pod: Pod, nodeName: string): Status | null;
   /** Must be idempotent; may be called without a prior reserve. */
@@ -263,11 +180,3 @@ export const isPermitPlugin = (p: Plugin): p is PermitPlugin => has(p, "permit")
 export const isPreBindPlugin = (p: Plugin): p is PreBindPlugin => has(p, "preBind");
 export const isBindPlugin = (p: Plugin): p is BindPlugin => has(p, "bind");
 export const isPostBindPlugin = (p: Plugin): p is PostBindPlugin => has(p, "postBind");
-export const isBatchFilterPlugin = (p: Plugin): p is BatchFilterPlugin =>
-  has(p, "filter") && has(p, "filterBatch");
-export const isBatchScorePlugin = (p: Plugin): p is BatchScorePlugin =>
-  has(p, "score") && has(p, "scoreBatch");
-export const isBatchPreScorePlugin = (p: Plugin): p is BatchPreScorePlugin =>
-  has(p, "preScore") && has(p, "preScoreBatch");
-export const isBatchScoreExtensions = (e: ScoreExtensions): e is BatchScoreExtensions =>
-  typeof (e as unknown as Record<string, unknown>).normalizeScoreBatch === "function";

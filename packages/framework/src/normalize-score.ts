@@ -24,27 +24,3 @@ export function defaultNormalizeScore(
   }
   return null;
 }
-
-/**
- * defaultNormalizeScore over `scores[0..count)` (a batch Score plugin's normalizeScoreBatch):
- * the same arithmetic on the same values, in place.
- */
-export function defaultNormalizeScoreBatch(
-  maxPriority: number,
-  reverse: boolean,
-  scores: Float64Array,
-  count: number,
-): Status | null {
-  let maxCount = 0;
-  for (let k = 0; k < count; k++) if ((scores[k] as number) > maxCount) maxCount = scores[k] as number;
-  if (maxCount === 0) {
-    if (reverse) for (let k = 0; k < count; k++) scores[k] = maxPriority;
-    return null;
-  }
-  for (let k = 0; k < count; k++) {
-    let v = Math.trunc((maxPriority * (scores[k] as number)) / maxCount);
-    if (reverse) v = maxPriority - v;
-    scores[k] = v;
-  }
-  return null;
-}

@@ -16,8 +16,8 @@ import {
   ResourceEphemeralStorage,
   ResourceMemory,
 } from "@kubesched/api";
+import type { NodeColumns } from "./columnar/node-columns";
 import { MaxNodeScore } from "./interface";
-import type { NodeColumns } from "./node-columns";
 import type { NodeInfo } from "./node-info";
 import { Code, Status } from "./status";
 
@@ -38,7 +38,7 @@ export type ResourceScorerFn = ((
   allocated: Float64Array,
   allocatable: Float64Array,
 ) => number) & {
-  /** The same scorer over many nodes at once (optional; ResourceAllocationScorer.scoreBatch uses it). */
+  /** The same scorer over many nodes at once (optional; ResourceAllocationScorer.scoreColumns uses it). */
   batch?: ResourceScorerBatchFn;
 };
 
@@ -381,7 +381,7 @@ export class ResourceAllocationScorer {
    * from the snapshot's columns (the same amounts, the same arithmetic); an Error status when no
    * resources are configured.
    */
-  scoreBatch(
+  scoreColumns(
     columns: NodeColumns,
     indices: Int32Array,
     count: number,

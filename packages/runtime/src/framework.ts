@@ -2,7 +2,6 @@
 import { type Pod, podPriority, podUID } from "@kubesched/api";
 import {
   ActionType,
-  type BatchFilterPlugin,
   type BindPlugin,
   type Clock,
   type ClusterClient,
@@ -21,10 +20,6 @@ import {
   type FilterPlugin,
   formatFieldErrors,
   type Handle,
-  isBatchFilterPlugin,
-  isBatchPreScorePlugin,
-  isBatchScoreExtensions,
-  isBatchScorePlugin,
   isBindPlugin,
   isEnqueueExtensions,
   isFilterPlugin,
@@ -43,7 +38,6 @@ import {
   MaxNodeScore,
   MaxTotalScore,
   MinNodeScore,
-  type NodeColumns,
   type NodeInfo,
   type NodePluginScores,
   type NodeScore,
@@ -80,6 +74,15 @@ import {
   seededRandom,
   type WaitingPod,
 } from "@kubesched/framework";
+import {
+  type ColumnarFilterPlugin,
+  columnarNodeInfos,
+  isColumnarFilterPlugin,
+  isColumnarPreScorePlugin,
+  isColumnarScoreExtensions,
+  isColumnarScorePlugin,
+  type NodeColumns,
+} from "@kubesched/framework/columnar";
 import { FeasibleIndex, FilterWindow, ScoreRows } from "./node-window";
 import { DefaultParallelism, Parallelizer } from "./parallelize";
 import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
@@ -150,7 +153,7 @@ export interface FrameworkHooks {
   /** Upstream plugin_execution_duration_seconds. */
   onPlugin?(plugin: string, point: string, status: Status | null, durationMs: number): void;
   /**
-   * `count` successful runs of a plugin (one per node, a batch call) that took `totalMs`
+   * `count` successful runs of a plugin (one per node, a columnar call) that took `totalMs`
    * together: as many onPlugin calls of the average duration. Absent: onPlugin is called.
    */
   onPluginBatch?(plugin: string, point: string, count: number, totalMs: number): void;
@@ -711,7 +714,7 @@ export class Framework implements Handle {
   /** The cycle snapshot's columns, when it has them (the scheduler cache's Snapshot does). */
   private columns(): NodeColumns | null {
     const lister = this.snapshotLister.nodeInfos();
-    return lister.columns === undefined ? null : lister.columns();
+    return columnarNodeInfos(lister)?.columns() ?? null;
   }
 
   /** Whether this call records per-plugin timings. */
@@ -870,13 +873,13 @@ export class Framework implements Handle {
   private skipSetSeen: ReadonlySet<string> | null = null;
   private skipSetSize = -1;
   private activeFilter: readonly FilterPlugin[] = [];
-  /** Per plugin of activeFilter: whether it is a BatchFilterPlugin (checked once, not per window). */
+  /** Per plugin of activeFilter: whether it is a ColumnarFilterPlugin (checked once, not per window). */
   private activeFilterBatch: readonly boolean[] = [];
 
   private activeFilterPlugins(skip: ReadonlySet<string>): readonly FilterPlugin[] {
     if (skip === this.skipSetSeen && skip.size === this.skipSetSize) return this.activeFilter;
     this.activeFilter = skip.size === 0 ? this.filter : this.filter.filter((pl) => !skip.has(pl.name()));
-    this.activeFilterBatch = this.activeFilter.map(isBatchFilterPlugin);
+    this.activeFilterBatch = this.activeFilter.map(isColumnarFilterPlugin);
     this.skipSetSeen = skip;
     this.skipSetSize = skip.size;
     return this.activeFilter;
@@ -925,7 +928,7 @@ export class Framework implements Handle {
    * `numToFind` nodes passed, a node's Filter errored, or every node was tried: the loop of
    * upstream findNodesThatPassFilters, in node order. Passing nodes are returned in that order;
    * rejected ones are recorded in `diagnosis` (status and plugin). With the snapshot's columns,
-   * Filter runs over windows of nodes, plugin by plugin (a batch Filter plugin's `filterBatch`
+   * Filter runs over windows of nodes, plugin by plugin (a columnar Filter plugin's `filterColumns`
    * once per window, the others node by node), and only the nodes the per-node loop would
    * reach count: statuses, explain and metrics are the per-node loop's. Nodes with nominated
    * pods run per node (two passes, upstream RunFilterPluginsWithNominatedPods).
@@ -1024,7 +1027,7 @@ export class Framework implements Handle {
         const pl = plugins[p] as FilterPlugin;
         const t = timed ? now() : 0;
         if (batch[p] === true) {
-          (pl as BatchFilterPlugin).filterBatch(state, pod, cols, alive, numAlive, out);
+          (pl as ColumnarFilterPlugin).filterColumns(state, pod, cols, alive, numAlive, out);
         } else {
           const infos = cols.nodeInfos;
           for (let j = 0; j < numAlive; j++)
@@ -1123,7 +1126,7 @@ export class Framework implements Handle {
           break outer;
         } else {
           // Each node once per call: recorded without a map insertion until read. A status
-          // object shared by nodes (a batch plugin's) adds its plugin once.
+          // object shared by nodes (a columnar plugin's) adds its plugin once.
           diagnosis.nodeToStatus.setNew(ni, st);
           if (st !== lastRecorded) {
             diagnosis.addPluginStatus(st);
@@ -1269,16 +1272,16 @@ export class Framework implements Handle {
       const name = pl.name();
       const start = timed ? now() : 0;
       let s: Status | null;
-      if (isBatchPreScorePlugin(pl)) {
-        // The nodes' column indices (in scoreRows.indices), found once for the batch plugins.
+      if (isColumnarPreScorePlugin(pl)) {
+        // The nodes' column indices (in scoreRows.indices), found once for the columnar plugins.
         if (cols === undefined) {
           this.scoreRows.ensure(0, nodes.length);
-          cols = this.scoreColumns(nodes);
+          cols = this.columnIndicesOf(nodes);
         }
         s =
           cols === null
             ? pl.preScore(state, pod, nodes)
-            : pl.preScoreBatch(state, pod, cols, this.scoreRows.indices, nodes.length);
+            : pl.preScoreColumns(state, pod, cols, this.scoreRows.indices, nodes.length);
       } else {
         s = pl.preScore(state, pod, nodes);
       }
@@ -1304,7 +1307,7 @@ export class Framework implements Handle {
 
   /**
    * runScorePlugins with the totals in a typed array, the per-plugin lists built only when
-   * asked for: batch Score plugins score every node at once over the snapshot's columns, the
+   * asked for: columnar Score plugins score every node at once over the snapshot's columns, the
    * others node by node; normalization, checks, weights, explain and metrics as upstream's.
    */
   runScorePluginsOnNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
@@ -1331,15 +1334,15 @@ export class Framework implements Handle {
     const call = ++this.scoreCall;
     const buf = rows.rows;
     const timed = this.timed(state);
-    const cols = np > 0 ? this.scoreColumns(nodes) : null;
+    const cols = np > 0 ? this.columnIndicesOf(nodes) : null;
     const indices = rows.indices;
 
     for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
       const row = buf[p] as Float64Array;
-      if (cols !== null && isBatchScorePlugin(pl)) {
+      if (cols !== null && isColumnarScorePlugin(pl)) {
         const t = timed ? now() : 0;
-        const s = pl.scoreBatch(state, pod, cols, indices, numNodes, row);
+        const s = pl.scoreColumns(state, pod, cols, indices, numNodes, row);
         if (s !== null && !s.isSuccess()) {
           if (timed) this.observePlugin(pl.name(), "Score", s, t);
           return this.scoreFailure(
@@ -1376,8 +1379,8 @@ export class Framework implements Handle {
       const row = buf[p] as Float64Array;
       const start = timed ? now() : 0;
       let s: Status | null;
-      if (cols !== null && isBatchScorePlugin(pl) && isBatchScoreExtensions(ext)) {
-        s = ext.normalizeScoreBatch(state, pod, cols, indices, numNodes, row);
+      if (cols !== null && isColumnarScorePlugin(pl) && isColumnarScoreExtensions(ext)) {
+        s = ext.normalizeScoreColumns(state, pod, cols, indices, numNodes, row);
       } else {
         // A fresh list per plugin per cycle, as upstream: the plugin may keep it.
         const list: NodeScore[] = new Array(numNodes);
@@ -1458,7 +1461,7 @@ export class Framework implements Handle {
    * The snapshot's columns with the column index of every node in `rows.indices`, or null when
    * some node is not in them (then every plugin scores node by node).
    */
-  private scoreColumns(nodes: readonly NodeInfo[]): NodeColumns | null {
+  private columnIndicesOf(nodes: readonly NodeInfo[]): NodeColumns | null {
     const cols = this.columns();
     if (cols === null) return null;
     const indices = this.scoreRows.indices;

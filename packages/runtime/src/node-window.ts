@@ -1,4 +1,4 @@
-// Scratch buffers of the batch Filter/Score paths (framework.ts): reused from cycle to cycle so a
+// Scratch buffers of the columnar Filter/Score paths (framework.ts): reused from cycle to cycle so a
 // cycle allocates nothing per node on the success path. One set per framework (profile); Filter
 // and Score are synchronous, so a cycle's use never overlaps another's.
 import type { NodeInfo, Status } from "@kubesched/framework";

@@ -935,7 +935,7 @@ describe("TestFindFitPredicateCallCounts", () => {
   }
 });
 
-describe("filter with nominated pods over many nodes (batch Filter marks the nominated nodes)", () => {
+describe("filter with nominated pods over many nodes (columnar Filter marks the nominated nodes)", () => {
   it("runs two passes exactly on the nodes with higher-priority nominated pods, cycle after cycle", async () => {
     const perNode = new Map<string, number>();
     const counting = definePlugin<unknown>({

@@ -40,7 +40,7 @@ import {
   type Plugins,
   type ProfileConfig,
 } from "@kubesched/runtime";
-import { checkFilterBatch, checkPreScoreBatch, checkScoreBatch } from "./batch";
+import { checkFilterColumns, checkPreScoreColumns, checkScoreColumns } from "./columnar";
 import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
 import { RecordingClusterClient, recordingEventRecorder } from "./recording-client";
@@ -411,11 +411,11 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
     );
   };
 
-  // A plugin with batch Filter/Score must decide on every call what its per-node methods decide:
+  // A plugin with columnar Filter/Score must decide on every call what its per-node methods decide:
   // checked on the calls a cycle makes (after PreFilter / PreScore), over columns of the snapshot.
   const filterBatchCheck = (state: CycleState, pod: Pod, infos: readonly NodeInfo[]): void => {
     if (state.skipFilterPlugins.has(under.name)) return;
-    checkFilterBatch(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
+    checkFilterColumns(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
   };
 
   // States that went through runPreFilter, with its pod and the plugin's own PreFilter status: a
@@ -550,9 +550,9 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       if (o.runPreScore !== false && isPreScorePlugin(plugin)) {
         const before = state.clone();
         preScoreStatus = plugin.preScore(state, pod, infos);
-        // A batch PreScore must return the same and leave a state that scores the same.
+        // A columnar PreScore must return the same and leave a state that scores the same.
         const cols = nodeColumnsOf(snapshot.nodeInfos().list());
-        checkPreScoreBatch(plugin, pod, cols, infos, preScoreStatus, state, before);
+        checkPreScoreColumns(plugin, pod, cols, infos, preScoreStatus, state, before);
         if (preScoreStatus?.isSkip()) return done({ status: null, scores: [], preScoreStatus });
         if (preScoreStatus && !preScoreStatus.isSuccess()) {
           return done({ status: preScoreStatus, scores: [], preScoreStatus }, "PreScore did not succeed");
@@ -576,8 +576,8 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
           return done({ status: st, scores: [], preScoreStatus }, "NormalizeScore did not succeed");
         }
       }
-      // A batch Score must give the same scores (on any state).
-      checkScoreBatch(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
+      // A columnar Score must give the same scores (on any state).
+      checkScoreColumns(plugin, state, pod, nodeColumnsOf(snapshot.nodeInfos().list()), infos);
       return done({ status: null, scores, preScoreStatus });
     },
   };

@@ -1,13 +1,14 @@
 // @kubesched/testing — builders (upstream pkg/scheduler/testing/wrappers.go), a plugin harness
 // over the real runtime, and fakes for the cluster-facing interfaces.
-export {
-  checkFilterBatch,
-  checkPreScoreBatch,
-  checkScoreBatch,
-  hideBatchMethods,
-  withoutBatch,
-} from "./batch";
+
 export * from "./builders";
+export {
+  checkFilterColumns,
+  checkPreScoreColumns,
+  checkScoreColumns,
+  hideColumnarMethods,
+  withoutColumnar,
+} from "./columnar";
 export { type FakeClock, fakeClock } from "./fake-clock";
 export {
   ArrayClusterLister,

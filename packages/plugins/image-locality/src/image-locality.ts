@@ -1,17 +1,16 @@
 // upstream: pkg/scheduler/framework/plugins/imagelocality/image_locality.go
 import type { Pod } from "@kubesched/api";
 import {
-  type BatchScorePlugin,
   type CycleState,
   type Handle,
   type ImageStateSummary,
   MaxNodeScore,
-  type NodeColumns,
   type NodeInfo,
   type ScoreExtensions,
   type ScorePlugin,
   type Status,
 } from "@kubesched/framework";
+import type { ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
 
 /** The plugin's registered name. */
 export const name = "ImageLocality";
@@ -49,7 +48,7 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 }
 
 /** ImageLocality: favors nodes that already have the images of the pod's containers. */
-export class ImageLocality implements ScorePlugin, BatchScorePlugin {
+export class ImageLocality implements ScorePlugin, ColumnarScorePlugin {
   // The normalized images of the last pod scored, so scoring each node allocates nothing.
   private lastPod: Pod | null = null;
   private images: string[] = [];
@@ -83,7 +82,7 @@ export class ImageLocality implements ScorePlugin, BatchScorePlugin {
   }
 
   /** Nodes without images all score what an empty sum scores; the others as score(). */
-  scoreBatch(
+  scoreColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,

@@ -1,6 +1,6 @@
 // Counts per topology value looked up by a node's label id (NodeColumns.labelColumn) instead of
-// its label string: the batch Filter and Score read node labels from the snapshot's columns.
-import type { NodeColumns } from "@kubesched/framework";
+// its label string: the columnar Filter and Score read node labels from the snapshot's columns.
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import type { TopologyCounts } from "./topology-counts";
 
 /** Label columns with few values cache their counts per value id; larger ones look each up. */

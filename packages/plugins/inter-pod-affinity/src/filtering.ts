@@ -5,13 +5,13 @@ import {
   asStatus,
   Code,
   type CycleState,
-  type NodeColumns,
   type NodeInfo,
   type PodInfo,
   type StateData,
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import { CountsByLabel } from "./column-counts";
 import { type InterPodAffinityContext, podInfoFor } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
@@ -422,7 +422,7 @@ export function filter(state: CycleState, nodeInfo: NodeInfo): Status | null {
  * `columns.nodeInfos[indices[k]]`, filter()'s own status elsewhere. The state is read and checked
  * once, node labels come from the columns.
  */
-export function filterBatch(
+export function filterColumns(
   state: CycleState,
   columns: NodeColumns,
   indices: Int32Array,

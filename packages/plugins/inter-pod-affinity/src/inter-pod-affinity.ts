@@ -1,15 +1,11 @@
 // upstream: pkg/scheduler/framework/plugins/interpodaffinity/plugin.go
 import type { Pod } from "@kubesched/api";
 import type {
-  BatchFilterPlugin,
-  BatchScoreExtensions,
-  BatchScorePlugin,
   ClusterEventWithHint,
   CycleState,
   EnqueueExtensions,
   FilterPlugin,
   Handle,
-  NodeColumns,
   NodeInfo,
   NodeScore,
   PodInfo,
@@ -21,18 +17,24 @@ import type {
   ScorePlugin,
   Status,
 } from "@kubesched/framework";
+import type {
+  ColumnarFilterPlugin,
+  ColumnarScoreExtensions,
+  ColumnarScorePlugin,
+  NodeColumns,
+} from "@kubesched/framework/columnar";
 import type { InterPodAffinityArgs } from "./args";
 import type { InterPodAffinityContext } from "./context";
 import { eventsToRegister } from "./events";
-import { addOrRemovePod, type FilteringMemos, filter, filterBatch, preFilter } from "./filtering";
+import { addOrRemovePod, type FilteringMemos, filter, filterColumns, preFilter } from "./filtering";
 import { DefaultMemoCapacity, MemoLRU } from "./node-memo";
 import {
   normalizeScore,
-  normalizeScoreBatch,
+  normalizeScoreColumns,
   preScore,
   type ScoringMemo,
   score,
-  scoreBatch,
+  scoreColumns,
 } from "./scoring";
 
 /** The plugin's registered name. */
@@ -51,14 +53,14 @@ export class InterPodAffinity
   implements
     PreFilterPlugin,
     FilterPlugin,
-    BatchFilterPlugin,
+    ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
-    BatchScorePlugin,
+    ColumnarScorePlugin,
     EnqueueExtensions,
     PreFilterExtensions,
     ScoreExtensions,
-    BatchScoreExtensions
+    ColumnarScoreExtensions
 {
   private readonly ctx: InterPodAffinityContext;
 
@@ -104,7 +106,7 @@ export class InterPodAffinity
     return filter(state, nodeInfo);
   }
 
-  filterBatch(
+  filterColumns(
     state: CycleState,
     _pod: Pod,
     columns: NodeColumns,
@@ -112,7 +114,7 @@ export class InterPodAffinity
     count: number,
     out: (Status | null)[],
   ): void {
-    filterBatch(state, columns, indices, count, out);
+    filterColumns(state, columns, indices, count, out);
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
@@ -123,7 +125,7 @@ export class InterPodAffinity
     return score(state, nodeInfo);
   }
 
-  scoreBatch(
+  scoreColumns(
     state: CycleState,
     _pod: Pod,
     columns: NodeColumns,
@@ -131,7 +133,7 @@ export class InterPodAffinity
     count: number,
     scores: Float64Array,
   ): Status | null {
-    return scoreBatch(state, columns, indices, count, scores);
+    return scoreColumns(state, columns, indices, count, scores);
   }
 
   scoreExtensions(): ScoreExtensions {
@@ -142,7 +144,7 @@ export class InterPodAffinity
     return normalizeScore(state, scores);
   }
 
-  normalizeScoreBatch(
+  normalizeScoreColumns(
     state: CycleState,
     _pod: Pod,
     _columns: NodeColumns,
@@ -150,6 +152,6 @@ export class InterPodAffinity
     count: number,
     scores: Float64Array,
   ): Status | null {
-    return normalizeScoreBatch(state, scores, count);
+    return normalizeScoreColumns(state, scores, count);
   }
 }

@@ -6,10 +6,11 @@
 // contributions are derived from the cycle's snapshot, exactly what the full computation reads,
 // so the aggregate is identical to the full computation's (tests compare the two after mutations).
 //
-// When the snapshot tracks changes (NodeInfoLister.changedSince, the scheduler cache's Snapshot), a
+// When the snapshot tracks changes (ColumnarNodeInfoLister.changedSince, the scheduler cache's Snapshot), a
 // memo last refreshed against the same list of the same snapshot visits only the changed nodes:
 // O(changed) per cycle instead of a generation check per listed node.
 import type { NodeInfo, NodeInfoLister } from "@kubesched/framework";
+import { type ColumnarNodeInfoLister, columnarNodeInfos } from "@kubesched/framework/columnar";
 
 /**
  * Where `nodes` came from, for refreshing from the snapshot's changes: `nodes` must be the list
@@ -36,7 +37,7 @@ export class NodeMemo<T> {
   private positional: Slot<T>[] = [];
   private epoch = 0;
   /** The lister and list (member) of the last refresh and its change token; lister null: none. */
-  private lister: NodeInfoLister | null = null;
+  private lister: ColumnarNodeInfoLister | null = null;
   private member: ((nodeInfo: NodeInfo) => boolean) | null = null;
   private token = -1;
 
@@ -53,12 +54,12 @@ export class NodeMemo<T> {
     apply: (value: T, sign: 1 | -1) => void,
     source: NodeSource | null = null,
   ): void {
-    const lister = source !== null && source.lister.changedSince !== undefined ? source.lister : null;
+    const lister = source === null ? null : columnarNodeInfos(source.lister);
     if (lister === null) {
       this.lister = null;
     } else {
       const same = this.lister === lister && this.member === source!.member;
-      const changes = lister.changedSince!(same ? this.token : -1);
+      const changes = lister.changedSince(same ? this.token : -1);
       this.lister = lister;
       this.member = source!.member;
       this.token = changes.token;

@@ -5,13 +5,13 @@ import {
   Code,
   type CycleState,
   MaxNodeScore,
-  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type StateData,
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import { CountsByLabel } from "./column-counts";
 import { type InterPodAffinityContext, podInfoFor } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
@@ -260,7 +260,7 @@ export function normalizeScore(state: CycleState, scores: NodeScore[]): Status |
  * score() over the snapshot's columns (`scores[k]` for `columns.nodeInfos[indices[k]]`); null, or
  * the status score() returns on every node when the state is missing or stale.
  */
-export function scoreBatch(
+export function scoreColumns(
   state: CycleState,
   columns: NodeColumns,
   indices: Int32Array,
@@ -285,7 +285,7 @@ export function scoreBatch(
 }
 
 /** normalizeScore over a score array. */
-export function normalizeScoreBatch(state: CycleState, scores: Float64Array, count: number): Status | null {
+export function normalizeScoreColumns(state: CycleState, scores: Float64Array, count: number): Status | null {
   const s = readPreScoreState(state);
   if (s instanceof Status) return s;
   if (s.topologyScore.keys.length === 0) return null;

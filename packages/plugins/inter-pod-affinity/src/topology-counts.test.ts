@@ -1,4 +1,4 @@
-import type { LabelColumn } from "@kubesched/framework";
+import type { LabelColumn } from "@kubesched/framework/columnar";
 import { describe, expect, it } from "vitest";
 import { TopologyCounts } from "./topology-counts";
 

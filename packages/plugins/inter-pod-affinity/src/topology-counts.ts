@@ -3,7 +3,7 @@
 // Counts keyed by topology pair, stored as one Map per topology key so that lookups in the per-node
 // hot paths (Filter, Score) never build a key string. There are only ever a handful of topology
 // keys, so they live in a small array that is scanned linearly.
-import type { LabelColumn } from "@kubesched/framework";
+import type { LabelColumn } from "@kubesched/framework/columnar";
 
 /** Reads a node label without tripping over Object.prototype members ("constructor", ...). */
 export function labelValue(
@@ -26,7 +26,7 @@ export class TopologyCounts {
   version = 0;
   /**
    * Per key index: the counts as arrays by label value id of a snapshot's label column (for the
-   * batch Filter and Score), kept equal to the maps by every add. Not cloned.
+   * columnar Filter and Score), kept equal to the maps by every add. Not cloned.
    */
   private mirrors: (Map<LabelColumn, Float64Array> | undefined)[] = [];
 

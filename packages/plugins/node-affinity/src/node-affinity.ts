@@ -11,19 +11,14 @@ import {
 } from "@kubesched/api";
 import {
   asStatus,
-  type BatchFilterPlugin,
-  type BatchScoreExtensions,
-  type BatchScorePlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   defaultNormalizeScore,
-  defaultNormalizeScoreBatch,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
   MaxNodeScore,
-  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type PreFilterExtensions,
@@ -36,6 +31,13 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import {
+  type ColumnarFilterPlugin,
+  type ColumnarScoreExtensions,
+  type ColumnarScorePlugin,
+  defaultNormalizeScoreColumns,
+  type NodeColumns,
+} from "@kubesched/framework/columnar";
 import type { NodeAffinityArgs } from "./args";
 import { eventsToRegister } from "./events";
 import { ErrReasonConflict, ErrReasonEnforced, ErrReasonPod } from "./reasons";
@@ -108,7 +110,7 @@ class LabelCombinations {
   }
 }
 
-/** The most label-value combinations decided per batch call (beyond that, per node). */
+/** The most label-value combinations decided per columnar call (beyond that, per node). */
 const maxCombinations = 1 << 16;
 
 /** Throws NodeSelectorError when a term is invalid (upstream NewPreferredSchedulingTerms). */
@@ -125,12 +127,12 @@ export class NodeAffinity
   implements
     PreFilterPlugin,
     FilterPlugin,
-    BatchFilterPlugin,
+    ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
-    BatchScorePlugin,
+    ColumnarScorePlugin,
     ScoreExtensions,
-    BatchScoreExtensions,
+    ColumnarScoreExtensions,
     EnqueueExtensions
 {
   private readonly addedNodeSelector: NodeSelectorMatcher | null = null;
@@ -249,7 +251,7 @@ export class NodeAffinity
   }
 
   /** filter() decided once per combination of the label values it reads. */
-  filterBatch(
+  filterColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -310,7 +312,7 @@ export class NodeAffinity
   }
 
   /** score() computed once per combination of the label values the preferred terms read. */
-  scoreBatch(
+  scoreColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -360,7 +362,7 @@ export class NodeAffinity
     return defaultNormalizeScore(MaxNodeScore, false, scores);
   }
 
-  normalizeScoreBatch(
+  normalizeScoreColumns(
     _state: CycleState,
     _pod: Pod,
     _columns: NodeColumns,
@@ -368,6 +370,6 @@ export class NodeAffinity
     count: number,
     scores: Float64Array,
   ): Status | null {
-    return defaultNormalizeScoreBatch(MaxNodeScore, false, scores, count);
+    return defaultNormalizeScoreColumns(MaxNodeScore, false, scores, count);
   }
 }

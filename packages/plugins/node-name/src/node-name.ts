@@ -1,16 +1,15 @@
 // upstream: pkg/scheduler/framework/plugins/nodename/node_name.go
 import type { Pod } from "@kubesched/api";
 import {
-  type BatchFilterPlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   type EnqueueExtensions,
   type FilterPlugin,
-  type NodeColumns,
   type NodeInfo,
   Status,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { ErrReason } from "./reasons";
 
@@ -23,7 +22,7 @@ export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
 }
 
 /** Checks that a pod's spec.nodeName, when set, is the node. */
-export class NodeName implements FilterPlugin, BatchFilterPlugin, EnqueueExtensions {
+export class NodeName implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
   name(): string {
     return name;
   }
@@ -37,7 +36,7 @@ export class NodeName implements FilterPlugin, BatchFilterPlugin, EnqueueExtensi
   }
 
   /** Without spec.nodeName every node passes, without looking at any. */
-  filterBatch(
+  filterColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,

@@ -2,14 +2,12 @@
 import { type ContainerPort, getContainerPorts, type Pod } from "@kubesched/api";
 import {
   asStatus,
-  type BatchFilterPlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
-  type NodeColumns,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
@@ -18,6 +16,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { fitsPorts } from "./fits";
 import { ErrReason } from "./reasons";
@@ -36,7 +35,7 @@ class PreFilterState implements StateData {
 const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
 
 /** Checks that the host ports a pod asks for are free on the node. */
-export class NodePorts implements PreFilterPlugin, FilterPlugin, BatchFilterPlugin, EnqueueExtensions {
+export class NodePorts implements PreFilterPlugin, FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
   private readonly enableSchedulingQueueHint: boolean;
 
   constructor(features: Features) {
@@ -72,7 +71,7 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, BatchFilterPlug
   }
 
   /** Nodes whose pods use no host port pass without a look at their ports. */
-  filterBatch(
+  filterColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,

@@ -1,11 +1,9 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go
 import type { Pod } from "@kubesched/api";
 import {
-  type BatchScorePlugin,
   Code,
   type CycleState,
   type Features,
-  type NodeColumns,
   type NodeInfo,
   type PreScorePlugin,
   ResourceAllocationScorer,
@@ -15,6 +13,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
 import type { NodeResourcesBalancedAllocationArgs } from "./args";
 import { balancedResourceScorer } from "./balanced-allocation";
 
@@ -35,7 +34,7 @@ class PreScoreState implements StateData {
  * NodeResourcesBalancedAllocation: favors nodes whose resource usage becomes more balanced
  * (closer cpu/memory/... fractions) with the pod placed there.
  */
-export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin, BatchScorePlugin {
+export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin, ColumnarScorePlugin {
   private readonly scorer: ResourceAllocationScorer;
 
   /** `args` are validated by the descriptor's args spec (nodeResourcesBalancedAllocationArgsSpec). */
@@ -74,7 +73,7 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
     return this.scorer.score(nodeInfo, podRequests);
   }
 
-  scoreBatch(
+  scoreColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -93,7 +92,7 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
         return null;
       }
     }
-    return this.scorer.scoreBatch(columns, indices, count, podRequests, scores);
+    return this.scorer.scoreColumns(columns, indices, count, podRequests, scores);
   }
 
   scoreExtensions(): ScoreExtensions | null {

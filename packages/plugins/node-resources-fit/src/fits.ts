@@ -11,7 +11,8 @@ import {
   ResourceMemory,
   ResourcePods,
 } from "@kubesched/api";
-import { type NodeColumns, NodeInfo, Resource, type StateData, type Status } from "@kubesched/framework";
+import { NodeInfo, Resource, type StateData, type Status } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import {
   ErrReasonInsufficientCPU,
   ErrReasonInsufficientEphemeralStorage,

@@ -2,8 +2,6 @@
 import type { Container, Pod } from "@kubesched/api";
 import {
   asStatus,
-  type BatchFilterPlugin,
-  type BatchScorePlugin,
   Code,
   type CycleState,
   type EnqueueExtensions,
@@ -11,7 +9,6 @@ import {
   type FilterPlugin,
   leastResourceScorer,
   mostResourceScorer,
-  type NodeColumns,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
@@ -26,6 +23,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { LeastAllocated, MostAllocated, type NodeResourcesFitArgs, RequestedToCapacityRatio } from "./args";
 import { eventsToRegister } from "./events";
 import { computePodResourceRequest, fitsRequest, fitsRequestBatch, type PodResourceRequest } from "./fits";
@@ -71,10 +69,10 @@ export class NodeResourcesFit
   implements
     PreFilterPlugin,
     FilterPlugin,
-    BatchFilterPlugin,
+    ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
-    BatchScorePlugin,
+    ColumnarScorePlugin,
     EnqueueExtensions
 {
   private readonly ignoredResources: ReadonlySet<string>;
@@ -139,7 +137,7 @@ export class NodeResourcesFit
   }
 
   /** filter() over the snapshot's columns: fits are decided there; rejections come from filter(). */
-  filterBatch(
+  filterColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -170,7 +168,7 @@ export class NodeResourcesFit
     return this.scorer.score(nodeInfo, podRequests);
   }
 
-  scoreBatch(
+  scoreColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -180,7 +178,7 @@ export class NodeResourcesFit
   ): Status | null {
     const s = state.read(preScoreStateKey);
     const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
-    return this.scorer.scoreBatch(columns, indices, count, podRequests, scores);
+    return this.scorer.scoreColumns(columns, indices, count, podRequests, scores);
   }
 
   scoreExtensions(): ScoreExtensions | null {

@@ -1,17 +1,16 @@
 // upstream: pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go
 import { type Pod, type TolerationOptions, tolerationsTolerateTaint } from "@kubesched/api";
 import {
-  type BatchFilterPlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
-  type NodeColumns,
   type NodeInfo,
   Status,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister, unschedulableTaint } from "./events";
 import { ErrReasonUnschedulable } from "./reasons";
 
@@ -21,7 +20,7 @@ export const name = "NodeUnschedulable";
  * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
  * `node.kubernetes.io/unschedulable:NoSchedule`.
  */
-export class NodeUnschedulable implements FilterPlugin, BatchFilterPlugin, EnqueueExtensions {
+export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -47,7 +46,7 @@ export class NodeUnschedulable implements FilterPlugin, BatchFilterPlugin, Enque
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
   }
 
-  filterBatch(
+  filterColumns(
     _state: CycleState,
     pod: Pod,
     columns: NodeColumns,

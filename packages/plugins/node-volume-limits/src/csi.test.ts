@@ -509,7 +509,7 @@ describe("node allocatable limits", () => {
   });
 });
 
-// Ours: Filter over many nodes (filterBatch resolves the pod's volumes once per CSINode; the
+// Ours: Filter over many nodes (filterColumns resolves the pod's volumes once per CSINode; the
 // harness checks it against filter() on every call).
 describe("Filter over many nodes", () => {
   // No CSINode; CSINodes with limits 1, 0 and 3; no CSINode but an allocatable limit of 1.

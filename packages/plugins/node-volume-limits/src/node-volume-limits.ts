@@ -8,7 +8,6 @@ import {
 } from "@kubesched/api";
 import {
   asStatus,
-  type BatchFilterPlugin,
   type ClusterEventWithHint,
   type ClusterListers,
   Code,
@@ -16,13 +15,13 @@ import {
   type EnqueueExtensions,
   type Features,
   type Handle,
-  type NodeColumns,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
   Status,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { ErrReasonMaxVolumeCountExceeded } from "./reasons";
 import {
@@ -60,7 +59,7 @@ export function hasAttachableVolume(pod: Pod): boolean {
  * Checks that attaching the pod's CSI volumes (PVCs, generic ephemeral volumes, and in-tree
  * volumes migrated to CSI) keeps every driver within the attach limit the node's CSINode reports.
  */
-export class CSILimits implements PreFilterPlugin, BatchFilterPlugin, EnqueueExtensions {
+export class CSILimits implements PreFilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
   private readonly listers: ClusterListers;
   private readonly randomVolumeIDPrefix: string;
   private readonly enableCSIMigrationPortworx: boolean;
@@ -109,7 +108,7 @@ export class CSILimits implements PreFilterPlugin, BatchFilterPlugin, EnqueueExt
    * the nodes without one) instead of once per node; the node's limits and attached volumes are
    * checked per node as in filter().
    */
-  filterBatch(
+  filterColumns(
     _state: CycleState,
     pod: Pod,
     columns: NodeColumns,

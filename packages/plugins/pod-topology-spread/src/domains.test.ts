@@ -1,8 +1,9 @@
 // DomainCounts must behave as the Map<string, number> it replaces (get, size, insertion order)
 // under random sets and deletes, copies must be independent, and CriticalPaths.of must equal
 // upstream's update over the domains in insertion order (ties included).
-import type { LabelColumn } from "@kubesched/framework";
+
 import { seededRandom } from "@kubesched/framework";
+import type { LabelColumn } from "@kubesched/framework/columnar";
 import { describe, expect, it } from "vitest";
 import { DomainCounts, ValueIds } from "./domains";
 import { CriticalPaths } from "./filtering";

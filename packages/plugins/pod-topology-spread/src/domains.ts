@@ -2,7 +2,7 @@
 // counts every cycle, and a copy of typed arrays is a memcpy where a Map<string, number> of 4000
 // hostname domains was 4000 insertions. The values behave as that map (get, set, size, iteration
 // in insertion order), which is what upstream's TpValueToMatchNum is.
-import type { LabelColumn } from "@kubesched/framework";
+import type { LabelColumn } from "@kubesched/framework/columnar";
 
 /** The values of one topology key, interned: an id is never reused nor renamed (append-only). */
 export class ValueIds {

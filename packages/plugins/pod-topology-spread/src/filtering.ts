@@ -1,14 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
 import { getRequiredNodeAffinity, type Node, type Pod, type RequiredNodeAffinity } from "@kubesched/api";
-import {
-  Code,
-  type CycleState,
-  type NodeColumns,
-  type NodeInfo,
-  type StateData,
-  Status,
-  stateKey,
-} from "@kubesched/framework";
+import { Code, type CycleState, type NodeInfo, type StateData, Status, stateKey } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import {
   matchNodeInclusionPolicies,
   nodeLabelsMatchSpreadConstraints,

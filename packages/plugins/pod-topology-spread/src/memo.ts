@@ -4,7 +4,7 @@
 // check per node instead of a selector match per pod. Decisions are identical to the full walk
 // (counting.ts): the same per-node computation feeds the same aggregate.
 //
-// When the snapshot tracks changes (NodeInfoLister.changedSince, the scheduler cache's Snapshot)
+// When the snapshot tracks changes (ColumnarNodeInfoLister.changedSince, the scheduler cache's Snapshot)
 // and `nodes` is its list(), a shape refreshed from the same snapshot before visits only the nodes
 // changed since: O(changed) per cycle instead of a generation check per node.
 //
@@ -12,6 +12,7 @@
 import type { Node, Pod, RequiredNodeAffinity } from "@kubesched/api";
 import { LabelHostname, matchesNothing, type Selector } from "@kubesched/api";
 import type { NodeInfo, NodeInfoLister } from "@kubesched/framework";
+import { type ColumnarNodeInfoLister, columnarNodeInfos } from "@kubesched/framework/columnar";
 import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import { type CountOptions, nodeCountsFor, type SpreadCounter } from "./counting";
 import { DomainCounts, grownInt32, ValueIds } from "./domains";
@@ -36,7 +37,7 @@ class ShapeMemo {
   private nodeCounts: Int32Array[];
   epoch = 0;
   /** The snapshot of the last refresh when it tracks changes, and its change token. */
-  lister: NodeInfoLister | null = null;
+  lister: ColumnarNodeInfoLister | null = null;
   token = -1;
 
   constructor(readonly ids: readonly ValueIds[]) {
@@ -175,8 +176,9 @@ export class SpreadCountsMemo implements SpreadCounter {
 
     const entries = memo.nodes;
     const n = inp.constraints.length;
-    const lister = this.lister?.() ?? null;
-    if (lister !== null && lister.changedSince !== undefined && lister.list() === nodes) {
+    const source = this.lister?.() ?? null;
+    const lister = source === null ? null : columnarNodeInfos(source);
+    if (lister !== null && lister.list() === nodes) {
       const same = memo.lister === lister;
       const changes = lister.changedSince(same ? memo.token : -1);
       memo.lister = lister;

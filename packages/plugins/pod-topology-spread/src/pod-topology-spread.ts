@@ -2,10 +2,6 @@
 import type { Pod, TopologySpreadConstraint } from "@kubesched/api";
 import {
   asStatus,
-  type BatchFilterPlugin,
-  type BatchPreScorePlugin,
-  type BatchScoreExtensions,
-  type BatchScorePlugin,
   type ClusterEventWithHint,
   type ClusterListers,
   Code,
@@ -13,7 +9,6 @@ import {
   type EnqueueExtensions,
   type FilterPlugin,
   type Handle,
-  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type PodInfo,
@@ -26,6 +21,13 @@ import {
   type SharedLister,
   Status,
 } from "@kubesched/framework";
+import type {
+  ColumnarFilterPlugin,
+  ColumnarPreScorePlugin,
+  ColumnarScoreExtensions,
+  ColumnarScorePlugin,
+  NodeColumns,
+} from "@kubesched/framework/columnar";
 import { type PodTopologySpreadArgs, SystemDefaulting } from "./args";
 import {
   type ConstraintOptions,
@@ -73,13 +75,13 @@ export class PodTopologySpread
     PreFilterPlugin,
     PreFilterExtensions,
     FilterPlugin,
-    BatchFilterPlugin,
+    ColumnarFilterPlugin,
     PreScorePlugin,
-    BatchPreScorePlugin,
+    ColumnarPreScorePlugin,
     ScorePlugin,
-    BatchScorePlugin,
+    ColumnarScorePlugin,
     ScoreExtensions,
-    BatchScoreExtensions,
+    ColumnarScoreExtensions,
     EnqueueExtensions
 {
   /** Whether the defaults are upstream's system defaults (then nodes need not carry every key to be scored). */
@@ -90,7 +92,7 @@ export class PodTopologySpread
   readonly constraintOptions: ConstraintOptions;
   readonly countOptions: CountOptions;
   private readonly counter: SpreadCounter;
-  /** Per-node counts of hostname constraints, for batch Score. */
+  /** Per-node counts of hostname constraints, for columnar Score. */
   private readonly hostCounts = new HostnameCountsMemo();
 
   constructor(args: PodTopologySpreadArgs, handle: Handle) {
@@ -223,7 +225,7 @@ export class PodTopologySpread
     return filterNode(s, nodeInfo);
   }
 
-  filterBatch(
+  filterColumns(
     cycleState: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -254,7 +256,7 @@ export class PodTopologySpread
   }
 
   /** preScore with the filtered nodes' topology values read from the snapshot's columns. */
-  preScoreBatch(
+  preScoreColumns(
     cycleState: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -313,7 +315,7 @@ export class PodTopologySpread
     return scoreNode(s, nodeInfo);
   }
 
-  scoreBatch(
+  scoreColumns(
     cycleState: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -343,7 +345,7 @@ export class PodTopologySpread
     }
   }
 
-  normalizeScoreBatch(
+  normalizeScoreColumns(
     cycleState: CycleState,
     _pod: Pod,
     columns: NodeColumns,

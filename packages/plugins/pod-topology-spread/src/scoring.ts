@@ -9,12 +9,12 @@ import {
 import {
   type CycleState,
   MaxNodeScore,
-  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type StateData,
   stateKey,
 } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import type { CountOptions, SpreadCounter } from "./counting";
 

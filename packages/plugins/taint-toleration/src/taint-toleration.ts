@@ -10,19 +10,14 @@ import {
 } from "@kubesched/api";
 import {
   asStatus,
-  type BatchFilterPlugin,
-  type BatchScoreExtensions,
-  type BatchScorePlugin,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   defaultNormalizeScore,
-  defaultNormalizeScoreBatch,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
   MaxNodeScore,
-  type NodeColumns,
   type NodeInfo,
   type NodeScore,
   type PreScorePlugin,
@@ -32,6 +27,13 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import {
+  type ColumnarFilterPlugin,
+  type ColumnarScoreExtensions,
+  type ColumnarScorePlugin,
+  defaultNormalizeScoreColumns,
+  type NodeColumns,
+} from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { ErrReasonUntoleratedTaint } from "./reasons";
 
@@ -61,17 +63,17 @@ function getAllTolerationPreferNoSchedule(tolerations: readonly Toleration[] | u
 export class TaintToleration
   implements
     FilterPlugin,
-    BatchFilterPlugin,
+    ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
-    BatchScorePlugin,
+    ColumnarScorePlugin,
     ScoreExtensions,
-    BatchScoreExtensions,
+    ColumnarScoreExtensions,
     EnqueueExtensions
 {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
-  /** Per taint set of the columns, during one batch call: -1 not decided yet, else the answer. */
+  /** Per taint set of the columns, during one columnar call: -1 not decided yet, else the answer. */
   private perTaintSet = new Int32Array(16);
 
   constructor(features: Features) {
@@ -109,7 +111,7 @@ export class TaintToleration
   }
 
   /** filter() decided once per taint set: nodes with equal taints get the same answer. */
-  filterBatch(
+  filterColumns(
     _state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -174,7 +176,7 @@ export class TaintToleration
   }
 
   /** score() counted once per taint set. */
-  scoreBatch(
+  scoreColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -221,7 +223,7 @@ export class TaintToleration
     return defaultNormalizeScore(MaxNodeScore, true, scores);
   }
 
-  normalizeScoreBatch(
+  normalizeScoreColumns(
     _state: CycleState,
     _pod: Pod,
     _columns: NodeColumns,
@@ -229,6 +231,6 @@ export class TaintToleration
     count: number,
     scores: Float64Array,
   ): Status | null {
-    return defaultNormalizeScoreBatch(MaxNodeScore, true, scores, count);
+    return defaultNormalizeScoreColumns(MaxNodeScore, true, scores, count);
   }
 }

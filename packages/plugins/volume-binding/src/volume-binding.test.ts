@@ -2,8 +2,9 @@
 // every row) through createPluginHarness, and flows of our own through Reserve and PreBind.
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import { type ClusterClient, type CycleState, type Status, seededRandom } from "@kubesched/framework";
+import { columnarNodeInfos } from "@kubesched/framework/columnar";
 import {
-  checkFilterBatch,
+  checkFilterColumns,
   createPluginHarness,
   fakeClock,
   type HarnessObjects,
@@ -487,7 +488,7 @@ describe("binding through Reserve and PreBind", () => {
   });
 });
 
-// Ours: Filter over many nodes (filterBatch, which looks the bound claims' PVs up once per call;
+// Ours: Filter over many nodes (filterColumns, which looks the bound claims' PVs up once per call;
 // the harness checks it against filter() on every call) and what it must not remember.
 describe("Filter over many nodes", () => {
   const zoned = [
@@ -543,13 +544,13 @@ describe("Filter over many nodes", () => {
     });
     const pod = podWith("pvc-a");
     const infos = h.snapshot.nodeInfos().list();
-    const columns = h.snapshot.nodeInfos().columns!();
+    const columns = columnarNodeInfos(h.snapshot.nodeInfos())!.columns();
     const cycle = (): (Want | null)[] => {
       const state = h.newCycleState();
       expect(pl.preFilter(state, pod, infos)).toBeNull();
-      checkFilterBatch(pl, state, pod, columns, infos);
+      checkFilterColumns(pl, state, pod, columns, infos);
       const out: (Status | null)[] = new Array(infos.length);
-      pl.filterBatch(
+      pl.filterColumns(
         state,
         pod,
         columns,

@@ -2,8 +2,6 @@
 import type { Node, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import {
   asStatus,
-  type BatchFilterPlugin,
-  type BatchScorePlugin,
   type Clock,
   type ClusterClient,
   type ClusterEventWithHint,
@@ -13,7 +11,6 @@ import {
   type EnqueueExtensions,
   type Features,
   type Handle,
-  type NodeColumns,
   type NodeInfo,
   type PreBindPlugin,
   type PreFilterExtensions,
@@ -27,6 +24,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
 import type { VolumeBindingArgs } from "./args";
 import {
   type BoundVolumes,
@@ -56,7 +54,7 @@ class VolumeBindingState implements StateData {
 
 /**
  * Node name → what to bind there, for the nodes Filter passed (upstream's podVolumesByNode map).
- * Batch Filter adds its nodes to a list (appending is far cheaper than hashing each name into a
+ * Columnar Filter adds its nodes to a list (appending is far cheaper than hashing each name into a
  * map, and a cycle reads only the chosen node: Reserve, PreBind); the list moves into the map when
  * an entry is set one by one or after a few lookups.
  */
@@ -122,10 +120,10 @@ class PodPVCError extends Error {}
 export class VolumeBinding
   implements
     PreFilterPlugin,
-    BatchFilterPlugin,
+    ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
-    BatchScorePlugin,
+    ColumnarScorePlugin,
     ReservePlugin,
     PreBindPlugin,
     EnqueueExtensions
@@ -248,7 +246,7 @@ export class VolumeBinding
    * filter() over many nodes: the PVs of the pod's bound claims are looked up (and their node
    * affinity parsed) once per call instead of once per node.
    */
-  filterBatch(
+  filterColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,
@@ -362,7 +360,7 @@ export class VolumeBinding
    * Without volumes chosen on any node (a pod without claims), or none to bind statically (every
    * claim bound or provisioned), every node scores 0.
    */
-  scoreBatch(
+  scoreColumns(
     state: CycleState,
     pod: Pod,
     columns: NodeColumns,

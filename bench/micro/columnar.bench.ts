@@ -1,25 +1,21 @@
 // Micro-benchmark: each hot plugin's Filter and Score per node (filter()/score() on each NodeInfo)
-// beside its batch form (filterBatch()/scoreBatch() over the snapshot's columns), on windows of 500
+// beside its columnar form (filterColumns()/scoreColumns() over the snapshot's columns), on windows of 500
 // of 5000 nodes taken from a rotating start as a cycle takes them (ns/node). Before timing, each
-// batch form is checked against the per-node form on every window (statuses, reasons, scores,
+// columnar form is checked against the per-node form on every window (statuses, reasons, scores,
 // normalized scores): a benchmark of a wrong result would mean nothing.
-// Run: npx tsx bench/micro/batch.bench.ts
+// Run: npx tsx bench/micro/columnar.bench.ts
 import type { Node, Pod } from "@kubesched/api";
 import { nodeColumnsOf } from "@kubesched/cache";
+import { CycleState, isStatus, type NodeInfo, type Plugin, type Status } from "@kubesched/framework";
 import {
-  CycleState,
-  isBatchFilterPlugin,
-  isBatchScorePlugin,
-  isStatus,
+  isColumnarFilterPlugin,
+  isColumnarScorePlugin,
   type NodeColumns,
-  type NodeInfo,
-  type Plugin,
-  type Status,
-} from "@kubesched/framework";
+} from "@kubesched/framework/columnar";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import {
-  checkFilterBatch,
-  checkScoreBatch,
+  checkFilterColumns,
+  checkScoreColumns,
   createPluginHarness,
   makeLabelSelector,
   makeNode,
@@ -163,9 +159,9 @@ for (const s of subjects) {
   for (const win of windows) {
     const infos = Array.from(win, (i) => s.infos[i] as NodeInfo);
     if (!s.state.skipFilterPlugins.has(s.h.plugin.name())) {
-      checkFilterBatch(s.h.plugin, s.state, incoming, s.cols, infos);
+      checkFilterColumns(s.h.plugin, s.state, incoming, s.cols, infos);
     }
-    checkScoreBatch(s.h.plugin, s.state, incoming, s.cols, infos);
+    checkScoreColumns(s.h.plugin, s.state, incoming, s.cols, infos);
   }
 }
 console.log(
@@ -180,7 +176,7 @@ const bench = new Bench({ time: 500, warmupTime: 100 });
 for (const s of subjects) {
   const pl = s.h.plugin;
   const filters = !s.state.skipFilterPlugins.has(pl.name());
-  if (filters && isBatchFilterPlugin(pl)) {
+  if (filters && isColumnarFilterPlugin(pl)) {
     bench.add(`${s.label} filter, per node`, () => {
       const win = windows[w++ & 15] as Int32Array;
       for (let k = 0; k < WINDOW; k++)
@@ -188,11 +184,11 @@ for (const s of subjects) {
     });
     bench.add(`${s.label} filter, batch`, () => {
       const win = windows[w++ & 15] as Int32Array;
-      pl.filterBatch(s.state, incoming, s.cols, win, WINDOW, out);
+      pl.filterColumns(s.state, incoming, s.cols, win, WINDOW, out);
       if (out[0] === null) sink++;
     });
   }
-  if (isBatchScorePlugin(pl)) {
+  if (isColumnarScorePlugin(pl)) {
     bench.add(`${s.label} score, per node`, () => {
       const win = windows[w++ & 15] as Int32Array;
       for (let k = 0; k < WINDOW; k++) {
@@ -202,7 +198,7 @@ for (const s of subjects) {
     });
     bench.add(`${s.label} score, batch`, () => {
       const win = windows[w++ & 15] as Int32Array;
-      pl.scoreBatch(s.state, incoming, s.cols, win, WINDOW, scores);
+      pl.scoreColumns(s.state, incoming, s.cols, win, WINDOW, scores);
       sink += scores[0] as number;
     });
   }

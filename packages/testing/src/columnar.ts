@@ -1,17 +1,12 @@
-// Batch Filter/Score (BatchFilterPlugin, BatchScorePlugin, BatchScoreExtensions) must decide
+// Columnar Filter/Score (ColumnarFilterPlugin, ColumnarScorePlugin, ColumnarScoreExtensions) must decide
 // exactly what the per-node methods decide. These helpers let a test run the same cycles both
-// ways and compare: a registry whose plugins hide their batch methods (the runtime then calls
+// ways and compare: a registry whose plugins hide their columnar methods (the runtime then calls
 // filter() and score() node by node), and a direct comparison of a plugin's two forms.
 import type { Pod } from "@kubesched/api";
 import {
   type CycleState,
-  isBatchFilterPlugin,
-  isBatchPreScorePlugin,
-  isBatchScoreExtensions,
-  isBatchScorePlugin,
   isScorePlugin,
   isStatus,
-  type NodeColumns,
   type NodeInfo,
   type Plugin,
   type PluginDescriptor,
@@ -19,9 +14,16 @@ import {
   type ScoreExtensions,
   type Status,
 } from "@kubesched/framework";
+import {
+  isColumnarFilterPlugin,
+  isColumnarPreScorePlugin,
+  isColumnarScoreExtensions,
+  isColumnarScorePlugin,
+  type NodeColumns,
+} from "@kubesched/framework/columnar";
 import { type StatusSummary, statusSummary } from "./status-summary";
 
-const batchMethods = ["filterBatch", "preScoreBatch", "scoreBatch", "normalizeScoreBatch"] as const;
+const batchMethods = ["filterColumns", "preScoreColumns", "scoreColumns", "normalizeScoreColumns"] as const;
 
 function hasBatchMethod(o: object): boolean {
   const r = o as Record<string, unknown>;
@@ -29,11 +31,11 @@ function hasBatchMethod(o: object): boolean {
 }
 
 /**
- * The plugin seen without its batch methods: an object whose prototype is the plugin, with
- * `filterBatch`, `scoreBatch` and `normalizeScoreBatch` shadowed (also on what scoreExtensions()
+ * The plugin seen without its columnar methods: an object whose prototype is the plugin, with
+ * `filterColumns`, `scoreColumns` and `normalizeScoreColumns` shadowed (also on what scoreExtensions()
  * returns). Every other method runs on the plugin's own code and state.
  */
-export function hideBatchMethods<P extends Plugin>(plugin: P): P {
+export function hideColumnarMethods<P extends Plugin>(plugin: P): P {
   if (!hasBatchMethod(plugin) && typeof (plugin as Record<string, unknown>).scoreExtensions !== "function") {
     return plugin;
   }
@@ -45,20 +47,20 @@ export function hideBatchMethods<P extends Plugin>(plugin: P): P {
       const e = (ext as () => ScoreExtensions | null).call(this);
       if (e === null || (e as object) === this || !hasBatchMethod(e)) return e;
       const h = Object.create(e) as Record<string, unknown>;
-      h.normalizeScoreBatch = undefined;
+      h.normalizeScoreColumns = undefined;
       return h as unknown as ScoreExtensions;
     };
   }
   return hidden as unknown as P;
 }
 
-/** The registry with every plugin built by `hideBatchMethods`: Filter and Score run per node. */
-export function withoutBatch(registry: Registry): Registry {
+/** The registry with every plugin built by `hideColumnarMethods`: Filter and Score run per node. */
+export function withoutColumnar(registry: Registry): Registry {
   const out = new Map<string, PluginDescriptor<unknown>>();
   for (const [name, d] of registry) {
     out.set(name, {
       ...d,
-      factory: async (args, handle) => hideBatchMethods(await d.factory(args, handle)),
+      factory: async (args, handle) => hideColumnarMethods(await d.factory(args, handle)),
     });
   }
   return out;
@@ -74,46 +76,46 @@ function summaries(list: readonly (Status | null)[]): (StatusSummary | null)[] {
 }
 
 /**
- * Throws when the plugin's filterBatch over `nodes` does not return what filter() returns on
- * each node (code and reasons). Nothing to do for a plugin without filterBatch.
+ * Throws when the plugin's filterColumns over `nodes` does not return what filter() returns on
+ * each node (code and reasons). Nothing to do for a plugin without filterColumns.
  */
-export function checkFilterBatch(
+export function checkFilterColumns(
   plugin: Plugin,
   state: CycleState,
   pod: Pod,
   columns: NodeColumns,
   nodes: readonly NodeInfo[],
 ): void {
-  if (!isBatchFilterPlugin(plugin) || nodes.length === 0) return;
+  if (!isColumnarFilterPlugin(plugin) || nodes.length === 0) return;
   const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
-  if (indices.some((i) => i < 0)) throw new Error("checkFilterBatch: a node is not in the columns");
+  if (indices.some((i) => i < 0)) throw new Error("checkFilterColumns: a node is not in the columns");
   const out: (Status | null)[] = new Array(nodes.length).fill(undefined);
-  plugin.filterBatch(state, pod, columns, indices, nodes.length, out);
+  plugin.filterColumns(state, pod, columns, indices, nodes.length, out);
   const want = summaries(nodes.map((ni) => plugin.filter(state, pod, ni)));
   if (out.some((s) => s === undefined)) {
-    throw new Error(`${plugin.name()}.filterBatch left statuses unset`);
+    throw new Error(`${plugin.name()}.filterColumns left statuses unset`);
   }
   const got = summaries(out);
   const a = JSON.stringify(got);
   const b = JSON.stringify(want);
   if (a !== b)
-    throw new Error(`${plugin.name()}.filterBatch differs from filter():\n batch: ${a}\n  node: ${b}`);
+    throw new Error(`${plugin.name()}.filterColumns differs from filter():\n batch: ${a}\n  node: ${b}`);
 }
 
 /**
- * Throws when the plugin's scoreBatch (and normalizeScoreBatch) over `nodes` does not give what
+ * Throws when the plugin's scoreColumns (and normalizeScoreColumns) over `nodes` does not give what
  * score() (and normalizeScore) give: the same scores, or the same failure.
  */
-export function checkScoreBatch(
+export function checkScoreColumns(
   plugin: Plugin,
   state: CycleState,
   pod: Pod,
   columns: NodeColumns,
   nodes: readonly NodeInfo[],
 ): void {
-  if (!isBatchScorePlugin(plugin) || nodes.length === 0) return;
+  if (!isColumnarScorePlugin(plugin) || nodes.length === 0) return;
   const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
-  if (indices.some((i) => i < 0)) throw new Error("checkScoreBatch: a node is not in the columns");
+  if (indices.some((i) => i < 0)) throw new Error("checkScoreColumns: a node is not in the columns");
   const n = nodes.length;
   // Per node.
   let wantStatus: Status | null = null;
@@ -131,7 +133,7 @@ export function checkScoreBatch(
   }
   // Batch.
   const scores = new Float64Array(n).fill(Number.NaN);
-  const gotStatus = plugin.scoreBatch(state, pod, columns, indices, n, scores);
+  const gotStatus = plugin.scoreColumns(state, pod, columns, indices, n, scores);
   const fail = (what: string, got: unknown, want: unknown): never => {
     throw new Error(
       `${plugin.name()}.${what} differs:\n batch: ${JSON.stringify(got)}\n  node: ${JSON.stringify(want)}`,
@@ -139,29 +141,29 @@ export function checkScoreBatch(
   };
   const gs = gotStatus === null || gotStatus.isSuccess() ? null : statusSummary(gotStatus);
   const ws = wantStatus === null ? null : statusSummary(wantStatus);
-  if (JSON.stringify(gs) !== JSON.stringify(ws)) fail("scoreBatch status", gs, ws);
+  if (JSON.stringify(gs) !== JSON.stringify(ws)) fail("scoreColumns status", gs, ws);
   if (ws !== null) return;
   const raw = list.map((s) => s.score);
-  if (raw.some((v, k) => !same(v, scores[k] as number))) fail("scoreBatch", [...scores], raw);
+  if (raw.some((v, k) => !same(v, scores[k] as number))) fail("scoreColumns", [...scores], raw);
   const ext = plugin.scoreExtensions();
   if (ext === null) return;
   const wantNorm = ext.normalizeScore(state, pod, list);
-  if (!isBatchScoreExtensions(ext)) return;
-  const gotNorm = ext.normalizeScoreBatch(state, pod, columns, indices, n, scores);
+  if (!isColumnarScoreExtensions(ext)) return;
+  const gotNorm = ext.normalizeScoreColumns(state, pod, columns, indices, n, scores);
   const gn = gotNorm === null || gotNorm.isSuccess() ? null : statusSummary(gotNorm);
   const wn = wantNorm === null || wantNorm.isSuccess() ? null : statusSummary(wantNorm);
-  if (JSON.stringify(gn) !== JSON.stringify(wn)) fail("normalizeScoreBatch status", gn, wn);
+  if (JSON.stringify(gn) !== JSON.stringify(wn)) fail("normalizeScoreColumns status", gn, wn);
   if (wn !== null) return;
   const norm = list.map((s) => s.score);
-  if (norm.some((v, k) => !same(v, scores[k] as number))) fail("normalizeScoreBatch", [...scores], norm);
+  if (norm.some((v, k) => !same(v, scores[k] as number))) fail("normalizeScoreColumns", [...scores], norm);
 }
 
 /**
- * Throws when the plugin's preScoreBatch over `nodes`, run on `fresh`, does not return what
+ * Throws when the plugin's preScoreColumns over `nodes`, run on `fresh`, does not return what
  * preScore returned (`want`) or leaves a state on which the nodes score differently from `wanted`
- * (the state preScore wrote). Nothing to do for a plugin without preScoreBatch.
+ * (the state preScore wrote). Nothing to do for a plugin without preScoreColumns.
  */
-export function checkPreScoreBatch(
+export function checkPreScoreColumns(
   plugin: Plugin,
   pod: Pod,
   columns: NodeColumns,
@@ -170,15 +172,15 @@ export function checkPreScoreBatch(
   wanted: CycleState,
   fresh: CycleState,
 ): void {
-  if (!isBatchPreScorePlugin(plugin) || nodes.length === 0) return;
+  if (!isColumnarPreScorePlugin(plugin) || nodes.length === 0) return;
   const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
-  if (indices.some((i) => i < 0)) throw new Error("checkPreScoreBatch: a node is not in the columns");
-  const got = plugin.preScoreBatch(fresh, pod, columns, indices, nodes.length);
+  if (indices.some((i) => i < 0)) throw new Error("checkPreScoreColumns: a node is not in the columns");
+  const got = plugin.preScoreColumns(fresh, pod, columns, indices, nodes.length);
   const summary = (s: Status | null) => (s === null ? null : statusSummary(s));
   const a = JSON.stringify(summary(got));
   const b = JSON.stringify(summary(want));
   if (a !== b)
-    throw new Error(`${plugin.name()}.preScoreBatch differs from preScore():\n batch: ${a}\n  node: ${b}`);
+    throw new Error(`${plugin.name()}.preScoreColumns differs from preScore():\n batch: ${a}\n  node: ${b}`);
   if (!(want === null || want.isSuccess()) || !isScorePlugin(plugin)) return;
   const scoresOn = (state: CycleState) => {
     const list = nodes.map((ni) => {
@@ -191,5 +193,5 @@ export function checkPreScoreBatch(
   const x = scoresOn(fresh);
   const y = scoresOn(wanted);
   if (x !== y)
-    throw new Error(`${plugin.name()}.preScoreBatch leaves other scores:\n batch: ${x}\n  node: ${y}`);
+    throw new Error(`${plugin.name()}.preScoreColumns leaves other scores:\n batch: ${x}\n  node: ${y}`);
 }

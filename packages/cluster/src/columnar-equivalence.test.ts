@@ -1,6 +1,6 @@
-// Batch Filter/Score decide exactly what the per-node methods decide, through the assembled
+// Columnar Filter/Score decide exactly what the per-node methods decide, through the assembled
 // scheduler: the same randomized clusters go through simulate() (explain on) with the in-tree
-// plugins as they are (batch over the snapshot's columns) and with their batch methods hidden
+// plugins as they are (batch over the snapshot's columns) and with their columnar methods hidden
 // (Filter and Score node by node), and the two results must be the same, byte for byte: where
 // every pod went, every node's status and reasons for every plugin, raw / normalized / weighted
 // scores, final scores, preemptions and FitError messages.
@@ -14,7 +14,7 @@ import {
   makePod,
   NodeSelectorTypeMatchFields,
   recordingLogger,
-  withoutBatch,
+  withoutColumnar,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { configOf, objectsOf } from "./integration/helpers";
@@ -241,8 +241,8 @@ for (let seed = 1; seed <= 6; seed++) {
 const results = new Map<Case, string>();
 
 // Generous limits: a shared machine can be slow; nothing here is timed.
-describe("batch Filter/Score through simulate()", { timeout: 120_000 }, () => {
-  const batchFree = withoutBatch(inTreeRegistry);
+describe("columnar Filter/Score through simulate()", { timeout: 120_000 }, () => {
+  const batchFree = withoutColumnar(inTreeRegistry);
   it.each(cases)(
     "seed $seed, $nodes nodes, $running running, $pending pending, profile $config",
     async (c) => {

@@ -1,12 +1,12 @@
 // The snapshot's hot per-node numbers in typed arrays (structure of arrays), indexed by the node's
-// position in NodeInfoLister.list(). Batch Filter/Score plugins (interface.ts) read a window of
+// position in NodeInfoLister.list(). Columnar Filter/Score plugins (interface.ts) read a window of
 // nodes from here instead of following each NodeInfo's objects: the same numbers, laid out so
 // that walking 500 nodes touches a few contiguous arrays instead of thousands of cold objects.
 //
 // Not upstream: kube-scheduler's Filter and Score are per node only. The per-node API stays the
 // contract; the columns are a view of the same NodeInfos, maintained with them.
 import type { Taint } from "@kubesched/api";
-import type { NodeInfo } from "./node-info";
+import type { NodeInfo } from "../node-info";
 
 /** One scalar resource (extended, hugepages, attachable volumes) on every node. */
 export interface ScalarColumn {

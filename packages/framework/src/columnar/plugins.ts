@@ -1,0 +1,103 @@
+// The columnar fast path's plugin interfaces (not upstream; @beta). A plugin may add these to
+// its per-node Filter/Score/PreScore: the runtime then calls the columnar method instead of the
+// per-node one over a window of nodes, reading the snapshot's columns (NodeColumns). The per-node
+// methods stay the contract: the columnar ones must return exactly what they would.
+import type { Pod } from "@kubesched/api";
+import type { CycleState } from "../cycle-state";
+import type { FilterPlugin, Plugin, PreScorePlugin, ScoreExtensions, ScorePlugin } from "../interface";
+import type { Status } from "../status";
+import type { NodeColumns } from "./node-columns";
+
+/**
+ * Filter over a window of nodes at once, over the snapshot's columns (optional; not upstream).
+ * `filter()` stays the contract: the runtime calls `filterColumns` instead of `filter` on the nodes
+ * of a scheduling cycle when the snapshot has columns, and must get exactly what `filter` would
+ * return on each node. The runtime keeps per-node behaviour around it: the nodes a plugin runs on
+ * (only those every earlier plugin passed), the rotating start index, the early stop at
+ * numFeasibleNodesToFind (results past it are discarded), nodes with nominated pods (run per node
+ * with the pods added), statuses, explain and metrics.
+ */
+export interface ColumnarFilterPlugin extends FilterPlugin {
+  /**
+   * For every k in `[0, count)`: `out[k]` = what `filter(state, pod, columns.nodeInfos[indices[k]])`
+   * returns (null or a Success status when the node passes). Every `out[k]` must be written. A
+   * rejection has the same code and reasons as `filter`'s; one Status object may stand for
+   * several nodes of the call (the runtime only names the plugin on it, and nothing may change it
+   * afterwards). Runs synchronously, during a cycle only: `columns` and `indices` are valid for
+   * this call.
+   */
+  filterColumns(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    out: (Status | null)[],
+  ): void;
+}
+
+/**
+ * Score over the feasible nodes at once, over the snapshot's columns (optional; not upstream):
+ * the runtime calls it instead of `score()` on every node, and must get the same scores.
+ */
+export interface ColumnarScorePlugin extends ScorePlugin {
+  /**
+   * For every k in `[0, count)`: `scores[k]` = what `score(state, pod, columns.nodeInfos[indices[k]])`
+   * returns (0 where it returns a Success status). Returns null, or, when `score` fails on some
+   * node, the status it returns on the first such node in k order (the scores are then ignored).
+   */
+  scoreColumns(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null;
+}
+
+/**
+ * PreScore over the feasible nodes given as column indices (optional; not upstream): the runtime
+ * calls it instead of `preScore(state, pod, nodes)` when it knows the nodes' indices in the
+ * snapshot's columns, and it must leave the cycle state as `preScore` would (the same scores
+ * follow) and return what `preScore` returns.
+ */
+export interface ColumnarPreScorePlugin extends PreScorePlugin {
+  /** `preScore(state, pod, nodes)` for `nodes[k] = columns.nodeInfos[indices[k]]`, k in `[0, count)`. */
+  preScoreColumns(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+  ): Status | null;
+}
+
+/** NormalizeScore over a score array (optional, with ColumnarScorePlugin; not upstream). */
+export interface ColumnarScoreExtensions extends ScoreExtensions {
+  /**
+   * Rewrites `scores[0..count)` in place exactly as `normalizeScore` would rewrite the
+   * NodeScore list `{ name: columns.nodeInfos[indices[k]].nodeName, score: scores[k] }`, and
+   * returns what it would return. `scores` belongs to the runtime: do not keep it.
+   */
+  normalizeScoreColumns(
+    state: CycleState,
+    pod: Pod,
+    columns: NodeColumns,
+    indices: Int32Array,
+    count: number,
+    scores: Float64Array,
+  ): Status | null;
+}
+
+type AnyPlugin = Plugin & Record<string, unknown>;
+const has = (p: Plugin, m: string): boolean => typeof (p as AnyPlugin)[m] === "function";
+
+export const isColumnarFilterPlugin = (p: Plugin): p is ColumnarFilterPlugin =>
+  has(p, "filter") && has(p, "filterColumns");
+export const isColumnarScorePlugin = (p: Plugin): p is ColumnarScorePlugin =>
+  has(p, "score") && has(p, "scoreColumns");
+export const isColumnarPreScorePlugin = (p: Plugin): p is ColumnarPreScorePlugin =>
+  has(p, "preScore") && has(p, "preScoreColumns");
+export const isColumnarScoreExtensions = (e: ScoreExtensions): e is ColumnarScoreExtensions =>
+  typeof (e as unknown as Record<string, unknown>).normalizeScoreColumns === "function";
