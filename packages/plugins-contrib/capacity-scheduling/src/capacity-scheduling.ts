@@ -32,7 +32,7 @@ import {
   moreImportantPod,
   type PreemptionInterface,
   type SelectVictimsResult,
-} from "@kubesched/plugin-default-preemption";
+} from "@kubesched/preemption";
 import {
   computePodResourceRequest,
   type ElasticQuota,

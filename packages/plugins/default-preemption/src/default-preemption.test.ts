@@ -13,6 +13,7 @@ import { interPodAffinityPlugin as interPodAffinityDescriptor } from "@kubesched
 import { nodeResourcesFitPlugin as nodeResourcesFitDescriptor } from "@kubesched/plugin-node-resources-fit";
 import { podTopologySpreadPlugin as podTopologySpreadDescriptor } from "@kubesched/plugin-pod-topology-spread";
 import { ErrReasonUntoleratedTaint } from "@kubesched/plugin-taint-toleration";
+import { type Candidate, getPodStartTime } from "@kubesched/preemption";
 import {
   createPluginHarness,
   makeLabelSelector,
@@ -25,7 +26,6 @@ import {
 import { describe, expect, it } from "vitest";
 import type { DefaultPreemption, IsEligiblePodFunc, MoreImportantPodFunc } from "./default-preemption";
 import { defaultPreemptionPlugin } from "./index";
-import { type Candidate, getPodStartTime } from "./preemption";
 import {
   epochTime,
   errorPredicateExtender,

@@ -1,12 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go
-import {
-  LabelSelectorError,
-  labelSelectorAsSelector,
-  type Pod,
-  type PodDisruptionBudget,
-  podPriority,
-  type Selector,
-} from "@kubesched/api";
+import { type Pod, type PodDisruptionBudget, podPriority } from "@kubesched/api";
 import {
   asStatus,
   type ClusterEventWithHint,
@@ -23,17 +16,19 @@ import {
   type PostFilterPlugin,
   Status,
 } from "@kubesched/framework";
-import type { DefaultPreemptionArgs } from "./args";
-import { eventsToRegister } from "./events";
 import {
   type Candidate,
   type CandidateScoreFunc,
   Evaluator,
+  filterPodsWithPDBViolation,
   getPodStartTime,
   moreImportantPod,
   type PreemptionInterface,
+  podTerminatingByPreemption,
   type SelectVictimsResult,
-} from "./preemption";
+} from "@kubesched/preemption";
+import type { DefaultPreemptionArgs } from "./args";
+import { eventsToRegister } from "./events";
 import {
   ErrReasonNoVictims,
   ErrReasonPreemptionPolicyNever,
@@ -54,64 +49,6 @@ export type IsEligiblePodFunc = (nodeInfo: NodeInfo, victim: PodInfo, preemptor:
  * reprieved most important first.
  */
 export type MoreImportantPodFunc = (a: Pod, b: Pod) => boolean;
-
-/** upstream podTerminatingByPreemption: deleting, with DisruptionTarget=True/PreemptionByScheduler. */
-function podTerminatingByPreemption(p: Pod): boolean {
-  if (p.metadata?.deletionTimestamp == null) return false;
-  for (const c of p.status?.conditions ?? []) {
-    if (c.type === "DisruptionTarget") return c.status === "True" && c.reason === "PreemptionByScheduler";
-  }
-  return false;
-}
-
-/** A PDB's selector; null when it is invalid or matches nothing (nil or empty selector). */
-function pdbSelector(pdb: PodDisruptionBudget): Selector | null {
-  try {
-    const s = labelSelectorAsSelector(pdb.spec?.selector);
-    return s.empty() ? null : s;
-  } catch (e) {
-    if (e instanceof LabelSelectorError) return null;
-    throw e;
-  }
-}
-
-/**
- * upstream filterPodsWithPDBViolation: splits pods (order kept) into those whose eviction would
- * exceed a matching PDB's disruptionsAllowed (counting down as pods are taken) and the others.
- * Pods already listed in a PDB's status.disruptedPods do not count against it.
- */
-export function filterPodsWithPDBViolation(
-  podInfos: readonly PodInfo[],
-  pdbs: readonly PodDisruptionBudget[],
-): { violating: PodInfo[]; nonViolating: PodInfo[] } {
-  // No PDB: nothing violates one (the same split, without the per-pod label checks).
-  if (pdbs.length === 0) return { violating: [], nonViolating: podInfos.slice() };
-  const allowed = pdbs.map((pdb) => pdb.status?.disruptionsAllowed ?? 0);
-  const selectors = pdbs.map(pdbSelector);
-  const violating: PodInfo[] = [];
-  const nonViolating: PodInfo[] = [];
-  for (const pi of podInfos) {
-    const pod = pi.pod;
-    let violated = false;
-    const labels = pod.metadata?.labels;
-    // A pod without labels matches no PDB.
-    if (labels && Object.keys(labels).length > 0) {
-      for (let i = 0; i < pdbs.length; i++) {
-        const pdb = pdbs[i] as PodDisruptionBudget;
-        if ((pdb.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) continue;
-        const selector = selectors[i];
-        if (!selector?.matches(labels)) continue;
-        // Already processed by the API server: not a violation.
-        if (pdb.status?.disruptedPods?.[pod.metadata?.name ?? ""] !== undefined) continue;
-        allowed[i] = (allowed[i] as number) - 1;
-        if ((allowed[i] as number) < 0) violated = true;
-      }
-    }
-    if (violated) violating.push(pi);
-    else nonViolating.push(pi);
-  }
-  return { violating, nonViolating };
-}
 
 /** An Error status for selectVictimsOnNode's failure with `s`. */
 function victimsFailure(s: Status): SelectVictimsResult {

@@ -1,5 +1,5 @@
-// @kubesched/plugin-default-preemption — upstream pkg/scheduler/framework/plugins/defaultpreemption
-// and pkg/scheduler/framework/preemption (the Evaluator, exported for other PostFilter plugins).
+// @kubesched/plugin-default-preemption — upstream pkg/scheduler/framework/plugins/defaultpreemption.
+// The Evaluator it runs (upstream pkg/scheduler/framework/preemption) is @kubesched/preemption.
 import { definePlugin } from "@kubesched/framework";
 import { type DefaultPreemptionArgs, defaultPreemptionArgsSpec } from "./args";
 import { DefaultPreemption, name } from "./default-preemption";
@@ -13,31 +13,13 @@ export {
 } from "./args";
 export {
   DefaultPreemption,
-  filterPodsWithPDBViolation,
   type IsEligiblePodFunc,
   type MoreImportantPodFunc,
   name,
 } from "./default-preemption";
 export { eventsToRegister, isPodSchedulableAfterPodDeletion } from "./events";
 export {
-  type Candidate,
-  type CandidateScoreFunc,
-  type DryRunResult,
-  Evaluator,
-  getEarliestPodStartTime,
-  getLowerPriorityNominatedPods,
-  getPodStartTime,
-  moreImportantPod,
-  type PreemptionInterface,
-  type PreemptPodFunc,
-  pickOneNodeForPreemption,
-  postFilterResultWithNominatedNode,
-  type SelectVictimsResult,
-} from "./preemption";
-export {
-  ErrReasonNoCandidate,
   ErrReasonNoVictims,
-  ErrReasonPreemptionNotHelpful,
   ErrReasonPreemptionPolicyNever,
   ErrReasonTerminatingPodOnNominatedNode,
   MessagePrefix,

@@ -1,5 +1,5 @@
-// upstream: pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
-// pkg/scheduler/framework/preemption/preemption.go — the messages users see after `preemption: `.
+// upstream: pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go — the messages
+// users see after `preemption: ` (the Evaluator's own are @kubesched/preemption's).
 
 /** The preemptor has `preemptionPolicy: Never`. */
 export const ErrReasonPreemptionPolicyNever = "not eligible due to preemptionPolicy=Never.";
@@ -10,12 +10,6 @@ export const ErrReasonTerminatingPodOnNominatedNode =
 
 /** No pod on the node has a lower priority than the preemptor (newest upstream wording). */
 export const ErrReasonNoVictims = "No preemption victims found for incoming preemptor";
-
-/** The status of nodes preemption did not try (they failed with UnschedulableAndUnresolvable). */
-export const ErrReasonPreemptionNotHelpful = "Preemption is not helpful for scheduling";
-
-/** No candidate was left after extenders and candidate selection. */
-export const ErrReasonNoCandidate = "no candidate node for preemption";
 
 /** The message prefixed to every status DefaultPreemption returns. */
 export const MessagePrefix = "preemption: ";

@@ -38,17 +38,15 @@ import {
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { defaultPreemptionPlugin } from "./index";
 import {
   type Candidate,
   Evaluator,
-  getEarliestPodStartTime,
-  getPodStartTime,
   type PreemptionInterface,
   pickOneNodeForPreemption,
   type SelectVictimsResult,
 } from "./preemption";
-import { highPriority, midPriority, nodeToStatus, veryLargeRes } from "./test-util";
+import { fakePostFilterPlugin, highPriority, midPriority, nodeToStatus, veryLargeRes } from "./test-util";
+import { getEarliestPodStartTime, getPodStartTime } from "./util";
 
 /** upstream FakePostFilterPlugin: the first pod of every node is its only victim. */
 class FakePostFilterPlugin implements PreemptionInterface {
@@ -179,7 +177,7 @@ describe("TestNodesWherePreemptionMightHelp", () => {
     it(tt.name, async () => {
       const pod = makePod().name("p").uid("p").priority(highPriority).obj();
       const h = await createPluginHarness({
-        plugin: defaultPreemptionPlugin,
+        plugin: fakePostFilterPlugin,
         nodes: nodeNames.map((n) => makeNode().name(n).obj()),
         pods: [pod, ...nodeNames.map((n) => makePod().name(`v-${n}`).uid(`v-${n}`).node(n).obj())],
       });
@@ -218,7 +216,7 @@ describe("TestDryRunPreemption", () => {
   for (const tt of tests) {
     it(tt.name, async () => {
       const h = await createPluginHarness({
-        plugin: defaultPreemptionPlugin,
+        plugin: fakePostFilterPlugin,
         nodes: [
           makeNode().name("node1").capacity(veryLargeRes).obj(),
           makeNode().name("node2").capacity(veryLargeRes).obj(),
@@ -483,7 +481,7 @@ describe("TestPrepareCandidate", () => {
     it(tt.name, async () => {
       const client = new FakeClient(new Set(tt.testPods.map((p) => p.metadata?.name ?? "")));
       const h = await createPluginHarness({
-        plugin: defaultPreemptionPlugin,
+        plugin: fakePostFilterPlugin,
         nodes: [makeNode().name(node1Name).capacity(veryLargeRes).obj()],
         pods: [...tt.testPods, preemptor],
         client,
@@ -565,7 +563,7 @@ describe("TestPreemptPod", () => {
   for (const tt of tests) {
     it(tt.name, async () => {
       const h = await createPluginHarness({
-        plugin: defaultPreemptionPlugin,
+        plugin: fakePostFilterPlugin,
         nodes: [makeNode().name(nodeName).obj()],
         pods: [preemptorPod, victimPod],
         extraPlugins: [waitingPermitPlugin, blockingPreBindPlugin],

@@ -1,14 +1,13 @@
-// upstream: pkg/scheduler/framework/preemption/preemption.go (Evaluator, Candidate, DryRunPreemption,
-// callExtenders, SelectCandidate, pickOneNodeForPreemption, getLowerPriorityNominatedPods) and
-// executor.go (prepareCandidate, PreemptPod). Reusable by any PostFilter plugin that implements
-// PreemptionInterface, as upstream's Evaluator is.
+// upstream: pkg/scheduler/framework/preemption/preemption.go (Evaluator, Interface, Candidate,
+// DryRunPreemption, callExtenders, SelectCandidate, pickOneNodeForPreemption,
+// getLowerPriorityNominatedPods) and executor.go (prepareCandidate, PreemptPod). Reusable by any
+// PostFilter plugin that implements PreemptionInterface, as upstream's Evaluator is.
 import {
   type Pod,
   type PodCondition,
   type PodDisruptionBudget,
   podKey,
   podPriority,
-  podStartTime,
   podUID,
   updatePodCondition,
 } from "@kubesched/api";
@@ -28,6 +27,7 @@ import {
   Status,
 } from "@kubesched/framework";
 import { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful } from "./reasons";
+import { earliestStartTimeOf } from "./util";
 
 /** A node on which the preemptor fits once `victims` are gone (upstream preemption.Candidate). */
 export interface Candidate {
@@ -82,64 +82,6 @@ export type PreemptPodFunc = (candidate: Candidate, preemptor: Pod, victim: Pod)
 /** A PostFilterResult nominating `nodeName` (upstream NewPostFilterResultWithNominatedNode). */
 export function postFilterResultWithNominatedNode(nodeName: string): PostFilterResult {
   return { nominatingInfo: { nominatedNodeName: nodeName, nominatingMode: NominatingMode.Override } };
-}
-
-/** upstream GetPodStartTime: status.startTime, or now for pods that have not started. Milliseconds. */
-export function getPodStartTime(pod: Pod, now: number): number {
-  const t = pod.status?.startTime;
-  if (!t) return now;
-  if (typeof t !== "string") return (podStartTime(pod) as Date).getTime();
-  // Each distinct start time parsed once: victims are compared on every node of a dry run and
-  // every candidate of the selection, and start times repeat (whole seconds).
-  let ms = startTimes.get(t);
-  if (ms === undefined) {
-    ms = (podStartTime(pod) as Date).getTime();
-    if (startTimes.size >= maxStartTimes) startTimes.clear();
-    startTimes.set(t, ms);
-  }
-  return ms;
-}
-
-/** status.startTime → milliseconds (a memo, bounded). */
-const startTimes = new Map<string, number>();
-const maxStartTimes = 4096;
-
-/**
- * upstream util.MoreImportantPod: higher priority first; equal priorities, the one that started
- * earlier (has run longer).
- */
-export function moreImportantPod(a: Pod, b: Pod, now: number): boolean {
-  const p1 = podPriority(a);
-  const p2 = podPriority(b);
-  if (p1 !== p2) return p1 > p2;
-  return getPodStartTime(a, now) < getPodStartTime(b, now);
-}
-
-/**
- * upstream util.GetEarliestPodStartTime: the earliest start time among the highest-priority
- * victims; null when there are none.
- */
-export function getEarliestPodStartTime(victims: ExtenderVictims, now: number): number | null {
-  return earliestStartTimeOf(victims.pods, victims.pods.map(podPriority), now);
-}
-
-/** getEarliestPodStartTime over victims whose priorities are `prios`. */
-function earliestStartTimeOf(pods: readonly Pod[], prios: readonly number[], now: number): number | null {
-  const first = pods[0];
-  if (!first) return null;
-  let earliest = getPodStartTime(first, now);
-  let maxPriority = prios[0] as number;
-  for (let i = 0; i < pods.length; i++) {
-    const p = prios[i] as number;
-    if (p === maxPriority) {
-      const t = getPodStartTime(pods[i] as Pod, now);
-      if (t < earliest) earliest = t;
-    } else if (p > maxPriority) {
-      maxPriority = p;
-      earliest = getPodStartTime(pods[i] as Pod, now);
-    }
-  }
-  return earliest;
 }
 
 // 2^31: added to every priority so that sums of negative priorities compare sanely.
