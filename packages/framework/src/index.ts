@@ -20,5 +20,4 @@ export * from "./plugin-args";
 export * from "./pod-info";
 export * from "./queued-pod-info";
 export * from "./resource";
-export * from "./resource-allocation";
 export * from "./status";

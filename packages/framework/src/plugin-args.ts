@@ -1,11 +1,20 @@
 // Pieces of plugin args that several plugins share, as upstream shares them across plugins:
 // upstream staging/src/k8s.io/kube-scheduler/config/v1/types_pluginargs.go (ResourceSpec,
-// UtilizationShapePoint), pkg/scheduler/apis/config/v1/defaults.go (defaultResourceSpec) and
+// UtilizationShapePoint), pkg/scheduler/apis/config/types.go (MaxCustomPriorityScore),
+// pkg/scheduler/apis/config/v1/defaults.go (defaultResourceSpec) and
 // pkg/scheduler/apis/config/validation/validation_pluginargs.go (validateFunctionShape).
 import type { ArrayOptions, TArray, TInteger, TObject } from "@sinclair/typebox";
 import { argRules, Type } from "./define-args";
 import { fieldErrors, fieldPath } from "./field-errors";
-import { MaxCustomPriorityScore, type ResourceSpec } from "./resource-allocation";
+
+/** One resource a resource-allocation scorer looks at, with its weight (upstream config.ResourceSpec). */
+export interface ResourceSpec {
+  name: string;
+  weight: number;
+}
+
+/** The scale of user-provided shape scores (upstream config.MaxCustomPriorityScore). */
+export const MaxCustomPriorityScore = 10;
 
 /** A point of a utilization → score shape: utilization 0..100, score 0..MaxCustomPriorityScore. */
 export interface UtilizationShapePoint {

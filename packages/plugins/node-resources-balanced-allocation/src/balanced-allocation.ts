@@ -1,6 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go (v1.36+ scoring:
 // kubernetes/kubernetes#135573 scores the change in balance the pod causes).
-import { MaxNodeScore, scoreColumnsPerNode } from "@kubesched/framework";
+import { MaxNodeScore } from "@kubesched/framework";
+import { scoreColumnsPerNode } from "@kubesched/plugin-helpers";
 
 /**
  * upstream balancedResourceScore: `(1 - std) * 100` (truncated) over the usage fractions

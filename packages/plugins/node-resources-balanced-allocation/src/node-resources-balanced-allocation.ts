@@ -6,7 +6,6 @@ import {
   type Features,
   type NodeInfo,
   type PreScorePlugin,
-  ResourceAllocationScorer,
   type ScoreExtensions,
   type ScorePlugin,
   type StateData,
@@ -14,6 +13,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import { ResourceAllocationScorer } from "@kubesched/plugin-helpers";
 import type { NodeResourcesBalancedAllocationArgs } from "./args";
 import { balancedResourceScorer } from "./balanced-allocation";
 

@@ -7,16 +7,11 @@ import {
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
-  leastResourceScorer,
-  mostResourceScorer,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
-  ResourceAllocationScorer,
-  type ResourceScorerFn,
-  requestedToCapacityRatioScorer,
   type ScoreExtensions,
   type ScorePlugin,
   type StateData,
@@ -24,6 +19,13 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import {
+  leastResourceScorer,
+  mostResourceScorer,
+  ResourceAllocationScorer,
+  type ResourceScorerFn,
+  requestedToCapacityRatioScorer,
+} from "@kubesched/plugin-helpers";
 import { LeastAllocated, MostAllocated, type NodeResourcesFitArgs, RequestedToCapacityRatio } from "./args";
 import { eventsToRegister } from "./events";
 import { computePodResourceRequest, fitsRequest, fitsRequestBatch, type PodResourceRequest } from "./fits";

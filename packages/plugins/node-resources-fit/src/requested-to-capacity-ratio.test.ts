@@ -1,6 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/requested_to_capacity_ratio_test.go
 import type { Node, Pod } from "@kubesched/api";
-import { buildBrokenLinearFunction, type NodeScore } from "@kubesched/framework";
+import type { NodeScore } from "@kubesched/framework";
+import { buildBrokenLinearFunction } from "@kubesched/plugin-helpers";
 import { makePod, makeNode as stMakeNode } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import type { NodeResourcesFitArgs } from "./args";

@@ -1,6 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/volumebinding/scorer.go (the broken linear function is
-// @kubesched/framework's buildBrokenLinearFunction, upstream helper.BuildBrokenLinearFunction)
-import { buildBrokenLinearFunction, MaxCustomPriorityScore, MaxNodeScore } from "@kubesched/framework";
+// @kubesched/plugin-helpers' buildBrokenLinearFunction, upstream helper.BuildBrokenLinearFunction)
+import { MaxCustomPriorityScore, MaxNodeScore } from "@kubesched/framework";
+import { buildBrokenLinearFunction } from "@kubesched/plugin-helpers";
 import type { UtilizationShapePoint } from "./args";
 
 /** Requested and capacity bytes of one storage class on a node. */

@@ -2,9 +2,11 @@
 // (TestResourceAllocationScorerCalculateRequests; the DRA-backed cases of
 // TestCalculateResourceAllocatableRequest are not ported: kubesched has no DRA manager).
 import { DefaultMemoryRequest, DefaultMilliCPURequest, type Pod } from "@kubesched/api";
-import { leastResourceScorer, ResourceAllocationScorer } from "@kubesched/framework";
+import { defaultResourceSpec } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
-import { defaultResources } from "./test-util";
+import { leastResourceScorer, ResourceAllocationScorer } from "./resource-allocation";
+
+const defaultResources = defaultResourceSpec();
 
 describe("TestResourceAllocationScorerCalculateRequests", () => {
   const oneMi = 1048576;

@@ -1,6 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/resource_allocation.go (resourceAllocationScorer),
-// least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go and
-// pkg/scheduler/framework/plugins/helper/shape_score.go (BuildBrokenLinearFunction).
+// least_allocated.go, most_allocated.go and requested_to_capacity_ratio.go.
 //
 // Shared by NodeResourcesFit (Least/Most/RequestedToCapacityRatio) and
 // NodeResourcesBalancedAllocation. Amounts are canonical integers held in doubles: cpu in
@@ -16,16 +15,16 @@ import {
   ResourceEphemeralStorage,
   ResourceMemory,
 } from "@kubesched/api";
-import type { NodeColumns } from "./columnar/node-columns";
-import { MaxNodeScore } from "./interface";
-import type { NodeInfo } from "./node-info";
-import { Code, Status } from "./status";
-
-/** One resource a resource-allocation scorer looks at, with its weight (upstream config.ResourceSpec). */
-export interface ResourceSpec {
-  name: string;
-  weight: number;
-}
+import {
+  Code,
+  MaxCustomPriorityScore,
+  MaxNodeScore,
+  type NodeInfo,
+  type ResourceSpec,
+  Status,
+} from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
+import { buildBrokenLinearFunction, type FunctionShapePoint } from "./shape-score";
 
 /**
  * Scores a node from per-resource amounts, in the order of the configured resources:
@@ -124,9 +123,6 @@ function weightedBatch(
   };
 }
 
-/** The scale of user-provided shape scores (upstream config.MaxCustomPriorityScore). */
-export const MaxCustomPriorityScore = 10;
-
 const maxUtilization = 100;
 
 function leastRequestedScore(requested: number, capacity: number): number {
@@ -184,31 +180,6 @@ export function mostResourceScorer(resources: readonly ResourceSpec[]): Resource
   };
   fn.batch = weightedBatch(weights, mostRequestedScore);
   return fn;
-}
-
-/** A point of a broken linear function (upstream helper.FunctionShapePoint). */
-export interface FunctionShapePoint {
-  utilization: number;
-  score: number;
-}
-
-/**
- * The piecewise-linear function through `shape` (sorted by utilization), constant before the
- * first and after the last point; integer arithmetic truncating toward zero as Go's.
- */
-export function buildBrokenLinearFunction(shape: readonly FunctionShapePoint[]): (p: number) => number {
-  const n = shape.length;
-  const us = Float64Array.from(shape, (s) => s.utilization);
-  const ss = Float64Array.from(shape, (s) => s.score);
-  return (p) => {
-    for (let i = 0; i < n; i++) {
-      if (p <= us[i]!) {
-        if (i === 0) return ss[0]!;
-        return ss[i - 1]! + Math.trunc(((ss[i]! - ss[i - 1]!) * (p - us[i - 1]!)) / (us[i]! - us[i - 1]!));
-      }
-    }
-    return ss[n - 1]!;
-  };
 }
 
 /**

@@ -1,0 +1,13 @@
+// @kubesched/plugin-helpers — code several plugins share: upstream
+// pkg/scheduler/framework/plugins/helper and noderesources' resource allocation scorer.
+export {
+  leastResourceScorer,
+  mostResourceScorer,
+  ResourceAllocationScorer,
+  type ResourceAllocationScorerOptions,
+  type ResourceScorerBatchFn,
+  type ResourceScorerFn,
+  requestedToCapacityRatioScorer,
+  scoreColumnsPerNode,
+} from "./resource-allocation";
+export { buildBrokenLinearFunction, type FunctionShapePoint } from "./shape-score";
