@@ -2,7 +2,8 @@
 // snapshots, an update copies one NodeInfo. Run: npx vitest bench --run --project @kubesched/cache
 import type { Node, Pod } from "@kubesched/api";
 import { bench, describe } from "vitest";
-import { Cache } from "./cache";
+import { newCache } from "./cache";
+import type { Cache } from "./interface";
 import { Snapshot } from "./snapshot";
 
 const numNodes = 5000;
@@ -29,7 +30,7 @@ function pod(nodeName: string, j: number): Pod {
 }
 
 function setup(): { cache: Cache; snapshot: Snapshot } {
-  const cache = new Cache();
+  const cache = newCache();
   for (let i = 0; i < numNodes; i++) {
     const n = node(i);
     cache.addNode(n);

@@ -2,7 +2,8 @@ import type { ContainerPort, Node, Pod, ResourceList } from "@kubesched/api";
 import { type Clock, NodeInfo } from "@kubesched/framework";
 import { makeContainer, makeNode, makePod, PodAffinityWithRequiredReq } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { Cache } from "./cache";
+import { newCache } from "./cache";
+import type { Cache } from "./interface";
 import type { NodeTree } from "./node-tree";
 import { Snapshot } from "./snapshot";
 
@@ -187,7 +188,7 @@ describe("TestAssumePodScheduled", () => {
   ];
   for (const tc of tests) {
     it(tc.name, () => {
-      const cache = new Cache({ ttlMs: 1000 });
+      const cache = newCache({ ttlMs: 1000 });
       for (const pod of tc.pods) {
         cache.assumePod(pod);
         // The pod is already in the cache so it can't be assumed.
@@ -259,7 +260,7 @@ describe("TestExpirePod", () => {
     it(tc.name, () => {
       let clockNow = now;
       const clock: Clock = { now: () => clockNow, setTimeout: () => ({ cancel() {} }) };
-      const cache = new Cache({ ttlMs: tc.ttl, clock });
+      const cache = newCache({ ttlMs: tc.ttl, clock });
       for (const p of tc.pods) {
         cache.assumePod(p.pod);
         if (!p.finishBind) continue;
@@ -282,7 +283,7 @@ describe("TestAddPodWillConfirm", () => {
       makeBasePod(nodeName, "test-1", "100m", "500", "", tcp80),
       makeBasePod(nodeName, "test-2", "200m", "1Ki", "", tcp8080),
     ];
-    const cache = new Cache({ ttlMs: ttl, clock: fixedClock(now) });
+    const cache = newCache({ ttlMs: ttl, clock: fixedClock(now) });
     for (const p of testPods) {
       cache.assumePod(p);
       cache.finishBinding(p);
@@ -308,7 +309,7 @@ describe("TestDump", () => {
       makeBasePod(nodeName, "test-1", "100m", "500", "", tcp80),
       makeBasePod(nodeName, "test-2", "200m", "1Ki", "", tcp80),
     ];
-    const cache = new Cache({ ttlMs: 10_000 });
+    const cache = newCache({ ttlMs: 10_000 });
     for (const p of testPods) {
       cache.assumePod(p);
       cache.finishBinding(p);
@@ -331,7 +332,7 @@ describe("TestAddPodAlwaysUpdatesPodInfoInNodeInfo", () => {
       ...p2.status,
       conditions: [...(p1.status?.conditions ?? []), { type: "PodScheduled", status: "True" }],
     };
-    const cache = new Cache({ ttlMs: 10_000 });
+    const cache = newCache({ ttlMs: 10_000 });
     cache.assumePod(p1);
     cache.finishBinding(p1);
     cache.addPod(p2);
@@ -355,7 +356,7 @@ describe("TestAddPodWillReplaceAssumed", () => {
     const updatedPod = makeBasePod("actual-node", "test-1", "200m", "500", "", [
       { hostPort: 90, containerPort: 0 },
     ]);
-    const cache = new Cache({ ttlMs: 10_000 });
+    const cache = newCache({ ttlMs: 10_000 });
     cache.assumePod(structuredClone(assumedPod));
     cache.finishBinding(assumedPod);
     cache.addPod(structuredClone(addedPod));
@@ -378,7 +379,7 @@ describe("TestAddPodAfterExpiration", () => {
     const ttl = 10_000;
     const now = 1_700_000_000_000;
     const basePod = makeBasePod(nodeName, "test", "100m", "500", "", tcp80);
-    const cache = new Cache({ ttlMs: ttl, clock: fixedClock(now) });
+    const cache = newCache({ ttlMs: ttl, clock: fixedClock(now) });
     cache.assumePod(basePod);
     cache.finishBinding(basePod);
     cache.cleanupAssumedPods(now + 2 * ttl);
@@ -415,7 +416,7 @@ const updateWants: Expected[] = [
 
 describe("TestUpdatePod", () => {
   it("add a pod and then update it twice", () => {
-    const cache = new Cache({ ttlMs: 10_000 });
+    const cache = newCache({ ttlMs: 10_000 });
     cache.addPod(updateTestPods[0]!);
     const podsToUpdate = [updateTestPods[0]!, updateTestPods[1]!, updateTestPods[0]!];
     for (let j = 1; j < podsToUpdate.length; j++) {
@@ -450,7 +451,7 @@ describe("TestUpdatePodAndGet", () => {
   ];
   for (const tc of tests) {
     it(tc.name, () => {
-      const cache = new Cache({ ttlMs: 10_000 });
+      const cache = newCache({ ttlMs: 10_000 });
       // An unknown pod can be neither got nor updated.
       expect(cache.getPod(tc.podToUpdate)).toBeUndefined();
       expect(() => cache.updatePod(tc.pod, tc.podToUpdate)).toThrow(/is not added to scheduler cache/);
@@ -465,7 +466,7 @@ describe("TestExpireAddUpdatePod", () => {
   it("pod is assumed, expired, and added; then updated twice", () => {
     const ttl = 10_000;
     const now = 1_700_000_000_000;
-    const cache = new Cache({ ttlMs: ttl, clock: fixedClock(now) });
+    const cache = newCache({ ttlMs: ttl, clock: fixedClock(now) });
     cache.assumePod(updateTestPods[0]!);
     cache.finishBinding(updateTestPods[0]!);
     cache.cleanupAssumedPods(now + 2 * ttl);
@@ -487,7 +488,7 @@ describe("TestEphemeralStorageResource", () => {
       .req({ "ephemeral-storage": "500" })
       .node("node")
       .obj();
-    const cache = new Cache({ ttlMs: 1000 });
+    const cache = newCache({ ttlMs: 1000 });
     cache.addPod(podE);
     expectNodeInfo(internals(cache).nodes.get("node"), {
       requested: { milliCPU: 0, memory: 0, ephemeralStorage: 500 },
@@ -514,7 +515,7 @@ describe("TestRemovePod", () => {
     ["assumed", true],
   ] as const) {
     it(name, () => {
-      const cache = new Cache({ ttlMs: 1000 });
+      const cache = newCache({ ttlMs: 1000 });
       // Add/Assume pod succeeds even before adding the nodes.
       if (assume) cache.assumePod(pod);
       else cache.addPod(pod);
@@ -533,7 +534,7 @@ describe("TestRemovePod", () => {
 describe("TestForgetPod", () => {
   it("forgets assumed pods", () => {
     const basePod = makeBasePod("node", "test", "100m", "500", "", tcp80);
-    const cache = new Cache({ ttlMs: 10_000 });
+    const cache = newCache({ ttlMs: 10_000 });
     cache.assumePod(basePod);
     cache.finishBinding(basePod);
     expect(cache.isAssumedPod(basePod)).toBe(true);
@@ -611,7 +612,7 @@ describe("TestNodeOperators", () => {
     it(tc.name, () => {
       const node = tc.nodes[0]!;
       const name = node.metadata!.name!;
-      const cache = new Cache({ ttlMs: 1000 });
+      const cache = newCache({ ttlMs: 1000 });
       for (const n of tc.nodes) cache.addNode(n);
       for (const p of tc.pods) cache.addPod(p);
       const { nodes, nodeTree } = internals(cache);
@@ -1048,7 +1049,7 @@ describe("TestSchedulerCache_UpdateSnapshot", () => {
 
   for (const tc of tests) {
     it(tc.name, () => {
-      cache = new Cache({ ttlMs: 1000 });
+      cache = newCache({ ttlMs: 1000 });
       snapshot = new Snapshot();
       for (const op of tc.operations) op();
       const { nodes: cacheNodes } = internals(cache);
@@ -1197,7 +1198,7 @@ describe("TestSchedulerCache_updateNodeInfoSnapshotList", () => {
   ];
   for (const tc of tests) {
     it(tc.name, () => {
-      cache = new Cache({ ttlMs: 1000 });
+      cache = newCache({ ttlMs: 1000 });
       snapshot = new Snapshot();
       tc.operations();
       updateSnapshot();
@@ -1208,7 +1209,7 @@ describe("TestSchedulerCache_updateNodeInfoSnapshotList", () => {
 
 describe("UpdateSnapshot image states", () => {
   it("snapshots freeze the number of nodes having an image, the cache keeps it current", () => {
-    const cache = new Cache();
+    const cache = newCache();
     cache.addNode(makeNode().name("a").images({ img: 10 }).obj());
     const snapshot = new Snapshot();
     cache.updateSnapshot(snapshot);

@@ -1,6 +1,7 @@
-// upstream: pkg/scheduler/backend/cache/cache.go (cacheImpl), interface.go
+// upstream: pkg/scheduler/backend/cache/cache.go (cacheImpl, New)
 import { type Node, type Pod, podUID } from "@kubesched/api";
 import { type Clock, type ImageStateSummary, NodeInfo, noImageStates, realClock } from "@kubesched/framework";
+import type { Cache, CacheDump } from "./interface";
 import { NodeTree } from "./node-tree";
 import type { Snapshot } from "./snapshot";
 
@@ -22,14 +23,6 @@ export interface CacheOptions {
   ttlMs?: number;
   /** Receives inconsistencies upstream only logs (HandleError). Default: ignore them. */
   onError?: (err: Error) => void;
-}
-
-/** What Cache.dump returns (upstream Dump). */
-export interface CacheDump {
-  /** Node name → a snapshot of its NodeInfo (including nodes known only through their pods). */
-  nodes: Map<string, NodeInfo>;
-  /** UIDs of the assumed pods. */
-  assumedPods: Set<string>;
 }
 
 /** A NodeInfo in the most-recently-updated-first list. */
@@ -80,15 +73,20 @@ function podRef(pod: Pod): string {
   return `${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`;
 }
 
+/** The scheduler cache (upstream cache.New); see Cache for the operations. */
+export function newCache(opts: CacheOptions = {}): Cache {
+  return new CacheImpl(opts);
+}
+
 /**
- * The scheduler cache: what is (or is assumed to be) running on every node. Pods are keyed by
- * UID. Assumed pods (AssumePod after a successful scheduling cycle) count on their node until the
- * informer confirms them (addPod) or binding fails (forgetPod).
+ * The scheduler cache (upstream cacheImpl): what is (or is assumed to be) running on every node.
+ * Pods are keyed by UID. Assumed pods (AssumePod after a successful scheduling cycle) count on
+ * their node until the informer confirms them (addPod) or binding fails (forgetPod).
  *
  * Every NodeInfo mutation takes a fresh global generation and moves the node to the head of a
  * list, so updateSnapshot copies only the nodes changed since the snapshot's generation.
  */
-export class Cache {
+export class CacheImpl implements Cache {
   private readonly clock: Clock;
   private readonly ttlMs: number;
   private readonly onError: (err: Error) => void;

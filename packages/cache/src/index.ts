@@ -1,4 +1,5 @@
 // @kubesched/cache — the scheduler cache (upstream pkg/scheduler/backend/cache).
-export { Cache, CacheCorruptionError, type CacheDump, type CacheOptions } from "./cache";
+export { CacheCorruptionError, type CacheOptions, newCache } from "./cache";
+export type { Cache, CacheDump } from "./interface";
 export { getZoneKey } from "./node-tree";
 export { newSnapshot, nodeColumnsOf, Snapshot } from "./snapshot";

@@ -7,7 +7,7 @@ import { type NodeInfo, seededRandom } from "@kubesched/framework";
 import type { NodeColumns } from "@kubesched/framework/columnar";
 import { makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { Cache } from "./cache";
+import { newCache } from "./cache";
 import { newSnapshot, nodeColumnsOf, Snapshot } from "./snapshot";
 
 const labelKeys = ["topology.kubernetes.io/zone", "rack", "constructor"];
@@ -144,7 +144,7 @@ describe("NodeColumns", () => {
   it("maintained by Cache.updateSnapshot equal columns rebuilt from scratch, through random changes", () => {
     for (const seed of [1, 2, 3]) {
       const r = seededRandom(seed);
-      const cache = new Cache();
+      const cache = newCache();
       const s = new Snapshot();
       const live = new Map<string, Pod>();
       let nodeCount = 12;

@@ -10,7 +10,7 @@ import {
   PodAntiAffinityWithRequiredReq,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { Cache } from "./cache";
+import { newCache } from "./cache";
 import { newSnapshot, Snapshot } from "./snapshot";
 
 const zoneLabel = "topology.kubernetes.io/zone";
@@ -45,7 +45,7 @@ describe("Snapshot.changedSince", () => {
   });
 
   it("reports changed nodes, and null after nodes are added or removed", () => {
-    const cache = new Cache();
+    const cache = newCache();
     const s = new Snapshot();
     for (let i = 0; i < 4; i++) cache.addNode(mkNode(i, i % 2));
     cache.updateSnapshot(s);
@@ -83,7 +83,7 @@ describe("Snapshot.changedSince", () => {
   });
 
   it("forgets entries beyond its capacity", () => {
-    const cache = new Cache();
+    const cache = newCache();
     const s = new Snapshot();
     cache.addNode(mkNode(0, 0));
     cache.updateSnapshot(s);
@@ -103,7 +103,7 @@ describe("Snapshot.changedSince", () => {
 describe("Cache.updateSnapshot incremental lists", () => {
   it.each([1, 2, 3])("match a rebuild and report every change (seed %i)", (seed) => {
     const rnd = seededRandom(seed);
-    const cache = new Cache();
+    const cache = newCache();
     const s = new Snapshot();
     const nodes = new Map<string, Node>();
     let nodeSeq = 0;
@@ -201,7 +201,7 @@ describe("Cache.updateSnapshot incremental lists", () => {
 describe("Cache.updateSnapshot incremental usedPVCSet", () => {
   it.each([1, 2, 3, 4])("equals a rebuild over the node list after random changes (seed %i)", (seed) => {
     const rnd = seededRandom(seed);
-    const cache = new Cache();
+    const cache = newCache();
     const s = new Snapshot();
     const nodes = new Map<string, Node>();
     let nodeSeq = 0;
@@ -268,7 +268,7 @@ describe("Cache.updateSnapshot incremental usedPVCSet", () => {
   });
 
   it("starts from a set built elsewhere (newSnapshot, a list rebuild)", () => {
-    const cache = new Cache();
+    const cache = newCache();
     const s = new Snapshot();
     for (let i = 0; i < 3; i++) cache.addNode(mkNode(i, i));
     const p1 = makePod().name("p1").uid("p1").namespace("ns").node("n0").pvc("a").obj();

@@ -1,6 +1,6 @@
 // upstream: pkg/scheduler/scheduler.go — building profiles, cache, queue and event handlers.
 import type { Pod } from "@kubesched/api";
-import { Cache, newSnapshot } from "@kubesched/cache";
+import { type Cache, newCache, newSnapshot } from "@kubesched/cache";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   type Clock,
@@ -17,7 +17,12 @@ import {
   type Status,
   seededRandom,
 } from "@kubesched/framework";
-import { buildQueueingHintMap, PriorityQueue, type SchedulingQueue } from "@kubesched/queue";
+import {
+  buildQueueingHintMap,
+  PriorityQueue,
+  type QueueOptions,
+  type SchedulingQueue,
+} from "@kubesched/queue";
 import { type Framework, type FrameworkTracer, newProfileMap } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import { addAllEventHandlers } from "./event-handlers";
@@ -64,6 +69,18 @@ export interface SchedulerOptions {
   queueTimers?: boolean;
   /** Accumulates the wall time of each phase of the cycles (`pnpm bench`'s breakdown). Default: none. */
   phases?: PhaseRecorder;
+  /**
+   * The scheduler cache (nodes, pods, assumed pods) the engine feeds and snapshots. Default: the
+   * real one, `newCache({ clock })`.
+   */
+  cache?: Cache;
+  /**
+   * Builds the scheduling queue from what the engine derives from the profiles (the first
+   * profile's QueueSort less function, every profile's PreEnqueue plugins and queueing hints, the
+   * backoff durations of the configuration, listers, metrics). Default: the real PriorityQueue,
+   * `(opts) => new PriorityQueue(opts)`.
+   */
+  queue?: (opts: QueueOptions) => SchedulingQueue;
 }
 
 const defaultSchedulerName = "default-scheduler";
@@ -127,7 +144,8 @@ export class Scheduler {
       // The runtime adds the "Extender" pseudo-plugin's events when extenders are configured.
       hints.set(name, buildQueueingHintMap(fwk.enqueueExtensions()));
     }
-    const queue: SchedulingQueue = new PriorityQueue({
+    const newQueue = opts.queue ?? ((o: QueueOptions) => new PriorityQueue(o));
+    const queue: SchedulingQueue = newQueue({
       clock,
       logger,
       lessFn: first.queueSortFunc(),
@@ -153,7 +171,7 @@ export class Scheduler {
     const state: SchedulerState = {
       profiles,
       queue,
-      cache: new Cache({ clock }),
+      cache: opts.cache ?? newCache({ clock }),
       snapshot,
       source,
       extenders,

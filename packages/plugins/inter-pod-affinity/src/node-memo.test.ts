@@ -1,7 +1,7 @@
 // The memoized PreFilter/PreScore must decide exactly as the full computation: both run over the
 // same snapshot while it is mutated (pods added and removed, nodes relabelled, added and removed).
 import type { Node, Pod } from "@kubesched/api";
-import { Cache, Snapshot } from "@kubesched/cache";
+import { newCache, Snapshot } from "@kubesched/cache";
 import {
   CycleState,
   type NodeInfo,
@@ -223,7 +223,7 @@ describe("memoized counts equal the full computation", () => {
 describe("memoized counts equal the full computation over a real cache snapshot", () => {
   it("refreshing only the nodes the cache changed", async () => {
     const rand = seededRandom(7);
-    const cache = new Cache();
+    const cache = newCache();
     const snapshot = new Snapshot();
     // Count the cycles served from the snapshot's change log (the O(changed) path).
     const changedSince = snapshot.changedSince.bind(snapshot);

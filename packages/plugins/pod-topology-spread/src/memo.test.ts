@@ -2,7 +2,7 @@
 // (pods added, relabelled, terminating and removed; nodes relabelled, tainted, added and removed).
 import type { Node, Pod } from "@kubesched/api";
 import { getRequiredNodeAffinity, LabelHostname } from "@kubesched/api";
-import { Cache, Snapshot } from "@kubesched/cache";
+import { newCache, Snapshot } from "@kubesched/cache";
 import { NodeInfo, seededRandom } from "@kubesched/framework";
 import { makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
@@ -162,7 +162,7 @@ describe("SpreadCountsMemo over a real cache snapshot", () => {
     (gate) => {
       const rnd = seededRandom(11);
       const zones = ["z1", "z2", "z3"];
-      const cache = new Cache();
+      const cache = newCache();
       const snapshot = new Snapshot();
       // Count the refreshes served from the snapshot's change log (the O(changed) path).
       const changedSince = snapshot.changedSince.bind(snapshot);
