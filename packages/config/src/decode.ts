@@ -3,11 +3,11 @@
 // "not yet defaulted" shape: absent fields stay undefined, every unknown field and wrong type is
 // an error with its field path.
 import { type FieldError, fieldErrors, fieldPath } from "@kubesched/framework";
-import type { PluginEntry, PluginSet, Plugins } from "@kubesched/runtime";
 import { parseAllDocuments } from "yaml";
 import { pluginSetNames } from "./default-plugins";
 import { parseDuration } from "./duration";
 import { isPlainObject, ObjectDecoder } from "./object-decoder";
+import type { PluginEntry, PluginSet, Plugins } from "./profile-types";
 import type {
   ClientConnectionConfiguration,
   Extender,

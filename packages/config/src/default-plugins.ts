@@ -2,7 +2,7 @@
 // applyFeatureGates, mergePlugins, mergePluginSet).
 import type { Features } from "@kubesched/framework";
 import { defaultFeatures } from "@kubesched/framework";
-import type { PluginEntry, PluginSet, Plugins } from "@kubesched/runtime";
+import type { PluginEntry, PluginSet, Plugins } from "./profile-types";
 
 /** The extension points of v1 Plugins, in upstream's mergePlugins order. */
 export const pluginSetNames = [

@@ -1,9 +1,9 @@
 import { defaultFeatures, type FieldError } from "@kubesched/framework";
-import type { ProfileConfig } from "@kubesched/runtime";
 import { describe, expect, it } from "vitest";
 import type { V1Configuration } from "./decode";
 import { getDefaultPlugins, mergePlugins } from "./default-plugins";
 import { setDefaults } from "./defaults";
+import type { ProfileConfig } from "./profile-types";
 import { defaultPluginConfig, fakeRegistry } from "./test-registry";
 import type { KubeSchedulerConfiguration } from "./types";
 

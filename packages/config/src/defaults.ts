@@ -8,10 +8,10 @@ import {
   fieldErrors,
   type Registry,
 } from "@kubesched/framework";
-import type { PluginConfigEntry, ProfileConfig } from "@kubesched/runtime";
 import type { V1Configuration, V1Extender, V1PluginConfig, V1Profile } from "./decode";
 import { enabledPluginNames, getDefaultPlugins, mergePlugins } from "./default-plugins";
 import { isPlainObject } from "./object-decoder";
+import type { PluginConfigEntry, ProfileConfig } from "./profile-types";
 import {
   APIVersion,
   DefaultExtenderTimeoutMs,

@@ -1,11 +1,11 @@
 // The v1 JSON form of a configuration, as kube-scheduler's --write-config-to writes it: durations
 // as Go strings, plugin args with apiVersion/kind, keys sorted in YAML.
 import type { Registry } from "@kubesched/framework";
-import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "@kubesched/runtime";
 import { stringify } from "yaml";
 import { pluginSetNames } from "./default-plugins";
 import { formatDuration } from "./duration";
 import { isPlainObject } from "./object-decoder";
+import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 import { APIVersion, type Extender, type KubeSchedulerConfiguration } from "./types";
 
 type Json = Record<string, unknown>;

@@ -12,6 +12,13 @@ export {
 export { formatDuration, parseDuration } from "./duration";
 export { configToYAML, encodeConfig } from "./encode";
 export { ConfigError, defaultConfig, type LoadOptions, loadConfig, loadConfigFile } from "./load";
+export type {
+  PluginConfigEntry,
+  PluginEntry,
+  PluginSet,
+  Plugins,
+  ProfileConfig,
+} from "./profile-types";
 export { buildConfigJSONSchema, configJSONSchema } from "./schema";
 export {
   APIVersion,

@@ -2,7 +2,7 @@
 // Extender) and component-base config/v1alpha1 (LeaderElectionConfiguration,
 // ClientConnectionConfiguration). Field names are the v1 JSON names; durations, which v1 writes
 // as Go duration strings ("15s"), are milliseconds here.
-import type { ProfileConfig } from "@kubesched/runtime";
+import type { ProfileConfig } from "./profile-types";
 
 export const GroupName = "kubescheduler.config.k8s.io";
 export const APIVersion = "kubescheduler.config.k8s.io/v1";

@@ -1,8 +1,8 @@
 import { type FieldError, formatFieldError } from "@kubesched/framework";
-import type { PluginSet, Plugins } from "@kubesched/runtime";
 import { describe, expect, it } from "vitest";
 import { emptyPlugins } from "./default-plugins";
 import { ConfigError, loadConfig } from "./load";
+import type { PluginSet, Plugins } from "./profile-types";
 import { fakeRegistry } from "./test-registry";
 import type { KubeSchedulerConfiguration } from "./types";
 import { validateConfig } from "./validation";

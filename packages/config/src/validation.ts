@@ -10,9 +10,9 @@ import {
   fieldErrors,
   type Registry,
 } from "@kubesched/framework";
-import type { PluginSet, Plugins, ProfileConfig } from "@kubesched/runtime";
 import { emptyPluginSet, pluginSetNames } from "./default-plugins";
 import { formatDuration } from "./duration";
+import type { PluginSet, Plugins, ProfileConfig } from "./profile-types";
 import { APIVersion, type Extender, type KubeSchedulerConfiguration, MaxWeight } from "./types";
 
 /** Plugins removed from kubescheduler.config.k8s.io/v1 (upstream invalidPluginsByVersion). */

@@ -1,5 +1,6 @@
 // Ported from upstream pkg/scheduler/framework/runtime/framework_test.go (case names verbatim).
 import type { Node, Pod } from "@kubesched/api";
+import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "@kubesched/config";
 import {
   type BindPlugin,
   type ClusterClient,
@@ -43,7 +44,6 @@ import {
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { type FrameworkOptions, newFramework } from "./framework";
-import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 
 const queueSortPlugin = "no-op-queue-sort-plugin";
 const scoreWithNormalizePlugin1 = "score-with-normalize-plugin-1";

@@ -1,5 +1,6 @@
-// The v1 profile shapes (kubescheduler.config.k8s.io/v1 KubeSchedulerProfile) the runtime
-// builds a framework from. @kubesched/config decodes, defaults and validates them.
+// upstream: staging/src/k8s.io/kube-scheduler/config/v1/types.go (KubeSchedulerProfile, Plugins,
+// PluginSet, Plugin, PluginConfig): the v1 profile shapes the runtime
+// (@kubesched/runtime) builds a framework from; this package decodes, defaults and validates them.
 
 export interface PluginEntry {
   name: string;
