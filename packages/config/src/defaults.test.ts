@@ -3,9 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { V1Configuration } from "./decode";
 import { getDefaultPlugins, mergePlugins } from "./default-plugins";
 import { setDefaults } from "./defaults";
-import type { ProfileConfig } from "./profile-types";
 import { defaultPluginConfig, fakeRegistry } from "./test-registry";
-import type { KubeSchedulerConfiguration } from "./types";
+import type { KubeSchedulerConfiguration, ProfileConfig } from "./types";
 
 const registry = fakeRegistry();
 

@@ -6,19 +6,10 @@ export {
   getDefaultPlugins,
   mergePluginSet,
   mergePlugins,
-  type PluginSetName,
-  pluginSetNames,
 } from "./default-plugins";
 export { formatDuration, parseDuration } from "./duration";
 export { configToYAML, encodeConfig } from "./encode";
 export { ConfigError, defaultConfig, type LoadOptions, loadConfig, loadConfigFile } from "./load";
-export type {
-  PluginConfigEntry,
-  PluginEntry,
-  PluginSet,
-  Plugins,
-  ProfileConfig,
-} from "./profile-types";
 export { buildConfigJSONSchema, configJSONSchema } from "./schema";
 export {
   APIVersion,
@@ -36,5 +27,12 @@ export {
   MaxCustomPriorityScore,
   MaxTotalScore,
   MaxWeight,
+  type PluginConfigEntry,
+  type PluginEntry,
+  type PluginSet,
+  type PluginSetName,
+  type Plugins,
+  type ProfileConfig,
+  pluginSetNames,
 } from "./types";
 export { removedPlugins, validateConfig } from "./validation";
