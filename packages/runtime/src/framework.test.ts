@@ -1,6 +1,12 @@
 // Ported from upstream pkg/scheduler/framework/runtime/framework_test.go (case names verbatim).
 import type { Node, Pod } from "@kubesched/api";
-import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "@kubesched/config";
+import {
+  type PluginEntry,
+  type PluginSet,
+  type Plugins,
+  type ProfileConfig,
+  pluginSetNames,
+} from "@kubesched/config";
 import {
   type BindPlugin,
   type ClusterClient,
@@ -353,23 +359,8 @@ const defaultWeights: Record<string, number> = {
 };
 
 function plugins(p: Partial<Record<keyof Plugins, Partial<PluginSet>>> = {}): Plugins {
-  const keys: (keyof Plugins)[] = [
-    "preEnqueue",
-    "queueSort",
-    "preFilter",
-    "filter",
-    "postFilter",
-    "preScore",
-    "score",
-    "reserve",
-    "permit",
-    "preBind",
-    "bind",
-    "postBind",
-    "multiPoint",
-  ];
   const out = {} as Plugins;
-  for (const k of keys)
+  for (const k of pluginSetNames)
     out[k] = { enabled: [...(p[k]?.enabled ?? [])], disabled: [...(p[k]?.disabled ?? [])] };
   return out;
 }
