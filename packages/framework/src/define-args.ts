@@ -170,14 +170,6 @@ export type Undefaulted<T> = T extends readonly (infer E)[]
     ? { [K in keyof T]?: Undefaulted<T[K]> }
     : T;
 
-/** Options of `V1ObjectSpec.decode`. */
-export interface V1DecodeOptions {
-  /** The feature gates (default: the release's defaults); they decide `featureGate` fields. */
-  features?: Features | undefined;
-  /** Fields of the root object tolerated without being decoded (a document's apiVersion and kind). */
-  ignore?: readonly string[] | undefined;
-}
-
 /**
  * The adapter behind `defineArgs` for any v1 object declared with TypeBox: the declaration's
  * strict decoding, defaulting, validation, encoding and JSON Schema, as separate steps (a
@@ -190,13 +182,14 @@ export interface V1ObjectSpec<S extends TSchema> {
   /**
    * Strict decoding without defaults: unknown fields and wrong types are appended to `errors`
    * with their field paths under `path`; absent fields stay absent. Undefined when `raw` is
-   * absent or of the wrong type.
+   * absent or of the wrong type. `features` (default: the release's defaults) decide
+   * `featureGate` fields.
    */
   decode(
     raw: unknown,
     path: string,
     errors: FieldError[],
-    options?: V1DecodeOptions,
+    features?: Features,
   ): Undefaulted<StaticDecode<S>> | undefined;
   /**
    * upstream SetDefaults from the declaration: absent fields (and zero ones with
@@ -220,9 +213,9 @@ export interface V1ObjectSpec<S extends TSchema> {
 export function defineV1Object<S extends TSchema>(schema: S): V1ObjectSpec<S> {
   return {
     schema,
-    decode(raw, path, errors, options = {}) {
-      const ctx: WalkContext = { errors, features: options.features ?? defaultFeatures, defaults: false };
-      return decodeValue(schema, raw, path, ctx, options.ignore) as Undefaulted<StaticDecode<S>> | undefined;
+    decode(raw, path, errors, features = defaultFeatures) {
+      const ctx: WalkContext = { errors, features, defaults: false };
+      return decodeValue(schema, raw, path, ctx) as Undefaulted<StaticDecode<S>> | undefined;
     },
     withDefaults(value, features = defaultFeatures) {
       const ctx: WalkContext = { errors: [], features, defaults: true };
