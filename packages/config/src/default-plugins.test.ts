@@ -1,7 +1,7 @@
 import { defaultFeatures } from "@kubesched/framework";
-import type { PluginSet, Plugins } from "@kubesched/runtime";
 import { describe, expect, it } from "vitest";
 import { defaultPlugins, emptyPlugins, getDefaultPlugins, mergePlugins } from "./default-plugins";
+import type { PluginSet, Plugins } from "./types";
 
 type Sets = Partial<Record<keyof Plugins, Partial<PluginSet>>>;
 

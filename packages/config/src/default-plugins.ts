@@ -2,26 +2,8 @@
 // applyFeatureGates, mergePlugins, mergePluginSet).
 import type { Features } from "@kubesched/framework";
 import { defaultFeatures } from "@kubesched/framework";
-import type { PluginEntry, PluginSet, Plugins } from "@kubesched/runtime";
-
-/** The extension points of v1 Plugins, in upstream's mergePlugins order. */
-export const pluginSetNames = [
-  "multiPoint",
-  "preEnqueue",
-  "queueSort",
-  "preFilter",
-  "filter",
-  "postFilter",
-  "preScore",
-  "score",
-  "reserve",
-  "permit",
-  "preBind",
-  "bind",
-  "postBind",
-] as const satisfies readonly (keyof Plugins)[];
-
-export type PluginSetName = (typeof pluginSetNames)[number];
+import type { CustomPlugins } from "./decode";
+import { type PluginEntry, type PluginSet, type Plugins, pluginSetNames } from "./types";
 
 export function emptyPluginSet(): PluginSet {
   return { enabled: [], disabled: [] };
@@ -138,7 +120,7 @@ export function mergePluginSet(defaults: PluginSet, custom: Partial<PluginSet> |
 }
 
 /** upstream mergePlugins: merges every extension point; no custom plugins → the defaults. */
-export function mergePlugins(defaults: Plugins, custom: Partial<Plugins> | undefined): Plugins {
+export function mergePlugins(defaults: Plugins, custom: CustomPlugins | undefined): Plugins {
   const out = emptyPlugins();
   for (const point of pluginSetNames) {
     out[point] =

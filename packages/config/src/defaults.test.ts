@@ -1,11 +1,10 @@
 import { defaultFeatures, type FieldError } from "@kubesched/framework";
-import type { ProfileConfig } from "@kubesched/runtime";
 import { describe, expect, it } from "vitest";
 import type { V1Configuration } from "./decode";
 import { getDefaultPlugins, mergePlugins } from "./default-plugins";
 import { setDefaults } from "./defaults";
 import { defaultPluginConfig, fakeRegistry } from "./test-registry";
-import type { KubeSchedulerConfiguration } from "./types";
+import type { KubeSchedulerConfiguration, ProfileConfig } from "./types";
 
 const registry = fakeRegistry();
 

@@ -1,6 +1,8 @@
 // upstream: pkg/scheduler/apis/config/v1/defaults.go (SetDefaults_KubeSchedulerConfiguration,
 // setDefaults_KubeSchedulerProfile) and component-base RecommendedDefaultLeaderElectionConfiguration.
-// Plugin args are decoded and defaulted by each plugin's own args spec from the registry.
+// The field defaults are the declaration's (types.ts); this file holds what it cannot state: the
+// default profile, the default plugins merged per profile, plugin args (decoded and defaulted by
+// each plugin's own args spec from the registry) and contention profiling following profiling.
 import {
   defaultFeatures,
   type Features,
@@ -8,19 +10,15 @@ import {
   fieldErrors,
   type Registry,
 } from "@kubesched/framework";
-import type { PluginConfigEntry, ProfileConfig } from "@kubesched/runtime";
-import type { V1Configuration, V1Extender, V1PluginConfig, V1Profile } from "./decode";
+import { isPlainObject, type V1Configuration, type V1Profile } from "./decode";
 import { enabledPluginNames, getDefaultPlugins, mergePlugins } from "./default-plugins";
-import { isPlainObject } from "./object-decoder";
 import {
   APIVersion,
-  DefaultExtenderTimeoutMs,
-  DefaultPercentageOfNodesToScore,
+  configuration,
   DefaultSchedulerName,
-  type Extender,
   GroupName,
-  Kind,
   type KubeSchedulerConfiguration,
+  type PluginConfigEntry,
 } from "./types";
 
 export interface DefaultingOptions {
@@ -39,7 +37,7 @@ function groupOf(apiVersion: string): string {
  * registry does not know (out-of-tree pass-through), keep their raw args.
  */
 function decodePluginArgs(
-  entry: V1PluginConfig,
+  entry: PluginConfigEntry,
   path: string,
   opts: DefaultingOptions,
   features: Features,
@@ -86,7 +84,7 @@ function defaultProfile(
   opts: DefaultingOptions,
   features: Features,
   errors: FieldError[],
-): ProfileConfig {
+): V1Profile {
   const plugins = mergePlugins(getDefaultPlugins(features), prof.plugins);
   const pluginConfig: PluginConfigEntry[] = [];
   const configured = new Set<string>();
@@ -105,32 +103,13 @@ function defaultProfile(
     errors.push(...res.errors);
     pluginConfig.push({ name, args: res.args });
   }
-  const out: ProfileConfig = { schedulerName: prof.schedulerName ?? "", plugins, pluginConfig };
-  if (prof.percentageOfNodesToScore !== undefined)
-    out.percentageOfNodesToScore = prof.percentageOfNodesToScore;
-  return out;
-}
-
-function defaultExtender(e: V1Extender): Extender {
-  const out: Extender = {
-    urlPrefix: e.urlPrefix ?? "",
-    filterVerb: e.filterVerb ?? "",
-    preemptVerb: e.preemptVerb ?? "",
-    prioritizeVerb: e.prioritizeVerb ?? "",
-    weight: e.weight ?? 0,
-    bindVerb: e.bindVerb ?? "",
-    enableHTTPS: e.enableHTTPS ?? false,
-    httpTimeout: e.httpTimeout ? e.httpTimeout : DefaultExtenderTimeoutMs,
-    nodeCacheCapable: e.nodeCacheCapable ?? false,
-    managedResources: e.managedResources ?? [],
-    ignorable: e.ignorable ?? false,
-  };
-  if (e.tlsConfig) out.tlsConfig = e.tlsConfig;
-  return out;
+  return { ...prof, plugins, pluginConfig };
 }
 
 /**
- * Applies upstream's v1 defaults. Errors from decoding plugin args are appended to `errors`.
+ * Applies upstream's v1 defaults (SetDefaults_KubeSchedulerConfiguration): the profiles, their
+ * plugins and plugin args here (they need the release's feature gates and the registry), every
+ * other field from the declaration. Errors from decoding plugin args are appended to `errors`.
  */
 export function setDefaults(
   v1: V1Configuration,
@@ -144,38 +123,15 @@ export function setDefaults(
   if (profiles.length === 1 && profiles[0]?.schedulerName === undefined) {
     profiles = [{ ...profiles[0], schedulerName: DefaultSchedulerName }];
   }
-  const le = v1.leaderElection ?? {};
-  const cc = v1.clientConnection ?? {};
-  const enableProfiling = v1.enableProfiling ?? true;
-  return {
-    apiVersion: APIVersion,
-    kind: Kind,
-    parallelism: v1.parallelism ?? 16,
-    percentageOfNodesToScore: v1.percentageOfNodesToScore ?? DefaultPercentageOfNodesToScore,
-    podInitialBackoffSeconds: v1.podInitialBackoffSeconds ?? 1,
-    podMaxBackoffSeconds: v1.podMaxBackoffSeconds ?? 10,
-    leaderElection: {
-      leaderElect: le.leaderElect ?? true,
-      // Zero means unset, as with Go's zero-valued metav1.Duration.
-      leaseDuration: le.leaseDuration || 15_000,
-      renewDeadline: le.renewDeadline || 10_000,
-      retryPeriod: le.retryPeriod || 2_000,
-      resourceLock: le.resourceLock || "leases",
-      resourceName: le.resourceName || "kube-scheduler",
-      resourceNamespace: le.resourceNamespace || "kube-system",
+  return configuration.withDefaults(
+    {
+      ...v1,
+      // Contention profiling defaults to on only when profiling is on.
+      ...(v1.enableProfiling === false && v1.enableContentionProfiling === undefined
+        ? { enableContentionProfiling: false }
+        : {}),
+      profiles: profiles.map((p, i) => defaultProfile(p, i, opts, features, errors)),
     },
-    clientConnection: {
-      kubeconfig: cc.kubeconfig ?? "",
-      acceptContentTypes: cc.acceptContentTypes ?? "",
-      contentType: cc.contentType || "application/vnd.kubernetes.protobuf",
-      qps: cc.qps || 50,
-      burst: cc.burst || 100,
-    },
-    enableProfiling,
-    // Contention profiling defaults to on only when profiling is on.
-    enableContentionProfiling: v1.enableContentionProfiling ?? enableProfiling,
-    delayCacheUntilActive: v1.delayCacheUntilActive ?? false,
-    profiles: profiles.map((p, i) => defaultProfile(p, i, opts, features, errors)),
-    extenders: (v1.extenders ?? []).map(defaultExtender),
-  };
+    features,
+  );
 }

@@ -6,8 +6,6 @@ export {
   getDefaultPlugins,
   mergePluginSet,
   mergePlugins,
-  type PluginSetName,
-  pluginSetNames,
 } from "./default-plugins";
 export { formatDuration, parseDuration } from "./duration";
 export { configToYAML, encodeConfig } from "./encode";
@@ -29,5 +27,12 @@ export {
   MaxCustomPriorityScore,
   MaxTotalScore,
   MaxWeight,
+  type PluginConfigEntry,
+  type PluginEntry,
+  type PluginSet,
+  type PluginSetName,
+  type Plugins,
+  type ProfileConfig,
+  pluginSetNames,
 } from "./types";
 export { removedPlugins, validateConfig } from "./validation";

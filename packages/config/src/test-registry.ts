@@ -9,7 +9,7 @@ import {
   type PluginDescriptor,
   type Registry,
 } from "@kubesched/framework";
-import { isPlainObject } from "./object-decoder";
+import { isPlainObject } from "./decode";
 
 type Json = Record<string, unknown>;
 

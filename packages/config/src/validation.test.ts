@@ -1,10 +1,9 @@
 import { type FieldError, formatFieldError } from "@kubesched/framework";
-import type { PluginSet, Plugins } from "@kubesched/runtime";
 import { describe, expect, it } from "vitest";
 import { emptyPlugins } from "./default-plugins";
 import { ConfigError, loadConfig } from "./load";
 import { fakeRegistry } from "./test-registry";
-import type { KubeSchedulerConfiguration } from "./types";
+import type { KubeSchedulerConfiguration, PluginSet, Plugins } from "./types";
 import { validateConfig } from "./validation";
 
 // "config" is the plugin name upstream's duplicated-plugin-config case uses; registering it keeps

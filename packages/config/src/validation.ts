@@ -2,18 +2,56 @@
 // and component-base config/validation (client connection, leader election). Plus kubesched's
 // loudness rule: every plugin name enabled anywhere, and every pluginConfig name, must be in the
 // registry.
+//
+// The checks run in upstream's order, which is not the fields' order. A field's own rule (range,
+// required, with upstream's words) is declared with the field (types.ts) and applied here through
+// the declaration; the rules across fields, and those needing the registry, are code as upstream's.
 import { isExtendedResourceName, isQualifiedName } from "@kubesched/api";
 import {
   defaultFeatures,
+  defineV1Object,
   type Features,
   type FieldError,
   fieldErrors,
   type Registry,
+  type TSchema,
 } from "@kubesched/framework";
-import type { PluginSet, Plugins, ProfileConfig } from "@kubesched/runtime";
-import { emptyPluginSet, pluginSetNames } from "./default-plugins";
+import type { CustomPlugins } from "./decode";
+import { emptyPluginSet } from "./default-plugins";
 import { formatDuration } from "./duration";
-import { APIVersion, type Extender, type KubeSchedulerConfiguration, MaxWeight } from "./types";
+import {
+  APIVersion,
+  configuration,
+  type Extender,
+  type KubeSchedulerConfiguration,
+  MaxWeight,
+  type PluginSet,
+  type Plugins,
+  type ProfileConfig,
+  pluginSetNames,
+} from "./types";
+
+const fields = configuration.schema.properties;
+const profileFields = fields.profiles.items.properties;
+
+/** The rules the declaration states for one field of the configuration, at its path. */
+function fieldRules(
+  cfg: KubeSchedulerConfiguration,
+  name: keyof typeof fields,
+  features: Features,
+): FieldError[] {
+  return defineV1Object<TSchema>(fields[name]).validate(cfg[name], name, features);
+}
+
+/** The rules the declaration states for one field of a profile, at its path. */
+function profileFieldRules(
+  prof: ProfileConfig,
+  path: string,
+  name: keyof typeof profileFields,
+  features: Features,
+): FieldError[] {
+  return defineV1Object<TSchema>(profileFields[name]).validate(prof[name], `${path}.${name}`, features);
+}
 
 /** Plugins removed from kubescheduler.config.k8s.io/v1 (upstream invalidPluginsByVersion). */
 export const removedPlugins: readonly string[] = [
@@ -89,15 +127,9 @@ function validateLeaderElection(cfg: KubeSchedulerConfiguration, errs: FieldErro
     errs.push(fieldErrors.invalid(`${p}.resourceName`, le.resourceName, "resourceName is required"));
 }
 
-function validatePercentage(path: string, v: number | null | undefined, errs: FieldError[]): void {
-  if (v !== undefined && v !== null && (v < 0 || v > 100)) {
-    errs.push(fieldErrors.invalid(path, v, "not in valid range [0-100]"));
-  }
-}
-
 /** Every enabled name must be registered; removed plugins get upstream's message instead. */
 function validatePluginNames(
-  plugins: Partial<Plugins>,
+  plugins: CustomPlugins,
   path: string,
   registry: Registry,
   errs: FieldError[],
@@ -119,7 +151,7 @@ function validatePluginNames(
  */
 function validateDefaultPluginNames(
   merged: Plugins,
-  custom: Partial<Plugins> | undefined,
+  custom: CustomPlugins | undefined,
   path: string,
   registry: Registry,
   errs: FieldError[],
@@ -240,7 +272,7 @@ function validateExtenders(extenders: readonly Extender[], errs: FieldError[]): 
 
 /** What loadConfig knows about the file: each profile's plugins as written (for file indices). */
 export interface ValidationSource {
-  customPlugins: readonly (Partial<Plugins> | undefined)[];
+  customPlugins: readonly (CustomPlugins | undefined)[];
 }
 
 export function validateConfigWithSource(
@@ -250,11 +282,7 @@ export function validateConfigWithSource(
   source: ValidationSource | undefined,
 ): FieldError[] {
   const errs: FieldError[] = [];
-  if (cfg.clientConnection.burst < 0) {
-    errs.push(
-      fieldErrors.invalid("clientConnection.burst", cfg.clientConnection.burst, "must be non-negative"),
-    );
-  }
+  errs.push(...fieldRules(cfg, "clientConnection", features));
   validateLeaderElection(cfg, errs);
   if (cfg.leaderElection.leaderElect && cfg.leaderElection.resourceLock !== "leases") {
     errs.push(
@@ -265,19 +293,17 @@ export function validateConfigWithSource(
       ),
     );
   }
-  if (cfg.parallelism <= 0) {
-    errs.push(
-      fieldErrors.invalid("parallelism", cfg.parallelism, "should be an integer value greater than zero"),
-    );
-  }
+  errs.push(...fieldRules(cfg, "parallelism", features));
   if (cfg.profiles.length === 0) {
     errs.push(fieldErrors.required("profiles"));
   } else {
     const existing = new Map<string, number>();
     cfg.profiles.forEach((prof, i) => {
       const path = `profiles[${i}]`;
-      if (prof.schedulerName.length === 0) errs.push(fieldErrors.required(`${path}.schedulerName`));
-      validatePercentage(`${path}.percentageOfNodesToScore`, prof.percentageOfNodesToScore, errs);
+      errs.push(
+        ...profileFieldRules(prof, path, "schedulerName", features),
+        ...profileFieldRules(prof, path, "percentageOfNodesToScore", features),
+      );
       if (source) {
         const custom = source.customPlugins[i];
         if (custom) validatePluginNames(custom, `${path}.plugins`, registry, errs);
@@ -299,12 +325,10 @@ export function validateConfigWithSource(
     });
     validateCommonQueueSort(cfg.profiles, errs);
   }
-  validatePercentage("percentageOfNodesToScore", cfg.percentageOfNodesToScore, errs);
-  if (cfg.podInitialBackoffSeconds <= 0) {
-    errs.push(
-      fieldErrors.invalid("podInitialBackoffSeconds", cfg.podInitialBackoffSeconds, "must be greater than 0"),
-    );
-  }
+  errs.push(
+    ...fieldRules(cfg, "percentageOfNodesToScore", features),
+    ...fieldRules(cfg, "podInitialBackoffSeconds", features),
+  );
   if (cfg.podMaxBackoffSeconds < cfg.podInitialBackoffSeconds) {
     errs.push(
       fieldErrors.invalid(

@@ -1,7 +1,7 @@
 // What a plugin's one declaration infers: the API report pins defineArgs' signature, these pin
 // the args types plugin code compiles against.
 import { describe, expectTypeOf, it } from "vitest";
-import { ArgsEnum, argRules, defineArgs, type Static, Type } from "./define-args";
+import { ArgsEnum, argRules, defineArgs, defineV1Object, type Static, Type } from "./define-args";
 import type { PluginArgsSpec } from "./descriptor";
 import type { UtilizationShape, UtilizationShapePoint } from "./plugin-args";
 
@@ -51,5 +51,18 @@ describe("defineArgs", () => {
 
   it("UtilizationShape holds UtilizationShapePoints", () => {
     expectTypeOf<Static<ReturnType<typeof UtilizationShape>>>().toEqualTypeOf<UtilizationShapePoint[]>();
+  });
+
+  it("defineV1Object: withDefaults gives the declaration's type, decode its Undefaulted form", () => {
+    const spec = defineV1Object(
+      Type.Object({
+        n: Type.Integer({ default: 1 }),
+        o: Type.Optional(Type.Object({ s: Type.String(), l: Type.Array(Type.String()) })),
+      }),
+    );
+    expectTypeOf(spec.withDefaults({})).toEqualTypeOf<{ n: number; o?: { s: string; l: string[] } }>();
+    expectTypeOf(spec.decode({}, "", [])).toEqualTypeOf<
+      { n?: number; o?: { s?: string; l?: string[] } } | undefined
+    >();
   });
 });

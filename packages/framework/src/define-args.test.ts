@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ArgsEnum, argRules, defineArgs, Type } from "./define-args";
+import { ArgsEnum, argRules, defineArgs, defineV1Object, Type } from "./define-args";
 import { defaultFeatures } from "./features";
-import { fieldErrors, formatFieldErrors } from "./field-errors";
+import { type FieldError, fieldErrors, formatFieldErrors } from "./field-errors";
 
 const spec = defineArgs({
   kind: "ExampleArgs",
@@ -255,5 +255,126 @@ describe("Transform", () => {
     expect(errors.map((e) => formatFieldErrors([e]))).toEqual([
       'args.timeout: Invalid value: "ten": must be a number of seconds',
     ]);
+  });
+});
+
+describe("defineV1Object", () => {
+  const entry = Type.Transform(
+    Type.Object({ name: Type.String(), weight: Type.Optional(Type.Integer()) }, { $id: "Entry" }),
+  )
+    .Decode((e) => {
+      if (e.name === undefined) throw fieldErrors.required("name");
+      return e;
+    })
+    .Encode((e) => e);
+  const item = argRules(
+    Type.Object({ id: Type.String(), on: argRules(Type.Boolean(), { omitEmpty: true }) }, { $id: "Item" }),
+    { emptyWhenInvalid: true },
+  );
+  const spec = defineV1Object(
+    Type.Object({
+      name: argRules(Type.String(), { required: false }),
+      count: argRules(Type.Integer({ minimum: 1, default: 3 }), {
+        defaultWhenZero: true,
+        message: "must be positive",
+      }),
+      note: argRules(Type.String(), { omitEmpty: true }),
+      entries: argRules(Type.Array(entry), { omitEmpty: true }),
+      items: Type.Array(item),
+      more: Type.Optional(Type.Array(item)),
+      extra: Type.Optional(Type.Object({ deep: Type.Integer({ default: 7 }) })),
+    }),
+  );
+
+  it("decodes strictly without defaults: absent stays absent", () => {
+    const errors: FieldError[] = [];
+    expect(spec.decode({ count: 0, extra: {} }, "cfg", errors)).toEqual({ count: 0, extra: {} });
+    expect(errors).toEqual([]);
+  });
+
+  it("drops an entry whose transform throws a FieldError, reported under the entry's path", () => {
+    const errors: FieldError[] = [];
+    const v = spec.decode({ entries: [{ weight: 1, x: 1 }, 3, { name: "a" }] }, "cfg", errors);
+    expect(v?.entries).toEqual([{ name: "a" }]);
+    expect(formatFieldErrors(errors).split("\n")).toEqual([
+      "cfg.entries[0].x: unknown field",
+      "cfg.entries[0].name: Required value",
+      "cfg.entries[1]: Invalid value: 3: must be an object, got number",
+    ]);
+  });
+
+  it("keeps an emptyWhenInvalid item of the wrong type as {} so later items keep their indices", () => {
+    const errors: FieldError[] = [];
+    expect(spec.decode({ items: [1, { id: "b", bad: true }] }, "cfg", errors)?.items).toEqual([
+      {},
+      { id: "b" },
+    ]);
+    expect(formatFieldErrors(errors).split("\n")).toEqual([
+      "cfg.items[0]: Invalid value: 1: must be an object, got number",
+      "cfg.items[1].bad: unknown field",
+    ]);
+  });
+
+  it("applies the declared defaults to a decoded value: defaults, zero values, nested ones", () => {
+    expect(spec.withDefaults({ count: 0, items: [{}], extra: {} })).toEqual({
+      name: "",
+      count: 3,
+      note: "",
+      entries: [],
+      items: [{ id: "", on: false }],
+      extra: { deep: 7 },
+    });
+    expect(spec.withDefaults(undefined)).toMatchObject({ name: "", count: 3, items: [] });
+  });
+
+  it("validates with the declared rules", () => {
+    const value = spec.withDefaults({});
+    expect(formatFieldErrors(spec.validate({ ...value, count: -1 }, "cfg"))).toBe(
+      "cfg.count: Invalid value: -1: must be positive",
+    );
+  });
+
+  it("encodes omitEmpty fields only when they are not zero", () => {
+    const value = spec.withDefaults({ items: [{ id: "a" }, { id: "b", on: true }] });
+    expect(spec.encode(value)).toEqual({ name: "", count: 3, items: [{ id: "a" }, { id: "b", on: true }] });
+    expect(spec.encode({ ...value, note: "n", entries: [{ name: "e" }] })).toMatchObject({
+      note: "n",
+      entries: [{ name: "e" }],
+    });
+  });
+
+  it("JSON Schema: required as the rules say, $id schemas under $defs", () => {
+    expect(spec.jsonSchema()).toEqual({
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        count: { minimum: 1, default: 3, type: "integer" },
+        note: { type: "string" },
+        entries: { type: "array", items: { $ref: "#/$defs/Entry" } },
+        items: { type: "array", items: { $ref: "#/$defs/Item" } },
+        more: { type: "array", items: { $ref: "#/$defs/Item" } },
+        extra: {
+          type: "object",
+          properties: { deep: { default: 7, type: "integer" } },
+          additionalProperties: false,
+        },
+      },
+      required: ["items"],
+      additionalProperties: false,
+      $defs: {
+        Entry: {
+          type: "object",
+          properties: { name: { type: "string" }, weight: { type: "integer" } },
+          required: ["name"],
+          additionalProperties: false,
+        },
+        Item: {
+          type: "object",
+          properties: { id: { type: "string" }, on: { type: "boolean" } },
+          required: ["id"],
+          additionalProperties: false,
+        },
+      },
+    });
   });
 });

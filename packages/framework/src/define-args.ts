@@ -3,7 +3,8 @@
 // Schema editors use. The adapter reads the schema the way upstream's machinery reads a v1 args
 // struct: strict decoding (sigs.k8s.io/json), SetDefaults_<Kind> (`default` keywords, Go's zero
 // values, `defaultWhenZero`), Validate<Kind> (keywords with upstream's wording, `argRules` checks
-// and the definition's cross-field `validate`).
+// and the definition's cross-field `validate`). `defineV1Object` hands the same adapter to any
+// other v1 object (@kubesched/config declares KubeSchedulerConfiguration with it).
 import {
   OptionalKind,
   type Static,
@@ -14,7 +15,7 @@ import {
   Type,
 } from "@sinclair/typebox";
 import type { DecodeResult, PluginArgsSpec } from "./descriptor";
-import type { Features } from "./features";
+import { defaultFeatures, type Features } from "./features";
 import { type FieldError, type FieldErrorType, fieldErrors, fieldPath } from "./field-errors";
 
 export { type Static, type StaticDecode, type TObject, type TSchema, Type } from "@sinclair/typebox";
@@ -80,6 +81,23 @@ export interface ArgRules<V = unknown> {
   featureGate?: keyof Features;
   /** Errors below this field are reported under its parent's path (upstream's quirk for a few fields). */
   reportUnderParent?: boolean;
+  /**
+   * Go's `omitempty` on a field that is always present once defaulted: encoding leaves its zero
+   * value ("", 0, false, an empty list) out, and the JSON Schema does not require it.
+   */
+  omitEmpty?: boolean;
+  /**
+   * Whether the JSON Schema lists the field as required. By default a field is required when it
+   * is neither `Type.Optional` nor has a default (nor `omitEmpty`); `required: false` suits a field
+   * the v1 JSON may leave out although decoding always gives it a value (its Go zero value, or one
+   * the definition's defaulting code sets).
+   */
+  required?: boolean;
+  /**
+   * A value of the wrong type is reported and decoded as `{}` instead of being left out, so a list
+   * keeps its indices and later errors point at the file's items (an object schema's rule).
+   */
+  emptyWhenInvalid?: boolean;
 }
 
 const rulesKey = Symbol.for("kubesched.argRules");
@@ -113,7 +131,7 @@ export function defineArgs<S extends TSchema>(def: ArgsDefinition<S>): PluginArg
     kind: def.kind,
     decode(raw: unknown, path: string, features: Features): DecodeResult<StaticDecode<S>> {
       const errors: FieldError[] = [];
-      const ctx: WalkContext = { errors, features };
+      const ctx: WalkContext = { errors, features, defaults: true };
       let args = (decodeValue(schema, raw ?? {}, path, ctx, ignored) ??
         decodeValue(schema, {}, path, ctx)) as StaticDecode<S>;
       if (def.defaults) args = def.defaults(args, features);
@@ -125,10 +143,7 @@ export function defineArgs<S extends TSchema>(def: ArgsDefinition<S>): PluginArg
         schema,
         encodeValue(schema, args, false),
         { path, parentPath: path, key: "", parent: undefined, index: undefined },
-        {
-          errors,
-          features,
-        },
+        { errors, features, defaults: true },
       );
       return errors;
     },
@@ -145,9 +160,83 @@ export function defineArgs<S extends TSchema>(def: ArgsDefinition<S>): PluginArg
   };
 }
 
+/**
+ * A value as decoded but not yet defaulted: every field may be absent (upstream's v1 struct
+ * before SetDefaults, where unset pointers are nil).
+ */
+export type Undefaulted<T> = T extends readonly (infer E)[]
+  ? Undefaulted<E>[]
+  : T extends object
+    ? { [K in keyof T]?: Undefaulted<T[K]> }
+    : T;
+
+/**
+ * The adapter behind `defineArgs` for any v1 object declared with TypeBox: the declaration's
+ * strict decoding, defaulting, validation, encoding and JSON Schema, as separate steps (a
+ * configuration decodes strictly, then runs its own defaulting code around the declared
+ * defaults, then its own validation function using the declared field rules).
+ */
+export interface V1ObjectSpec<S extends TSchema> {
+  /** The declaration. */
+  readonly schema: S;
+  /**
+   * Strict decoding without defaults: unknown fields and wrong types are appended to `errors`
+   * with their field paths under `path`; absent fields stay absent. Undefined when `raw` is
+   * absent or of the wrong type. `features` (default: the release's defaults) decide
+   * `featureGate` fields.
+   */
+  decode(
+    raw: unknown,
+    path: string,
+    errors: FieldError[],
+    features?: Features,
+  ): Undefaulted<StaticDecode<S>> | undefined;
+  /**
+   * upstream SetDefaults from the declaration: absent fields (and zero ones with
+   * `defaultWhenZero`) take their `default`, other fields their Go zero value; `Type.Optional`
+   * fields without a default stay absent. The values of `Type.Transform` schemas are kept as they
+   * are (their absence is defaulted).
+   */
+  withDefaults(value: Undefaulted<StaticDecode<S>> | undefined, features?: Features): StaticDecode<S>;
+  /** The declared rules (keywords in upstream's words, `argRules` checks), every error with its path. */
+  validate(value: StaticDecode<S>, path: string, features?: Features): FieldError[];
+  /** The v1 JSON of a decoded value: transforms reversed, `omitEmpty` fields left out when zero. */
+  encode(value: StaticDecode<S>): unknown;
+  /**
+   * The JSON Schema: strict objects at every level, required fields as the rules say; schemas
+   * with an `$id` below the root become `$defs` entries referenced by `$ref`.
+   */
+  jsonSchema(): Record<string, unknown>;
+}
+
+/** The adapter for one v1 object declared with TypeBox (see `V1ObjectSpec`). */
+export function defineV1Object<S extends TSchema>(schema: S): V1ObjectSpec<S> {
+  return {
+    schema,
+    decode(raw, path, errors, features = defaultFeatures) {
+      const ctx: WalkContext = { errors, features, defaults: false };
+      return decodeValue(schema, raw, path, ctx) as Undefaulted<StaticDecode<S>> | undefined;
+    },
+    withDefaults(value, features = defaultFeatures) {
+      const ctx: WalkContext = { errors: [], features, defaults: true };
+      return withDefault(schema, defaultValue(schema, value, ctx), ctx) as StaticDecode<S>;
+    },
+    validate(value, path, features = defaultFeatures) {
+      const ctx: WalkContext = { errors: [], features, defaults: true };
+      const at: Position = { path, parentPath: path, key: "", parent: undefined, index: undefined };
+      walk(schema, encodeValue(schema, value, false), at, ctx);
+      return ctx.errors;
+    },
+    encode: (value) => encodeValue(schema, value, false),
+    jsonSchema: () => jsonSchema(schema),
+  };
+}
+
 interface WalkContext {
   errors: FieldError[];
   features: Features;
+  /** Apply defaults while decoding (defineArgs) or leave absent fields absent (V1ObjectSpec.decode). */
+  defaults: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -181,6 +270,13 @@ function typeName(v: unknown): string {
 
 function isPlainObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A FieldError thrown by a transform's Decode (its `field` relative to the value). */
+function isFieldError(e: unknown): e is FieldError {
+  return (
+    isPlainObject(e) && typeof (e as { type?: unknown }).type === "string" && typeof e.field === "string"
+  );
 }
 
 /** The literal values of an enum: `enum`, or a union of `const`s (Type.Union of Type.Literal). */
@@ -234,17 +330,23 @@ function decodeValue(
   let out: unknown;
   switch (jsonType(schema)) {
     case "object": {
-      if (!isPlainObject(v)) return wrong("an object");
+      let obj: Json;
+      if (isPlainObject(v)) obj = v;
+      else {
+        wrong("an object");
+        if (!rulesOf(schema)?.emptyWhenInvalid) return undefined;
+        obj = {};
+      }
       const values = recordValues(schema);
-      if (schema.properties) out = decodeObject(schema, v, path, ctx, ignored);
+      if (schema.properties) out = decodeObject(schema, obj, path, ctx, ignored);
       else if (values) {
         const m: Json = {};
-        for (const [k, e] of Object.entries(v)) {
+        for (const [k, e] of Object.entries(obj)) {
           const d = decodeValue(values, e, fieldPath.key(path, k), ctx);
           if (d !== undefined) m[k] = d;
         }
         out = m;
-      } else out = v;
+      } else out = obj;
       break;
     }
     case "array": {
@@ -286,7 +388,13 @@ function decodeValue(
   try {
     return transform.Decode(out);
   } catch (e) {
-    ctx.errors.push(fieldErrors.invalid(path, v, e instanceof Error ? e.message : String(e)));
+    // An Error is the value's Invalid detail (e.g. a malformed duration); a thrown FieldError is
+    // reported as it is, its field under the value's path (e.g. a missing required name).
+    ctx.errors.push(
+      isFieldError(e)
+        ? { ...e, field: e.field ? fieldPath.child(path, e.field) : path }
+        : fieldErrors.invalid(path, v, e instanceof Error ? e.message : String(e)),
+    );
     return undefined;
   }
 }
@@ -301,7 +409,8 @@ function decodeObject(
   const properties = schema.properties as Record<string, TSchema>;
   const out: Json = {};
   for (const [k, prop] of Object.entries(properties)) {
-    const d = withDefault(prop, decodeValue(prop, raw[k], fieldPath.child(path, k), ctx), ctx);
+    const decoded = decodeValue(prop, raw[k], fieldPath.child(path, k), ctx);
+    const d = ctx.defaults ? withDefault(prop, decoded, ctx) : decoded;
     if (d !== undefined) out[k] = d;
   }
   for (const k of Object.keys(raw)) {
@@ -340,18 +449,44 @@ function zeroOf(s: TSchema): unknown {
 function withDefault(prop: TSchema, decoded: unknown, ctx: WalkContext): unknown {
   const rules = rulesOf(prop);
   if (decoded !== undefined && !(rules?.defaultWhenZero && isZero(decoded))) return decoded;
+  const json = { errors: [], features: ctx.features, defaults: true };
   if (prop.default !== undefined && gateOn(rules, ctx.features)) {
     // The default is v1 JSON too: decoding it applies nested defaults and transforms.
-    return decodeValue(prop, structuredClone(prop.default), "", { errors: [], features: ctx.features });
+    return decodeValue(prop, structuredClone(prop.default), "", json);
   }
   if (decoded !== undefined || isOptional(prop)) return decoded;
   const zero = zeroOf(prop);
-  return zero === undefined ? undefined : decodeValue(prop, zero, "", { errors: [], features: ctx.features });
+  return zero === undefined ? undefined : decodeValue(prop, zero, "", json);
+}
+
+/**
+ * The defaults of an already decoded value's fields, nested objects, list items and map values
+ * (V1ObjectSpec.withDefaults). A transform's value is kept as it is: its TypeScript form need not
+ * follow the schema's fields.
+ */
+function defaultValue(schema: TSchema, v: unknown, ctx: WalkContext): unknown {
+  if (v === undefined || v === null) return undefined;
+  if (transformOf(schema)) return v;
+  if (isPlainObject(v) && schema.properties) {
+    const out: Json = {};
+    for (const [k, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
+      const d = withDefault(prop, defaultValue(prop, v[k], ctx), ctx);
+      if (d !== undefined) out[k] = d;
+    }
+    return out;
+  }
+  const values = recordValues(schema);
+  if (isPlainObject(v) && values) {
+    return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, defaultValue(values, e, ctx)]));
+  }
+  const items = schema.items as TSchema | undefined;
+  if (Array.isArray(v) && items) return v.map((e) => defaultValue(items, e, ctx));
+  return v;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Encoding: decoded args back to v1 JSON (transforms reversed; empty lists omitted, as Go's
-// omitempty does, when printing).
+// omitempty does, when printing args; `omitEmpty` fields' zero values omitted).
 
 function encodeValue(schema: TSchema, v: unknown, omitEmpty: boolean): unknown {
   if (v === undefined || v === null) return undefined;
@@ -362,6 +497,7 @@ function encodeValue(schema: TSchema, v: unknown, omitEmpty: boolean): unknown {
     for (const [k, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
       const e = encodeValue(prop, value[k], omitEmpty);
       if (e === undefined || (omitEmpty && Array.isArray(e) && e.length === 0)) continue;
+      if (rulesOf(prop)?.omitEmpty && isZero(e)) continue;
       out[k] = e;
     }
     return out;
@@ -468,9 +604,9 @@ function keywordError(
   const path = rc.path;
   if (typeof v === "string") {
     if (typeof s.minLength === "number" && v.length < s.minLength) {
-      return v === ""
-        ? { type: rules?.type ?? "Required", field: path, detail: custom("can not be empty") }
-        : fieldErrors.invalid(path, v, custom(`must be at least ${s.minLength} characters`));
+      if (v !== "") return fieldErrors.invalid(path, v, custom(`must be at least ${s.minLength} characters`));
+      const detail = custom("can not be empty");
+      return { type: rules?.type ?? "Required", field: path, ...(detail ? { detail } : {}) };
     }
   }
   const values = enumValues(s);
@@ -508,28 +644,49 @@ function keywordError(
 
 // ---------------------------------------------------------------------------------------------
 // JSON Schema: the declaration without TypeBox's symbols; unknown fields rejected at every level
-// (strict decoding); fields with defaults are not required.
+// (strict decoding); fields with defaults are not required (see ArgRules.required); schemas with
+// an `$id` below the root are written once under `$defs` and referenced.
 
 function jsonSchema(s: TSchema): Json {
-  return tidy(JSON.parse(JSON.stringify(s)) as Json);
+  const defs: Json = {};
+  const out = tidy(JSON.parse(JSON.stringify(s)) as Json, s, defs, true);
+  if (Object.keys(defs).length > 0) out.$defs = defs;
+  return out;
 }
 
-function tidy(s: Json): Json {
-  const properties = s.properties as Record<string, Json> | undefined;
+/** Whether the JSON Schema requires `key` of the object schema `s`. */
+function jsonRequired(s: TSchema, key: string, prop: TSchema): boolean {
+  const rules = rulesOf(prop);
+  if (rules?.required !== undefined) return rules.required;
+  if (rules?.omitEmpty) return false;
+  return ((s.required as string[] | undefined) ?? []).includes(key) && prop.default === undefined;
+}
+
+/** Tidies `json`, the JSON copy of the TypeBox schema `s` (walked alongside for its rules). */
+function tidy(json: Json, s: TSchema, defs: Json, root = false): Json {
+  const properties = json.properties as Record<string, Json> | undefined;
   if (properties) {
-    for (const [k, p] of Object.entries(properties)) properties[k] = tidy(p);
-    s.additionalProperties = false;
-    const required = (s.required as string[] | undefined)?.filter(
-      (k) => properties[k]?.default === undefined,
-    );
-    if (required?.length) s.required = required;
-    else delete s.required;
+    const declared = s.properties as Record<string, TSchema>;
+    for (const [k, p] of Object.entries(properties)) properties[k] = tidy(p, declared[k]!, defs);
+    json.additionalProperties = false;
+    const required = Object.keys(declared).filter((k) => jsonRequired(s, k, declared[k]!));
+    if (required.length) json.required = required;
+    else delete json.required;
   }
-  if (isPlainObject(s.items)) s.items = tidy(s.items);
+  if (isPlainObject(json.items)) json.items = tidy(json.items, s.items as TSchema, defs);
   for (const key of ["anyOf", "oneOf", "allOf"]) {
-    if (Array.isArray(s[key])) s[key] = (s[key] as Json[]).map(tidy);
+    const alternatives = s[key] as TSchema[] | undefined;
+    if (Array.isArray(json[key]))
+      json[key] = (json[key] as Json[]).map((a, i) => tidy(a, alternatives![i]!, defs));
   }
-  const patterns = s.patternProperties as Record<string, Json> | undefined;
-  if (patterns) for (const [k, p] of Object.entries(patterns)) patterns[k] = tidy(p);
-  return s;
+  const patterns = json.patternProperties as Record<string, Json> | undefined;
+  if (patterns) {
+    const declared = s.patternProperties as Record<string, TSchema>;
+    for (const [k, p] of Object.entries(patterns)) patterns[k] = tidy(p, declared[k]!, defs);
+  }
+  const id = json.$id;
+  if (root || typeof id !== "string") return json;
+  delete json.$id;
+  defs[id] ??= json;
+  return { $ref: `#/$defs/${id}` };
 }

@@ -2,6 +2,7 @@
 // tracer: the loop allocates nothing), and Score with normalization and weights.
 // Run: npx vitest bench --run --project @kubesched/runtime
 import type { Pod } from "@kubesched/api";
+import type { Plugins } from "@kubesched/config";
 import {
   type ClusterClient,
   type ClusterListers,
@@ -17,7 +18,6 @@ import {
 } from "@kubesched/framework";
 import { bench, describe } from "vitest";
 import { type Framework, newFramework } from "./framework";
-import type { Plugins } from "./profile-types";
 
 const numNodes = 5000;
 

@@ -1,6 +1,13 @@
 // Ported from upstream pkg/scheduler/framework/runtime/framework_test.go (case names verbatim).
 import type { Node, Pod } from "@kubesched/api";
 import {
+  type PluginEntry,
+  type PluginSet,
+  type Plugins,
+  type ProfileConfig,
+  pluginSetNames,
+} from "@kubesched/config";
+import {
   type BindPlugin,
   type ClusterClient,
   type ClusterListers,
@@ -43,7 +50,6 @@ import {
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { type FrameworkOptions, newFramework } from "./framework";
-import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 
 const queueSortPlugin = "no-op-queue-sort-plugin";
 const scoreWithNormalizePlugin1 = "score-with-normalize-plugin-1";
@@ -353,23 +359,8 @@ const defaultWeights: Record<string, number> = {
 };
 
 function plugins(p: Partial<Record<keyof Plugins, Partial<PluginSet>>> = {}): Plugins {
-  const keys: (keyof Plugins)[] = [
-    "preEnqueue",
-    "queueSort",
-    "preFilter",
-    "filter",
-    "postFilter",
-    "preScore",
-    "score",
-    "reserve",
-    "permit",
-    "preBind",
-    "bind",
-    "postBind",
-    "multiPoint",
-  ];
   const out = {} as Plugins;
-  for (const k of keys)
+  for (const k of pluginSetNames)
     out[k] = { enabled: [...(p[k]?.enabled ?? [])], disabled: [...(p[k]?.disabled ?? [])] };
   return out;
 }

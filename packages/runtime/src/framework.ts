@@ -1,5 +1,6 @@
 // upstream: pkg/scheduler/framework/runtime/framework.go (frameworkImpl)
 import { type Pod, podPriority, podUID } from "@kubesched/api";
+import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "@kubesched/config";
 import {
   ActionType,
   type BindPlugin,
@@ -85,7 +86,6 @@ import {
 } from "@kubesched/framework/columnar";
 import { FeasibleIndex, FilterWindow, ScoreRows } from "./node-window";
 import { DefaultParallelism, Parallelizer } from "./parallelize";
-import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 import { WaitingPodImpl, WaitingPodsMap } from "./waiting-pods-map";
 
 /**

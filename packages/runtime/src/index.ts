@@ -14,12 +14,5 @@ export {
 } from "./framework";
 export { chunkSizeFor, DefaultParallelism, Parallelizer } from "./parallelize";
 export { newProfileMap, type ProfileMap, type ProfileMapOptions } from "./profile-map";
-export type {
-  PluginConfigEntry,
-  PluginEntry,
-  PluginSet,
-  Plugins,
-  ProfileConfig,
-} from "./profile-types";
 export { createRegistry, mergeRegistries } from "./registry";
 export { WaitingPodImpl, WaitingPodsMap } from "./waiting-pods-map";

@@ -1,6 +1,7 @@
 // Ported from upstream pkg/scheduler/profile/profile_test.go (TestNewMap, case names verbatim),
 // plus what a framework needs at construction (snapshot, logger) and the late-bound nominator.
 import type { Pod } from "@kubesched/api";
+import type { PluginConfigEntry, PluginSet, Plugins, ProfileConfig } from "@kubesched/config";
 import {
   type BindPlugin,
   type ClusterClient,
@@ -14,7 +15,6 @@ import {
 import { describe, expect, it } from "vitest";
 import { type FrameworkOptions, newFramework } from "./framework";
 import { newProfileMap } from "./profile-map";
-import type { PluginConfigEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 
 class FakePlugin implements QueueSortPlugin, BindPlugin {
   constructor(private readonly n: string) {}

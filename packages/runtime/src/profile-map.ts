@@ -2,9 +2,9 @@
 // same options. The scheduler (simulate and live) and the test harness all build through it, so
 // tests exercise the production wiring.
 import { isDeepStrictEqual } from "node:util";
+import type { ProfileConfig } from "@kubesched/config";
 import type { Registry } from "@kubesched/framework";
 import { type Framework, type FrameworkHooks, type FrameworkOptions, newFramework } from "./framework";
-import type { ProfileConfig } from "./profile-types";
 import { WaitingPodsMap } from "./waiting-pods-map";
 
 export interface ProfileMapOptions extends Omit<FrameworkOptions, "hooks" | "waitingPods"> {

@@ -1,7 +1,7 @@
 // upstream: pkg/scheduler/framework/runtime/waiting_pods_map.go
 import { type Pod, podUID } from "@kubesched/api";
+import { formatDuration } from "@kubesched/config";
 import { type Clock, Code, Status, type Timer, type WaitingPod } from "@kubesched/framework";
-import { formatDuration } from "./duration";
 
 /** Pods waiting at Permit, by UID. One map may be shared by every profile, as upstream. */
 export class WaitingPodsMap {

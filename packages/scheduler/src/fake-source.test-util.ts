@@ -2,7 +2,13 @@
 // arrays, fake plugins ported from upstream pkg/scheduler/testing/framework (tf.*), and a
 // builder that wires a Scheduler with them on a fake clock.
 import type { Node, Pod } from "@kubesched/api";
-import { defaultConfig, emptyPlugins, type KubeSchedulerConfiguration } from "@kubesched/config";
+import {
+  defaultConfig,
+  emptyPlugins,
+  type KubeSchedulerConfiguration,
+  type PluginEntry,
+  type ProfileConfig,
+} from "@kubesched/config";
 import {
   Code,
   type CycleState,
@@ -18,7 +24,7 @@ import {
   seededRandom,
 } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import type { ExtensionPointName, PluginEntry, ProfileConfig } from "@kubesched/runtime";
+import type { ExtensionPointName } from "@kubesched/runtime";
 import {
   type FakeClock,
   FakeListers,

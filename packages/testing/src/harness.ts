@@ -3,6 +3,7 @@
 // a framework with runtime.NewFramework and a snapshot from cache.NewSnapshot.
 import type { Node, Pod } from "@kubesched/api";
 import { newSnapshot, nodeColumnsOf } from "@kubesched/cache";
+import type { PluginSet, Plugins, ProfileConfig } from "@kubesched/config";
 import {
   type BindPlugin,
   type Clock,
@@ -32,14 +33,7 @@ import {
   type SharedLister,
   type Status,
 } from "@kubesched/framework";
-import {
-  type Framework,
-  type FrameworkTracer,
-  newProfileMap,
-  type PluginSet,
-  type Plugins,
-  type ProfileConfig,
-} from "@kubesched/runtime";
+import { type Framework, type FrameworkTracer, newProfileMap } from "@kubesched/runtime";
 import { checkFilterColumns, checkPreScoreColumns, checkScoreColumns } from "./columnar";
 import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
