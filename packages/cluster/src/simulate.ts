@@ -12,7 +12,7 @@ import {
   type Registry,
   seededRandom,
 } from "@kubesched/framework";
-import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
+import { type AttemptExplanation, composeObservers, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
@@ -175,8 +175,7 @@ export async function openSimulation(
     clock,
     rand: seededRandom(opts.seed ?? 0),
     metrics: false,
-    ...(explain ? { explain } : {}),
-    observer: {
+    observer: composeObservers(explain, {
       onScheduled(pod, _node, info) {
         attempts.set(podKey(pod), info.attempts);
         lastFailure.delete(podKey(pod));
@@ -186,7 +185,7 @@ export async function openSimulation(
         attempts.set(podKey(pod), info.attempts);
         lastFailure.set(podKey(pod), { reason, message });
       },
-    },
+    }),
   });
   const horizon = opts.idleHorizonMs ?? 60 * 60 * 1000;
   const session: SimulationSession = {

@@ -42,7 +42,8 @@ import {
   Type,
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
-import { type FrameworkOptions, newFramework } from "./framework";
+import type { FrameworkOptions } from "./framework";
+import { newFramework } from "./observed-framework";
 import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "./profile-types";
 
 const queueSortPlugin = "no-op-queue-sort-plugin";
@@ -1462,7 +1463,7 @@ describe("TestFilterPlugins", () => {
       registryOf(pls),
       plugins({ filter: enabled("TestPlugin1", "TestPlugin2", "TestPlugin3") }),
       [],
-      { tracer: { filter: (p, n, s) => seen.push(`${p}@${n}:${codeName(s?.code ?? Code.Success)}`) } },
+      { observer: { onFilter: (p, n, s) => seen.push(`${p}@${n}:${codeName(s?.code ?? Code.Success)}`) } },
     );
     const ni = buildNodeInfos(nodes)[0] as NodeInfo;
     f.runFilterPlugins(new CycleState(), pod, ni);

@@ -1,3 +1,10 @@
+// The one observer of scheduling is the runtime's (its framework events are emitted there).
+export {
+  composeObservers,
+  type SchedulingObserver,
+  type SchedulingPhase,
+  schedulingPhases,
+} from "@kubesched/runtime";
 export * from "./cluster-source";
 export * from "./custom-resource-stores";
 export * from "./explain";
@@ -11,4 +18,4 @@ export {
   minFeasibleNodesToFind,
   numFeasibleNodesToFind,
 } from "./schedule-one";
-export { Scheduler, type SchedulerOptions, type SchedulingObserver } from "./scheduler";
+export { Scheduler, type SchedulerOptions } from "./scheduler";

@@ -34,11 +34,11 @@ import {
 } from "@kubesched/framework";
 import {
   type Framework,
-  type FrameworkTracer,
   newProfileMap,
   type PluginSet,
   type Plugins,
   type ProfileConfig,
+  type SchedulingObserver,
 } from "@kubesched/runtime";
 import { checkFilterColumns, checkPreScoreColumns, checkScoreColumns } from "./columnar";
 import { FakeListers, type ListerObjects } from "./fake-listers";
@@ -351,8 +351,8 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   const recorder = recordingEventRecorder(opts.eventRecorder ?? null);
   // The plugin's own PreFilter status, which the framework folds away (Skip) or wraps (Error).
   let pluginPreFilterStatus: Status | null = null;
-  const tracer: FrameworkTracer = {
-    preFilter(name, status) {
+  const observer: SchedulingObserver = {
+    onPreFilter(name, status) {
       if (name === under.name) pluginPreFilterStatus = status;
     },
   };
@@ -368,7 +368,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       snapshot,
       logger,
       nominator: new FakeNominator(opts.nominatedPods ?? []),
-      tracer,
+      observer,
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.rand ? { rand: opts.rand } : {}),
       ...(opts.extenders ? { extenders: opts.extenders } : {}),
