@@ -12,7 +12,7 @@ export * from "./extender";
 export { type CreateLoggerOptions, createLogger } from "./logger";
 export * from "./metrics";
 export * from "./object-store";
-export * from "./phases";
+export { PhaseRecorder } from "./phases";
 export {
   minFeasibleNodesPercentageToFind,
   minFeasibleNodesToFind,
