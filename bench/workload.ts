@@ -19,7 +19,13 @@ import type { Pod } from "@kubesched/api";
 import { InMemoryCluster, type K8sObject, type SupportedKind } from "@kubesched/cluster";
 import { realClock, seededRandom } from "@kubesched/framework";
 import { PriorityQueue } from "@kubesched/queue";
-import { createLogger, PhaseRecorder, Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
+import {
+  composeObservers,
+  createLogger,
+  PhaseRecorder,
+  Scheduler,
+  SchedulerMetrics,
+} from "@kubesched/scheduler";
 import { benchConfig } from "./lib/config";
 import { phaseBreakdown } from "./lib/phases";
 import { latencySummary, type WorkloadResult } from "./lib/result";
@@ -180,8 +186,7 @@ async function main(): Promise<WorkloadResult> {
     clock: realClock,
     rand: seededRandom(1),
     metrics: metrics ?? false,
-    observer: { onScheduled: (pod) => finish(pod), onFailed: (pod) => finish(pod) },
-    phases,
+    observer: composeObservers(phases, { onScheduled: (pod) => finish(pod), onFailed: (pod) => finish(pod) }),
   });
   const queue = sched.queue;
   const pop = queue.pop.bind(queue);

@@ -74,7 +74,8 @@ export interface SimulationDiff {
   results: { a: SimulationResult; b: SimulationResult };
 }
 
-export interface DiffOptions extends Omit<SimulateOptions, "config" | "explain" | "explainPods" | "timing"> {
+export interface DiffOptions
+  extends Omit<SimulateOptions, "config" | "explain" | "explainPods" | "timing" | "observer"> {
   configs: readonly [KubeSchedulerConfiguration, KubeSchedulerConfiguration];
   /** Names for the two configurations in messages (their file names in the CLI). */
   labels: readonly [string, string];

@@ -12,7 +12,13 @@ import {
   type Registry,
   seededRandom,
 } from "@kubesched/framework";
-import { type AttemptExplanation, ExplainRecorder, Scheduler } from "@kubesched/scheduler";
+import {
+  type AttemptExplanation,
+  composeObservers,
+  ExplainRecorder,
+  Scheduler,
+  type SchedulingObserver,
+} from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
@@ -81,6 +87,11 @@ export interface SimulateOptions {
   explain?: boolean;
   /** With `explain`: only these pods (`namespace/name`) carry an explanation; all when absent. */
   explainPods?: readonly string[];
+  /**
+   * Watches the run as the scheduler's observer (the scheduler instruments only what it
+   * implements); the result does not depend on it.
+   */
+  observer?: SchedulingObserver;
   /**
    * Report wall time (default false). Off, the result is byte-for-byte reproducible for a
    * seed; on, summary.wallMs and summary.podsPerSecond carry measurements.
@@ -175,8 +186,7 @@ export async function openSimulation(
     clock,
     rand: seededRandom(opts.seed ?? 0),
     metrics: false,
-    ...(explain ? { explain } : {}),
-    observer: {
+    observer: composeObservers(explain, opts.observer, {
       onScheduled(pod, _node, info) {
         attempts.set(podKey(pod), info.attempts);
         lastFailure.delete(podKey(pod));
@@ -186,7 +196,7 @@ export async function openSimulation(
         attempts.set(podKey(pod), info.attempts);
         lastFailure.set(podKey(pod), { reason, message });
       },
-    },
+    }),
   });
   const horizon = opts.idleHorizonMs ?? 60 * 60 * 1000;
   const session: SimulationSession = {

@@ -1,5 +1,6 @@
 // Framework overhead on the hot paths: Filter over 5000 nodes with three trivial plugins (no
-// tracer: the loop allocates nothing), and Score with normalization and weights.
+// observer: the loop allocates nothing; with one, through the instrumented plugins), and Score
+// with normalization and weights.
 // Run: npx vitest bench --run --project @kubesched/runtime
 import type { Pod } from "@kubesched/api";
 import type { Plugins } from "@kubesched/config";
@@ -17,7 +18,8 @@ import {
   type ScorePlugin,
 } from "@kubesched/framework";
 import { bench, describe } from "vitest";
-import { type Framework, newFramework } from "./framework";
+import type { Framework } from "./framework";
+import { newFramework } from "./observed-framework";
 
 const numNodes = 5000;
 
@@ -53,7 +55,7 @@ function set(...names: string[]) {
   return { enabled: names.map((name) => ({ name })), disabled: [] };
 }
 
-async function build(tracer: boolean): Promise<Framework> {
+async function build(observed: boolean): Promise<Framework> {
   const names = ["A", "B", "C"];
   const r = new Map<string, PluginDescriptor>(
     names.map((n) => [n, { name: n, factory: () => new PassFilter(n) }]),
@@ -96,7 +98,7 @@ async function build(tracer: boolean): Promise<Framework> {
         storageInfos: () => ({ isPVCUsedByPods: () => false }),
       },
       logger: discardLogger,
-      ...(tracer ? { tracer: { filter() {} } } : {}),
+      ...(observed ? { observer: { onFilter() {} } } : {}),
     },
   );
 }
@@ -108,16 +110,16 @@ const nodeInfos = Array.from({ length: numNodes }, (_, i) => {
 });
 const pod: Pod = { metadata: { name: "p", namespace: "default" }, spec: { containers: [] } };
 const f = await build(false);
-const traced = await build(true);
+const observed = await build(true);
 
 describe(`framework over ${numNodes} nodes, 3 plugins`, () => {
   bench("runFilterPlugins on every node", () => {
     const state = new CycleState();
     for (const ni of nodeInfos) f.runFilterPlugins(state, pod, ni);
   });
-  bench("runFilterPlugins on every node, with a tracer", () => {
+  bench("runFilterPlugins on every node, with an observer of Filter outcomes", () => {
     const state = new CycleState();
-    for (const ni of nodeInfos) traced.runFilterPlugins(state, pod, ni);
+    for (const ni of nodeInfos) observed.runFilterPlugins(state, pod, ni);
   });
   bench("runScorePlugins", () => {
     f.runScorePlugins(new CycleState(), pod, nodeInfos);

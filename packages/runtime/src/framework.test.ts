@@ -49,7 +49,8 @@ import {
   Type,
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
-import { type FrameworkOptions, newFramework } from "./framework";
+import type { FrameworkOptions } from "./framework";
+import { newFramework } from "./observed-framework";
 
 const queueSortPlugin = "no-op-queue-sort-plugin";
 const scoreWithNormalizePlugin1 = "score-with-normalize-plugin-1";
@@ -1453,7 +1454,7 @@ describe("TestFilterPlugins", () => {
       registryOf(pls),
       plugins({ filter: enabled("TestPlugin1", "TestPlugin2", "TestPlugin3") }),
       [],
-      { tracer: { filter: (p, n, s) => seen.push(`${p}@${n}:${codeName(s?.code ?? Code.Success)}`) } },
+      { observer: { onFilter: (p, n, s) => seen.push(`${p}@${n}:${codeName(s?.code ?? Code.Success)}`) } },
     );
     const ni = buildNodeInfos(nodes)[0] as NodeInfo;
     f.runFilterPlugins(new CycleState(), pod, ni);

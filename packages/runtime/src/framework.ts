@@ -1,4 +1,6 @@
-// upstream: pkg/scheduler/framework/runtime/framework.go (frameworkImpl)
+// upstream: pkg/scheduler/framework/runtime/framework.go (frameworkImpl). The loops here carry no
+// instrumentation: an observer's plugins are wrapped when the profile is built
+// (instrumented-plugins.ts) and its extension points timed by ObservedFramework.
 import { type Pod, podPriority, podUID } from "@kubesched/api";
 import type { PluginEntry, PluginSet, Plugins, ProfileConfig } from "@kubesched/config";
 import {
@@ -84,8 +86,11 @@ import {
   isColumnarScorePlugin,
   type NodeColumns,
 } from "@kubesched/framework/columnar";
-import { FeasibleIndex, FilterWindow, ScoreRows } from "./node-window";
+import { instrumentPlugins, type PluginLists } from "./instrumented-plugins";
+import { FeasibleIndex, FilterWindow, filterEach, ScoreRows } from "./node-window";
+import { observesPlugins, type SchedulingObserver } from "./observer";
 import { DefaultParallelism, Parallelizer } from "./parallelize";
+import { errMessage, filterFailure, wrapError } from "./statuses";
 import { WaitingPodImpl, WaitingPodsMap } from "./waiting-pods-map";
 
 /**
@@ -133,32 +138,6 @@ export const MaxPermitTimeoutMs = 15 * 60 * 1000;
 /** The pseudo-plugin name under which extenders register for cluster events (upstream ExtenderName). */
 export const ExtenderName = "Extender";
 
-/**
- * Observes plugin outcomes of a cycle (for `--explain`). Absent: no overhead. Called
- * synchronously after each plugin runs.
- */
-export interface FrameworkTracer {
-  preFilter?(plugin: string, status: Status | null, result: PreFilterResult | null): void;
-  /** Every Filter plugin run on every node (up to the first that fails on that node). */
-  filter?(plugin: string, nodeName: string, status: Status | null): void;
-  postFilter?(plugin: string, status: Status | null, result: PostFilterResult | null): void;
-  preScore?(plugin: string, status: Status | null): void;
-  score?(plugin: string, nodeName: string, raw: number, normalized: number, weighted: number): void;
-}
-
-/** Timing hooks (metrics). Plugin-level timing only for cycles with `state.recordPluginMetrics`. */
-export interface FrameworkHooks {
-  /** Upstream framework_extension_point_duration_seconds (point names as upstream's labels). */
-  onExtensionPoint?(point: string, status: Status | null, durationMs: number): void;
-  /** Upstream plugin_execution_duration_seconds. */
-  onPlugin?(plugin: string, point: string, status: Status | null, durationMs: number): void;
-  /**
-   * `count` successful runs of a plugin (one per node, a columnar call) that took `totalMs`
-   * together: as many onPlugin calls of the average duration. Absent: onPlugin is called.
-   */
-  onPluginBatch?(plugin: string, point: string, count: number, totalMs: number): void;
-}
-
 export interface FrameworkOptions {
   listers: ClusterListers;
   client: ClusterClient;
@@ -178,11 +157,13 @@ export interface FrameworkOptions {
   snapshot: SharedLister;
   /** The profile's logger (`handle.logger()`); required, as upstream's contextual logger. */
   logger: Logger;
-  /** Where plugins record upstream's preemption metrics; absent when metrics are off. */
-  pluginMetrics?: PluginMetrics;
   parallelism?: number;
-  tracer?: FrameworkTracer;
-  hooks?: FrameworkHooks;
+  /**
+   * What watches the profile (metrics, explain): its plugins are wrapped when it observes plugin
+   * events, its extension points timed when it implements `onExtensionPoint` (newFramework), and
+   * `handle.pluginMetrics()` reports to it. Absent: nothing is wrapped.
+   */
+  observer?: SchedulingObserver;
 }
 
 /** Names of the extension points, as the v1 Plugins fields (multiPoint excluded). */
@@ -221,8 +202,19 @@ export interface NodeScoresOutput {
 /** Filter's window never shrinks below this many nodes (when more are needed, fewer would mean more rounds). */
 const minFilterChunk = 16;
 
-/** Metrics off (simulation, tests): recording does nothing. */
+/** No observer of the plugins' own metrics: recording does nothing. */
 const noPluginMetrics: PluginMetrics = { preemptionAttempt() {}, preemptionVictims() {} };
+
+/** What plugins record through `handle.pluginMetrics()`, reported to the observer. */
+function pluginMetricsOf(o: SchedulingObserver | null): PluginMetrics {
+  if (o === null || (o.onPreemptionAttempt === undefined && o.onPreemptionVictims === undefined)) {
+    return noPluginMetrics;
+  }
+  return {
+    preemptionAttempt: () => o.onPreemptionAttempt?.(),
+    preemptionVictims: (count) => o.onPreemptionVictims?.(count),
+  };
+}
 
 /** Upstream UnrollWildCardResource: what a plugin without EventsToRegister is requeued on. */
 function unrollWildCardResource(): ClusterEventWithHint[] {
@@ -263,15 +255,6 @@ const extensionPoints: readonly PointSpec[] = [
   { key: "queueSort", iface: "QueueSortPlugin", is: isQueueSortPlugin },
 ];
 
-/** The message of a non-success status as an error (upstream status.AsError() in %w). */
-function errMessage(s: Status): string {
-  return s.asError()?.message ?? s.message();
-}
-
-function wrapError(msg: string): Status {
-  return new Status(Code.Error).withError(new Error(msg));
-}
-
 function allNodes(r: PreFilterResult | null): boolean {
   return r === null || r.nodeNames === null;
 }
@@ -286,10 +269,6 @@ function mergePreFilterResult(p: PreFilterResult | null, r: PreFilterResult | nu
   const out = new Set<string>();
   for (const n of a) if (b.has(n)) out.add(n);
   return { nodeNames: out };
-}
-
-function now(): number {
-  return performance.now();
 }
 
 /**
@@ -329,10 +308,12 @@ export class Framework implements Handle {
   private readonly randImpl: Random;
   private readonly featuresImpl: Features;
   private readonly parallelizerImpl: Parallelizer;
-  private readonly tracer: FrameworkTracer | null;
-  private readonly hooks: FrameworkHooks | null;
-  /** Whether the onPlugin hook exists (checked per plugin call with state.recordPluginMetrics). */
-  private readonly pluginHook: boolean;
+  private readonly pluginMetricsImpl: PluginMetrics;
+  /**
+   * The most nodes a Filter window holds: 1 when the observer reports Filter outcomes per node (a
+   * window would run plugins past the early stop, which the per-node loop never reaches).
+   */
+  private readonly filterWindowMax: number;
 
   /** Use newFramework(); the constructor builds an empty framework (no profile). */
   constructor(registry: Registry, opts: FrameworkOptions) {
@@ -349,9 +330,8 @@ export class Framework implements Handle {
     this.randImpl = opts.rand ?? seededRandom(0);
     this.featuresImpl = opts.features ?? defaultFeatures;
     this.parallelizerImpl = new Parallelizer(opts.parallelism ?? DefaultParallelism);
-    this.tracer = opts.tracer ?? null;
-    this.hooks = opts.hooks ?? null;
-    this.pluginHook = typeof opts.hooks?.onPlugin === "function";
+    this.pluginMetricsImpl = pluginMetricsOf(opts.observer ?? null);
+    this.filterWindowMax = opts.observer?.onFilter !== undefined ? 1 : Number.POSITIVE_INFINITY;
     if ((opts.extenders?.length ?? 0) > 0) {
       this.enqueueExtensionList.push(defaultEnqueueExtension(ExtenderName));
     }
@@ -412,6 +392,27 @@ export class Framework implements Handle {
         throw new Error(`score plugin "${sp.name()}" is not configured with weight`);
       }
     }
+
+    const observer = this.opts.observer;
+    if (observer !== undefined && observesPlugins(observer)) this.instrument(observer);
+  }
+
+  /** Every plugin of the lists wrapped for the observer (upstream's instrumented plugins). */
+  private instrument(observer: SchedulingObserver): void {
+    const lists: PluginLists = {
+      preFilter: this.preFilter,
+      filter: this.filter,
+      postFilter: this.postFilter,
+      preScore: this.preScore,
+      score: this.score,
+      reserve: this.reserve,
+      permit: this.permit,
+      preBind: this.preBind,
+      bind: this.bind,
+      postBind: this.postBind,
+    };
+    const wrapped = instrumentPlugins(lists, observer, (name) => this.scoreWeight(name));
+    for (const key of Object.keys(wrapped) as (keyof PluginLists)[]) this.setList(key, wrapped[key]);
   }
 
   private defaultArgs(d: PluginDescriptor): unknown {
@@ -642,7 +643,7 @@ export class Framework implements Handle {
   }
 
   pluginMetrics(): PluginMetrics {
-    return this.opts.pluginMetrics ?? noPluginMetrics;
+    return this.pluginMetricsImpl;
   }
 
   addNominatedPod(pod: PodInfo, nominatingInfo: NominatingInfo | null): void {
@@ -684,32 +685,7 @@ export class Framework implements Handle {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Timing helpers
-
-  private observePoint(point: string, status: Status | null, start: number): void {
-    this.hooks?.onExtensionPoint?.(point, status, now() - start);
-  }
-
-  private observePlugin(plugin: string, point: string, status: Status | null, start: number): void {
-    this.hooks?.onPlugin?.(plugin, point, status, now() - start);
-  }
-
-  /**
-   * `count` successful runs of a plugin that took `totalMs` together (a batch): observed once per
-   * node, as the per-node path does, each with the average duration.
-   */
-  private observePluginN(plugin: string, point: string, count: number, totalMs: number): void {
-    if (count <= 0) return;
-    const hooks = this.hooks;
-    if (hooks?.onPluginBatch) {
-      hooks.onPluginBatch(plugin, point, count, totalMs);
-      return;
-    }
-    const hook = hooks?.onPlugin;
-    if (!hook) return;
-    const each = totalMs / count;
-    for (let i = 0; i < count; i++) hook.call(hooks, plugin, point, null, each);
-  }
+  // PreFilter
 
   /** The cycle snapshot's columns, when it has them (the scheduler cache's Snapshot does). */
   private columns(): NodeColumns | null {
@@ -717,44 +693,25 @@ export class Framework implements Handle {
     return columnarNodeInfos(lister)?.columns() ?? null;
   }
 
-  /** Whether this call records per-plugin timings. */
-  private timed(state: CycleState): boolean {
-    return this.pluginHook && state.recordPluginMetrics;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // PreFilter
-
   /**
    * Runs PreFilter plugins (upstream RunPreFilterPlugins): Skip marks the plugin's Filter as
    * skipped; Unschedulable continues (preemption needs every PreFilter state), any other
    * rejection stops; results are intersected, and an empty intersection rejects every node.
    */
   runPreFilterPlugins(state: CycleState, pod: Pod): PreFilterOutput {
-    const start = this.hooks ? now() : 0;
-    const out = this.runPreFilter(state, pod);
-    if (this.hooks) this.observePoint("PreFilter", out.status, start);
-    return out;
-  }
-
-  private runPreFilter(state: CycleState, pod: Pod): PreFilterOutput {
     const skipPlugins = new Set<string>();
     state.skipFilterPlugins = skipPlugins;
     const nodes = this.snapshotLister.nodeInfos().list();
     let result: PreFilterResult | null = null;
     const pluginsWithNodes = new Set<string>();
     let returnStatus: Status | null = null;
-    const timed = this.timed(state);
     for (const pl of this.preFilter) {
       const name = pl.name();
-      const start = timed ? now() : 0;
       const r = pl.preFilter(state, pod, nodes);
       let s: Status | null = null;
       let res: PreFilterResult | null = null;
       if (isStatus(r)) s = r;
       else res = r;
-      if (timed) this.observePlugin(name, "PreFilter", s, start);
-      this.tracer?.preFilter?.(name, s, res);
       if (s?.isSkip()) {
         skipPlugins.add(name);
         continue;
@@ -818,17 +775,13 @@ export class Framework implements Handle {
     podInfo: PodInfo,
     nodeInfo: NodeInfo,
   ): Status | null {
-    const timed = this.timed(state);
-    const point = op === "AddPod" ? "PreFilterExtensionAddPod" : "PreFilterExtensionRemovePod";
     for (const pl of this.preFilter) {
       const ext = pl.preFilterExtensions();
       if (!ext || state.skipFilterPlugins.has(pl.name())) continue;
-      const start = timed ? now() : 0;
       const s =
         op === "AddPod"
           ? ext.addPod(state, podToSchedule, podInfo, nodeInfo)
           : ext.removePod(state, podToSchedule, podInfo, nodeInfo);
-      if (timed) this.observePlugin(pl.name(), point, s, start);
       if (s && !s.isSuccess()) {
         return wrapError(`running ${op} on PreFilter plugin "${pl.name()}": ${errMessage(s)}`);
       }
@@ -845,25 +798,10 @@ export class Framework implements Handle {
    */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
     const plugins = this.activeFilterPlugins(state.skipFilterPlugins);
-    if (this.tracer === null && !this.timed(state)) {
-      for (let i = 0; i < plugins.length; i++) {
-        const pl = plugins[i] as FilterPlugin;
-        const s = pl.filter(state, pod, nodeInfo);
-        if (s !== null && s.code !== Code.Success) return filterFailure(pl, s);
-      }
-      return null;
-    }
-    const timed = this.timed(state);
-    const traceFilter = this.tracer?.filter;
     for (let i = 0; i < plugins.length; i++) {
       const pl = plugins[i] as FilterPlugin;
-      const start = timed ? now() : 0;
-      let s = pl.filter(state, pod, nodeInfo);
-      if (timed) this.observePlugin(pl.name(), "Filter", s, start);
-      if (s !== null && s.code !== Code.Success) s = filterFailure(pl, s);
-      else s = null;
-      traceFilter?.call(this.tracer, pl.name(), nodeInfo.nodeName, s);
-      if (s !== null) return s;
+      const s = pl.filter(state, pod, nodeInfo);
+      if (s !== null && s.code !== Code.Success) return filterFailure(pl.name(), s);
     }
     return null;
   }
@@ -874,12 +812,12 @@ export class Framework implements Handle {
   private skipSetSize = -1;
   private activeFilter: readonly FilterPlugin[] = [];
   /** Per plugin of activeFilter: whether it is a ColumnarFilterPlugin (checked once, not per window). */
-  private activeFilterBatch: readonly boolean[] = [];
+  private activeFilterColumnar: readonly boolean[] = [];
 
   private activeFilterPlugins(skip: ReadonlySet<string>): readonly FilterPlugin[] {
     if (skip === this.skipSetSeen && skip.size === this.skipSetSize) return this.activeFilter;
     this.activeFilter = skip.size === 0 ? this.filter : this.filter.filter((pl) => !skip.has(pl.name()));
-    this.activeFilterBatch = this.activeFilter.map(isColumnarFilterPlugin);
+    this.activeFilterColumnar = this.activeFilter.map(isColumnarFilterPlugin);
     this.skipSetSeen = skip;
     this.skipSetSize = skip.size;
     return this.activeFilter;
@@ -928,10 +866,12 @@ export class Framework implements Handle {
    * `numToFind` nodes passed, a node's Filter errored, or every node was tried: the loop of
    * upstream findNodesThatPassFilters, in node order. Passing nodes are returned in that order;
    * rejected ones are recorded in `diagnosis` (status and plugin). With the snapshot's columns,
-   * Filter runs over windows of nodes, plugin by plugin (a columnar Filter plugin's `filterColumns`
-   * once per window, the others node by node), and only the nodes the per-node loop would
-   * reach count: statuses, explain and metrics are the per-node loop's. Nodes with nominated
-   * pods run per node (two passes, upstream RunFilterPluginsWithNominatedPods).
+   * Filter runs over windows of nodes in three steps each: window selection (the next nodes from
+   * the rotating start; those with nominated pods run per node, two passes as upstream
+   * RunFilterPluginsWithNominatedPods), the plugin pass (plugin by plugin over the nodes every
+   * earlier plugin passed: a columnar plugin's `filterColumns` once, the others node by node) and
+   * result assembly (in node order up to the early stop: what the per-node loop returns, with the
+   * same statuses).
    */
   runFilterPluginsOnNodes(
     state: CycleState,
@@ -941,219 +881,218 @@ export class Framework implements Handle {
     numToFind: number,
     diagnosis: Diagnosis,
   ): { feasible: NodeInfo[]; error: Error | null } {
-    const fi = this.feasibleIndex;
-    fi.reset();
+    this.feasibleIndex.reset();
     const numAll = nodes.length;
     const cols = numAll > 0 ? this.columns() : null;
-    if (cols === null) {
-      const feasible: NodeInfo[] = [];
-      let error: Error | null = null;
-      for (let i = 0; i < numAll && feasible.length < numToFind; i++) {
-        const ni = nodes[(start + i) % numAll] as NodeInfo;
-        const st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
-        if (st === null || st.code === Code.Success) {
-          feasible.push(ni);
-        } else if (st.code === Code.Error) {
-          error = st.asError();
-          break;
-        } else {
-          diagnosis.nodeToStatus.set(ni.nodeName, st);
-          diagnosis.addPluginStatus(st);
-        }
-      }
-      return { feasible, error };
-    }
-    // At most numToFind pass: one array of that size (set and trimmed, not grown by push).
-    const feasible: NodeInfo[] = new Array(Math.max(0, Math.min(numToFind, numAll)));
-
+    if (cols === null) return this.filterNodeByNode(state, pod, nodes, start, numToFind, diagnosis);
     const plugins = this.activeFilterPlugins(state.skipFilterPlugins);
-    const batch = this.activeFilterBatch;
-    const np = plugins.length;
-    const timed = this.timed(state);
-    const traceFilter = this.tracer?.filter ?? null;
     const checkNominated = this.nominatorImpl?.hasNominatedPods?.() ?? true;
-    // The columns of the nodes with nominated pods, marked once (a few nodes) rather than a
-    // nominator lookup per node; null: ask node by node.
-    const nominatedMarks = checkNominated ? this.markNominatedColumns(cols) : null;
-    const direct = nodes === cols.nodeInfos;
-    const w = this.filterWindow;
-    // On sampled cycles: per plugin, the time of its runs and the number of nodes they covered,
-    // and how many nodes within the early stop it passed (observed at the end, as the per-node
-    // path observes each run).
-    const spentMs = timed ? new Float64Array(np) : null;
-    const ranOn = timed ? new Float64Array(np) : null;
-    const passedOn = timed ? new Float64Array(np) : null;
-    let numFeasible = 0;
-    let allIndexed = true;
-    let lastRecorded: Status | null = null;
-    // Per plugin: the status (as reported, and as returned) of the last node it rejected.
-    const rejectedBy: (Status | null)[] = new Array(np).fill(null);
-    const rawOf: (Status | null)[] = new Array(np).fill(null);
-    let error: Error | null = null;
-    let i = 0;
-    outer: while (i < numAll && numFeasible < numToFind) {
-      const chunk = Math.min(numAll - i, Math.max(numToFind - numFeasible, minFilterChunk));
-      w.ensure(chunk);
-      // The window's nodes, their column indices, and the ones that run per node.
-      const colIdx = w.colIdx;
-      const failAt = w.failAt;
-      const alive = w.alive;
-      const aliveK = w.aliveK;
-      let numAlive = 0;
-      let pos = (start + i) % numAll;
-      for (let k = 0; k < chunk; k++) {
-        const ni = nodes[pos] as NodeInfo;
-        const idx = direct ? pos : cols.indexOf(ni);
-        colIdx[k] = idx;
-        failAt[k] = np;
-        if (
-          idx < 0 ||
-          (checkNominated &&
-            (nominatedMarks !== null
-              ? nominatedMarks[idx] === 1
-              : this.nominatedPodsForNode(ni.nodeName).length > 0))
-        ) {
-          failAt[k] = -1; // per node
-        } else {
-          alive[numAlive] = idx;
-          aliveK[numAlive] = k;
-          numAlive++;
-        }
-        pos = pos + 1 === numAll ? 0 : pos + 1;
-      }
-      // Plugin by plugin over the nodes every earlier plugin passed.
-      const out = w.out;
-      for (let p = 0; p < np && numAlive > 0; p++) {
-        const pl = plugins[p] as FilterPlugin;
-        const t = timed ? now() : 0;
-        if (batch[p] === true) {
-          (pl as ColumnarFilterPlugin).filterColumns(state, pod, cols, alive, numAlive, out);
-        } else {
-          const infos = cols.nodeInfos;
-          for (let j = 0; j < numAlive; j++)
-            out[j] = pl.filter(state, pod, infos[alive[j] as number] as NodeInfo);
-        }
-        if (spentMs !== null && ranOn !== null) {
-          spentMs[p] = (spentMs[p] as number) + now() - t;
-          ranOn[p] = (ranOn[p] as number) + numAlive;
-        }
-        // Drop the rejected nodes (nothing to move while every node passes).
-        let j = 0;
-        while (j < numAlive) {
-          const s = out[j] ?? null;
-          if (s !== null && s.code !== Code.Success) break;
-          j++;
-        }
-        let m = j;
-        // A status object the plugin returned for several nodes in a row is reported once: the
-        // first of them carries it, the others (status left null) take the status of the node
-        // this plugin rejected before them in the window.
-        let lastRaw: Status | null = null;
-        for (; j < numAlive; j++) {
-          const s = out[j] ?? null;
-          if (s !== null && s.code !== Code.Success) {
-            const k = aliveK[j] as number;
-            failAt[k] = p;
-            if (s !== lastRaw) {
-              lastRaw = s;
-              w.raw[k] = s;
-              w.status[k] = filterFailure(pl, s);
-            }
-          } else {
-            alive[m] = alive[j] as number;
-            aliveK[m] = aliveK[j] as number;
-            m++;
-          }
-        }
-        numAlive = m;
-      }
-      // The results in node order, up to the early stop.
-      pos = (start + i) % numAll;
-      for (let k = 0; k < chunk; k++) {
-        const ni = nodes[pos] as NodeInfo;
-        pos = pos + 1 === numAll ? 0 : pos + 1;
-        const f = failAt[k] as number;
-        let st: Status | null = null;
-        if (f < 0) {
-          st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
-        } else {
-          let raw: Status | null = null;
-          if (f < np) {
-            st = w.status[k] ?? null;
-            if (st !== null) {
-              raw = w.raw[k] ?? null;
-              w.status[k] = null;
-              w.raw[k] = null;
-              rejectedBy[f] = st;
-              rawOf[f] = raw;
-            } else {
-              st = rejectedBy[f] ?? null;
-              raw = rawOf[f] ?? null;
-            }
-          }
-          if (traceFilter !== null) {
-            const last = f < np ? f : np - 1;
-            for (let p = 0; p <= last; p++) {
-              traceFilter.call(
-                this.tracer,
-                (plugins[p] as FilterPlugin).name(),
-                ni.nodeName,
-                p === f ? st : null,
-              );
-            }
-          }
-          if (passedOn !== null && spentMs !== null && ranOn !== null) {
-            for (let p = 0; p < f; p++) passedOn[p] = (passedOn[p] as number) + 1;
-            if (f < np) {
-              const name = (plugins[f] as FilterPlugin).name();
-              const avg = (spentMs[f] as number) / Math.max(1, ranOn[f] as number);
-              this.hooks?.onPlugin?.(name, "Filter", raw, avg);
-            }
-          }
-        }
-        if (st === null || st.code === Code.Success) {
-          const idx = colIdx[k] as number;
-          if (idx < 0) allIndexed = false;
-          fi.push(numFeasible, idx);
-          feasible[numFeasible++] = ni;
-          if (numFeasible >= numToFind) {
-            w.clearFrom(k + 1, chunk);
-            break outer;
-          }
-        } else if (st.code === Code.Error) {
-          error = st.asError();
-          w.clearFrom(k + 1, chunk);
-          break outer;
-        } else {
-          // Each node once per call: recorded without a map insertion until read. A status
-          // object shared by nodes (a columnar plugin's) adds its plugin once.
-          diagnosis.nodeToStatus.setNew(ni, st);
-          if (st !== lastRecorded) {
-            diagnosis.addPluginStatus(st);
-            lastRecorded = st;
-          }
-        }
-      }
+    const run: FilterRun = {
+      state,
+      pod,
+      nodes,
+      cols,
+      plugins,
+      columnar: this.activeFilterColumnar,
+      diagnosis,
+      checkNominated,
+      // The columns of the nodes with nominated pods, marked once (a few nodes) rather than a
+      // nominator lookup per node; null: ask node by node.
+      nominatedMarks: checkNominated ? this.markNominatedColumns(cols) : null,
+      // At most numToFind pass: one array of that size (set and trimmed, not grown by push).
+      feasible: new Array(Math.max(0, Math.min(numToFind, numAll))),
+      numToFind,
+      numFeasible: 0,
+      allIndexed: true,
+      rejectedBy: new Array(plugins.length).fill(null),
+      lastRecorded: null,
+      error: null,
+    };
+    for (let i = 0; i < numAll && run.numFeasible < numToFind; ) {
+      const chunk = Math.min(
+        numAll - i,
+        Math.max(numToFind - run.numFeasible, minFilterChunk),
+        this.filterWindowMax,
+      );
+      const first = (start + i) % numAll;
+      const numAlive = this.selectFilterWindow(run, first, chunk);
+      this.runFilterWindow(run, numAlive);
+      if (this.assembleFilterWindow(run, first, chunk)) break;
       i += chunk;
     }
+    const { feasible, numFeasible } = run;
     feasible.length = numFeasible;
-    if (nominatedMarks !== null) this.clearNominatedMarks(nominatedMarks);
-    if (passedOn !== null && spentMs !== null && ranOn !== null) {
-      for (let p = 0; p < np; p++) {
-        const avg = (spentMs[p] as number) / Math.max(1, ranOn[p] as number);
-        this.observePluginN(
-          (plugins[p] as FilterPlugin).name(),
-          "Filter",
-          passedOn[p] as number,
-          avg * (passedOn[p] as number),
-        );
+    if (run.nominatedMarks !== null) this.clearNominatedMarks(run.nominatedMarks);
+    if (run.allIndexed) {
+      this.feasibleIndex.nodes = feasible;
+      this.feasibleIndex.count = numFeasible;
+    }
+    return { feasible, error: run.error };
+  }
+
+  /** runFilterPluginsOnNodes without columns: node by node. */
+  private filterNodeByNode(
+    state: CycleState,
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+    start: number,
+    numToFind: number,
+    diagnosis: Diagnosis,
+  ): { feasible: NodeInfo[]; error: Error | null } {
+    const numAll = nodes.length;
+    const feasible: NodeInfo[] = [];
+    for (let i = 0; i < numAll && feasible.length < numToFind; i++) {
+      const ni = nodes[(start + i) % numAll] as NodeInfo;
+      const st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
+      if (st === null || st.code === Code.Success) {
+        feasible.push(ni);
+      } else if (st.code === Code.Error) {
+        return { feasible, error: st.asError() };
+      } else {
+        diagnosis.nodeToStatus.set(ni.nodeName, st);
+        diagnosis.addPluginStatus(st);
       }
     }
-    if (allIndexed) {
-      fi.nodes = feasible;
-      fi.count = numFeasible;
+    return { feasible, error: null };
+  }
+
+  /**
+   * Window selection: the `chunk` nodes from `nodes[first]` (wrapping) with their column indices;
+   * those with nominated pods, or without a column, are set to run per node (failAt -1). Returns
+   * how many run plugin by plugin (their column indices and window positions in alive/aliveK).
+   */
+  private selectFilterWindow(run: FilterRun, first: number, chunk: number): number {
+    const { nodes, cols, checkNominated, nominatedMarks } = run;
+    const numAll = nodes.length;
+    const np = run.plugins.length;
+    const direct = nodes === cols.nodeInfos;
+    const w = this.filterWindow;
+    w.ensure(chunk);
+    const { colIdx, failAt, alive, aliveK } = w;
+    let numAlive = 0;
+    let pos = first;
+    for (let k = 0; k < chunk; k++) {
+      const ni = nodes[pos] as NodeInfo;
+      const idx = direct ? pos : cols.indexOf(ni);
+      colIdx[k] = idx;
+      failAt[k] = np;
+      if (
+        idx < 0 ||
+        (checkNominated &&
+          (nominatedMarks !== null
+            ? nominatedMarks[idx] === 1
+            : this.nominatedPodsForNode(ni.nodeName).length > 0))
+      ) {
+        failAt[k] = -1; // per node
+      } else {
+        alive[numAlive] = idx;
+        aliveK[numAlive] = k;
+        numAlive++;
+      }
+      pos = pos + 1 === numAll ? 0 : pos + 1;
     }
-    return { feasible, error };
+    return numAlive;
+  }
+
+  /**
+   * Plugin pass: plugin by plugin over the window's nodes every earlier plugin passed. A rejected
+   * node records the plugin (failAt) and, unless the plugin returned the same status object for
+   * the node rejected before it in the window, the status the runtime reports.
+   */
+  private runFilterWindow(run: FilterRun, numAlive: number): void {
+    const { state, pod, cols, plugins, columnar } = run;
+    const w = this.filterWindow;
+    const { failAt, alive, aliveK, out } = w;
+    for (let p = 0; p < plugins.length && numAlive > 0; p++) {
+      const pl = plugins[p] as FilterPlugin;
+      if (columnar[p] === true) {
+        (pl as ColumnarFilterPlugin).filterColumns(state, pod, cols, alive, numAlive, out);
+      } else {
+        filterEach(pl, state, pod, cols, alive, numAlive, out);
+      }
+      // Drop the rejected nodes (nothing to move while every node passes).
+      let j = 0;
+      while (j < numAlive) {
+        const s = out[j] ?? null;
+        if (s !== null && s.code !== Code.Success) break;
+        j++;
+      }
+      let m = j;
+      // A status object the plugin returned for several nodes in a row is reported once: the
+      // first of them carries it, the others (status left null) take the status of the node
+      // this plugin rejected before them (assembleFilterWindow).
+      let last: Status | null = null;
+      for (; j < numAlive; j++) {
+        const s = out[j] ?? null;
+        if (s !== null && s.code !== Code.Success) {
+          const k = aliveK[j] as number;
+          failAt[k] = p;
+          if (s !== last) {
+            last = s;
+            w.status[k] = filterFailure(pl.name(), s);
+          }
+        } else {
+          alive[m] = alive[j] as number;
+          aliveK[m] = aliveK[j] as number;
+          m++;
+        }
+      }
+      numAlive = m;
+    }
+  }
+
+  /**
+   * Result assembly: the window's nodes in order, up to the early stop (numToFind feasible nodes,
+   * or an error): feasible ones appended, rejected ones' statuses recorded in the diagnosis (a
+   * status object shared by nodes adds its plugin once), the per-node ones filtered now. True
+   * when the call stops.
+   */
+  private assembleFilterWindow(run: FilterRun, first: number, chunk: number): boolean {
+    const { state, pod, nodes, diagnosis, feasible, rejectedBy } = run;
+    const numAll = nodes.length;
+    const np = run.plugins.length;
+    const w = this.filterWindow;
+    const { colIdx, failAt } = w;
+    let pos = first;
+    for (let k = 0; k < chunk; k++) {
+      const ni = nodes[pos] as NodeInfo;
+      pos = pos + 1 === numAll ? 0 : pos + 1;
+      const f = failAt[k] as number;
+      let st: Status | null = null;
+      if (f < 0) {
+        st = this.runFilterPluginsWithNominatedPods(state, pod, ni);
+      } else if (f < np) {
+        st = w.status[k] ?? null;
+        if (st !== null) {
+          w.status[k] = null;
+          rejectedBy[f] = st;
+        } else {
+          st = rejectedBy[f] ?? null;
+        }
+      }
+      if (st === null || st.code === Code.Success) {
+        const idx = colIdx[k] as number;
+        if (idx < 0) run.allIndexed = false;
+        this.feasibleIndex.push(run.numFeasible, idx);
+        feasible[run.numFeasible++] = ni;
+        if (run.numFeasible >= run.numToFind) {
+          w.clearFrom(k + 1, chunk);
+          return true;
+        }
+      } else if (st.code === Code.Error) {
+        run.error = st.asError();
+        w.clearFrom(k + 1, chunk);
+        return true;
+      } else {
+        // Each node once per call: recorded without a map insertion until read.
+        diagnosis.nodeToStatus.setNew(ni, st);
+        if (st !== run.lastRecorded) {
+          diagnosis.addPluginStatus(st);
+          run.lastRecorded = st;
+        }
+      }
+    }
+    return false;
   }
 
   /**
@@ -1221,9 +1160,9 @@ export class Framework implements Handle {
     pod: Pod,
     nodeToStatus: NodeToStatus,
   ): Promise<PostFilterOutput> {
-    const start = this.hooks ? now() : 0;
+    // Awaited here (not returned) so that the binding cycles in flight see the same turns of the
+    // event loop as they always have: simulations interleave by them.
     const out = await this.runPostFilter(state, pod, nodeToStatus);
-    if (this.hooks) this.observePoint("PostFilter", out.status, start);
     return out;
   }
 
@@ -1235,13 +1174,9 @@ export class Framework implements Handle {
     let result: PostFilterResult | null = null;
     const reasons: string[] = [];
     let rejectorPlugin = "";
-    const timed = this.timed(state);
     for (const pl of this.postFilter) {
       const name = pl.name();
-      const start = timed ? now() : 0;
       const { result: r, status: s } = await pl.postFilter(state, pod, nodeToStatus);
-      if (timed) this.observePlugin(name, "PostFilter", s, start);
-      this.tracer?.postFilter?.(name, s, r);
       if (s === null || s.isSuccess()) return { result: r, status: s };
       if (s.code === Code.UnschedulableAndUnresolvable) return { result: r, status: s.withPlugin(name) };
       if (!s.isRejected()) return { result: null, status: wrapError(errMessage(s)).withPlugin(name) };
@@ -1257,20 +1192,11 @@ export class Framework implements Handle {
 
   /** Runs PreScore plugins; Skip marks the plugin's Score as skipped (upstream RunPreScorePlugins). */
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | null {
-    const start = this.hooks ? now() : 0;
-    const s = this.runPreScore(state, pod, nodes);
-    if (this.hooks) this.observePoint("PreScore", s, start);
-    return s;
-  }
-
-  private runPreScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | null {
     const skipPlugins = new Set<string>();
     state.skipScorePlugins = skipPlugins;
-    const timed = this.timed(state);
     let cols: NodeColumns | null | undefined;
     for (const pl of this.preScore) {
       const name = pl.name();
-      const start = timed ? now() : 0;
       let s: Status | null;
       if (isColumnarPreScorePlugin(pl)) {
         // The nodes' column indices (in scoreRows.indices), found once for the columnar plugins.
@@ -1285,8 +1211,6 @@ export class Framework implements Handle {
       } else {
         s = pl.preScore(state, pod, nodes);
       }
-      if (timed) this.observePlugin(name, "PreScore", s, start);
-      this.tracer?.preScore?.(name, s);
       if (s?.isSkip()) {
         skipPlugins.add(name);
         continue;
@@ -1305,18 +1229,6 @@ export class Framework implements Handle {
     return { scores: out.status === null ? out.list() : [], status: out.status };
   }
 
-  /**
-   * runScorePlugins with the totals in a typed array, the per-plugin lists built only when
-   * asked for: columnar Score plugins score every node at once over the snapshot's columns, the
-   * others node by node; normalization, checks, weights, explain and metrics as upstream's.
-   */
-  runScorePluginsOnNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
-    const start = this.hooks ? now() : 0;
-    const out = this.runScore(state, pod, nodes);
-    if (this.hooks) this.observePoint("Score", out.status, start);
-    return out;
-  }
-
   private readonly scoreRows = new ScoreRows();
   private scoreCall = 0;
 
@@ -1324,7 +1236,12 @@ export class Framework implements Handle {
     return new ScoreFailure(status, this.scoreRows.totals);
   }
 
-  private runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
+  /**
+   * runScorePlugins with the totals in a typed array, the per-plugin lists built only when
+   * asked for: columnar Score plugins score every node at once over the snapshot's columns, the
+   * others node by node; normalization, checks and weights as upstream's.
+   */
+  runScorePluginsOnNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
     const plugins: ScorePlugin[] = [];
     for (const pl of this.score) if (!state.skipScorePlugins.has(pl.name())) plugins.push(pl);
     const np = plugins.length;
@@ -1333,7 +1250,6 @@ export class Framework implements Handle {
     rows.ensure(np, numNodes);
     const call = ++this.scoreCall;
     const buf = rows.rows;
-    const timed = this.timed(state);
     const cols = np > 0 ? this.columnIndicesOf(nodes) : null;
     const indices = rows.indices;
 
@@ -1341,43 +1257,33 @@ export class Framework implements Handle {
       const pl = plugins[p] as ScorePlugin;
       const row = buf[p] as Float64Array;
       if (cols !== null && isColumnarScorePlugin(pl)) {
-        const t = timed ? now() : 0;
         const s = pl.scoreColumns(state, pod, cols, indices, numNodes, row);
         if (s !== null && !s.isSuccess()) {
-          if (timed) this.observePlugin(pl.name(), "Score", s, t);
           return this.scoreFailure(
             wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(s)}`),
           );
         }
-        if (timed) this.observePluginN(pl.name(), "Score", numNodes, now() - t);
         continue;
       }
       for (let n = 0; n < numNodes; n++) {
-        const start = timed ? now() : 0;
         const r = pl.score(state, pod, nodes[n] as NodeInfo);
         let score = 0;
         if (typeof r === "number") {
           score = r;
         } else if (!r.isSuccess()) {
-          if (timed) this.observePlugin(pl.name(), "Score", r, start);
           return this.scoreFailure(
             wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(r)}`),
           );
         }
-        if (timed) this.observePlugin(pl.name(), "Score", null, start);
         row[n] = score;
       }
     }
-
-    // Raw scores are kept only for the tracer.
-    const raw = this.tracer?.score ? buf.slice(0, np).map((r) => r.slice(0, numNodes)) : null;
 
     for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
       const ext = pl.scoreExtensions();
       if (!ext) continue;
       const row = buf[p] as Float64Array;
-      const start = timed ? now() : 0;
       let s: Status | null;
       if (cols !== null && isColumnarScorePlugin(pl) && isColumnarScoreExtensions(ext)) {
         s = ext.normalizeScoreColumns(state, pod, cols, indices, numNodes, row);
@@ -1389,7 +1295,6 @@ export class Framework implements Handle {
         s = ext.normalizeScore(state, pod, list);
         for (let n = 0; n < numNodes; n++) row[n] = (list[n] as NodeScore).score;
       }
-      if (timed) this.observePlugin(pl.name(), "ScoreExtensionNormalize", s, start);
       if (s && !s.isSuccess()) {
         return this.scoreFailure(
           wrapError(
@@ -1402,54 +1307,39 @@ export class Framework implements Handle {
     const weights = new Float64Array(np);
     for (let p = 0; p < np; p++)
       weights[p] = this.scorePluginWeight.get((plugins[p] as ScorePlugin).name()) ?? 0;
+    // Plugin by plugin (the additions per node in plugin order, as node by node would do them).
     const totals = rows.totals;
-    const traceScore = this.tracer?.score;
-    // Plugin by plugin (the additions per node in plugin order, as node by node would do them);
-    // on a score out of range, or with a tracer, node by node for upstream's order of reports.
-    let inRange = true;
     totals.fill(0, 0, numNodes);
-    for (let p = 0; p < np && inRange; p++) {
+    for (let p = 0; p < np; p++) {
       const w = weights[p] as number;
       const row = buf[p] as Float64Array;
       for (let n = 0; n < numNodes; n++) {
         const score = row[n] as number;
-        if (score > MaxNodeScore || score < MinNodeScore) {
-          inRange = false;
-          break;
-        }
+        if (score > MaxNodeScore || score < MinNodeScore) return this.invalidScore(plugins, buf, numNodes);
         totals[n] = (totals[n] as number) + score * w;
       }
     }
-    if (!inRange || (raw && traceScore)) {
-      for (let n = 0; n < numNodes; n++) {
-        let total = 0;
-        for (let p = 0; p < np; p++) {
-          const score = (buf[p] as Float64Array)[n] as number;
-          if (score > MaxNodeScore || score < MinNodeScore) {
-            const pl = plugins[p] as ScorePlugin;
-            return this.scoreFailure(
-              wrapError(
-                `applying score defaultWeights on Score plugins: plugin "${pl.name()}" returns an invalid score ${score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
-              ),
-            );
-          }
-          const weighted = score * (weights[p] as number);
-          total += weighted;
-          if (raw && traceScore) {
-            traceScore.call(
-              this.tracer,
-              (plugins[p] as ScorePlugin).name(),
-              (nodes[n] as NodeInfo).nodeName,
-              (raw[p] as Float64Array)[n] as number,
-              score,
-              weighted,
-            );
-          }
-        }
-        totals[n] = total;
+    return new ScoredNodes(this, call, plugins, weights, nodes, buf, totals);
+  }
+
+  /** A score out of range: the first in upstream's order (node by node, plugin by plugin). */
+  private invalidScore(
+    plugins: readonly ScorePlugin[],
+    buf: readonly Float64Array[],
+    numNodes: number,
+  ): NodeScoresOutput {
+    for (let n = 0; n < numNodes; n++) {
+      for (let p = 0; p < plugins.length; p++) {
+        const score = (buf[p] as Float64Array)[n] as number;
+        if (score <= MaxNodeScore && score >= MinNodeScore) continue;
+        return this.scoreFailure(
+          wrapError(
+            `applying score defaultWeights on Score plugins: plugin "${(plugins[p] as ScorePlugin).name()}" returns an invalid score ${score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
+          ),
+        );
       }
     }
-    return new ScoredNodes(this, call, plugins, weights, nodes, buf, totals);
+    throw new Error("invalidScore: every score is in range");
   }
 
   /** @internal Whether `call` is still the last Score (its arrays are not reused yet). */
@@ -1482,35 +1372,22 @@ export class Framework implements Handle {
   // Reserve, Permit
 
   runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): Status | null {
-    const start = this.hooks ? now() : 0;
-    let status: Status | null = null;
-    const timed = this.timed(state);
     for (const pl of this.reserve) {
-      const t = timed ? now() : 0;
       const s = pl.reserve(state, pod, nodeName);
-      if (timed) this.observePlugin(pl.name(), "Reserve", s, t);
       if (s && !s.isSuccess()) {
-        status = s.isRejected()
+        return s.isRejected()
           ? s.withPlugin(pl.name())
           : wrapError(`running Reserve plugin "${pl.name()}": ${errMessage(s)}`);
-        break;
       }
     }
-    if (this.hooks) this.observePoint("Reserve", status, start);
-    return status;
+    return null;
   }
 
   /** Unreserve in the reverse order of Reserve. */
   runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
-    const start = this.hooks ? now() : 0;
-    const timed = this.timed(state);
     for (let i = this.reserve.length - 1; i >= 0; i--) {
-      const pl = this.reserve[i] as ReservePlugin;
-      const t = timed ? now() : 0;
-      pl.unreserve(state, pod, nodeName);
-      if (timed) this.observePlugin(pl.name(), "Unreserve", null, t);
+      (this.reserve[i] as ReservePlugin).unreserve(state, pod, nodeName);
     }
-    if (this.hooks) this.observePoint("Unreserve", null, start);
   }
 
   /**
@@ -1518,21 +1395,11 @@ export class Framework implements Handle {
    * pod is registered as waiting (timeouts capped at 15 minutes) and a Wait status returned.
    */
   runPermitPlugins(state: CycleState, pod: Pod, nodeName: string): Status | null {
-    const start = this.hooks ? now() : 0;
-    const s = this.runPermit(state, pod, nodeName);
-    if (this.hooks) this.observePoint("Permit", s, start);
-    return s;
-  }
-
-  private runPermit(state: CycleState, pod: Pod, nodeName: string): Status | null {
     const pluginsWaitTime = new Map<string, number>();
     let wait = false;
-    const timed = this.timed(state);
     for (const pl of this.permit) {
       const name = pl.name();
-      const t = timed ? now() : 0;
       const { status, timeoutMs } = pl.permit(state, pod, nodeName);
-      if (timed) this.observePlugin(name, "Permit", status, t);
       if (status === null || status.isSuccess()) continue;
       if (status.isRejected()) return status.withPlugin(name);
       if (status.isWait()) {
@@ -1584,21 +1451,11 @@ export class Framework implements Handle {
    * PreBind); Error on any error (upstream RunPreBindPreFlights).
    */
   runPreBindPreFlights(state: CycleState, pod: Pod, nodeName: string): Status | null {
-    const start = this.hooks ? now() : 0;
-    const s = this.runPreBindPreFlight(state, pod, nodeName);
-    if (this.hooks) this.observePoint("PreBindPreFlight", s, start);
-    return s;
-  }
-
-  private runPreBindPreFlight(state: CycleState, pod: Pod, nodeName: string): Status | null {
     const skipPlugins = new Set<string>();
     let returning: Status | null = new Status(Code.Skip);
-    const timed = this.timed(state);
     for (const pl of this.preBind) {
       const name = pl.name();
-      const t = timed ? now() : 0;
       const s = pl.preBindPreFlight(state, pod, nodeName);
-      if (timed) this.observePlugin(name, "PreBindPreFlight", s, t);
       const code = s ? s.code : Code.Success;
       if (code === Code.Error) {
         return wrapError(`running PreBindPreFlight "${name}": ${errMessage(s as Status)}`);
@@ -1616,9 +1473,7 @@ export class Framework implements Handle {
   }
 
   async runPreBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
-    const start = this.hooks ? now() : 0;
     let status: Status | null = null;
-    const timed = this.timed(state);
     // Registered while a PreBind plugin runs, so that preemption can cancel the binding cycle.
     let inPreBind: PodInPreBindImpl | null = null;
     try {
@@ -1629,9 +1484,7 @@ export class Framework implements Handle {
           inPreBind = new PodInPreBindImpl(pod, this.podsInPreBind);
           this.podsInPreBind.set(podUID(pod), inPreBind);
         }
-        const t = timed ? now() : 0;
         const s = await Promise.race([pl.preBind(state, pod, nodeName), inPreBind.cancelled]);
-        if (timed) this.observePlugin(name, "PreBind", s, t);
         if (s && !s.isSuccess()) {
           status = s.isRejected()
             ? s.withPlugin(name)
@@ -1642,7 +1495,6 @@ export class Framework implements Handle {
     } finally {
       inPreBind?.leave();
     }
-    if (this.hooks) this.observePoint("PreBind", status, start);
     return status;
   }
 
@@ -1652,21 +1504,17 @@ export class Framework implements Handle {
 
   /** Runs Bind plugins until one does not Skip; Skip when all skip (upstream RunBindPlugins). */
   async runBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
-    const start = this.hooks ? now() : 0;
+    // Awaited here, as runPostFilterPlugins.
     const s = await this.runBind(state, pod, nodeName);
-    if (this.hooks) this.observePoint("Bind", s, start);
     return s;
   }
 
   private async runBind(state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
     if (this.bind.length === 0) return new Status(Code.Skip, "");
     let status: Status | null = null;
-    const timed = this.timed(state);
     for (const pl of this.bind) {
       const name = pl.name();
-      const t = timed ? now() : 0;
       status = await pl.bind(state, pod, nodeName);
-      if (timed) this.observePlugin(name, "Bind", status, t);
       if (status?.isSkip()) continue;
       if (status && !status.isSuccess()) {
         if (status.isRejected()) return status.withPlugin(name);
@@ -1678,15 +1526,33 @@ export class Framework implements Handle {
   }
 
   runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
-    const start = this.hooks ? now() : 0;
-    const timed = this.timed(state);
-    for (const pl of this.postBind) {
-      const t = timed ? now() : 0;
-      pl.postBind(state, pod, nodeName);
-      if (timed) this.observePlugin(pl.name(), "PostBind", null, t);
-    }
-    if (this.hooks) this.observePoint("PostBind", null, start);
+    for (const pl of this.postBind) pl.postBind(state, pod, nodeName);
   }
+}
+
+/** One runFilterPluginsOnNodes call over windows of the snapshot's columns: what its steps share. */
+interface FilterRun {
+  readonly state: CycleState;
+  readonly pod: Pod;
+  readonly nodes: readonly NodeInfo[];
+  readonly cols: NodeColumns;
+  /** The Filter plugins not skipped, and which of them are columnar. */
+  readonly plugins: readonly FilterPlugin[];
+  readonly columnar: readonly boolean[];
+  readonly diagnosis: Diagnosis;
+  /** Whether any node may have nominated pods; with marks, exactly the marked columns do. */
+  readonly checkNominated: boolean;
+  readonly nominatedMarks: Uint8Array | null;
+  readonly feasible: NodeInfo[];
+  readonly numToFind: number;
+  numFeasible: number;
+  /** Whether every feasible node has a column index (Score then reuses them). */
+  allIndexed: boolean;
+  /** Per plugin: the status of the last node it rejected (a status shared by nodes is reported once). */
+  readonly rejectedBy: (Status | null)[];
+  /** The status last recorded in the diagnosis (its plugin is added once). */
+  lastRecorded: Status | null;
+  error: Error | null;
 }
 
 /** A failed Score: the status, no scores. */
@@ -1735,13 +1601,6 @@ class ScoredNodes implements NodeScoresOutput {
   }
 }
 
-function filterFailure(pl: FilterPlugin, s: Status): Status {
-  // Filter plugins should only return Success or a rejection; anything else is an error.
-  const out = s.isRejected() ? s : wrapError(`running "${pl.name()}" filter plugin: ${errMessage(s)}`);
-  out.plugin = pl.name();
-  return out;
-}
-
 function defaultEnqueueExtension(pluginName: string): EnqueueExtensions {
   return { name: () => pluginName, eventsToRegister: unrollWildCardResource };
 }
@@ -1752,20 +1611,4 @@ function pluginsNeeded(plugins: Plugins): string[] {
   for (const pt of extensionPoints) for (const e of plugins[pt.key].enabled) out.add(e.name);
   for (const e of plugins.multiPoint.enabled) out.add(e.name);
   return [...out];
-}
-
-/**
- * Builds a profile's framework (upstream NewFramework): instantiates every enabled plugin once
- * with its args (defaulted through its args spec when the profile has none), fills the
- * extension points, expands multiPoint, checks QueueSort/Bind counts and score weights.
- * Errors are thrown with upstream's messages.
- */
-export async function newFramework(
-  registry: Registry,
-  profile: ProfileConfig,
-  opts: FrameworkOptions,
-): Promise<Framework> {
-  const f = new Framework(registry, opts);
-  await f.init(profile);
-  return f;
 }

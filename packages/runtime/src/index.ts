@@ -3,15 +3,21 @@ export {
   ExtenderName,
   type ExtensionPointName,
   Framework,
-  type FrameworkHooks,
   type FrameworkOptions,
-  type FrameworkTracer,
   MaxPermitTimeoutMs,
-  newFramework,
+  type NodeScoresOutput,
   type PluginEvents,
   type PreFilterOutput,
   type ScoreOutput,
 } from "./framework";
+export { newFramework } from "./observed-framework";
+export {
+  composeObservers,
+  observerMethods,
+  type SchedulingObserver,
+  type SchedulingPhase,
+  schedulingPhases,
+} from "./observer";
 export { chunkSizeFor, DefaultParallelism, Parallelizer } from "./parallelize";
 export { newProfileMap, type ProfileMap, type ProfileMapOptions } from "./profile-map";
 export { createRegistry, mergeRegistries } from "./registry";

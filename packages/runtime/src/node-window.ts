@@ -1,7 +1,9 @@
 // Scratch buffers of the columnar Filter/Score paths (framework.ts): reused from cycle to cycle so a
 // cycle allocates nothing per node on the success path. One set per framework (profile); Filter
 // and Score are synchronous, so a cycle's use never overlaps another's.
-import type { NodeInfo, Status } from "@kubesched/framework";
+import type { Pod } from "@kubesched/api";
+import type { CycleState, FilterPlugin, NodeInfo, Status } from "@kubesched/framework";
+import type { NodeColumns } from "@kubesched/framework/columnar";
 
 /** Buffers for one window of Filter: the candidate nodes and, per node, what the plugins said. */
 export class FilterWindow {
@@ -13,8 +15,6 @@ export class FilterWindow {
   failAt = new Int32Array(0);
   /** The rejection (as the runtime reports it: plugin named, non-rejections as Error). */
   status: (Status | null)[] = [];
-  /** The status the rejecting plugin returned (for the metrics' status label). */
-  raw: (Status | null)[] = [];
   /** Column indices of the candidates still passing, and their positions in the window. */
   alive = new Int32Array(0);
   aliveK = new Int32Array(0);
@@ -29,17 +29,13 @@ export class FilterWindow {
     this.alive = new Int32Array(c);
     this.aliveK = new Int32Array(c);
     this.status = new Array(c).fill(null);
-    this.raw = new Array(c).fill(null);
     this.out = new Array(c).fill(null);
     this.capacity = c;
   }
 
   /** Drops the statuses of the window's nodes from `k` on (left when the loop stopped early). */
   clearFrom(k: number, n: number): void {
-    for (let i = k; i < n; i++) {
-      this.status[i] = null;
-      this.raw[i] = null;
-    }
+    for (let i = k; i < n; i++) this.status[i] = null;
   }
 }
 
@@ -79,4 +75,21 @@ export class ScoreRows {
     }
     while (this.rows.length < plugins) this.rows.push(new Float64Array(this.totals.length));
   }
+}
+
+/**
+ * A per-node Filter plugin over a window, as a columnar one runs: `out[k]` = its `filter` on
+ * `columns.nodeInfos[indices[k]]` for k in `[0, count)`.
+ */
+export function filterEach(
+  pl: FilterPlugin,
+  state: CycleState,
+  pod: Pod,
+  columns: NodeColumns,
+  indices: Int32Array,
+  count: number,
+  out: (Status | null)[],
+): void {
+  const infos = columns.nodeInfos;
+  for (let k = 0; k < count; k++) out[k] = pl.filter(state, pod, infos[indices[k] as number] as NodeInfo);
 }

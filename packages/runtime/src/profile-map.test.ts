@@ -13,7 +13,8 @@ import {
   type SharedLister,
 } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
-import { type FrameworkOptions, newFramework } from "./framework";
+import type { FrameworkOptions } from "./framework";
+import { newFramework } from "./observed-framework";
 import { newProfileMap } from "./profile-map";
 
 class FakePlugin implements QueueSortPlugin, BindPlugin {

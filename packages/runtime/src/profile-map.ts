@@ -4,13 +4,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ProfileConfig } from "@kubesched/config";
 import type { Registry } from "@kubesched/framework";
-import { type Framework, type FrameworkHooks, type FrameworkOptions, newFramework } from "./framework";
+import type { Framework, FrameworkOptions } from "./framework";
+import { newFramework } from "./observed-framework";
 import { WaitingPodsMap } from "./waiting-pods-map";
 
-export interface ProfileMapOptions extends Omit<FrameworkOptions, "hooks" | "waitingPods"> {
-  /** Per-profile timing hooks (metrics are labelled with the profile name). */
-  hooksFor?: (schedulerName: string) => FrameworkHooks | undefined;
-}
+/** The options of every profile's framework (one observer for all: its events name the profile). */
+export type ProfileMapOptions = Omit<FrameworkOptions, "waitingPods">;
 
 /** The profiles' frameworks by schedulerName (upstream profile.Map), in configuration order. */
 export type ProfileMap = Map<string, Framework>;
@@ -27,7 +26,6 @@ export async function newProfileMap(
   opts: ProfileMapOptions,
 ): Promise<ProfileMap> {
   if (profiles.length === 0) throw new Error("at least one profile is required");
-  const { hooksFor, ...frameworkOpts } = opts;
   const waitingPods = new WaitingPodsMap();
   const m: ProfileMap = new Map();
   let first: { queueSort: string; args: unknown } | null = null;
@@ -36,12 +34,10 @@ export async function newProfileMap(
       throw new Error(`plugins required for profile with scheduler name "${cfg.schedulerName}"`);
     let fwk: Framework;
     try {
-      const hooks = hooksFor?.(cfg.schedulerName);
       fwk = await newFramework(registry, cfg, {
-        ...frameworkOpts,
+        ...opts,
         logger: opts.logger.child({ profile: cfg.schedulerName }),
         waitingPods,
-        ...(hooks ? { hooks } : {}),
       });
     } catch (e) {
       throw new Error(`creating profile for scheduler name ${cfg.schedulerName}: ${(e as Error).message}`);

@@ -1,18 +1,26 @@
 // Records, for the attempt in progress, what every plugin decided: the --explain output of
-// `kubesched simulate`. Costs nothing when no recorder is installed.
-import type { Pod } from "@kubesched/api";
+// `kubesched simulate`. An observer: given to Scheduler.create, its plugin events are recorded
+// per node from the first cycle (the runtime then filters node by node, as the per-node loop).
+import { type Pod, podKey } from "@kubesched/api";
 import {
   type CodeName,
   codeName,
-  type NodePluginScores,
+  type NodeScore,
   type PostFilterResult,
   type PreFilterResult,
   type Status,
 } from "@kubesched/framework";
+import type { SchedulingObserver } from "@kubesched/runtime";
 
 export interface StatusView {
   code: CodeName;
   reasons?: string[];
+}
+
+export interface ScoreView {
+  raw: number;
+  normalized: number;
+  weighted: number;
 }
 
 export interface AttemptExplanation {
@@ -20,7 +28,7 @@ export interface AttemptExplanation {
   filter: Record<string, Record<string, StatusView>>;
   postFilter?: Record<string, StatusView & { nominatedNode: string | null }>;
   preScore?: Record<string, StatusView>;
-  score?: Record<string, Record<string, { raw: number; normalized: number; weighted: number }>>;
+  score?: Record<string, Record<string, ScoreView>>;
   finalScore?: Record<string, number>;
   /**
    * The nodes sharing the best final score when there are two or more (sorted): selectHost
@@ -37,32 +45,39 @@ function view(s: Status | null): StatusView {
 }
 
 /** Collects one attempt per pod; the last attempt is the one that decided the outcome. */
-export class ExplainRecorder {
+export class ExplainRecorder implements SchedulingObserver {
   private current: AttemptExplanation | null = null;
+  /** The attempt's scores, kept once a host is selected from them (not when Score fails). */
+  private scores: Record<string, Record<string, ScoreView>> | null = null;
   private readonly byPod = new Map<string, AttemptExplanation>();
-
-  begin(): void {
-    this.current = { preFilter: {}, filter: {}, selectedNode: null };
-  }
-
-  end(podKey: string): void {
-    if (this.current) this.byPod.set(podKey, this.current);
-    this.current = null;
-  }
 
   get(podKey: string): AttemptExplanation | undefined {
     return this.byPod.get(podKey);
   }
 
-  // FrameworkTracer callbacks
-  preFilter(plugin: string, status: Status | null, result: PreFilterResult | null): void {
+  forPod(pod: Pod): AttemptExplanation | undefined {
+    return this.get(podKey(pod));
+  }
+
+  onAttemptStart(): void {
+    this.current = { preFilter: {}, filter: {}, selectedNode: null };
+    this.scores = null;
+  }
+
+  onSchedulingCycleDone(pod: Pod): void {
+    if (this.current) this.byPod.set(podKey(pod), this.current);
+    this.current = null;
+    this.scores = null;
+  }
+
+  onPreFilter(plugin: string, status: Status | null, result: PreFilterResult | null): void {
     if (!this.current) return;
     const v: StatusView & { nodeNames?: string[] } = view(status);
     if (result?.nodeNames) v.nodeNames = [...result.nodeNames].sort();
     this.current.preFilter[plugin] = v;
   }
 
-  filter(plugin: string, nodeName: string, status: Status | null): void {
+  onFilter(plugin: string, nodeName: string, status: Status | null): void {
     if (!this.current) return;
     let n = this.current.filter[nodeName];
     if (!n) {
@@ -72,7 +87,7 @@ export class ExplainRecorder {
     n[plugin] = view(status);
   }
 
-  postFilter(plugin: string, status: Status | null, result: PostFilterResult | null): void {
+  onPostFilter(plugin: string, status: Status | null, result: PostFilterResult | null): void {
     if (!this.current) return;
     this.current.postFilter ??= {};
     const ni = result?.nominatingInfo;
@@ -82,46 +97,46 @@ export class ExplainRecorder {
     };
   }
 
-  preScore(plugin: string, status: Status | null): void {
+  onPreScore(plugin: string, status: Status | null): void {
     if (!this.current) return;
     this.current.preScore ??= {};
     this.current.preScore[plugin] = view(status);
   }
 
-  score(plugin: string, nodeName: string, raw: number, normalized: number, weighted: number): void {
+  // Plugin by plugin over the nodes: the nodes are entered in their order, each node's plugins in
+  // the plugins' order (as a node-by-node listing would).
+  onScore(plugin: string, nodeName: string, score: number, weight: number): void {
     if (!this.current) return;
-    this.current.score ??= {};
-    let n = this.current.score[nodeName];
+    this.scores ??= {};
+    let n = this.scores[nodeName];
     if (!n) {
       n = {};
-      this.current.score[nodeName] = n;
+      this.scores[nodeName] = n;
     }
-    n[plugin] = { raw, normalized, weighted };
+    n[plugin] = { raw: score, normalized: score, weighted: score * weight };
   }
 
-  finalScores(scores: readonly NodePluginScores[]): void {
+  onNormalizeScore(plugin: string, nodeName: string, score: number, weight: number): void {
+    const entry = this.scores?.[nodeName]?.[plugin];
+    if (!entry) return;
+    entry.normalized = score;
+    entry.weighted = score * weight;
+  }
+
+  onHostSelected(_pod: Pod, host: string, finalScores: readonly NodeScore[] | null): void {
     if (!this.current) return;
-    const f: Record<string, number> = {};
-    let best = Number.NEGATIVE_INFINITY;
-    for (const s of scores) {
-      f[s.name] = s.totalScore;
-      if (s.totalScore > best) best = s.totalScore;
+    if (this.scores) this.current.score = this.scores;
+    if (finalScores) {
+      const f: Record<string, number> = {};
+      let best = Number.NEGATIVE_INFINITY;
+      for (const s of finalScores) {
+        f[s.name] = s.score;
+        if (s.score > best) best = s.score;
+      }
+      this.current.finalScore = f;
+      const tied = finalScores.filter((s) => s.score === best).map((s) => s.name);
+      if (tied.length > 1) this.current.tiedNodes = tied.sort();
     }
-    this.current.finalScore = f;
-    const tied = scores.filter((s) => s.totalScore === best).map((s) => s.name);
-    if (tied.length > 1) this.current.tiedNodes = tied.sort();
-  }
-
-  selected(nodeName: string): void {
-    if (this.current) this.current.selectedNode = nodeName;
-  }
-
-  /** Discards an attempt that did not run the algorithm (skipped pods). */
-  abort(): void {
-    this.current = null;
-  }
-
-  forPod(pod: Pod): AttemptExplanation | undefined {
-    return this.get(`${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`);
+    this.current.selectedNode = host;
   }
 }

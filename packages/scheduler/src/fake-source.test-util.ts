@@ -24,7 +24,7 @@ import {
   seededRandom,
 } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import type { ExtensionPointName } from "@kubesched/runtime";
+import { composeObservers, type ExtensionPointName, type SchedulingObserver } from "@kubesched/runtime";
 import {
   type FakeClock,
   FakeListers,
@@ -337,6 +337,8 @@ export interface TestSchedulerOptions {
   config?: Partial<KubeSchedulerConfiguration>;
   /** Metrics to record into (default: metrics off). */
   metrics?: SchedulerMetrics;
+  /** Another observer of the scheduler (the test's own outcomes are always observed). */
+  observer?: SchedulingObserver;
 }
 
 export function registryWith(plugins: PluginDescriptor<unknown>[]): Registry {
@@ -369,12 +371,11 @@ export async function newTestScheduler(opts: TestSchedulerOptions): Promise<Test
     ...(opts.extenders ? { extenders: opts.extenders } : {}),
     metrics: opts.metrics ?? false,
     queueTimers: false,
-    ...(opts.explain ? { explain: opts.explain } : {}),
-    observer: {
+    observer: composeObservers(opts.explain, opts.observer, {
       onScheduled: (pod, node) => scheduled.push({ pod, node }),
       onFailed: (pod, status, reason, message, _ni, info) =>
         failures.push({ pod, status, reason, message, info }),
-    },
+    }),
   });
   const runOne = async () => {
     const r = await sched.scheduleOne();

@@ -1,5 +1,14 @@
-// upstream: pkg/scheduler/metrics/metrics.go — names, labels and buckets as upstream.
-import { codeName, type Status } from "@kubesched/framework";
+// upstream: pkg/scheduler/metrics/metrics.go — names, labels and buckets as upstream; recorded by
+// an observer (MetricsObserver), where upstream's schedule_one.go and frameworkImpl record inline.
+import type { Pod } from "@kubesched/api";
+import {
+  type Clock,
+  codeName,
+  type NominatingInfo,
+  type QueuedPodInfo,
+  type Status,
+} from "@kubesched/framework";
+import type { SchedulingObserver } from "@kubesched/runtime";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { FastHistogramVec, type HistogramSeries } from "./fast-histogram";
 
@@ -176,5 +185,84 @@ export class SchedulerMetrics {
   /** Prometheus text exposition. */
   async text(): Promise<string> {
     return this.registry.metrics();
+  }
+}
+
+/**
+ * The scheduler's metrics as an observer: what upstream records from schedule_one.go (attempts,
+ * algorithm and attempt durations, pod_scheduling_attempts, the SLI duration, binding
+ * goroutines), from the framework (extension point and sampled plugin durations) and from
+ * DefaultPreemption (attempts, victims). Scheduler.create builds one for its `metrics`.
+ */
+export class MetricsObserver implements SchedulingObserver {
+  /** The binding-goroutines gauge as last set (a labelled prom-client set hashes its labels). */
+  private bindings = -1;
+
+  constructor(
+    private readonly metrics: SchedulerMetrics,
+    /** The scheduler's clock (the SLI duration counts from the pod's first attempt on it). */
+    private readonly clock: Clock,
+  ) {}
+
+  onAlgorithmDone(_pod: Pod, durationMs: number): void {
+    this.metrics.schedulingAlgorithmDuration.observe(durationMs / 1000);
+  }
+
+  onBindingStart(inFlight: number): void {
+    if (inFlight === this.bindings) return;
+    this.bindings = inFlight;
+    this.metrics.goroutines.set({ operation: "binding" }, inFlight);
+  }
+
+  onScheduled(_pod: Pod, _nodeName: string, info: QueuedPodInfo, profile: string, attemptMs: number): void {
+    const m = this.metrics;
+    m.scheduleAttempts.inc({ result: "scheduled", profile });
+    m.observeAttempt("scheduled", profile, attemptMs / 1000);
+    m.podSchedulingAttempts.observe(info.attempts);
+    if (info.initialAttemptTimestamp !== null) {
+      const attempts = info.attempts >= 15 ? "15+" : String(info.attempts);
+      m.podSchedulingSLIDuration.observe(
+        { attempts },
+        (this.clock.now() - info.initialAttemptTimestamp) / 1000,
+      );
+    }
+  }
+
+  onFailed(
+    _pod: Pod,
+    _status: Status,
+    reason: "Unschedulable" | "SchedulerError",
+    _message: string,
+    _nominatingInfo: NominatingInfo | null,
+    _info: QueuedPodInfo,
+    profile: string,
+    attemptMs: number,
+  ): void {
+    const result = reason === "Unschedulable" ? "unschedulable" : "error";
+    this.metrics.scheduleAttempts.inc({ result, profile });
+    this.metrics.observeAttempt(result, profile, attemptMs / 1000);
+  }
+
+  onExtensionPoint(profile: string, point: string, status: Status | null, durationMs: number): void {
+    this.metrics.observeExtensionPoint(profile, point, status, durationMs / 1000);
+  }
+
+  onPluginDuration(
+    plugin: string,
+    point: string,
+    status: Status | null,
+    durationMs: number,
+    runs: number,
+  ): void {
+    if (runs === 1) this.metrics.observePlugin(plugin, point, status, durationMs / 1000);
+    else this.metrics.observePluginN(plugin, point, status, durationMs / 1000, runs);
+  }
+
+  onPreemptionAttempt(): void {
+    this.metrics.preemptionAttempts.inc();
+  }
+
+  onPreemptionVictims(count: number): void {
+    this.metrics.preemptionVictims.observe(count);
   }
 }

@@ -1,85 +1,52 @@
 // Where a scheduling attempt's time goes: a per-phase breakdown of the scheduling and binding
-// cycles, for benchmarks and profiling (`pnpm bench` prints it). Off unless a PhaseRecorder is
-// given to Scheduler.create: the cycles then read one field per phase boundary and do nothing else.
+// cycles, for benchmarks and profiling (`pnpm bench` prints it). A PhaseRecorder is an observer
+// (onPhase) given to Scheduler.create: the cycle's phase functions are then timed; without it they
+// are not.
+import {
+  observerMethods,
+  type SchedulingObserver,
+  type SchedulingPhase,
+  schedulingPhases,
+} from "@kubesched/runtime";
 
-/** The phases an attempt's time is split into, in cycle order. */
-export const schedulingPhases = [
-  /** queue.pop and the checks before a cycle (profile lookup, skipped pods). */
-  "pop",
-  /** cache.updateSnapshot: the NodeInfos (and columns) changed since the last cycle. */
-  "snapshot",
-  "preFilter",
-  /** Filter over the nodes (with nominated pods), and filter extenders. */
-  "filter",
-  /** PostFilter (preemption) after a FitError. */
-  "postFilter",
-  /** PreScore, Score, NormalizeScore, weights, and prioritize extenders. */
-  "score",
-  /** selectHost and the result. */
-  "select",
-  /** The assumed pod: cache.assumePod, Reserve, Permit. */
-  "assume",
-  /** The binding cycle: PreBind, Bind (the API call and what the cluster source does with it), PostBind. */
-  "bind",
-  /** Events and pod status patches. */
-  "events",
-  /** A failed attempt back to the queue (handleSchedulingFailure without events and metrics). */
-  "requeue",
-  /** Scheduler metrics: attempt and extension point durations, plugin durations on sampled cycles. */
-  "metrics",
-] as const;
-
-export type SchedulingPhase = (typeof schedulingPhases)[number];
-
-/** Phase ids (indexes into schedulingPhases), for the hot paths. */
-export const Phase = {
-  Pop: 0,
-  Snapshot: 1,
-  PreFilter: 2,
-  Filter: 3,
-  PostFilter: 4,
-  Score: 5,
-  Select: 6,
-  Assume: 7,
-  Bind: 8,
-  Events: 9,
-  Requeue: 10,
-  Metrics: 11,
-} as const satisfies Record<string, number>;
+const phaseIndex = Object.fromEntries(schedulingPhases.map((name, i) => [name, i])) as Record<
+  SchedulingPhase,
+  number
+>;
 
 /**
  * Accumulates wall time per phase. Only synchronous stretches are timed (a binding cycle is the
  * sum of its stretches between awaits), so the sum of the phases is the scheduler's own time;
  * what the caller measures beyond it is the event loop, promise resolution and the caller's code.
+ * Time in the "metrics" phase recorded within another phase's stretch is taken out of that phase.
  */
-export class PhaseRecorder {
+export class PhaseRecorder implements SchedulingObserver {
   /** Milliseconds per phase, indexed like schedulingPhases. */
   readonly totalsMs = new Float64Array(schedulingPhases.length);
-  /** Time recorded with `nested` since the last `lap`/`add`, taken out of the enclosing phase. */
-  private carry = 0;
+  // Metrics stretches not yet taken out of the phase they ran in (that phase reports at its end).
+  private readonly metricsStart: number[] = [];
+  private readonly metricsMs: number[] = [];
 
-  /** Adds `now - since` to the phase (less nested time recorded meanwhile); returns now. */
-  lap(phase: number, since: number): number {
-    const t = performance.now();
-    this.add(phase, t - since);
-    return t;
-  }
-
-  /** Adds `ms` to the phase, less what `nested` recorded meanwhile. */
-  add(phase: number, ms: number): void {
-    (this.totalsMs as Float64Array)[phase] = (this.totalsMs[phase] as number) + ms - this.carry;
-    this.carry = 0;
-  }
-
-  /** Time spent inside another phase's stretch (metrics observed in Filter): counted here, not there. */
-  nested(phase: number, ms: number): void {
-    (this.totalsMs as Float64Array)[phase] = (this.totalsMs[phase] as number) + ms;
-    this.carry += ms;
+  onPhase(phase: SchedulingPhase, startMs: number, endMs: number): void {
+    let ms = endMs - startMs;
+    if (phase === "metrics") {
+      this.metricsStart.push(startMs);
+      this.metricsMs.push(ms);
+    } else {
+      for (let k = 0; k < this.metricsStart.length; k++) {
+        if ((this.metricsStart[k] as number) >= startMs) ms -= this.metricsMs[k] as number;
+      }
+      this.metricsStart.length = 0;
+      this.metricsMs.length = 0;
+    }
+    const i = phaseIndex[phase];
+    this.totalsMs[i] = (this.totalsMs[i] as number) + ms;
   }
 
   reset(): void {
     this.totalsMs.fill(0);
-    this.carry = 0;
+    this.metricsStart.length = 0;
+    this.metricsMs.length = 0;
   }
 
   /** Milliseconds per phase name. */
@@ -90,4 +57,26 @@ export class PhaseRecorder {
     });
     return out;
   }
+}
+
+type AnyMethod = (...args: unknown[]) => void;
+
+/**
+ * `observer` with the time each of its events takes reported to `phases` as the "metrics" phase:
+ * how the scheduler's metrics are told apart from the phase they are recorded in.
+ */
+export function timedAsMetrics(observer: SchedulingObserver, phases: SchedulingObserver): SchedulingObserver {
+  const onPhase = phases.onPhase;
+  if (onPhase === undefined) return observer;
+  const out: Partial<Record<keyof SchedulingObserver, AnyMethod>> = {};
+  for (const m of observerMethods) {
+    const f = observer[m] as AnyMethod | undefined;
+    if (typeof f !== "function") continue;
+    out[m] = (...args) => {
+      const start = performance.now();
+      f.apply(observer, args);
+      onPhase.call(phases, "metrics", start, performance.now());
+    };
+  }
+  return out as SchedulingObserver;
 }

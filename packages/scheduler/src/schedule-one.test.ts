@@ -3,7 +3,7 @@
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
 import {
   Code,
-  type CycleState,
+  CycleState,
   definePlugin,
   type Extender,
   type ExtenderFilterResult,
@@ -12,6 +12,7 @@ import {
   type NodePluginScores,
   NominatingMode,
   PodInfo,
+  PodsToActivate,
   Status,
   seededRandom,
 } from "@kubesched/framework";
@@ -1664,7 +1665,9 @@ describe("TestUpdatePod", () => {
         gatingPlugin: "",
         gatingPluginEvents: [],
       } as unknown as Parameters<typeof handleSchedulingFailure>[2];
-      handleSchedulingFailure(schedulerState(ts.sched), fwk, qpi, tc.status, tc.nominatingInfo, 0);
+      const state = new CycleState();
+      const attempt = { qpi, pod: p, fwk, state, podsToActivate: new PodsToActivate() };
+      handleSchedulingFailure(schedulerState(ts.sched), attempt, qpi, tc.status, tc.nominatingInfo);
       await new Promise((r) => setTimeout(r, 0));
       const patches = ts.source.calls.calls.filter((c) => c.verb === "patchStatus");
       if (tc.expectPatch === null) {

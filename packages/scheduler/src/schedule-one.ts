@@ -1,5 +1,7 @@
 // upstream: pkg/scheduler/schedule_one.go — one scheduling attempt: the scheduling cycle
-// (synchronous here, but for extenders and PostFilter) and the binding cycle (asynchronous).
+// (synchronous here, but for extenders and PostFilter) and the binding cycle (asynchronous), as
+// phase functions (CyclePhases) that carry no instrumentation: an observer's metrics, explain and
+// phase timings come from decorating them (observed-cycle.ts).
 import { type Pod, podKey, podUID, updatePodCondition } from "@kubesched/api";
 import {
   Code,
@@ -15,17 +17,16 @@ import {
   NominatingMode,
   PodInfo,
   PodsToActivate,
+  type PostFilterOutput,
   podsToActivateKey,
   type QueuedPodInfo,
   type Random,
   Status,
 } from "@kubesched/framework";
 import { EventAssignedPodDelete } from "@kubesched/queue";
-import { ExtenderName, type Framework } from "@kubesched/runtime";
-import { Phase } from "./phases";
+import { ExtenderName, type Framework, type PreFilterOutput } from "@kubesched/runtime";
 import type { SchedulerState } from "./scheduler-state";
 
-const pluginMetricsSamplePercent = 10;
 /** Minimum number of nodes scored per cycle (upstream minFeasibleNodesToFind). */
 export const minFeasibleNodesToFind = 100;
 /** Minimum percentage of nodes scored (upstream minFeasibleNodesPercentageToFind). */
@@ -51,9 +52,6 @@ const emptyResult = (nominatingInfo: NominatingInfo | null): ScheduleResult => (
   nominatingInfo,
 });
 
-/** The status the Filter duration is labelled with when a filter errored. */
-const filterError = new Status(Code.Error);
-
 /** Upstream numFeasibleNodesToFind: how many feasible nodes end the search. */
 export function numFeasibleNodesToFind(
   profilePercentage: number | null | undefined,
@@ -70,68 +68,143 @@ export function numFeasibleNodesToFind(
   return Math.max(numNodes, minFeasibleNodesToFind);
 }
 
-function now(): number {
-  return performance.now();
+/** One pod's scheduling attempt: what its phase functions share. */
+export interface Attempt {
+  /** The pod as popped from the queue. */
+  readonly qpi: QueuedPodInfo;
+  readonly pod: Pod;
+  readonly fwk: Framework;
+  readonly state: CycleState;
+  readonly podsToActivate: PodsToActivate;
+}
+
+/** The nodes a Filter pass found, or the error that stopped it. */
+interface FilterResult {
+  feasible: NodeInfo[];
+  error: Error | null;
+}
+
+/**
+ * The scores a host is selected from: upstream's per-node list, or (without extenders to add
+ * theirs) just the total of each feasible node, in their order.
+ */
+export type Priorities = { list: NodePluginScores[]; totals: null } | { list: null; totals: Float64Array };
+
+/**
+ * The phase functions of an attempt, in cycle order. scheduleOne and its helpers call them
+ * through `sched.cycle`: these functions as they are (`plainCycle`), or decorated for an observer
+ * (observed-cycle.ts). Each is synchronous or returns the promise of the work it started, so a
+ * decorator adds no turn of the event loop.
+ */
+export interface CyclePhases {
+  /** Pops the next pod: its attempt; true when the pod needs no cycle, false when nothing was active. */
+  pop(sched: SchedulerState): Attempt | boolean;
+  /** The scheduling cycle: schedulePod, PostFilter on a FitError, assume, Reserve, Permit. */
+  schedulingCycle(sched: SchedulerState, a: Attempt): Promise<CycleOutcome>;
+  /** The scheduling algorithm (upstream schedulePod): snapshot, Filter, Score, select. */
+  schedulePod(sched: SchedulerState, a: Attempt): Promise<ScheduleResult>;
+  updateSnapshot(sched: SchedulerState, a: Attempt): void;
+  preFilter(sched: SchedulerState, a: Attempt): PreFilterOutput;
+  filter(sched: SchedulerState, a: Attempt, diagnosis: Diagnosis, nodes: readonly NodeInfo[]): FilterResult;
+  /** PreScore, Score and extenders' Prioritize of the feasible nodes (two or more). */
+  score(sched: SchedulerState, a: Attempt, feasible: NodeInfo[]): Promise<Priorities>;
+  /** The host: the only feasible node (priorities null), else selectHost. */
+  select(
+    sched: SchedulerState,
+    a: Attempt,
+    feasible: readonly NodeInfo[],
+    priorities: Priorities | null,
+  ): string;
+  postFilter(sched: SchedulerState, a: Attempt, err: FitError): Promise<PostFilterOutput>;
+  /** Assume the pod on the host, Reserve, Permit. */
+  assume(sched: SchedulerState, a: Attempt, result: ScheduleResult): CycleOutcome;
+  /** Starts the binding cycle of an assumed pod (asynchronous, tracked in inflightBindings). */
+  startBindingCycle(sched: SchedulerState, a: Attempt, outcome: CycleOutcome): void;
+  // The binding cycle's phase functions take the assumed pod (with its node).
+  preBindPreFlight(sched: SchedulerState, a: Attempt, pod: Pod, host: string): Status | null;
+  waitOnPermit(sched: SchedulerState, a: Attempt, pod: Pod): Promise<Status | null>;
+  /** After Permit: the pod leaves the queue, or the rejection as a FitError. */
+  permitted(sched: SchedulerState, a: Attempt, pod: Pod, host: string, ws: Status | null): Status | null;
+  preBind(sched: SchedulerState, a: Attempt, pod: Pod, host: string): Promise<Status | null>;
+  bindPlugins(sched: SchedulerState, a: Attempt, pod: Pod, host: string): Promise<Status | null>;
+  finishBinding(sched: SchedulerState, a: Attempt, pod: Pod): void;
+  scheduledEvent(sched: SchedulerState, a: Attempt, pod: Pod, host: string): void;
+  /** The pod is bound: PostBind, pods to activate. */
+  bound(sched: SchedulerState, a: Attempt, assumed: QueuedPodInfo, result: ScheduleResult): void;
+  /** A failed attempt (scheduling or binding cycle): back to the queue, event, condition. */
+  handleSchedulingFailure(
+    sched: SchedulerState,
+    a: Attempt,
+    qpi: QueuedPodInfo,
+    status: Status,
+    nominatingInfo: NominatingInfo | null,
+  ): void;
+  /** The failure logged, the pod back to the queue; returns the pod as the cluster has it now. */
+  requeue(
+    sched: SchedulerState,
+    a: Attempt,
+    qpi: QueuedPodInfo,
+    status: Status,
+    nominatingInfo: NominatingInfo | null,
+  ): Pod | undefined;
+  /** `pod` as it failed, `current` as the cluster has it now (the condition is patched on it). */
+  failureEvents(
+    sched: SchedulerState,
+    a: Attempt,
+    pod: Pod,
+    current: Pod,
+    status: Status,
+    nominatingInfo: NominatingInfo | null,
+  ): void;
 }
 
 /** ScheduleOne: pops a pod and runs its scheduling cycle. False when nothing was active. */
 export async function scheduleOne(sched: SchedulerState): Promise<boolean> {
-  const ph = sched.phases;
-  const t0 = ph ? now() : 0;
-  const qpi = sched.queue.pop();
-  if (!qpi) {
-    if (ph) ph.lap(Phase.Pop, t0);
-    return false;
-  }
-  const pod = qpi.podInfo.pod;
-  const fwk = sched.frameworkForPod(pod);
-  if (!fwk) {
-    sched.queue.done(podUID(pod));
-    if (ph) ph.lap(Phase.Pop, t0);
+  const cycle = sched.cycle;
+  const a = cycle.pop(sched);
+  if (typeof a === "boolean") return a;
+  const outcome = await cycle.schedulingCycle(sched, a);
+  if (!isSuccess(outcome.status)) {
+    cycle.handleSchedulingFailure(
+      sched,
+      a,
+      outcome.assumed,
+      outcome.status as Status,
+      outcome.result.nominatingInfo,
+    );
     return true;
   }
-  if (skipPodSchedule(sched, fwk, pod)) {
-    sched.queue.done(podUID(pod));
-    if (ph) ph.lap(Phase.Pop, t0);
-    return true;
-  }
-  if (sched.logger.v(3)) sched.logger.debug(3, "Attempting to schedule pod", { pod: podKey(pod) });
-  const start = now();
-  const state = new CycleState();
-  sched.cycleCounter++;
-  state.recordPluginMetrics = sched.cycleCounter % (100 / pluginMetricsSamplePercent) === 0;
-  const podsToActivate = new PodsToActivate();
-  state.write(podsToActivateKey, podsToActivate);
-  if (ph) ph.lap(Phase.Pop, t0);
-
-  sched.explain?.begin();
-  const { result, assumed, status } = await schedulingCycle(sched, state, fwk, qpi, start, podsToActivate);
-  if (!isSuccess(status)) {
-    sched.explain?.end(podKey(pod));
-    handleSchedulingFailure(sched, fwk, assumed, status as Status, result.nominatingInfo, start);
-    return true;
-  }
-  sched.explain?.end(podKey(pod));
-  const p: Promise<void> = bindingCycle(sched, state, fwk, result, assumed, start, podsToActivate).then(
-    (st) => {
-      if (!isSuccess(st)) handleBindingCycleError(sched, state, fwk, assumed, start, result, st as Status);
-    },
-    (err: unknown) => handleBindingCycleError(sched, state, fwk, assumed, start, result, asErrorStatus(err)),
-  );
-  const tracked = p.finally(() => sched.inflightBindings.delete(tracked));
-  sched.inflightBindings.add(tracked);
-  // The gauge is set when its value changes (a labelled prom-client set hashes its labels).
-  if (sched.metrics && sched.inflightBindings.size !== reportedBindings.get(sched)) {
-    const t = ph ? now() : 0;
-    reportedBindings.set(sched, sched.inflightBindings.size);
-    sched.metrics.goroutines.set({ operation: "binding" }, sched.inflightBindings.size);
-    if (ph) ph.lap(Phase.Metrics, t);
-  }
+  cycle.startBindingCycle(sched, a, outcome);
   return true;
 }
 
-/** The binding-goroutines gauge's value as last set, per scheduler. */
-const reportedBindings = new WeakMap<SchedulerState, number>();
+function pop(sched: SchedulerState): Attempt | boolean {
+  const qpi = sched.queue.pop();
+  if (!qpi) return false;
+  const pod = qpi.podInfo.pod;
+  const fwk = sched.frameworkForPod(pod);
+  if (!fwk || skipPodSchedule(sched, fwk, pod)) {
+    sched.queue.done(podUID(pod));
+    return true;
+  }
+  if (sched.logger.v(3)) sched.logger.debug(3, "Attempting to schedule pod", { pod: podKey(pod) });
+  const state = new CycleState();
+  const podsToActivate = new PodsToActivate();
+  state.write(podsToActivateKey, podsToActivate);
+  return { qpi, pod, fwk, state, podsToActivate };
+}
+
+function startBindingCycle(sched: SchedulerState, a: Attempt, outcome: CycleOutcome): void {
+  const { result, assumed } = outcome;
+  const p: Promise<void> = bindingCycle(sched, a, result, assumed).then(
+    (st) => {
+      if (!isSuccess(st)) handleBindingCycleError(sched, a, assumed, result, st as Status);
+    },
+    (err: unknown) => handleBindingCycleError(sched, a, assumed, result, asErrorStatus(err)),
+  );
+  const tracked = p.finally(() => sched.inflightBindings.delete(tracked));
+  sched.inflightBindings.add(tracked);
+}
 
 function asErrorStatus(err: unknown): Status {
   return new Status(Code.Error).withError(err instanceof Error ? err : new Error(String(err)));
@@ -154,27 +227,19 @@ function skipPodSchedule(sched: SchedulerState, fwk: Framework, pod: Pod): boole
   return sched.cache.isAssumedPod(pod);
 }
 
-interface CycleOutcome {
+export interface CycleOutcome {
   result: ScheduleResult;
   assumed: QueuedPodInfo;
   status: Status | null;
 }
 
-async function schedulingCycle(
-  sched: SchedulerState,
-  state: CycleState,
-  fwk: Framework,
-  qpi: QueuedPodInfo,
-  start: number,
-  podsToActivate: PodsToActivate,
-): Promise<CycleOutcome> {
-  const pod = qpi.podInfo.pod;
-  const ph = sched.phases;
+async function schedulingCycle(sched: SchedulerState, a: Attempt): Promise<CycleOutcome> {
+  const { qpi, fwk } = a;
+  const cycle = sched.cycle;
   let result: ScheduleResult;
   try {
-    result = await schedulePod(sched, fwk, state, pod);
+    result = await cycle.schedulePod(sched, a);
   } catch (err) {
-    observeAlgorithmDuration(sched, start);
     if (err === errNoNodesAvailable) {
       return {
         result: emptyResult(clearNominatedNode),
@@ -192,23 +257,24 @@ async function schedulingCycle(
         status: new Status(Code.Unschedulable).withError(err),
       };
     }
-    let t = ph ? now() : 0;
-    const pending = fwk.runPostFilterPlugins(state, pod, err.diagnosis.nodeToStatus);
-    if (ph) ph.lap(Phase.PostFilter, t);
-    const pf = await pending;
-    if (ph) t = now();
+    const pf = await cycle.postFilter(sched, a, err);
     err.diagnosis.postFilterMsg = pf.status ? pf.status.message() : "";
-    if (ph) ph.lap(Phase.PostFilter, t);
     return {
       result: emptyResult(pf.result?.nominatingInfo ?? null),
       assumed: qpi,
       status: new Status(Code.Unschedulable).withError(err),
     };
   }
-  observeAlgorithmDuration(sched, start);
+  return cycle.assume(sched, a, result);
+}
 
-  // Assume: the cache accounts the pod on the host before binding completes.
-  const t = ph ? now() : 0;
+function postFilter(_sched: SchedulerState, a: Attempt, err: FitError): Promise<PostFilterOutput> {
+  return a.fwk.runPostFilterPlugins(a.state, a.pod, err.diagnosis.nodeToStatus);
+}
+
+/** Assume: the cache accounts the pod on the host before binding completes; Reserve, Permit. */
+function assume(sched: SchedulerState, a: Attempt, result: ScheduleResult): CycleOutcome {
+  const { qpi, pod, fwk, state, podsToActivate } = a;
   const assumedPod: Pod = {
     ...pod,
     spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: result.suggestedHost },
@@ -217,7 +283,6 @@ async function schedulingCycle(
   try {
     sched.cache.assumePod(assumedPod);
   } catch (e) {
-    if (ph) ph.lap(Phase.Assume, t);
     return { result: emptyResult(clearNominatedNode), assumed, status: asErrorStatus(e) };
   }
   sched.queue.deleteNominatedPodIfExists(assumedPod);
@@ -227,7 +292,6 @@ async function schedulingCycle(
   if (!isSuccess(rs)) {
     fwk.runReservePluginsUnreserve(state, assumedPod, host);
     forget(sched, assumedPod);
-    if (ph) ph.lap(Phase.Assume, t);
     return {
       result: emptyResult(clearNominatedNode),
       assumed,
@@ -238,24 +302,13 @@ async function schedulingCycle(
   if (ps && !ps.isWait() && !ps.isSuccess()) {
     fwk.runReservePluginsUnreserve(state, assumedPod, host);
     forget(sched, assumedPod);
-    if (ph) ph.lap(Phase.Assume, t);
     return { result: emptyResult(clearNominatedNode), assumed, status: rejectionOnNode(pod, host, ps) };
   }
   if (podsToActivate.map.size > 0) {
     sched.queue.activate(podsToActivate.map);
     podsToActivate.map = new Map();
   }
-  if (ph) ph.lap(Phase.Assume, t);
   return { result, assumed, status: null };
-}
-
-function observeAlgorithmDuration(sched: SchedulerState, start: number): void {
-  const m = sched.metrics;
-  if (!m) return;
-  const ph = sched.phases;
-  const t = ph ? now() : 0;
-  m.schedulingAlgorithmDuration.observe((now() - start) / 1000);
-  if (ph) ph.lap(Phase.Metrics, t);
 }
 
 /** A Reserve/Permit rejection becomes a FitError over the one chosen node (upstream). */
@@ -276,66 +329,61 @@ function forget(sched: SchedulerState, pod: Pod): void {
 }
 
 /** schedulePod: snapshot, filter, score, select. Throws FitError when no node fits. */
-async function schedulePod(
-  sched: SchedulerState,
-  fwk: Framework,
-  state: CycleState,
-  pod: Pod,
-): Promise<ScheduleResult> {
-  const ph = sched.phases;
-  let t = ph ? now() : 0;
-  try {
-    sched.cache.updateSnapshot(sched.snapshot);
-  } finally {
-    if (ph) ph.lap(Phase.Snapshot, t);
-  }
+async function schedulePod(sched: SchedulerState, a: Attempt): Promise<ScheduleResult> {
+  const cycle = sched.cycle;
+  cycle.updateSnapshot(sched, a);
   const numNodes = sched.snapshot.numNodes();
   if (numNodes === 0) throw errNoNodesAvailable;
 
-  const { feasible, diagnosis } = await findNodesThatFitPod(sched, fwk, state, pod);
-  if (feasible.length === 0) throw new FitError(pod, numNodes, diagnosis);
+  const { feasible, diagnosis } = await findNodesThatFitPod(sched, a);
+  if (feasible.length === 0) throw new FitError(a.pod, numNodes, diagnosis);
   if (feasible.length === 1) {
-    const host = feasible[0]!.nodeName;
-    sched.explain?.selected(host);
     return {
-      suggestedHost: host,
+      suggestedHost: cycle.select(sched, a, feasible, null),
       evaluatedNodes: 1 + diagnosis.nodeToStatus.size,
       feasibleNodes: 1,
       nominatingInfo: null,
     };
   }
-  const priorities = await prioritizeNodes(sched, fwk, state, pod, feasible);
-  if (ph) t = now();
-  let host: string;
-  if (priorities.list !== null) {
-    sched.explain?.finalScores(priorities.list);
-    host = selectHost(sched.rand, priorities.list);
-  } else {
-    host = selectHostByTotals(sched.rand, feasible, priorities.totals);
-  }
-  sched.explain?.selected(host);
-  if (ph) ph.lap(Phase.Select, t);
+  const priorities = await cycle.score(sched, a, feasible);
   return {
-    suggestedHost: host,
+    suggestedHost: cycle.select(sched, a, feasible, priorities),
     evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size,
     feasibleNodes: feasible.length,
     nominatingInfo: null,
   };
 }
 
+function updateSnapshot(sched: SchedulerState): void {
+  sched.cache.updateSnapshot(sched.snapshot);
+}
+
+function preFilter(_sched: SchedulerState, a: Attempt): PreFilterOutput {
+  return a.fwk.runPreFilterPlugins(a.state, a.pod);
+}
+
+function select(
+  sched: SchedulerState,
+  _a: Attempt,
+  feasible: readonly NodeInfo[],
+  priorities: Priorities | null,
+): string {
+  if (priorities === null) return (feasible[0] as NodeInfo).nodeName;
+  return priorities.list !== null
+    ? selectHost(sched.rand, priorities.list)
+    : selectHostByTotals(sched.rand, feasible, priorities.totals);
+}
+
 async function findNodesThatFitPod(
   sched: SchedulerState,
-  fwk: Framework,
-  state: CycleState,
-  pod: Pod,
+  a: Attempt,
 ): Promise<{ feasible: NodeInfo[]; diagnosis: Diagnosis }> {
-  const ph = sched.phases;
-  let t = ph ? now() : 0;
+  const { pod } = a;
+  const cycle = sched.cycle;
   const diagnosis = new Diagnosis();
   const lister = sched.snapshot.nodeInfos();
   const allNodes = lister.list();
-  const pre = fwk.runPreFilterPlugins(state, pod);
-  if (ph) t = ph.lap(Phase.PreFilter, t);
+  const pre = cycle.preFilter(sched, a);
   diagnosis.unschedulablePlugins = pre.unschedulablePlugins;
   if (pre.status && !pre.status.isSuccess()) {
     if (!pre.status.isRejected()) throw pre.status.asError();
@@ -351,11 +399,9 @@ async function findNodesThatFitPod(
     const ni = lister.get(nominated);
     if (ni) {
       try {
-        const passed = findNodesThatPassFilters(sched, fwk, state, pod, diagnosis, [ni]);
-        if (ph) t = ph.lap(Phase.Filter, t);
+        const passed = cycle.filter(sched, a, diagnosis, [ni]);
         if (passed.error) throw passed.error;
         const feasible = await findNodesThatPassExtenders(sched, pod, passed.feasible, diagnosis);
-        if (ph) t = now();
         if (feasible.length) return { feasible, diagnosis };
       } catch (err) {
         // upstream: log and evaluate every node.
@@ -378,11 +424,10 @@ async function findNodesThatFitPod(
       `node(s) didn't satisfy plugin(s) [${plugins}]`,
     );
   }
-  const passed = findNodesThatPassFilters(sched, fwk, state, pod, diagnosis, nodes);
+  const passed = cycle.filter(sched, a, diagnosis, nodes);
   // Always move the start index, even on error, so every node gets its turn (upstream).
   const processed = passed.feasible.length + diagnosis.nodeToStatus.size;
   sched.nextStartNodeIndex = (sched.nextStartNodeIndex + processed) % allNodes.length;
-  if (ph) ph.lap(Phase.Filter, t);
   if (passed.error) throw passed.error;
   const feasible = passed.feasible;
   const afterExtenders = await findNodesThatPassExtenders(sched, pod, feasible, diagnosis);
@@ -405,12 +450,11 @@ function hasExtenderFilters(sched: SchedulerState): boolean {
  */
 function findNodesThatPassFilters(
   sched: SchedulerState,
-  fwk: Framework,
-  state: CycleState,
-  pod: Pod,
+  a: Attempt,
   diagnosis: Diagnosis,
   nodes: readonly NodeInfo[],
-): { feasible: NodeInfo[]; error: Error | null } {
+): FilterResult {
+  const { fwk } = a;
   const numAll = nodes.length;
   let numToFind = numFeasibleNodesToFind(
     fwk.percentageOfNodesToScore(),
@@ -425,22 +469,7 @@ function findNodesThatPassFilters(
     for (let i = 0; i < numToFind; i++) feasible.push(nodes[(startIndex + i) % numAll]!);
     return { feasible, error: null };
   }
-  const began = now();
-  const { feasible: passed, error } = fwk.runFilterPluginsOnNodes(
-    state,
-    pod,
-    nodes,
-    startIndex,
-    numToFind,
-    diagnosis,
-  );
-  const m = sched.metrics;
-  if (m) {
-    const t = now();
-    m.observeExtensionPoint(fwk.profileName(), "Filter", error ? filterError : null, (t - began) / 1000);
-    sched.phases?.nested(Phase.Metrics, now() - t);
-  }
-  return { feasible: passed, error };
+  return fwk.runFilterPluginsOnNodes(a.state, a.pod, nodes, startIndex, numToFind, diagnosis);
 }
 
 async function findNodesThatPassExtenders(
@@ -472,56 +501,36 @@ async function findNodesThatPassExtenders(
 }
 
 /** Runs PreScore, Score (+ NormalizeScore, weights) and extenders' Prioritize. */
-/**
- * The scores a host is selected from: upstream's per-node list, or (without extenders to add
- * theirs, and without explain) just the total of each feasible node, in their order.
- */
-type Priorities = { list: NodePluginScores[]; totals: null } | { list: null; totals: Float64Array };
-
-async function prioritizeNodes(
-  sched: SchedulerState,
-  fwk: Framework,
-  state: CycleState,
-  pod: Pod,
-  nodes: NodeInfo[],
-): Promise<Priorities> {
-  const ph = sched.phases;
-  const t = ph ? now() : 0;
+async function prioritizeNodes(sched: SchedulerState, a: Attempt, nodes: NodeInfo[]): Promise<Priorities> {
+  const { fwk, state, pod } = a;
   if (sched.extenders.length === 0 && !fwk.hasScorePlugins()) {
     return { list: nodes.map((n) => ({ name: n.nodeName, scores: [], totalScore: 1 })), totals: null };
   }
   const interested = sched.extenders.filter((e) => e.isPrioritizer() && e.isInterested(pod));
-  let scores: NodePluginScores[];
-  try {
-    const ps = fwk.runPreScorePlugins(state, pod, nodes);
-    if (ps && !ps.isSuccess()) throw ps.asError();
-    const out = fwk.runScorePluginsOnNodes(state, pod, nodes);
-    if (out.status && !out.status.isSuccess()) throw out.status.asError();
-    if (interested.length === 0 && sched.explain === null) return { list: null, totals: out.totals };
-    scores = out.list();
-  } finally {
-    if (ph) ph.lap(Phase.Score, t);
-  }
+  const ps = fwk.runPreScorePlugins(state, pod, nodes);
+  if (ps && !ps.isSuccess()) throw ps.asError();
+  const out = fwk.runScorePluginsOnNodes(state, pod, nodes);
+  if (out.status && !out.status.isSuccess()) throw out.status.asError();
+  if (interested.length === 0) return { list: null, totals: out.totals };
+  const scores = out.list();
 
-  if (interested.length > 0) {
-    const results = await Promise.all(
-      interested.map((e) =>
-        e.prioritize(pod, nodes).then(
-          (r) => ({ ext: e, r }),
-          () => null, // prioritization errors are ignored (upstream)
-        ),
+  const results = await Promise.all(
+    interested.map((e) =>
+      e.prioritize(pod, nodes).then(
+        (r) => ({ ext: e, r }),
+        () => null, // prioritization errors are ignored (upstream)
       ),
-    );
-    const byNode = new Map(scores.map((s) => [s.name, s] as const));
-    for (const res of results) {
-      if (!res) continue;
-      for (const [node, score] of res.r.scores) {
-        const entry = byNode.get(node);
-        if (!entry) continue;
-        const finalScore = score * res.r.weight * (MaxNodeScore / MaxExtenderPriority);
-        entry.scores.push({ name: res.ext.name(), score: finalScore });
-        entry.totalScore += finalScore;
-      }
+    ),
+  );
+  const byNode = new Map(scores.map((s) => [s.name, s] as const));
+  for (const res of results) {
+    if (!res) continue;
+    for (const [node, score] of res.r.scores) {
+      const entry = byNode.get(node);
+      if (!entry) continue;
+      const finalScore = score * res.r.weight * (MaxNodeScore / MaxExtenderPriority);
+      entry.scores.push({ name: res.ext.name(), score: finalScore });
+      entry.totalScore += finalScore;
     }
   }
   return { list: scores, totals: null };
@@ -570,27 +579,19 @@ function selectHostByTotals(rand: Random, nodes: readonly NodeInfo[], totals: Fl
 
 async function bindingCycle(
   sched: SchedulerState,
-  state: CycleState,
-  fwk: Framework,
+  a: Attempt,
   result: ScheduleResult,
   assumed: QueuedPodInfo,
-  start: number,
-  podsToActivate: PodsToActivate,
 ): Promise<Status | null> {
+  const cycle = sched.cycle;
   const pod = assumed.podInfo.pod;
   const host = result.suggestedHost;
-  const ph = sched.phases;
-  let t = ph ? now() : 0;
 
   // NominatedNodeNameForExpectation (beta, on): tell other components where the pod is going
   // when PreBind or Permit will make it wait.
-  const preFlight = fwk.runPreBindPreFlights(state, pod, host);
-  if (preFlight && (preFlight.code === Code.Error || preFlight.isRejected())) {
-    if (ph) ph.lap(Phase.Bind, t);
-    return preFlight;
-  }
-  if ((preFlight === null || preFlight.isSuccess()) && fwk.willWaitOnPermit(pod)) {
-    if (ph) ph.lap(Phase.Bind, t);
+  const preFlight = cycle.preBindPreFlight(sched, a, pod, host);
+  if (preFlight && (preFlight.code === Code.Error || preFlight.isRejected())) return preFlight;
+  if ((preFlight === null || preFlight.isSuccess()) && a.fwk.willWaitOnPermit(pod)) {
     try {
       await patchPod(sched, pod, null, { nominatedNodeName: host, nominatingMode: NominatingMode.Override });
     } catch (err) {
@@ -601,15 +602,38 @@ async function bindingCycle(
         nominatedNodeName: host,
       });
     }
-    if (ph) t = now();
   }
 
-  let pending: Promise<Status | null> = fwk.waitOnPermit(pod);
-  if (ph) ph.lap(Phase.Bind, t);
-  const ws = await pending;
-  if (ph) t = now();
+  const ws = await cycle.waitOnPermit(sched, a, pod);
+  const rejected = cycle.permitted(sched, a, pod, host, ws);
+  if (rejected) return rejected;
+
+  const pb = await cycle.preBind(sched, a, pod, host);
+  if (pb && !pb.isSuccess()) return pb;
+
+  const bs = await bind(sched, a, pod, host);
+  if (bs && !bs.isSuccess()) return bs;
+
+  cycle.bound(sched, a, assumed, result);
+  return null;
+}
+
+function preBindPreFlight(_sched: SchedulerState, a: Attempt, pod: Pod, host: string): Status | null {
+  return a.fwk.runPreBindPreFlights(a.state, pod, host);
+}
+
+function waitOnPermit(_sched: SchedulerState, a: Attempt, pod: Pod): Promise<Status | null> {
+  return a.fwk.waitOnPermit(pod);
+}
+
+function permitted(
+  sched: SchedulerState,
+  _a: Attempt,
+  pod: Pod,
+  host: string,
+  ws: Status | null,
+): Status | null {
   if (ws && !ws.isSuccess()) {
-    if (ph) ph.lap(Phase.Bind, t);
     if (ws.isRejected()) {
       const d = new Diagnosis();
       d.nodeToStatus.set(host, ws);
@@ -620,55 +644,16 @@ async function bindingCycle(
   }
   // From here on failures are retried through backoff, never "unschedulable".
   sched.queue.done(podUID(pod));
-
-  pending = fwk.runPreBindPlugins(state, pod, host);
-  if (ph) ph.lap(Phase.Bind, t);
-  const pb = await pending;
-  if (pb && !pb.isSuccess()) return pb;
-
-  const bs = await bind(sched, fwk, state, pod, host);
-  if (bs && !bs.isSuccess()) return bs;
-
-  if (ph) t = now();
-  const m = sched.metrics;
-  if (m) {
-    const profile = fwk.profileName();
-    m.scheduleAttempts.inc({ result: "scheduled", profile });
-    m.observeAttempt("scheduled", profile, (now() - start) / 1000);
-    m.podSchedulingAttempts.observe(assumed.attempts);
-    if (assumed.initialAttemptTimestamp !== null) {
-      const attempts = assumed.attempts >= 15 ? "15+" : String(assumed.attempts);
-      m.podSchedulingSLIDuration.observe(
-        { attempts },
-        (sched.clock.now() - assumed.initialAttemptTimestamp) / 1000,
-      );
-    }
-    if (ph) t = ph.lap(Phase.Metrics, t);
-  }
-  fwk.runPostBindPlugins(state, pod, host);
-  if (podsToActivate.map.size > 0) sched.queue.activate(podsToActivate.map);
-  if (sched.logger.v(2)) {
-    sched.logger.debug(2, "Successfully bound pod to node", {
-      pod: podKey(pod),
-      node: host,
-      evaluatedNodes: result.evaluatedNodes,
-      feasibleNodes: result.feasibleNodes,
-    });
-  }
-  if (ph) ph.lap(Phase.Bind, t);
-  sched.observer.onScheduled?.(pod, host, assumed);
   return null;
 }
 
+function preBind(_sched: SchedulerState, a: Attempt, pod: Pod, host: string): Promise<Status | null> {
+  return a.fwk.runPreBindPlugins(a.state, pod, host);
+}
+
 /** Extenders that bind go first; then Bind plugins. */
-async function bind(
-  sched: SchedulerState,
-  fwk: Framework,
-  state: CycleState,
-  pod: Pod,
-  host: string,
-): Promise<Status | null> {
-  const ph = sched.phases;
+async function bind(sched: SchedulerState, a: Attempt, pod: Pod, host: string): Promise<Status | null> {
+  const cycle = sched.cycle;
   let status: Status | null = null;
   let bound = false;
   for (const ext of sched.extenders) {
@@ -687,46 +672,61 @@ async function bind(
     bound = true;
     break;
   }
-  if (!bound) {
-    const t = ph ? now() : 0;
-    const pending = fwk.runBindPlugins(state, pod, host);
-    if (ph) ph.lap(Phase.Bind, t);
-    status = await pending;
-  }
-  let t = ph ? now() : 0;
+  if (!bound) status = await cycle.bindPlugins(sched, a, pod, host);
+  cycle.finishBinding(sched, a, pod);
+  if (status === null || status.isSuccess()) cycle.scheduledEvent(sched, a, pod, host);
+  return status;
+}
+
+function bindPlugins(_sched: SchedulerState, a: Attempt, pod: Pod, host: string): Promise<Status | null> {
+  return a.fwk.runBindPlugins(a.state, pod, host);
+}
+
+function finishBinding(sched: SchedulerState, _a: Attempt, pod: Pod): void {
   try {
     sched.cache.finishBinding(pod);
   } catch (err) {
     sched.logger.error("Scheduler cache FinishBinding failed", { err, pod: podKey(pod) });
   }
-  if (ph) t = ph.lap(Phase.Bind, t);
-  if (status === null || status.isSuccess()) {
-    fwk
-      .eventRecorder()
-      .eventf(
-        pod,
-        null,
-        "Normal",
-        "Scheduled",
-        "Binding",
-        `Successfully assigned ${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""} to ${host}`,
-      );
-    if (ph) ph.lap(Phase.Events, t);
+}
+
+function scheduledEvent(_sched: SchedulerState, a: Attempt, pod: Pod, host: string): void {
+  a.fwk
+    .eventRecorder()
+    .eventf(
+      pod,
+      null,
+      "Normal",
+      "Scheduled",
+      "Binding",
+      `Successfully assigned ${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""} to ${host}`,
+    );
+}
+
+function bound(sched: SchedulerState, a: Attempt, assumed: QueuedPodInfo, result: ScheduleResult): void {
+  const pod = assumed.podInfo.pod;
+  const host = result.suggestedHost;
+  a.fwk.runPostBindPlugins(a.state, pod, host);
+  if (a.podsToActivate.map.size > 0) sched.queue.activate(a.podsToActivate.map);
+  if (sched.logger.v(2)) {
+    sched.logger.debug(2, "Successfully bound pod to node", {
+      pod: podKey(pod),
+      node: host,
+      evaluatedNodes: result.evaluatedNodes,
+      feasibleNodes: result.feasibleNodes,
+    });
   }
-  return status;
 }
 
 function handleBindingCycleError(
   sched: SchedulerState,
-  state: CycleState,
-  fwk: Framework,
+  a: Attempt,
   assumed: QueuedPodInfo,
-  start: number,
   result: ScheduleResult,
   status: Status,
 ): void {
   const pod = assumed.podInfo.pod;
-  fwk.runReservePluginsUnreserve(state, pod, result.suggestedHost);
+  a.fwk.runReservePluginsUnreserve(a.state, pod, result.suggestedHost);
   let forgotten = true;
   try {
     sched.cache.forgetPod(pod);
@@ -737,7 +737,7 @@ function handleBindingCycleError(
   if (forgotten && !status.isRejected()) {
     sched.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
   }
-  handleSchedulingFailure(sched, fwk, assumed, status, clearNominatedNode, start);
+  sched.cycle.handleSchedulingFailure(sched, a, assumed, status, clearNominatedNode);
   if (forgotten && status.isRejected()) {
     const uid = podUID(pod);
     sched.queue.moveAllToActiveOrBackoffQueue(
@@ -755,34 +755,40 @@ function truncateMessage(message: string): string {
   return message.slice(0, noteLengthLimit - suffix.length) + suffix;
 }
 
+/** The PodScheduled condition reason of a failed attempt. */
+export function failureReason(status: Status): "Unschedulable" | "SchedulerError" {
+  return status.isRejected() ? "Unschedulable" : "SchedulerError";
+}
+
 /** handleSchedulingFailure: requeue, nominate, event, PodScheduled=False condition. */
 export function handleSchedulingFailure(
   sched: SchedulerState,
-  fwk: Framework,
+  a: Attempt,
   qpi: QueuedPodInfo,
   status: Status,
   nominatingInfo: NominatingInfo | null,
-  start: number,
 ): void {
   const pod = qpi.podInfo.pod;
-  const ph = sched.phases;
-  let t = ph ? now() : 0;
-  const reason = status.isRejected() ? "Unschedulable" : "SchedulerError";
-  const profile = fwk.profileName();
-  const m = sched.metrics;
-  if (m) {
-    const result = reason === "Unschedulable" ? "unschedulable" : "error";
-    m.scheduleAttempts.inc({ result, profile });
-    m.observeAttempt(result, profile, (now() - start) / 1000);
-    if (ph) t = ph.lap(Phase.Metrics, t);
-  }
+  const cached = sched.cycle.requeue(sched, a, qpi, status, nominatingInfo);
+  if (status.asError() !== null)
+    sched.cycle.failureEvents(sched, a, pod, cached ?? pod, status, nominatingInfo);
+}
+
+function requeue(
+  sched: SchedulerState,
+  _a: Attempt,
+  qpi: QueuedPodInfo,
+  status: Status,
+  nominatingInfo: NominatingInfo | null,
+): Pod | undefined {
+  const pod = qpi.podInfo.pod;
   const err = status.asError();
-  const errMsg = status.message();
-  if (reason === "Unschedulable") {
-    if (sched.logger.v(2))
-      sched.logger.debug(2, "Unable to schedule pod; waiting", { pod: podKey(pod), err: errMsg });
+  if (failureReason(status) === "Unschedulable") {
+    if (sched.logger.v(2)) {
+      sched.logger.debug(2, "Unable to schedule pod; waiting", { pod: podKey(pod), err: status.message() });
+    }
   } else {
-    sched.logger.error("Error scheduling pod; retrying", { err: err ?? errMsg, pod: podKey(pod) });
+    sched.logger.error("Error scheduling pod; retrying", { err: err ?? status.message(), pod: podKey(pod) });
   }
   if (err instanceof FitError) {
     qpi.unschedulablePlugins = err.diagnosis.unschedulablePlugins;
@@ -804,33 +810,65 @@ export function handleSchedulingFailure(
   }
   if (!calledDone) sched.queue.done(podUID(pod));
   sched.queue.addNominatedPod(qpi.podInfo, nominatingInfo);
-  if (ph) t = ph.lap(Phase.Requeue, t);
-
-  if (err !== null) {
-    fwk
-      .eventRecorder()
-      .eventf(pod, null, "Warning", "FailedScheduling", "Scheduling", truncateMessage(errMsg));
-    const current = cached ?? pod;
-    void patchPod(
-      sched,
-      current,
-      {
-        type: "PodScheduled",
-        status: "False",
-        reason,
-        message: errMsg,
-        ...(current.metadata?.generation !== undefined
-          ? { observedGeneration: current.metadata.generation }
-          : {}),
-      },
-      nominatingInfo,
-    ).catch((err: unknown) => {
-      sched.logger.error("Error updating pod", { err, pod: podKey(pod) });
-    });
-    if (ph) ph.lap(Phase.Events, t);
-  }
-  sched.observer.onFailed?.(pod, status, reason, errMsg, nominatingInfo, qpi);
+  return cached;
 }
+
+/** The FailedScheduling event and the PodScheduled=False condition (with the nomination). */
+function failureEvents(
+  sched: SchedulerState,
+  a: Attempt,
+  pod: Pod,
+  current: Pod,
+  status: Status,
+  nominatingInfo: NominatingInfo | null,
+): void {
+  const errMsg = status.message();
+  a.fwk
+    .eventRecorder()
+    .eventf(pod, null, "Warning", "FailedScheduling", "Scheduling", truncateMessage(errMsg));
+  void patchPod(
+    sched,
+    current,
+    {
+      type: "PodScheduled",
+      status: "False",
+      reason: failureReason(status),
+      message: errMsg,
+      ...(current.metadata?.generation !== undefined
+        ? { observedGeneration: current.metadata.generation }
+        : {}),
+    },
+    nominatingInfo,
+  ).catch((err: unknown) => {
+    sched.logger.error("Error updating pod", { err, pod: podKey(pod) });
+  });
+}
+
+/** scheduleOne's phase functions as they are: no observer, nothing but the work. */
+export const plainCycle: CyclePhases = {
+  pop,
+  schedulingCycle,
+  schedulePod,
+  updateSnapshot,
+  preFilter,
+  filter: findNodesThatPassFilters,
+  score: prioritizeNodes,
+  select,
+  postFilter,
+  assume,
+  startBindingCycle,
+  preBindPreFlight,
+  waitOnPermit,
+  permitted,
+  preBind,
+  bindPlugins,
+  finishBinding,
+  scheduledEvent,
+  bound,
+  handleSchedulingFailure,
+  requeue,
+  failureEvents,
+};
 
 type PodConditionPatch = Parameters<typeof updatePodCondition>[1];
 

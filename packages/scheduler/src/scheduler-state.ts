@@ -6,10 +6,8 @@ import type { Clock, Extender, Logger, Random } from "@kubesched/framework";
 import type { SchedulingQueue } from "@kubesched/queue";
 import type { Framework } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
-import type { ExplainRecorder } from "./explain";
 import type { SchedulerMetrics } from "./metrics";
-import type { PhaseRecorder } from "./phases";
-import type { SchedulingObserver } from "./scheduler";
+import type { CyclePhases } from "./schedule-one";
 
 export interface SchedulerState {
   readonly profiles: ReadonlyMap<string, Framework>;
@@ -19,11 +17,10 @@ export interface SchedulerState {
   readonly snapshot: Snapshot;
   readonly source: ClusterSource;
   readonly extenders: readonly Extender[];
+  /** The cache and queue gauges (updateCacheMetrics); the cycles record through `cycle`. */
   readonly metrics: SchedulerMetrics | null;
-  readonly observer: SchedulingObserver;
-  readonly explain: ExplainRecorder | null;
-  /** Per-phase wall time of the cycles (benchmarks); null: not measured. */
-  readonly phases: PhaseRecorder | null;
+  /** scheduleOne's phase functions: plain, or decorated for the scheduler's observer. */
+  readonly cycle: CyclePhases;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly rand: Random;
@@ -37,8 +34,6 @@ export interface SchedulerState {
   responsibleForPod(pod: Pod): boolean;
   /** Where the next cycle starts filtering (upstream nextStartNodeIndex). */
   nextStartNodeIndex: number;
-  /** Counts cycles to sample plugin metrics on 10 % of them without touching the seeded stream. */
-  cycleCounter: number;
   /** Binding cycles in progress. */
   readonly inflightBindings: Set<Promise<void>>;
 }

@@ -8,13 +8,9 @@ import {
   type Extender,
   type Features,
   type Logger,
-  type NominatingInfo,
-  type PluginMetrics,
-  type QueuedPodInfo,
   type Random,
   type Registry,
   realClock,
-  type Status,
   seededRandom,
 } from "@kubesched/framework";
 import {
@@ -23,30 +19,15 @@ import {
   type QueueOptions,
   type SchedulingQueue,
 } from "@kubesched/queue";
-import { type Framework, type FrameworkTracer, newProfileMap } from "@kubesched/runtime";
+import { composeObservers, type Framework, newProfileMap, type SchedulingObserver } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import { addAllEventHandlers } from "./event-handlers";
-import type { ExplainRecorder } from "./explain";
 import { type ExtenderConfig, HTTPExtender } from "./extender";
-import { SchedulerMetrics } from "./metrics";
-import { Phase, type PhaseRecorder } from "./phases";
-import { scheduleOne } from "./schedule-one";
+import { MetricsObserver, SchedulerMetrics } from "./metrics";
+import { observedCycle, observesAttempts } from "./observed-cycle";
+import { timedAsMetrics } from "./phases";
+import { plainCycle, scheduleOne } from "./schedule-one";
 import type { SchedulerState } from "./scheduler-state";
-
-/** What happened to a pod, for callers that report outcomes (the simulator). */
-export interface SchedulingObserver {
-  /** The pod was bound to `nodeName`. */
-  onScheduled?(pod: Pod, nodeName: string, info: QueuedPodInfo): void;
-  /** An attempt failed; `reason` is the PodScheduled condition reason. */
-  onFailed?(
-    pod: Pod,
-    status: Status,
-    reason: "Unschedulable" | "SchedulerError",
-    message: string,
-    nominatingInfo: NominatingInfo | null,
-    info: QueuedPodInfo,
-  ): void;
-}
 
 export interface SchedulerOptions {
   config: KubeSchedulerConfiguration;
@@ -60,15 +41,17 @@ export interface SchedulerOptions {
   features?: Partial<Features>;
   /** Extenders; default: built from config.extenders (HTTP). */
   extenders?: Extender[];
-  /** false disables metrics (default: a SchedulerMetrics instance). */
+  /** false disables metrics (default: a SchedulerMetrics instance, recorded by a MetricsObserver). */
   metrics?: SchedulerMetrics | false;
+  /**
+   * Watches scheduling from the first cycle: outcomes (onScheduled, onFailed), what every plugin
+   * decided (an ExplainRecorder: simulate --explain), phase timings (a PhaseRecorder: `pnpm
+   * bench`'s breakdown, which then also times the metrics). Several: composeObservers. Only
+   * what it implements is instrumented.
+   */
   observer?: SchedulingObserver;
-  /** Records what every plugin decided (simulate --explain); given at construction, it is traced from the first cycle. */
-  explain?: ExplainRecorder;
   /** Whether the queue runs its periodic flushes on the clock (live mode). Default true. */
   queueTimers?: boolean;
-  /** Accumulates the wall time of each phase of the cycles (`pnpm bench`'s breakdown). Default: none. */
-  phases?: PhaseRecorder;
   /**
    * The scheduler cache (nodes, pods, assumed pods) the engine feeds and snapshots. Default: the
    * real one, `newCache({ clock })`.
@@ -116,8 +99,7 @@ export class Scheduler {
     const rand = opts.rand ?? seededRandom(Date.now() & 0xffffffff);
     const features = { ...defaultFeatures, ...opts.features };
     const metrics = opts.metrics === false ? null : (opts.metrics ?? new SchedulerMetrics());
-    const explain = opts.explain ?? null;
-    const phases = opts.phases ?? null;
+    const observer = observerOf(metrics, clock, opts.observer);
     const extenders = opts.extenders ?? config.extenders.map((e) => new HTTPExtender(toExtenderConfig(e)));
     const snapshot = newSnapshot([], []);
     const profiles = await newProfileMap(opts.registry, config.profiles, {
@@ -131,9 +113,7 @@ export class Scheduler {
       rand,
       features,
       parallelism: config.parallelism,
-      ...(metrics ? { pluginMetrics: pluginMetricsOf(metrics) } : {}),
-      ...(explain ? { tracer: tracerFor(explain) } : {}),
-      ...(metrics ? { hooksFor: (profile: string) => metricsHooks(metrics, profile, phases) } : {}),
+      observer,
     });
     const first = profiles.values().next().value;
     if (!first) throw new Error("at least one profile is required");
@@ -176,9 +156,7 @@ export class Scheduler {
       source,
       extenders,
       metrics,
-      observer: opts.observer ?? {},
-      explain,
-      phases,
+      cycle: observesAttempts(observer) ? observedCycle(plainCycle, observer) : plainCycle,
       logger,
       clock,
       rand,
@@ -187,7 +165,6 @@ export class Scheduler {
       frameworkForPod,
       responsibleForPod: (pod) => frameworkForPod(pod) !== undefined,
       nextStartNodeIndex: 0,
-      cycleCounter: 0,
       inflightBindings: new Set(),
     };
     addAllEventHandlers(state);
@@ -298,54 +275,18 @@ function settledOrAborted(p: Promise<unknown>, signal: AbortSignal): Promise<voi
   });
 }
 
-/** Routes the runtime's tracer callbacks to the explain recorder. */
-function tracerFor(e: ExplainRecorder): FrameworkTracer {
-  return {
-    preFilter: (p, st, r) => e.preFilter(p, st, r),
-    filter: (p, n, st) => e.filter(p, n, st),
-    postFilter: (p, st, r) => e.postFilter(p, st, r),
-    preScore: (p, st) => e.preScore(p, st),
-    score: (p, n, raw, norm, w) => e.score(p, n, raw, norm, w),
-  };
-}
-
-/** The metrics plugins record themselves (DefaultPreemption's attempts and victims). */
-function pluginMetricsOf(m: SchedulerMetrics): PluginMetrics {
-  return {
-    preemptionAttempt: () => m.preemptionAttempts.inc(),
-    preemptionVictims: (count) => m.preemptionVictims.observe(count),
-  };
-}
-
-function metricsHooks(m: SchedulerMetrics, profile: string, phases: PhaseRecorder | null) {
-  if (phases) {
-    // Timed as their own phase, out of the phase they are observed in.
-    return {
-      onExtensionPoint: (point: string, status: Status | null, durationMs: number) => {
-        const t = performance.now();
-        m.observeExtensionPoint(profile, point, status, durationMs / 1000);
-        phases.nested(Phase.Metrics, performance.now() - t);
-      },
-      onPlugin: (plugin: string, point: string, status: Status | null, durationMs: number) => {
-        const t = performance.now();
-        m.observePlugin(plugin, point, status, durationMs / 1000);
-        phases.nested(Phase.Metrics, performance.now() - t);
-      },
-      onPluginBatch: (plugin: string, point: string, count: number, totalMs: number) => {
-        const t = performance.now();
-        m.observePluginN(plugin, point, null, totalMs / count / 1000, count);
-        phases.nested(Phase.Metrics, performance.now() - t);
-      },
-    };
-  }
-  return {
-    onExtensionPoint: (point: string, status: Status | null, durationMs: number) =>
-      m.observeExtensionPoint(profile, point, status, durationMs / 1000),
-    onPlugin: (plugin: string, point: string, status: Status | null, durationMs: number) =>
-      m.observePlugin(plugin, point, status, durationMs / 1000),
-    onPluginBatch: (plugin: string, point: string, count: number, totalMs: number) =>
-      m.observePluginN(plugin, point, null, totalMs / count / 1000, count),
-  };
+/**
+ * The one observer of a scheduler: its metrics (timed as the "metrics" phase when the caller's
+ * observer records phases) and the caller's.
+ */
+function observerOf(
+  metrics: SchedulerMetrics | null,
+  clock: Clock,
+  observer: SchedulingObserver | undefined,
+): SchedulingObserver {
+  if (metrics === null) return observer ?? {};
+  const recorder = new MetricsObserver(metrics, clock);
+  return composeObservers(observer ? timedAsMetrics(recorder, observer) : recorder, observer);
 }
 
 function toExtenderConfig(e: KubeSchedulerConfiguration["extenders"][number]): ExtenderConfig {

@@ -33,7 +33,7 @@ import {
   type SharedLister,
   type Status,
 } from "@kubesched/framework";
-import { type Framework, type FrameworkTracer, newProfileMap } from "@kubesched/runtime";
+import { type Framework, newProfileMap, type SchedulingObserver } from "@kubesched/runtime";
 import { checkFilterColumns, checkPreScoreColumns, checkScoreColumns } from "./columnar";
 import { FakeListers, type ListerObjects } from "./fake-listers";
 import { FakeNominator } from "./fake-nominator";
@@ -345,8 +345,8 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
   const recorder = recordingEventRecorder(opts.eventRecorder ?? null);
   // The plugin's own PreFilter status, which the framework folds away (Skip) or wraps (Error).
   let pluginPreFilterStatus: Status | null = null;
-  const tracer: FrameworkTracer = {
-    preFilter(name, status) {
+  const observer: SchedulingObserver = {
+    onPreFilter(name, status) {
       if (name === under.name) pluginPreFilterStatus = status;
     },
   };
@@ -362,7 +362,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       snapshot,
       logger,
       nominator: new FakeNominator(opts.nominatedPods ?? []),
-      tracer,
+      observer,
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.rand ? { rand: opts.rand } : {}),
       ...(opts.extenders ? { extenders: opts.extenders } : {}),
