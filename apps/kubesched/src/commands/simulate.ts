@@ -1,6 +1,5 @@
 // kubesched simulate: the contract in ARCHITECTURE.md (flags, SimulationResult, determinism).
 import { writeFileSync } from "node:fs";
-import { quantityMilliValue, quantityValue } from "@kubesched/api";
 import { AdmissionError, simulate } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import type { CommandContext, CommandSpec } from "../cli";
@@ -18,16 +17,6 @@ import {
   seedFlag,
 } from "./common";
 import { type OutputFormat, renderResult } from "./simulate-output";
-
-export function safe(parse: (s: string) => number): (s: string) => number {
-  return (s) => {
-    try {
-      return parse(s);
-    } catch {
-      return 0;
-    }
-  };
-}
 
 /** The inputs, under the report's title: which snapshot, configuration and seed. */
 function reportSubtitle(ctx: CommandContext): string {
@@ -127,7 +116,7 @@ export const simulateCommand: CommandSpec = {
       }
     }
     const format = (typeof ctx.flags.output === "string" ? ctx.flags.output : "table") as OutputFormat;
-    const text = renderResult(result, format, safe(quantityMilliValue), safe(quantityValue), top);
+    const text = renderResult(result, format, top);
     const out = ctx.flags.out;
     if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);
