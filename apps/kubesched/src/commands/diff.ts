@@ -10,7 +10,7 @@ import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
 import { clusterFlag, kubeconfigFlags, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
-import { pad } from "./simulate-output";
+import { pad } from "./table";
 
 function where(p: DiffPlacement): string {
   return p.node ?? p.outcome;

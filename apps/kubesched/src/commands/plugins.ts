@@ -6,7 +6,7 @@ import { choiceFlag, valueFlag } from "../flags";
 import { describePlugins, type PluginInfo } from "../plugins/describe";
 import { runningFramework } from "../plugins/plugin-packages";
 import { pluginFlag } from "./shared-flags";
-import { pad } from "./simulate-output";
+import { pad } from "./table";
 
 export interface PluginList {
   apiVersion: "kubesched.io/v1alpha1";

@@ -2,25 +2,9 @@
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
 import type { PodResult, SimulationResult } from "@kubesched/cluster";
 import { stringify } from "yaml";
+import { pad } from "./table";
 
 export type OutputFormat = "table" | "json" | "yaml";
-
-export function pad(cells: string[][]): string {
-  const widths: number[] = [];
-  for (const row of cells) {
-    row.forEach((c, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, c.length);
-    });
-  }
-  return cells
-    .map((row) =>
-      row
-        .map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
-}
 
 /** " (25%)": `req` of `alloc` in the unit `of` reads; nothing when alloc is missing, bad or 0. */
 function percent(req: string, alloc: string | undefined, of: (q: Quantity) => number): string {
