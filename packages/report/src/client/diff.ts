@@ -1,7 +1,7 @@
 // The diff section: the two configurations' summaries side by side and each pod's two placements
 // with why they differ.
 import type { DiffSection } from "../model";
-import { h, paged, section } from "./dom";
+import { h, numTh, paged, searchBox, section, thead } from "./dom";
 
 export function diff(sec: DiffSection): HTMLElement[] {
   const [la, lb] = sec.labels;
@@ -22,20 +22,7 @@ export function diff(sec: DiffSection): HTMLElement[] {
     ["pending pods per node used", a.podsPerNodeUsed, b.podsPerNodeUsed, ""],
   ];
   const summary = h("table", { id: "diff-summary-table" });
-  summary.append(
-    h(
-      "thead",
-      null,
-      h(
-        "tr",
-        null,
-        h("th", null, ""),
-        h("th", { class: "num" }, `A: ${la}`),
-        h("th", { class: "num" }, `B: ${lb}`),
-        h("th", { class: "num" }, "B − A"),
-      ),
-    ),
-  );
+  summary.append(thead("", numTh(`A: ${la}`), numTh(`B: ${lb}`), numTh("B − A")));
   const sbody = h("tbody", null);
   for (const [label, va, vb, unit] of rows) {
     const d = Math.round((vb - va) * 100) / 100;
@@ -59,29 +46,12 @@ export function diff(sec: DiffSection): HTMLElement[] {
       h("span", { class: `outcome ${p.outcome}` }, p.outcome),
       p.node ? h("span", { class: "restext" }, p.node) : null,
     );
-  const filter = h("input", {
-    type: "search",
-    placeholder: "filter pods (name, node, reason)",
-    id: "diff-pod-filter",
-  }) as HTMLInputElement;
+  const filter = searchBox("diff-pod-filter", "filter pods (name, node, reason)");
   const onlyChanged = h("input", { type: "checkbox", id: "diff-only-changed" }) as HTMLInputElement;
   onlyChanged.checked = sec.changed > 0;
   let view = sec.pods;
   const table = h("table", { id: "diff-pods-table" }) as HTMLTableElement;
-  table.append(
-    h(
-      "thead",
-      null,
-      h(
-        "tr",
-        null,
-        h("th", null, "pod"),
-        h("th", null, `A: ${la}`),
-        h("th", null, `B: ${lb}`),
-        h("th", null, "why they differ"),
-      ),
-    ),
-  );
+  table.append(thead("pod", `A: ${la}`, `B: ${lb}`, "why they differ"));
   const p = paged(
     table,
     () => view.length,

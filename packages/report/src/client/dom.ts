@@ -71,6 +71,25 @@ export function paged(
   return { el, render };
 }
 
+/** A table head of one row: a string is a column title, an element (`numTh`) is used as is. */
+export function thead(...titles: (string | HTMLElement)[]): HTMLElement {
+  return h(
+    "thead",
+    null,
+    h("tr", null, ...titles.map((t) => (typeof t === "string" ? h("th", null, t) : t))),
+  );
+}
+
+/** The title of a column of numbers (right-aligned). */
+export function numTh(title: string): HTMLElement {
+  return h("th", { class: "num" }, title);
+}
+
+/** A search box filtering a table. */
+export function searchBox(id: string, placeholder: string): HTMLInputElement {
+  return h("input", { type: "search", placeholder, id }) as HTMLInputElement;
+}
+
 export function section(id: string, title: string, ...children: Child[]): HTMLElement {
   return h("section", { id }, h("h2", null, title), ...children);
 }

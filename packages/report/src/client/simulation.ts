@@ -1,7 +1,7 @@
 // The simulation section: summary cards and cluster utilisation, unschedulable reasons,
 // preemptions, and the nodes and pods tables (a pod's explain view opens from its row).
 import type { PodRow, SimulationSection } from "../model";
-import { bar, h, paged, pct, section } from "./dom";
+import { bar, h, numTh, paged, pct, searchBox, section, thead } from "./dom";
 import { openExplain } from "./explain";
 
 export function simulation(sec: SimulationSection): HTMLElement[] {
@@ -86,19 +86,7 @@ export function simulation(sec: SimulationSection): HTMLElement[] {
 
   // Unschedulable reasons, aggregated over pods.
   const reasons = h("table", { id: "reasons-table" });
-  reasons.append(
-    h(
-      "thead",
-      null,
-      h(
-        "tr",
-        null,
-        h("th", null, "reason"),
-        h("th", { class: "num" }, "pods"),
-        h("th", { class: "num" }, "nodes (summed)"),
-      ),
-    ),
-  );
+  reasons.append(thead("reason", numTh("pods"), numTh("nodes (summed)")));
   for (const r of sec.reasons) {
     reasons.append(
       h(
@@ -120,13 +108,7 @@ export function simulation(sec: SimulationSection): HTMLElement[] {
 
   // Preemptions with their victims.
   const pre = h("table", { id: "preemptions-table" });
-  pre.append(
-    h(
-      "thead",
-      null,
-      h("tr", null, h("th", null, "preemptor"), h("th", null, "node"), h("th", null, "victims")),
-    ),
-  );
+  pre.append(thead("preemptor", "node", "victims"));
   for (const p of sec.preemptions)
     pre.append(
       h("tr", null, h("td", null, p.preemptor), h("td", null, p.node), h("td", null, p.victims.join(", "))),
@@ -145,11 +127,7 @@ export function simulation(sec: SimulationSection): HTMLElement[] {
 }
 
 function nodesSection(sec: SimulationSection): HTMLElement {
-  const filter = h("input", {
-    type: "search",
-    placeholder: "filter nodes by name",
-    id: "node-filter",
-  }) as HTMLInputElement;
+  const filter = searchBox("node-filter", "filter nodes by name");
   const sort = h("select", { id: "node-sort" }) as HTMLSelectElement;
   sort.append(h("option", { value: "name" }, "sort: name"));
   for (const r of sec.resources) sort.append(h("option", { value: r }, `sort: ${r} after (desc)`));
@@ -205,32 +183,13 @@ function nodesSection(sec: SimulationSection): HTMLElement {
 }
 
 function podsSection(sec: SimulationSection, str: (i: number) => string): HTMLElement {
-  const filter = h("input", {
-    type: "search",
-    placeholder: "filter pods (name, node, message)",
-    id: "pod-filter",
-  }) as HTMLInputElement;
+  const filter = searchBox("pod-filter", "filter pods (name, node, message)");
   const outcome = h("select", { id: "pod-outcome" }) as HTMLSelectElement;
   for (const o of ["all", "Scheduled", "Unschedulable", "Error", "Gated", "Skipped"])
     outcome.append(h("option", { value: o }, o === "all" ? "all outcomes" : o));
   let view: PodRow[] = sec.pods;
   const table = h("table", { id: "pods-table" }) as HTMLTableElement;
-  table.append(
-    h(
-      "thead",
-      null,
-      h(
-        "tr",
-        null,
-        h("th", null, "pod"),
-        h("th", null, "outcome"),
-        h("th", null, "node"),
-        h("th", { class: "num" }, "attempts"),
-        h("th", null, "message"),
-        h("th", null, ""),
-      ),
-    ),
-  );
+  table.append(thead("pod", "outcome", "node", numTh("attempts"), "message", ""));
   const p = paged(
     table,
     () => view.length,
