@@ -1,5 +1,6 @@
-// The kubesched command line: a tree of commands whose flags node:util's parseArgs tokenizes.
-// Every failure is a message and an exit code, never a stack trace.
+// The kubesched command line: a tree of commands whose flags node:util's parseArgs tokenizes and
+// whose flag tables (flags.ts) turn into the typed values each command receives. Every failure is
+// a message and an exit code, never a stack trace.
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -8,13 +9,14 @@ import type { Logger, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { createLogger } from "@kubesched/scheduler";
 import { capacityCommand } from "./commands/capacity";
-import { pluginFlag } from "./commands/common";
 import { configCommand } from "./commands/config";
 import { diffCommand } from "./commands/diff";
 import { pluginsCommand } from "./commands/plugins";
 import { runCommand } from "./commands/run";
+import { pluginFlag } from "./commands/shared-flags";
 import { simulateCommand } from "./commands/simulate";
 import { snapshotCommand } from "./commands/snapshot";
+import { boolFlag, choiceFlag, type FlagSpec, type FlagValues, integer, readFlags, valueFlag } from "./flags";
 import { OptionsFileError, optionsNextTo } from "./plugins/options-file";
 import {
   type LoadedPluginPackage,
@@ -38,24 +40,11 @@ export interface CliOptions {
   registry?: Registry;
 }
 
-export interface FlagSpec {
-  name: string;
-  short?: string;
-  /** Name of the value ("FORMAT"); absent for boolean flags. */
-  value?: string;
-  /** Allowed values, checked by the parser. */
-  values?: readonly string[];
-  /** May be given several times; every value is in `CommandContext.lists[name]`. */
-  repeatable?: boolean;
-  default?: string;
-  description: string;
-}
+export type { FlagSpec, FlagValues } from "./flags";
 
-export interface CommandContext {
-  /** Flag values by name (booleans as true); the last one for repeated flags. */
-  flags: Record<string, string | true>;
-  /** Every value of each value flag, in order (for repeatable flags); "true"/"false" for booleans given. */
-  lists: Record<string, string[]>;
+export interface CommandContext<V = Record<string, unknown>> {
+  /** The command's flags, typed from its flag list (numbers, lists, booleans; see flags.ts). */
+  flags: V;
   args: string[];
   io: Required<CliIO>;
   /** The in-tree plugins (or a runner's) and those of the plugin packages loaded for this command. */
@@ -66,16 +55,21 @@ export interface CommandContext {
   logger: Logger;
 }
 
-export interface CommandSpec {
+export interface CommandSpec<F extends readonly FlagSpec[] = readonly FlagSpec[]> {
   name: string;
   summary: string;
   /** Positional arguments, e.g. "FILE"; a trailing "..." accepts several. */
   args?: { name: string; required: boolean; variadic?: boolean }[];
-  flags?: FlagSpec[];
+  flags?: F;
   subcommands?: CommandSpec[];
   /** The positional arguments are KubeSchedulerConfiguration files (their options files apply). */
   configArgs?: boolean;
-  run?: (ctx: CommandContext) => Promise<number> | number;
+  run?(ctx: CommandContext<FlagValues<F>>): Promise<number> | number;
+}
+
+/** A command whose `run` receives its flags typed from its flag list. */
+export function defineCommand<const F extends readonly FlagSpec[]>(spec: CommandSpec<F>): CommandSpec<F> {
+  return spec;
 }
 
 /** A usage error: printed with the command's usage, exit code 2. */
@@ -90,11 +84,11 @@ export class UsageError extends Error {
   }
 }
 
-const helpFlag: FlagSpec = { name: "help", short: "h", description: "Show help for the command." };
-const versionFlag: FlagSpec = {
+const helpFlag = boolFlag({ name: "help", short: "h", description: "Show help for the command." });
+const versionFlag = boolFlag({
   name: "version",
   description: "Print the version and the Kubernetes version tracked.",
-};
+});
 
 export const rootCommand: CommandSpec = {
   name: "kubesched",
@@ -123,42 +117,32 @@ export function versionString(): string {
 }
 
 /** Flags every command takes (kube-scheduler's logging flags). */
-const globalFlags: FlagSpec[] = [
-  {
+const globalFlags = [
+  valueFlag({
     name: "v",
     short: "v",
     value: "N",
     default: "0",
     description: "Log verbosity, as klog's -v: 2 logs each binding and failure, 4 and up scheduling details.",
-  },
-  {
+    parse: integer(0, Number.POSITIVE_INFINITY, "must be a non-negative integer"),
+  }),
+  choiceFlag({
     name: "logging-format",
     value: "FORMAT",
     values: ["text", "json"],
     default: "text",
     description: "Log format on stderr.",
-  },
-];
+  }),
+] as const;
 
-function flagsOf(cmd: CommandSpec): FlagSpec[] {
+function flagsOf(cmd: CommandSpec): readonly FlagSpec[] {
   return [...(cmd.flags ?? []), ...globalFlags, helpFlag];
 }
 
 function loggerFromFlags(p: Parsed, io: Required<CliIO>): Logger {
-  const raw = p.flags.v;
-  const verbosity = typeof raw === "string" ? Number(raw) : 0;
-  if (!Number.isInteger(verbosity) || verbosity < 0) {
-    throw new UsageError(
-      `invalid value "${String(raw)}" for --v: must be a non-negative integer`,
-      p.command,
-      p.path,
-    );
-  }
-  return createLogger({
-    verbosity,
-    format: p.flags["logging-format"] === "json" ? "json" : "text",
-    write: io.stderr,
-  });
+  const { values, errors } = readFlags(globalFlags, p.lists);
+  if (errors[0] !== undefined) throw new UsageError(errors[0], p.command, p.path);
+  return createLogger({ verbosity: values.v, format: values["logging-format"], write: io.stderr });
 }
 
 function argsUsage(cmd: CommandSpec): string {
@@ -197,8 +181,10 @@ export function usage(cmd: CommandSpec, path: string[]): string {
 interface Parsed {
   command: CommandSpec;
   path: string[];
-  flags: Record<string, string | true>;
+  /** The strings of each flag given, in order; booleans as "true"/"false" (what flags' `read` take). */
   lists: Record<string, string[]>;
+  /** The last of each: value flags' strings, true for booleans whose last is "true". */
+  flags: Record<string, string | true>;
   args: string[];
 }
 
@@ -264,7 +250,6 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
   } catch (e) {
     throw new UsageError(message(e), command, path);
   }
-  const flags: Record<string, string | true> = {};
   const lists: Record<string, string[]> = {};
   const args: string[] = [];
   for (const t of tokens ?? []) {
@@ -275,23 +260,16 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
     if (t.kind !== "option") continue;
     const spec = specs.find((f) => f.name === t.name);
     if (!spec) throw new UsageError(`unknown flag: ${t.rawName}`, command, path);
+    const given = lists[spec.name] ?? [];
     if (!spec.value) {
-      if (t.inlineValue) {
-        if (t.value !== "true" && t.value !== "false") {
-          throw new UsageError(
-            `invalid value "${t.value}" for --${spec.name}: use true or false`,
-            command,
-            path,
-          );
-        }
-        if (t.value === "true") flags[spec.name] = true;
-        else delete flags[spec.name];
-      } else {
-        flags[spec.name] = true;
+      if (t.inlineValue && t.value !== "true" && t.value !== "false") {
+        throw new UsageError(
+          `invalid value "${t.value}" for --${spec.name}: use true or false`,
+          command,
+          path,
+        );
       }
-      // Booleans given explicitly, in order: `--flag=false` is then told from an absent flag.
-      const given = lists[spec.name] ?? [];
-      given.push(flags[spec.name] === true ? "true" : "false");
+      given.push(t.inlineValue ? (t.value as string) : "true");
       lists[spec.name] = given;
       continue;
     }
@@ -307,13 +285,16 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
         path,
       );
     }
-    if (!spec.repeatable && lists[spec.name]) {
+    if (!spec.repeatable && given.length > 0) {
       throw new UsageError(`flag --${spec.name} given more than once`, command, path);
     }
-    flags[spec.name] = value;
-    const list = lists[spec.name] ?? [];
-    list.push(value);
-    lists[spec.name] = list;
+    given.push(value);
+    lists[spec.name] = given;
+  }
+  const flags: Record<string, string | true> = {};
+  for (const spec of specs) {
+    const last = lists[spec.name]?.at(-1);
+    if (last !== undefined && (spec.value || last === "true")) flags[spec.name] = spec.value ? last : true;
   }
   return { command, path, flags, lists, args };
 }
@@ -384,9 +365,13 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
       pluginRequests(parsed, fullIO.cwd),
       opts.registry ?? inTreeRegistry,
     );
+    const { values, errors } = readFlags(parsed.command.flags ?? [], parsed.lists);
+    if (errors.length > 0) {
+      for (const m of errors) io.stderr(`error: ${m}\n`);
+      return 2;
+    }
     return await parsed.command.run({
-      flags: parsed.flags,
-      lists: parsed.lists,
+      flags: values,
       args: parsed.args,
       io: fullIO,
       registry,

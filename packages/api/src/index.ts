@@ -47,6 +47,7 @@ export {
   QuantityParseError,
   quantityMilliValue,
   quantityValue,
+  tryParseQuantity,
 } from "./quantity";
 export {
   type ContainerResourcesFn,

@@ -5,6 +5,7 @@ import {
   QuantityParseError,
   quantityMilliValue,
   quantityValue,
+  tryParseQuantity,
 } from "./quantity";
 
 // upstream: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity_test.go
@@ -515,5 +516,23 @@ describe("brief examples", () => {
     expect(quantityValue("1m")).toBe(1);
     expect(quantityValue("10E")).toBe(Number.MAX_SAFE_INTEGER);
     expect(quantityValue("-10E")).toBe(Number.MIN_SAFE_INTEGER);
+  });
+});
+
+describe("tryParseQuantity", () => {
+  it.each([
+    ["1500m", 1500],
+    ["2", 2000],
+    ["0", 0],
+  ])("parses %s", (input, milli) => expect(tryParseQuantity(input)?.milliValue()).toBe(milli));
+
+  it.each([[undefined], [""], ["Non-Numeric"], ["1Qi"], ["1.2.3"]])(
+    "gives null for %j, which Quantity.parse rejects or cannot take",
+    (input) => expect(tryParseQuantity(input)).toBeNull(),
+  );
+
+  it("counts a bad value as none in summaries", () => {
+    expect(tryParseQuantity("lots")?.value() ?? 0).toBe(0);
+    expect(tryParseQuantity("1Gi")?.value() ?? 0).toBe(1073741824);
   });
 });

@@ -366,6 +366,21 @@ export function parseQuantity(s: string): Quantity {
   return Quantity.parse(s);
 }
 
+/**
+ * Quantity.parse, or null when `s` is missing, empty or not a quantity: for summaries and displays
+ * of values validated elsewhere (or not at all), where a bad value counts as none
+ * (`tryParseQuantity(s)?.milliValue() ?? 0`). Errors other than QuantityParseError propagate.
+ */
+export function tryParseQuantity(s: string | undefined): Quantity | null {
+  if (!s) return null;
+  try {
+    return Quantity.parse(s);
+  } catch (e) {
+    if (e instanceof QuantityParseError) return null;
+    throw e;
+  }
+}
+
 // Resource lists repeat the same few strings ("100m", "1Gi") across thousands of pods; a small
 // cache makes the per-pod conversion a map lookup. Cleared wholesale when full.
 const CACHE_LIMIT = 4096;

@@ -17,7 +17,7 @@ import {
   withoutColumnar,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { configOf, objectsOf } from "./integration/helpers";
+import { configOf, objectsOf } from "./integration/integration-cluster.test-util";
 import { simulate } from "./simulate";
 
 const zones = ["zone-a", "zone-b", "zone-c"];

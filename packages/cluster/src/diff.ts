@@ -1,7 +1,7 @@
 // `kubesched diff`: the same snapshot and seed through two scheduler configurations. Per pod,
 // where each put it and why they differ (the plugin and score that made the difference); per
 // configuration, a summary of utilisation, spread and outcomes, side by side.
-import { quantityMilliValue, quantityValue } from "@kubesched/api";
+import { tryParseQuantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import type { AttemptExplanation } from "@kubesched/scheduler";
 import {
@@ -81,15 +81,6 @@ export interface DiffOptions
   labels: readonly [string, string];
 }
 
-function safe(parse: (s: string) => number, s: string | undefined): number {
-  if (!s) return 0;
-  try {
-    return parse(s);
-  } catch {
-    return 0;
-  }
-}
-
 function summarize(label: string, r: SimulationResult): DiffSummary {
   let cpuReq = 0;
   let cpuAlloc = 0;
@@ -99,12 +90,13 @@ function summarize(label: string, r: SimulationResult): DiffSummary {
   const placedNodes = new Set(r.pods.filter((p) => p.node).map((p) => p.node));
   let used = 0;
   for (const n of r.nodes) {
-    const cr = safe(quantityMilliValue, n.requested.cpu);
-    const ca = safe(quantityMilliValue, n.allocatable.cpu);
+    // A missing or malformed quantity counts as 0.
+    const cr = tryParseQuantity(n.requested.cpu)?.milliValue() ?? 0;
+    const ca = tryParseQuantity(n.allocatable.cpu)?.milliValue() ?? 0;
     cpuReq += cr;
     cpuAlloc += ca;
-    memReq += safe(quantityValue, n.requested.memory);
-    memAlloc += safe(quantityValue, n.allocatable.memory);
+    memReq += tryParseQuantity(n.requested.memory)?.value() ?? 0;
+    memAlloc += tryParseQuantity(n.allocatable.memory)?.value() ?? 0;
     if (ca > 0) maxCpu = Math.max(maxCpu, cr / ca);
     if (n.pods > 0) used++;
   }

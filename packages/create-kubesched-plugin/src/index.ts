@@ -5,7 +5,14 @@ import { nameProblems, type PluginNames, pluginNames } from "./names";
 import { templateFiles } from "./template";
 
 export { nameProblems, type PluginNames, pluginNames, toKebab } from "./names";
-export { type TemplateOptions, templateFiles, toolVersions } from "./template";
+export {
+  type PluginTemplateOptions,
+  renderPlugin,
+  renderTemplate,
+  type TemplateOptions,
+  templateFiles,
+  toolVersions,
+} from "./template";
 
 /** This package's version: the kubesched release it scaffolds for (it releases with the core). */
 export function ownVersion(): string {

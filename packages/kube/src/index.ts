@@ -12,7 +12,6 @@ export {
   reflectorBackoff,
   reflectorBackoffResetMs,
 } from "./backoff";
-export { type KubeClusterClientOptions, kubeClusterClient, podStatusPatchBody } from "./client";
 export {
   type EventV1,
   eventSeriesFinishMs,
@@ -31,6 +30,7 @@ export {
   type InformerOptions,
   VeryShortWatchError,
 } from "./informer";
+export { type KubeClusterClientOptions, kubeClusterClient, podStatusPatchBody } from "./kube-cluster-client";
 export {
   type Informers,
   KubeClusterSource,

@@ -34,10 +34,10 @@ import type {
   OtherResourceKind,
 } from "@kubesched/scheduler";
 import type { BackoffConfig } from "./backoff";
-import { kubeClusterClient } from "./client";
 import { KubeEventRecorder } from "./event-recorder";
 import { TokenBucketRateLimiter } from "./flowcontrol";
 import { DeletedFinalStateUnknown, Informer, type InformerHandlers } from "./informer";
+import { kubeClusterClient } from "./kube-cluster-client";
 import type { ClientMetrics } from "./metrics";
 import { RawClient } from "./raw-client";
 import { customResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";

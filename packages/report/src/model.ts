@@ -3,7 +3,7 @@
 // Strings (node and plugin names, codes, reasons) are interned once; identical filter rows and
 // score rows (nodes of one shape in a homogeneous cluster) are stored once with the nodes that
 // share them.
-import { quantityMilliValue, quantityValue } from "@kubesched/api";
+import { type Quantity, tryParseQuantity } from "@kubesched/api";
 import type { NodeResult, PodResult, SimulationDiff, SimulationResult } from "@kubesched/cluster";
 
 /** One resource of a node: allocatable, requested before and after, as shown and as numbers. */
@@ -126,36 +126,32 @@ class RowGroups<R> {
   }
 }
 
-function safe(parse: (s: string) => number, s: string | undefined): number {
-  if (s === undefined) return 0;
-  try {
-    return parse(s);
-  } catch {
-    return 0;
-  }
-}
+const milli = (q: Quantity) => q.milliValue();
+const units = (q: Quantity) => q.value();
 
 function nodeRow(n: NodeResult): NodeRow {
   const resources: Record<string, ResourceCell> = {};
-  const cell = (alloc: string | undefined, before: string, after: string, parse: (s: string) => number) => ({
-    text: [alloc ?? "", before, after] as [string, string, string],
-    value: [safe(parse, alloc), safe(parse, before), safe(parse, after)] as [number, number, number],
-  });
-  resources.cpu = cell(
-    n.allocatable.cpu,
-    n.before.requested.cpu ?? "0",
-    n.requested.cpu ?? "0",
-    quantityMilliValue,
-  );
+  const cell = (alloc: string | undefined, before: string, after: string, of: (q: Quantity) => number) => {
+    // A value that is not a quantity shows as written and counts as 0.
+    const n = (v: string | undefined) => {
+      const q = tryParseQuantity(v);
+      return q ? of(q) : 0;
+    };
+    return {
+      text: [alloc ?? "", before, after] as [string, string, string],
+      value: [n(alloc), n(before), n(after)] as [number, number, number],
+    };
+  };
+  resources.cpu = cell(n.allocatable.cpu, n.before.requested.cpu ?? "0", n.requested.cpu ?? "0", milli);
   resources.memory = cell(
     n.allocatable.memory,
     n.before.requested.memory ?? "0",
     n.requested.memory ?? "0",
-    quantityValue,
+    units,
   );
-  resources.pods = cell(n.allocatable.pods, String(n.before.pods), String(n.pods), quantityValue);
+  resources.pods = cell(n.allocatable.pods, String(n.before.pods), String(n.pods), units);
   for (const [name, s] of Object.entries(n.scalarResources ?? {})) {
-    resources[name] = cell(s.allocatable, s.requestedBefore, s.requested, quantityValue);
+    resources[name] = cell(s.allocatable, s.requestedBefore, s.requested, units);
   }
   return { name: n.name, resources };
 }

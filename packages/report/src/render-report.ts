@@ -1,7 +1,7 @@
 // One self-contained HTML file: inline CSS, the model as one inline JSON blob, and the script
 // that renders it. Nothing is fetched: the file can be opened offline or attached to a ticket.
 import type { SimulationDiff, SimulationResult } from "@kubesched/cluster";
-import { reportClient } from "./client";
+import { clientScript } from "./client-script.generated";
 import { diffSection, type ReportModel, type ReportSection, simulationSection } from "./model";
 import { styles } from "./styles";
 
@@ -51,15 +51,6 @@ function escapeHTML(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/**
- * The client function's source, called. Transpilers that keep function names (esbuild's
- * keepNames, used by tsx) wrap functions in a `__name(fn, "name")` helper that lives outside the
- * function; the page defines it as the identity so the source runs however it was compiled.
- */
-function clientScript(): string {
-  return `var __name = function (f) { return f; };\n(${reportClient.toString()})();`;
-}
-
 /** Renders the report as one HTML document. */
 export function renderReport(input: ReportInput): string {
   const model = reportModel(input);
@@ -77,7 +68,7 @@ export function renderReport(input: ReportInput): string {
 <header><h1>${escapeHTML(model.title)}</h1>${subtitle ? `<p class="muted">${escapeHTML(subtitle)}</p>` : ""}</header>
 <main id="app"><noscript>This report needs JavaScript to render its tables.</noscript></main>
 <script type="application/json" id="kubesched-report-data">${scriptSafeJSON(model)}</script>
-<script>${clientScript()}</script>
+<script>${clientScript}</script>
 </body>
 </html>
 `;

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The report in a real headless browser (the system's Chromium, driven by playwright-core):
 // the page loads from a file:// URL with no console errors, the summary shows the simulation's
 // numbers, a pod's explain view opens with its filter matrix and upstream's reasons, and a
@@ -5,6 +6,7 @@
 // machine without Chromium it is skipped with a message.
 //
 // UPDATE_SCREENSHOTS=1 npx vitest run packages/report  rewrites docs/*.png from these pages.
+// (The DOM types are for the callbacks page.evaluate runs in the page.)
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,15 +1,16 @@
-// Generates an in-repo plugin package from the plugin template (ARCHITECTURE.md "Plugin package
-// template"): package.json, tsconfig, tsup and vitest configs, src/ (index, the plugin's file,
-// args, events, reasons, a table test through the plugin harness), README and a changeset; with
-// `register`, the in-tree registry entry.
+// Generates an in-repo plugin package: the plugin's sources and README from the one plugin template
+// (create-kubesched-plugin's renderPlugin, which `npm create kubesched-plugin` uses too: index,
+// the plugin's file, args, a table test through the plugin harness), and the workspace's own files
+// around them: package.json, tsconfig, tsup and vitest configs and a changeset; with `register`,
+// the in-tree registry entry.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { renderPlugin } from "create-kubesched-plugin";
 
 /** The workspace root (this file is tooling/new-plugin/src/generate.ts). */
 export const workspaceRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const templateDir = resolve(dirname(fileURLToPath(import.meta.url)), "../template");
 
 export interface NewPluginOptions {
   /** The plugin's registered name, PascalCase as upstream's ("NodeResourcesFit"). */
@@ -79,10 +80,6 @@ export function frameworkPeerRange(root: string): string {
   const range = pkg.peerDependencies?.["@kubesched/framework"];
   if (!range) throw new Error("packages/plugins/in-tree/package.json has no @kubesched/framework peer range");
   return range;
-}
-
-function render(text: string, vars: Record<string, string>): string {
-  return text.replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m);
 }
 
 function posix(p: string): string {
@@ -169,16 +166,13 @@ export function newPlugin(opts: NewPluginOptions): NewPluginResult {
   if (existsSync(dir)) throw new NewPluginError(`${posix(relative(root, dir)) || dir} already exists`, 1);
   const packageName = `@kubesched/plugin-${kebab}`;
   const toRoot = posix(relative(dir, root));
-  const vars: Record<string, string> = {
+  const vars = {
     Name,
     kebab,
     camel: camelCase(kebab),
     packageName,
     kubernetes: trackedKubernetes(root),
     frameworkRange: frameworkPeerRange(root),
-    defaultExport: contrib
-      ? `\n/** The package's default export: what \`kubesched --plugin ${packageName}\` loads. */\nexport default ${camelCase(kebab)}Plugin;\n`
-      : "",
   };
 
   const files = new Map<string, string>();
@@ -190,19 +184,15 @@ export function newPlugin(opts: NewPluginOptions): NewPluginResult {
   );
   files.set("vitest.config.ts", vitestConfig(toRoot, contrib));
   if (contrib) files.set("CHANGELOG.md", `# ${packageName}\n`);
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d)) {
-      const p = join(d, entry);
-      if (statSync(p).isDirectory()) walk(p);
-      else {
-        const out = posix(relative(templateDir, p))
-          .replace(/\.tmpl$/, "")
-          .replace(/__kebab__/g, kebab);
-        files.set(out, render(readFileSync(p, "utf8"), vars).replace(/\n+$/, "\n"));
-      }
-    }
-  };
-  walk(templateDir);
+  const plugin = renderPlugin({
+    names: { kebab, pascal: Name, camel: vars.camel, packageName },
+    kubernetes: vars.kubernetes,
+    frameworkRange: vars.frameworkRange,
+    layout: "workspace",
+    // Contrib plugins load with --plugin, which imports the package's default export.
+    defaultExport: contrib,
+  });
+  for (const [rel, text] of Object.entries(plugin)) files.set(rel, text);
 
   const written: string[] = [];
   for (const [rel, text] of files) {
@@ -227,7 +217,7 @@ export function newPlugin(opts: NewPluginOptions): NewPluginResult {
 
   if (opts.register) written.push(...registerInTree(root, vars));
 
-  // The templates are formatted for a short name; a long one may need other line breaks.
+  // The template is formatted for a short name; a long one may need other line breaks.
   biomeWrite(dir);
   return { dir, packageName, files: written };
 }

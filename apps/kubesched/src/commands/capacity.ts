@@ -5,21 +5,18 @@ import { writeFileSync } from "node:fs";
 import type { Pod } from "@kubesched/api";
 import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } from "@kubesched/cluster";
 import { stringify } from "yaml";
-import type { CommandSpec } from "../cli";
+import { defineCommand } from "../cli";
+import { boolFlag, integer, listFlag, valueFlag } from "../flags";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, resolvePath } from "./inputs";
 import {
   clusterFlag,
   configFlag,
   kubeconfigFlags,
-  loadClusterInput,
-  loadConfigFlag,
-  loadObjectsFlag,
+  outFlag,
   outputFlag,
-  parseSeedFlag,
   pluginFlag,
-  printErrors,
-  resolvePath,
   seedFlag,
-} from "./common";
+} from "./shared-flags";
 
 export function renderCapacityTable(r: CapacityReport): string {
   const lines: string[] = [];
@@ -33,50 +30,43 @@ export function renderCapacityTable(r: CapacityReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-export const capacityCommand: CommandSpec = {
+export const capacityCommand = defineCommand({
   name: "capacity",
   summary: "How many more replicas of a pod fit the cluster, where they go, and why the next one does not.",
   flags: [
     clusterFlag,
     ...kubeconfigFlags,
-    {
+    listFlag({
       name: "pod",
       value: "FILE",
-      repeatable: true,
       description:
         "The pod to count (a Pod manifest); several --pod files are filled in order, each in what the previous left. Repeatable.",
-    },
-    {
+    }),
+    valueFlag({
       name: "max",
       value: "N",
       description: "Stop after N replicas over all pods (cluster-capacity's --max-limit); default: no limit.",
-    },
+      parse: integer(0, Number.POSITIVE_INFINITY, "must be a non-negative integer"),
+    }),
     configFlag,
     pluginFlag,
     seedFlag,
     outputFlag,
-    { name: "out", value: "FILE", description: "Write the report to FILE instead of stdout." },
-    { name: "schema", description: "Print the JSON Schema of the CapacityReport output and exit." },
+    outFlag("the report"),
+    boolFlag({ name: "schema", description: "Print the JSON Schema of the CapacityReport output and exit." }),
   ],
   async run(ctx) {
     if (ctx.flags.schema === true) {
       ctx.io.stdout(`${JSON.stringify(capacityReportSchema, null, 2)}\n`);
       return 0;
     }
-    const podFiles = ctx.lists.pod ?? [];
+    const podFiles = ctx.flags.pod;
     if (podFiles.length === 0) {
       ctx.io.stderr("error: --pod is required (a Pod manifest whose replicas are counted)\n");
       return 2;
     }
-    const seed = parseSeedFlag(ctx);
-    if (seed === null) return 2;
-    const maxRaw = ctx.flags.max;
-    const max = typeof maxRaw === "string" ? Number(maxRaw) : 0;
-    if (!Number.isInteger(max) || max < 0) {
-      ctx.io.stderr(`error: invalid value "${String(maxRaw)}" for --max: must be a non-negative integer\n`);
-      return 2;
-    }
-    const config = loadConfigFlag(ctx);
+    const { seed, max = 0 } = ctx.flags;
+    const config = loadConfigFlag(ctx, ctx.flags.config);
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
@@ -107,7 +97,7 @@ export const capacityCommand: CommandSpec = {
       printErrors(ctx, e.errors);
       return 1;
     }
-    const format = typeof ctx.flags.output === "string" ? ctx.flags.output : "table";
+    const format = ctx.flags.output;
     const text =
       format === "json"
         ? `${JSON.stringify(report, null, 2)}\n`
@@ -115,8 +105,8 @@ export const capacityCommand: CommandSpec = {
           ? stringify(report, { lineWidth: 0 })
           : renderCapacityTable(report);
     const out = ctx.flags.out;
-    if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
+    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);
     return 0;
   },
-};
+});

@@ -6,39 +6,41 @@ import {
   encodeConfig,
   loadConfigFile,
 } from "@kubesched/config";
-import type { CommandSpec } from "../cli";
-import { loadConfigFlag, pluginFlag, printUnknownPluginHint, resolvePath } from "./common";
+import { type CommandSpec, defineCommand } from "../cli";
+import { choiceFlag, valueFlag } from "../flags";
+import { loadConfigFlag, printUnknownPluginHint, resolvePath } from "./inputs";
+import { pluginFlag } from "./shared-flags";
 
-const printDefaults: CommandSpec = {
+const printDefaults = defineCommand({
   name: "print-defaults",
   summary: "Print the fully defaulted configuration (as kube-scheduler --write-config-to).",
   flags: [
-    {
+    choiceFlag({
       name: "output",
       short: "o",
       value: "FORMAT",
       values: ["yaml", "json"],
       default: "yaml",
       description: "Output format.",
-    },
-    {
+    }),
+    valueFlag({
       name: "config",
       value: "FILE",
       description: "Default this KubeSchedulerConfiguration file instead of an empty one.",
-    },
+    }),
     pluginFlag,
   ],
   run(ctx) {
-    const cfg = loadConfigFlag(ctx);
+    const cfg = loadConfigFlag(ctx, ctx.flags.config);
     if (cfg === null) return 1;
     if (ctx.flags.output === "json")
       ctx.io.stdout(`${JSON.stringify(encodeConfig(cfg, ctx.registry), null, 2)}\n`);
     else ctx.io.stdout(configToYAML(cfg, ctx.registry));
     return 0;
   },
-};
+});
 
-const validate: CommandSpec = {
+const validate = defineCommand({
   name: "validate",
   summary: "Check KubeSchedulerConfiguration files: print valid, or every error (exit code 1).",
   args: [{ name: "FILE", required: true, variadic: true }],
@@ -59,9 +61,9 @@ const validate: CommandSpec = {
     }
     return failed ? 1 : 0;
   },
-};
+});
 
-const schema: CommandSpec = {
+const schema = defineCommand({
   name: "schema",
   summary: "Print the JSON Schema of KubeSchedulerConfiguration (with the registry's plugins and args).",
   flags: [pluginFlag],
@@ -69,7 +71,7 @@ const schema: CommandSpec = {
     ctx.io.stdout(`${JSON.stringify(buildConfigJSONSchema(ctx.registry), null, 2)}\n`);
     return 0;
   },
-};
+});
 
 export const configCommand: CommandSpec = {
   name: "config",

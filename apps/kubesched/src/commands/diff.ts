@@ -6,20 +6,11 @@ import { AdmissionError, type DiffPlacement, diff, type SimulationDiff } from "@
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import { renderReport } from "@kubesched/report";
 import { stringify } from "yaml";
-import type { CommandSpec } from "../cli";
-import {
-  clusterFlag,
-  kubeconfigFlags,
-  loadClusterInput,
-  loadConfigFlag,
-  outputFlag,
-  parseSeedFlag,
-  pluginFlag,
-  printErrors,
-  resolvePath,
-  seedFlag,
-} from "./common";
-import { pad } from "./simulate-output";
+import { defineCommand } from "../cli";
+import { listFlag, valueFlag } from "../flags";
+import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
+import { clusterFlag, kubeconfigFlags, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
+import { pad } from "./table";
 
 function where(p: DiffPlacement): string {
   return p.node ?? p.outcome;
@@ -54,38 +45,36 @@ export function renderDiffTable(d: SimulationDiff): string {
   return `${lines.join("\n")}\n`;
 }
 
-export const diffCommand: CommandSpec = {
+export const diffCommand = defineCommand({
   name: "diff",
   summary: "Run a snapshot through two scheduler configurations and show what changes and why.",
   flags: [
     clusterFlag,
     ...kubeconfigFlags,
-    {
+    listFlag({
       name: "config",
       value: "FILE",
-      repeatable: true,
       description:
         'A KubeSchedulerConfiguration; give it twice (A, then B). "default" means upstream\'s defaults.',
-    },
+    }),
     pluginFlag,
     seedFlag,
     outputFlag,
-    { name: "out", value: "FILE", description: "Write the result to FILE instead of stdout." },
-    {
+    outFlag("the result"),
+    valueFlag({
       name: "report",
       value: "FILE",
       description:
         "Also write a self-contained HTML report to FILE (the two summaries side by side, each pod's placements and why they differ).",
-    },
+    }),
   ],
   async run(ctx) {
-    const files = ctx.lists.config ?? [];
+    const files = ctx.flags.config;
     if (files.length !== 2) {
       ctx.io.stderr(`error: --config must be given exactly twice (A and B), got ${files.length}\n`);
       return 2;
     }
-    const seed = parseSeedFlag(ctx);
-    if (seed === null) return 2;
+    const seed = ctx.flags.seed;
     const configs: KubeSchedulerConfiguration[] = [];
     for (const f of files) {
       const c = loadConfigFlag(ctx, f === "default" ? null : f);
@@ -109,22 +98,21 @@ export const diffCommand: CommandSpec = {
       printErrors(ctx, e.errors);
       return 1;
     }
-    const format = typeof ctx.flags.output === "string" ? ctx.flags.output : "table";
+    const format = ctx.flags.output;
     const text =
       format === "json"
         ? `${JSON.stringify(result, null, 2)}\n`
         : format === "yaml"
           ? stringify(result, { lineWidth: 0 })
           : renderDiffTable(result);
-    const out = ctx.flags.out;
-    if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
+    const { out, report, kubeconfig } = ctx.flags;
+    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);
-    const report = ctx.flags.report;
-    if (typeof report === "string") {
+    if (report !== undefined) {
       const input =
-        typeof ctx.flags.kubeconfig === "string"
-          ? `--kubeconfig ${ctx.flags.kubeconfig}`
-          : (ctx.lists.cluster ?? []).map((c) => `--cluster ${c}`).join(" ");
+        kubeconfig !== undefined
+          ? `--kubeconfig ${kubeconfig}`
+          : ctx.flags.cluster.map((c) => `--cluster ${c}`).join(" ");
       const subtitle = `kubesched diff ${input} --config ${files[0]} --config ${files[1]} --seed ${seed}`;
       try {
         writeFileSync(resolvePath(ctx, report), renderReport({ diff: result, subtitle }));
@@ -135,4 +123,4 @@ export const diffCommand: CommandSpec = {
     }
     return 0;
   },
-};
+});

@@ -1,11 +1,12 @@
 // kubesched plugins: the plugins this kubesched can run — in-tree and loaded packages — with the
 // package and version installed, the Kubernetes minor each tracks, extension points and args.
 import { stringify } from "yaml";
-import type { CommandSpec } from "../cli";
+import { defineCommand } from "../cli";
+import { choiceFlag, valueFlag } from "../flags";
 import { describePlugins, type PluginInfo } from "../plugins/describe";
 import { runningFramework } from "../plugins/plugin-packages";
-import { pluginFlag } from "./common";
-import { pad } from "./simulate-output";
+import { pluginFlag } from "./shared-flags";
+import { pad } from "./table";
 
 export interface PluginList {
   apiVersion: "kubesched.io/v1alpha1";
@@ -32,25 +33,25 @@ export function renderPluginsTable(list: PluginList): string {
   return `${pad(rows)}\n\n@kubesched/framework ${list.framework}${notes.length ? `\n${notes.join("\n")}` : ""}\n`;
 }
 
-export const pluginsCommand: CommandSpec = {
+export const pluginsCommand = defineCommand({
   name: "plugins",
   summary: "List the in-tree and loaded plugins: package, version, Kubernetes minor, extension points, args.",
   flags: [
     pluginFlag,
-    {
+    valueFlag({
       name: "config",
       value: "FILE",
       description:
         "A KubeSchedulerConfiguration whose kubesched-options.yaml (next to it) names plugin packages.",
-    },
-    {
+    }),
+    choiceFlag({
       name: "output",
       short: "o",
       value: "FORMAT",
       values: ["table", "json", "yaml"],
       default: "table",
       description: "Output format; json and yaml add each plugin's default args and args JSON Schema.",
-    },
+    }),
   ],
   async run(ctx) {
     const list: PluginList = {
@@ -59,7 +60,7 @@ export const pluginsCommand: CommandSpec = {
       framework: runningFramework().version,
       plugins: await describePlugins(ctx.registry, ctx.pluginPackages, ctx.logger),
     };
-    const format = typeof ctx.flags.output === "string" ? ctx.flags.output : "table";
+    const format = ctx.flags.output;
     ctx.io.stdout(
       format === "json"
         ? `${JSON.stringify(list, null, 2)}\n`
@@ -69,4 +70,4 @@ export const pluginsCommand: CommandSpec = {
     );
     return 0;
   },
-};
+});

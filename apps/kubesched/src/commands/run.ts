@@ -30,9 +30,10 @@ import {
 import type { BackoffConfig, KubeConfig } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import pkg from "../../package.json" with { type: "json" };
-import type { CommandContext, CommandSpec, FlagSpec } from "../cli";
-import { loadConfigFlag, pluginFlag, resolvePath } from "./common";
+import { type CommandContext, defineCommand, type FlagValues } from "../cli";
+import { boolFlag, FlagValueError, integer, invalidValue, valueFlag } from "../flags";
 import { parseFeatureGates } from "./feature-gates";
+import { loadConfigFlag, resolvePath } from "./inputs";
 import {
   defaultAlwaysAllowPaths,
   defaultSecurePort,
@@ -42,6 +43,7 @@ import {
   startServing,
   type TLSFiles,
 } from "./serving";
+import { pluginFlag } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
@@ -268,116 +270,168 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   }
 }
 
-const durationFlag = (name: string, description: string): FlagSpec => ({
-  name,
-  value: "DURATION",
-  description,
-});
+const durationFlag = <const N extends string>(name: N, description: string) =>
+  valueFlag({
+    name,
+    value: "DURATION",
+    description,
+    parse: (raw, flag) => {
+      const ms = parseDuration(raw);
+      if (ms === undefined || ms <= 0)
+        throw invalidValue(raw, flag, 'must be a positive duration such as "15s"');
+      return ms;
+    },
+  });
 
-export const runCommand: CommandSpec = {
+const portFlag = <const N extends string, const D extends string>(
+  name: N,
+  byDefault: D,
+  description: string,
+) =>
+  valueFlag({
+    name,
+    value: "N",
+    default: byDefault,
+    description,
+    parse: integer(0, 65535, "must be an integer from 0 to 65535"),
+  });
+
+/** kube-scheduler's flags (cmd/kube-scheduler/app/options), as `run` takes them. */
+const runFlags = [
+  valueFlag({
+    name: "config",
+    value: "FILE",
+    description:
+      "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
+  }),
+  pluginFlag,
+  valueFlag({
+    name: "write-config-to",
+    value: "FILE",
+    description: "If set, write the configuration values to this file and exit.",
+  }),
+  valueFlag({
+    name: "kubeconfig",
+    value: "PATH",
+    description:
+      "kubeconfig file; default: clientConnection.kubeconfig, else the in-cluster service account, else $KUBECONFIG.",
+  }),
+  valueFlag({
+    name: "master",
+    value: "URL",
+    description: "The address of the Kubernetes API server (overrides any value in kubeconfig).",
+  }),
+  valueFlag({
+    name: "feature-gates",
+    value: "A=true,B=false",
+    description: "Feature gates over v1.37's defaults (the gates the plugins read; see the README).",
+    parse: (raw) => {
+      try {
+        return parseFeatureGates(raw);
+      } catch (e) {
+        throw new FlagValueError(`invalid argument "${raw}" for "--feature-gates" flag: ${message(e)}`);
+      }
+    },
+  }),
+  valueFlag({
+    name: "bind-address",
+    value: "IP",
+    default: "0.0.0.0",
+    description: "The address the secure port (and --port) listen on.",
+  }),
+  portFlag(
+    "secure-port",
+    `${defaultSecurePort}`,
+    "HTTPS port of /healthz, /livez, /readyz, /metrics and /configz, with delegated authentication and authorization (0: off).",
+  ),
+  valueFlag({
+    name: "cert-dir",
+    value: "DIR",
+    description:
+      "Where the generated self-signed certificate (kube-scheduler.crt/.key) is written and reused; default: in memory.",
+  }),
+  valueFlag({
+    name: "tls-cert-file",
+    value: "FILE",
+    description: "The serving certificate (PEM, chain allowed).",
+  }),
+  valueFlag({
+    name: "tls-private-key-file",
+    value: "FILE",
+    description: "The serving certificate's private key.",
+  }),
+  valueFlag({
+    name: "authorization-always-allow-paths",
+    value: "PATHS",
+    default: defaultAlwaysAllowPaths.join(","),
+    description: "Paths served without authorization (a trailing * matches a prefix).",
+    parse: (raw) =>
+      raw
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+  }),
+  portFlag(
+    "port",
+    "0",
+    "Also serve the endpoints over plain HTTP on this port, without authentication (0: off).",
+  ),
+  boolFlag({
+    name: "leader-elect",
+    description:
+      "Elect a leader (a Lease) before scheduling; --leader-elect=false to run without (default: leaderElection.leaderElect, true).",
+  }),
+  durationFlag("leader-elect-lease-duration", "How long a lease lasts without renewal (default 15s)."),
+  durationFlag(
+    "leader-elect-renew-deadline",
+    "How long the leader retries renewing before giving up (default 10s).",
+  ),
+  durationFlag("leader-elect-retry-period", "How long candidates wait between tries (default 2s)."),
+  valueFlag({
+    name: "leader-elect-resource-lock",
+    value: "TYPE",
+    description: 'The lock type; only "leases".',
+  }),
+  valueFlag({
+    name: "leader-elect-resource-name",
+    value: "NAME",
+    description: "The Lease's name (default kube-scheduler).",
+  }),
+  valueFlag({
+    name: "leader-elect-resource-namespace",
+    value: "NS",
+    description: "The Lease's namespace (default kube-system).",
+  }),
+  valueFlag({
+    name: "kube-api-qps",
+    value: "QPS",
+    description: "DEPRECATED: clientConnection.qps (ignored with --config, as upstream).",
+    parse: (raw, flag) => {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) throw invalidValue(raw, flag);
+      return n;
+    },
+  }),
+  valueFlag({
+    name: "kube-api-burst",
+    value: "N",
+    description: "DEPRECATED: clientConnection.burst (ignored with --config, as upstream).",
+    parse: integer(0, Number.POSITIVE_INFINITY),
+  }),
+] as const;
+
+type RunContext = CommandContext<FlagValues<typeof runFlags>>;
+
+export const runCommand = defineCommand({
   name: "run",
   summary: "Run the scheduler in a cluster: informers, pods/binding, events, leader election, metrics.",
-  flags: [
-    {
-      name: "config",
-      value: "FILE",
-      description:
-        "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
-    },
-    pluginFlag,
-    {
-      name: "write-config-to",
-      value: "FILE",
-      description: "If set, write the configuration values to this file and exit.",
-    },
-    {
-      name: "kubeconfig",
-      value: "PATH",
-      description:
-        "kubeconfig file; default: clientConnection.kubeconfig, else the in-cluster service account, else $KUBECONFIG.",
-    },
-    {
-      name: "master",
-      value: "URL",
-      description: "The address of the Kubernetes API server (overrides any value in kubeconfig).",
-    },
-    {
-      name: "feature-gates",
-      value: "A=true,B=false",
-      description: "Feature gates over v1.37's defaults (the gates the plugins read; see the README).",
-    },
-    {
-      name: "bind-address",
-      value: "IP",
-      default: "0.0.0.0",
-      description: "The address the secure port (and --port) listen on.",
-    },
-    {
-      name: "secure-port",
-      value: "N",
-      default: String(defaultSecurePort),
-      description:
-        "HTTPS port of /healthz, /livez, /readyz, /metrics and /configz, with delegated authentication and authorization (0: off).",
-    },
-    {
-      name: "cert-dir",
-      value: "DIR",
-      description:
-        "Where the generated self-signed certificate (kube-scheduler.crt/.key) is written and reused; default: in memory.",
-    },
-    { name: "tls-cert-file", value: "FILE", description: "The serving certificate (PEM, chain allowed)." },
-    { name: "tls-private-key-file", value: "FILE", description: "The serving certificate's private key." },
-    {
-      name: "authorization-always-allow-paths",
-      value: "PATHS",
-      default: defaultAlwaysAllowPaths.join(","),
-      description: "Paths served without authorization (a trailing * matches a prefix).",
-    },
-    {
-      name: "port",
-      value: "N",
-      default: "0",
-      description: "Also serve the endpoints over plain HTTP on this port, without authentication (0: off).",
-    },
-    {
-      name: "leader-elect",
-      description:
-        "Elect a leader (a Lease) before scheduling; --leader-elect=false to run without (default: leaderElection.leaderElect, true).",
-    },
-    durationFlag("leader-elect-lease-duration", "How long a lease lasts without renewal (default 15s)."),
-    durationFlag(
-      "leader-elect-renew-deadline",
-      "How long the leader retries renewing before giving up (default 10s).",
-    ),
-    durationFlag("leader-elect-retry-period", "How long candidates wait between tries (default 2s)."),
-    { name: "leader-elect-resource-lock", value: "TYPE", description: 'The lock type; only "leases".' },
-    {
-      name: "leader-elect-resource-name",
-      value: "NAME",
-      description: "The Lease's name (default kube-scheduler).",
-    },
-    {
-      name: "leader-elect-resource-namespace",
-      value: "NS",
-      description: "The Lease's namespace (default kube-system).",
-    },
-    {
-      name: "kube-api-qps",
-      value: "QPS",
-      description: "DEPRECATED: clientConnection.qps (ignored with --config, as upstream).",
-    },
-    {
-      name: "kube-api-burst",
-      value: "N",
-      description: "DEPRECATED: clientConnection.burst (ignored with --config, as upstream).",
-    },
-  ],
+  flags: runFlags,
   async run(ctx) {
-    const parsed = parseRunFlags(ctx);
-    if (typeof parsed === "number") return parsed;
-    const { config, features, serving, kubeconfigPath, master } = parsed;
+    const applied = applyRunFlags(ctx);
+    if (applied === null) return 1;
+    const { config, features, serving, kubeconfigPath, master } = applied;
     const writeTo = ctx.flags["write-config-to"];
-    if (typeof writeTo === "string") {
+    if (writeTo !== undefined) {
       try {
         writeFileSync(resolvePath(ctx, writeTo), configToYAML(config, ctx.registry));
       } catch (e) {
@@ -418,9 +472,9 @@ export const runCommand: CommandSpec = {
       process.off("SIGTERM", stop);
     }
   },
-};
+});
 
-interface ParsedRun {
+interface AppliedRun {
   config: KubeSchedulerConfiguration;
   features: Partial<Features>;
   serving: ServingFlags | null;
@@ -428,111 +482,71 @@ interface ParsedRun {
   master: string | undefined;
 }
 
-function portFlag(ctx: CommandContext, name: string, fallback: number): number | null {
-  const raw = ctx.flags[name];
-  const port = typeof raw === "string" ? Number(raw) : fallback;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    ctx.io.stderr(
-      `error: invalid value "${String(raw)}" for --${name}: must be an integer from 0 to 65535\n`,
-    );
-    return null;
-  }
-  return port;
-}
-
-/** The flags of `run` applied to the configuration, as kube-scheduler's options.ApplyTo; an exit code on error. */
-export function parseRunFlags(ctx: CommandContext): ParsedRun | number {
-  const str = (name: string) =>
-    typeof ctx.flags[name] === "string" ? (ctx.flags[name] as string) : undefined;
-  let features: Partial<Features> = {};
-  const gates = str("feature-gates");
-  if (gates !== undefined) {
-    try {
-      const parsed = parseFeatureGates(gates);
-      features = parsed.features;
-      for (const w of parsed.warnings) ctx.io.stderr(`warning: ${w}\n`);
-    } catch (e) {
-      ctx.io.stderr(`error: invalid argument "${gates}" for "--feature-gates" flag: ${message(e)}\n`);
-      return 2;
-    }
-  }
-  const securePort = portFlag(ctx, "secure-port", defaultSecurePort);
-  const insecurePort = portFlag(ctx, "port", 0);
-  if (securePort === null || insecurePort === null) return 2;
-  const config = loadConfigFlag(ctx, ctx.flags.config, features);
-  if (config === null) return 1;
+/**
+ * The flags of `run` applied to the configuration, as kube-scheduler's options.ApplyTo; null
+ * after printing why the configuration cannot be used.
+ */
+export function applyRunFlags(ctx: RunContext): AppliedRun | null {
+  const f = ctx.flags;
+  const features = f["feature-gates"]?.features ?? {};
+  for (const w of f["feature-gates"]?.warnings ?? []) ctx.io.stderr(`warning: ${w}\n`);
+  const config = loadConfigFlag(ctx, f.config, features);
+  if (config === null) return null;
   const le = config.leaderElection;
   // upstream ApplyLeaderElectionTo: the leader-election flags override the file.
-  const leaderElect = ctx.lists["leader-elect"]?.at(-1);
-  if (leaderElect !== undefined) le.leaderElect = leaderElect === "true";
-  for (const [flag, field] of [
-    ["leader-elect-lease-duration", "leaseDuration"],
-    ["leader-elect-renew-deadline", "renewDeadline"],
-    ["leader-elect-retry-period", "retryPeriod"],
-  ] as const) {
-    const v = str(flag);
-    if (v === undefined) continue;
-    const ms = parseDuration(v);
-    if (ms === undefined || ms <= 0) {
-      ctx.io.stderr(`error: invalid value "${v}" for --${flag}: must be a positive duration such as "15s"\n`);
-      return 2;
-    }
-    le[field] = ms;
-  }
-  const lock = str("leader-elect-resource-lock");
-  if (lock !== undefined) le.resourceLock = lock;
-  const leName = str("leader-elect-resource-name");
-  if (leName !== undefined) le.resourceName = leName;
-  const leNs = str("leader-elect-resource-namespace");
-  if (leNs !== undefined) le.resourceNamespace = leNs;
+  if (f["leader-elect"] !== undefined) le.leaderElect = f["leader-elect"];
+  le.leaseDuration = f["leader-elect-lease-duration"] ?? le.leaseDuration;
+  le.renewDeadline = f["leader-elect-renew-deadline"] ?? le.renewDeadline;
+  le.retryPeriod = f["leader-elect-retry-period"] ?? le.retryPeriod;
+  le.resourceLock = f["leader-elect-resource-lock"] ?? le.resourceLock;
+  le.resourceName = f["leader-elect-resource-name"] ?? le.resourceName;
+  le.resourceNamespace = f["leader-elect-resource-namespace"] ?? le.resourceNamespace;
   // upstream ApplyDeprecated: honoured only without --config.
   for (const [flag, field] of [
     ["kube-api-qps", "qps"],
     ["kube-api-burst", "burst"],
   ] as const) {
-    const v = str(flag);
+    const v = f[flag];
     if (v === undefined) continue;
-    const n = Number(v);
-    if (!Number.isFinite(n) || (field === "burst" && (!Number.isInteger(n) || n < 0))) {
-      ctx.io.stderr(`error: invalid value "${v}" for --${flag}\n`);
-      return 2;
-    }
-    if (typeof ctx.flags.config === "string") {
+    if (f.config !== undefined) {
       ctx.io.stderr(`warning: --${flag} is ignored with --config (set clientConnection.${field})\n`);
-    } else config.clientConnection[field] = n;
+    } else config.clientConnection[field] = v;
   }
   const errors = validateConfig(config, ctx.registry, { ...defaultFeatures, ...features });
   if (errors.length > 0) {
     for (const e of errors) ctx.io.stderr(`error: ${formatFieldError(e)}\n`);
-    return 1;
+    return null;
   }
   if (le.leaderElect && le.leaseDuration <= le.renewDeadline) {
     ctx.io.stderr("error: leaderElection.leaseDuration must be greater than leaderElection.renewDeadline\n");
-    return 1;
+    return null;
   }
-  const kubeconfigFlag = str("kubeconfig");
   const kubeconfigPath =
-    kubeconfigFlag !== undefined
-      ? resolvePath(ctx, kubeconfigFlag)
+    f.kubeconfig !== undefined
+      ? resolvePath(ctx, f.kubeconfig)
       : config.clientConnection.kubeconfig || undefined;
+  const securePort = f["secure-port"];
+  const insecurePort = f.port;
+  const tlsPath = (name: "cert-dir" | "tls-cert-file" | "tls-private-key-file") => {
+    const v = f[name];
+    return v ? resolvePath(ctx, v) : undefined;
+  };
+  const certDir = tlsPath("cert-dir");
+  const certFile = tlsPath("tls-cert-file");
+  const keyFile = tlsPath("tls-private-key-file");
   const serving: ServingFlags | null =
     securePort === 0 && insecurePort === 0
       ? null
       : {
-          bindAddress: str("bind-address") ?? "0.0.0.0",
+          bindAddress: f["bind-address"],
           securePort,
           insecurePort,
           tls: {
-            ...(str("cert-dir") ? { certDir: resolvePath(ctx, str("cert-dir") as string) } : {}),
-            ...(str("tls-cert-file") ? { certFile: resolvePath(ctx, str("tls-cert-file") as string) } : {}),
-            ...(str("tls-private-key-file")
-              ? { keyFile: resolvePath(ctx, str("tls-private-key-file") as string) }
-              : {}),
+            ...(certDir ? { certDir } : {}),
+            ...(certFile ? { certFile } : {}),
+            ...(keyFile ? { keyFile } : {}),
           },
-          alwaysAllowPaths: (str("authorization-always-allow-paths") ?? defaultAlwaysAllowPaths.join(","))
-            .split(",")
-            .map((p) => p.trim())
-            .filter(Boolean),
+          alwaysAllowPaths: f["authorization-always-allow-paths"],
         };
-  return { config, features, serving, kubeconfigPath, master: str("master") };
+  return { config, features, serving, kubeconfigPath, master: f.master };
 }

@@ -1,32 +1,22 @@
 // Rendering a SimulationResult: table (for people), json and yaml (for tools).
+import { type Quantity, tryParseQuantity } from "@kubesched/api";
 import type { PodResult, SimulationResult } from "@kubesched/cluster";
 import { stringify } from "yaml";
+import { pad } from "./table";
 
 export type OutputFormat = "table" | "json" | "yaml";
 
-export function pad(cells: string[][]): string {
-  const widths: number[] = [];
-  for (const row of cells) {
-    row.forEach((c, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, c.length);
-    });
-  }
-  return cells
-    .map((row) =>
-      row
-        .map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+/** " (25%)": `req` of `alloc` in the unit `of` reads; nothing when alloc is missing, bad or 0. */
+function percent(req: string, alloc: string | undefined, of: (q: Quantity) => number): string {
+  const a = tryParseQuantity(alloc);
+  const total = a ? of(a) : 0;
+  if (!total) return "";
+  const r = tryParseQuantity(req);
+  return ` (${Math.round(((r ? of(r) : 0) / total) * 100)}%)`;
 }
 
-function percent(req: string, alloc: string | undefined, parse: (s: string) => number): string {
-  if (!alloc) return "";
-  const a = parse(alloc);
-  if (!a) return "";
-  return ` (${Math.round((parse(req) / a) * 100)}%)`;
-}
+const cpu = (q: Quantity) => q.milliValue();
+const bytes = (q: Quantity) => q.value();
 
 /**
  * The explanation of one pod for people: which plugins rejected how many nodes and why, the
@@ -99,12 +89,7 @@ export function renderExplain(p: PodResult, top: number): string[] {
   return lines;
 }
 
-export function renderTable(
-  r: SimulationResult,
-  parseCpu: (s: string) => number,
-  parseBytes: (s: string) => number,
-  top = 3,
-): string {
+export function renderTable(r: SimulationResult, top = 3): string {
   const pods = [["POD", "OUTCOME", "NODE", "ATTEMPTS", "MESSAGE"]];
   for (const p of r.pods) {
     const node = p.node ?? (p.nominatedNode ? `(nominated ${p.nominatedNode})` : "-");
@@ -114,8 +99,8 @@ export function renderTable(
   for (const n of r.nodes) {
     nodes.push([
       n.name,
-      `${n.requested.cpu ?? "0"}/${n.allocatable.cpu ?? "?"}${percent(n.requested.cpu ?? "0", n.allocatable.cpu, parseCpu)}`,
-      `${n.requested.memory ?? "0"}/${n.allocatable.memory ?? "?"}${percent(n.requested.memory ?? "0", n.allocatable.memory, parseBytes)}`,
+      `${n.requested.cpu ?? "0"}/${n.allocatable.cpu ?? "?"}${percent(n.requested.cpu ?? "0", n.allocatable.cpu, cpu)}`,
+      `${n.requested.memory ?? "0"}/${n.allocatable.memory ?? "?"}${percent(n.requested.memory ?? "0", n.allocatable.memory, bytes)}`,
       `${n.pods}/${n.allocatable.pods ?? "?"}`,
     ]);
   }
@@ -139,19 +124,13 @@ export function renderTable(
   return `${lines.join("\n")}\n`;
 }
 
-export function renderResult(
-  r: SimulationResult,
-  format: OutputFormat,
-  parseCpu: (s: string) => number,
-  parseBytes: (s: string) => number,
-  top = 3,
-): string {
+export function renderResult(r: SimulationResult, format: OutputFormat, top = 3): string {
   switch (format) {
     case "json":
       return `${JSON.stringify(r, null, 2)}\n`;
     case "yaml":
       return stringify(r, { lineWidth: 0 });
     default:
-      return renderTable(r, parseCpu, parseBytes, top);
+      return renderTable(r, top);
   }
 }

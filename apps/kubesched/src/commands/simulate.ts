@@ -1,101 +1,81 @@
 // kubesched simulate: the contract in ARCHITECTURE.md (flags, SimulationResult, determinism).
 import { writeFileSync } from "node:fs";
-import { quantityMilliValue, quantityValue } from "@kubesched/api";
 import { AdmissionError, simulate } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
-import type { CommandContext, CommandSpec } from "../cli";
+import { type CommandContext, defineCommand, type FlagValues } from "../cli";
+import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
+import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
 import {
   clusterFlag,
   configFlag,
   kubeconfigFlags,
-  loadClusterInput,
-  loadConfigFlag,
+  outFlag,
   outputFlag,
-  parseSeedFlag,
   pluginFlag,
-  printErrors,
-  resolvePath,
   seedFlag,
-} from "./common";
+} from "./shared-flags";
 import { type OutputFormat, renderResult } from "./simulate-output";
 
-export function safe(parse: (s: string) => number): (s: string) => number {
-  return (s) => {
-    try {
-      return parse(s);
-    } catch {
-      return 0;
-    }
-  };
-}
+const simulateFlags = [
+  configFlag,
+  pluginFlag,
+  clusterFlag,
+  ...kubeconfigFlags,
+  outputFlag,
+  boolFlag({
+    name: "explain",
+    description:
+      "Add each plugin's filter and score results (the deciding attempt); in the table: a filter summary and the top nodes' scores per pod.",
+  }),
+  listFlag({
+    name: "pod",
+    value: "NS/NAME",
+    description: "With --explain: explain only these pods (every output format). Repeatable.",
+    parse: (raw, flag) => {
+      if (!/^[^/]+\/[^/]+$/.test(raw)) throw invalidValue(raw, flag, "use NAMESPACE/NAME");
+      return raw;
+    },
+  }),
+  valueFlag({
+    name: "top",
+    value: "N",
+    default: "3",
+    description: "With --explain and the table output: how many best-scored nodes to break down.",
+    parse: integer(1, Number.POSITIVE_INFINITY, "must be a positive integer"),
+  }),
+  seedFlag,
+  outFlag("the result"),
+  valueFlag({
+    name: "report",
+    value: "FILE",
+    description:
+      "Also write a self-contained HTML report to FILE (summary, node utilisation before/after, pods; with --explain each pod's filter matrix and scores).",
+  }),
+  boolFlag({
+    name: "timing",
+    description:
+      "Measure wall time (summary.wallMs, podsPerSecond); the output is then no longer reproducible.",
+  }),
+] as const;
 
 /** The inputs, under the report's title: which snapshot, configuration and seed. */
-function reportSubtitle(ctx: CommandContext): string {
-  const parts = [`--cluster ${(ctx.lists.cluster ?? []).join(" --cluster ")}`];
-  if (typeof ctx.flags.config === "string") parts.push(`--config ${ctx.flags.config}`);
-  parts.push(`--seed ${typeof ctx.flags.seed === "string" ? ctx.flags.seed : "0"}`);
-  if (ctx.flags.explain === true) parts.push("--explain");
+function reportSubtitle(ctx: CommandContext<FlagValues<typeof simulateFlags>>): string {
+  const { cluster, config, seed, explain } = ctx.flags;
+  const parts = [`--cluster ${cluster.join(" --cluster ")}`];
+  if (config !== undefined) parts.push(`--config ${config}`);
+  parts.push(`--seed ${seed}`);
+  if (explain === true) parts.push("--explain");
   return `kubesched simulate ${parts.join(" ")}`;
 }
 
-export const simulateCommand: CommandSpec = {
+export const simulateCommand = defineCommand({
   name: "simulate",
   summary: "Schedule a cluster snapshot's pending pods and report where each pod went and why.",
-  flags: [
-    configFlag,
-    pluginFlag,
-    clusterFlag,
-    ...kubeconfigFlags,
-    outputFlag,
-    {
-      name: "explain",
-      description:
-        "Add each plugin's filter and score results (the deciding attempt); in the table: a filter summary and the top nodes' scores per pod.",
-    },
-    {
-      name: "pod",
-      value: "NS/NAME",
-      repeatable: true,
-      description: "With --explain: explain only these pods (every output format). Repeatable.",
-    },
-    {
-      name: "top",
-      value: "N",
-      default: "3",
-      description: "With --explain and the table output: how many best-scored nodes to break down.",
-    },
-    seedFlag,
-    { name: "out", value: "FILE", description: "Write the result to FILE instead of stdout." },
-    {
-      name: "report",
-      value: "FILE",
-      description:
-        "Also write a self-contained HTML report to FILE (summary, node utilisation before/after, pods; with --explain each pod's filter matrix and scores).",
-    },
-    {
-      name: "timing",
-      description:
-        "Measure wall time (summary.wallMs, podsPerSecond); the output is then no longer reproducible.",
-    },
-  ],
+  flags: simulateFlags,
   async run(ctx) {
-    const seed = parseSeedFlag(ctx);
-    if (seed === null) return 2;
-    const top = Number(ctx.flags.top ?? "3");
-    if (!Number.isInteger(top) || top < 1) {
-      ctx.io.stderr(
-        `error: invalid value "${String(ctx.flags.top)}" for --top: must be a positive integer\n`,
-      );
-      return 2;
-    }
-    const podFilter = ctx.lists.pod;
-    for (const p of podFilter ?? []) {
-      if (!/^[^/]+\/[^/]+$/.test(p)) {
-        ctx.io.stderr(`error: invalid value "${p}" for --pod: use NAMESPACE/NAME\n`);
-        return 2;
-      }
-    }
-    const config = loadConfigFlag(ctx);
+    const { seed, top, explain, timing } = ctx.flags;
+    const podFilter = ctx.flags.pod.length > 0 ? ctx.flags.pod : undefined;
+    const config = loadConfigFlag(ctx, ctx.flags.config);
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
@@ -107,9 +87,9 @@ export const simulateCommand: CommandSpec = {
         objects: loaded.objects,
         logger: ctx.logger,
         seed,
-        explain: ctx.flags.explain === true,
+        explain: explain === true,
         ...(podFilter ? { explainPods: podFilter } : {}),
-        timing: ctx.flags.timing === true,
+        timing: timing === true,
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
@@ -118,7 +98,7 @@ export const simulateCommand: CommandSpec = {
     }
     if (result.summary.pods === 0) {
       ctx.io.stderr(
-        `warning: no pending pods (pods without spec.nodeName) in ${(ctx.lists.cluster ?? [String(ctx.flags.kubeconfig)]).join(", ")}\n`,
+        `warning: no pending pods (pods without spec.nodeName) in ${(ctx.flags.cluster.length > 0 ? ctx.flags.cluster : [String(ctx.flags.kubeconfig)]).join(", ")}\n`,
       );
     }
     for (const p of podFilter ?? []) {
@@ -126,13 +106,12 @@ export const simulateCommand: CommandSpec = {
         ctx.io.stderr(`warning: --pod ${p}: no such pending pod\n`);
       }
     }
-    const format = (typeof ctx.flags.output === "string" ? ctx.flags.output : "table") as OutputFormat;
-    const text = renderResult(result, format, safe(quantityMilliValue), safe(quantityValue), top);
-    const out = ctx.flags.out;
-    if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
+    const format: OutputFormat = ctx.flags.output;
+    const text = renderResult(result, format, top);
+    const { out, report } = ctx.flags;
+    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);
-    const report = ctx.flags.report;
-    if (typeof report === "string") {
+    if (report !== undefined) {
       const file = resolvePath(ctx, report);
       try {
         writeFileSync(file, renderReport({ simulation: result, subtitle: reportSubtitle(ctx) }));
@@ -148,4 +127,4 @@ export const simulateCommand: CommandSpec = {
     }
     return 0;
   },
-};
+});

@@ -2,28 +2,27 @@
 // YAML, so a simulate/capacity/diff run can be repeated offline with --cluster.
 import { writeFileSync } from "node:fs";
 import { stringify } from "yaml";
-import type { CommandSpec } from "../cli";
-import { kubeconfigFlags, readClusterFlag, resolvePath } from "./common";
+import { defineCommand } from "../cli";
+import { readClusterFlag, resolvePath } from "./inputs";
+import { kubeconfigFlags, outFlag } from "./shared-flags";
 
-export const snapshotCommand: CommandSpec = {
+export const snapshotCommand = defineCommand({
   name: "snapshot",
   summary: "Read the objects the scheduler uses from a cluster once and write them as a snapshot (YAML).",
-  flags: [
-    ...kubeconfigFlags,
-    { name: "out", value: "FILE", description: "Write to FILE instead of stdout." },
-  ],
+  flags: [...kubeconfigFlags, outFlag()],
   async run(ctx) {
-    if (typeof ctx.flags.kubeconfig !== "string") {
+    const file = ctx.flags.kubeconfig;
+    if (file === undefined) {
       ctx.io.stderr("error: --kubeconfig is required\n");
       return 2;
     }
-    const objects = await readClusterFlag(ctx);
+    const objects = await readClusterFlag(ctx, file);
     if (objects === null) return 1;
     const text = objects.map((o) => `---\n${stringify(o, { lineWidth: 0 })}`).join("");
     const out = ctx.flags.out;
-    if (typeof out === "string") writeFileSync(resolvePath(ctx, out), text);
+    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
     else ctx.io.stdout(text);
     ctx.io.stderr(`read ${objects.length} objects\n`);
     return 0;
   },
-};
+});

@@ -9,7 +9,7 @@ import { defaultConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeLabelSelector, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { podResult, run } from "./helpers";
+import { podResult, run } from "./integration-cluster.test-util";
 
 const config = defaultConfig({ registry: inTreeRegistry });
 const pause = "registry.k8s.io/pause:3.10";

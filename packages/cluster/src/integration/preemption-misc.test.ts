@@ -37,7 +37,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { AdmissionError } from "../admission";
 import type { SimulationSession } from "../simulate";
-import { addPods, boundNode, configOf, create, openSession, run } from "./helpers";
+import { addPods, boundNode, configOf, create, openSession, run } from "./integration-cluster.test-util";
 
 type Volume = NonNullable<PodSpec["volumes"]>[number];
 

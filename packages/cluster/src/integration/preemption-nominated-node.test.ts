@@ -23,7 +23,7 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import type { SimulationSession } from "../simulate";
-import { addPods, boundNode, configOf, openSession } from "./helpers";
+import { addPods, boundNode, configOf, openSession } from "./integration-cluster.test-util";
 
 const lowPriority = 100;
 const mediumPriority = 200;

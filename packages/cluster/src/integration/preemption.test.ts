@@ -33,7 +33,7 @@ import {
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeLabelSelector, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { addPods, boundNode, configOf, create, openSession } from "./helpers";
+import { addPods, boundNode, configOf, create, openSession } from "./integration-cluster.test-util";
 
 const tokenFilterName = "tokenFilter";
 

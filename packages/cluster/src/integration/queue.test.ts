@@ -75,7 +75,7 @@ import {
   updateNode,
   updateNodeStatus,
   updatePod,
-} from "./helpers";
+} from "./integration-cluster.test-util";
 
 const notReadyTaint = { key: "node.kubernetes.io/not-ready", effect: "NoSchedule" as const };
 const zoneLabel = "topology.kubernetes.io/zone";

@@ -9,7 +9,7 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeNode, makePersistentVolume, makePersistentVolumeClaim, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import type { SimulationSession } from "../simulate";
-import { addPods, boundNode, openSession } from "./helpers";
+import { addPods, boundNode, openSession } from "./integration-cluster.test-util";
 
 const config = defaultConfig({ registry: inTreeRegistry });
 const ns = "ns";

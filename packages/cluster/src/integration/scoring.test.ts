@@ -5,7 +5,7 @@
 import type { Pod, Service } from "@kubesched/api";
 import { makeLabelSelector, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { configOf, podResult, run, scoringConfig } from "./helpers";
+import { configOf, podResult, run, scoringConfig } from "./integration-cluster.test-util";
 
 const resourceGPU = "example.com/gpu";
 

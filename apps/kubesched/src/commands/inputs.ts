@@ -1,4 +1,6 @@
-// Pieces every command shares.
+// The inputs of commands: cluster snapshots (--cluster files or what --kubeconfig lists), object
+// files (--pod), configurations (--config), paths relative to the working directory; their
+// errors printed capped, with a did-you-mean hint for unknown plugin names.
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import {
@@ -16,69 +18,17 @@ import {
 } from "@kubesched/config";
 import { customResourcesOf, defaultFeatures, type Features } from "@kubesched/framework";
 import type { KubeObject } from "@kubesched/scheduler";
-import type { CommandContext, FlagSpec } from "../cli";
+import type { CommandContext, FlagValues } from "../cli";
+import type { clusterInputFlags, kubeconfigFlags } from "./shared-flags";
 
-/** Flags several commands share. */
-export const configFlag: FlagSpec = {
-  name: "config",
-  value: "FILE",
-  description: "A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default: upstream's defaults.",
-};
-/** Plugin packages to load, on every command that takes a configuration. */
-export const pluginFlag: FlagSpec = {
-  name: "plugin",
-  value: "PKG",
-  repeatable: true,
-  description:
-    "Load a plugin package (its default export: a plugin descriptor or a list) from the project's node_modules, then the global prefix, so profiles can enable its plugins; PKG[,PKG...]. Repeatable. The plugins: list of a kubesched-options.yaml next to --config is loaded too.",
-};
-export const clusterFlag: FlagSpec = {
-  name: "cluster",
-  value: "PATH",
-  repeatable: true,
-  description:
-    "Kubernetes objects (YAML or JSON: objects, lists, kubectl output); a directory means every *.yaml/*.yml/*.json in it. Repeatable.",
-};
-export const seedFlag: FlagSpec = {
-  name: "seed",
-  value: "N",
-  default: "0",
-  description: "Seed for tie-breaking and other random choices.",
-};
-export const outputFlag: FlagSpec = {
-  name: "output",
-  short: "o",
-  value: "FORMAT",
-  values: ["table", "json", "yaml"],
-  default: "table",
-  description: "Output format.",
-};
+/** What a helper that reads no flags takes: any command's context. */
+type AnyContext = CommandContext<unknown>;
 
-/** Reading the snapshot from an API server instead of --cluster (simulate, capacity, diff, snapshot). */
-export const kubeconfigFlags: FlagSpec[] = [
-  {
-    name: "kubeconfig",
-    value: "FILE",
-    description: "Read the snapshot from this cluster's API server (listed once) instead of --cluster.",
-  },
-  { name: "context", value: "NAME", description: "With --kubeconfig: the kubeconfig context to use." },
-  {
-    name: "namespace",
-    short: "n",
-    value: "NS",
-    description: "With --kubeconfig: only this namespace's pending pods (running pods all count).",
-  },
-  {
-    name: "selector",
-    short: "l",
-    value: "SELECTOR",
-    description: "With --kubeconfig: only pending pods matching this label selector (e.g. app=web).",
-  },
-];
-
-/** Lists the snapshot kinds from the API server of `--kubeconfig` [--context]; null after printing an error. */
-export async function readClusterFlag(ctx: CommandContext): Promise<KubeObject[] | null> {
-  const file = ctx.flags.kubeconfig as string;
+/** Lists the snapshot kinds from the API server of kubeconfig `file` [--context]; null after printing an error. */
+export async function readClusterFlag(
+  ctx: CommandContext<FlagValues<typeof kubeconfigFlags>>,
+  file: string,
+): Promise<KubeObject[] | null> {
   if (!existsSync(resolvePath(ctx, file))) {
     ctx.io.stderr(missingFileError(file));
     return null;
@@ -88,7 +38,7 @@ export async function readClusterFlag(ctx: CommandContext): Promise<KubeObject[]
     const { buildKubeConfig, readCluster } = await import("@kubesched/kube");
     const kc = buildKubeConfig(resolvePath(ctx, file));
     const context = ctx.flags.context;
-    if (typeof context === "string") {
+    if (context !== undefined) {
       if (!kc.getContextObject(context)) {
         ctx.io.stderr(`error: ${file}: no context named "${context}"\n`);
         return null;
@@ -97,8 +47,8 @@ export async function readClusterFlag(ctx: CommandContext): Promise<KubeObject[]
     }
     return await readCluster(kc, {
       customResources: customResourcesOf(ctx.registry),
-      ...(typeof ctx.flags.namespace === "string" ? { namespace: ctx.flags.namespace } : {}),
-      ...(typeof ctx.flags.selector === "string" ? { selector: ctx.flags.selector } : {}),
+      ...(ctx.flags.namespace !== undefined ? { namespace: ctx.flags.namespace } : {}),
+      ...(ctx.flags.selector !== undefined ? { selector: ctx.flags.selector } : {}),
     });
   } catch (e) {
     ctx.io.stderr(`error: ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
@@ -110,17 +60,19 @@ export async function readClusterFlag(ctx: CommandContext): Promise<KubeObject[]
  * The cluster snapshot of a command: `--cluster` files, or what `--kubeconfig` lists (checked and
  * expanded by the same loader). Returns a usage code (2) when neither or both are given.
  */
-export async function loadClusterInput(ctx: CommandContext): Promise<LoadResult | 1 | 2> {
-  const clusters = ctx.lists.cluster ?? [];
+export async function loadClusterInput(
+  ctx: CommandContext<FlagValues<typeof clusterInputFlags>>,
+): Promise<LoadResult | 1 | 2> {
+  const clusters = ctx.flags.cluster;
   const kubeconfig = ctx.flags.kubeconfig;
-  if ((clusters.length === 0) === (typeof kubeconfig !== "string")) {
+  if ((clusters.length === 0) === (kubeconfig === undefined)) {
     ctx.io.stderr(
       "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
     );
     return 2;
   }
-  if (typeof kubeconfig !== "string") return loadObjectsFlag(ctx, clusters) ?? 1;
-  const objects = await readClusterFlag(ctx);
+  if (kubeconfig === undefined) return loadObjectsFlag(ctx, clusters) ?? 1;
+  const objects = await readClusterFlag(ctx, kubeconfig);
   if (objects === null) return 1;
   try {
     const name = `${kubeconfig} (API server).json`;
@@ -140,28 +92,15 @@ export function missingFileError(file: string): string {
 }
 
 /** Prints errors, at most 20 per input, then "and N more like this". */
-export function printErrors(ctx: CommandContext, errors: readonly string[]): void {
+export function printErrors(ctx: AnyContext, errors: readonly string[]): void {
   for (const line of capErrors(errors)) ctx.io.stderr(`error: ${line}\n`);
-}
-
-/** `--seed`, or null (after printing the usage error) when it is not a uint32. */
-export function parseSeedFlag(ctx: CommandContext): number | null {
-  const raw = ctx.flags.seed;
-  const seed = typeof raw === "string" ? Number(raw) : 0;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    ctx.io.stderr(
-      `error: invalid value "${String(raw)}" for --seed: must be an integer from 0 to 4294967295\n`,
-    );
-    return null;
-  }
-  return seed;
 }
 
 /**
  * Loads the files of a flag (`--cluster`, `--pod`): errors are printed capped and null is
  * returned; warnings (skipped kinds, inputs without objects) go to stderr.
  */
-export function loadObjectsFlag(ctx: CommandContext, files: readonly string[]): LoadResult | null {
+export function loadObjectsFlag(ctx: AnyContext, files: readonly string[]): LoadResult | null {
   const missing = files.filter((f) => !existsSync(resolvePath(ctx, f)));
   if (missing.length) {
     for (const f of missing) ctx.io.stderr(missingFileError(f));
@@ -179,7 +118,7 @@ export function loadObjectsFlag(ctx: CommandContext, files: readonly string[]): 
 }
 
 /** A path from the command line, relative to the CLI's working directory. */
-export function resolvePath(ctx: CommandContext, file: string): string {
+export function resolvePath(ctx: AnyContext, file: string): string {
   return isAbsolute(file) ? file : resolve(ctx.io.cwd, file);
 }
 
@@ -188,9 +127,9 @@ export function resolvePath(ctx: CommandContext, file: string): string {
  * are printed one per line, prefixed with the file (or "defaults"), and null is returned.
  */
 export function loadConfigFlag(
-  ctx: CommandContext,
-  /** The file; null for upstream's defaults. */
-  file: string | true | null | undefined = ctx.flags.config,
+  ctx: AnyContext,
+  /** The file; null or undefined for upstream's defaults. */
+  file: string | null | undefined,
   /** Feature gates over the release's defaults (the default plugins and args depend on them). */
   features?: Partial<Features>,
 ): KubeSchedulerConfiguration | null {
@@ -232,7 +171,7 @@ function distance(a: string, b: string): number {
  * After configuration errors: for each plugin name the registry does not know, the registered name
  * it is probably a typo of, or how to load the package that provides it.
  */
-export function printUnknownPluginHint(ctx: CommandContext, errors: readonly string[]): void {
+export function printUnknownPluginHint(ctx: AnyContext, errors: readonly string[]): void {
   const names = new Set<string>();
   for (const line of errors) {
     const m = /\.name: Not found: "([^"]+)"$/.exec(line);

@@ -1,0 +1,70 @@
+// Flags several commands share, declared once with their types (see ../flags.ts).
+import { choiceFlag, integer, listFlag, valueFlag } from "../flags";
+
+export const configFlag = valueFlag({
+  name: "config",
+  value: "FILE",
+  description: "A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default: upstream's defaults.",
+});
+/** Plugin packages to load, on every command that takes a configuration. */
+export const pluginFlag = listFlag({
+  name: "plugin",
+  value: "PKG",
+  description:
+    "Load a plugin package (its default export: a plugin descriptor or a list) from the project's node_modules, then the global prefix, so profiles can enable its plugins; PKG[,PKG...]. Repeatable. The plugins: list of a kubesched-options.yaml next to --config is loaded too.",
+});
+export const clusterFlag = listFlag({
+  name: "cluster",
+  value: "PATH",
+  description:
+    "Kubernetes objects (YAML or JSON: objects, lists, kubectl output); a directory means every *.yaml/*.yml/*.json in it. Repeatable.",
+});
+export const seedFlag = valueFlag({
+  name: "seed",
+  value: "N",
+  default: "0",
+  description: "Seed for tie-breaking and other random choices.",
+  parse: integer(0, 0xffffffff, "must be an integer from 0 to 4294967295"),
+});
+export const outputFlag = choiceFlag({
+  name: "output",
+  short: "o",
+  value: "FORMAT",
+  values: ["table", "json", "yaml"],
+  default: "table",
+  description: "Output format.",
+});
+/** `--out FILE`: where a command writes `what` (its output) instead of stdout. */
+export function outFlag(what?: string) {
+  const description = `Write ${what ? `${what} ` : ""}to FILE instead of stdout.`;
+  return valueFlag({ name: "out", value: "FILE", description });
+}
+
+/** Reading the snapshot from an API server instead of --cluster (simulate, capacity, diff, snapshot). */
+export const kubeconfigFlags = [
+  valueFlag({
+    name: "kubeconfig",
+    value: "FILE",
+    description: "Read the snapshot from this cluster's API server (listed once) instead of --cluster.",
+  }),
+  valueFlag({
+    name: "context",
+    value: "NAME",
+    description: "With --kubeconfig: the kubeconfig context to use.",
+  }),
+  valueFlag({
+    name: "namespace",
+    short: "n",
+    value: "NS",
+    description: "With --kubeconfig: only this namespace's pending pods (running pods all count).",
+  }),
+  valueFlag({
+    name: "selector",
+    short: "l",
+    value: "SELECTOR",
+    description: "With --kubeconfig: only pending pods matching this label selector (e.g. app=web).",
+  }),
+] as const;
+
+/** The cluster snapshot of simulate, capacity and diff: --cluster files, or --kubeconfig. */
+export const clusterInputFlags = [clusterFlag, ...kubeconfigFlags] as const;
