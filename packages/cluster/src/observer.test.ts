@@ -10,7 +10,7 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import type { SchedulingObserver } from "@kubesched/scheduler";
 import { makeNode, makePod, recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { configOf, objectsOf } from "./integration/helpers";
+import { configOf, objectsOf } from "./integration/integration-cluster.test-util";
 import { simulate } from "./simulate";
 
 type Method = keyof SchedulingObserver;
