@@ -19,6 +19,10 @@ import { type FieldError, type FieldErrorType, fieldErrors, fieldPath } from "./
 
 export { type Static, type StaticDecode, type TObject, type TSchema, Type } from "@sinclair/typebox";
 
+/**
+ * A plugin's args declared once: what {@link defineArgs} takes.
+ * @public
+ */
 export interface ArgsDefinition<S extends TSchema> {
   /** The args kind in kubescheduler.config.k8s.io/v1, e.g. "InterPodAffinityArgs". */
   kind: string;
@@ -39,7 +43,10 @@ export interface ArgsDefinition<S extends TSchema> {
   validate?: (args: StaticDecode<S>, path: string, features: Features) => FieldError[];
 }
 
-/** What a rule's `check` and `message` see besides the value. */
+/**
+ * What a rule's `check` and `message` see besides the value.
+ * @public
+ */
 export interface ArgRuleContext {
   /** The value's field path. */
   path: string;
@@ -51,7 +58,10 @@ export interface ArgRuleContext {
   features: Features;
 }
 
-/** Upstream's rules for one field of an args schema, beyond what JSON Schema keywords state. */
+/**
+ * Upstream's rules for one field of an args schema, beyond what JSON Schema keywords state.
+ * @public
+ */
 export interface ArgRules<V = unknown> {
   /**
    * The detail of a failed keyword check, in upstream's words (default: `not in valid range
@@ -84,7 +94,10 @@ export interface ArgRules<V = unknown> {
 
 const rulesKey = Symbol.for("kubesched.argRules");
 
-/** `schema` with upstream's rules for its field (merged with rules it already has). */
+/**
+ * `schema` with upstream's rules for its field (merged with rules it already has).
+ * @public
+ */
 export function argRules<T extends TSchema>(schema: T, rules: ArgRules<Static<T>>): T {
   const previous = (schema as unknown as Record<symbol, ArgRules | undefined>)[rulesKey];
   return { ...schema, [rulesKey]: { ...previous, ...rules } };
@@ -93,6 +106,7 @@ export function argRules<T extends TSchema>(schema: T, rules: ArgRules<Static<T>
 /**
  * A string field with a fixed set of values (an upstream enum-like string type). Decoding accepts
  * any string, as upstream does; validation reports others as NotSupported, listing `values`.
+ * @public
  */
 export function ArgsEnum<const V extends readonly string[]>(
   values: V,
@@ -101,7 +115,11 @@ export function ArgsEnum<const V extends readonly string[]>(
   return Type.Unsafe<V[number] | (string & {})>({ ...options, type: "string", enum: [...values] });
 }
 
-/** The spec of a plugin's args from their one declaration. */
+/**
+ * The spec of a plugin's args from their one declaration: strict decoding with field paths,
+ * defaults, validation with upstream's messages, encoding and the JSON Schema editors use.
+ * @public
+ */
 export function defineArgs<S extends TSchema>(def: ArgsDefinition<S>): PluginArgsSpec<StaticDecode<S>> {
   const schema = def.schema;
   if (jsonType(schema) !== "object" || !schema.properties) {

@@ -7,9 +7,15 @@ import { argRules, Type } from "./define-args";
 import { fieldErrors, fieldPath } from "./field-errors";
 import { MaxCustomPriorityScore, type ResourceSpec } from "./resource-allocation";
 
-/** A point of a utilization → score shape: utilization 0..100, score 0..MaxCustomPriorityScore. */
+/**
+ * A point of a utilization → score shape: utilization 0..100, score 0..MaxCustomPriorityScore
+ * (upstream UtilizationShapePoint).
+ * @public
+ */
 export interface UtilizationShapePoint {
+  /** Utilization in percent, 0..100. */
   utilization: number;
+  /** The score at that utilization, 0..MaxCustomPriorityScore. */
   score: number;
 }
 
@@ -22,6 +28,7 @@ const utilizationShapePointSchema: TObject<{ utilization: TInteger; score: TInte
  * A utilization → score shape (RequestedToCapacityRatio's and VolumeBinding's), with upstream
  * validateFunctionShape's rules: at least one point, utilization strictly increasing and in
  * [0, 100], score in [0, MaxCustomPriorityScore].
+ * @public
  */
 export function UtilizationShape(
   options: ArrayOptions = {},
@@ -46,7 +53,10 @@ export function UtilizationShape(
   });
 }
 
-/** cpu and memory with weight 1 (upstream defaultResourceSpec). */
+/**
+ * cpu and memory with weight 1 (upstream defaultResourceSpec).
+ * @public
+ */
 export function defaultResourceSpec(): ResourceSpec[] {
   return [
     { name: "cpu", weight: 1 },
