@@ -14,11 +14,15 @@ import {
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
+  podResourcesSigner,
   ResourceAllocationScorer,
   type ResourceScorerFn,
+  ResourcesSignerName,
   requestedToCapacityRatioScorer,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
@@ -73,7 +77,8 @@ export class NodeResourcesFit
     PreScorePlugin,
     ScorePlugin,
     ColumnarScorePlugin,
-    EnqueueExtensions
+    EnqueueExtensions,
+    SignPlugin
 {
   private readonly ignoredResources: ReadonlySet<string>;
   private readonly ignoredResourceGroups: ReadonlySet<string>;
@@ -97,6 +102,21 @@ export class NodeResourcesFit
 
   name(): string {
     return name;
+  }
+
+  /**
+   * Filtering and scoring depend on the pod's requests and overhead (upstream SignPod). Upstream
+   * refuses to sign, with DRAExtendedResource on, a pod requesting an extended resource that its
+   * SharedDRAManager maps to a DeviceClass; kubesched has no DRA manager yet, so, as upstream
+   * without one, every pod is signed.
+   */
+  signPod(pod: Pod): SignPodResult {
+    return {
+      fragments: [
+        { key: ResourcesSignerName, value: podResourcesSigner(pod, this.features.enablePodLevelResources) },
+      ],
+      status: null,
+    };
   }
 
   preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
