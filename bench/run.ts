@@ -4,7 +4,7 @@
 //
 //   pnpm bench [--filter RE] [--json FILE] [--cpu-prof] [--gc] [--max-old-space-size MB]
 //              [--no-ceiling] [--no-metrics] [--scale F] [--timeout-scale F]
-//              [--charts DIR | --no-charts] [--micro]
+//              [--charts DIR | --no-charts] [--micro] [--no-columnar PLUGIN[,PLUGIN...]|all]
 //
 // --filter      run the workloads whose name matches (case-insensitive regex or substring)
 // --json FILE   also write the results (workloads + ceilings + machine) as JSON
@@ -17,6 +17,8 @@
 // --timeout-scale F   every workload's time limit × F (a loaded machine)
 // --charts DIR  where the SVG charts go (default bench/results; --no-charts: none)
 // --micro       run the per-plugin micro-benchmarks (bench/micro/*.bench.ts) instead
+// --no-columnar hide these plugins' columnar methods (@kubesched/framework/columnar), or every
+//               plugin's with `all`: they run per node, to measure what their columnar path gains
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -54,6 +56,7 @@ const { values } = parseArgs({
     scale: { type: "string" },
     charts: { type: "string" },
     "no-charts": { type: "boolean" },
+    "no-columnar": { type: "string" },
   },
 });
 
@@ -141,6 +144,7 @@ async function main(): Promise<void> {
     if (values["cpu-prof"]) args.push("--cpu-prof", profDir);
     if (values["no-metrics"]) args.push("--no-metrics");
     if (values.scale) args.push("--scale", values.scale);
+    if (values["no-columnar"]) args.push("--no-columnar", values["no-columnar"]);
     const t = performance.now();
     const timeoutScale = Number(values["timeout-scale"] ?? 1);
     if (values["timeout-scale"]) args.push("--timeout-scale", values["timeout-scale"]);

@@ -1,6 +1,7 @@
 // Runs ONE scheduler_perf workload in this process and writes its result as JSON.
 //   node --import tsx bench/workload.ts <name> [--out FILE] [--cpu-prof DIR] [--measured N] [--scale F]
 //     [--config KubeSchedulerConfiguration.yaml] [--no-metrics] [--timeout-scale F]
+//     [--no-columnar PLUGIN[,PLUGIN...]|all]
 // run.ts starts one fresh process per workload so RSS and GC state are per workload.
 //
 // The scheduler is created over an empty InMemoryCluster, then the workload's ops run in order
@@ -17,7 +18,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
 import { InMemoryCluster, type K8sObject, type SupportedKind } from "@kubesched/cluster";
-import { realClock, seededRandom } from "@kubesched/framework";
+import { type Registry, realClock, seededRandom } from "@kubesched/framework";
 import { PriorityQueue } from "@kubesched/queue";
 import {
   composeObservers,
@@ -26,6 +27,7 @@ import {
   Scheduler,
   SchedulerMetrics,
 } from "@kubesched/scheduler";
+import { withoutColumnar } from "@kubesched/testing";
 import { benchConfig } from "./lib/config";
 import { phaseBreakdown } from "./lib/phases";
 import { latencySummary, type WorkloadResult } from "./lib/result";
@@ -74,6 +76,7 @@ const { values, positionals } = parseArgs({
     config: { type: "string" },
     "no-metrics": { type: "boolean" },
     "timeout-scale": { type: "string" },
+    "no-columnar": { type: "string" },
   },
 });
 const name = positionals[0] ?? "";
@@ -128,8 +131,29 @@ class Ticker {
   }
 }
 
+/**
+ * `--no-columnar`: the registry with the columnar methods of the named plugins (or of `all`)
+ * hidden, so they run per node: a workload run with and without measures what a plugin's columnar
+ * path gains.
+ */
+function hideColumnar(registry: Registry, names: string | undefined): Registry {
+  if (names === undefined) return registry;
+  if (names === "all") return withoutColumnar(registry);
+  const hidden = new Set(names.split(",").map((n) => n.trim()));
+  const unknown = [...hidden].filter((n) => !registry.has(n));
+  if (unknown.length > 0) {
+    console.error(`--no-columnar: no plugin named ${unknown.join(", ")} in the registry`);
+    process.exit(2);
+  }
+  const out = new Map(registry);
+  for (const [n, d] of withoutColumnar(new Map([...registry].filter(([n]) => hidden.has(n))))) out.set(n, d);
+  return out;
+}
+
 async function main(): Promise<WorkloadResult> {
-  const { config, registry, missingPlugins } = benchConfig(values.config);
+  const bench = benchConfig(values.config);
+  const { config, missingPlugins } = bench;
+  const registry = hideColumnar(bench.registry, values["no-columnar"]);
   const base = {
     name: workload.name,
     nodes: nodeCount(workload),
@@ -142,7 +166,10 @@ async function main(): Promise<WorkloadResult> {
     missingPlugins,
     decisionsVerified: null,
     verification: [] as string[],
-    notes: workload.notes ? [workload.notes] : [],
+    notes: [
+      ...(workload.notes ? [workload.notes] : []),
+      ...(values["no-columnar"] ? [`columnar methods hidden: ${values["no-columnar"]}`] : []),
+    ],
   };
   const missingRequired = (requiredPlugins[workload.name] ?? []).filter((p) => missingPlugins.includes(p));
   if (missingRequired.length > 0) {

@@ -1,3 +1,4 @@
 import { defineProject } from "vitest/config";
 
-export default defineProject({});
+// *.test-d.ts: type tests (what declarations infer), which the API report cannot pin.
+export default defineProject({ test: { typecheck: { enabled: true, include: ["src/**/*.test-d.ts"] } } });

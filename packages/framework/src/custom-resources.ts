@@ -4,20 +4,25 @@
 // declared resource — and the plugin reads them through `handle.listers().custom(resource)`.
 // upstream plugins get the same through a controller-runtime cached client per CRD.
 import type { ObjectMeta } from "@kubesched/api";
-import type { Lister } from "./cluster";
-import type { Registry } from "./descriptor";
 import type { FieldError } from "./field-errors";
 
-/** The part of every custom object the cluster looks at. */
+/**
+ * The part of every custom object the cluster looks at.
+ * @public
+ */
 export interface CustomObject {
+  /** `group/version`, checked against the declaring {@link CustomResource} when loaded. */
   apiVersion?: string;
+  /** The kind, checked against the declaring {@link CustomResource} when loaded. */
   kind?: string;
+  /** Name, namespace, labels, ... */
   metadata?: ObjectMeta;
 }
 
 /**
  * A custom resource (group, version, plural resource, kind, scope), typed by the object it holds.
  * Two declarations of the same group/version/resource must agree on kind and scope.
+ * @public
  */
 export interface CustomResource<T extends CustomObject = CustomObject> {
   /** API group, e.g. "scheduling.x-k8s.io". */
@@ -28,6 +33,7 @@ export interface CustomResource<T extends CustomObject = CustomObject> {
   readonly resource: string;
   /** e.g. "PodGroup". */
   readonly kind: string;
+  /** Whether objects live in namespaces (true) or are cluster-scoped (false). */
   readonly namespaced: boolean;
   /**
    * Checks the fields the plugin relies on when an object is loaded from a snapshot; every error
@@ -38,52 +44,36 @@ export interface CustomResource<T extends CustomObject = CustomObject> {
   readonly __object?: T;
 }
 
-/** Typed identity helper: `export const podGroups = defineCustomResource<PodGroup>({...})`. */
+/**
+ * Typed identity helper: `export const podGroups = defineCustomResource<PodGroup>({...})`.
+ * @public
+ */
 export function defineCustomResource<T extends CustomObject>(r: CustomResource<T>): CustomResource<T> {
   return r;
 }
 
-/** `group/version` as in an object's apiVersion ("v1" for the core group). */
+/**
+ * `group/version` as in an object's apiVersion ("v1" for the core group).
+ * @internal
+ */
 export function customResourceAPIVersion(r: Pick<CustomResource, "group" | "version">): string {
   return r.group ? `${r.group}/${r.version}` : r.version;
 }
 
-/** `resource.version.group`, the name upstream uses for a custom resource's cluster events. */
+/**
+ * `resource.version.group`, the name upstream gives a custom resource's cluster events: a plugin
+ * registers it as the `resource` of a {@link ClusterEvent} to be requeued by changes of the
+ * resource's objects.
+ * @public
+ */
 export function customResourceEventName(r: Pick<CustomResource, "group" | "version" | "resource">): string {
   return `${r.resource}.${r.version}.${r.group}`;
 }
 
-/** The `group/version/resource` key of a custom resource. */
+/**
+ * The `group/version/resource` key of a custom resource.
+ * @internal
+ */
 export function customResourceKey(r: Pick<CustomResource, "group" | "version" | "resource">): string {
   return `${r.group}/${r.version}/${r.resource}`;
-}
-
-/** Read access to the objects of declared custom resources. */
-export interface CustomResourceListers {
-  /**
-   * The informer cache of a declared custom resource (get(namespace, name); "" as the namespace
-   * of cluster-scoped objects). Throws when no plugin of the registry declared the resource.
-   */
-  custom<T extends CustomObject>(resource: CustomResource<T>): Lister<T>;
-}
-
-/**
- * Every custom resource the registry's plugins declare, once each, in registry order. Throws
- * when two plugins declare the same group/version/resource with a different kind or scope.
- */
-export function customResourcesOf(registry: Registry): CustomResource[] {
-  const byKey = new Map<string, { r: CustomResource; plugin: string }>();
-  for (const d of registry.values()) {
-    for (const r of d.customResources ?? []) {
-      const key = customResourceKey(r);
-      const prev = byKey.get(key);
-      if (!prev) byKey.set(key, { r, plugin: d.name });
-      else if (prev.r.kind !== r.kind || prev.r.namespaced !== r.namespaced) {
-        throw new Error(
-          `plugins ${prev.plugin} and ${d.name} declare the custom resource ${key} differently (kind ${prev.r.kind} vs ${r.kind}, namespaced ${prev.r.namespaced} vs ${r.namespaced})`,
-        );
-      }
-    }
-  }
-  return [...byKey.values()].map((e) => e.r);
 }

@@ -1,9 +1,18 @@
 // What a plugin's one declaration infers: the API report pins defineArgs' signature, these pin
-// the args types plugin code compiles against.
+// the args types plugin code compiles against. Imports the package by name, as tooling/type-tests
+// compiles it against the built .d.ts.
+import {
+  ArgsEnum,
+  argRules,
+  defineArgs,
+  defineV1Object,
+  type PluginArgsSpec,
+  type Static,
+  Type,
+  type UtilizationShape,
+  type UtilizationShapePoint,
+} from "@kubesched/framework";
 import { describe, expectTypeOf, it } from "vitest";
-import { ArgsEnum, argRules, defineArgs, defineV1Object, type Static, Type } from "./define-args";
-import type { PluginArgsSpec } from "./descriptor";
-import type { UtilizationShape, UtilizationShapePoint } from "./plugin-args";
 
 describe("defineArgs", () => {
   it("infers the args type: defaulted fields required, Optional ones optional", () => {

@@ -20,6 +20,10 @@ import { type FieldError, type FieldErrorType, fieldErrors, fieldPath } from "./
 
 export { type Static, type StaticDecode, type TObject, type TSchema, Type } from "@sinclair/typebox";
 
+/**
+ * A plugin's args declared once: what {@link defineArgs} takes.
+ * @public
+ */
 export interface ArgsDefinition<S extends TSchema> {
   /** The args kind in kubescheduler.config.k8s.io/v1, e.g. "InterPodAffinityArgs". */
   kind: string;
@@ -40,7 +44,10 @@ export interface ArgsDefinition<S extends TSchema> {
   validate?: (args: StaticDecode<S>, path: string, features: Features) => FieldError[];
 }
 
-/** What a rule's `check` and `message` see besides the value. */
+/**
+ * What a rule's `check` and `message` see besides the value.
+ * @public
+ */
 export interface ArgRuleContext {
   /** The value's field path. */
   path: string;
@@ -52,7 +59,10 @@ export interface ArgRuleContext {
   features: Features;
 }
 
-/** Upstream's rules for one field of an args schema, beyond what JSON Schema keywords state. */
+/**
+ * Upstream's rules for one field of an args schema, beyond what JSON Schema keywords state.
+ * @public
+ */
 export interface ArgRules<V = unknown> {
   /**
    * The detail of a failed keyword check, in upstream's words (default: `not in valid range
@@ -102,7 +112,10 @@ export interface ArgRules<V = unknown> {
 
 const rulesKey = Symbol.for("kubesched.argRules");
 
-/** `schema` with upstream's rules for its field (merged with rules it already has). */
+/**
+ * `schema` with upstream's rules for its field (merged with rules it already has).
+ * @public
+ */
 export function argRules<T extends TSchema>(schema: T, rules: ArgRules<Static<T>>): T {
   const previous = (schema as unknown as Record<symbol, ArgRules | undefined>)[rulesKey];
   return { ...schema, [rulesKey]: { ...previous, ...rules } };
@@ -111,6 +124,7 @@ export function argRules<T extends TSchema>(schema: T, rules: ArgRules<Static<T>
 /**
  * A string field with a fixed set of values (an upstream enum-like string type). Decoding accepts
  * any string, as upstream does; validation reports others as NotSupported, listing `values`.
+ * @public
  */
 export function ArgsEnum<const V extends readonly string[]>(
   values: V,
@@ -119,7 +133,11 @@ export function ArgsEnum<const V extends readonly string[]>(
   return Type.Unsafe<V[number] | (string & {})>({ ...options, type: "string", enum: [...values] });
 }
 
-/** The spec of a plugin's args from their one declaration. */
+/**
+ * The spec of a plugin's args from their one declaration: strict decoding with field paths,
+ * defaults, validation with upstream's messages, encoding and the JSON Schema editors use.
+ * @public
+ */
 export function defineArgs<S extends TSchema>(def: ArgsDefinition<S>): PluginArgsSpec<StaticDecode<S>> {
   const schema = def.schema;
   if (jsonType(schema) !== "object" || !schema.properties) {
@@ -163,6 +181,7 @@ export function defineArgs<S extends TSchema>(def: ArgsDefinition<S>): PluginArg
 /**
  * A value as decoded but not yet defaulted: every field may be absent (upstream's v1 struct
  * before SetDefaults, where unset pointers are nil).
+ * @internal Used by \@kubesched/config's KubeSchedulerConfiguration declaration.
  */
 export type Undefaulted<T> = T extends readonly (infer E)[]
   ? Undefaulted<E>[]
@@ -175,6 +194,7 @@ export type Undefaulted<T> = T extends readonly (infer E)[]
  * strict decoding, defaulting, validation, encoding and JSON Schema, as separate steps (a
  * configuration decodes strictly, then runs its own defaulting code around the declared
  * defaults, then its own validation function using the declared field rules).
+ * @internal Used by \@kubesched/config's KubeSchedulerConfiguration declaration.
  */
 export interface V1ObjectSpec<S extends TSchema> {
   /** The declaration. */
@@ -209,7 +229,10 @@ export interface V1ObjectSpec<S extends TSchema> {
   jsonSchema(): Record<string, unknown>;
 }
 
-/** The adapter for one v1 object declared with TypeBox (see `V1ObjectSpec`). */
+/**
+ * The adapter for one v1 object declared with TypeBox (see `V1ObjectSpec`).
+ * @internal Used by \@kubesched/config's KubeSchedulerConfiguration declaration.
+ */
 export function defineV1Object<S extends TSchema>(schema: S): V1ObjectSpec<S> {
   return {
     schema,

@@ -2,9 +2,9 @@
 // NodeToStatus helpers of pkg/scheduler/framework/types.go.
 import type { Pod } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "./cluster";
 import { Diagnosis, FitError, NodeToStatus } from "./diagnosis";
 import type { NodeInfo } from "./node-info";
+import { seededRandom } from "./random";
 import { Code, Status } from "./status";
 
 const pod: Pod = { metadata: { name: "p", namespace: "default" }, spec: { containers: [] } };

@@ -3,12 +3,20 @@ import type { Pod } from "@kubesched/api";
 import type { NodeInfo } from "./node-info";
 import { Code, Status } from "./status";
 
-/** Anything that can list nodes (a snapshot's NodeInfo lister). */
+/**
+ * Anything that can list nodes (a snapshot's NodeInfo lister).
+ * @public
+ */
 export interface NodeInfoListerLike {
+  /** The nodes. */
   list(): readonly NodeInfo[];
 }
 
-/** Per-node statuses of one cycle plus the status of nodes not recorded explicitly. */
+/**
+ * Per-node statuses of one cycle plus the status of nodes not recorded explicitly (upstream
+ * NodeToStatus): what a PostFilter plugin receives.
+ * @public
+ */
 export class NodeToStatus {
   private readonly statuses = new Map<string, Status>();
   // Statuses of nodes new to the map (setNew), not inserted yet: a Filter pass records one per
@@ -29,11 +37,13 @@ export class NodeToStatus {
     this.pendingStatuses = [];
   }
 
+  /** The node's status (the absent-nodes status when not recorded). */
   get(nodeName: string): Status {
     this.flush();
     return this.statuses.get(nodeName) ?? this.absentNodesStatus;
   }
 
+  /** Records the node's status. */
   set(nodeName: string, s: Status): void {
     this.flush();
     this.statuses.set(nodeName, s);
@@ -44,6 +54,7 @@ export class NodeToStatus {
    * Filter pass over distinct nodes does): the same result, without a map insertion until the
    * statuses are read. The NodeInfo's name must not change until then (a snapshot's NodeInfos
    * keep theirs).
+   * @internal
    */
   setNew(nodeInfo: NodeInfo, s: Status): void {
     if (this.statuses.size > 0 && this.statuses.has(nodeInfo.nodeName)) {
@@ -54,15 +65,18 @@ export class NodeToStatus {
     this.pendingStatuses.push(s);
   }
 
+  /** Whether the node's status was recorded. */
   has(nodeName: string): boolean {
     this.flush();
     return this.statuses.has(nodeName);
   }
 
+  /** How many nodes have a recorded status. */
   get size(): number {
     return this.statuses.size + this.pendingNodes.length;
   }
 
+  /** Calls `fn` for every node with a recorded status. */
   forEachExplicitNode(fn: (nodeName: string, s: Status) => void): void {
     this.flush();
     for (const [n, s] of this.statuses) fn(n, s);
@@ -81,17 +95,39 @@ export class NodeToStatus {
   }
 }
 
-/** Why a pod did not fit: per-node statuses and the plugins involved. */
+/**
+ * Why a pod did not fit: per-node statuses and the plugins involved (upstream Diagnosis), as a
+ * {@link FitError} reports it.
+ * @public
+ */
 export class Diagnosis {
+  /** The per-node statuses. */
   nodeToStatus: NodeToStatus = new NodeToStatus();
+  /**
+   * Plugins that rejected the pod (the queue requeues it on their events).
+   * @internal
+   */
   unschedulablePlugins: Set<string> = new Set();
+  /**
+   * Plugins that returned Pending.
+   * @internal
+   */
   pendingPlugins: Set<string> = new Set();
-  /** The PreFilter rejection's message; when set, per-node reasons are not listed. */
+  /**
+   * The PreFilter rejection's message; when set, per-node reasons are not listed.
+   * @internal
+   */
   preFilterMsg = "";
-  /** The PostFilter message (e.g. "preemption: 0/3 nodes are available: ..."). */
+  /**
+   * The PostFilter message (e.g. "preemption: 0/3 nodes are available: ...").
+   * @internal
+   */
   postFilterMsg = "";
 
-  /** Records a rejecting status' plugin (Pending ones also among the pending plugins), as upstream. */
+  /**
+   * Records a rejecting status' plugin (Pending ones also among the pending plugins), as upstream.
+   * @internal
+   */
   addPluginStatus(s: Status): void {
     if (!s.plugin) return;
     if (s.isRejected()) this.unschedulablePlugins.add(s.plugin);
@@ -99,11 +135,19 @@ export class Diagnosis {
   }
 }
 
-/** The error of a scheduling attempt that found no feasible node. */
+/**
+ * The error of a scheduling attempt that found no feasible node (upstream FitError): its message
+ * is upstream's `0/N nodes are available: ...`.
+ * @public
+ */
 export class FitError extends Error {
+  /** The error for `pod` on a cluster of `numAllNodes` nodes. */
   constructor(
+    /** The pod. */
     readonly pod: Pod,
+    /** The number of nodes of the cluster. */
     readonly numAllNodes: number,
+    /** Why no node fit. */
     readonly diagnosis: Diagnosis,
   ) {
     // No message argument: an own `message` property would shadow the getter below.
@@ -141,4 +185,8 @@ export class FitError extends Error {
   }
 }
 
+/**
+ * The error of a cycle on a cluster without nodes (upstream ErrNoNodesAvailable).
+ * @internal
+ */
 export const ErrNoNodesAvailable = "no nodes available to schedule pods";

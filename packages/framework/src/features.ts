@@ -1,28 +1,56 @@
 // upstream: pkg/scheduler/framework/plugins/feature/feature.go — the gates plugins read,
 // with their v1.37 defaults.
 
+/**
+ * The feature gates plugins read (upstream `feature.Features`), as `handle.features()` and the
+ * args specs receive them. Gates are added as new members when a release brings them.
+ * @public
+ */
 export interface Features {
+  /** Gate DRAPrioritizedList. */
   enableDRAPrioritizedList: boolean;
+  /** Gate DRAAdminAccess. */
   enableDRAAdminAccess: boolean;
+  /** Gate DRADeviceTaints. */
   enableDRADeviceTaints: boolean;
+  /** Gate DRAExtendedResource. */
   enableDRAExtendedResource: boolean;
+  /** Gate DynamicResourceAllocation. */
   enableDynamicResourceAllocation: boolean;
+  /** Gate VolumeAttributesClass. */
   enableVolumeAttributesClass: boolean;
+  /** Gate CSIMigrationPortworx. */
   enableCSIMigrationPortworx: boolean;
+  /** Gate NodeInclusionPolicyInPodTopologySpread. */
   enableNodeInclusionPolicyInPodTopologySpread: boolean;
+  /** Gate MatchLabelKeysInPodTopologySpread. */
   enableMatchLabelKeysInPodTopologySpread: boolean;
+  /** Gate InPlacePodVerticalScaling. */
   enableInPlacePodVerticalScaling: boolean;
+  /** Gate InPlacePodLevelResourcesVerticalScaling. */
   enableInPlacePodLevelResourcesVerticalScaling: boolean;
+  /** Gate SidecarContainers. */
   enableSidecarContainers: boolean;
+  /** Gate SchedulerQueueingHints. */
   enableSchedulingQueueHint: boolean;
+  /** Gate SchedulerAsyncPreemption. */
   enableAsyncPreemption: boolean;
+  /** Gate PodLevelResources. */
   enablePodLevelResources: boolean;
+  /** Gate StorageCapacityScoring. */
   enableStorageCapacityScoring: boolean;
+  /** Gate NodeDeclaredFeatures. */
   enableNodeDeclaredFeatures: boolean;
+  /** Gate TaintTolerationComparisonOperators. */
   enableTaintTolerationComparisonOperators: boolean;
+  /** Gate VolumeLimitScaling. */
   enableVolumeLimitScaling: boolean;
 }
 
+/**
+ * The gates' Kubernetes 1.37 defaults.
+ * @public
+ */
 export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRAPrioritizedList: true,
   enableDRAAdminAccess: true,

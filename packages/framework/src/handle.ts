@@ -1,70 +1,77 @@
-// upstream: staging/src/k8s.io/kube-scheduler/framework/interface.go (Handle), listers.go
+// upstream: staging/src/k8s.io/kube-scheduler/framework/interface.go (Handle, PodNominator,
+// PluginsRunner, PodActivator, WaitingPod, PodInPreBind)
 import type { Pod } from "@kubesched/api";
-import type { Clock, ClusterClient, ClusterListers, EventRecorder, Random } from "./cluster";
+import type { ClusterClient } from "./client";
+import type { Clock } from "./clock";
+import type { ClusterListers } from "./cluster-listers";
 import type { CycleState } from "./cycle-state";
+import type { EventRecorder } from "./event-recorder";
 import type { Extender } from "./extender";
 import type { Features } from "./features";
-import type { NodePluginScores, NominatingInfo } from "./interface";
+import type { NodePluginScores, NominatingInfo, Plugin } from "./interface";
+import type { SharedLister } from "./listers";
 import type { Logger } from "./logger";
 import type { NodeInfo } from "./node-info";
 import type { PodInfo } from "./pod-info";
+import type { Random } from "./random";
 import type { Status } from "./status";
 
-/** Nodes of the cycle's snapshot, in node-tree (zone round-robin) order. */
-export interface NodeInfoLister {
-  list(): readonly NodeInfo[];
-  /** Nodes with pods that have pod affinity or anti-affinity. */
-  havePodsWithAffinityList(): readonly NodeInfo[];
-  /** Nodes with pods that have required pod anti-affinity. */
-  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
-  get(nodeName: string): NodeInfo | undefined;
-}
-
-export interface StorageInfoLister {
-  /** Whether a `namespace/name` PVC is used by some scheduled pod. */
-  isPVCUsedByPods(key: string): boolean;
-}
-
-/** The cycle's snapshot, fixed from the start of the cycle until Permit. */
-export interface SharedLister {
-  nodeInfos(): NodeInfoLister;
-  storageInfos(): StorageInfoLister;
-}
-
+/**
+ * The queue's record of pods nominated to nodes by preemption (upstream PodNominator); a
+ * {@link Handle} is one.
+ * @public
+ */
 export interface PodNominator {
+  /** Records `pod` as nominated to `nominatingInfo`'s node (or to its status' nominatedNodeName). */
   addNominatedPod(pod: PodInfo, nominatingInfo: NominatingInfo | null): void;
+  /** Forgets the pod's nomination, if any. */
   deleteNominatedPodIfExists(pod: Pod): void;
+  /** Replaces `oldPod`'s nomination record with `newPodInfo` (a pod update). */
   updateNominatedPod(oldPod: Pod, newPodInfo: PodInfo): void;
   /** Pods nominated to the node (copies of the queued PodInfos). */
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
   /**
    * Optional: false when no pod is nominated to any node (every nominatedPodsForNode is empty),
    * so a cycle need not ask node by node.
+   * @internal
    */
   hasNominatedPods?(): boolean;
   /**
    * Optional: the names of the nodes some pod is nominated to (exactly those whose
    * nominatedPodsForNode is not empty), so a cycle can mark them once instead of asking node by
    * node. Read it at once: it may change with the next nomination.
+   * @internal
    */
   nominatedNodeNames?(): Iterable<string>;
 }
 
-/** Running plugins from inside a plugin (preemption's dry runs). */
+/**
+ * Running the profile's plugins from inside a plugin (preemption's dry runs), as upstream
+ * PluginsRunner; a {@link Handle} is one.
+ * @public
+ */
 export interface PluginsRunner {
+  /** Runs the PreScore plugins; a non-success status of any rejects the pod. */
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | null;
+  /** Runs the Score plugins (with NormalizeScore and weights): per-node scores, or a failure status. */
   runScorePlugins(
     state: CycleState,
     pod: Pod,
     nodes: readonly NodeInfo[],
   ): { scores: NodePluginScores[]; status: Status | null };
+  /**
+   * Runs the Filter plugins on one node. `nodeInfo` may be a copy that differs from the
+   * snapshot's (preemption removes victims from a clone).
+   */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null;
+  /** Runs the PreFilter plugins' AddPod extensions; stops at the first non-success status. */
   runPreFilterExtensionAddPod(
     state: CycleState,
     podToSchedule: Pod,
     podInfoToAdd: PodInfo,
     nodeInfo: NodeInfo,
   ): Status | null;
+  /** Runs the PreFilter plugins' RemovePod extensions; stops at the first non-success status. */
   runPreFilterExtensionRemovePod(
     state: CycleState,
     podToSchedule: Pod,
@@ -76,6 +83,7 @@ export interface PluginsRunner {
 /**
  * Scheduler metrics that upstream plugins record themselves (pkg/scheduler/metrics): DefaultPreemption
  * counts `scheduler_preemption_attempts_total` and observes `scheduler_preemption_victims`.
+ * @public
  */
 export interface PluginMetrics {
   /** One preemption attempt (a PostFilter run of a preemption plugin). */
@@ -84,9 +92,14 @@ export interface PluginMetrics {
   preemptionVictims(count: number): void;
 }
 
-/** A pod waiting at Permit. */
+/**
+ * A pod waiting at Permit (upstream WaitingPod), as `handle.getWaitingPod()` returns it.
+ * @public
+ */
 export interface WaitingPod {
+  /** The waiting pod. */
   getPod(): Pod;
+  /** The Permit plugins that returned Wait and have not allowed the pod yet. */
   getPendingPlugins(): string[];
   /** The plugin allows the pod; the last Allow releases it. */
   allow(pluginName: string): void;
@@ -99,8 +112,10 @@ export interface WaitingPod {
 /**
  * A pod whose binding cycle runs its PreBind plugins (upstream fwk.PodInPreBind): preemption
  * cancels it there instead of deleting the pod.
+ * @public
  */
 export interface PodInPreBind {
+  /** The pod in PreBind. */
   getPod(): Pod;
   /**
    * Cancels the pod's binding cycle: PreBind fails with `msg` and the pod goes back to the queue
@@ -109,18 +124,31 @@ export interface PodInPreBind {
   cancelPod(msg: string): boolean;
 }
 
+/**
+ * Moving pods to activeQ (upstream PodActivator); a {@link Handle} is one.
+ * @public
+ */
 export interface PodActivator {
   /** Moves the given pods (key → pod) to activeQ. */
   activate(pods: Map<string, Pod>): void;
 }
 
-/** What plugins get at construction: the snapshot, the queue's nominator, the cluster, tools. */
+/**
+ * What plugins get at construction (upstream framework.Handle): the cycle's snapshot, the queue's
+ * nominator, the cluster, tools. The framework hands it to plugins, so new methods may be added
+ * in a minor release without breaking them (see the version policy).
+ * @public
+ */
 export interface Handle extends PodNominator, PluginsRunner, PodActivator {
   /** The profile's schedulerName. */
   profileName(): string;
+  /** The cycle's snapshot (read it during the scheduling cycle only). */
   snapshotSharedLister(): SharedLister;
+  /** Calls `callback` for every pod waiting at Permit. */
   iterateOverWaitingPods(callback: (wp: WaitingPod) => void): void;
+  /** The pod waiting at Permit with this UID, or undefined. */
   getWaitingPod(uid: string): WaitingPod | undefined;
+  /** Rejects the waiting pod with this UID; false when no such pod was waiting. */
   rejectWaitingPod(uid: string): boolean;
   /** The pod if its binding cycle is in PreBind (upstream GetPodInPreBind). */
   getPodInPreBind(uid: string): PodInPreBind | undefined;
@@ -130,16 +158,20 @@ export interface Handle extends PodNominator, PluginsRunner, PodActivator {
   listers(): ClusterListers;
   /** API writes (bind, delete, status patches). */
   client(): ClusterClient;
+  /** The events.k8s.io recorder. */
   eventRecorder(): EventRecorder;
+  /** The profile's scheduler extenders (HTTP webhooks), in configuration order. */
   extenders(): readonly Extender[];
+  /** The scheduler's clock (simulated time in the simulator). */
   clock(): Clock;
   /** Seeded randomness (simulation is deterministic for a seed). */
   rand(): Random;
+  /** The feature gates of the profile's scheduler, as upstream hands `feature.Features` to factories. */
   features(): Features;
   /** The profile's logger (errors a plugin cannot return as a status go here). */
   logger(): Logger;
   /** The scheduler metrics plugins record themselves, as upstream plugins do. */
   pluginMetrics(): PluginMetrics;
   /** Plugin instances of this profile by name (for plugins that cooperate). */
-  plugin(name: string): import("./interface").Plugin | undefined;
+  plugin(name: string): Plugin | undefined;
 }

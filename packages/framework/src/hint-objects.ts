@@ -1,7 +1,10 @@
 // upstream: pkg/scheduler/util/utils.go (As) — typing the objects a queueing hint receives.
 import type { Node, Pod } from "@kubesched/api";
 
-/** How to recognise one kind of object a cluster event carries. */
+/**
+ * How to recognise one kind of object a cluster event carries.
+ * @public
+ */
 export interface HintObjectKind<T> {
   /** Upstream's Go type name, used in errors ("*v1.Pod"). */
   readonly typeName: string;
@@ -28,13 +31,22 @@ function describe(obj: unknown): string {
 /**
  * The kind of a Kubernetes object: a plain object whose `kind`, when set, is `kind`
  * (`hintObjectKind<PersistentVolumeClaim>("*v1.PersistentVolumeClaim", "PersistentVolumeClaim")`).
+ * @public
  */
 export function hintObjectKind<T>(typeName: string, kind: string): HintObjectKind<T> {
   return { typeName, is: (obj): obj is T => objectOfKind(obj, kind) };
 }
 
+/**
+ * Pods, for {@link as}.
+ * @public
+ */
 export const PodKind: HintObjectKind<Pod> = hintObjectKind<Pod>("*v1.Pod", "Pod");
 
+/**
+ * Nodes, for {@link as}.
+ * @public
+ */
 export const NodeKind: HintObjectKind<Node> = hintObjectKind<Node>("*v1.Node", "Node");
 
 function convert<T>(obj: unknown, kind: HintObjectKind<T>): T | undefined {
@@ -49,6 +61,7 @@ function convert<T>(obj: unknown, kind: HintObjectKind<T>): T | undefined {
  * one is of another type — newObj is checked first, as upstream — and a hint that throws counts
  * as Queue. (Upstream also unwraps informer tombstones in oldObj; kubesched's event sources never
  * produce them.)
+ * @public
  */
 export function as<T>(
   oldObj: unknown,
@@ -60,12 +73,18 @@ export function as<T>(
   return [oldTyped, newTyped];
 }
 
-/** One hint object as a Pod; undefined for null/undefined; throws for another type. */
+/**
+ * One hint object as a Pod; undefined for null/undefined; throws for another type.
+ * @public
+ */
 export function asPod(obj: unknown): Pod | undefined {
   return convert(obj, PodKind);
 }
 
-/** One hint object as a Node; undefined for null/undefined; throws for another type. */
+/**
+ * One hint object as a Node; undefined for null/undefined; throws for another type.
+ * @public
+ */
 export function asNode(obj: unknown): Node | undefined {
   return convert(obj, NodeKind);
 }

@@ -1,4 +1,6 @@
-import type { Clock, Timer } from "./cluster";
+// A Clock that moves only when told to: the simulator's clock and every test's (upstream tests use
+// k8s.io/utils/clock/testing.FakeClock the same way).
+import type { Clock, Timer } from "./clock";
 
 interface PendingTimer {
   at: number;
@@ -12,20 +14,25 @@ interface PendingTimer {
  * scheduler is idle (backoffs and timeouts cost no wall time), and tests step it by hand. While
  * advancing, timers fire in time order, then in the order they were set; a timer's callback sees
  * the clock at the timer's due time, and timers it sets fire in the same advance when due.
+ * Plugin tests get one from `@kubesched/testing`'s `fakeClock()`.
+ * @internal
  */
 export class ManualClock implements Clock {
   private t: number;
   private seq = 0;
   private timers: PendingTimer[] = [];
 
+  /** A clock at `start` milliseconds, with no timers. */
   constructor(start = 0) {
     this.t = start;
   }
 
+  /** The current (manual) time in milliseconds. */
   now(): number {
     return this.t;
   }
 
+  /** Calls `fn` when the clock is advanced to `now() + ms` or beyond. */
   setTimeout(fn: () => void, ms: number): Timer {
     const timer: PendingTimer = { at: this.t + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
     this.timers.push(timer);

@@ -3,8 +3,8 @@
 // from the pods that remain; copies keep their own positions.
 import type { Pod } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "./cluster";
 import { NodeInfo } from "./node-info";
+import { seededRandom } from "./random";
 
 function pod(i: number, uid = `uid-${i}`): Pod {
   return {

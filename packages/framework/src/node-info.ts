@@ -11,9 +11,15 @@ import {
 import { PodInfo } from "./pod-info";
 import { Resource } from "./resource";
 
-/** Image size and how many nodes have it; shared by every NodeInfo that has the image. */
+/**
+ * Image size and how many nodes have it; shared by every NodeInfo that has the image (upstream
+ * ImageStateSummary).
+ * @public
+ */
 export interface ImageStateSummary {
+  /** The image's size in bytes. */
   size: number;
+  /** How many nodes of the cluster have the image. */
   numNodes: number;
 }
 
@@ -25,7 +31,10 @@ class NoImageStates extends Map<string, ImageStateSummary> {
 }
 const sharedNoImageStates: Map<string, ImageStateSummary> = new NoImageStates();
 
-/** The one empty image-state map every NodeInfo without images shares (never mutate it). */
+/**
+ * The one empty image-state map every NodeInfo without images shares (never mutate it).
+ * @internal
+ */
 export function noImageStates(): Map<string, ImageStateSummary> {
   return sharedNoImageStates;
 }
@@ -33,7 +42,10 @@ const noTaints: readonly Taint[] = Object.freeze([]);
 
 let generationCounter = 0;
 
-/** A process-wide, monotonically increasing generation (never reused, like upstream's). */
+/**
+ * A process-wide, monotonically increasing generation (never reused, like upstream's).
+ * @internal
+ */
 export function nextGeneration(): number {
   generationCounter += 1;
   return generationCounter;
@@ -48,7 +60,11 @@ const unreadPodList: PodInfo[] = [];
 /** Above this many pods, copies of a NodeInfo share its pod list until they read it. */
 const podListShareThreshold = 64;
 
-/** Node-level aggregated information: the node, its pods and what they use. */
+/**
+ * Node-level aggregated information: the node, its pods and what they use (upstream NodeInfo).
+ * Plugins read the snapshot's NodeInfos and never change them; preemption works on clones.
+ * @public
+ */
 export class NodeInfo {
   private nodeObj: Node | null = null;
   /** The pods, unless `lentFrom` is set (see `pods`). */
@@ -70,26 +86,37 @@ export class NodeInfo {
   podsWithAffinity: PodInfo[] = [];
   /** Pods with required podAntiAffinity terms. */
   podsWithRequiredAntiAffinity: PodInfo[] = [];
+  /** Host ports (ip, protocol, port) the node's pods use. */
   usedPorts: HostPortInfo = new HostPortInfo();
   /** Sum of the pods' requests. */
   requested: Resource = new Resource();
   /** cpu/memory with 100m/200Mi assumed for containers without a request; used for scoring. */
   nonZeroRequested: Resource = new Resource();
+  /** The node's allocatable resources (`status.allocatable`). */
   allocatable: Resource = new Resource();
   /** Image name (each of status.images[].names) → summary; one shared empty map when none. */
   imageStates: Map<string, ImageStateSummary> = sharedNoImageStates;
   /** `namespace/claimName` → number of pods on this node using it. */
   pvcRefCounts: Map<string, number> = new Map();
+  /**
+   * Changes whenever the NodeInfo does (node, pods): process-wide and never reused, so equal
+   * generations mean an unchanged node.
+   */
   generation: number = nextGeneration();
 
+  /** A NodeInfo without a node, holding `pods` (upstream NewNodeInfo). */
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);
   }
 
   /**
-   * The pods on this node. A copy (copyInto, snapshot, clone) shares its source's list and
-   * copies it only when this is read, so a node with tens of thousands of pods is not copied on
-   * every snapshot update while no plugin looks at its pods.
+   * The pods on this node (do not change the list: use addPod/removePod).
+   *
+   * Read it only when the pods themselves are needed (to match selectors, sum volumes...), and
+   * {@link NodeInfo.podCount} for how many there are. A copy (the snapshot's NodeInfos, clones)
+   * shares its source's list and copies it the first time `pods` is read, so that a node with tens
+   * of thousands of pods is not copied on every snapshot update while no plugin looks at its pods:
+   * reading `pods` on such a node in Filter or Score copies its list once per snapshot update.
    */
   get pods(): PodInfo[] {
     if (this.lentFrom !== null) this.materializePods();
@@ -100,7 +127,7 @@ export class NodeInfo {
     this.ownPodList(pods);
   }
 
-  /** How many pods are on this node: `pods.length` without copying a shared list. */
+  /** How many pods are on this node: `pods.length` without copying a shared list (see `pods`). */
   get podCount(): number {
     return this.lentFrom !== null ? this.lentLength : this.podList.length;
   }
@@ -146,6 +173,7 @@ export class NodeInfo {
    * cache miss per hop on nodes that were not touched recently.
    */
   taints: readonly Taint[] = noTaints;
+  /** `node.spec.unschedulable` (see `taints`). */
   unschedulable = false;
 
   /** The node object; null for a node the cache knows only through its pods. */
@@ -153,6 +181,7 @@ export class NodeInfo {
     return this.nodeObj;
   }
 
+  /** Sets the node (its name, taints, unschedulable flag and allocatable follow). */
   setNode(node: Node): void {
     this.nodeObj = node;
     this.nodeName = node.metadata?.name ?? "";
@@ -162,6 +191,7 @@ export class NodeInfo {
     this.generation = nextGeneration();
   }
 
+  /** Clears the node (the cache keeps a NodeInfo for pods of a deleted node until they go). */
   removeNode(): void {
     this.nodeObj = null;
     this.nodeName = "";
@@ -170,10 +200,12 @@ export class NodeInfo {
     this.generation = nextGeneration();
   }
 
+  /** Adds a pod: its requests, ports, volumes and affinity are accounted (upstream AddPod). */
   addPod(pod: Pod): void {
     this.addPodInfo(new PodInfo(pod));
   }
 
+  /** Adds a pod whose PodInfo is already built (upstream AddPodInfo). */
   addPodInfo(pi: PodInfo): void {
     // An append changes no position a copy shares that was not recorded when it was removed.
     const pods = this.pods;
@@ -277,6 +309,7 @@ export class NodeInfo {
    * Makes `c` a copy of this NodeInfo as snapshot() would (own lists and aggregates, shared
    * PodInfos and image summaries), keeping `c`'s identity: what the scheduler cache does to the
    * snapshot's NodeInfos, which the snapshot's lists point at.
+   * @internal
    */
   copyInto(c: NodeInfo): void {
     c.nodeObj = this.nodeObj;

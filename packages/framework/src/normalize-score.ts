@@ -1,10 +1,16 @@
 // upstream: pkg/scheduler/framework/plugins/helper/normalize_score.go
-import type { NodeScore } from "./interface";
+import type { Pod } from "@kubesched/api";
+import type { NodeColumns } from "./columnar/node-columns";
+import { defaultNormalizeScoreColumns } from "./columnar/normalize-score";
+import type { ColumnarScoreExtensions } from "./columnar/plugins";
+import type { CycleState } from "./cycle-state";
+import type { NodeScore, ScoreExtensions } from "./interface";
 import type { Status } from "./status";
 
 /**
  * Scales scores to [0, maxPriority] relative to the highest score; with `reverse`,
  * s = maxPriority - s. All zero (or all maxPriority when reversed) if the highest is 0.
+ * @public
  */
 export function defaultNormalizeScore(
   maxPriority: number,
@@ -23,4 +29,37 @@ export function defaultNormalizeScore(
     s.score = v;
   }
   return null;
+}
+
+/**
+ * The ScoreExtensions of a Score plugin whose NormalizeScore is {@link defaultNormalizeScore}
+ * (as upstream's NodeAffinity and TaintToleration), for `scoreExtensions()` to return:
+ *
+ * ```ts
+ * private readonly normalizer = defaultNormalizer(MaxNodeScore, true);
+ * scoreExtensions(): ScoreExtensions { return this.normalizer; }
+ * ```
+ *
+ * It also normalizes the runtime's score arrays in place (`normalizeScoreColumns` of
+ * `@kubesched/framework/columnar`, with the same arithmetic), so a plugin writes neither form
+ * by hand. Build it once (in the constructor), not per cycle.
+ * @public
+ */
+export function defaultNormalizer(maxPriority: number, reverse: boolean): ScoreExtensions {
+  const normalizer: ColumnarScoreExtensions = {
+    normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
+      return defaultNormalizeScore(maxPriority, reverse, scores);
+    },
+    normalizeScoreColumns(
+      _state: CycleState,
+      _pod: Pod,
+      _columns: NodeColumns,
+      _indices: Int32Array,
+      count: number,
+      scores: Float64Array,
+    ): Status | null {
+      return defaultNormalizeScoreColumns(maxPriority, reverse, scores, count);
+    },
+  };
+  return normalizer;
 }

@@ -7,18 +7,33 @@ import type { ArrayOptions, TArray, TInteger, TObject } from "@sinclair/typebox"
 import { argRules, Type } from "./define-args";
 import { fieldErrors, fieldPath } from "./field-errors";
 
-/** One resource a resource-allocation scorer looks at, with its weight (upstream config.ResourceSpec). */
+/**
+ * One resource a resource-allocation scorer looks at, with its weight (upstream
+ * config.ResourceSpec).
+ * @public
+ */
 export interface ResourceSpec {
+  /** The resource name: `cpu`, `memory`, `ephemeral-storage` or an extended resource. */
   name: string;
+  /** Its weight in the score (1..100 in args validation). */
   weight: number;
 }
 
-/** The scale of user-provided shape scores (upstream config.MaxCustomPriorityScore). */
+/**
+ * The scale of user-provided shape scores (upstream config.MaxCustomPriorityScore).
+ * @public
+ */
 export const MaxCustomPriorityScore = 10;
 
-/** A point of a utilization → score shape: utilization 0..100, score 0..MaxCustomPriorityScore. */
+/**
+ * A point of a utilization → score shape: utilization 0..100, score 0..MaxCustomPriorityScore
+ * (upstream UtilizationShapePoint).
+ * @public
+ */
 export interface UtilizationShapePoint {
+  /** Utilization in percent, 0..100. */
   utilization: number;
+  /** The score at that utilization, 0..MaxCustomPriorityScore. */
   score: number;
 }
 
@@ -31,6 +46,7 @@ const utilizationShapePointSchema: TObject<{ utilization: TInteger; score: TInte
  * A utilization → score shape (RequestedToCapacityRatio's and VolumeBinding's), with upstream
  * validateFunctionShape's rules: at least one point, utilization strictly increasing and in
  * [0, 100], score in [0, MaxCustomPriorityScore].
+ * @public
  */
 export function UtilizationShape(
   options: ArrayOptions = {},
@@ -55,7 +71,10 @@ export function UtilizationShape(
   });
 }
 
-/** cpu and memory with weight 1 (upstream defaultResourceSpec). */
+/**
+ * cpu and memory with weight 1 (upstream defaultResourceSpec).
+ * @public
+ */
 export function defaultResourceSpec(): ResourceSpec[] {
   return [
     { name: "cpu", weight: 1 },

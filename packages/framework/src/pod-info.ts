@@ -17,12 +17,18 @@ import {
 } from "@kubesched/api";
 import { Resource } from "./resource";
 
-/** A pod (anti-)affinity term with its selectors compiled once. */
+/**
+ * A pod (anti-)affinity term with its selectors compiled once (upstream AffinityTerm).
+ * @public
+ */
 export class AffinityTerm {
+  /** A term from its compiled parts (PodInfo builds them from the pod's spec). */
   constructor(
     /** Explicit namespaces (or the pod's own when neither namespaces nor namespaceSelector is set). */
     readonly namespaces: ReadonlySet<string>,
+    /** The term's label selector. */
     readonly selector: Selector,
+    /** The term's topology key. */
     readonly topologyKey: string,
     /** labels.Nothing() when the term has no namespaceSelector. */
     readonly namespaceSelector: Selector,
@@ -38,12 +44,21 @@ export class AffinityTerm {
   }
 }
 
+/**
+ * A preferred (anti-)affinity term with its weight (upstream WeightedAffinityTerm).
+ * @public
+ */
 export interface WeightedAffinityTerm {
+  /** The term. */
   readonly term: AffinityTerm;
+  /** Its weight, 1..100. */
   readonly weight: number;
 }
 
-/** The resource usage of a pod as the scheduler accounts it. */
+/**
+ * The resource usage of a pod as the scheduler accounts it.
+ * @public
+ */
 export interface PodResource {
   /** Requests (upstream PodRequests with overhead, sidecars, pod-level resources). */
   readonly resource: Resource;
@@ -135,13 +150,19 @@ const noHostPorts: readonly ContainerPort[] = Object.freeze([]);
 
 /**
  * A pod with everything the scheduler derives from it computed once: affinity terms with
- * compiled selectors and the resource requests.
+ * compiled selectors and the resource requests (upstream PodInfo).
+ * @public
  */
 export class PodInfo {
+  /** The pod. */
   readonly pod: Pod;
+  /** Its required pod affinity terms. */
   readonly requiredAffinityTerms: readonly AffinityTerm[];
+  /** Its required pod anti-affinity terms. */
   readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
+  /** Its preferred pod affinity terms. */
   readonly preferredAffinityTerms: readonly WeightedAffinityTerm[];
+  /** Its preferred pod anti-affinity terms. */
   readonly preferredAntiAffinityTerms: readonly WeightedAffinityTerm[];
   /**
    * Set when a term's selector could not be parsed ("requiredAffinityTerms: ..."), as upstream's
@@ -151,6 +172,7 @@ export class PodInfo {
   private cachedResource: PodResource | null = null;
   private cachedHostPorts: readonly ContainerPort[] | null = null;
 
+  /** Compiles the pod's affinity terms (upstream NewPodInfo). */
   constructor(pod: Pod) {
     this.pod = pod;
     const aff = pod.spec?.affinity;
@@ -196,9 +218,11 @@ export class PodInfo {
     this.parseError = parseError;
   }
 
+  /** `metadata.name`. */
   get name(): string {
     return this.pod.metadata?.name ?? "";
   }
+  /** `metadata.namespace`. */
   get namespace(): string {
     return this.pod.metadata?.namespace ?? "";
   }

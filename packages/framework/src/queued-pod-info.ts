@@ -1,8 +1,12 @@
 // upstream: pkg/scheduler/framework/types.go (QueuedPodInfo)
 import type { PodInfo } from "./pod-info";
 
-/** A pod in the scheduling queue with its queueing bookkeeping. */
+/**
+ * A pod in the scheduling queue with its queueing bookkeeping (what a QueueSort plugin compares).
+ * @public
+ */
 export interface QueuedPodInfo {
+  /** The pod. */
   podInfo: PodInfo;
   /** When the pod was (re)added to the queue, in clock milliseconds. */
   timestamp: number;

@@ -12,23 +12,30 @@ import {
 
 /**
  * Compute resources in canonical integer units: cpu in millicores, memory and
- * ephemeral-storage in bytes, scalar (extended, hugepages, attachable volumes) as values.
+ * ephemeral-storage in bytes, scalar (extended, hugepages, attachable volumes) as values
+ * (upstream Resource).
+ * @public
  */
 export class Resource {
+  /** cpu in millicores. */
   milliCPU = 0;
+  /** memory in bytes. */
   memory = 0;
+  /** ephemeral-storage in bytes. */
   ephemeralStorage = 0;
   /** Only meaningful for allocatable: the node's `pods` capacity. */
   allowedPodNumber = 0;
   /** Extended resources, hugepages and other scalar resources; null until one is set. */
   scalarResources: Map<string, number> | null = null;
 
+  /** A Resource holding `amounts` (cpu in millicores). */
   static fromAmounts(amounts: ResourceAmounts): Resource {
     const r = new Resource();
     r.add(amounts);
     return r;
   }
 
+  /** A Resource holding a parsed resource list (`status.allocatable`, requests). */
   static fromList(list: ResourceList | undefined): Resource {
     return Resource.fromAmounts(resourceListToAmounts(list));
   }
@@ -38,6 +45,7 @@ export class Resource {
     for (const [name, v] of amounts) this.addNamed(name, v);
   }
 
+  /** Adds `v` to one named resource (cpu in millicores). */
   addNamed(name: string, v: number): void {
     switch (name) {
       case ResourceCPU:
@@ -57,6 +65,7 @@ export class Resource {
     }
   }
 
+  /** Adds every amount of `o`. */
   addResource(o: Resource): void {
     this.milliCPU += o.milliCPU;
     this.memory += o.memory;
@@ -65,6 +74,7 @@ export class Resource {
     if (o.scalarResources) for (const [k, v] of o.scalarResources) this.addScalar(k, v);
   }
 
+  /** Subtracts every amount of `o`. */
   subResource(o: Resource): void {
     this.milliCPU -= o.milliCPU;
     this.memory -= o.memory;
@@ -73,16 +83,19 @@ export class Resource {
     if (o.scalarResources) for (const [k, v] of o.scalarResources) this.addScalar(k, -v);
   }
 
+  /** Adds `v` to a scalar resource. */
   addScalar(name: string, v: number): void {
     if (!this.scalarResources) this.scalarResources = new Map();
     this.scalarResources.set(name, (this.scalarResources.get(name) ?? 0) + v);
   }
 
+  /** Sets a scalar resource to `v`. */
   setScalar(name: string, v: number): void {
     if (!this.scalarResources) this.scalarResources = new Map();
     this.scalarResources.set(name, v);
   }
 
+  /** A scalar resource's amount (0 when absent). */
   scalar(name: string): number {
     return this.scalarResources?.get(name) ?? 0;
   }
@@ -110,6 +123,7 @@ export class Resource {
     return true;
   }
 
+  /** A copy. */
   clone(): Resource {
     const r = new Resource();
     r.milliCPU = this.milliCPU;

@@ -41,4 +41,5 @@ export {
   recordingEventRecorder,
 } from "./recording-client";
 export { type LogEntry, type RecordingLogger, recordingLogger } from "./recording-logger";
+export { type SignPodSummary, signPodSummary } from "./sign-pod";
 export { type StatusSummary, statusSummary } from "./status-summary";

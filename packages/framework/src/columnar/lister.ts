@@ -1,11 +1,14 @@
 // The snapshot's fast-path capabilities (not upstream; @beta): change tokens and node columns.
 // The scheduler cache's Snapshot implements them; a plugin feature-detects them with
 // `columnarNodeInfos` and falls back to walking `list()` without them.
-import type { NodeInfoLister } from "../handle";
-import type { NodeInfo } from "../node-info";
+import type { NodeInfo, NodeInfoLister } from "@kubesched/framework";
 import type { NodeColumns } from "./node-columns";
 
-/** A NodeInfoLister that tracks changes between cycles and keeps the nodes in columns. */
+/**
+ * A NodeInfoLister that tracks changes between cycles and keeps the nodes in columns (the
+ * scheduler cache's Snapshot is one).
+ * @beta
+ */
 export interface ColumnarNodeInfoLister extends NodeInfoLister {
   /**
    * Change tracking, for plugins that keep per-node results across cycles. Returns the current
@@ -20,7 +23,11 @@ export interface ColumnarNodeInfoLister extends NodeInfoLister {
   columns(): NodeColumns;
 }
 
-/** The lister as a ColumnarNodeInfoLister when it is one (the scheduler cache's Snapshot), else null. */
+/**
+ * The lister as a ColumnarNodeInfoLister when it is one (the scheduler cache's Snapshot), else
+ * null: `columnarNodeInfos(handle.snapshotSharedLister().nodeInfos())`.
+ * @beta
+ */
 export function columnarNodeInfos(lister: NodeInfoLister): ColumnarNodeInfoLister | null {
   const l = lister as Partial<ColumnarNodeInfoLister>;
   return typeof l.columns === "function" && typeof l.changedSince === "function"

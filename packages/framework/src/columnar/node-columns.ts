@@ -1,15 +1,19 @@
 // The snapshot's hot per-node numbers in typed arrays (structure of arrays), indexed by the node's
-// position in NodeInfoLister.list(). Columnar Filter/Score plugins (interface.ts) read a window of
+// position in NodeInfoLister.list(). Columnar Filter/Score plugins (plugins.ts) read a window of
 // nodes from here instead of following each NodeInfo's objects: the same numbers, laid out so
 // that walking 500 nodes touches a few contiguous arrays instead of thousands of cold objects.
 //
 // Not upstream: kube-scheduler's Filter and Score are per node only. The per-node API stays the
 // contract; the columns are a view of the same NodeInfos, maintained with them.
 import type { Taint } from "@kubesched/api";
-import type { NodeInfo } from "../node-info";
+import type { NodeInfo } from "@kubesched/framework";
 
-/** One scalar resource (extended, hugepages, attachable volumes) on every node. */
+/**
+ * One scalar resource (extended, hugepages, attachable volumes) on every node.
+ * @beta
+ */
 export interface ScalarColumn {
+  /** The resource's name. */
   readonly name: string;
   /** `nodeInfo.allocatable.scalar(name)` per node (0 where the node has none). */
   readonly allocatable: Float64Array;
@@ -17,8 +21,12 @@ export interface ScalarColumn {
   readonly requested: Float64Array;
 }
 
-/** The values of one node label key, interned: nodes with the same value share its id. */
+/**
+ * The values of one node label key, interned: nodes with the same value share its id.
+ * @beta
+ */
 export interface LabelColumn {
+  /** The label key. */
   readonly key: string;
   /**
    * Per node: the id of its value of `key` (an index into `values`), or -1 when the node has no
@@ -44,6 +52,7 @@ export interface LabelColumn {
  * - Arrays may be longer than `size`; only `[0, size)` is meaningful.
  * - Amounts are in canonical units, as `Resource`: cpu in millicores, memory and
  *   ephemeral-storage in bytes, scalar resources as values.
+ * @beta
  */
 export interface NodeColumns {
   /** Number of nodes (`list().length`). */

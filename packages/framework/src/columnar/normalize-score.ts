@@ -1,9 +1,12 @@
 // upstream: pkg/scheduler/framework/plugins/helper/normalize_score.go, over a score array.
-import type { Status } from "../status";
+import type { Status } from "@kubesched/framework";
 
 /**
  * defaultNormalizeScore over `scores[0..count)` (a columnar Score plugin's normalizeScoreColumns):
- * the same arithmetic on the same values, in place.
+ * the same arithmetic on the same values, in place. A plugin whose NormalizeScore is
+ * defaultNormalizeScore returns `defaultNormalizer(max, reverse)` (main entry) instead of writing
+ * both forms.
+ * @beta
  */
 export function defaultNormalizeScoreColumns(
   maxPriority: number,

@@ -3,9 +3,15 @@
 // per-node one over a window of nodes, reading the snapshot's columns (NodeColumns). The per-node
 // methods stay the contract: the columnar ones must return exactly what they would.
 import type { Pod } from "@kubesched/api";
-import type { CycleState } from "../cycle-state";
-import type { FilterPlugin, Plugin, PreScorePlugin, ScoreExtensions, ScorePlugin } from "../interface";
-import type { Status } from "../status";
+import type {
+  CycleState,
+  FilterPlugin,
+  Plugin,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+  Status,
+} from "@kubesched/framework";
 import type { NodeColumns } from "./node-columns";
 
 /**
@@ -16,6 +22,7 @@ import type { NodeColumns } from "./node-columns";
  * (only those every earlier plugin passed), the rotating start index, the early stop at
  * numFeasibleNodesToFind (results past it are discarded), nodes with nominated pods (run per node
  * with the pods added), statuses, explain and metrics.
+ * @beta
  */
 export interface ColumnarFilterPlugin extends FilterPlugin {
   /**
@@ -39,6 +46,7 @@ export interface ColumnarFilterPlugin extends FilterPlugin {
 /**
  * Score over the feasible nodes at once, over the snapshot's columns (optional; not upstream):
  * the runtime calls it instead of `score()` on every node, and must get the same scores.
+ * @beta
  */
 export interface ColumnarScorePlugin extends ScorePlugin {
   /**
@@ -61,6 +69,7 @@ export interface ColumnarScorePlugin extends ScorePlugin {
  * calls it instead of `preScore(state, pod, nodes)` when it knows the nodes' indices in the
  * snapshot's columns, and it must leave the cycle state as `preScore` would (the same scores
  * follow) and return what `preScore` returns.
+ * @beta
  */
 export interface ColumnarPreScorePlugin extends PreScorePlugin {
   /** `preScore(state, pod, nodes)` for `nodes[k] = columns.nodeInfos[indices[k]]`, k in `[0, count)`. */
@@ -73,7 +82,10 @@ export interface ColumnarPreScorePlugin extends PreScorePlugin {
   ): Status | null;
 }
 
-/** NormalizeScore over a score array (optional, with ColumnarScorePlugin; not upstream). */
+/**
+ * NormalizeScore over a score array (optional, with ColumnarScorePlugin; not upstream).
+ * @beta
+ */
 export interface ColumnarScoreExtensions extends ScoreExtensions {
   /**
    * Rewrites `scores[0..count)` in place exactly as `normalizeScore` would rewrite the
@@ -93,11 +105,27 @@ export interface ColumnarScoreExtensions extends ScoreExtensions {
 type AnyPlugin = Plugin & Record<string, unknown>;
 const has = (p: Plugin, m: string): boolean => typeof (p as AnyPlugin)[m] === "function";
 
+/**
+ * Whether the plugin has `filterColumns` (and `filter`).
+ * @beta
+ */
 export const isColumnarFilterPlugin = (p: Plugin): p is ColumnarFilterPlugin =>
   has(p, "filter") && has(p, "filterColumns");
+/**
+ * Whether the plugin has `scoreColumns` (and `score`).
+ * @beta
+ */
 export const isColumnarScorePlugin = (p: Plugin): p is ColumnarScorePlugin =>
   has(p, "score") && has(p, "scoreColumns");
+/**
+ * Whether the plugin has `preScoreColumns` (and `preScore`).
+ * @beta
+ */
 export const isColumnarPreScorePlugin = (p: Plugin): p is ColumnarPreScorePlugin =>
   has(p, "preScore") && has(p, "preScoreColumns");
+/**
+ * Whether the score extensions have `normalizeScoreColumns`.
+ * @beta
+ */
 export const isColumnarScoreExtensions = (e: ScoreExtensions): e is ColumnarScoreExtensions =>
   typeof (e as unknown as Record<string, unknown>).normalizeScoreColumns === "function";

@@ -217,7 +217,7 @@ function nodeResourceLeft(info: NodeInfo, pgFullName: string): Map<string, numbe
   const clone = info.snapshot();
   for (const pi of info.pods) if (podGroupFullName(pi.pod) === pgFullName) clone.removePod(pi.pod);
   const left = new Map<string, number>();
-  left.set(ResourcePods, clone.allocatable.allowedPodNumber - clone.pods.length);
+  left.set(ResourcePods, clone.allocatable.allowedPodNumber - clone.podCount);
   left.set("cpu", clone.allocatable.milliCPU - clone.requested.milliCPU);
   left.set("memory", clone.allocatable.memory - clone.requested.memory);
   left.set("ephemeral-storage", clone.allocatable.ephemeralStorage - clone.requested.ephemeralStorage);

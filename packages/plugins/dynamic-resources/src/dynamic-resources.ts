@@ -28,6 +28,8 @@ import {
   type ReservePlugin,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   Status,
 } from "@kubesched/framework";
 import type { DynamicResourcesArgs } from "./args";
@@ -111,12 +113,27 @@ export class DynamicResources
     ScorePlugin,
     ReservePlugin,
     PreBindPlugin,
-    EnqueueExtensions
+    EnqueueExtensions,
+    SignPlugin
 {
   constructor(readonly args: DynamicResourcesArgs) {}
 
   name(): string {
     return name;
+  }
+
+  /**
+   * Whether a claim is used on one node only or by many is not simple to tell, so pods with
+   * claims are not signed (upstream SignPod; kubernetes/kubernetes#134986); others add nothing.
+   */
+  signPod(pod: Pod): SignPodResult {
+    if ((pod.spec?.resourceClaims?.length ?? 0) > 0) {
+      return {
+        fragments: [],
+        status: new Status(Code.Unschedulable, "pods with dra resource claims are not signable"),
+      };
+    }
+    return { fragments: [], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

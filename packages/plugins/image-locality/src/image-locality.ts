@@ -3,11 +3,14 @@ import type { Pod } from "@kubesched/api";
 import {
   type CycleState,
   type Handle,
+  ImageNamesSignerName,
   type ImageStateSummary,
   MaxNodeScore,
   type NodeInfo,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   type Status,
 } from "@kubesched/framework";
 import type { ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
@@ -48,7 +51,7 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 }
 
 /** ImageLocality: favors nodes that already have the images of the pod's containers. */
-export class ImageLocality implements ScorePlugin, ColumnarScorePlugin {
+export class ImageLocality implements ScorePlugin, ColumnarScorePlugin, SignPlugin {
   // The normalized images of the last pod scored, so scoring each node allocates nothing.
   private lastPod: Pod | null = null;
   private images: string[] = [];
@@ -57,6 +60,15 @@ export class ImageLocality implements ScorePlugin, ColumnarScorePlugin {
 
   name(): string {
     return name;
+  }
+
+  /** Scoring depends on the pod's images: their normalized names, unique and sorted (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    const images = new Set<string>();
+    for (const c of pod.spec?.containers ?? []) images.add(normalizedImageName(c.image ?? ""));
+    for (const c of pod.spec?.initContainers ?? []) images.add(normalizedImageName(c.image ?? ""));
+    const names = [...images].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { fragments: [{ key: ImageNamesSignerName, value: names }], status: null };
   }
 
   private podImages(pod: Pod): string[] {

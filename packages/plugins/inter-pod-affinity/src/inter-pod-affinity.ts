@@ -1,20 +1,24 @@
 // upstream: pkg/scheduler/framework/plugins/interpodaffinity/plugin.go
 import type { Pod } from "@kubesched/api";
-import type {
-  ClusterEventWithHint,
-  CycleState,
-  EnqueueExtensions,
-  FilterPlugin,
-  Handle,
-  NodeInfo,
-  NodeScore,
-  PodInfo,
-  PreFilterExtensions,
-  PreFilterPlugin,
-  PreFilterResult,
-  PreScorePlugin,
-  ScoreExtensions,
-  ScorePlugin,
+import {
+  type ClusterEventWithHint,
+  Code,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type Handle,
+  LabelsSignerName,
+  type NodeInfo,
+  type NodeScore,
+  type PodInfo,
+  type PreFilterExtensions,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type ScoreExtensions,
+  type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   Status,
 } from "@kubesched/framework";
 import type {
@@ -60,7 +64,8 @@ export class InterPodAffinity
     EnqueueExtensions,
     PreFilterExtensions,
     ScoreExtensions,
-    ColumnarScoreExtensions
+    ColumnarScoreExtensions,
+    SignPlugin
 {
   private readonly ctx: InterPodAffinityContext;
 
@@ -75,6 +80,24 @@ export class InterPodAffinity
 
   name(): string {
     return name;
+  }
+
+  /**
+   * Pod (anti-)affinity makes feasibility and scoring depend on where other pods are, not on the
+   * pod and node alone: such pods are not signed. Other pods are signed by their labels, which
+   * existing pods' terms may match; with ignorePreferredTermsOfExistingPods only pods with terms
+   * count, so labels do not matter (upstream SignPod).
+   */
+  signPod(pod: Pod): SignPodResult {
+    const affinity = pod.spec?.affinity;
+    if (affinity != null && (affinity.podAffinity != null || affinity.podAntiAffinity != null)) {
+      return {
+        fragments: [],
+        status: new Status(Code.Unschedulable, "pods with InterPodAffinity are not signable"),
+      };
+    }
+    if (this.ctx.args.ignorePreferredTermsOfExistingPods) return { fragments: [], status: null };
+    return { fragments: [{ key: LabelsSignerName, value: pod.metadata?.labels ?? null }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

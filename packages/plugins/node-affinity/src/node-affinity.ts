@@ -14,30 +14,28 @@ import {
   type ClusterEventWithHint,
   Code,
   type CycleState,
-  defaultNormalizeScore,
+  defaultNormalizer,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
   MaxNodeScore,
+  NodeAffinitySignerName,
   type NodeInfo,
-  type NodeScore,
+  NodeSelectorSignerName,
+  nodeAffinitySigner,
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
 } from "@kubesched/framework";
-import {
-  type ColumnarFilterPlugin,
-  type ColumnarScoreExtensions,
-  type ColumnarScorePlugin,
-  defaultNormalizeScoreColumns,
-  type NodeColumns,
-} from "@kubesched/framework/columnar";
+import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
 import type { NodeAffinityArgs } from "./args";
 import { eventsToRegister } from "./events";
 import { ErrReasonConflict, ErrReasonEnforced, ErrReasonPod } from "./reasons";
@@ -131,10 +129,11 @@ export class NodeAffinity
     PreScorePlugin,
     ScorePlugin,
     ColumnarScorePlugin,
-    ScoreExtensions,
-    ColumnarScoreExtensions,
-    EnqueueExtensions
+    EnqueueExtensions,
+    SignPlugin
 {
+  /** NormalizeScore: upstream's DefaultNormalizeScore(MaxNodeScore, false, scores). */
+  private readonly normalizer = defaultNormalizer(MaxNodeScore, false);
   private readonly addedNodeSelector: NodeSelectorMatcher | null = null;
   private readonly addedPrefSchedTerms: PreferredSchedulingTermsMatcher | null = null;
   private readonly enableSchedulingQueueHint: boolean;
@@ -183,6 +182,17 @@ export class NodeAffinity
 
   name(): string {
     return name;
+  }
+
+  /** Filtering and scoring depend on the pod's node affinity and node selector (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return {
+      fragments: [
+        { key: NodeAffinitySignerName, value: nodeAffinitySigner(pod) },
+        { key: NodeSelectorSignerName, value: pod.spec?.nodeSelector ?? null },
+      ],
+      status: null,
+    };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
@@ -355,21 +365,6 @@ export class NodeAffinity
   }
 
   scoreExtensions(): ScoreExtensions {
-    return this;
-  }
-
-  normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
-    return defaultNormalizeScore(MaxNodeScore, false, scores);
-  }
-
-  normalizeScoreColumns(
-    _state: CycleState,
-    _pod: Pod,
-    _columns: NodeColumns,
-    _indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
-    return defaultNormalizeScoreColumns(MaxNodeScore, false, scores, count);
+    return this.normalizer;
   }
 }

@@ -6,11 +6,14 @@ import {
   Code,
   type CycleState,
   type EnqueueExtensions,
+  FeaturesSignerName,
   type FilterPlugin,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
@@ -53,19 +56,42 @@ export interface NodeDeclaredFeaturesOptions {
  * Checks that a node declares (status.declaredFeatures) every feature the pod requires, as
  * inferred from the pod's spec.
  */
-export class NodeDeclaredFeatures implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodeDeclaredFeatures implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
   private readonly enabled: boolean;
   private readonly registry: readonly DeclaredFeature[];
   private readonly version: Version | null;
+  /** The registry's feature names, unique and sorted (upstream FeatureMapper's bit order). */
+  private readonly registeredNames: readonly string[];
 
   constructor(opts: NodeDeclaredFeaturesOptions) {
     this.enabled = opts.enabled;
     this.registry = opts.registry ?? allFeatures;
     this.version = opts.version === undefined ? kubernetesVersion : opts.version;
+    this.registeredNames = [...new Set(this.registry.map((f) => f.name))].sort();
   }
 
   name(): string {
     return name;
+  }
+
+  /**
+   * Feasibility depends on the features the pod requires (upstream SignPod): the required set as
+   * upstream's FeatureSet prints it, one character per registered feature in name order, "1"
+   * where required. Upstream reads its nil feature framework when the gate is off; here a
+   * disabled plugin adds nothing.
+   */
+  signPod(pod: Pod): SignPodResult {
+    if (!this.enabled) return { fragments: [], status: null };
+    let reqs: string[];
+    try {
+      reqs = inferForPodScheduling(this.registry, pod.spec, this.version);
+    } catch (e) {
+      return { fragments: [], status: asStatus(e) };
+    }
+    const required = new Set(reqs);
+    let bits = "";
+    for (const n of this.registeredNames) bits += required.has(n) ? "1" : "0";
+    return { fragments: [{ key: FeaturesSignerName, value: bits }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

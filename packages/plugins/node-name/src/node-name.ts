@@ -7,6 +7,9 @@ import {
   type EnqueueExtensions,
   type FilterPlugin,
   type NodeInfo,
+  NodeNameSignerName,
+  type SignPlugin,
+  type SignPodResult,
   Status,
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
@@ -22,9 +25,14 @@ export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
 }
 
 /** Checks that a pod's spec.nodeName, when set, is the node. */
-export class NodeName implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
+export class NodeName implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin {
   name(): string {
     return name;
+  }
+
+  /** Feasibility depends on spec.nodeName alone (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: NodeNameSignerName, value: pod.spec?.nodeName ?? "" }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

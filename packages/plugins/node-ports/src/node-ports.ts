@@ -8,10 +8,14 @@ import {
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
+  HostPortsSignerName,
+  hostPortsSigner,
   type NodeInfo,
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
@@ -35,7 +39,9 @@ class PreFilterState implements StateData {
 const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
 
 /** Checks that the host ports a pod asks for are free on the node. */
-export class NodePorts implements PreFilterPlugin, FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
+export class NodePorts
+  implements PreFilterPlugin, FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin
+{
   private readonly enableSchedulingQueueHint: boolean;
 
   constructor(features: Features) {
@@ -44,6 +50,11 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, ColumnarFilterP
 
   name(): string {
     return name;
+  }
+
+  /** Feasibility depends on the pod's host ports (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: HostPortsSignerName, value: hostPortsSigner(pod) }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -6,8 +6,12 @@ import {
   type Features,
   type NodeInfo,
   type PreScorePlugin,
+  podResourcesSigner,
+  ResourcesSignerName,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
@@ -34,11 +38,15 @@ class PreScoreState implements StateData {
  * NodeResourcesBalancedAllocation: favors nodes whose resource usage becomes more balanced
  * (closer cpu/memory/... fractions) with the pod placed there.
  */
-export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin, ColumnarScorePlugin {
+export class NodeResourcesBalancedAllocation
+  implements PreScorePlugin, ScorePlugin, ColumnarScorePlugin, SignPlugin
+{
   private readonly scorer: ResourceAllocationScorer;
+  private readonly enablePodLevelResources: boolean;
 
   /** `args` are validated by the descriptor's args spec (nodeResourcesBalancedAllocationArgsSpec). */
   constructor(args: NodeResourcesBalancedAllocationArgs, features: Features) {
+    this.enablePodLevelResources = features.enablePodLevelResources;
     this.scorer = new ResourceAllocationScorer({
       name,
       resources: args.resources,
@@ -51,6 +59,17 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
 
   name(): string {
     return name;
+  }
+
+  /**
+   * Scoring depends on the pod's requests and overhead (upstream SignPod; on DRA-backed extended
+   * resources, as NodeResourcesFit's).
+   */
+  signPod(pod: Pod): SignPodResult {
+    return {
+      fragments: [{ key: ResourcesSignerName, value: podResourcesSigner(pod, this.enablePodLevelResources) }],
+      status: null,
+    };
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {

@@ -12,8 +12,12 @@ import {
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
+  podResourcesSigner,
+  ResourcesSignerName,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
@@ -75,7 +79,8 @@ export class NodeResourcesFit
     PreScorePlugin,
     ScorePlugin,
     ColumnarScorePlugin,
-    EnqueueExtensions
+    EnqueueExtensions,
+    SignPlugin
 {
   private readonly ignoredResources: ReadonlySet<string>;
   private readonly ignoredResourceGroups: ReadonlySet<string>;
@@ -99,6 +104,21 @@ export class NodeResourcesFit
 
   name(): string {
     return name;
+  }
+
+  /**
+   * Filtering and scoring depend on the pod's requests and overhead (upstream SignPod). Upstream
+   * refuses to sign, with DRAExtendedResource on, a pod requesting an extended resource that its
+   * SharedDRAManager maps to a DeviceClass; kubesched has no DRA manager yet, so, as upstream
+   * without one, every pod is signed.
+   */
+  signPod(pod: Pod): SignPodResult {
+    return {
+      fragments: [
+        { key: ResourcesSignerName, value: podResourcesSigner(pod, this.features.enablePodLevelResources) },
+      ],
+      status: null,
+    };
   }
 
   preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {

@@ -8,7 +8,11 @@ import {
   type Features,
   type FilterPlugin,
   type NodeInfo,
+  type SignPlugin,
+  type SignPodResult,
   Status,
+  TolerationsSignerName,
+  tolerationsSigner,
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister, unschedulableTaint } from "./events";
@@ -20,7 +24,7 @@ export const name = "NodeUnschedulable";
  * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
  * `node.kubernetes.io/unschedulable:NoSchedule`.
  */
-export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
+export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -33,6 +37,11 @@ export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, En
 
   name(): string {
     return name;
+  }
+
+  /** Feasibility depends on the pod's tolerations (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: TolerationsSignerName, value: tolerationsSigner(pod) }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -19,7 +19,11 @@ import {
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
+  type SignPlugin,
+  type SignPodResult,
   Status,
+  VolumesSignerName,
+  volumesSigner,
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
@@ -59,7 +63,7 @@ export function hasAttachableVolume(pod: Pod): boolean {
  * Checks that attaching the pod's CSI volumes (PVCs, generic ephemeral volumes, and in-tree
  * volumes migrated to CSI) keeps every driver within the attach limit the node's CSINode reports.
  */
-export class CSILimits implements PreFilterPlugin, ColumnarFilterPlugin, EnqueueExtensions {
+export class CSILimits implements PreFilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin {
   private readonly listers: ClusterListers;
   private readonly randomVolumeIDPrefix: string;
   private readonly enableCSIMigrationPortworx: boolean;
@@ -77,6 +81,11 @@ export class CSILimits implements PreFilterPlugin, ColumnarFilterPlugin, Enqueue
 
   name(): string {
     return name;
+  }
+
+  /** Feasibility depends on the pod's volume sources, config maps and secrets aside (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: VolumesSignerName, value: volumesSigner(pod) }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -19,6 +19,8 @@ import {
   type ScoreExtensions,
   type ScorePlugin,
   type SharedLister,
+  type SignPlugin,
+  type SignPodResult,
   Status,
 } from "@kubesched/framework";
 import type {
@@ -82,7 +84,8 @@ export class PodTopologySpread
     ColumnarScorePlugin,
     ScoreExtensions,
     ColumnarScoreExtensions,
-    EnqueueExtensions
+    EnqueueExtensions,
+    SignPlugin
 {
   /** Whether the defaults are upstream's system defaults (then nodes need not carry every key to be scored). */
   readonly systemDefaulted: boolean;
@@ -114,6 +117,26 @@ export class PodTopologySpread
 
   name(): string {
     return name;
+  }
+
+  /**
+   * Spreading depends on where other pods are, not on the pod and node alone: pods with
+   * constraints, explicit or defaulted, are not signed (upstream SignPod).
+   */
+  signPod(pod: Pod): SignPodResult {
+    if ((pod.spec?.topologySpreadConstraints?.length ?? 0) > 0) {
+      return {
+        fragments: [],
+        status: new Status(Code.Unschedulable, "pods with topology constraints are not signable"),
+      };
+    }
+    if (this.defaultConstraints.length > 0) {
+      return {
+        fragments: [],
+        status: new Status(Code.Unschedulable, "pods with default topology constraints are not signable"),
+      };
+    }
+    return { fragments: [], status: null };
   }
 
   /**

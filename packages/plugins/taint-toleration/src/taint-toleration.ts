@@ -13,27 +13,24 @@ import {
   type ClusterEventWithHint,
   Code,
   type CycleState,
-  defaultNormalizeScore,
+  defaultNormalizer,
   type EnqueueExtensions,
   type Features,
   type FilterPlugin,
   MaxNodeScore,
   type NodeInfo,
-  type NodeScore,
   type PreScorePlugin,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
+  TolerationsSignerName,
+  tolerationsSigner,
 } from "@kubesched/framework";
-import {
-  type ColumnarFilterPlugin,
-  type ColumnarScoreExtensions,
-  type ColumnarScorePlugin,
-  defaultNormalizeScoreColumns,
-  type NodeColumns,
-} from "@kubesched/framework/columnar";
+import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { ErrReasonUntoleratedTaint } from "./reasons";
 
@@ -67,10 +64,11 @@ export class TaintToleration
     PreScorePlugin,
     ScorePlugin,
     ColumnarScorePlugin,
-    ScoreExtensions,
-    ColumnarScoreExtensions,
-    EnqueueExtensions
+    EnqueueExtensions,
+    SignPlugin
 {
+  /** NormalizeScore: upstream's DefaultNormalizeScore(MaxNodeScore, true, scores). */
+  private readonly normalizer = defaultNormalizer(MaxNodeScore, true);
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
   /** Per taint set of the columns, during one columnar call: -1 not decided yet, else the answer. */
@@ -85,6 +83,11 @@ export class TaintToleration
 
   name(): string {
     return name;
+  }
+
+  /** Feasibility and scoring depend on the pod's tolerations (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: TolerationsSignerName, value: tolerationsSigner(pod) }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
@@ -216,21 +219,6 @@ export class TaintToleration
   }
 
   scoreExtensions(): ScoreExtensions {
-    return this;
-  }
-
-  normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): Status | null {
-    return defaultNormalizeScore(MaxNodeScore, true, scores);
-  }
-
-  normalizeScoreColumns(
-    _state: CycleState,
-    _pod: Pod,
-    _columns: NodeColumns,
-    _indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
-    return defaultNormalizeScoreColumns(MaxNodeScore, true, scores, count);
+    return this.normalizer;
   }
 }

@@ -20,9 +20,13 @@ import {
   type ReservePlugin,
   type ScoreExtensions,
   type ScorePlugin,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
+  VolumesSignerName,
+  volumesSigner,
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
 import type { VolumeBindingArgs } from "./args";
@@ -126,7 +130,8 @@ export class VolumeBinding
     ColumnarScorePlugin,
     ReservePlugin,
     PreBindPlugin,
-    EnqueueExtensions
+    EnqueueExtensions,
+    SignPlugin
 {
   private readonly binder: VolumeBinder;
   private readonly listers: ClusterListers;
@@ -151,6 +156,11 @@ export class VolumeBinding
 
   name(): string {
     return name;
+  }
+
+  /** Feasibility depends on the pod's volume sources, config maps and secrets aside (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: VolumesSignerName, value: volumesSigner(pod) }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

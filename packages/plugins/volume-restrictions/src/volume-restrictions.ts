@@ -16,9 +16,13 @@ import {
   type PreFilterPlugin,
   type PreFilterResult,
   type SharedLister,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
+  VolumesSignerName,
+  volumesSigner,
 } from "@kubesched/framework";
 import { restrictedVolumes, satisfyVolumeConflicts, type Volume } from "./conflicts";
 import { eventsToRegister } from "./events";
@@ -62,7 +66,7 @@ class NotFoundError extends Error {}
  * on the node, and PVCs with the ReadWriteOncePod access mode already in use.
  */
 export class VolumeRestrictions
-  implements PreFilterPlugin, FilterPlugin, PreFilterExtensions, EnqueueExtensions
+  implements PreFilterPlugin, FilterPlugin, PreFilterExtensions, EnqueueExtensions, SignPlugin
 {
   private readonly listers: ClusterListers;
   private readonly sharedLister: SharedLister;
@@ -76,6 +80,11 @@ export class VolumeRestrictions
 
   name(): string {
     return name;
+  }
+
+  /** Feasibility depends on the pod's volume sources, config maps and secrets aside (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: VolumesSignerName, value: volumesSigner(pod) }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -13,9 +13,13 @@ import {
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
+  type SignPlugin,
+  type SignPodResult,
   type StateData,
   Status,
   stateKey,
+  VolumesSignerName,
+  volumesSigner,
 } from "@kubesched/framework";
 import { eventsToRegister } from "./events";
 import { ErrReasonConflict } from "./reasons";
@@ -39,7 +43,7 @@ const uau = (msg: string): Status => new Status(Code.UnschedulableAndUnresolvabl
  * Checks that the zone/region labels of the PVs a pod's PVCs are bound to match the node's
  * labels (a node without any topology label fits).
  */
-export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
   private readonly listers: ClusterListers;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -50,6 +54,11 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensi
 
   name(): string {
     return name;
+  }
+
+  /** Feasibility depends on the pod's volume sources, config maps and secrets aside (upstream SignPod). */
+  signPod(pod: Pod): SignPodResult {
+    return { fragments: [{ key: VolumesSignerName, value: volumesSigner(pod) }], status: null };
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

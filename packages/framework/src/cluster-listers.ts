@@ -1,0 +1,91 @@
+// What plugins read of the cluster outside the cycle's snapshot: informer-backed caches (upstream
+// SharedInformerFactory listers), including those of the custom resources plugins declare. The
+// in-memory cluster (simulation) and the informers of the live source (run) implement them.
+import type {
+  CSINode,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PriorityClass,
+  ReplicaSet,
+  ReplicationController,
+  Service,
+  StatefulSet,
+  StorageClass,
+} from "@kubesched/api";
+import type { CustomObject, CustomResource } from "./custom-resources";
+
+/**
+ * A namespaced informer cache (upstream `<Kind>Lister` with `<Kind>NamespaceLister`).
+ * @public
+ */
+export interface Lister<T> {
+  /** Every object, or those of one namespace. */
+  list(namespace?: string): readonly T[];
+  /** The object `namespace/name`, or undefined when the cache does not hold it. */
+  get(namespace: string, name: string): T | undefined;
+}
+
+/**
+ * A cluster-scoped informer cache (upstream `<Kind>Lister` of a cluster-scoped kind).
+ * @public
+ */
+export interface ClusterScopedLister<T> {
+  /** Every object. */
+  list(): readonly T[];
+  /** The object `name`, or undefined when the cache does not hold it. */
+  get(name: string): T | undefined;
+}
+
+/**
+ * Read access to the objects of the custom resources the registry's plugins declare (see
+ * {@link CustomResource}).
+ * @public
+ */
+export interface CustomResourceListers {
+  /**
+   * The informer cache of a declared custom resource (get(namespace, name); "" as the namespace
+   * of cluster-scoped objects). Throws when no plugin of the registry declared the resource.
+   */
+  custom<T extends CustomObject>(resource: CustomResource<T>): Lister<T>;
+}
+
+/**
+ * Informer-backed reads (upstream SharedInformerFactory listers), through `handle.listers()`,
+ * and those of the custom resources the registry's plugins declare. Unlike the cycle's snapshot
+ * (`handle.snapshotSharedLister()`), they follow the cluster as events arrive: use them in
+ * queueing hints, PreEnqueue and the binding cycle, and for kinds the snapshot does not hold.
+ * New kinds are added as new members (not breaking for plugins).
+ * @public
+ */
+export interface ClusterListers extends CustomResourceListers {
+  /** Pods, scheduled or not. */
+  readonly pods: Lister<Pod>;
+  /** Nodes. */
+  readonly nodes: ClusterScopedLister<Node>;
+  /** Namespaces (InterPodAffinity's namespace selectors). */
+  readonly namespaces: ClusterScopedLister<Namespace>;
+  /** Services (PodTopologySpread's default selectors). */
+  readonly services: Lister<Service>;
+  /** ReplicaSets (default selectors). */
+  readonly replicaSets: Lister<ReplicaSet>;
+  /** StatefulSets (default selectors). */
+  readonly statefulSets: Lister<StatefulSet>;
+  /** ReplicationControllers (default selectors). */
+  readonly replicationControllers: Lister<ReplicationController>;
+  /** PodDisruptionBudgets (preemption's victim selection). */
+  readonly podDisruptionBudgets: Lister<PodDisruptionBudget>;
+  /** PersistentVolumes. */
+  readonly persistentVolumes: ClusterScopedLister<PersistentVolume>;
+  /** PersistentVolumeClaims. */
+  readonly persistentVolumeClaims: Lister<PersistentVolumeClaim>;
+  /** StorageClasses. */
+  readonly storageClasses: ClusterScopedLister<StorageClass>;
+  /** CSINodes (NodeVolumeLimits' attach limits). */
+  readonly csiNodes: ClusterScopedLister<CSINode>;
+  /** PriorityClasses. */
+  readonly priorityClasses: ClusterScopedLister<PriorityClass>;
+}
