@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Node, Pod } from "@kubesched/api";
-import { formatDuration } from "@kubesched/config";
+import { formatDuration, type KubeSchedulerConfiguration } from "@kubesched/config";
 import type { Extender, ExtenderFilterResult, ExtenderVictims, NodeInfo } from "@kubesched/framework";
 import type { Static, TSchema } from "@sinclair/typebox";
 import * as v1 from "./extender-v1";
@@ -299,6 +299,27 @@ export class HTTPExtender implements Extender {
 /** The failure messages of FailedNodesMap, cut to maxExtenderStringLength. */
 function failureMessages(m: Record<string, string>): Map<string, string> {
   return new Map(Object.entries(m).map(([node, msg]) => [node, clip(msg, maxExtenderStringLength)]));
+}
+
+/** The configuration's extenders, as HTTPExtenders in their order (what Scheduler.create builds). */
+export function httpExtenders(config: KubeSchedulerConfiguration): HTTPExtender[] {
+  return config.extenders.map(
+    (e) =>
+      new HTTPExtender({
+        urlPrefix: e.urlPrefix,
+        filterVerb: e.filterVerb,
+        preemptVerb: e.preemptVerb,
+        prioritizeVerb: e.prioritizeVerb,
+        weight: e.weight,
+        bindVerb: e.bindVerb,
+        enableHTTPS: e.enableHTTPS,
+        ...(e.tlsConfig ? { tlsConfig: e.tlsConfig } : {}),
+        httpTimeoutMs: e.httpTimeout,
+        nodeCacheCapable: e.nodeCacheCapable,
+        managedResources: e.managedResources,
+        ignorable: e.ignorable,
+      }),
+  );
 }
 
 /**

@@ -1,0 +1,321 @@
+// simulate() with a KubeSchedulerConfiguration that has an extender, against a real HTTP server
+// on 127.0.0.1: what an unresponsive, oversized or ill-typed extender does to a simulation (the
+// scheduler is built as production builds it; only the server misbehaves).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadConfig } from "@kubesched/config";
+import { type Extender, ManualClock, NodeInfo } from "@kubesched/framework";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { ExtenderError } from "@kubesched/scheduler";
+import { makePod, type RecordingLogger, recordingLogger } from "@kubesched/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadSnapshotTexts } from "./load";
+import { type SimulationResult, simulate } from "./simulate";
+import { chargingTimeouts, extenderRetryLimitMs } from "./simulated-extenders";
+
+type Handler = (body: Record<string, unknown>, res: ServerResponse) => void;
+
+let server: Server;
+let base = "";
+const handlers = new Map<string, Handler>();
+const requests: string[] = [];
+
+function json(res: ServerResponse, value: unknown): void {
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(value));
+}
+function raw(text: string): Handler {
+  return (_b, res) => {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(text);
+  };
+}
+/** Every node passes (nodeCacheCapable). */
+const passAll: Handler = (body, res) => json(res, { nodenames: body.nodenames });
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let data = "";
+    req.on("data", (c) => {
+      data += c;
+    });
+    req.on("end", () => {
+      const path = req.url ?? "";
+      requests.push(path);
+      const h = handlers.get(path);
+      if (!h) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      h(JSON.parse(data) as Record<string, unknown>, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ext`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+beforeEach(() => {
+  handlers.clear();
+  requests.length = 0;
+});
+
+const snapshot = `apiVersion: v1
+kind: Node
+metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
+status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: Node
+metadata: { name: n2, labels: { kubernetes.io/hostname: n2 } }
+status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec: { containers: [{ name: c, image: i, resources: { requests: { cpu: "1" } } }] }
+`;
+
+async function run(
+  extender: string,
+  opts: { yaml?: string; logger?: RecordingLogger; explain?: boolean } = {},
+): Promise<SimulationResult> {
+  const config = loadConfig(
+    `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+extenders:
+  - urlPrefix: ${base}
+    nodeCacheCapable: true
+${extender
+  .split("\n")
+  .map((l) => `    ${l}`)
+  .join("\n")}`,
+    { registry: inTreeRegistry },
+  );
+  return simulate({
+    config,
+    registry: inTreeRegistry,
+    objects: loadSnapshotTexts([{ name: "c.yaml", text: opts.yaml ?? snapshot }]).objects,
+    logger: opts.logger ?? recordingLogger(),
+    explain: opts.explain ?? false,
+  });
+}
+
+describe("simulate: an extender that does not answer in time", () => {
+  it("ends the pod's retries on the simulated clock with an Error naming the extender, its URL and both limits", async () => {
+    handlers.set("/ext/filter", () => {
+      // never answers
+    });
+    const r = await run("filterVerb: filter\nhttpTimeout: 20ms");
+    const p = r.pods[0];
+    // Each attempt waited 20 ms of real time; backoffs (1, 2, 4, 8 s) and the timeouts passed
+    // on the simulated clock, until 30 s after the first failure.
+    expect(p?.outcome).toBe("Error");
+    expect(p?.message).toBe(
+      `extender "${base}": POST ${base}/filter: no complete response within httpTimeout 20ms; simulate stopped retrying the pod after 7 attempts failing on extender "${base}" (${base}/filter) for 41s of simulated time (the limit is 30s)`,
+    );
+    expect(p?.attempts).toBe(7);
+    expect(requests.filter((u) => u === "/ext/filter")).toHaveLength(7);
+    expect(r.summary.error).toBe(1);
+    expect(extenderRetryLimitMs).toBe(30_000);
+  });
+
+  it("every pending pod gets its own bounded retries", async () => {
+    handlers.set("/ext/filter", () => {
+      // never answers
+    });
+    const more = `${snapshot}---
+apiVersion: v1
+kind: Pod
+metadata: { name: q }
+spec: { containers: [{ name: c, image: i }] }
+`;
+    const r = await run("filterVerb: filter\nhttpTimeout: 20ms", { yaml: more });
+    expect(r.pods.map((p) => [p.name, p.outcome])).toEqual([
+      ["p", "Error"],
+      ["q", "Error"],
+    ]);
+    expect(requests.length).toBeLessThanOrEqual(2 * 7);
+  });
+
+  it("an ignorable extender that does not answer is skipped: the pod is scheduled", async () => {
+    handlers.set("/ext/filter", () => {
+      // never answers
+    });
+    const r = await run("filterVerb: filter\nhttpTimeout: 20ms\nignorable: true");
+    expect(r.pods[0]?.outcome).toBe("Scheduled");
+  });
+});
+
+describe("simulate: an extender that fails every attempt", () => {
+  it("a 500 answer: Error after the retry limit, the message names the URL", async () => {
+    handlers.set("/ext/filter", (_b, res) => {
+      res.writeHead(500);
+      res.end("boom");
+    });
+    const r = await run("filterVerb: filter");
+    expect(r.pods[0]?.outcome).toBe("Error");
+    expect(r.pods[0]?.message).toBe(
+      `failed filter with extender at URL ${base}/filter, code 500; simulate stopped retrying the pod after 7 attempts failing on extender "${base}" (${base}/filter) for 41s of simulated time (the limit is 30s)`,
+    );
+  });
+
+  it("a 20 MB error field: refused by the size limit; nothing large is kept or logged", async () => {
+    const body = Buffer.from(JSON.stringify({ error: "x".repeat(20 * 1024 * 1024) }));
+    handlers.set("/ext/filter", (_b, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(body);
+    });
+    const logger = recordingLogger();
+    const r = await run("filterVerb: filter", { logger });
+    expect(r.pods[0]?.outcome).toBe("Error");
+    expect(r.pods[0]?.message).toMatch(
+      new RegExp(
+        `^extender "${base}": POST ${base}/filter: the response exceeds \\d+ bytes \\(the request's \\d+ bytes plus 16 MiB\\); simulate stopped retrying`,
+      ),
+    );
+    for (const e of logger.entries) expect(JSON.stringify(e).length).toBeLessThan(8 * 1024);
+  });
+
+  it("a 1 MB error field under the limit is cut to 1024 characters in the message and the logs", async () => {
+    handlers.set("/ext/filter", (_b, res) =>
+      json(res, { error: `${"e".repeat(1024)}${"f".repeat(1024 * 1024)}` }),
+    );
+    const logger = recordingLogger();
+    const r = await run("filterVerb: filter", { logger });
+    expect(r.pods[0]?.message).toBe(
+      `${"e".repeat(1024)}... (1048576 more characters); simulate stopped retrying the pod after 7 attempts failing on extender "${base}" (${base}/filter) for 41s of simulated time (the limit is 30s)`,
+    );
+    const logged = logger.entries.filter((e) => e.msg === "Error scheduling pod; retrying");
+    expect(logged).toHaveLength(7);
+    for (const e of logger.entries) expect(JSON.stringify(e).length).toBeLessThan(8 * 1024);
+  });
+});
+
+describe("simulate: extender responses decoded as upstream's Go client decodes them", () => {
+  it('scores "1e999", 1e999, -1e308 are decode errors: that extender gives no score, final scores stay integers', async () => {
+    for (const score of ['"1e999"', "1e999", "-1e308", "null"]) {
+      handlers.set("/ext/filter", passAll);
+      handlers.set("/ext/prioritize", raw(`[{"host":"n1","score":${score}},{"host":"n2","score":0}]`));
+      const logger = recordingLogger();
+      const r = await run("filterVerb: filter\nprioritizeVerb: prioritize\nweight: 5", {
+        explain: true,
+        logger,
+      });
+      expect(r.pods[0]?.outcome).toBe("Scheduled");
+      const finalScore = r.pods[0]?.explain?.finalScore ?? {};
+      expect(Object.keys(finalScore).sort()).toEqual(["n1", "n2"]);
+      for (const v of Object.values(finalScore)) expect(Number.isSafeInteger(v)).toBe(true);
+      // null is 0: both nodes get the same extender score; the others make n1 and n2 equal.
+      expect(finalScore.n1).toBe(finalScore.n2);
+      expect(JSON.stringify(r)).not.toMatch(/Infinity|NaN/);
+      const ignored = logger.entries.filter((e) =>
+        e.msg.startsWith("Failed to run extender's priority function"),
+      );
+      expect(ignored.map((e) => String((e.fields.err as Error).message))).toEqual(
+        score === "null"
+          ? []
+          : [
+              `extender "${base}": POST ${base}/prioritize: decoding the response: json: cannot unmarshal ${score.startsWith('"') ? "string" : `number ${score}`} into Go struct field HostPriority.Score of type int64`,
+            ],
+      );
+    }
+  });
+
+  it("a filter answer of the wrong type: Error naming the extender, with Go's message", async () => {
+    handlers.set("/ext/filter", raw('{"nodenames":["n1"],"failedNodes":{"n2":{"why":"busy"}}}'));
+    const r = await run("filterVerb: filter");
+    expect(r.pods[0]?.outcome).toBe("Error");
+    expect(r.pods[0]?.message).toMatch(
+      `extender "${base}": POST ${base}/filter: decoding the response: json: cannot unmarshal object into Go struct field ExtenderFilterResult.FailedNodes of type string; simulate stopped retrying`,
+    );
+  });
+
+  it("a bind answer of the wrong type fails the binding: Error naming the extender", async () => {
+    handlers.set("/ext/bind", raw('{"error":["no"]}'));
+    const r = await run("bindVerb: bind");
+    expect(r.pods[0]?.outcome).toBe("Error");
+    expect(r.pods[0]?.message).toMatch(
+      `extender "${base}": POST ${base}/bind: decoding the response: json: cannot unmarshal array into Go struct field ExtenderBindingResult.Error of type string; simulate stopped retrying`,
+    );
+  });
+
+  it("a preempt answer of the wrong type: preemption fails with the extender's error, the pod is Unschedulable", async () => {
+    handlers.set("/ext/filter", passAll);
+    handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"n1":{"pods":[{"uid":7}]}}}'));
+    const yaml = `apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: { name: high }
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
+status: { allocatable: { cpu: "2", memory: 8Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: low, uid: low-uid }
+spec: { nodeName: n1, containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }] }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: high }
+spec: { priorityClassName: high, containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }] }
+`;
+    const r = await run("filterVerb: filter\npreemptVerb: preempt", { yaml });
+    expect(requests).toContain("/ext/preempt");
+    expect(r.pods[0]?.outcome).toBe("Unschedulable");
+    expect(r.pods[0]?.message).toContain(
+      `extender "${base}": POST ${base}/preempt: decoding the response: json: cannot unmarshal number into Go struct field MetaPod.NodeNameToMetaVictims.Pods.UID of type string`,
+    );
+  });
+});
+
+describe("chargingTimeouts", () => {
+  const failing = (err: Error): Extender => ({
+    name: () => "e",
+    isIgnorable: () => true,
+    isInterested: () => true,
+    isFilter: () => true,
+    isPrioritizer: () => false,
+    isBinder: () => false,
+    supportsPreemption: () => false,
+    filter: () => Promise.reject(err),
+    prioritize: () => Promise.reject(err),
+    bind: () => Promise.reject(err),
+    processPreemption: () => Promise.reject(err),
+  });
+
+  it("a call that timed out advances the simulated clock by its httpTimeout, firing the timers due", async () => {
+    const clock = new ManualClock(0);
+    const fired: number[] = [];
+    clock.setTimeout(() => fired.push(clock.now()), 3000);
+    const e = chargingTimeouts(failing(new ExtenderError("timed out", "e", "e/filter", 5000)), clock);
+    expect([e.name(), e.isIgnorable(), e.isFilter(), e.isPrioritizer()]).toEqual(["e", true, true, false]);
+    await expect(e.filter(makePod().obj(), [new NodeInfo()])).rejects.toThrow("timed out");
+    expect(clock.now()).toBe(5000);
+    expect(fired).toEqual([3000]);
+    await expect(e.bind(makePod().obj(), "n")).rejects.toThrow("timed out");
+    await expect(e.prioritize(makePod().obj(), [])).rejects.toThrow("timed out");
+    await expect(e.processPreemption(makePod().obj(), new Map())).rejects.toThrow("timed out");
+    expect(clock.now()).toBe(20_000);
+  });
+
+  it("other failures take no simulated time", async () => {
+    const clock = new ManualClock(0);
+    await expect(
+      chargingTimeouts(failing(new ExtenderError("code 500", "e", "e/filter")), clock).filter(
+        makePod().obj(),
+        [],
+      ),
+    ).rejects.toThrow("code 500");
+    await expect(
+      chargingTimeouts(failing(new Error("other")), clock).filter(makePod().obj(), []),
+    ).rejects.toThrow("other");
+    expect(clock.now()).toBe(0);
+  });
+});
