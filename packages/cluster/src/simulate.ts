@@ -23,7 +23,7 @@ import {
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
-import { chargingTimeouts, ExtenderRetries } from "./simulated-extenders";
+import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
 
@@ -189,7 +189,7 @@ export async function openSimulation(
     clock,
     rand: seededRandom(opts.seed ?? 0),
     metrics: false,
-    extenders: httpExtenders(opts.config).map((e) => chargingTimeouts(e, clock)),
+    extenders: httpExtenders(opts.config).map((e) => simulatedExtender(e, clock, cluster.client())),
     observer: composeObservers(explain, opts.observer, {
       onScheduled(pod, _node, info) {
         attempts.set(podKey(pod), info.attempts);

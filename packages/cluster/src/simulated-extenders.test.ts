@@ -9,9 +9,10 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { ExtenderError } from "@kubesched/scheduler";
 import { makePod, type RecordingLogger, recordingLogger } from "@kubesched/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { InMemoryCluster } from "./in-memory-cluster";
 import { loadSnapshotTexts } from "./load";
 import { type SimulationResult, simulate } from "./simulate";
-import { chargingTimeouts, extenderRetryLimitMs } from "./simulated-extenders";
+import { extenderRetryLimitMs, simulatedExtender } from "./simulated-extenders";
 
 type Handler = (body: Record<string, unknown>, res: ServerResponse) => void;
 
@@ -234,6 +235,23 @@ describe("simulate: extender responses decoded as upstream's Go client decodes t
     );
   });
 
+  it("a binder extender's binding is the pod's binding in the simulated cluster", async () => {
+    const bound: unknown[] = [];
+    handlers.set("/ext/bind", (body, res) => {
+      bound.push(body);
+      json(res, {});
+    });
+    const r = await run("bindVerb: bind");
+    expect(r.pods[0]).toMatchObject({
+      outcome: "Scheduled",
+      node: expect.stringMatching(/^n[12]$/),
+      attempts: 1,
+    });
+    expect(bound).toEqual([
+      { podName: "p", podNamespace: "default", podUID: expect.any(String), node: r.pods[0]?.node },
+    ]);
+  });
+
   it("a bind answer of the wrong type fails the binding: Error naming the extender", async () => {
     handlers.set("/ext/bind", raw('{"error":["no"]}'));
     const r = await run("bindVerb: bind");
@@ -275,7 +293,7 @@ spec: { priorityClassName: high, containers: [{ name: c, image: i, resources: { 
   });
 });
 
-describe("chargingTimeouts", () => {
+describe("simulatedExtender", () => {
   const failing = (err: Error): Extender => ({
     name: () => "e",
     isIgnorable: () => true,
@@ -294,7 +312,11 @@ describe("chargingTimeouts", () => {
     const clock = new ManualClock(0);
     const fired: number[] = [];
     clock.setTimeout(() => fired.push(clock.now()), 3000);
-    const e = chargingTimeouts(failing(new ExtenderError("timed out", "e", "e/filter", 5000)), clock);
+    const e = simulatedExtender(
+      failing(new ExtenderError("timed out", "e", "e/filter", 5000)),
+      clock,
+      new InMemoryCluster(clock).client(),
+    );
     expect([e.name(), e.isIgnorable(), e.isFilter(), e.isPrioritizer()]).toEqual(["e", true, true, false]);
     await expect(e.filter(makePod().obj(), [new NodeInfo()])).rejects.toThrow("timed out");
     expect(clock.now()).toBe(5000);
@@ -308,13 +330,17 @@ describe("chargingTimeouts", () => {
   it("other failures take no simulated time", async () => {
     const clock = new ManualClock(0);
     await expect(
-      chargingTimeouts(failing(new ExtenderError("code 500", "e", "e/filter")), clock).filter(
+      simulatedExtender(
+        failing(new ExtenderError("code 500", "e", "e/filter")),
+        clock,
+        new InMemoryCluster(clock).client(),
+      ).filter(makePod().obj(), []),
+    ).rejects.toThrow("code 500");
+    await expect(
+      simulatedExtender(failing(new Error("other")), clock, new InMemoryCluster(clock).client()).filter(
         makePod().obj(),
         [],
       ),
-    ).rejects.toThrow("code 500");
-    await expect(
-      chargingTimeouts(failing(new Error("other")), clock).filter(makePod().obj(), []),
     ).rejects.toThrow("other");
     expect(clock.now()).toBe(0);
   });

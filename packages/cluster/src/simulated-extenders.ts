@@ -1,6 +1,7 @@
 // The configuration's extenders in a simulation: production's HTTPExtenders (real HTTP calls,
-// each bounded by its httpTimeout), with simulated time kept honest about calls that time out,
-// and a bound on how long a pod failing on an extender is retried.
+// each bounded by its httpTimeout), their bindings applied to the in-memory cluster, simulated
+// time kept honest about calls that time out, and a bound on how long a pod failing on an
+// extender is retried.
 //
 // Upstream (pkg/scheduler/extender.go, schedule_one.go) fails the attempt on a non-ignorable
 // extender's error and the queue retries the pod with backoff (podInitialBackoffSeconds doubling
@@ -10,7 +11,7 @@
 // backoff, each of which waited in real time for an unresponsive extender's httpTimeout.
 import { type Pod, podKey } from "@kubesched/api";
 import { formatDuration } from "@kubesched/config";
-import type { Extender, ManualClock } from "@kubesched/framework";
+import type { ClusterClient, Extender, ManualClock } from "@kubesched/framework";
 import { ExtenderError } from "@kubesched/scheduler";
 
 /**
@@ -22,12 +23,16 @@ import { ExtenderError } from "@kubesched/scheduler";
 export const extenderRetryLimitMs = 30_000;
 
 /**
- * The extender with its timed-out calls charged to the simulated clock: a call that got no
- * answer within httpTimeout waited that long in a real scheduler, so simulated time advances by
- * it (calls that answer take no simulated time, as every other step of a simulation). Calls made
- * in parallel (prioritize over several extenders) are charged one after the other.
+ * The extender as a simulation drives it: its calls are real HTTP calls, and what they would do to
+ * the cluster and to time is applied to the simulation.
+ * - A bind that succeeded binds the pod in the in-memory cluster: a binder extender binds through
+ *   the API server, which the in-memory cluster stands for.
+ * - A call that got no answer within httpTimeout waited that long in a real scheduler, so the
+ *   simulated clock advances by it (calls that answer take no simulated time, as every other step
+ *   of a simulation). Calls made in parallel (prioritize over several extenders) are charged one
+ *   after the other.
  */
-export function chargingTimeouts(ext: Extender, clock: ManualClock): Extender {
+export function simulatedExtender(ext: Extender, clock: ManualClock, client: ClusterClient): Extender {
   const charged = <T>(p: Promise<T>): Promise<T> =>
     p.catch((err: unknown) => {
       if (err instanceof ExtenderError && err.timeoutMs !== undefined) clock.advance(err.timeoutMs);
@@ -43,7 +48,10 @@ export function chargingTimeouts(ext: Extender, clock: ManualClock): Extender {
     supportsPreemption: () => ext.supportsPreemption(),
     filter: (pod, nodes) => charged(ext.filter(pod, nodes)),
     prioritize: (pod, nodes) => charged(ext.prioritize(pod, nodes)),
-    bind: (pod, nodeName) => charged(ext.bind(pod, nodeName)),
+    bind: async (pod, nodeName) => {
+      await charged(ext.bind(pod, nodeName));
+      await client.bindPod(pod, nodeName);
+    },
     processPreemption: (pod, victims) => charged(ext.processPreemption(pod, victims)),
   };
 }
