@@ -4,20 +4,24 @@
 // with a random status; the others answer well. Whatever comes back, the simulation finishes, every
 // pod has an outcome, an Error names the extender, scores stay integers, and messages and log
 // lines stay short.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { loadConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  answer200,
+  type ExtenderServer,
+  nodeYAML,
+  preemptionYAML,
+  startExtenderServer,
+} from "./extender-server.test-util";
 import { loadSnapshotTexts } from "./load";
 import { simulate } from "./simulate";
 
 type Verb = "filter" | "prioritize" | "preempt" | "bind";
 
-let server: Server;
-let base = "";
+let server: ExtenderServer;
 /** The current case: the verb that misbehaves and what it answers. */
 let fuzzed: { verb: Verb; status: number; body: string } = { verb: "filter", status: 200, body: "" };
 
@@ -30,69 +34,21 @@ function wellFormed(verb: string, args: Record<string, unknown>): unknown {
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let data = "";
-    req.on("data", (c) => {
-      data += c;
-    });
-    req.on("end", () => {
-      const verb = (req.url ?? "").replace(/^\/ext\//, "");
-      if (verb === fuzzed.verb) {
-        res.writeHead(fuzzed.status, { "Content-Type": "application/json" });
-        res.end(fuzzed.body);
-        return;
-      }
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(wellFormed(verb, JSON.parse(data) as Record<string, unknown>)));
-    });
+  server = await startExtenderServer((verb, args, res) => {
+    if (verb !== fuzzed.verb) return answer200(res, JSON.stringify(wellFormed(verb, args)));
+    res.writeHead(fuzzed.status, { "Content-Type": "application/json" });
+    res.end(fuzzed.body);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ext`;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterAll(() => server.close());
 
 // n1 and n3 are free; n2 is full of a low-priority pod. "small" fits n1 and n3 (filter,
 // prioritize, bind); "urgent" must go to n2 and can only preempt there (preempt).
-const snapshot = `apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: { name: high }
-value: 1000
----
-apiVersion: v1
-kind: Node
-metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
-status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
----
-apiVersion: v1
-kind: Node
-metadata: { name: n2, labels: { kubernetes.io/hostname: n2 } }
-status: { allocatable: { cpu: "2", memory: 8Gi, pods: "110" } }
----
-apiVersion: v1
-kind: Node
-metadata: { name: n3, labels: { kubernetes.io/hostname: n3 } }
-status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
----
-apiVersion: v1
-kind: Pod
-metadata: { name: low, uid: low-uid }
-spec: { nodeName: n2, containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }] }
----
+const snapshot = `${nodeYAML("n1", "4")}${nodeYAML("n3", "4")}${preemptionYAML}---
 apiVersion: v1
 kind: Pod
 metadata: { name: small }
 spec: { containers: [{ name: c, image: i, resources: { requests: { cpu: "1" } } }] }
----
-apiVersion: v1
-kind: Pod
-metadata: { name: urgent }
-spec:
-  priorityClassName: high
-  nodeSelector: { kubernetes.io/hostname: n2 }
-  containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }]
 `;
 
 // ---------------------------------------------------------------------------------------------
@@ -203,7 +159,7 @@ describe("extender responses fuzz (simulate)", () => {
       `apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 extenders:
-  - urlPrefix: ${base}
+  - urlPrefix: ${server.url}
     filterVerb: filter
     prioritizeVerb: prioritize
     weight: 3
@@ -228,14 +184,14 @@ extenders:
           logger,
           explain: true,
         });
-        expect(r.pods.map((p) => p.name)).toEqual(["small", "urgent"]);
+        expect(r.pods.map((p) => p.name).sort()).toEqual(["small", "urgent"]);
         for (const p of r.pods) {
           expect(["Scheduled", "Unschedulable", "Error"]).toContain(p.outcome);
           if (p.outcome === "Scheduled") continue;
           expect(p.message).toEqual(expect.any(String));
           expect(p.message?.length).toBeGreaterThan(0);
           expect(p.message?.length).toBeLessThan(16 * 1024);
-          if (p.outcome === "Error") expect(p.message).toContain(`${base}/${c.verb}`);
+          if (p.outcome === "Error") expect(p.message).toContain(`${server.url}/${c.verb}`);
           for (const v of Object.values(p.explain?.finalScore ?? {}))
             expect(Number.isSafeInteger(v)).toBe(true);
         }

@@ -1,80 +1,56 @@
 // simulate() with a KubeSchedulerConfiguration that has an extender, against a real HTTP server
 // on 127.0.0.1: what an unresponsive, oversized or ill-typed extender does to a simulation (the
 // scheduler is built as production builds it; only the server misbehaves).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { loadConfig } from "@kubesched/config";
 import { type Extender, ManualClock, NodeInfo } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { ExtenderError } from "@kubesched/scheduler";
 import { makePod, type RecordingLogger, recordingLogger } from "@kubesched/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  answer200,
+  type ExtenderServer,
+  nodeYAML,
+  preemptionYAML,
+  startExtenderServer,
+} from "./extender-server.test-util";
 import { InMemoryCluster } from "./in-memory-cluster";
 import { loadSnapshotTexts } from "./load";
 import { type SimulationResult, simulate } from "./simulate";
 import { extenderRetryLimitMs, simulatedExtender } from "./simulated-extenders";
 
-type Handler = (body: Record<string, unknown>, res: ServerResponse) => void;
+type Handler = (args: Record<string, unknown>, res: ServerResponse) => void;
 
-let server: Server;
+let server: ExtenderServer;
 let base = "";
+/** How each verb answers in the current test (404 for the others). */
 const handlers = new Map<string, Handler>();
-const requests: string[] = [];
 
-function json(res: ServerResponse, value: unknown): void {
-  res.writeHead(200, { "Content-Type": "application/json" });
-  res.end(JSON.stringify(value));
-}
-function raw(text: string): Handler {
-  return (_b, res) => {
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(text);
-  };
-}
+const json = (res: ServerResponse, value: unknown) => answer200(res, JSON.stringify(value));
+const raw =
+  (text: string): Handler =>
+  (_args, res) =>
+    answer200(res, text);
 /** Every node passes (nodeCacheCapable). */
-const passAll: Handler = (body, res) => json(res, { nodenames: body.nodenames });
+const passAll: Handler = (args, res) => json(res, { nodenames: args.nodenames });
 
 beforeAll(async () => {
-  server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let data = "";
-    req.on("data", (c) => {
-      data += c;
-    });
-    req.on("end", () => {
-      const path = req.url ?? "";
-      requests.push(path);
-      const h = handlers.get(path);
-      if (!h) {
-        res.writeHead(404);
-        res.end();
-        return;
-      }
-      h(JSON.parse(data) as Record<string, unknown>, res);
-    });
+  server = await startExtenderServer((verb, args, res) => {
+    const h = handlers.get(verb);
+    if (h) return h(args, res);
+    res.writeHead(404);
+    res.end();
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ext`;
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterAll(() => server.close());
 beforeEach(() => {
   handlers.clear();
-  requests.length = 0;
+  server.calls.length = 0;
 });
 
-const snapshot = `apiVersion: v1
-kind: Node
-metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
-status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
----
-apiVersion: v1
-kind: Node
-metadata: { name: n2, labels: { kubernetes.io/hostname: n2 } }
-status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
----
-apiVersion: v1
+const snapshot = `${nodeYAML("n1", "4")}${nodeYAML("n2", "4")}apiVersion: v1
 kind: Pod
 metadata: { name: p }
 spec: { containers: [{ name: c, image: i, resources: { requests: { cpu: "1" } } }] }
@@ -107,7 +83,7 @@ ${extender
 
 describe("simulate: an extender that does not answer in time", () => {
   it("ends the pod's retries on the simulated clock with an Error naming the extender, its URL and both limits", async () => {
-    handlers.set("/ext/filter", () => {
+    handlers.set("filter", () => {
       // never answers
     });
     const r = await run("filterVerb: filter\nhttpTimeout: 20ms");
@@ -119,13 +95,13 @@ describe("simulate: an extender that does not answer in time", () => {
       `extender "${base}": POST ${base}/filter: no complete response within httpTimeout 20ms; simulate stopped retrying the pod after 7 attempts failing on extender "${base}" (${base}/filter) for 41s of simulated time (the limit is 30s)`,
     );
     expect(p?.attempts).toBe(7);
-    expect(requests.filter((u) => u === "/ext/filter")).toHaveLength(7);
+    expect(server.calls.filter((v) => v === "filter")).toHaveLength(7);
     expect(r.summary.error).toBe(1);
     expect(extenderRetryLimitMs).toBe(30_000);
   });
 
   it("every pending pod gets its own bounded retries", async () => {
-    handlers.set("/ext/filter", () => {
+    handlers.set("filter", () => {
       // never answers
     });
     const more = `${snapshot}---
@@ -139,11 +115,11 @@ spec: { containers: [{ name: c, image: i }] }
       ["p", "Error"],
       ["q", "Error"],
     ]);
-    expect(requests.length).toBeLessThanOrEqual(2 * 7);
+    expect(server.calls.length).toBeLessThanOrEqual(2 * 7);
   });
 
   it("an ignorable extender that does not answer is skipped: the pod is scheduled", async () => {
-    handlers.set("/ext/filter", () => {
+    handlers.set("filter", () => {
       // never answers
     });
     const r = await run("filterVerb: filter\nhttpTimeout: 20ms\nignorable: true");
@@ -153,7 +129,7 @@ spec: { containers: [{ name: c, image: i }] }
 
 describe("simulate: an extender that fails every attempt", () => {
   it("a 500 answer: Error after the retry limit, the message names the URL", async () => {
-    handlers.set("/ext/filter", (_b, res) => {
+    handlers.set("filter", (_b, res) => {
       res.writeHead(500);
       res.end("boom");
     });
@@ -166,10 +142,7 @@ describe("simulate: an extender that fails every attempt", () => {
 
   it("a 20 MB error field: refused by the size limit; nothing large is kept or logged", async () => {
     const body = Buffer.from(JSON.stringify({ error: "x".repeat(20 * 1024 * 1024) }));
-    handlers.set("/ext/filter", (_b, res) => {
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(body);
-    });
+    handlers.set("filter", (_args, res) => answer200(res, body));
     const logger = recordingLogger();
     const r = await run("filterVerb: filter", { logger });
     expect(r.pods[0]?.outcome).toBe("Error");
@@ -182,7 +155,7 @@ describe("simulate: an extender that fails every attempt", () => {
   });
 
   it("a 1 MB error field under the limit is cut to 1024 characters in the message and the logs", async () => {
-    handlers.set("/ext/filter", (_b, res) =>
+    handlers.set("filter", (_b, res) =>
       json(res, { error: `${"e".repeat(1024)}${"f".repeat(1024 * 1024)}` }),
     );
     const logger = recordingLogger();
@@ -199,8 +172,8 @@ describe("simulate: an extender that fails every attempt", () => {
 describe("simulate: extender responses decoded as upstream's Go client decodes them", () => {
   it('scores "1e999", 1e999, -1e308 are decode errors: that extender gives no score, final scores stay integers', async () => {
     for (const score of ['"1e999"', "1e999", "-1e308", "null"]) {
-      handlers.set("/ext/filter", passAll);
-      handlers.set("/ext/prioritize", raw(`[{"host":"n1","score":${score}},{"host":"n2","score":0}]`));
+      handlers.set("filter", passAll);
+      handlers.set("prioritize", raw(`[{"host":"n1","score":${score}},{"host":"n2","score":0}]`));
       const logger = recordingLogger();
       const r = await run("filterVerb: filter\nprioritizeVerb: prioritize\nweight: 5", {
         explain: true,
@@ -226,18 +199,34 @@ describe("simulate: extender responses decoded as upstream's Go client decodes t
     }
   });
 
-  it("a filter answer of the wrong type: Error naming the extender, with Go's message", async () => {
-    handlers.set("/ext/filter", raw('{"nodenames":["n1"],"failedNodes":{"n2":{"why":"busy"}}}'));
-    const r = await run("filterVerb: filter");
-    expect(r.pods[0]?.outcome).toBe("Error");
-    expect(r.pods[0]?.message).toMatch(
-      `extender "${base}": POST ${base}/filter: decoding the response: json: cannot unmarshal object into Go struct field ExtenderFilterResult.FailedNodes of type string; simulate stopped retrying`,
-    );
-  });
+  const wrongTypes: { verb: string; answer: string; goMessage: string }[] = [
+    {
+      verb: "filter",
+      answer: '{"nodenames":["n1"],"failedNodes":{"n2":{"why":"busy"}}}',
+      goMessage:
+        "json: cannot unmarshal object into Go struct field ExtenderFilterResult.FailedNodes of type string",
+    },
+    {
+      verb: "bind",
+      answer: '{"error":["no"]}',
+      goMessage:
+        "json: cannot unmarshal array into Go struct field ExtenderBindingResult.Error of type string",
+    },
+  ];
+  for (const tc of wrongTypes) {
+    it(`a ${tc.verb} answer of the wrong type: Error naming the extender, with Go's message`, async () => {
+      handlers.set(tc.verb, raw(tc.answer));
+      const r = await run(`${tc.verb}Verb: ${tc.verb}`);
+      expect(r.pods[0]?.outcome).toBe("Error");
+      expect(r.pods[0]?.message).toMatch(
+        `extender "${base}": POST ${base}/${tc.verb}: decoding the response: ${tc.goMessage}; simulate stopped retrying`,
+      );
+    });
+  }
 
   it("a binder extender's binding is the pod's binding in the simulated cluster", async () => {
     const bound: unknown[] = [];
-    handlers.set("/ext/bind", (body, res) => {
+    handlers.set("bind", (body, res) => {
       bound.push(body);
       json(res, {});
     });
@@ -252,40 +241,11 @@ describe("simulate: extender responses decoded as upstream's Go client decodes t
     ]);
   });
 
-  it("a bind answer of the wrong type fails the binding: Error naming the extender", async () => {
-    handlers.set("/ext/bind", raw('{"error":["no"]}'));
-    const r = await run("bindVerb: bind");
-    expect(r.pods[0]?.outcome).toBe("Error");
-    expect(r.pods[0]?.message).toMatch(
-      `extender "${base}": POST ${base}/bind: decoding the response: json: cannot unmarshal array into Go struct field ExtenderBindingResult.Error of type string; simulate stopped retrying`,
-    );
-  });
-
   it("a preempt answer of the wrong type: preemption fails with the extender's error, the pod is Unschedulable", async () => {
-    handlers.set("/ext/filter", passAll);
-    handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"n1":{"pods":[{"uid":7}]}}}'));
-    const yaml = `apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: { name: high }
-value: 1000
----
-apiVersion: v1
-kind: Node
-metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
-status: { allocatable: { cpu: "2", memory: 8Gi, pods: "110" } }
----
-apiVersion: v1
-kind: Pod
-metadata: { name: low, uid: low-uid }
-spec: { nodeName: n1, containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }] }
----
-apiVersion: v1
-kind: Pod
-metadata: { name: high }
-spec: { priorityClassName: high, containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }] }
-`;
-    const r = await run("filterVerb: filter\npreemptVerb: preempt", { yaml });
-    expect(requests).toContain("/ext/preempt");
+    handlers.set("filter", passAll);
+    handlers.set("preempt", raw('{"nodeNameToMetaVictims":{"n1":{"pods":[{"uid":7}]}}}'));
+    const r = await run("filterVerb: filter\npreemptVerb: preempt", { yaml: preemptionYAML });
+    expect(server.calls).toContain("preempt");
     expect(r.pods[0]?.outcome).toBe("Unschedulable");
     expect(r.pods[0]?.message).toContain(
       `extender "${base}": POST ${base}/preempt: decoding the response: json: cannot unmarshal number into Go struct field MetaPod.NodeNameToMetaVictims.Pods.UID of type string`,
