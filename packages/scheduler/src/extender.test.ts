@@ -436,9 +436,9 @@ describe("HTTPExtender: responses decoded as upstream's Go client decodes them",
       ),
     );
     handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"node1":null}}'));
-    expect(await failure(preempt())).toBe("extender returned null victims for node node1");
+    expect(await failure(preempt())).toBe(`extender "${base}/ext/" returned null victims for node node1`);
     handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"node1":{"pods":[null]}}}'));
-    expect(await failure(preempt())).toBe("extender returned a null victim pod on node node1");
+    expect(await failure(preempt())).toBe(`extender "${base}/ext/" returned a null victim pod on node node1`);
     handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"node1":{"pods":[{"uid":"uid1"}]}}}'));
     const r = await preempt();
     expect(r.get("node1")).toEqual({ pods: [p1], numPDBViolations: 0 });

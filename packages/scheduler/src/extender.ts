@@ -5,14 +5,11 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Node, Pod } from "@kubesched/api";
-import { formatDuration, type KubeSchedulerConfiguration } from "@kubesched/config";
+import { DefaultExtenderTimeoutMs, formatDuration, type KubeSchedulerConfiguration } from "@kubesched/config";
 import type { Extender, ExtenderFilterResult, ExtenderVictims, NodeInfo } from "@kubesched/framework";
 import type { Static, TSchema } from "@sinclair/typebox";
 import * as v1 from "./extender-v1";
 import { clip, decodeGoJSON } from "./go-json";
-
-/** upstream DefaultExtenderTimeout: an extender call's httpTimeout when the config has none. */
-export const defaultExtenderTimeoutMs = 5000;
 
 /**
  * How much larger than the request an extender's response may be. A response holds at most the
@@ -230,12 +227,13 @@ export class HTTPExtender implements Extender {
     for (const [node, mv] of Object.entries(res.NodeNameToMetaVictims)) {
       const shown = clip(node, maxExtenderStringLength);
       const offered = victims.get(node);
-      if (!offered) throw this.error(url, `extender returned node ${shown} that was not a candidate`);
+      const ext = `extender "${this.config.urlPrefix}"`;
+      if (!offered) throw this.error(url, `${ext} returned node ${shown} that was not a candidate`);
       // Upstream dereferences these pointers (a nil one panics there).
-      if (mv === null) throw this.error(url, `extender returned null victims for node ${shown}`);
+      if (mv === null) throw this.error(url, `${ext} returned null victims for node ${shown}`);
       const pods: Pod[] = [];
       for (const mp of mv.Pods) {
-        if (mp === null) throw this.error(url, `extender returned a null victim pod on node ${shown}`);
+        if (mp === null) throw this.error(url, `${ext} returned a null victim pod on node ${shown}`);
         const p = offered.pods.find((x) => (x.metadata?.uid ?? "") === mp.UID);
         if (!p) {
           throw this.error(
@@ -269,7 +267,7 @@ export class HTTPExtender implements Extender {
   ): Promise<{ value: Static<T>; url: string }> {
     const url = `${this.config.urlPrefix.replace(/\/+$/, "")}/${verb}`;
     const body = JSON.stringify(args);
-    const timeoutMs = this.config.httpTimeoutMs || defaultExtenderTimeoutMs;
+    const timeoutMs = this.config.httpTimeoutMs || DefaultExtenderTimeoutMs;
     const maxBytes = Buffer.byteLength(body) + maxResponseBytesOverRequest;
     const where = `extender "${this.config.urlPrefix}": POST ${url}`;
     let res: { status: number; body: Buffer };
@@ -280,7 +278,7 @@ export class HTTPExtender implements Extender {
         const limit =
           e.limit === "timeout"
             ? `no complete response within httpTimeout ${formatDuration(timeoutMs)}`
-            : `the response exceeds ${maxBytes} bytes (the request's ${maxBytes - maxResponseBytesOverRequest} bytes plus 16 MiB)`;
+            : `the response exceeds ${maxBytes} bytes (the request's ${maxBytes - maxResponseBytesOverRequest} bytes plus ${maxResponseBytesOverRequest / 1024 / 1024} MiB)`;
         throw this.error(url, `${where}: ${limit}`, e.limit === "timeout" ? timeoutMs : undefined);
       }
       throw this.error(url, `${where}: ${(e as Error).message}`);
