@@ -16,12 +16,14 @@ import {
   type AttemptExplanation,
   composeObservers,
   ExplainRecorder,
+  httpExtenders,
   Scheduler,
   type SchedulingObserver,
 } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
+import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
 
@@ -176,8 +178,9 @@ export async function openSimulation(
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
   const explain = opts.explain ? new ExplainRecorder() : undefined;
+  const extenderRetries = new ExtenderRetries(clock);
   let lastProgress = clock.now();
-  const sched = await Scheduler.create({
+  const sched: Scheduler = await Scheduler.create({
     config: opts.config,
     registry: opts.registry,
     source: cluster,
@@ -186,15 +189,20 @@ export async function openSimulation(
     clock,
     rand: seededRandom(opts.seed ?? 0),
     metrics: false,
+    extenders: httpExtenders(opts.config).map((e) => simulatedExtender(e, clock, cluster.client())),
     observer: composeObservers(explain, opts.observer, {
       onScheduled(pod, _node, info) {
         attempts.set(podKey(pod), info.attempts);
         lastFailure.delete(podKey(pod));
+        extenderRetries.scheduled(pod);
         lastProgress = clock.now();
       },
-      onFailed(pod, _status, reason, message, _ni, info) {
+      onFailed(pod, status, reason, message, _ni, info) {
         attempts.set(podKey(pod), info.attempts);
-        lastFailure.set(podKey(pod), { reason, message });
+        const stopped = extenderRetries.failed(pod, status.asError(), info.attempts);
+        lastFailure.set(podKey(pod), { reason, message: stopped ? message + stopped : message });
+        // The pod was requeued for its backoff: take it out of the queue.
+        if (stopped) sched.queue.delete(pod);
       },
     }),
   });

@@ -8,7 +8,7 @@ import { NodeInfo } from "@kubesched/framework";
 import { makeNode, makePod } from "@kubesched/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ExplainRecorder } from "./explain";
-import { type ExtenderConfig, HTTPExtender } from "./extender";
+import { type ExtenderConfig, ExtenderError, HTTPExtender, maxResponseBytesOverRequest } from "./extender";
 import { equalPrioritizer, newTestScheduler, profile, trueFilter } from "./fake-source.test-util";
 
 type Handler = (body: Record<string, unknown>, res: ServerResponse) => void | Promise<void>;
@@ -58,6 +58,12 @@ const nodeInfo = (name: string, pods: Pod[] = []) => {
 };
 const ext = (cfg: Partial<ExtenderConfig>) => new HTTPExtender({ urlPrefix: `${base}/ext/`, ...cfg });
 const names = (nis: NodeInfo[]) => nis.map((n) => n.nodeName);
+/** The message a promise rejects with. */
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => "resolved",
+    (e: unknown) => (e as Error).message,
+  );
 
 describe("TestIsInterested", () => {
   const mem = { memory: "2" };
@@ -197,21 +203,245 @@ describe("HTTPExtender.filter", () => {
     );
   });
 
-  it("times out after httpTimeout", async () => {
+  it("times out after httpTimeout: the error names the extender, the URL and the timeout", async () => {
     handlers.set("/ext/filter", () => {
       // never answers
     });
     const started = Date.now();
+    const err = await ext({ filterVerb: "filter", httpTimeoutMs: 100 })
+      .filter(makePod().obj(), [nodeInfo("a")])
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExtenderError);
+    expect((err as ExtenderError).message).toBe(
+      `extender "${base}/ext/": POST ${base}/ext/filter: no complete response within httpTimeout 100ms`,
+    );
+    expect(err).toMatchObject({ extender: `${base}/ext/`, url: `${base}/ext/filter`, timeoutMs: 100 });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("httpTimeout covers reading the body: a response that never ends times out", async () => {
+    handlers.set("/ext/filter", (_b, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.write('{"nodenames":[');
+    });
     await expect(
       ext({ filterVerb: "filter", httpTimeoutMs: 100 }).filter(makePod().obj(), [nodeInfo("a")]),
-    ).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(3000);
+    ).rejects.toThrow(
+      `extender "${base}/ext/": POST ${base}/ext/filter: no complete response within httpTimeout 100ms`,
+    );
+  });
+
+  it("a connection dropped in the middle of the body is an error naming the extender", async () => {
+    handlers.set("/ext/filter", (_b, res) => {
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+      res.write('{"nodenames":[', () => res.socket?.destroy());
+    });
+    await expect(ext({ filterVerb: "filter" }).filter(makePod().obj(), [nodeInfo("a")])).rejects.toThrow(
+      `extender "${base}/ext/": POST ${base}/ext/filter: `,
+    );
   });
 
   it("without a filter verb every node passes and nothing is sent", async () => {
     const r = await ext({}).filter(makePod().obj(), [nodeInfo("a")]);
     expect(names(r.nodes)).toEqual(["a"]);
     expect(requests).toEqual([]);
+  });
+});
+
+describe("HTTPExtender: response size", () => {
+  const limitMessage = (requestBytes: number) =>
+    `extender "${base}/ext/": POST ${base}/ext/filter: the response exceeds ${requestBytes + maxResponseBytesOverRequest} bytes (the request's ${requestBytes} bytes plus 16 MiB)`;
+
+  it("a response declared larger than the limit is refused without reading it (a 20 MB error)", async () => {
+    let requestBytes = 0;
+    handlers.set("/ext/filter", (body, res) => {
+      requestBytes = Buffer.byteLength(JSON.stringify(body));
+      json(res, { error: "x".repeat(20 * 1024 * 1024) });
+    });
+    const err = await ext({ filterVerb: "filter" })
+      .filter(makePod().name("p").obj(), [nodeInfo("a")])
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe(limitMessage(requestBytes));
+  });
+
+  it("a body without a length is read up to the limit, then the connection is dropped", async () => {
+    let requestBytes = 0;
+    let written = 0;
+    let closed: Promise<void> = Promise.resolve();
+    handlers.set("/ext/filter", (body, res) => {
+      requestBytes = Buffer.byteLength(JSON.stringify(body));
+      res.writeHead(200, { "Content-Type": "application/json" }); // chunked: no Content-Length
+      res.write('{"error":"');
+      const chunk = "y".repeat(1024 * 1024);
+      closed = new Promise((resolve) => res.on("close", resolve));
+      const pump = () => {
+        // Endless unless the client hangs up (capped for safety at 64 MiB).
+        while (!res.destroyed && written < 64 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    const err = await ext({ filterVerb: "filter" })
+      .filter(makePod().name("p").obj(), [nodeInfo("a")])
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe(limitMessage(requestBytes));
+    await closed;
+    expect(written).toBeLessThan(48 * 1024 * 1024);
+  });
+
+  it("an error under the limit is cut to 1024 characters", async () => {
+    handlers.set("/ext/filter", (_b, res) =>
+      json(res, { error: `${"e".repeat(1024)}${"f".repeat(1_000_000)}` }),
+    );
+    expect(await failure(ext({ filterVerb: "filter" }).filter(makePod().obj(), [nodeInfo("a")]))).toBe(
+      `${"e".repeat(1024)}... (1000000 more characters)`,
+    );
+  });
+
+  it("failure messages, claimed node names and victim UIDs are cut too", async () => {
+    const long = "m".repeat(5000);
+    handlers.set("/ext/filter", (_b, res) =>
+      json(res, { nodenames: [], failedNodes: { a: long }, failedAndUnresolvableNodes: { b: long } }),
+    );
+    const r = await ext({ filterVerb: "filter", nodeCacheCapable: true }).filter(makePod().obj(), [
+      nodeInfo("a"),
+      nodeInfo("b"),
+    ]);
+    const cut = `${"m".repeat(1024)}... (3976 more characters)`;
+    expect(Object.fromEntries(r.failedNodes)).toEqual({ a: cut });
+    expect(Object.fromEntries(r.failedAndUnresolvableNodes)).toEqual({ b: cut });
+    handlers.set("/ext/filter", (_b, res) => json(res, { nodenames: [long] }));
+    expect(
+      await failure(
+        ext({ filterVerb: "filter", nodeCacheCapable: true }).filter(makePod().obj(), [nodeInfo("a")]),
+      ),
+    ).toBe(
+      `extender "${base}/ext/" claims a filtered node "${cut}" which is not found in the input node list`,
+    );
+  });
+
+  it("a non-200 answer is not read", async () => {
+    handlers.set("/ext/filter", (_b, res) => {
+      res.writeHead(503, { "Content-Type": "text/plain", "Content-Length": String(1024 * 1024 * 1024) });
+      res.write("not json, and a gigabyte announced");
+    });
+    expect(await failure(ext({ filterVerb: "filter" }).filter(makePod().obj(), [nodeInfo("a")]))).toBe(
+      `failed filter with extender at URL ${base}/ext/filter, code 503`,
+    );
+  });
+});
+
+describe("HTTPExtender: responses decoded as upstream's Go client decodes them", () => {
+  const decodeError = (verb: string, goMessage: string) =>
+    `extender "${base}/ext/": POST ${base}/ext/${verb}: decoding the response: ${goMessage}`;
+  const raw =
+    (text: string): Handler =>
+    (_b, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(text);
+    };
+
+  const scoreCases: [string, string][] = [
+    ['"1e999"', "json: cannot unmarshal string into Go struct field HostPriority.Score of type int64"],
+    ["1e999", "json: cannot unmarshal number 1e999 into Go struct field HostPriority.Score of type int64"],
+    ["-1e308", "json: cannot unmarshal number -1e308 into Go struct field HostPriority.Score of type int64"],
+    ["2.5", "json: cannot unmarshal number 2.5 into Go struct field HostPriority.Score of type int64"],
+    ["true", "json: cannot unmarshal bool into Go struct field HostPriority.Score of type int64"],
+  ];
+  for (const [score, goMessage] of scoreCases) {
+    it(`prioritize: a score of ${score} is an error naming the extender`, async () => {
+      handlers.set("/ext/prioritize", raw(`[{"host":"a","score":3},{"host":"b","score":${score}}]`));
+      expect(
+        await failure(
+          ext({ prioritizeVerb: "prioritize", weight: 1 }).prioritize(makePod().obj(), [
+            nodeInfo("a"),
+            nodeInfo("b"),
+          ]),
+        ),
+      ).toBe(decodeError("prioritize", goMessage));
+    });
+  }
+
+  it("prioritize: null is 0, unknown fields are ignored, a host listed twice gets the sum", async () => {
+    handlers.set(
+      "/ext/prioritize",
+      raw('[{"Host":"a","Score":null,"why":{"x":[1]}},{"host":"b","score":4},{"HOST":"b","SCORE":3}]'),
+    );
+    const r = await ext({ prioritizeVerb: "prioritize", weight: 2 }).prioritize(makePod().obj(), [
+      nodeInfo("a"),
+      nodeInfo("b"),
+    ]);
+    expect(Object.fromEntries(r.scores)).toEqual({ a: 0, b: 7 });
+  });
+
+  it("filter: a wrong type is an error naming the extender", async () => {
+    handlers.set("/ext/filter", raw('{"nodenames":"a"}'));
+    expect(
+      await failure(
+        ext({ filterVerb: "filter", nodeCacheCapable: true }).filter(makePod().obj(), [nodeInfo("a")]),
+      ),
+    ).toBe(
+      decodeError(
+        "filter",
+        "json: cannot unmarshal string into Go struct field ExtenderFilterResult.NodeNames of type []string",
+      ),
+    );
+  });
+
+  it("filter: nodeCacheCapable without NodeNames falls back to Nodes (upstream)", async () => {
+    handlers.set("/ext/filter", raw('{"NodeNames":null,"Nodes":{"items":[{"metadata":{"name":"b"}}]}}'));
+    const r = await ext({ filterVerb: "filter", nodeCacheCapable: true }).filter(makePod().obj(), [
+      nodeInfo("a"),
+      nodeInfo("b"),
+    ]);
+    expect(names(r.nodes)).toEqual(["b"]);
+  });
+
+  it("filter: an empty body is EOF, invalid JSON the scanner's error", async () => {
+    handlers.set("/ext/filter", raw(""));
+    expect(await failure(ext({ filterVerb: "filter" }).filter(makePod().obj(), [nodeInfo("a")]))).toBe(
+      decodeError("filter", "EOF"),
+    );
+    handlers.set("/ext/filter", raw("<html>"));
+    expect(await failure(ext({ filterVerb: "filter" }).filter(makePod().obj(), [nodeInfo("a")]))).toBe(
+      decodeError("filter", "invalid character '<' looking for beginning of value"),
+    );
+  });
+
+  it("bind: a wrong type is an error naming the extender", async () => {
+    handlers.set("/ext/bind", raw('{"error":{"reason":"no"}}'));
+    expect(await failure(ext({ bindVerb: "bind" }).bind(makePod().name("p").obj(), "n"))).toBe(
+      decodeError(
+        "bind",
+        "json: cannot unmarshal object into Go struct field ExtenderBindingResult.Error of type string",
+      ),
+    );
+  });
+
+  it("preempt: a wrong type, a null victims entry and a null pod are errors naming the extender", async () => {
+    const p1 = makePod().name("pod1").uid("uid1").node("node1").obj();
+    const offered = new Map([["node1", { pods: [p1], numPDBViolations: 0 }]]);
+    const preempt = () =>
+      ext({ preemptVerb: "preempt", nodeCacheCapable: true }).processPreemption(makePod().obj(), offered);
+    handlers.set(
+      "/ext/preempt",
+      raw('{"nodeNameToMetaVictims":{"node1":{"pods":[{"uid":"uid1"}],"numPDBViolations":0.5}}}'),
+    );
+    expect(await failure(preempt())).toBe(
+      decodeError(
+        "preempt",
+        "json: cannot unmarshal number 0.5 into Go struct field MetaVictims.NodeNameToMetaVictims.NumPDBViolations of type int64",
+      ),
+    );
+    handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"node1":null}}'));
+    expect(await failure(preempt())).toBe(`extender "${base}/ext/" returned null victims for node node1`);
+    handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"node1":{"pods":[null]}}}'));
+    expect(await failure(preempt())).toBe(`extender "${base}/ext/" returned a null victim pod on node node1`);
+    handlers.set("/ext/preempt", raw('{"nodeNameToMetaVictims":{"node1":{"pods":[{"uid":"uid1"}]}}}'));
+    const r = await preempt();
+    expect(r.get("node1")).toEqual({ pods: [p1], numPDBViolations: 0 });
   });
 });
 
@@ -396,6 +626,50 @@ describe("TestSchedulerWithExtenders", () => {
     const ts = await run([ext({ prioritizeVerb: "prioritize", weight: 1 })]);
     expect(Object.keys(ts.source.bindings())).toEqual(["p"]);
     expect(ts.failures).toEqual([]);
+  });
+
+  it("a prioritizer's score that is no int64 (1e999) gives no score: the final scores stay integers", async () => {
+    handlers.set("/ext/prioritize", (_b, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(
+        '[{"host":"node1","score":1e999},{"host":"node2","score":null},{"host":"node3","score":-1e308}]',
+      );
+    });
+    const explain = new ExplainRecorder();
+    const ts = await run([ext({ prioritizeVerb: "prioritize", weight: 2, nodeCacheCapable: true })], explain);
+    expect(Object.keys(ts.source.bindings())).toEqual(["p"]);
+    expect(explain.get("/p")?.finalScore).toEqual({ node1: 1, node2: 1, node3: 1 });
+    expect(
+      ts.logger.entries.find(
+        (e) => e.v === 5 && e.msg.startsWith("Failed to run extender's priority function"),
+      ),
+    ).toMatchObject({
+      fields: { extender: `${base}/ext/`, pod: "/p" },
+    });
+  });
+
+  it("a prioritizer's null score is 0", async () => {
+    handlers.set("/ext/prioritize", (_b, res) =>
+      json(res, [
+        { host: "node1", score: null },
+        { host: "node2", score: 3 },
+        { host: "node3", score: 0 },
+      ]),
+    );
+    const explain = new ExplainRecorder();
+    await run([ext({ prioritizeVerb: "prioritize", weight: 1, nodeCacheCapable: true })], explain);
+    expect(explain.get("/p")?.finalScore).toEqual({ node1: 1, node2: 31, node3: 1 });
+  });
+
+  it("a filter answer that does not decode fails the attempt with an error naming the extender", async () => {
+    handlers.set("/ext/filter", (_b, res) => json(res, { nodenames: ["node1"], failedNodes: ["node2"] }));
+    const ts = await run([ext({ filterVerb: "filter", nodeCacheCapable: true })]);
+    expect(ts.failures.map((f) => [f.reason, f.message])).toEqual([
+      [
+        "SchedulerError",
+        `extender "${base}/ext/": POST ${base}/ext/filter: decoding the response: json: cannot unmarshal array into Go struct field ExtenderFilterResult.FailedNodes of type v1.FailedNodesMap`,
+      ],
+    ]);
   });
 
   it("test 5: a filter error fails the attempt with the extender's error", async () => {

@@ -518,7 +518,21 @@ async function prioritizeNodes(sched: SchedulerState, a: Attempt, nodes: NodeInf
     interested.map((e) =>
       e.prioritize(pod, nodes).then(
         (r) => ({ ext: e, r }),
-        () => null, // prioritization errors are ignored (upstream)
+        (err: unknown) => {
+          // Prioritization errors are ignored: other scores decide (upstream).
+          if (sched.logger.v(5)) {
+            sched.logger.debug(
+              5,
+              "Failed to run extender's priority function. No score given by this extender.",
+              {
+                err,
+                pod: podKey(pod),
+                extender: e.name(),
+              },
+            );
+          }
+          return null;
+        },
       ),
     ),
   );

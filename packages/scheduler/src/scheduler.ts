@@ -22,7 +22,7 @@ import {
 import { composeObservers, type Framework, newProfileMap, type SchedulingObserver } from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import { addAllEventHandlers } from "./event-handlers";
-import { type ExtenderConfig, HTTPExtender } from "./extender";
+import { httpExtenders } from "./extender";
 import { MetricsObserver, SchedulerMetrics } from "./metrics";
 import { observedCycle, observesAttempts } from "./observed-cycle";
 import { timedAsMetrics } from "./phases";
@@ -100,7 +100,7 @@ export class Scheduler {
     const features = { ...defaultFeatures, ...opts.features };
     const metrics = opts.metrics === false ? null : (opts.metrics ?? new SchedulerMetrics());
     const observer = observerOf(metrics, clock, opts.observer);
-    const extenders = opts.extenders ?? config.extenders.map((e) => new HTTPExtender(toExtenderConfig(e)));
+    const extenders = opts.extenders ?? httpExtenders(config);
     const snapshot = newSnapshot([], []);
     const profiles = await newProfileMap(opts.registry, config.profiles, {
       snapshot,
@@ -287,21 +287,4 @@ function observerOf(
   if (metrics === null) return observer ?? {};
   const recorder = new MetricsObserver(metrics, clock);
   return composeObservers(observer ? timedAsMetrics(recorder, observer) : recorder, observer);
-}
-
-function toExtenderConfig(e: KubeSchedulerConfiguration["extenders"][number]): ExtenderConfig {
-  return {
-    urlPrefix: e.urlPrefix,
-    filterVerb: e.filterVerb,
-    preemptVerb: e.preemptVerb,
-    prioritizeVerb: e.prioritizeVerb,
-    weight: e.weight,
-    bindVerb: e.bindVerb,
-    enableHTTPS: e.enableHTTPS,
-    ...(e.tlsConfig ? { tlsConfig: e.tlsConfig } : {}),
-    httpTimeoutMs: e.httpTimeout,
-    nodeCacheCapable: e.nodeCacheCapable,
-    managedResources: e.managedResources,
-    ignorable: e.ignorable,
-  };
 }

@@ -1,6 +1,8 @@
 // kubesched simulate, in process, with the in-tree registry: the ARCHITECTURE.md contract
 // (flags, SimulationResult shape, determinism) and the user-facing errors.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -716,5 +718,61 @@ describe("kubesched simulate --explain for people", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("5 pending pods: 5 scheduled, 0 unschedulable");
     expect(stdout).toMatch(/default\/pending-0: Scheduled on node-\d+\n {2}filter: \d+\/\d+ nodes passed\n/);
+  });
+});
+
+describe("kubesched simulate --config with an extender that never answers", () => {
+  it("reports the pod as Error naming the extender, its URL and the limits; the run ends at once", async () => {
+    let calls = 0;
+    const server = createServer((req) => {
+      calls++;
+      req.resume(); // never answers
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sched`;
+    try {
+      const config = join(tmp, "extender.yaml");
+      writeFileSync(
+        config,
+        `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+extenders:
+  - urlPrefix: ${url}
+    filterVerb: filter
+    httpTimeout: 20ms
+`,
+      );
+      const cluster = join(tmp, "one-pod.yaml");
+      writeFileSync(
+        cluster,
+        "kind: Node\nmetadata: { name: n1 }\nstatus: { allocatable: { cpu: '4', memory: 8Gi, pods: '110' } }\n---\nkind: Pod\nmetadata: { name: p }\nspec: { containers: [{ name: c, image: i }] }\n",
+      );
+      const { code, stdout, stderr } = await run(
+        "simulate",
+        "--config",
+        config,
+        "--cluster",
+        cluster,
+        "-o",
+        "json",
+      );
+      expect(code).toBe(0);
+      const p = (JSON.parse(stdout) as Result).pods[0];
+      expect(p?.outcome).toBe("Error");
+      expect(p?.message).toBe(
+        `extender "${url}": POST ${url}/filter: no complete response within httpTimeout 20ms; simulate stopped retrying the pod after 7 attempts failing on extender "${url}" (${url}/filter) for 41s of simulated time (the limit is 30s)`,
+      );
+      // Each attempt was sent; under load a 20ms timeout can fire before the server sees one.
+      expect(calls).toBeGreaterThan(0);
+      expect(calls).toBeLessThanOrEqual(7);
+      const logged = stderr.split("\n").filter((l) => l.includes("Error scheduling pod; retrying"));
+      expect(logged).toHaveLength(7);
+      expect(logged[0]).toContain(
+        `err="extender \\"${url}\\": POST ${url}/filter: no complete response within httpTimeout 20ms"`,
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
