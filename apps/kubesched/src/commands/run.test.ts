@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "../cli";
 import { type RunOptions, runScheduler } from "./run";
-import type { Serving } from "./serving";
+import type { Serving } from "../serving/secure-serving";
 
 let server: FakeApiServer;
 let dir: string;

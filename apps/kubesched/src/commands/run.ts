@@ -32,7 +32,7 @@ import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import pkg from "../../package.json" with { type: "json" };
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, FlagValueError, integer, invalidValue, valueFlag } from "../flags";
-import { parseFeatureGates } from "./feature-gates";
+import { parseFeatureGates } from "../feature-gates";
 import { loadConfigFlag, resolvePath } from "./inputs";
 import {
   defaultAlwaysAllowPaths,
@@ -42,7 +42,7 @@ import {
   ServingError,
   startServing,
   type TLSFiles,
-} from "./serving";
+} from "../serving/secure-serving";
 import { pluginFlag } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
