@@ -1,50 +1,50 @@
-// kube-scheduler's endpoints (upstream cmd/kube-scheduler/app/server.go newEndpointsHandler and
-// buildHandlerChain, k8s.io/apiserver healthz, configz, delegated authentication/authorization):
+// kube-scheduler's serving (upstream cmd/kube-scheduler/app/server.go buildHandlerChain,
+// k8s.io/apiserver pkg/server/secure_serving.go and options/serving.go):
 //
-// - /healthz, /livez, /readyz with their named checks (/healthz/leaderElection, ...), `?verbose`
-//   and `?exclude=`; /metrics; /configz; /debug/pprof/* when profiling is enabled.
 // - Secure serving on --secure-port (default 10259) over TLS: the given certificate, or one
-//   generated at start (self-signed CA + serving certificate for localhost/127.0.0.1, written to
-//   --cert-dir when given), as SecureServingOptions.MaybeDefaultWithSelfSignedCerts.
-// - Requests are authenticated by TokenReview (bearer tokens; none: system:anonymous) and
-//   authorized by SubjectAccessReview (`get` on the path), both through the API server and
-//   cached for 10 s; --authorization-always-allow-paths (default /healthz, /readyz, /livez) and
-//   the system:masters group are always allowed.
-// - Plain HTTP without authentication only on an explicitly given --port.
-import { generateKeyPairSync } from "node:crypto";
+//   generated at start (self-signed-cert.ts; written to --cert-dir when given), as
+//   SecureServingOptions.MaybeDefaultWithSelfSignedCerts. Requests are authenticated and
+//   authorized through the API server (delegated-auth.ts), then served (endpoints.ts).
+// - Plain HTTP without authentication only on an explicitly given --port, on 127.0.0.1 unless
+//   --bind-address is given, and never /debug/pprof (a heap snapshot holds the credentials).
+// - Nothing a client sends takes the process down: a malformed request target, header or
+//   method, a failed TLS handshake, an aborted connection, oversized headers, a body (never
+//   read: the connection closes after the answer), a slow client (the timeouts below, as
+//   upstream's http.Server: ReadHeaderTimeout 32 s, IdleTimeout 90 s, MaxHeaderBytes) and an
+//   error inside a handler each get an HTTP error (or a closed connection) and a log line, at
+//   most one line per kind of problem per second.
+import { constants } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import { Session } from "node:inspector";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
-import { getHeapSnapshot } from "node:v8";
-import type { Logger } from "@kubesched/framework";
-import type { RawClient } from "@kubesched/kube";
+import type { Duplex } from "node:stream";
+import type { LogFields, Logger } from "@kubesched/framework";
+import {
+  type AuthCacheTTLs,
+  DelegatedAuth,
+  defaultAuthCacheTTLs,
+  type ReviewClient,
+  type User,
+} from "./delegated-auth";
+import { type EndpointsOptions, endpointsHandler } from "./endpoints";
+import { writable, writeStatus, writeText } from "./responses";
+import { ReviewBusyError } from "./review-cache";
+import { generateSelfSignedCert } from "./self-signed-cert";
+
+export type { AuthCacheTTLs } from "./delegated-auth";
+export { defaultAuthCacheTTLs } from "./delegated-auth";
+export type { EndpointsOptions, HealthCheck } from "./endpoints";
+export { pingCheck } from "./endpoints";
 
 /** upstream DefaultKubeSchedulerPort. */
 export const defaultSecurePort = 10259;
 export const defaultAlwaysAllowPaths = ["/healthz", "/readyz", "/livez"];
-
-/** A named health check: null when healthy, else why not (upstream healthz.HealthChecker). */
-export interface HealthCheck {
-  name: string;
-  check: () => string | null;
-}
-
-export const pingCheck: HealthCheck = { name: "ping", check: () => null };
-
-export interface EndpointsOptions {
-  healthz: HealthCheck[];
-  livez: HealthCheck[];
-  readyz: HealthCheck[];
-  /** Prometheus text exposition and its content type. */
-  metrics: () => Promise<{ contentType: string; text: string }>;
-  /** The effective configuration, as /configz serves it under "componentconfig". */
-  configz: () => unknown;
-  profiling: boolean;
-  logger: Logger;
-}
+/** --bind-address's default: the secure port listens on every interface. */
+export const defaultBindAddress = "0.0.0.0";
+/** Where --port listens unless --bind-address is given: plain HTTP stays on this machine. */
+export const defaultInsecureBindAddress = "127.0.0.1";
 
 export interface TLSFiles {
   certFile?: string;
@@ -53,16 +53,41 @@ export interface TLSFiles {
   certDir?: string;
 }
 
+/** How long the servers wait for a client, in ms. */
+export interface ServingTimeouts {
+  /** To receive a request's headers, and to finish a TLS handshake (upstream ReadHeaderTimeout). */
+  headersMs: number;
+  /** To receive a whole request. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this (upstream IdleTimeout). */
+  idleMs: number;
+}
+
+export const defaultServingTimeouts: ServingTimeouts = {
+  headersMs: 32_000,
+  requestMs: 60_000,
+  idleMs: 90_000,
+};
+/** Request headers beyond this get 431 (Node's default; upstream's MaxHeaderBytes is 1 MiB). */
+export const maxHeaderBytes = 16 * 1024;
+
 export interface ServingOptions {
+  /** Where the secure port listens. */
   bindAddress: string;
-  /** 0: no secure serving. */
+  /** 0: no secure serving; -1: any free port (tests). */
   securePort: number;
-  /** Plain HTTP without authentication; 0: none. */
+  /** Where the plain HTTP port listens (default 127.0.0.1). */
+  insecureBindAddress?: string;
+  /** Plain HTTP without authentication; 0: none; -1: any free port (tests). */
   insecurePort: number;
   tls: TLSFiles;
   /** Client for TokenReview and SubjectAccessReview. */
-  authClient: RawClient;
+  authClient: ReviewClient;
   alwaysAllowPaths: string[];
+  /** How long review answers are cached (default kube-scheduler's: 10 s each). */
+  authCacheTTLs?: AuthCacheTTLs;
+  /** Default defaultServingTimeouts. */
+  timeouts?: Partial<ServingTimeouts>;
   endpoints: EndpointsOptions;
 }
 
@@ -77,70 +102,6 @@ export interface Serving {
 
 /** A serving error for the user (a port in use, unreadable certificate files). */
 export class ServingError extends Error {}
-
-/**
- * A self-signed CA and a serving certificate for `host` (and 127.0.0.1), as client-go's
- * GenerateSelfSignedCertKeyWithFixtures: RSA 2048, valid for a year. Node's crypto generates the
- * keys; node-forge writes the X.509 certificates (Node cannot).
- */
-export async function generateSelfSignedCert(
-  host = "localhost",
-  ips: string[] = ["127.0.0.1"],
-): Promise<{ cert: string; key: string }> {
-  // Loaded only when a certificate is generated: the other commands never pay for it.
-  const { default: forge } = await import("node-forge");
-  const now = Date.now();
-  const notAfter = new Date(now + 365 * 24 * 3600 * 1000);
-  const keyPair = () => {
-    const { privateKey } = generateKeyPairSync("rsa", {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: "pkcs1", format: "pem" },
-      publicKeyEncoding: { type: "spki", format: "pem" },
-    });
-    const priv = forge.pki.privateKeyFromPem(privateKey);
-    return { priv, pub: forge.pki.setRsaPublicKey(priv.n, priv.e), pem: privateKey };
-  };
-  const serial = () => forge.util.bytesToHex(forge.random.getBytesSync(16)).replace(/^[89a-f]/, "1");
-  const seconds = Math.floor(now / 1000);
-
-  const ca = keyPair();
-  const caCert = forge.pki.createCertificate();
-  caCert.publicKey = ca.pub;
-  caCert.serialNumber = serial();
-  caCert.validity.notBefore = new Date(now - 3600 * 1000);
-  caCert.validity.notAfter = notAfter;
-  const caName = [{ name: "commonName", value: `${host}-ca@${seconds}` }];
-  caCert.setSubject(caName);
-  caCert.setIssuer(caName);
-  caCert.setExtensions([
-    { name: "basicConstraints", cA: true, critical: true },
-    { name: "keyUsage", keyCertSign: true, digitalSignature: true, keyEncipherment: true, critical: true },
-  ]);
-  caCert.sign(ca.priv, forge.md.sha256.create());
-
-  const srv = keyPair();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = srv.pub;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = new Date(now - 3600 * 1000);
-  cert.validity.notAfter = notAfter;
-  cert.setSubject([{ name: "commonName", value: `${host}@${seconds}` }]);
-  cert.setIssuer(caName);
-  cert.setExtensions([
-    { name: "basicConstraints", cA: false, critical: true },
-    { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
-    { name: "extKeyUsage", serverAuth: true },
-    {
-      name: "subjectAltName",
-      altNames: [...ips.map((ip) => ({ type: 7, ip })), { type: 2, value: host }],
-    },
-  ]);
-  cert.sign(ca.priv, forge.md.sha256.create());
-  return {
-    cert: forge.pki.certificateToPem(cert) + forge.pki.certificateToPem(caCert),
-    key: srv.pem,
-  };
-}
 
 /** The certificate and key to serve: given files, a pair in --cert-dir, or a new one. */
 export async function servingCertificate(
@@ -178,211 +139,181 @@ export async function servingCertificate(
   return pair;
 }
 
-interface User {
-  username: string;
-  groups: string[];
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
-/** A small TTL cache (upstream caches TokenReview and SubjectAccessReview answers for 10 s). */
-class TTLCache<V> {
-  private readonly m = new Map<string, { v: V; until: number }>();
-  constructor(private readonly ttlMs: number) {}
-  get(k: string): V | undefined {
-    const e = this.m.get(k);
-    if (!e) return undefined;
-    if (e.until < Date.now()) {
-      this.m.delete(k);
-      return undefined;
-    }
-    return e.v;
-  }
-  set(k: string, v: V): void {
-    if (this.m.size > 10_000) this.m.clear();
-    this.m.set(k, { v, until: Date.now() + this.ttlMs });
-  }
-}
-
-/** Delegated authentication and authorization (genericapifilters.WithAuthentication/WithAuthorization). */
-class Delegation {
-  private readonly tokens = new TTLCache<User | null>(10_000);
-  private readonly decisions = new TTLCache<boolean>(10_000);
+/**
+ * Log lines a client can cause, at most one per kind per interval: the next one says how many
+ * were dropped (`suppressed`), so a flood of bad requests cannot flood the log.
+ */
+class LimitedLog {
+  private readonly last = new Map<string, { at: number; dropped: number }>();
   constructor(
-    private readonly client: RawClient,
-    private readonly alwaysAllow: string[],
+    private readonly logger: Logger,
+    private readonly intervalMs = 1000,
   ) {}
 
-  async authenticate(req: http.IncomingMessage): Promise<User | null> {
-    const auth = req.headers.authorization ?? "";
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m) return { username: "system:anonymous", groups: ["system:unauthenticated"] };
-    const token = m[1] as string;
-    const cached = this.tokens.get(token);
-    if (cached !== undefined) return cached;
-    const review = await this.client.request<{
-      status?: { authenticated?: boolean; user?: { username?: string; groups?: string[] } };
-    }>("POST", "/apis/authentication.k8s.io/v1/tokenreviews", {
-      body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", spec: { token } },
-      what: "TokenReview",
-    });
-    const u = review.status?.authenticated
-      ? { username: review.status.user?.username ?? "", groups: review.status.user?.groups ?? [] }
-      : null;
-    this.tokens.set(token, u);
-    return u;
-  }
-
-  private pathAllowed(path: string): boolean {
-    return this.alwaysAllow.some((p) => (p.endsWith("*") ? path.startsWith(p.slice(0, -1)) : p === path));
-  }
-
-  async authorize(user: User, path: string): Promise<boolean> {
-    if (this.pathAllowed(path) || user.groups.includes("system:masters")) return true;
-    const key = `${user.username}\u0000${user.groups.join(",")}\u0000${path}`;
-    const cached = this.decisions.get(key);
-    if (cached !== undefined) return cached;
-    const review = await this.client.request<{ status?: { allowed?: boolean } }>(
-      "POST",
-      "/apis/authorization.k8s.io/v1/subjectaccessreviews",
-      {
-        body: {
-          apiVersion: "authorization.k8s.io/v1",
-          kind: "SubjectAccessReview",
-          spec: { user: user.username, groups: user.groups, nonResourceAttributes: { path, verb: "get" } },
-        },
-        what: "SubjectAccessReview",
-      },
-    );
-    const allowed = review.status?.allowed === true;
-    this.decisions.set(key, allowed);
-    return allowed;
-  }
-}
-
-function status(res: http.ServerResponse, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    code,
-  });
-  res.writeHead(code, { "Content-Type": "application/json", "Cache-Control": "no-cache, private" }).end(body);
-}
-
-function text(res: http.ServerResponse, code: number, body: string): void {
-  res
-    .writeHead(code, {
-      "Content-Type": "text/plain; charset=utf-8",
-      "X-Content-Type-Options": "nosniff",
-      "Cache-Control": "no-cache, private",
-    })
-    .end(body);
-}
-
-/** healthz handleRootHealth: "ok", or every check's line and "<name> check failed" with 500. */
-function rootHealth(name: string, checks: HealthCheck[], url: URL, res: http.ServerResponse): void {
-  const excluded = new Set(url.searchParams.getAll("exclude").flatMap((e) => e.split(",")));
-  let out = "";
-  let failed = false;
-  for (const c of checks) {
-    if (excluded.delete(c.name)) {
-      out += `[+]${c.name} excluded: ok\n`;
-      continue;
+  write(level: "info" | "error", kind: string, msg: string, fields: LogFields): void {
+    const now = Date.now();
+    const seen = this.last.get(kind);
+    if (seen && now - seen.at < this.intervalMs) {
+      seen.dropped++;
+      return;
     }
-    if (c.check() !== null) {
-      failed = true;
-      out += `[-]${c.name} failed: reason withheld\n`;
-    } else out += `[+]${c.name} ok\n`;
+    this.last.set(kind, { at: now, dropped: 0 });
+    this.logger[level](msg, seen?.dropped ? { ...fields, suppressed: seen.dropped } : fields);
   }
-  if (excluded.size > 0) {
-    out += `warn: some health checks cannot be excluded: no matches for ${[...excluded].map((e) => `"${e}"`).join(",")}\n`;
-  }
-  if (failed) text(res, 500, `${out}${name} check failed\n`);
-  else if (!url.searchParams.has("verbose")) text(res, 200, "ok");
-  else text(res, 200, `${out}${name} check passed\n`);
 }
 
-async function cpuProfile(seconds: number): Promise<string> {
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))),
-    );
+/** A request target, shortened for a log line. */
+function shown(target: string | undefined): string {
+  const t = target ?? "";
+  return t.length > 200 ? `${t.slice(0, 200)}...` : t;
+}
+
+/**
+ * The URL of a request target as Go's http server takes it (url.ParseRequestURI): an absolute
+ * path, or an absolute URL whose host is ignored; null for anything else (400).
+ */
+export function requestURL(target: string | undefined): URL | null {
+  if (target === undefined) return null;
   try {
-    await post("Profiler.enable");
-    await post("Profiler.start");
-    await new Promise((r) => setTimeout(r, seconds * 1000));
-    const { profile } = (await post("Profiler.stop")) as { profile: unknown };
-    return JSON.stringify(profile);
-  } finally {
-    session.disconnect();
+    // A path: never read as a protocol-relative URL ("//host/x" is the path "//host/x").
+    if (target.startsWith("/")) return new URL(`http://localhost${target}`);
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return new URL(target);
+  } catch {
+    // not a URL: 400 below
   }
+  return null;
 }
 
-/** The endpoints' request handler (upstream newEndpointsHandler). */
-function endpointsHandler(opts: EndpointsOptions): (url: URL, res: http.ServerResponse) => Promise<void> {
-  const groups: Record<string, HealthCheck[]> = {
-    healthz: opts.healthz.length ? opts.healthz : [pingCheck],
-    livez: opts.livez.length ? opts.livez : [pingCheck],
-    readyz: opts.readyz.length ? opts.readyz : [pingCheck],
+/** The request declares a body (never read: the connection closes after the answer). */
+function hasBody(req: http.IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+interface Chain {
+  /** null: the plain HTTP listener (no authentication, no profiling). */
+  auth: DelegatedAuth | null;
+  handle: (url: URL, res: http.ServerResponse) => Promise<void>;
+  log: LimitedLog;
+  /** Sockets whose response is being written (a parse error then closes instead of answering). */
+  busy: WeakSet<Duplex>;
+}
+
+async function authorized(
+  c: Chain & { auth: DelegatedAuth },
+  url: URL,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<boolean> {
+  const remote = req.socket.remoteAddress;
+  const busy = (e: unknown) => {
+    if (!(e instanceof ReviewBusyError)) return false;
+    c.log.write("info", "busy", "Refused a request: too many reviews of unknown credentials waiting", {
+      remote,
+    });
+    writeStatus(res, 429, "TooManyRequests", "too many requests, please try again later", {
+      "Retry-After": "1",
+    });
+    return true;
   };
-  return async (url, res) => {
-    const path = url.pathname;
-    const [, first, second, ...more] = path.split("/");
-    const checks = first ? groups[first] : undefined;
-    if (checks && more.length === 0) {
-      if (!second) return rootHealth(first as string, checks, url, res);
-      const c = checks.find((x) => x.name === second);
-      if (c) {
-        const problem = c.check();
-        return problem === null
-          ? text(res, 200, "ok")
-          : text(res, 500, `internal server error: ${problem}\n`);
-      }
+  let user: User | null;
+  try {
+    user = await c.auth.authenticate(req.headers.authorization);
+  } catch (e) {
+    if (busy(e)) return false;
+    // upstream WithAuthentication: an error is logged and answered 401.
+    c.log.write("error", "authn", "Unable to authenticate the request", { remote, err: message(e) });
+    user = null;
+  }
+  if (!user) {
+    writeStatus(res, 401, "Unauthorized", "Unauthorized");
+    return false;
+  }
+  try {
+    if (await c.auth.authorize(user, url.pathname)) return true;
+  } catch (e) {
+    if (busy(e)) return false;
+    // upstream WithAuthorization: an error (no decision) is answered 500.
+    c.log.write("error", "authz", "Authorization error", { user: user.username, err: message(e) });
+    writeStatus(res, 500, "InternalError", `Internal Server Error: "${url.pathname}": ${message(e)}`);
+    return false;
+  }
+  writeStatus(res, 403, "Forbidden", `forbidden: User "${user.username}" cannot get path "${url.pathname}"`);
+  return false;
+}
+
+async function serveRequest(c: Chain, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = requestURL(req.url);
+  if (url === null) {
+    c.log.write("info", "target", "Rejected a request with a malformed target", {
+      remote: req.socket.remoteAddress,
+      target: shown(req.url),
+    });
+    return writeStatus(res, 400, "BadRequest", "malformed request target");
+  }
+  if (hasBody(req)) res.shouldKeepAlive = false;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return writeStatus(res, 405, "MethodNotAllowed", `the server does not allow this method: ${req.method}`);
+  }
+  if (c.auth) {
+    if (!(await authorized({ ...c, auth: c.auth }, url, req, res))) return;
+  } else if (url.pathname.startsWith("/debug/pprof")) {
+    return writeStatus(
+      res,
+      403,
+      "Forbidden",
+      "forbidden: /debug/pprof is served only on the secure port (--secure-port), to authorized users",
+    );
+  }
+  await c.handle(url, res);
+}
+
+/** The request listener: it never throws, whatever the request and the handlers do. */
+function handlerChain(c: Chain): http.RequestListener {
+  return (req, res) => {
+    const socket = req.socket;
+    c.busy.add(socket);
+    res.once("close", () => c.busy.delete(socket));
+    res.on("error", (e) =>
+      c.log.write("error", "response", "Writing a response failed", { err: message(e) }),
+    );
+    serveRequest(c, req, res).catch((e: unknown) => {
+      c.log.write("error", "handler", "Internal error serving a request", {
+        path: shown(req.url),
+        err: message(e),
+      });
+      if (writable(res)) writeText(res, 500, `${message(e)}\n`);
+      else res.destroy();
+    });
+  };
+}
+
+/** Node's answer to a request it cannot parse (its default 'clientError' handling), logged. */
+function onClientError(c: Chain): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (err, socket) => {
+    const code = err.code ?? "";
+    if (code !== "ECONNRESET") {
+      c.log.write("info", "client", "Rejected a malformed request", {
+        remote: (socket as Socket).remoteAddress,
+        err: code || message(err),
+      });
     }
-    if (path === "/metrics") {
-      const m = await opts.metrics();
-      res.writeHead(200, { "Content-Type": m.contentType }).end(m.text);
+    // Answer only when no response is being written on this connection (it would corrupt it).
+    if (code === "ECONNRESET" || !socket.writable || c.busy.has(socket)) {
+      socket.destroy();
       return;
     }
-    if (path === "/configz") {
-      res
-        .writeHead(200, { "Content-Type": "application/json" })
-        .end(JSON.stringify({ componentconfig: opts.configz() }));
-      return;
-    }
-    if (opts.profiling && path.startsWith("/debug/pprof")) {
-      if (path === "/debug/pprof/profile") {
-        const seconds = Math.min(Math.max(Number(url.searchParams.get("seconds") ?? "30") || 30, 1), 300);
-        const profile = await cpuProfile(seconds);
-        res
-          .writeHead(200, {
-            "Content-Type": "application/json",
-            "Content-Disposition": 'attachment; filename="kubesched.cpuprofile"',
-          })
-          .end(profile);
-        return;
-      }
-      if (path === "/debug/pprof/heap") {
-        res.writeHead(200, {
-          "Content-Type": "application/json",
-          "Content-Disposition": 'attachment; filename="kubesched.heapsnapshot"',
-        });
-        getHeapSnapshot().pipe(res);
-        return;
-      }
-      if (path === "/debug/pprof" || path === "/debug/pprof/") {
-        return text(
-          res,
-          200,
-          "/debug/pprof/profile?seconds=N  V8 CPU profile (.cpuprofile, Chrome DevTools)\n/debug/pprof/heap  V8 heap snapshot (.heapsnapshot)\n",
-        );
-      }
-    }
-    text(res, 404, "404 page not found\n");
+    const status =
+      code === "HPE_HEADER_OVERFLOW"
+        ? "431 Request Header Fields Too Large"
+        : code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? "408 Request Timeout"
+          : "400 Bad Request";
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
   };
 }
 
@@ -409,44 +340,24 @@ function closeServer(server: http.Server): Promise<void> {
 export async function startServing(opts: ServingOptions): Promise<Serving> {
   const handle = endpointsHandler(opts.endpoints);
   const logger = opts.endpoints.logger;
-  const serveWith =
-    (delegation: Delegation | null) => (req: http.IncomingMessage, res: http.ServerResponse) => {
-      const url = new URL(req.url ?? "/", "http://localhost");
-      const run = async () => {
-        if (req.method !== "GET" && req.method !== "HEAD") {
-          return status(res, 405, "MethodNotAllowed", `the server does not allow this method: ${req.method}`);
-        }
-        if (delegation) {
-          let user: User | null;
-          try {
-            user = await delegation.authenticate(req);
-          } catch (e) {
-            logger.error("Unable to authenticate the request", { err: e });
-            user = null;
-          }
-          if (!user) return status(res, 401, "Unauthorized", "Unauthorized");
-          let allowed = false;
-          try {
-            allowed = await delegation.authorize(user, url.pathname);
-          } catch (e) {
-            logger.error("Authorization error", { err: e, user: user.username });
-          }
-          if (!allowed) {
-            return status(
-              res,
-              403,
-              "Forbidden",
-              `forbidden: User "${user.username}" cannot get path "${url.pathname}"`,
-            );
-          }
-        }
-        await handle(url, res);
-      };
-      run().catch((e: unknown) => {
-        if (!res.headersSent) text(res, 500, `${e instanceof Error ? e.message : String(e)}\n`);
-        else res.destroy();
-      });
-    };
+  const log = new LimitedLog(logger);
+  const t = { ...defaultServingTimeouts, ...opts.timeouts };
+  const serverOptions: http.ServerOptions = {
+    maxHeaderSize: maxHeaderBytes,
+    headersTimeout: t.headersMs,
+    requestTimeout: t.requestMs,
+    keepAliveTimeout: t.idleMs,
+    // How often headersTimeout and requestTimeout are enforced (Node's default is 30 s).
+    connectionsCheckingInterval: Math.min(1000, t.headersMs),
+  };
+  const prepare = (server: http.Server, chain: Chain) => {
+    server.on("clientError", onClientError(chain));
+    // Accept errors (EMFILE, ...) after listening: logged, the server keeps running.
+    server.on("listening", () =>
+      server.on("error", (e) => log.write("error", "server", "Serving error", { err: message(e) })),
+    );
+    return server;
+  };
 
   const servers: http.Server[] = [];
   let securePort = 0;
@@ -456,21 +367,51 @@ export async function startServing(opts: ServingOptions): Promise<Serving> {
     if (opts.securePort > 0 || opts.securePort === -1) {
       const pair = await servingCertificate(opts.tls, logger);
       certificate = pair.cert;
-      const s = https.createServer(
-        { cert: pair.cert, key: pair.key, minVersion: "TLSv1.2" },
-        serveWith(new Delegation(opts.authClient, opts.alwaysAllowPaths)),
+      const chain: Chain = {
+        auth: new DelegatedAuth({
+          client: opts.authClient,
+          alwaysAllowPaths: opts.alwaysAllowPaths,
+          ttls: opts.authCacheTTLs ?? defaultAuthCacheTTLs,
+        }),
+        handle,
+        log,
+        busy: new WeakSet(),
+      };
+      const s = prepare(
+        https.createServer(
+          {
+            ...serverOptions,
+            cert: pair.cert,
+            key: pair.key,
+            minVersion: "TLSv1.2",
+            // Go's crypto/tls never renegotiates as a server.
+            secureOptions: constants.SSL_OP_NO_RENEGOTIATION,
+            handshakeTimeout: t.headersMs,
+          },
+          handlerChain(chain),
+        ),
+        chain,
       );
+      // upstream: "http: TLS handshake error from ...".
+      s.on("tlsClientError", (err: NodeJS.ErrnoException, socket) => {
+        log.write("info", "tls", "TLS handshake error", {
+          remote: socket.remoteAddress,
+          err: err.code ?? message(err),
+        });
+        socket.destroy();
+      });
       servers.push(s);
-      // -1: any free port (tests).
       securePort = await listen(s, Math.max(opts.securePort, 0), opts.bindAddress, "--secure-port");
       logger.info("Serving securely", { address: `${opts.bindAddress}:${securePort}` });
     }
     if (opts.insecurePort > 0 || opts.insecurePort === -1) {
-      const s = http.createServer(serveWith(null));
+      const host = opts.insecureBindAddress ?? defaultInsecureBindAddress;
+      const chain: Chain = { auth: null, handle, log, busy: new WeakSet() };
+      const s = prepare(http.createServer(serverOptions, handlerChain(chain)), chain);
       servers.push(s);
-      insecurePort = await listen(s, Math.max(opts.insecurePort, 0), opts.bindAddress, "--port");
-      logger.warn("Serving insecurely (plain HTTP, no authentication)", {
-        address: `${opts.bindAddress}:${insecurePort}`,
+      insecurePort = await listen(s, Math.max(opts.insecurePort, 0), host, "--port");
+      logger.warn("Serving insecurely (plain HTTP, no authentication, no /debug/pprof)", {
+        address: `${host}:${insecurePort}`,
       });
     }
   } catch (e) {
