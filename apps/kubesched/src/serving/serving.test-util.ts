@@ -1,6 +1,5 @@
 // The serving stack as `kubesched run` builds it (runScheduler against the API-server emulator,
 // both listeners on free ports), and clients that send it raw bytes, for the serving tests.
-import { once } from "node:events";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
@@ -67,8 +66,11 @@ export async function startLiveServing(flags: Partial<ServingFlags> = {}): Promi
 export interface RawAnswer {
   /** Every byte the server sent. */
   data: Buffer;
-  /** How it ended: the server closed the connection, an error (reset), or neither in time. */
-  end: "closed" | "error" | "timeout";
+  /**
+   * How it ended: the server closed the connection, an error (reset), an answer arrived (with
+   * `stopOnAnswer`), or none of these in time.
+   */
+  end: "closed" | "error" | "answered" | "timeout";
 }
 
 export interface RawOptions {
@@ -78,6 +80,8 @@ export interface RawOptions {
   after: "end" | "destroy" | "keep";
   /** Give up (end "timeout") after this long. */
   timeoutMs: number;
+  /** Stop once a status line arrived (the server may keep the connection open). */
+  stopOnAnswer?: boolean;
 }
 
 /** Writes `bytes` on a new connection to 127.0.0.1:`port` and collects the answer until it closes. */
@@ -96,7 +100,10 @@ export function sendRaw(port: number, bytes: Uint8Array | string, o: RawOptions)
       resolve({ data: Buffer.concat(chunks), end });
     };
     const timer = setTimeout(() => finish("timeout"), o.timeoutMs);
-    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("data", (c: Buffer) => {
+      chunks.push(c);
+      if (o.stopOnAnswer && statusOf(Buffer.concat(chunks)) !== null) finish("answered");
+    });
     socket.on("close", () => finish("closed"));
     socket.on("error", () => finish("error"));
     socket.once(o.tls ? "secureConnect" : "connect", () => {
@@ -147,9 +154,4 @@ export function getSecure(
 export async function getPlain(serving: Serving, path: string): Promise<{ status: number; body: string }> {
   const res = await fetch(`http://127.0.0.1:${serving.insecurePort}${path}`);
   return { status: res.status, body: await res.text() };
-}
-
-/** Resolves once `socket` closes. */
-export async function closed(socket: net.Socket): Promise<void> {
-  if (!socket.closed) await once(socket, "close");
 }
