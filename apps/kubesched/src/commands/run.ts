@@ -47,7 +47,7 @@ import {
   type TLSFiles,
 } from "../serving/secure-serving";
 import { loadConfigFlag, resolvePath } from "./inputs";
-import { pluginFlag } from "./shared-flags";
+import { optionsFlag, pluginFlag } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
@@ -344,6 +344,7 @@ const runFlags = [
       "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
   }),
   pluginFlag,
+  optionsFlag,
   valueFlag({
     name: "write-config-to",
     value: "FILE",
