@@ -406,7 +406,9 @@ export async function startServing(opts: ServingOptions): Promise<Serving> {
     }
     if (opts.insecurePort > 0 || opts.insecurePort === -1) {
       const host = opts.insecureBindAddress ?? defaultInsecureBindAddress;
-      const chain: Chain = { auth: null, handle, log, busy: new WeakSet() };
+      // Its own handler without profiling: /debug/pprof is refused above it and absent in it.
+      const plain = endpointsHandler({ ...opts.endpoints, profiling: false });
+      const chain: Chain = { auth: null, handle: plain, log, busy: new WeakSet() };
       const s = prepare(http.createServer(serverOptions, handlerChain(chain)), chain);
       servers.push(s);
       insecurePort = await listen(s, Math.max(opts.insecurePort, 0), host, "--port");
