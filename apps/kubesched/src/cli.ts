@@ -13,11 +13,11 @@ import { configCommand } from "./commands/config";
 import { diffCommand } from "./commands/diff";
 import { pluginsCommand } from "./commands/plugins";
 import { runCommand } from "./commands/run";
-import { pluginFlag } from "./commands/shared-flags";
+import { optionsFlag, pluginFlag } from "./commands/shared-flags";
 import { simulateCommand } from "./commands/simulate";
 import { snapshotCommand } from "./commands/snapshot";
 import { boolFlag, choiceFlag, type FlagSpec, type FlagValues, integer, readFlags, valueFlag } from "./flags";
-import { OptionsFileError, optionsNextTo } from "./plugins/options-file";
+import { OptionsFileError, readOptionsFile } from "./plugins/options-file";
 import {
   type LoadedPluginPackage,
   loadPlugins,
@@ -62,8 +62,6 @@ export interface CommandSpec<F extends readonly FlagSpec[] = readonly FlagSpec[]
   args?: { name: string; required: boolean; variadic?: boolean }[];
   flags?: F;
   subcommands?: CommandSpec[];
-  /** The positional arguments are KubeSchedulerConfiguration files (their options files apply). */
-  configArgs?: boolean;
   run?(ctx: CommandContext<FlagValues<F>>): Promise<number> | number;
 }
 
@@ -318,7 +316,7 @@ function message(e: unknown): string {
 
 /**
  * The plugin packages a command loads: `--plugin` values (resolved from the working directory),
- * then the `plugins` of the options file next to each configuration file (resolved from its folder).
+ * then the `plugins` of the `--options` file (resolved from its folder). Nothing else imports code.
  */
 function pluginRequests(p: Parsed, cwd: string): PluginRequest[] {
   if (!flagsOf(p.command).some((f) => f.name === pluginFlag.name)) return [];
@@ -327,17 +325,12 @@ function pluginRequests(p: Parsed, cwd: string): PluginRequest[] {
     base: cwd,
     from: "--plugin",
   }));
-  const configs = [
-    ...(p.lists.config ?? []).filter((c) => c !== "default"),
-    ...(p.command.configArgs ? p.args : []),
-  ];
-  const seen = new Set<string>();
-  for (const c of configs) {
-    const options = optionsNextTo(path.resolve(cwd, c));
-    if (!options || seen.has(options.file)) continue;
-    seen.add(options.file);
-    const from = path.relative(cwd, options.file) || options.file;
-    for (const spec of options.plugins) requests.push({ spec, base: path.dirname(options.file), from });
+  const file = p.lists[optionsFlag.name]?.at(-1);
+  if (file !== undefined) {
+    const options = readOptionsFile(path.resolve(cwd, file), file);
+    for (const spec of options.plugins) {
+      requests.push({ spec, base: path.dirname(options.file), from: file });
+    }
   }
   return requests;
 }
@@ -364,6 +357,10 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     const { registry, loaded } = await loadPlugins(
       pluginRequests(parsed, fullIO.cwd),
       opts.registry ?? inTreeRegistry,
+      {
+        onLoad: (l) =>
+          io.stderr(`loading plugin package ${l.name}@${l.version} from ${l.dir} (${l.from} ${l.spec})\n`),
+      },
     );
     const { values, errors } = readFlags(parsed.command.flags ?? [], parsed.lists);
     if (errors.length > 0) {

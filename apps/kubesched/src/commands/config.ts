@@ -9,7 +9,7 @@ import {
 import { type CommandSpec, defineCommand } from "../cli";
 import { choiceFlag, valueFlag } from "../flags";
 import { loadConfigFlag, printUnknownPluginHint, resolvePath } from "./inputs";
-import { pluginFlag } from "./shared-flags";
+import { optionsFlag, pluginFlag } from "./shared-flags";
 
 const printDefaults = defineCommand({
   name: "print-defaults",
@@ -29,6 +29,7 @@ const printDefaults = defineCommand({
       description: "Default this KubeSchedulerConfiguration file instead of an empty one.",
     }),
     pluginFlag,
+    optionsFlag,
   ],
   run(ctx) {
     const cfg = loadConfigFlag(ctx, ctx.flags.config);
@@ -44,8 +45,7 @@ const validate = defineCommand({
   name: "validate",
   summary: "Check KubeSchedulerConfiguration files: print valid, or every error (exit code 1).",
   args: [{ name: "FILE", required: true, variadic: true }],
-  flags: [pluginFlag],
-  configArgs: true,
+  flags: [pluginFlag, optionsFlag],
   run(ctx) {
     let failed = false;
     for (const file of ctx.args) {
@@ -66,7 +66,7 @@ const validate = defineCommand({
 const schema = defineCommand({
   name: "schema",
   summary: "Print the JSON Schema of KubeSchedulerConfiguration (with the registry's plugins and args).",
-  flags: [pluginFlag],
+  flags: [pluginFlag, optionsFlag],
   run(ctx) {
     ctx.io.stdout(`${JSON.stringify(buildConfigJSONSchema(ctx.registry), null, 2)}\n`);
     return 0;

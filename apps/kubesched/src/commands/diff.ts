@@ -9,7 +9,15 @@ import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
-import { clusterFlag, kubeconfigFlags, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
+import {
+  clusterFlag,
+  kubeconfigFlags,
+  optionsFlag,
+  outFlag,
+  outputFlag,
+  pluginFlag,
+  seedFlag,
+} from "./shared-flags";
 import { pad } from "./table";
 
 function where(p: DiffPlacement): string {
@@ -58,6 +66,7 @@ export const diffCommand = defineCommand({
         'A KubeSchedulerConfiguration; give it twice (A, then B). "default" means upstream\'s defaults.',
     }),
     pluginFlag,
+    optionsFlag,
     seedFlag,
     outputFlag,
     outFlag("the result"),

@@ -185,7 +185,7 @@ export function printUnknownPluginHint(ctx: AnyContext, errors: readonly string[
     ctx.io.stderr(
       close
         ? `hint: no plugin is named ${name}; did you mean ${close[0]}?\n`
-        : `hint: no plugin is named ${name}: load the package that provides it with --plugin PKG, or list the package under plugins: in a kubesched-options.yaml next to the configuration\n`,
+        : `hint: no plugin is named ${name}: load the package that provides it with --plugin PKG, or list it under plugins: in an options file passed with --options FILE\n`,
     );
   }
 }

@@ -1,7 +1,15 @@
 // Plugin packages through the commands users run: `--plugin` on simulate (the plugin acts in the
-// assembled scheduler), the options file next to the configuration, `kubesched plugins`, and the
-// errors a user sees (exit 1, one line naming the package, no stack trace).
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// assembled scheduler), the options file named with --options (and only then), `kubesched plugins`,
+// and the errors a user sees (exit 1, one line naming the package, no stack trace).
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,6 +50,16 @@ export default definePlugin({
 });
 `,
 });
+/** The line kubesched prints on stderr before importing @acme/label-gate. */
+const labelGateLoad = (from: string) =>
+  `loading plugin package @acme/label-gate@1.2.3 from ${realpathSync(path.join(nm, "@acme/label-gate"))} (${from} @acme/label-gate)\n`;
+// A package whose import leaves a mark: nothing may import it unless the user names it.
+const tripwire = path.join(tmp, "imported-tripwire");
+writePackage(nm, {
+  name: "@acme/tripwire",
+  framework: ">=0.0.0",
+  index: `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(tripwire)}, "imported");\nexport default { name: "Tripwire", factory: () => ({ name: () => "Tripwire" }) };\n`,
+});
 const cluster = path.join(project, "cluster.yaml");
 writeFileSync(
   cluster,
@@ -74,7 +92,7 @@ writeFileSync(
   path.join(project, "door.yaml"),
   profile("    pluginConfig:\n      - name: LabelGate\n        args: { label: door }\n"),
 );
-// A configuration with an options file next to it.
+// A configuration with an options file next to it (read only with --options).
 mkdirSync(path.join(project, "with-options"));
 writeFileSync(path.join(project, "with-options/sched.yaml"), profile());
 writeFileSync(
@@ -83,6 +101,16 @@ writeFileSync(
 );
 mkdirSync(path.join(project, "bad-options"));
 writeFileSync(path.join(project, "bad-options/sched.yaml"), profile());
+// A shared folder: a valid configuration and an options file that names code to run.
+mkdirSync(path.join(project, "shared"));
+writeFileSync(
+  path.join(project, "shared/sched.yaml"),
+  "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
+);
+writeFileSync(
+  path.join(project, "shared/kubesched-options.yaml"),
+  'apiVersion: kubesched.io/v1alpha1\nkind: KubeschedOptions\nplugins:\n  - "@acme/tripwire"\n',
+);
 writeFileSync(
   path.join(project, "bad-options/kubesched-options.yaml"),
   "apiVersion: kubesched.io/v1\nkind: KubeschedOptions\nplugins: [3]\nplugin: x\n",
@@ -116,7 +144,7 @@ describe("kubesched simulate --plugin", () => {
       "-o",
       "json",
     );
-    expect(open.stderr).toBe("");
+    expect(open.stderr).toBe(labelGateLoad("--plugin"));
     expect(outcomes(open.stdout)).toEqual({ web: "open-1" });
     const door = await run(
       project,
@@ -137,7 +165,7 @@ describe("kubesched simulate --plugin", () => {
     const r = await run(project, "simulate", "--config", "sched.yaml", "--cluster", "cluster.yaml");
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'sched.yaml: profiles[0].plugins.filter.enabled[0].name: Not found: "LabelGate"\nhint: no plugin is named LabelGate: load the package that provides it with --plugin PKG, or list the package under plugins: in a kubesched-options.yaml next to the configuration\n',
+      'sched.yaml: profiles[0].plugins.filter.enabled[0].name: Not found: "LabelGate"\nhint: no plugin is named LabelGate: load the package that provides it with --plugin PKG, or list it under plugins: in an options file passed with --options FILE\n',
     );
   });
 
@@ -152,14 +180,17 @@ describe("kubesched simulate --plugin", () => {
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^error: --plugin @acme\/missing: cannot find the package \(looked in node_modules from .+\); install it: npm install @acme\/missing\n$/,
+      /^loading plugin package @acme\/label-gate@1\.2\.3 from .+\nerror: --plugin @acme\/missing: cannot find the package \(looked in node_modules from .+\); install it: npm install @acme\/missing\n$/,
     );
   });
 
-  it("loads the plugins: of the kubesched-options.yaml next to --config", async () => {
+  it("loads the plugins: of the options file given with --options, and says so on stderr", async () => {
+    const options = path.join("with-options", "kubesched-options.yaml");
     const r = await run(
       project,
       "simulate",
+      "--options",
+      options,
       "--config",
       "with-options/sched.yaml",
       "--cluster",
@@ -167,23 +198,51 @@ describe("kubesched simulate --plugin", () => {
       "-o",
       "json",
     );
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe(labelGateLoad(options));
     expect(outcomes(r.stdout)).toEqual({ web: "open-1" });
-    const v = await run(project, "config", "validate", "with-options/sched.yaml");
-    expect(v).toMatchObject({ code: 0, stdout: "valid\n" });
+    const v = await run(project, "config", "validate", "--options", options, "with-options/sched.yaml");
+    expect(v).toMatchObject({ code: 0, stdout: "valid\n", stderr: labelGateLoad(options) });
   });
 
-  it("an invalid options file is every error with its field path", async () => {
+  it("never reads an options file that was not named: a kubesched-options.yaml next to --config imports nothing", async () => {
+    const v = await run(project, "config", "validate", "shared/sched.yaml");
+    expect(v).toEqual({ code: 0, stdout: "valid\n", stderr: "" });
     const r = await run(
       project,
       "simulate",
+      "--config",
+      "shared/sched.yaml",
+      "--cluster",
+      "cluster.yaml",
+      "-o",
+      "json",
+    );
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    const l = await run(project, "plugins", "-o", "json");
+    expect(l).toMatchObject({ code: 0, stderr: "" });
+    expect(existsSync(tripwire)).toBe(false);
+    // Named, it is loaded (and printed).
+    const named = await run(project, "plugins", "--options", "shared/kubesched-options.yaml");
+    expect(named.stderr).toMatch(
+      /^loading plugin package @acme\/tripwire@1\.0\.0 from .+ \(shared\/kubesched-options\.yaml @acme\/tripwire\)\n$/,
+    );
+    expect(existsSync(tripwire)).toBe(true);
+    rmSync(tripwire);
+  });
+
+  it("an invalid or missing options file is every error with its field path", async () => {
+    const file = "bad-options/kubesched-options.yaml";
+    const r = await run(
+      project,
+      "simulate",
+      "--options",
+      file,
       "--config",
       "bad-options/sched.yaml",
       "--cluster",
       "cluster.yaml",
     );
     expect(r.code).toBe(1);
-    const file = path.join(project, "bad-options/kubesched-options.yaml");
     expect(r.stderr).toBe(
       [
         `error: ${file}: apiVersion: Unsupported value: "kubesched.io/v1": supported values: "kubesched.io/v1alpha1"`,
@@ -192,13 +251,15 @@ describe("kubesched simulate --plugin", () => {
         "",
       ].join("\n"),
     );
+    const missing = await run(project, "plugins", "--options", "nope.yaml");
+    expect(missing).toEqual({ code: 1, stdout: "", stderr: "error: nope.yaml: no such file\n" });
   });
 });
 
 describe("kubesched plugins", () => {
   it("lists in-tree and loaded plugins with package, version, Kubernetes minor, extension points and args", async () => {
     const r = await run(project, "plugins", "--plugin", "@acme/label-gate", "-o", "json");
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe(labelGateLoad("--plugin"));
     const list = JSON.parse(r.stdout) as { kind: string; plugins: Record<string, unknown>[] };
     expect(list.kind).toBe("PluginList");
     expect(list.plugins.find((p) => p.name === "LabelGate")).toEqual({
@@ -242,21 +303,26 @@ describe("the contrib plugins through --plugin (repository examples)", () => {
       "-o",
       "json",
     );
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toMatch(
+      /^loading plugin package @kubesched\/plugin-coscheduling@\S+ from \S+ \(--plugin @kubesched\/plugin-coscheduling\)\n$/,
+    );
     const o = outcomes(r.stdout);
     for (const p of ["training-0", "training-1", "training-2"]) expect(o[p]).toMatch(/^node-/);
     for (const p of ["inference-0", "inference-1", "inference-2", "inference-3"])
       expect(o[p]).toBe("Unschedulable");
   });
 
-  it("examples/elastic-quota: its kubesched-options.yaml loads @kubesched/plugin-capacity-scheduling", async () => {
+  it("examples/elastic-quota: --options its kubesched-options.yaml loads @kubesched/plugin-capacity-scheduling", async () => {
     const r = await run(
       repo,
       "plugins",
-      "--config",
-      "examples/elastic-quota/scheduler-config.yaml",
+      "--options",
+      "examples/elastic-quota/kubesched-options.yaml",
       "-o",
       "json",
+    );
+    expect(r.stderr).toMatch(
+      /^loading plugin package @kubesched\/plugin-capacity-scheduling@\S+ from \S+packages\/plugins-contrib\/capacity-scheduling \(examples\/elastic-quota\/kubesched-options\.yaml @kubesched\/plugin-capacity-scheduling\)\n$/,
     );
     const list = JSON.parse(r.stdout) as { plugins: { name: string; source: string }[] };
     expect(list.plugins.find((p) => p.name === "CapacityScheduling")?.source).toBe(

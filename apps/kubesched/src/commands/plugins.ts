@@ -2,10 +2,10 @@
 // package and version installed, the Kubernetes minor each tracks, extension points and args.
 import { stringify } from "yaml";
 import { defineCommand } from "../cli";
-import { choiceFlag, valueFlag } from "../flags";
+import { choiceFlag } from "../flags";
 import { describePlugins, type PluginInfo } from "../plugins/describe";
 import { runningFramework } from "../plugins/plugin-packages";
-import { pluginFlag } from "./shared-flags";
+import { optionsFlag, pluginFlag } from "./shared-flags";
 import { pad } from "./table";
 
 export interface PluginList {
@@ -38,12 +38,7 @@ export const pluginsCommand = defineCommand({
   summary: "List the in-tree and loaded plugins: package, version, Kubernetes minor, extension points, args.",
   flags: [
     pluginFlag,
-    valueFlag({
-      name: "config",
-      value: "FILE",
-      description:
-        "A KubeSchedulerConfiguration whose kubesched-options.yaml (next to it) names plugin packages.",
-    }),
+    optionsFlag,
     choiceFlag({
       name: "output",
       short: "o",

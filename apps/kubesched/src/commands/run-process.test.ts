@@ -1,14 +1,17 @@
 // `kubesched run` as a real process against the API-server emulator: the process itself ends
 // (nothing left keeping it alive) with the right exit code when it is told to stop or loses its
-// lease while the API server hangs its requests.
+// lease while the API server hangs its requests; and it keeps serving after the requests that
+// once made it exit.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FakeApiServer, waitFor } from "@kubesched/kube/testing";
 import { makeNode, makePod } from "@kubesched/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { sendRaw, statusOf } from "../serving/serving.test-util";
 
 // Starting a process that compiles the CLI on the fly takes seconds on a loaded machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -38,23 +41,19 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(): { exit: Promise<number | null>; stderr: () => string } {
+const electionFlags = [
+  "--secure-port=0",
+  "--leader-elect",
+  "--leader-elect-lease-duration=2s",
+  "--leader-elect-renew-deadline=1s",
+  "--leader-elect-retry-period=200ms",
+];
+
+function run(flags = electionFlags): { exit: Promise<number | null>; stderr: () => string } {
   let stderr = "";
   child = spawn(
     process.execPath,
-    [
-      "--import",
-      "tsx",
-      bin,
-      "run",
-      "--kubeconfig",
-      join(dir, "kubeconfig"),
-      "--secure-port=0",
-      "--leader-elect",
-      "--leader-elect-lease-duration=2s",
-      "--leader-elect-renew-deadline=1s",
-      "--leader-elect-retry-period=200ms",
-    ],
+    ["--import", "tsx", bin, "run", "--kubeconfig", join(dir, "kubeconfig"), ...flags],
     // (from the package, where `tsx` resolves)
     { cwd: dirname(bin), stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -86,5 +85,47 @@ describe("kubesched run (process)", () => {
     expect(await p.exit).toBe(1);
     expect(p.stderr()).toContain('"Leaderelection lost"');
     expect(holder).toMatch(/_/);
+  });
+
+  it("keeps serving after the requests that killed it (issue 22: a malformed request target)", async () => {
+    // Ports the OS picked a moment ago (a process cannot be asked for port 0 and report it).
+    const free = () =>
+      new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as { port: number };
+          probe.close(() => resolve(port));
+        });
+      });
+    const [securePort, plainPort] = [await free(), await free()];
+    const p = run([
+      `--secure-port=${securePort}`,
+      `--port=${plainPort}`,
+      "--bind-address=127.0.0.1",
+      "--leader-elect=false",
+    ]);
+    await waitFor(() => p.stderr().includes("Serving insecurely"), 90_000, "the servers").catch((e) => {
+      throw new Error(`${e.message}; stderr:\n${p.stderr()}`);
+    });
+    // curl -sk --request-target '//[' https://127.0.0.1:10259/ ; --request-target 'http://%zz/' on --port.
+    for (const [port, tls] of [
+      [securePort, true],
+      [plainPort, false],
+    ] as const) {
+      for (const target of ["//[", "http://%zz/"]) {
+        const a = await sendRaw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, {
+          tls,
+          after: "keep",
+          timeoutMs: 30_000,
+        });
+        expect(statusOf(a.data), `${target} on ${tls ? "--secure-port" : "--port"}`).toBeGreaterThanOrEqual(
+          400,
+        );
+      }
+    }
+    expect(child?.exitCode).toBeNull();
+    const healthz = await fetch(`http://127.0.0.1:${plainPort}/healthz`);
+    expect([healthz.status, await healthz.text()]).toEqual([200, "ok"]);
+    child?.kill("SIGTERM");
+    expect(await p.exit).toBe(0);
   });
 });

@@ -8,9 +8,10 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeNode, makePod, recordingLogger } from "@kubesched/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runCli } from "../cli";
-import { type RunOptions, runScheduler } from "./run";
-import type { Serving } from "./serving";
+import { parseArgs, runCli } from "../cli";
+import { readFlags } from "../flags";
+import type { Serving } from "../serving/secure-serving";
+import { applyRunFlags, type RunOptions, runCommand, runScheduler } from "./run";
 
 let server: FakeApiServer;
 let dir: string;
@@ -340,6 +341,66 @@ describe("kubesched run", { timeout: 20_000 }, () => {
     } finally {
       process.env = saved;
     }
+  });
+
+  it("--port listens on 127.0.0.1 unless --bind-address is given (issue 22: it shared 0.0.0.0)", async () => {
+    const free = await new Promise<number>((resolve) => {
+      const probe = https.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    writeFileSync(join(dir, "kubeconfig"), server.kubeConfigYAML());
+    const r = cli([
+      "run",
+      "--kubeconfig",
+      "kubeconfig",
+      "--secure-port=0",
+      `--port=${free}`,
+      "--leader-elect=false",
+    ]);
+    await waitFor(() => r.err().includes("Serving insecurely"), 10_000, "the plain listener");
+    expect(r.err()).toContain(`address="127.0.0.1:${free}"`);
+    expect((await fetch(`http://127.0.0.1:${free}/debug/pprof/heap`)).status).toBe(403);
+    process.emit("SIGTERM");
+    expect(await r.code).toBe(0);
+
+    // The flags as `run` applies them.
+    const applied = (...argv: string[]) => {
+      const p = parseArgs(["run", ...argv]);
+      if (!runCommand.flags) throw new Error("run has flags");
+      const { values } = readFlags(runCommand.flags, p.lists);
+      const io = { stdout: () => undefined, stderr: () => undefined, cwd: dir };
+      const ctx = {
+        flags: values,
+        args: [],
+        io,
+        registry: inTreeRegistry,
+        pluginPackages: [],
+        logger: recordingLogger(),
+      };
+      return applyRunFlags(ctx)?.serving;
+    };
+    expect(applied("--port=10251")).toMatchObject({
+      bindAddress: "0.0.0.0",
+      insecureBindAddress: "127.0.0.1",
+    });
+    expect(applied("--port=10251", "--bind-address=10.0.0.7")).toMatchObject({
+      bindAddress: "10.0.0.7",
+      insecureBindAddress: "10.0.0.7",
+    });
+    expect(
+      applied(
+        "--authentication-token-webhook-cache-ttl=1m",
+        "--authorization-webhook-cache-authorized-ttl=0s",
+        "--authorization-webhook-cache-unauthorized-ttl=2s",
+      )?.authCacheTTLs,
+    ).toEqual({ tokenMs: 60_000, authorizedMs: 0, unauthorizedMs: 2_000 });
+    expect(applied()?.authCacheTTLs).toEqual({
+      tokenMs: 10_000,
+      authorizedMs: 10_000,
+      unauthorizedMs: 10_000,
+    });
   });
 
   it("is listed in the help", async () => {

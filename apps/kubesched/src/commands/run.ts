@@ -31,19 +31,23 @@ import type { BackoffConfig, KubeConfig } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import pkg from "../../package.json" with { type: "json" };
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
+import { parseFeatureGates } from "../feature-gates";
 import { boolFlag, FlagValueError, integer, invalidValue, valueFlag } from "../flags";
-import { parseFeatureGates } from "./feature-gates";
-import { loadConfigFlag, resolvePath } from "./inputs";
 import {
+  type AuthCacheTTLs,
   defaultAlwaysAllowPaths,
+  defaultAuthCacheTTLs,
+  defaultBindAddress,
+  defaultInsecureBindAddress,
   defaultSecurePort,
   type HealthCheck,
   type Serving,
   ServingError,
   startServing,
   type TLSFiles,
-} from "./serving";
-import { pluginFlag } from "./shared-flags";
+} from "../serving/secure-serving";
+import { loadConfigFlag, resolvePath } from "./inputs";
+import { optionsFlag, pluginFlag } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
@@ -52,14 +56,24 @@ export const defaultBindingGracePeriodMs = 5_000;
 /** Binding cycles in flight at most (the API client's burst). */
 export const defaultMaxInFlightBindings = 100;
 
+/** upstream DelegatingAuthenticationOptions/DelegatingAuthorizationOptions: their client's limits. */
+export const authClientQPS = 200;
+export const authClientBurst = 400;
+export const authClientTimeoutMs = 10_000;
+
 export interface ServingFlags {
+  /** Where the secure port listens (--bind-address). */
   bindAddress: string;
   /** 0: off; -1: any free port (tests). */
   securePort: number;
-  /** Plain HTTP without authentication; 0: off; -1: any free port (tests). */
+  /** Where the plain HTTP port listens: --bind-address when given, else 127.0.0.1 (the default). */
+  insecureBindAddress?: string;
+  /** Plain HTTP without authentication (no /debug/pprof); 0: off; -1: any free port (tests). */
   insecurePort: number;
   tls: TLSFiles;
   alwaysAllowPaths: string[];
+  /** How long TokenReview and SubjectAccessReview answers are cached (default 10 s each). */
+  authCacheTTLs?: AuthCacheTTLs;
 }
 
 export interface RunOptions {
@@ -106,7 +120,9 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   const leaderElect = le.leaderElect;
   const metrics = new SchedulerMetrics();
   // Loaded here, not at start-up: only `run` and --kubeconfig need @kubernetes/client-node.
-  const { ClientMetrics, KubeClusterSource, LeaderElector } = await import("@kubesched/kube");
+  const { ClientMetrics, KubeClusterSource, LeaderElector, RawClient, TokenBucketRateLimiter } = await import(
+    "@kubesched/kube"
+  );
   const clientMetrics = new ClientMetrics(metrics.registry);
   const source = new KubeClusterSource({
     kubeConfig: opts.kubeConfig,
@@ -138,9 +154,19 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
         bindAddress: s.bindAddress,
         securePort: s.securePort,
         insecurePort: s.insecurePort,
+        ...(s.insecureBindAddress ? { insecureBindAddress: s.insecureBindAddress } : {}),
         tls: s.tls,
         alwaysAllowPaths: s.alwaysAllowPaths,
-        authClient: source.makeClient("auth-delegator"),
+        ...(s.authCacheTTLs ? { authCacheTTLs: s.authCacheTTLs } : {}),
+        // Its own client, with upstream's delegating limits: reviews never wait behind the
+        // scheduler's writes, nor these behind reviews.
+        authClient: new RawClient(opts.kubeConfig, {
+          rateLimiter: new TokenBucketRateLimiter(authClientQPS, authClientBurst),
+          requestTimeoutMs: authClientTimeoutMs,
+          metrics: clientMetrics,
+          logger,
+          userAgent: "kubesched/auth-delegator",
+        }),
         endpoints: {
           healthz: leaderElect ? [leaderCheck] : [],
           livez: [],
@@ -283,6 +309,19 @@ const durationFlag = <const N extends string>(name: N, description: string) =>
     },
   });
 
+/** A cache TTL: a duration, 0 for no caching. */
+const cacheTTLFlag = <const N extends string>(name: N, what: string) =>
+  valueFlag({
+    name,
+    value: "DURATION",
+    description: `${what} (default 10s; 0s: not cached).`,
+    parse: (raw, flag) => {
+      const ms = parseDuration(raw);
+      if (ms === undefined || ms < 0) throw invalidValue(raw, flag, 'must be a duration such as "10s"');
+      return ms;
+    },
+  });
+
 const portFlag = <const N extends string, const D extends string>(
   name: N,
   byDefault: D,
@@ -305,6 +344,7 @@ const runFlags = [
       "The path to the configuration file (a KubeSchedulerConfiguration); default: upstream's defaults.",
   }),
   pluginFlag,
+  optionsFlag,
   valueFlag({
     name: "write-config-to",
     value: "FILE",
@@ -336,8 +376,7 @@ const runFlags = [
   valueFlag({
     name: "bind-address",
     value: "IP",
-    default: "0.0.0.0",
-    description: "The address the secure port (and --port) listen on.",
+    description: `The address the secure port listens on (default ${defaultBindAddress}); --port listens on it only when it is given, else on ${defaultInsecureBindAddress}.`,
   }),
   portFlag(
     "secure-port",
@@ -374,7 +413,19 @@ const runFlags = [
   portFlag(
     "port",
     "0",
-    "Also serve the endpoints over plain HTTP on this port, without authentication (0: off).",
+    `Also serve the endpoints but /debug/pprof over plain HTTP on this port, without authentication, on ${defaultInsecureBindAddress} unless --bind-address is given (0: off).`,
+  ),
+  cacheTTLFlag(
+    "authentication-token-webhook-cache-ttl",
+    "How long TokenReview answers (authenticated or not) are cached",
+  ),
+  cacheTTLFlag(
+    "authorization-webhook-cache-authorized-ttl",
+    "How long SubjectAccessReview answers that allow are cached",
+  ),
+  cacheTTLFlag(
+    "authorization-webhook-cache-unauthorized-ttl",
+    "How long SubjectAccessReview answers that deny are cached",
   ),
   boolFlag({
     name: "leader-elect",
@@ -534,12 +585,15 @@ export function applyRunFlags(ctx: RunContext): AppliedRun | null {
   const certDir = tlsPath("cert-dir");
   const certFile = tlsPath("tls-cert-file");
   const keyFile = tlsPath("tls-private-key-file");
+  const bindAddress = f["bind-address"];
   const serving: ServingFlags | null =
     securePort === 0 && insecurePort === 0
       ? null
       : {
-          bindAddress: f["bind-address"],
+          bindAddress: bindAddress ?? defaultBindAddress,
           securePort,
+          // upstream's insecure port is gone; ours stays on this machine unless told otherwise.
+          insecureBindAddress: bindAddress ?? defaultInsecureBindAddress,
           insecurePort,
           tls: {
             ...(certDir ? { certDir } : {}),
@@ -547,6 +601,13 @@ export function applyRunFlags(ctx: RunContext): AppliedRun | null {
             ...(keyFile ? { keyFile } : {}),
           },
           alwaysAllowPaths: f["authorization-always-allow-paths"],
+          authCacheTTLs: {
+            tokenMs: f["authentication-token-webhook-cache-ttl"] ?? defaultAuthCacheTTLs.tokenMs,
+            authorizedMs:
+              f["authorization-webhook-cache-authorized-ttl"] ?? defaultAuthCacheTTLs.authorizedMs,
+            unauthorizedMs:
+              f["authorization-webhook-cache-unauthorized-ttl"] ?? defaultAuthCacheTTLs.unauthorizedMs,
+          },
         };
   return { config, features, serving, kubeconfigPath, master: f.master };
 }

@@ -11,7 +11,14 @@ export const pluginFlag = listFlag({
   name: "plugin",
   value: "PKG",
   description:
-    "Load a plugin package (its default export: a plugin descriptor or a list) from the project's node_modules, then the global prefix, so profiles can enable its plugins; PKG[,PKG...]. Repeatable. The plugins: list of a kubesched-options.yaml next to --config is loaded too.",
+    "Load a plugin package (its default export: a plugin descriptor or a list) from the project's node_modules, then the global prefix, so profiles can enable its plugins; PKG[,PKG...]. Repeatable. Each package loaded is printed on stderr.",
+});
+/** An options file whose plugins: list is loaded, on every command that takes --plugin. */
+export const optionsFlag = valueFlag({
+  name: "options",
+  value: "FILE",
+  description:
+    "A kubesched options file (kind: KubeschedOptions): load the packages of its plugins: list as with --plugin (resolved from its folder first). Only read when given.",
 });
 export const clusterFlag = listFlag({
   name: "cluster",

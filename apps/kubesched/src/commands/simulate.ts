@@ -9,6 +9,7 @@ import {
   clusterFlag,
   configFlag,
   kubeconfigFlags,
+  optionsFlag,
   outFlag,
   outputFlag,
   pluginFlag,
@@ -19,6 +20,7 @@ import { type OutputFormat, renderResult } from "./simulate-output";
 const simulateFlags = [
   configFlag,
   pluginFlag,
+  optionsFlag,
   clusterFlag,
   ...kubeconfigFlags,
   outputFlag,

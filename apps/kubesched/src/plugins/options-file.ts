@@ -1,17 +1,16 @@
 // The kubesched options file: what kubesched needs beyond kube-scheduler's configuration, kept out
 // of the KubeSchedulerConfiguration so that file stays exactly what kube-scheduler accepts. It is
-// found next to the configuration (`kubesched-options.yaml` in the folder of `--config`):
+// read only when named with `--options FILE` (never looked up next to a configuration: its
+// plugins: list imports code):
 //
 //   apiVersion: kubesched.io/v1alpha1
 //   kind: KubeschedOptions
 //   plugins:                        # plugin packages to load, as with --plugin
 //     - "@kubesched/plugin-coscheduling"
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { type FieldError, fieldErrors, formatFieldError } from "@kubesched/framework";
 import { parse } from "yaml";
 
-export const optionsFileName = "kubesched-options.yaml";
 export const optionsApiVersion = "kubesched.io/v1alpha1";
 export const optionsKind = "KubeschedOptions";
 
@@ -71,9 +70,21 @@ export function parseOptions(text: string, file: string): KubeschedOptions {
   return { file, plugins };
 }
 
-/** The options file next to a configuration file, if there is one. */
-export function optionsNextTo(configFile: string): KubeschedOptions | null {
-  const file = path.join(path.dirname(configFile), optionsFileName);
-  if (!existsSync(file)) return null;
-  return parseOptions(readFileSync(file, "utf8"), file);
+/** Reads and checks the options file at `file` (--options); messages name it `shown`. */
+export function readOptionsFile(file: string, shown = file): KubeschedOptions {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new OptionsFileError(shown, [
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory, not a file"
+          : (e as Error).message,
+    ]);
+  }
+  const options = parseOptions(text, shown);
+  return { ...options, file };
 }

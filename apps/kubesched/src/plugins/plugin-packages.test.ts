@@ -1,6 +1,6 @@
 // Plugin packages as users install them: packages in a project's node_modules (ESM-only, with
 // "exports"), or in the global prefix, loaded by name with their framework range checked.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,5 +140,42 @@ describe("loading plugin packages", () => {
       globalDir,
     });
     expect(p.plugins.map((d) => d.name)).toEqual(["sample-plugin"]);
+  });
+
+  it("checks the framework range of a package folder given as a path, also when kubesched runs from a source checkout", async () => {
+    // A kubesched built from source: its framework is a workspace package, not under node_modules.
+    const checkout = path.join(tmp, "checkout");
+    const sourceFramework = { version: "0.3.1", dir: path.join(checkout, "packages/framework") };
+    mkdirSync(sourceFramework.dir, { recursive: true });
+    writeFileSync(path.join(checkout, "pnpm-workspace.yaml"), "packages: [packages/*]\n");
+    const elsewhere = writePackage(path.join(tmp, "elsewhere"), {
+      name: "@acme/old-folder",
+      version: "0.4.2",
+      framework: "^0.2.0",
+      index: gate("OldFolder"),
+    });
+    const load = (spec: string, base: string) =>
+      loadPluginPackage(spec, { base, from: "--plugin", framework: sourceFramework, globalDir });
+    await expect(load(elsewhere, project)).rejects.toThrow(
+      `--plugin ${elsewhere}: @acme/old-folder@0.4.2 supports @kubesched/framework ^0.2.0, but this kubesched runs @kubesched/framework 0.3.1`,
+    );
+    // A package of that same checkout is built with it: not compared.
+    const sibling = writePackage(path.join(checkout, "packages"), {
+      name: "@acme/sibling",
+      framework: "^0.2.0",
+      index: gate("Sibling"),
+    });
+    expect((await load("./packages/@acme/sibling", checkout)).dir).toBe(sibling);
+  });
+
+  it("says what it is about to import before importing it", async () => {
+    const seen: string[] = [];
+    await expect(
+      loadPluginPackage("@acme/throws", {
+        ...opts,
+        onLoad: (l) => seen.push(`${l.name}@${l.version} ${l.dir}`),
+      }),
+    ).rejects.toThrow("boom at load");
+    expect(seen).toEqual([`@acme/throws@1.0.0 ${realpathSync(path.join(nm, "@acme/throws"))}`]);
   });
 });

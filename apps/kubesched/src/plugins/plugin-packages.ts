@@ -1,4 +1,4 @@
-// Plugin packages named on the command line (`--plugin PKG`) or in a kubesched options file:
+// Plugin packages named on the command line (`--plugin PKG`) or in the options file `--options FILE`:
 // resolved from the user's project as Node resolves an `import` (node_modules up from the
 // directory, the package's `exports` with the "import" condition, ESM-only packages included), then
 // from npm's global prefix; checked against the framework this CLI runs; their default export (one
@@ -52,9 +52,23 @@ export function runningFramework(): { version: string; dir: string } {
   };
 }
 
-/** A folder of a source checkout (a workspace), not of an installed package. */
-function inSourceCheckout(dir: string): boolean {
-  return !realpathSync(dir).split(path.sep).includes("node_modules");
+/**
+ * The root of the source checkout (the pnpm workspace) `dir` belongs to; null for an installed
+ * package (a folder under node_modules) or a folder of no workspace.
+ */
+function checkoutRoot(dir: string): string | null {
+  const real = realpathSync(dir);
+  if (real.split(path.sep).includes("node_modules")) return null;
+  for (let d = real; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, "pnpm-workspace.yaml"))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/** `dir` is a package of the source checkout the framework `frameworkDir` is built in. */
+function inFrameworkCheckout(dir: string, frameworkDir: string): boolean {
+  const root = checkoutRoot(frameworkDir);
+  return root !== null && checkoutRoot(dir) === root;
 }
 
 /** Where `npm install -g` puts packages. */
@@ -205,6 +219,17 @@ export interface LoadPluginOptions {
   framework?: { version: string; dir: string };
   /** Where global packages are; default: npm's global prefix. */
   globalDir?: string;
+  /** Called once a package is resolved and checked, just before its code is imported. */
+  onLoad?: (p: PluginLoadNotice) => void;
+}
+
+/** What is about to be imported: the package, its version, its folder (symbolic links resolved). */
+export interface PluginLoadNotice {
+  spec: string;
+  from: string;
+  name: string;
+  version: string;
+  dir: string;
 }
 
 /** Resolves, checks and imports one plugin package. */
@@ -220,10 +245,10 @@ export async function loadPluginPackage(spec: string, opts: LoadPluginOptions): 
       `${label}: ${id} does not state the @kubesched/framework versions it supports (peerDependencies["@kubesched/framework"], e.g. "^${semver.major(framework.version)}.${semver.minor(framework.version)}.0"); this kubesched runs @kubesched/framework ${framework.version}`,
     );
   }
-  // Packages of one source checkout (this repository's workspace) are built together: there is no
-  // released version to compare until they are published.
-  const sameCheckout = inSourceCheckout(dir) && inSourceCheckout(framework.dir);
-  if (!sameCheckout) {
+  // Packages of the framework's own source checkout (this repository's workspace) are built
+  // together: there is no released version to compare until they are published. Any other
+  // package, a folder given as a path included, is checked.
+  if (!inFrameworkCheckout(dir, framework.dir)) {
     if (!semver.validRange(range)) {
       throw new PluginLoadError(
         `${label}: ${id} has peerDependencies["@kubesched/framework"] "${range}", which is not a semver range`,
@@ -235,6 +260,13 @@ export async function loadPluginPackage(spec: string, opts: LoadPluginOptions): 
       );
     }
   }
+  opts.onLoad?.({
+    spec,
+    from: opts.from,
+    name: pj.name ?? spec,
+    version: pj.version ?? "0.0.0",
+    dir: realpathSync(dir),
+  });
   let mod: { default?: unknown };
   try {
     mod = (await import(url)) as { default?: unknown };
@@ -278,7 +310,7 @@ export interface PluginRequest {
 export async function loadPlugins(
   requests: readonly PluginRequest[],
   registry: Registry,
-  opts: Pick<LoadPluginOptions, "framework" | "globalDir"> = {},
+  opts: Pick<LoadPluginOptions, "framework" | "globalDir" | "onLoad"> = {},
 ): Promise<{ registry: Registry; loaded: LoadedPluginPackage[] }> {
   const loaded: LoadedPluginPackage[] = [];
   const merged = new Map(registry);
