@@ -16,7 +16,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import type { ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { ResourceAllocationScorer } from "@kubesched/plugin-helpers";
 import type { NodeResourcesBalancedAllocationArgs } from "./args";
 import { balancedResourceScorer } from "./balanced-allocation";
@@ -92,14 +92,7 @@ export class NodeResourcesBalancedAllocation
     return this.scorer.score(nodeInfo, podRequests);
   }
 
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
     const s = state.read(preScoreStateKey);
     let podRequests: Float64Array;
     if (s) {
@@ -107,11 +100,11 @@ export class NodeResourcesBalancedAllocation
     } else {
       podRequests = this.scorer.calculatePodResourceRequestList(pod);
       if (ResourceAllocationScorer.isBestEffortPod(podRequests)) {
-        scores.fill(0, 0, count);
+        scores.fill(0, 0, window.count);
         return null;
       }
     }
-    return this.scorer.scoreColumns(columns, indices, count, podRequests, scores);
+    return this.scorer.scoreColumns(window, podRequests, scores);
   }
 
   scoreExtensions(): ScoreExtensions | null {
