@@ -178,16 +178,17 @@ export class NodeResourcesFit
     return null;
   }
 
+  /** The pod's requests PreScore kept, else computed. */
+  private podRequests(state: CycleState, pod: Pod): Float64Array {
+    return state.read(preScoreStateKey)?.podRequests ?? this.scorer.calculatePodResourceRequestList(pod);
+  }
+
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
-    const s = state.read(preScoreStateKey);
-    const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
-    return this.scorer.score(nodeInfo, podRequests);
+    return this.scorer.score(nodeInfo, this.podRequests(state, pod));
   }
 
   scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
-    const s = state.read(preScoreStateKey);
-    const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
-    return this.scorer.scoreColumns(window, podRequests, scores);
+    return this.scorer.scoreColumns(window, this.podRequests(state, pod), scores);
   }
 
   scoreExtensions(): ScoreExtensions | null {
