@@ -8,6 +8,7 @@ import type { Node, Pod } from "@kubesched/api";
 import { nodeColumnsOf } from "@kubesched/cache";
 import { CycleState, isStatus, type NodeInfo, type Plugin, type Status } from "@kubesched/framework";
 import {
+  type ColumnWindow,
   isColumnarFilterPlugin,
   isColumnarScorePlugin,
   type NodeColumns,
@@ -138,9 +139,6 @@ const subjects = [
   }),
   await subject("NodeResourcesBalancedAllocation", "NodeResourcesBalancedAllocation"),
   await subject("TaintToleration", "TaintToleration"),
-  await subject("NodeUnschedulable", "NodeUnschedulable"),
-  await subject("NodeName", "NodeName"),
-  await subject("NodePorts", "NodePorts"),
   await subject("NodeAffinity", "NodeAffinity"),
   await subject("ImageLocality", "ImageLocality"),
   await subject("PodTopologySpread", "PodTopologySpread"),
@@ -175,6 +173,8 @@ const scores = new Float64Array(WINDOW);
 const bench = new Bench({ time: 500, warmupTime: 100 });
 for (const s of subjects) {
   const pl = s.h.plugin;
+  // The windows as the runtime hands them to a columnar method.
+  const views: ColumnWindow[] = windows.map((indices) => ({ columns: s.cols, indices, count: WINDOW }));
   const filters = !s.state.skipFilterPlugins.has(pl.name());
   if (filters && isColumnarFilterPlugin(pl)) {
     bench.add(`${s.label} filter, per node`, () => {
@@ -183,8 +183,7 @@ for (const s of subjects) {
         if (pl.filter(s.state, incoming, s.infos[win[k] as number] as NodeInfo) === null) sink++;
     });
     bench.add(`${s.label} filter, batch`, () => {
-      const win = windows[w++ & 15] as Int32Array;
-      pl.filterColumns(s.state, incoming, s.cols, win, WINDOW, out);
+      pl.filterColumns(s.state, incoming, views[w++ & 15] as ColumnWindow, out);
       if (out[0] === null) sink++;
     });
   }
@@ -197,8 +196,7 @@ for (const s of subjects) {
       }
     });
     bench.add(`${s.label} score, batch`, () => {
-      const win = windows[w++ & 15] as Int32Array;
-      pl.scoreColumns(s.state, incoming, s.cols, win, WINDOW, scores);
+      pl.scoreColumns(s.state, incoming, views[w++ & 15] as ColumnWindow, scores);
       sink += scores[0] as number;
     });
   }

@@ -21,7 +21,7 @@ import {
   Status,
   Type,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarFilterPlugin, ColumnWindow } from "@kubesched/framework/columnar";
 
 export const name = "PodSlots";
 
@@ -48,14 +48,8 @@ export class PodSlots implements FilterPlugin, ColumnarFilterPlugin, ScorePlugin
       : new Status(Code.Unschedulable, "node(s) had no free pod slot");
   }
 
-  filterColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
     for (let k = 0; k < count; k++)
       out[k] = this.filter(state, pod, columns.nodeInfos[indices[k] ?? 0] as NodeInfo);
   }

@@ -54,7 +54,10 @@ describe("scaffold", () => {
       "src/args.ts",
       "src/demo-gate.test.ts",
       "src/demo-gate.ts",
+      "src/events.test.ts",
+      "src/events.ts",
       "src/index.ts",
+      "src/reasons.ts",
       "tsconfig.build.json",
       "tsconfig.json",
     ]);
@@ -97,3 +100,4 @@ describe("scaffold", () => {
 
 // The generated package's own tests (table tests through @kubesched/testing), registered here.
 await import(path.join(scratch, "kubesched-plugin-demo-gate/src/demo-gate.test.ts"));
+await import(path.join(scratch, "kubesched-plugin-demo-gate/src/events.test.ts"));

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { as, asNode, asPod, hintObjectKind, NodeKind, PodKind } from "./hint-objects";
+import {
+  as,
+  asNode,
+  asPod,
+  CSINodeKind,
+  hintObjectKind,
+  NodeKind,
+  PersistentVolumeClaimKind,
+  PodKind,
+} from "./hint-objects";
 
 describe("as (upstream util.As)", () => {
   const pod = { metadata: { name: "p" }, spec: { containers: [] } };
@@ -38,6 +47,21 @@ describe("hintObjectKind", () => {
     expect(as(undefined, {}, pvcKind)[1]).toEqual({});
     expect(() => as(undefined, { kind: "Pod" }, pvcKind)).toThrow(
       "expected *v1.PersistentVolumeClaim, but got Pod",
+    );
+  });
+});
+
+describe("the volume plugins' kinds", () => {
+  it("PersistentVolumeClaimKind and CSINodeKind name upstream's Go types", () => {
+    const pvc = { kind: "PersistentVolumeClaim", metadata: { name: "c" } };
+    const csiNode = { kind: "CSINode", metadata: { name: "n" } };
+    expect(as(undefined, pvc, PersistentVolumeClaimKind)).toEqual([undefined, pvc]);
+    expect(as(csiNode, csiNode, CSINodeKind)).toEqual([csiNode, csiNode]);
+    expect(() => as(undefined, csiNode, PersistentVolumeClaimKind)).toThrow(
+      "expected *v1.PersistentVolumeClaim, but got CSINode",
+    );
+    expect(() => as(undefined, pvc, CSINodeKind)).toThrow(
+      "expected *storagev1.CSINode, but got PersistentVolumeClaim",
     );
   });
 });

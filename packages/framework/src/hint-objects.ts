@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/util/utils.go (As) — typing the objects a queueing hint receives.
-import type { Node, Pod } from "@kubesched/api";
+import type { CSINode, Node, PersistentVolumeClaim, Pod } from "@kubesched/api";
 
 /**
  * How to recognise one kind of object a cluster event carries.
@@ -48,6 +48,19 @@ export const PodKind: HintObjectKind<Pod> = hintObjectKind<Pod>("*v1.Pod", "Pod"
  * @public
  */
 export const NodeKind: HintObjectKind<Node> = hintObjectKind<Node>("*v1.Node", "Node");
+
+/**
+ * PersistentVolumeClaims, for {@link as} (the volume plugins' hints).
+ * @public
+ */
+export const PersistentVolumeClaimKind: HintObjectKind<PersistentVolumeClaim> =
+  hintObjectKind<PersistentVolumeClaim>("*v1.PersistentVolumeClaim", "PersistentVolumeClaim");
+
+/**
+ * CSINodes, for {@link as} (the volume plugins' hints).
+ * @public
+ */
+export const CSINodeKind: HintObjectKind<CSINode> = hintObjectKind<CSINode>("*storagev1.CSINode", "CSINode");
 
 function convert<T>(obj: unknown, kind: HintObjectKind<T>): T | undefined {
   if (obj === undefined || obj === null) return undefined;

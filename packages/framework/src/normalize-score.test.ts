@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isColumnarScoreExtensions } from "./columnar/plugins";
+import { type ColumnWindow, isColumnarScoreExtensions } from "./columnar/plugins";
 import { CycleState } from "./cycle-state";
 import type { NodeScore } from "./interface";
 import { defaultNormalizer, defaultNormalizeScore } from "./normalize-score";
@@ -27,11 +27,12 @@ describe("defaultNormalizer", () => {
       expect(isColumnarScoreExtensions(ext)).toBe(true);
       if (!isColumnarScoreExtensions(ext)) return;
       const arr = new Float64Array([...tc.scores, 123]);
-      const indices = new Int32Array(tc.scores.length);
-      const columns = {} as Parameters<typeof ext.normalizeScoreColumns>[2];
-      expect(
-        ext.normalizeScoreColumns(new CycleState(), pod, columns, indices, tc.scores.length, arr),
-      ).toBeNull();
+      const window = {
+        columns: {} as ColumnWindow["columns"],
+        indices: new Int32Array(tc.scores.length),
+        count: tc.scores.length,
+      };
+      expect(ext.normalizeScoreColumns(new CycleState(), pod, window, arr)).toBeNull();
       expect([...arr]).toEqual([...want.map((s) => s.score), 123]);
     });
   }

@@ -1,8 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/helper/normalize_score.go
 import type { Pod } from "@kubesched/api";
-import type { NodeColumns } from "./columnar/node-columns";
 import { defaultNormalizeScoreColumns } from "./columnar/normalize-score";
-import type { ColumnarScoreExtensions } from "./columnar/plugins";
+import type { ColumnarScoreExtensions, ColumnWindow } from "./columnar/plugins";
 import type { CycleState } from "./cycle-state";
 import type { NodeScore, ScoreExtensions } from "./interface";
 import type { Status } from "./status";
@@ -53,12 +52,10 @@ export function defaultNormalizer(maxPriority: number, reverse: boolean): ScoreE
     normalizeScoreColumns(
       _state: CycleState,
       _pod: Pod,
-      _columns: NodeColumns,
-      _indices: Int32Array,
-      count: number,
+      window: ColumnWindow,
       scores: Float64Array,
     ): Status | null {
-      return defaultNormalizeScoreColumns(maxPriority, reverse, scores, count);
+      return defaultNormalizeScoreColumns(maxPriority, reverse, scores, window.count);
     },
   };
   return normalizer;

@@ -23,7 +23,7 @@ import {
   type ResourceSpec,
   Status,
 } from "@kubesched/framework";
-import type { NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnWindow } from "@kubesched/framework/columnar";
 import { buildBrokenLinearFunction, type FunctionShapePoint } from "./shape-score";
 
 /**
@@ -352,13 +352,8 @@ export class ResourceAllocationScorer {
    * from the snapshot's columns (the same amounts, the same arithmetic); an Error status when no
    * resources are configured.
    */
-  scoreColumns(
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    podRequests: ArrayLike<number>,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(window: ColumnWindow, podRequests: ArrayLike<number>, scores: Float64Array): Status | null {
+    const { columns, indices, count } = window;
     const n = this.kinds.length;
     if (n === 0) return new Status(Code.Error, "resources not found");
     // Per resource: the allocatable and usage columns (null: 0 on every node), and the request.

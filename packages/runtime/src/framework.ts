@@ -87,7 +87,7 @@ import {
   type NodeColumns,
 } from "@kubesched/framework/columnar";
 import { instrumentPlugins, type PluginLists } from "./instrumented-plugins";
-import { FeasibleIndex, FilterWindow, filterEach, ScoreRows } from "./node-window";
+import { FeasibleIndex, FilterWindow, filterEach, ReusedColumnWindow, ScoreRows } from "./node-window";
 import { observesPlugins, type SchedulingObserver } from "./observer";
 import { DefaultParallelism, Parallelizer } from "./parallelize";
 import { errMessage, filterFailure, wrapError } from "./statuses";
@@ -860,6 +860,8 @@ export class Framework implements Handle {
 
   private readonly filterWindow = new FilterWindow();
   private readonly feasibleIndex = new FeasibleIndex();
+  /** The window each columnar method gets (Filter, PreScore, Score and NormalizeScore calls). */
+  private readonly columnWindow = new ReusedColumnWindow();
 
   /**
    * Filter (with nominated pods) on `nodes[(start + i) % nodes.length]` for i = 0, 1, ... until
@@ -1005,10 +1007,11 @@ export class Framework implements Handle {
     const { failAt, alive, aliveK, out } = w;
     for (let p = 0; p < plugins.length && numAlive > 0; p++) {
       const pl = plugins[p] as FilterPlugin;
+      const window = this.columnWindow.at(cols, alive, numAlive);
       if (columnar[p] === true) {
-        (pl as ColumnarFilterPlugin).filterColumns(state, pod, cols, alive, numAlive, out);
+        (pl as ColumnarFilterPlugin).filterColumns(state, pod, window, out);
       } else {
-        filterEach(pl, state, pod, cols, alive, numAlive, out);
+        filterEach(pl, state, pod, window, out);
       }
       // Drop the rejected nodes (nothing to move while every node passes).
       let j = 0;
@@ -1207,7 +1210,11 @@ export class Framework implements Handle {
         s =
           cols === null
             ? pl.preScore(state, pod, nodes)
-            : pl.preScoreColumns(state, pod, cols, this.scoreRows.indices, nodes.length);
+            : pl.preScoreColumns(
+                state,
+                pod,
+                this.columnWindow.at(cols, this.scoreRows.indices, nodes.length),
+              );
       } else {
         s = pl.preScore(state, pod, nodes);
       }
@@ -1251,13 +1258,13 @@ export class Framework implements Handle {
     const call = ++this.scoreCall;
     const buf = rows.rows;
     const cols = np > 0 ? this.columnIndicesOf(nodes) : null;
-    const indices = rows.indices;
+    const window = cols === null ? null : this.columnWindow.at(cols, rows.indices, numNodes);
 
     for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
       const row = buf[p] as Float64Array;
-      if (cols !== null && isColumnarScorePlugin(pl)) {
-        const s = pl.scoreColumns(state, pod, cols, indices, numNodes, row);
+      if (window !== null && isColumnarScorePlugin(pl)) {
+        const s = pl.scoreColumns(state, pod, window, row);
         if (s !== null && !s.isSuccess()) {
           return this.scoreFailure(
             wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(s)}`),
@@ -1285,8 +1292,8 @@ export class Framework implements Handle {
       if (!ext) continue;
       const row = buf[p] as Float64Array;
       let s: Status | null;
-      if (cols !== null && isColumnarScorePlugin(pl) && isColumnarScoreExtensions(ext)) {
-        s = ext.normalizeScoreColumns(state, pod, cols, indices, numNodes, row);
+      if (window !== null && isColumnarScorePlugin(pl) && isColumnarScoreExtensions(ext)) {
+        s = ext.normalizeScoreColumns(state, pod, window, row);
       } else {
         // A fresh list per plugin per cycle, as upstream: the plugin may keep it.
         const list: NodeScore[] = new Array(numNodes);

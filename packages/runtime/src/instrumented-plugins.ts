@@ -41,11 +41,11 @@ import {
   type ColumnarPreScorePlugin,
   type ColumnarScoreExtensions,
   type ColumnarScorePlugin,
+  type ColumnWindow,
   isColumnarFilterPlugin,
   isColumnarPreScorePlugin,
   isColumnarScoreExtensions,
   isColumnarScorePlugin,
-  type NodeColumns,
 } from "@kubesched/framework/columnar";
 import { filterEach } from "./node-window";
 import type { SchedulingObserver } from "./observer";
@@ -166,17 +166,11 @@ class InstrumentedFilter extends Instrumented<FilterPlugin> implements ColumnarF
     return s;
   }
 
-  filterColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
     const start = this.startOf(state);
-    if (this.columnar !== null) this.columnar.filterColumns(state, pod, columns, indices, count, out);
-    else filterEach(this.plugin, state, pod, columns, indices, count, out);
+    if (this.columnar !== null) this.columnar.filterColumns(state, pod, window, out);
+    else filterEach(this.plugin, state, pod, window, out);
+    const { columns, indices, count } = window;
     if (start >= 0 && count > 0) this.ranOnWindow(out, count, (now() - start) / count);
     const onFilter = this.obs.onFilter;
     if (onFilter !== undefined) {
@@ -242,16 +236,9 @@ class InstrumentedPreScore extends Instrumented<PreScorePlugin> implements PreSc
 }
 
 class InstrumentedColumnarPreScore extends InstrumentedPreScore implements ColumnarPreScorePlugin {
-  preScoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-  ): Status | null {
+  preScoreColumns(state: CycleState, pod: Pod, window: ColumnWindow): Status | null {
     const start = this.startOf(state);
-    const pl = this.plugin as ColumnarPreScorePlugin;
-    return this.done(pl.preScoreColumns(state, pod, columns, indices, count), start);
+    return this.done((this.plugin as ColumnarPreScorePlugin).preScoreColumns(state, pod, window), start);
   }
 }
 
@@ -291,16 +278,10 @@ class InstrumentedScore extends Instrumented<ScorePlugin> implements ScorePlugin
 }
 
 class InstrumentedColumnarScore extends InstrumentedScore implements ColumnarScorePlugin {
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
     const start = this.startOf(state);
-    const s = (this.plugin as ColumnarScorePlugin).scoreColumns(state, pod, columns, indices, count, scores);
+    const s = (this.plugin as ColumnarScorePlugin).scoreColumns(state, pod, window, scores);
+    const { columns, indices, count } = window;
     const failed = s !== null && !s.isSuccess();
     if (start >= 0) {
       if (failed) this.ran("Score", s, start);
@@ -355,17 +336,15 @@ class InstrumentedColumnarScoreExtensions
   normalizeScoreColumns(
     state: CycleState,
     pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
+    window: ColumnWindow,
     scores: Float64Array,
   ): Status | null {
     const start = this.startOf(state);
-    const ext = this.ext as ColumnarScoreExtensions;
-    const s = ext.normalizeScoreColumns(state, pod, columns, indices, count, scores);
+    const s = (this.ext as ColumnarScoreExtensions).normalizeScoreColumns(state, pod, window, scores);
     this.ran(s, start);
     const on = this.obs.onNormalizeScore;
     if (on !== undefined && (s === null || s.isSuccess())) {
+      const { columns, indices, count } = window;
       for (let k = 0; k < count; k++) {
         const ni = columns.nodeInfos[indices[k] as number] as NodeInfo;
         on.call(this.obs, this.pluginName, ni.nodeName, scores[k] as number, this.weight);

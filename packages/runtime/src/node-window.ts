@@ -3,7 +3,25 @@
 // and Score are synchronous, so a cycle's use never overlaps another's.
 import type { Pod } from "@kubesched/api";
 import type { CycleState, FilterPlugin, NodeInfo, Status } from "@kubesched/framework";
-import type { NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnWindow, NodeColumns } from "@kubesched/framework/columnar";
+
+/**
+ * The ColumnWindow the runtime hands to columnar methods: one object per framework whose fields
+ * are set before each call (`at`), so a call allocates nothing.
+ */
+export class ReusedColumnWindow implements ColumnWindow {
+  columns!: NodeColumns;
+  indices: Int32Array = new Int32Array(0);
+  count = 0;
+
+  /** The window over `indices[0, count)` of `columns`. */
+  at(columns: NodeColumns, indices: Int32Array, count: number): this {
+    this.columns = columns;
+    this.indices = indices;
+    this.count = count;
+    return this;
+  }
+}
 
 /** Buffers for one window of Filter: the candidate nodes and, per node, what the plugins said. */
 export class FilterWindow {
@@ -79,17 +97,16 @@ export class ScoreRows {
 
 /**
  * A per-node Filter plugin over a window, as a columnar one runs: `out[k]` = its `filter` on
- * `columns.nodeInfos[indices[k]]` for k in `[0, count)`.
+ * `window.columns.nodeInfos[window.indices[k]]` for k in `[0, window.count)`.
  */
 export function filterEach(
   pl: FilterPlugin,
   state: CycleState,
   pod: Pod,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
+  window: ColumnWindow,
   out: (Status | null)[],
 ): void {
+  const { columns, indices, count } = window;
   const infos = columns.nodeInfos;
   for (let k = 0; k < count; k++) out[k] = pl.filter(state, pod, infos[indices[k] as number] as NodeInfo);
 }

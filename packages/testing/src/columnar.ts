@@ -15,6 +15,7 @@ import {
   type Status,
 } from "@kubesched/framework";
 import {
+  type ColumnWindow,
   isColumnarFilterPlugin,
   isColumnarPreScorePlugin,
   isColumnarScoreExtensions,
@@ -75,6 +76,13 @@ function summaries(list: readonly (Status | null)[]): (StatusSummary | null)[] {
   return list.map((s) => (s === null || s.isSuccess() ? null : statusSummary(s)));
 }
 
+/** The window over `nodes`: their indices in `columns` (every node must be in them). */
+function windowOf(what: string, columns: NodeColumns, nodes: readonly NodeInfo[]): ColumnWindow {
+  const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
+  if (indices.some((i) => i < 0)) throw new Error(`${what}: a node is not in the columns`);
+  return { columns, indices, count: nodes.length };
+}
+
 /**
  * Throws when the plugin's filterColumns over `nodes` does not return what filter() returns on
  * each node (code and reasons). Nothing to do for a plugin without filterColumns.
@@ -87,10 +95,9 @@ export function checkFilterColumns(
   nodes: readonly NodeInfo[],
 ): void {
   if (!isColumnarFilterPlugin(plugin) || nodes.length === 0) return;
-  const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
-  if (indices.some((i) => i < 0)) throw new Error("checkFilterColumns: a node is not in the columns");
+  const window = windowOf("checkFilterColumns", columns, nodes);
   const out: (Status | null)[] = new Array(nodes.length).fill(undefined);
-  plugin.filterColumns(state, pod, columns, indices, nodes.length, out);
+  plugin.filterColumns(state, pod, window, out);
   const want = summaries(nodes.map((ni) => plugin.filter(state, pod, ni)));
   if (out.some((s) => s === undefined)) {
     throw new Error(`${plugin.name()}.filterColumns left statuses unset`);
@@ -114,8 +121,7 @@ export function checkScoreColumns(
   nodes: readonly NodeInfo[],
 ): void {
   if (!isColumnarScorePlugin(plugin) || nodes.length === 0) return;
-  const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
-  if (indices.some((i) => i < 0)) throw new Error("checkScoreColumns: a node is not in the columns");
+  const window = windowOf("checkScoreColumns", columns, nodes);
   const n = nodes.length;
   // Per node.
   let wantStatus: Status | null = null;
@@ -133,7 +139,7 @@ export function checkScoreColumns(
   }
   // Batch.
   const scores = new Float64Array(n).fill(Number.NaN);
-  const gotStatus = plugin.scoreColumns(state, pod, columns, indices, n, scores);
+  const gotStatus = plugin.scoreColumns(state, pod, window, scores);
   const fail = (what: string, got: unknown, want: unknown): never => {
     throw new Error(
       `${plugin.name()}.${what} differs:\n batch: ${JSON.stringify(got)}\n  node: ${JSON.stringify(want)}`,
@@ -149,7 +155,7 @@ export function checkScoreColumns(
   if (ext === null) return;
   const wantNorm = ext.normalizeScore(state, pod, list);
   if (!isColumnarScoreExtensions(ext)) return;
-  const gotNorm = ext.normalizeScoreColumns(state, pod, columns, indices, n, scores);
+  const gotNorm = ext.normalizeScoreColumns(state, pod, window, scores);
   const gn = gotNorm === null || gotNorm.isSuccess() ? null : statusSummary(gotNorm);
   const wn = wantNorm === null || wantNorm.isSuccess() ? null : statusSummary(wantNorm);
   if (JSON.stringify(gn) !== JSON.stringify(wn)) fail("normalizeScoreColumns status", gn, wn);
@@ -173,9 +179,7 @@ export function checkPreScoreColumns(
   fresh: CycleState,
 ): void {
   if (!isColumnarPreScorePlugin(plugin) || nodes.length === 0) return;
-  const indices = Int32Array.from(nodes, (ni) => columns.indexOf(ni));
-  if (indices.some((i) => i < 0)) throw new Error("checkPreScoreColumns: a node is not in the columns");
-  const got = plugin.preScoreColumns(fresh, pod, columns, indices, nodes.length);
+  const got = plugin.preScoreColumns(fresh, pod, windowOf("checkPreScoreColumns", columns, nodes));
   const summary = (s: Status | null) => (s === null ? null : statusSummary(s));
   const a = JSON.stringify(summary(got));
   const b = JSON.stringify(summary(want));

@@ -78,7 +78,7 @@ describe("pnpm new:plugin", () => {
     expect(typecheck.out).toBe("");
     expect(typecheck.code).toBe(0);
     const tests = run(bin("vitest"), ["run"], dir);
-    expect(tests.out).toMatch(/Tests\s+9 passed/);
+    expect(tests.out).toMatch(/Tests\s+20 passed/);
     expect(tests.code).toBe(0);
   });
 

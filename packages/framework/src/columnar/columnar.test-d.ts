@@ -1,6 +1,8 @@
 // The columnar subpath (@beta) as a plugin adds it to its per-node methods: its types are the main
 // entry's. Imports the packages by name, as tooling/type-tests compiles it against the built .d.ts.
+import type { Pod } from "@kubesched/api";
 import type {
+  CycleState,
   FilterPlugin,
   NodeInfo,
   NodeInfoLister,
@@ -12,8 +14,10 @@ import type {
 import {
   type ColumnarFilterPlugin,
   type ColumnarNodeInfoLister,
+  type ColumnarPreScorePlugin,
   type ColumnarScoreExtensions,
   type ColumnarScorePlugin,
+  type ColumnWindow,
   columnarNodeInfos,
   isColumnarFilterPlugin,
   isColumnarScoreExtensions,
@@ -28,6 +32,26 @@ describe("@kubesched/framework/columnar", () => {
     expectTypeOf<ColumnarScoreExtensions>().toExtend<ScoreExtensions>();
     expectTypeOf<ColumnarFilterPlugin["filterColumns"]>().returns.toEqualTypeOf<void>();
     expectTypeOf<ColumnarScorePlugin["scoreColumns"]>().returns.toEqualTypeOf<Status | null>();
+  });
+
+  it("columnar methods take the nodes as one ColumnWindow the runtime reuses", () => {
+    expectTypeOf<ColumnarFilterPlugin["filterColumns"]>().parameters.toEqualTypeOf<
+      [CycleState, Pod, ColumnWindow, (Status | null)[]]
+    >();
+    expectTypeOf<ColumnarScorePlugin["scoreColumns"]>().parameters.toEqualTypeOf<
+      [CycleState, Pod, ColumnWindow, Float64Array]
+    >();
+    expectTypeOf<ColumnarPreScorePlugin["preScoreColumns"]>().parameters.toEqualTypeOf<
+      [CycleState, Pod, ColumnWindow]
+    >();
+    expectTypeOf<ColumnarScoreExtensions["normalizeScoreColumns"]>().parameters.toEqualTypeOf<
+      [CycleState, Pod, ColumnWindow, Float64Array]
+    >();
+    expectTypeOf<ColumnWindow>().toEqualTypeOf<{
+      readonly columns: NodeColumns;
+      readonly indices: Int32Array;
+      readonly count: number;
+    }>();
   });
 
   it("the columns hold the main entry's NodeInfos", () => {

@@ -15,6 +15,22 @@ import type {
 import type { NodeColumns } from "./node-columns";
 
 /**
+ * The nodes a columnar method runs over: `columns.nodeInfos[indices[k]]` for k in `[0, count)`.
+ * The runtime keeps one such object and sets its fields before each call (no allocation per
+ * call): read them during the call, never keep the window or its `indices` (they belong to the
+ * runtime, and hold the next call's nodes afterwards).
+ * @beta
+ */
+export interface ColumnWindow {
+  /** The cycle snapshot's columns. */
+  readonly columns: NodeColumns;
+  /** Column indices of the window's nodes; only `[0, count)` is meaningful. */
+  readonly indices: Int32Array;
+  /** The number of nodes in the window. */
+  readonly count: number;
+}
+
+/**
  * Filter over a window of nodes at once, over the snapshot's columns (optional; not upstream).
  * `filter()` stays the contract: the runtime calls `filterColumns` instead of `filter` on the nodes
  * of a scheduling cycle when the snapshot has columns, and must get exactly what `filter` would
@@ -26,21 +42,14 @@ import type { NodeColumns } from "./node-columns";
  */
 export interface ColumnarFilterPlugin extends FilterPlugin {
   /**
-   * For every k in `[0, count)`: `out[k]` = what `filter(state, pod, columns.nodeInfos[indices[k]])`
-   * returns (null or a Success status when the node passes). Every `out[k]` must be written. A
-   * rejection has the same code and reasons as `filter`'s; one Status object may stand for
-   * several nodes of the call (the runtime only names the plugin on it, and nothing may change it
-   * afterwards). Runs synchronously, during a cycle only: `columns` and `indices` are valid for
-   * this call.
+   * For every k in `[0, window.count)`: `out[k]` = what
+   * `filter(state, pod, window.columns.nodeInfos[window.indices[k]])` returns (null or a Success
+   * status when the node passes). Every `out[k]` must be written. A rejection has the same code
+   * and reasons as `filter`'s; one Status object may stand for several nodes of the call (the
+   * runtime only names the plugin on it, and nothing may change it afterwards). Runs
+   * synchronously, during a cycle only: the window is valid for this call.
    */
-  filterColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void;
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void;
 }
 
 /**
@@ -50,18 +59,12 @@ export interface ColumnarFilterPlugin extends FilterPlugin {
  */
 export interface ColumnarScorePlugin extends ScorePlugin {
   /**
-   * For every k in `[0, count)`: `scores[k]` = what `score(state, pod, columns.nodeInfos[indices[k]])`
-   * returns (0 where it returns a Success status). Returns null, or, when `score` fails on some
-   * node, the status it returns on the first such node in k order (the scores are then ignored).
+   * For every k in `[0, window.count)`: `scores[k]` = what
+   * `score(state, pod, window.columns.nodeInfos[window.indices[k]])` returns (0 where it returns a
+   * Success status). Returns null, or, when `score` fails on some node, the status it returns on
+   * the first such node in k order (the scores are then ignored).
    */
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null;
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null;
 }
 
 /**
@@ -72,14 +75,11 @@ export interface ColumnarScorePlugin extends ScorePlugin {
  * @beta
  */
 export interface ColumnarPreScorePlugin extends PreScorePlugin {
-  /** `preScore(state, pod, nodes)` for `nodes[k] = columns.nodeInfos[indices[k]]`, k in `[0, count)`. */
-  preScoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-  ): Status | null;
+  /**
+   * `preScore(state, pod, nodes)` for `nodes[k] = window.columns.nodeInfos[window.indices[k]]`,
+   * k in `[0, window.count)`.
+   */
+  preScoreColumns(state: CycleState, pod: Pod, window: ColumnWindow): Status | null;
 }
 
 /**
@@ -88,16 +88,14 @@ export interface ColumnarPreScorePlugin extends PreScorePlugin {
  */
 export interface ColumnarScoreExtensions extends ScoreExtensions {
   /**
-   * Rewrites `scores[0..count)` in place exactly as `normalizeScore` would rewrite the
-   * NodeScore list `{ name: columns.nodeInfos[indices[k]].nodeName, score: scores[k] }`, and
-   * returns what it would return. `scores` belongs to the runtime: do not keep it.
+   * Rewrites `scores[0..window.count)` in place exactly as `normalizeScore` would rewrite the
+   * NodeScore list `{ name: window.columns.nodeInfos[window.indices[k]].nodeName, score: scores[k] }`,
+   * and returns what it would return. `scores` belongs to the runtime: do not keep it.
    */
   normalizeScoreColumns(
     state: CycleState,
     pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
+    window: ColumnWindow,
     scores: Float64Array,
   ): Status | null;
 }

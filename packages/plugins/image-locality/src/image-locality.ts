@@ -13,7 +13,7 @@ import {
   type SignPodResult,
   type Status,
 } from "@kubesched/framework";
-import type { ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 
 /** The plugin's registered name. */
 export const name = "ImageLocality";
@@ -94,14 +94,8 @@ export class ImageLocality implements ScorePlugin, ColumnarScorePlugin, SignPlug
   }
 
   /** Nodes without images all score what an empty sum scores; the others as score(). */
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    const { columns, indices, count } = window;
     const imageCount = columns.imageCount;
     const infos = columns.nodeInfos;
     const none = calculatePriority(0, this.podImages(pod).length);

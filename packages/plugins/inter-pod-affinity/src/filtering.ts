@@ -11,7 +11,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import type { NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnWindow } from "@kubesched/framework/columnar";
 import { CountsByLabel } from "./column-counts";
 import { type InterPodAffinityContext, podInfoFor } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
@@ -419,16 +419,11 @@ export function filter(state: CycleState, nodeInfo: NodeInfo): Status | null {
 
 /**
  * filter() over the snapshot's columns: `out[k]` is null where filter() passes
- * `columns.nodeInfos[indices[k]]`, filter()'s own status elsewhere. The state is read and checked
- * once, node labels come from the columns.
+ * `columns.nodeInfos[indices[k]]` of the window, filter()'s own status elsewhere. The state is read
+ * and checked once, node labels come from the columns.
  */
-export function filterColumns(
-  state: CycleState,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
-  out: (Status | null)[],
-): void {
+export function filterColumns(state: CycleState, window: ColumnWindow, out: (Status | null)[]): void {
+  const { columns, indices, count } = window;
   const s = state.read(preFilterStateKey);
   const infos = columns.nodeInfos;
   if (

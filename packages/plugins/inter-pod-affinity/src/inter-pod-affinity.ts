@@ -25,7 +25,7 @@ import type {
   ColumnarFilterPlugin,
   ColumnarScoreExtensions,
   ColumnarScorePlugin,
-  NodeColumns,
+  ColumnWindow,
 } from "@kubesched/framework/columnar";
 import type { InterPodAffinityArgs } from "./args";
 import type { InterPodAffinityContext } from "./context";
@@ -129,15 +129,8 @@ export class InterPodAffinity
     return filter(state, nodeInfo);
   }
 
-  filterColumns(
-    state: CycleState,
-    _pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
-    filterColumns(state, columns, indices, count, out);
+  filterColumns(state: CycleState, _pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    filterColumns(state, window, out);
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
@@ -148,15 +141,8 @@ export class InterPodAffinity
     return score(state, nodeInfo);
   }
 
-  scoreColumns(
-    state: CycleState,
-    _pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
-    return scoreColumns(state, columns, indices, count, scores);
+  scoreColumns(state: CycleState, _pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    return scoreColumns(state, window, scores);
   }
 
   scoreExtensions(): ScoreExtensions {
@@ -170,11 +156,9 @@ export class InterPodAffinity
   normalizeScoreColumns(
     state: CycleState,
     _pod: Pod,
-    _columns: NodeColumns,
-    _indices: Int32Array,
-    count: number,
+    window: ColumnWindow,
     scores: Float64Array,
   ): Status | null {
-    return normalizeScoreColumns(state, scores, count);
+    return normalizeScoreColumns(state, scores, window.count);
   }
 }

@@ -11,7 +11,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import type { NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnWindow } from "@kubesched/framework/columnar";
 import { CountsByLabel } from "./column-counts";
 import { type InterPodAffinityContext, podInfoFor } from "./context";
 import { type MemoLRU, NodeMemo, type NodeSource } from "./node-memo";
@@ -257,16 +257,11 @@ export function normalizeScore(state: CycleState, scores: NodeScore[]): Status |
 }
 
 /**
- * score() over the snapshot's columns (`scores[k]` for `columns.nodeInfos[indices[k]]`); null, or
- * the status score() returns on every node when the state is missing or stale.
+ * score() over the snapshot's columns (`scores[k]` for `columns.nodeInfos[indices[k]]` of the
+ * window); null, or the status score() returns on every node when the state is missing or stale.
  */
-export function scoreColumns(
-  state: CycleState,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
-  scores: Float64Array,
-): Status | null {
+export function scoreColumns(state: CycleState, window: ColumnWindow, scores: Float64Array): Status | null {
+  const { columns, indices, count } = window;
   const s = readPreScoreState(state);
   if (s instanceof Status) return count === 0 ? null : s;
   const ts = s.topologyScore;

@@ -35,7 +35,12 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type {
+  ColumnarFilterPlugin,
+  ColumnarScorePlugin,
+  ColumnWindow,
+  NodeColumns,
+} from "@kubesched/framework/columnar";
 import type { NodeAffinityArgs } from "./args";
 import { eventsToRegister } from "./events";
 import { ErrReasonConflict, ErrReasonEnforced, ErrReasonPod } from "./reasons";
@@ -261,14 +266,8 @@ export class NodeAffinity
   }
 
   /** filter() decided once per combination of the label values it reads. */
-  filterColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
     const infos = columns.nodeInfos;
     const keys = this.filterKeys(pod);
     const combos = keys === null ? null : new LabelCombinations(columns, keys);
@@ -322,14 +321,8 @@ export class NodeAffinity
   }
 
   /** score() computed once per combination of the label values the preferred terms read. */
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    const { columns, indices, count } = window;
     const infos = columns.nodeInfos;
     let keys: string[] | null = null;
     if (state.read(preScoreStateKey) !== undefined && this.addedPreferredKeys !== null) {

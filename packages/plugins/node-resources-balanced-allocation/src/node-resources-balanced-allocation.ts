@@ -16,7 +16,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import type { ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { ResourceAllocationScorer } from "@kubesched/plugin-helpers";
 import type { NodeResourcesBalancedAllocationArgs } from "./args";
 import { balancedResourceScorer } from "./balanced-allocation";
@@ -80,38 +80,27 @@ export class NodeResourcesBalancedAllocation
     return null;
   }
 
-  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+  /**
+   * The pod's requests PreScore kept, else computed; null for a best-effort pod without PreScore
+   * (every node then scores 0).
+   */
+  private podRequests(state: CycleState, pod: Pod): Float64Array | null {
     const s = state.read(preScoreStateKey);
-    let podRequests: Float64Array;
-    if (s) {
-      podRequests = s.podRequests;
-    } else {
-      podRequests = this.scorer.calculatePodResourceRequestList(pod);
-      if (ResourceAllocationScorer.isBestEffortPod(podRequests)) return 0;
-    }
-    return this.scorer.score(nodeInfo, podRequests);
+    if (s) return s.podRequests;
+    const podRequests = this.scorer.calculatePodResourceRequestList(pod);
+    return ResourceAllocationScorer.isBestEffortPod(podRequests) ? null : podRequests;
   }
 
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
-    const s = state.read(preScoreStateKey);
-    let podRequests: Float64Array;
-    if (s) {
-      podRequests = s.podRequests;
-    } else {
-      podRequests = this.scorer.calculatePodResourceRequestList(pod);
-      if (ResourceAllocationScorer.isBestEffortPod(podRequests)) {
-        scores.fill(0, 0, count);
-        return null;
-      }
-    }
-    return this.scorer.scoreColumns(columns, indices, count, podRequests, scores);
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    const podRequests = this.podRequests(state, pod);
+    return podRequests === null ? 0 : this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    const podRequests = this.podRequests(state, pod);
+    if (podRequests !== null) return this.scorer.scoreColumns(window, podRequests, scores);
+    scores.fill(0, 0, window.count);
+    return null;
   }
 
   scoreExtensions(): ScoreExtensions | null {

@@ -12,7 +12,7 @@ import {
   ResourcePods,
 } from "@kubesched/api";
 import { NodeInfo, Resource, type StateData, type Status } from "@kubesched/framework";
-import type { NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnWindow } from "@kubesched/framework/columnar";
 import {
   ErrReasonInsufficientCPU,
   ErrReasonInsufficientEphemeralStorage,
@@ -205,11 +205,10 @@ const rejected = {} as Status;
  */
 export function fitsRequestBatch(
   podRequest: PodResourceRequest,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
+  window: ColumnWindow,
   out: (Status | null)[],
 ): void {
+  const { columns, indices, count } = window;
   const podCount = columns.podCount;
   const allowed = columns.allowedPodNumber;
   const hasAny = podRequest.hasAnyRequest();

@@ -22,7 +22,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import {
   leastResourceScorer,
   mostResourceScorer,
@@ -159,21 +159,15 @@ export class NodeResourcesFit
   }
 
   /** filter() over the snapshot's columns: fits are decided there; rejections come from filter(). */
-  filterColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
     const s = state.read(preFilterStateKey);
     const infos = columns.nodeInfos;
     if (s === undefined) {
       for (let k = 0; k < count; k++) out[k] = this.filter(state, pod, infos[indices[k]!]!);
       return;
     }
-    fitsRequestBatch(s, columns, indices, count, out);
+    fitsRequestBatch(s, window, out);
     for (let k = 0; k < count; k++) {
       if (out[k] !== null) out[k] = this.filter(state, pod, infos[indices[k]!]!);
     }
@@ -184,23 +178,17 @@ export class NodeResourcesFit
     return null;
   }
 
-  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
-    const s = state.read(preScoreStateKey);
-    const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
-    return this.scorer.score(nodeInfo, podRequests);
+  /** The pod's requests PreScore kept, else computed. */
+  private podRequests(state: CycleState, pod: Pod): Float64Array {
+    return state.read(preScoreStateKey)?.podRequests ?? this.scorer.calculatePodResourceRequestList(pod);
   }
 
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
-    const s = state.read(preScoreStateKey);
-    const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
-    return this.scorer.scoreColumns(columns, indices, count, podRequests, scores);
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    return this.scorer.score(nodeInfo, this.podRequests(state, pod));
+  }
+
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    return this.scorer.scoreColumns(window, this.podRequests(state, pod), scores);
   }
 
   scoreExtensions(): ScoreExtensions | null {

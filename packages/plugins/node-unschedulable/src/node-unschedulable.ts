@@ -14,7 +14,6 @@ import {
   TolerationsSignerName,
   tolerationsSigner,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
 import { eventsToRegister, unschedulableTaint } from "./events";
 import { ErrReasonUnschedulable } from "./reasons";
 
@@ -24,7 +23,7 @@ export const name = "NodeUnschedulable";
  * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
  * `node.kubernetes.io/unschedulable:NoSchedule`.
  */
-export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin {
+export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignPlugin {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -53,34 +52,5 @@ export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, En
     if (tolerationsTolerateTaint(pod.spec?.tolerations, unschedulableTaint, this.tolerationOptions))
       return null;
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
-  }
-
-  filterColumns(
-    _state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
-    const unschedulable = columns.unschedulable;
-    // Whether the pod tolerates the unschedulable taint, decided at the first cordoned node.
-    let tolerates = -1;
-    for (let k = 0; k < count; k++) {
-      if (unschedulable[indices[k]!] === 0) {
-        out[k] = null;
-        continue;
-      }
-      if (tolerates < 0) {
-        tolerates = tolerationsTolerateTaint(
-          pod.spec?.tolerations,
-          unschedulableTaint,
-          this.tolerationOptions,
-        )
-          ? 1
-          : 0;
-      }
-      out[k] = tolerates === 1 ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
-    }
   }
 }

@@ -1,23 +1,19 @@
 // upstream: pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (EventsToRegister and hints)
-import type { CSINode, PersistentVolume, PersistentVolumeClaim } from "@kubesched/api";
+import type { CSINode, PersistentVolume } from "@kubesched/api";
 import {
   ActionType,
   as,
   type ClusterEventWithHint,
   type ClusterListers,
+  CSINodeKind,
   EventResource,
   hintObjectKind,
+  PersistentVolumeClaimKind,
   PodKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 import { getCSINameFromInTreeName, isInlineMigratable, translateInlineVolume } from "./translation";
-
-const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
-  "*v1.PersistentVolumeClaim",
-  "PersistentVolumeClaim",
-);
-const CSINodeKind = hintObjectKind<CSINode>("*storagev1.CSINode", "CSINode");
 
 // As upstream, the hints dereference the converted objects without a nil check (`x!`): a missing
 // object throws, like Go's nil-pointer panic, and the queue counts a throw as Queue.

@@ -25,7 +25,7 @@ import {
   VolumesSignerName,
   volumesSigner,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarFilterPlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { ErrReasonMaxVolumeCountExceeded } from "./reasons";
 import {
@@ -117,14 +117,8 @@ export class CSILimits implements PreFilterPlugin, ColumnarFilterPlugin, Enqueue
    * the nodes without one) instead of once per node; the node's limits and attached volumes are
    * checked per node as in filter().
    */
-  filterColumns(
-    _state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(_state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
     if ((pod.spec?.volumes?.length ?? 0) === 0) {
       out.fill(null, 0, count);
       return;

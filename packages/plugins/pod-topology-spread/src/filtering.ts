@@ -1,7 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
 import { getRequiredNodeAffinity, type Node, type Pod, type RequiredNodeAffinity } from "@kubesched/api";
 import { Code, type CycleState, type NodeInfo, type StateData, Status, stateKey } from "@kubesched/framework";
-import type { NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnWindow } from "@kubesched/framework/columnar";
 import {
   matchNodeInclusionPolicies,
   nodeLabelsMatchSpreadConstraints,
@@ -214,17 +214,12 @@ export function filterNode(s: PreFilterState, nodeInfo: NodeInfo): Status | null
  * value's id (the column's ids translated once to the counts' ids); nodes missing a key go to
  * filterNode.
  */
-export function filterNodes(
-  s: PreFilterState,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
-  out: (Status | null)[],
-): void {
+export function filterNodes(s: PreFilterState, window: ColumnWindow, out: (Status | null)[]): void {
+  const { columns, indices, count } = window;
   const constraints = s.constraints;
   const nc = constraints.length;
   if (nc === 1) {
-    filterNodesOne(s, columns, indices, count, out);
+    filterNodesOne(s, window, out);
     return;
   }
   const ids: Int32Array[] = new Array(nc);
@@ -260,13 +255,8 @@ export function filterNodes(
 }
 
 /** filterNodes with one constraint (the common case), without the per-constraint arrays. */
-function filterNodesOne(
-  s: PreFilterState,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
-  out: (Status | null)[],
-): void {
+function filterNodesOne(s: PreFilterState, window: ColumnWindow, out: (Status | null)[]): void {
+  const { columns, indices, count } = window;
   const c = s.constraints[0]!;
   const col = columns.labelColumn(c.topologyKey);
   const ids = col.valueIds;

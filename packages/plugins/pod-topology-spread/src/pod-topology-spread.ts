@@ -28,7 +28,7 @@ import type {
   ColumnarPreScorePlugin,
   ColumnarScoreExtensions,
   ColumnarScorePlugin,
-  NodeColumns,
+  ColumnWindow,
 } from "@kubesched/framework/columnar";
 import { type PodTopologySpreadArgs, SystemDefaulting } from "./args";
 import {
@@ -248,20 +248,14 @@ export class PodTopologySpread
     return filterNode(s, nodeInfo);
   }
 
-  filterColumns(
-    cycleState: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(cycleState: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
     const s = cycleState.read(preFilterStateKey);
     if (s === undefined) {
       for (let k = 0; k < count; k++) out[k] = this.filter(cycleState, pod, columns.nodeInfos[indices[k]!]!);
       return;
     }
-    filterNodes(s, columns, indices, count, out);
+    filterNodes(s, window, out);
   }
 
   preScore(cycleState: CycleState, pod: Pod, filteredNodes: readonly NodeInfo[]): Status | null {
@@ -279,20 +273,12 @@ export class PodTopologySpread
   }
 
   /** preScore with the filtered nodes' topology values read from the snapshot's columns. */
-  preScoreColumns(
-    cycleState: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-  ): Status | null {
+  preScoreColumns(cycleState: CycleState, pod: Pod, window: ColumnWindow): Status | null {
     return this.preScoreOf(cycleState, pod, (constraints, allNodes, requireAllTopologies) =>
       calPreScoreStateBatch(
         pod,
         constraints,
-        columns,
-        indices,
-        count,
+        window,
         allNodes,
         requireAllTopologies,
         this.counter,
@@ -338,20 +324,14 @@ export class PodTopologySpread
     return scoreNode(s, nodeInfo);
   }
 
-  scoreColumns(
-    cycleState: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(cycleState: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    const { columns, indices, count } = window;
     const s = cycleState.read(preScoreStateKey);
     if (s === undefined) {
       if (count === 0) return null;
       return this.score(cycleState, pod, columns.nodeInfos[indices[0]!]!) as Status;
     }
-    scoreNodes(s, columns, indices, count, scores, this.hostCounts);
+    scoreNodes(s, window, scores, this.hostCounts);
     return null;
   }
 
@@ -371,13 +351,11 @@ export class PodTopologySpread
   normalizeScoreColumns(
     cycleState: CycleState,
     _pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
+    window: ColumnWindow,
     scores: Float64Array,
   ): Status | null {
     try {
-      normalizeScoresBatch(getPreScoreState(cycleState), columns, indices, count, scores);
+      normalizeScoresBatch(getPreScoreState(cycleState), window, scores);
       return null;
     } catch (e) {
       return asStatus(e);

@@ -14,7 +14,7 @@ import {
   type StateData,
   stateKey,
 } from "@kubesched/framework";
-import type { NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnWindow } from "@kubesched/framework/columnar";
 import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from "./common";
 import type { CountOptions, SpreadCounter } from "./counting";
 
@@ -78,14 +78,13 @@ export function calPreScoreState(
 export function calPreScoreStateBatch(
   pod: Pod,
   constraints: readonly SpreadConstraint[],
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
+  window: ColumnWindow,
   allNodes: readonly NodeInfo[],
   requireAllTopologies: boolean,
   counter: SpreadCounter,
   opts: CountOptions,
 ): PreScoreState {
+  const { columns, indices, count } = window;
   const seed = new PreScoreSeed(constraints);
   const nc = constraints.length;
   const ids: Int32Array[] = new Array(nc);
@@ -280,12 +279,11 @@ export class HostnameCountsMemo {
  */
 export function scoreNodes(
   s: PreScoreState,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
+  window: ColumnWindow,
   scores: Float64Array,
   hostCounts: HostnameCountsMemo | null = null,
 ): void {
+  const { columns, indices, count } = window;
   const constraints = s.constraints;
   const nc = constraints.length;
   const ids: Int32Array[] = new Array(nc);
@@ -350,13 +348,8 @@ export function scoreNodes(
 }
 
 /** normalizeScores over a score array (`scores[k]` of `columns.nodeInfos[indices[k]]`). */
-export function normalizeScoresBatch(
-  s: PreScoreState,
-  columns: NodeColumns,
-  indices: Int32Array,
-  count: number,
-  scores: Float64Array,
-): void {
+export function normalizeScoresBatch(s: PreScoreState, window: ColumnWindow, scores: Float64Array): void {
+  const { columns, indices, count } = window;
   let minScore = Number.MAX_SAFE_INTEGER;
   let maxScore = 0;
   const checkIgnored = s.ignoredNodes.size > 0;

@@ -30,7 +30,7 @@ import {
   TolerationsSignerName,
   tolerationsSigner,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { ErrReasonUntoleratedTaint } from "./reasons";
 
@@ -114,14 +114,8 @@ export class TaintToleration
   }
 
   /** filter() decided once per taint set: nodes with equal taints get the same answer. */
-  filterColumns(
-    _state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(_state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
     const ids = columns.taintSetIds;
     const fits = this.taintSetScratch(columns.taintSetCount);
     const tolerations = pod.spec?.tolerations;
@@ -179,14 +173,8 @@ export class TaintToleration
   }
 
   /** score() counted once per taint set. */
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    const { columns, indices, count } = window;
     const s = state.read(preScoreStateKey);
     if (s === undefined) {
       // score() fails on every node: its status for the first.

@@ -1,21 +1,18 @@
 // upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (EventsToRegister and hints)
-import type { CSINode, PersistentVolumeClaim, StorageClass } from "@kubesched/api";
+import type { StorageClass } from "@kubesched/api";
 import {
   ActionType,
   as,
   type ClusterEventWithHint,
+  CSINodeKind,
   EventResource,
   hintObjectKind,
+  PersistentVolumeClaimKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 
-const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
-  "*v1.PersistentVolumeClaim",
-  "PersistentVolumeClaim",
-);
 const StorageClassKind = hintObjectKind<StorageClass>("*storagev1.StorageClass", "StorageClass");
-const CSINodeKind = hintObjectKind<CSINode>("*storagev1.CSINode", "CSINode");
 
 // As upstream, the hints dereference the converted objects without a nil check (`x!`): a missing
 // object throws, like Go's nil-pointer panic, and the queue counts a throw as Queue.

@@ -550,14 +550,12 @@ describe("Filter over many nodes", () => {
       expect(pl.preFilter(state, pod, infos)).toBeNull();
       checkFilterColumns(pl, state, pod, columns, infos);
       const out: (Status | null)[] = new Array(infos.length);
-      pl.filterColumns(
-        state,
-        pod,
+      const window = {
         columns,
-        Int32Array.from(infos, (ni) => columns.indexOf(ni)),
-        infos.length,
-        out,
-      );
+        indices: Int32Array.from(infos, (ni) => columns.indexOf(ni)),
+        count: infos.length,
+      };
+      pl.filterColumns(state, pod, window, out);
       return out.map((s) => (s === null ? ok : (statusSummary(s) as Want)));
     };
     expect(cycle()).toEqual(zoned.map(() => uau(ErrReasonPVNotExist)));

@@ -28,7 +28,7 @@ import {
   VolumesSignerName,
   volumesSigner,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, ColumnarScorePlugin, NodeColumns } from "@kubesched/framework/columnar";
+import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import type { VolumeBindingArgs } from "./args";
 import {
   type BoundVolumes,
@@ -256,14 +256,8 @@ export class VolumeBinding
    * filter() over many nodes: the PVs of the pod's bound claims are looked up (and their node
    * affinity parsed) once per call instead of once per node.
    */
-  filterColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    out: (Status | null)[],
-  ): void {
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
     const infos = columns.nodeInfos;
     const s = state.read(stateKeyName);
     const claims = s?.podVolumeClaims ?? null;
@@ -370,14 +364,8 @@ export class VolumeBinding
    * Without volumes chosen on any node (a pod without claims), or none to bind statically (every
    * claim bound or provisioned), every node scores 0.
    */
-  scoreColumns(
-    state: CycleState,
-    pod: Pod,
-    columns: NodeColumns,
-    indices: Int32Array,
-    count: number,
-    scores: Float64Array,
-  ): Status | null {
+  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
+    const { columns, indices, count } = window;
     const s = state.read(stateKeyName);
     // Without static bindings on any node every node scores scorer(no classes) = 0.
     if (!this.scorer || (s !== undefined && (s.podVolumesByNode.isEmpty() || !s.hasStaticBindings))) {

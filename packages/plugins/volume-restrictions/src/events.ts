@@ -1,22 +1,16 @@
 // upstream: pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go
 // (EventsToRegister, isSchedulableAfterPodDeleted, isSchedulableAfterPersistentVolumeClaimAdded)
-import type { PersistentVolumeClaim } from "@kubesched/api";
 import {
   ActionType,
   as,
   asPod,
   type ClusterEventWithHint,
   EventResource,
-  hintObjectKind,
+  PersistentVolumeClaimKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 import { isVolumeConflict, restrictedVolumes } from "./conflicts";
-
-const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
-  "*v1.PersistentVolumeClaim",
-  "PersistentVolumeClaim",
-);
 
 /**
  * Queue when the deleted pod (same namespace) held an in-line volume that conflicts with the

@@ -6,15 +6,12 @@ import {
   type ClusterEventWithHint,
   EventResource,
   hintObjectKind,
+  PersistentVolumeClaimKind,
   QueueingHint,
   type QueueingHintFn,
 } from "@kubesched/framework";
 import { getPVTopologies, type PVTopology } from "./topology";
 
-const PersistentVolumeClaimKind = hintObjectKind<PersistentVolumeClaim>(
-  "*v1.PersistentVolumeClaim",
-  "PersistentVolumeClaim",
-);
 const StorageClassKind = hintObjectKind<StorageClass>("*v1.StorageClass", "StorageClass");
 const PersistentVolumeKind = hintObjectKind<PersistentVolume>("*v1.PersistentVolume", "PersistentVolume");
 
