@@ -59,15 +59,25 @@ describe("parseArgs", () => {
     );
   });
 
+  it("--no-NAME sets a boolean flag to false; value flags have no negation", () => {
+    expect(parse("simulate", "--explain", "--no-explain").lists.explain).toEqual(["true", "false"]);
+    expect(parse("simulate", "--no-explain").flags.explain).toBeUndefined();
+    expect(usageError("simulate", "--no-explain=true")).toBe(
+      'invalid value "true" for --no-explain: use no value',
+    );
+    expect(usageError("simulate", "--no-cluster")).toBe("unknown flag --no-cluster");
+  });
+
   it("-- ends the flags", () => {
     expect(parse("simulate", "--", "--explain", "-o").args).toEqual(["--explain", "-o"]);
   });
 
   it("usage errors say what is wrong", () => {
-    expect(usageError("simulat")).toBe('unknown command "simulat" for "kubesched"');
+    expect(usageError("simulat")).toBe('unknown command "simulat" for "kubesched" (did you mean simulate?)');
     expect(usageError("config", "nope")).toBe('unknown command "nope" for "kubesched config"');
-    expect(usageError("simulate", "--explian")).toBe("unknown flag: --explian");
-    expect(usageError("simulate", "-x")).toBe("unknown flag: -x");
+    expect(usageError("simulate", "--explian")).toBe("unknown flag --explian (did you mean --explain?)");
+    expect(usageError("simulate", "--clus")).toBe("unknown flag --clus (did you mean --cluster?)");
+    expect(usageError("simulate", "-x")).toBe("unknown flag -x");
     expect(usageError("simulate", "--cluster")).toBe("flag --cluster needs a value (FILE)");
     expect(usageError("simulate", "-o", "xml")).toBe(
       'invalid value "xml" for --output: use one of table, json',

@@ -24,6 +24,7 @@ import {
   type PluginRequest,
   splitSpecs,
 } from "./plugins/plugin-packages";
+import { closest } from "./suggest";
 
 /** The Kubernetes minor this CLI tracks. */
 export const kubernetesVersion = "v1.37";
@@ -72,7 +73,7 @@ export function defineCommand<const F extends readonly FlagSpec[]>(spec: Command
   return spec;
 }
 
-/** A usage error: printed with the command's usage, exit code 2. */
+/** A usage error: printed on one line with a pointer to the command's `--help`, exit code 2. */
 export class UsageError extends Error {
   constructor(
     message: string,
@@ -225,7 +226,15 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
   if (command.subcommands && !command.run) {
     const stray = rest.find((t) => !t.startsWith("-"));
     if (stray !== undefined) {
-      throw new UsageError(`unknown command "${stray}" for "${path.join(" ")}"`, command, path);
+      const close = closest(
+        stray,
+        command.subcommands.map((c) => c.name),
+      );
+      throw new UsageError(
+        `unknown command "${stray}" for "${path.join(" ")}"${close ? ` (did you mean ${close}?)` : ""}`,
+        command,
+        path,
+      );
     }
   }
 
@@ -258,18 +267,19 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
       continue;
     }
     if (t.kind !== "option") continue;
-    const spec = specs.find((f) => f.name === t.name);
-    if (!spec) throw new UsageError(`unknown flag: ${t.rawName}`, command, path);
+    const negated = negatedBoolean(specs, t.rawName);
+    const spec = negated ?? specs.find((f) => f.name === t.name);
+    if (!spec) throw new UsageError(unknownFlag(root, command, path, t.rawName), command, path);
     const given = lists[spec.name] ?? [];
     if (!spec.value) {
-      if (t.inlineValue && t.value !== "true" && t.value !== "false") {
+      if (t.inlineValue && (negated || (t.value !== "true" && t.value !== "false"))) {
         throw new UsageError(
-          `invalid value "${t.value}" for --${spec.name}: use true or false`,
+          `invalid value "${t.value}" for ${t.rawName}: use ${negated ? "no value" : "true or false"}`,
           command,
           path,
         );
       }
-      given.push(t.inlineValue ? (t.value as string) : "true");
+      given.push(negated ? "false" : t.inlineValue ? (t.value as string) : "true");
       lists[spec.name] = given;
       continue;
     }
@@ -297,6 +307,35 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
     if (last !== undefined && (spec.value || last === "true")) flags[spec.name] = spec.value ? last : true;
   }
   return { command, path, flags, lists, args };
+}
+
+/** `--no-NAME` of a boolean flag NAME (when no flag is itself named no-NAME): NAME=false. */
+function negatedBoolean(specs: readonly FlagSpec[], rawName: string): FlagSpec | undefined {
+  if (!rawName.startsWith("--no-") || specs.some((f) => `--${f.name}` === rawName)) return undefined;
+  return specs.find((f) => !f.value && f.name === rawName.slice(5));
+}
+
+/**
+ * The one line of an unknown flag: the command's flag it is probably a typo of, else the commands
+ * that have a flag by that name.
+ */
+function unknownFlag(root: CommandSpec, command: CommandSpec, path: string[], rawName: string): string {
+  const line = `unknown flag ${rawName}`;
+  if (!rawName.startsWith("--")) return line;
+  const name = rawName.slice(2);
+  const close = closest(
+    name,
+    flagsOf(command).map((f) => f.name),
+  );
+  if (close) return `${line} (did you mean --${close}?)`;
+  const elsewhere: string[] = [];
+  const visit = (cmd: CommandSpec, at: string[]) => {
+    if (cmd.run && cmd !== command && (cmd.flags ?? []).some((f) => f.name === name))
+      elsewhere.push(at.join(" "));
+    for (const sub of cmd.subcommands ?? []) visit(sub, [...at, sub.name]);
+  };
+  visit(root, []);
+  return elsewhere.length > 0 ? `${line} for "${path.join(" ")}" (a flag of: ${elsewhere.join(", ")})` : line;
 }
 
 function checkArgs(p: Parsed): void {
@@ -380,7 +419,7 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     });
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`error: ${e.message}\n\n${usage(e.command, e.path)}`);
+      io.stderr(`error: ${e.message}\nRun "${e.path.join(" ")} --help" for usage.\n`);
       return 2;
     }
     if (e instanceof OptionsFileError) {

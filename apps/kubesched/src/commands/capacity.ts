@@ -1,13 +1,12 @@
 // kubesched capacity: how many more replicas of a pod fit, where they go, and why the next one
 // does not: kubernetes-sigs/cluster-capacity's question on the simulate path, with a versioned
 // output (kubesched.io/v1alpha1 CapacityReport, JSON Schema from `--schema`).
-import { writeFileSync } from "node:fs";
 import type { Pod } from "@kubesched/api";
 import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } from "@kubesched/cluster";
-import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, resolvePath } from "./inputs";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
+import { formatted, writeOutput } from "./outputs";
 import {
   clusterFlag,
   configFlag,
@@ -97,16 +96,7 @@ export const capacityCommand = defineCommand({
       printErrors(ctx, e.errors);
       return 1;
     }
-    const format = ctx.flags.output;
-    const text =
-      format === "json"
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : format === "yaml"
-          ? stringify(report, { lineWidth: 0 })
-          : renderCapacityTable(report);
-    const out = ctx.flags.out;
-    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
-    else ctx.io.stdout(text);
-    return 0;
+    const text = formatted(ctx.flags.output, report, () => renderCapacityTable(report));
+    return writeOutput(ctx, ctx.flags.out, text) ? 0 : 1;
   },
 });

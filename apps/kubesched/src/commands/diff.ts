@@ -1,14 +1,13 @@
 // kubesched diff: the same snapshot and seed through two configurations; per pod where each put
 // it and why they differ, and a summary side by side. The result is @kubesched/cluster's
 // SimulationDiff (json/yaml print it as is).
-import { writeFileSync } from "node:fs";
 import { AdmissionError, type DiffPlacement, diff, type SimulationDiff } from "@kubesched/cluster";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import { renderReport } from "@kubesched/report";
-import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
-import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
+import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
+import { formatted, writeFile, writeOutput } from "./outputs";
 import { clusterFlag, kubeconfigFlags, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
 import { pad } from "./table";
 
@@ -98,28 +97,16 @@ export const diffCommand = defineCommand({
       printErrors(ctx, e.errors);
       return 1;
     }
-    const format = ctx.flags.output;
-    const text =
-      format === "json"
-        ? `${JSON.stringify(result, null, 2)}\n`
-        : format === "yaml"
-          ? stringify(result, { lineWidth: 0 })
-          : renderDiffTable(result);
+    const text = formatted(ctx.flags.output, result, () => renderDiffTable(result));
     const { out, report, kubeconfig } = ctx.flags;
-    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
-    else ctx.io.stdout(text);
+    if (!writeOutput(ctx, out, text)) return 1;
     if (report !== undefined) {
       const input =
         kubeconfig !== undefined
           ? `--kubeconfig ${kubeconfig}`
           : ctx.flags.cluster.map((c) => `--cluster ${c}`).join(" ");
       const subtitle = `kubesched diff ${input} --config ${files[0]} --config ${files[1]} --seed ${seed}`;
-      try {
-        writeFileSync(resolvePath(ctx, report), renderReport({ diff: result, subtitle }));
-      } catch (e) {
-        ctx.io.stderr(`error: cannot write --report ${report}: ${(e as Error).message}\n`);
-        return 1;
-      }
+      if (!writeFile(ctx, report, renderReport({ diff: result, subtitle }))) return 1;
     }
     return 0;
   },

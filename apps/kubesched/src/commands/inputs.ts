@@ -1,7 +1,7 @@
 // The inputs of commands: cluster snapshots (--cluster files or what --kubeconfig lists), object
 // files (--pod), configurations (--config), paths relative to the working directory; their
 // errors printed capped, with a did-you-mean hint for unknown plugin names.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import {
   capErrors,
@@ -19,6 +19,7 @@ import {
 import { customResourcesOf, defaultFeatures, type Features } from "@kubesched/framework";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagValues } from "../cli";
+import { closest } from "../suggest";
 import type { clusterInputFlags, kubeconfigFlags } from "./shared-flags";
 
 /** What a helper that reads no flags takes: any command's context. */
@@ -86,6 +87,27 @@ export async function loadClusterInput(
   }
 }
 
+/** Why a file cannot be read or written, in the shell's words (not Node's errno text). */
+export function fileErrorReason(e: unknown): string {
+  switch ((e as NodeJS.ErrnoException).code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EISDIR":
+      return "is a directory";
+    case "ENOTDIR":
+      return "not a directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EROFS":
+      return "read-only file system";
+    case "ENOSPC":
+      return "no space left on device";
+    default:
+      return e instanceof Error ? e.message : String(e);
+  }
+}
+
 /** The one wording of a missing input file, whatever flag named it. */
 export function missingFileError(file: string): string {
   return `error: ${file}: no such file or directory\n`;
@@ -122,6 +144,15 @@ export function resolvePath(ctx: AnyContext, file: string): string {
   return isAbsolute(file) ? file : resolve(ctx.io.cwd, file);
 }
 
+/** Why `path` is not a file that can be read ("no such file or directory", "is a directory"); null when it is one. */
+function notAFile(path: string): string | null {
+  try {
+    return statSync(path).isDirectory() ? "is a directory" : null;
+  } catch (e) {
+    return fileErrorReason(e);
+  }
+}
+
 /**
  * The configuration named by `--config`, or upstream's defaults without it. Configuration errors
  * are printed one per line, prefixed with the file (or "defaults"), and null is returned.
@@ -134,9 +165,12 @@ export function loadConfigFlag(
   features?: Partial<Features>,
 ): KubeSchedulerConfiguration | null {
   const all = features ? { ...defaultFeatures, ...features } : undefined;
-  if (typeof file === "string" && !existsSync(resolvePath(ctx, file))) {
-    ctx.io.stderr(missingFileError(file));
-    return null;
+  if (typeof file === "string") {
+    const problem = notAFile(resolvePath(ctx, file));
+    if (problem !== null) {
+      ctx.io.stderr(`error: ${file}: ${problem}\n`);
+      return null;
+    }
   }
   try {
     return typeof file === "string"
@@ -144,47 +178,28 @@ export function loadConfigFlag(
       : defaultConfig({ registry: ctx.registry, features: all });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    for (const line of e.errors) ctx.io.stderr(`${typeof file === "string" ? file : "defaults"}: ${line}\n`);
+    for (const line of e.errors)
+      ctx.io.stderr(`error: ${typeof file === "string" ? file : "defaults"}: ${line}\n`);
     printUnknownPluginHint(ctx, e.errors);
     return null;
   }
-}
-
-/** Levenshtein distance (for "did you mean"). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        (prev[j] as number) + 1,
-        (cur[j - 1] as number) + 1,
-        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
 }
 
 /**
  * After configuration errors: for each plugin name the registry does not know, the registered name
  * it is probably a typo of, or how to load the package that provides it.
  */
-export function printUnknownPluginHint(ctx: AnyContext, errors: readonly string[]): void {
+function printUnknownPluginHint(ctx: AnyContext, errors: readonly string[]): void {
   const names = new Set<string>();
   for (const line of errors) {
     const m = /\.name: Not found: "([^"]+)"$/.exec(line);
     if (m) names.add(m[1] as string);
   }
   for (const name of names) {
-    const close = [...ctx.registry.keys()]
-      .map((k) => [k, distance(k.toLowerCase(), name.toLowerCase())] as const)
-      .filter(([, d]) => d <= 2)
-      .sort((a, b) => a[1] - b[1])[0];
+    const close = closest(name, ctx.registry.keys());
     ctx.io.stderr(
       close
-        ? `hint: no plugin is named ${name}; did you mean ${close[0]}?\n`
+        ? `hint: no plugin is named ${name}; did you mean ${close}?\n`
         : `hint: no plugin is named ${name}: load the package that provides it with --plugin PKG, or list the package under plugins: in a kubesched-options.yaml next to the configuration\n`,
     );
   }

@@ -10,7 +10,6 @@
 // - Lost leadership: exit 1 at once (bindings in flight are aborted), as upstream's
 //   OnStoppedLeading does.
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import {
   configToYAML,
@@ -34,6 +33,7 @@ import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, FlagValueError, integer, invalidValue, valueFlag } from "../flags";
 import { parseFeatureGates } from "./feature-gates";
 import { loadConfigFlag, resolvePath } from "./inputs";
+import { writeFile } from "./outputs";
 import {
   defaultAlwaysAllowPaths,
   defaultSecurePort,
@@ -432,12 +432,7 @@ export const runCommand = defineCommand({
     const { config, features, serving, kubeconfigPath, master } = applied;
     const writeTo = ctx.flags["write-config-to"];
     if (writeTo !== undefined) {
-      try {
-        writeFileSync(resolvePath(ctx, writeTo), configToYAML(config, ctx.registry));
-      } catch (e) {
-        ctx.io.stderr(`error: cannot write ${writeTo}: ${message(e)}\n`);
-        return 1;
-      }
+      if (!writeFile(ctx, writeTo, configToYAML(config, ctx.registry))) return 1;
       ctx.logger.info("Wrote configuration", { file: writeTo });
       return 0;
     }

@@ -1,7 +1,7 @@
 // Rendering a SimulationResult: table (for people), json and yaml (for tools).
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
 import type { PodResult, SimulationResult } from "@kubesched/cluster";
-import { stringify } from "yaml";
+import { formatted } from "./outputs";
 import { pad } from "./table";
 
 export type OutputFormat = "table" | "json" | "yaml";
@@ -125,12 +125,5 @@ export function renderTable(r: SimulationResult, top = 3): string {
 }
 
 export function renderResult(r: SimulationResult, format: OutputFormat, top = 3): string {
-  switch (format) {
-    case "json":
-      return `${JSON.stringify(r, null, 2)}\n`;
-    case "yaml":
-      return stringify(r, { lineWidth: 0 });
-    default:
-      return renderTable(r, top);
-  }
+  return formatted(format, r, () => renderTable(r, top));
 }

@@ -1,10 +1,10 @@
 // kubesched simulate: the contract in ARCHITECTURE.md (flags, SimulationResult, determinism).
-import { writeFileSync } from "node:fs";
 import { AdmissionError, simulate } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
-import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
+import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
+import { writeFile, writeOutput } from "./outputs";
 import {
   clusterFlag,
   configFlag,
@@ -109,16 +109,10 @@ export const simulateCommand = defineCommand({
     const format: OutputFormat = ctx.flags.output;
     const text = renderResult(result, format, top);
     const { out, report } = ctx.flags;
-    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
-    else ctx.io.stdout(text);
+    if (!writeOutput(ctx, out, text)) return 1;
     if (report !== undefined) {
-      const file = resolvePath(ctx, report);
-      try {
-        writeFileSync(file, renderReport({ simulation: result, subtitle: reportSubtitle(ctx) }));
-      } catch (e) {
-        ctx.io.stderr(`error: cannot write --report ${report}: ${(e as Error).message}\n`);
+      if (!writeFile(ctx, report, renderReport({ simulation: result, subtitle: reportSubtitle(ctx) })))
         return 1;
-      }
     }
     if (format === "table" && result.summary.wallMs !== null) {
       ctx.io.stderr(
