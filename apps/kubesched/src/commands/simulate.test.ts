@@ -746,7 +746,7 @@ describe("kubesched simulate --explain for people", () => {
     );
   });
 
-  it("runs on a generated 5000-node cluster with --explain", async () => {
+  it("runs on a generated 5000-node cluster with --explain: the sampled search and the selected node are shown", async () => {
     const cluster = writeGeneratedCluster(tmp, 5000, 5);
     const { code, stdout, stderr } = await run(
       "simulate",
@@ -755,10 +755,43 @@ describe("kubesched simulate --explain for people", () => {
       "--explain",
       "--pod",
       "default/pending-0",
+      "--top",
+      "1",
     );
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toContain("5 pending pods: 5 scheduled, 0 unschedulable");
-    expect(stdout).toMatch(/default\/pending-0: Scheduled on node-\d+\n {2}filter: \d+\/\d+ nodes passed\n/);
+    // percentageOfNodesToScore: 500 of the 5000 identical nodes are evaluated; all pass and tie.
+    expect(stdout).toMatch(
+      /default\/pending-0: Scheduled on (node-\d+)\n {2}filter: 500 of 500 nodes evaluated passed \(percentageOfNodesToScore: the search stopped at 500 of 5000 nodes\)\n/,
+    );
+    const selected = /Scheduled on (node-\d+)/.exec(stdout)?.[1];
+    // The seed picked a tied node below the top 1: it is shown as one more row, marked.
+    expect(stdout).toContain(
+      "  score (top 1 of 500, and the selected node; weighted per plugin, zeros left out):\n",
+    );
+    expect(stdout).toMatch(new RegExp(`\\n {3}\\*${selected} {2}\\d+ {2}`));
+    expect(stdout).toMatch(
+      /\n {2}tie: 500 nodes share the best score \d+ \((node-\d+, ){9}node-\d+ and 490 more\); the seed picked /,
+    );
+  });
+
+  it("--pod implies --explain (it has no use without it); with --explain=false it is a usage error", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--pod",
+      "shop/web-1",
+    );
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain("\nEXPLAIN\nshop/web-1: Scheduled on node-b2\n  filter: 4/6 nodes passed\n");
+    expect(
+      await run("simulate", "--cluster", "examples/cluster.yaml", "--pod", "shop/web-1", "--explain=false"),
+    ).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "error: --pod: it names the pods to explain, and --explain=false turns explain off\n",
+    });
   });
 });

@@ -30,7 +30,7 @@ const simulateFlags = [
   listFlag({
     name: "pod",
     value: "NS/NAME",
-    description: "With --explain: explain only these pods (every output format). Repeatable.",
+    description: "Explain only these pods (implies --explain; every output format). Repeatable.",
     parse: (raw, flag) => {
       if (!/^[^/]+\/[^/]+$/.test(raw)) throw invalidValue(raw, flag, "use NAMESPACE/NAME");
       return raw;
@@ -59,12 +59,12 @@ const simulateFlags = [
 ] as const;
 
 /** The inputs, under the report's title: which snapshot, configuration and seed. */
-function reportSubtitle(ctx: CommandContext<FlagValues<typeof simulateFlags>>): string {
-  const { cluster, config, seed, explain } = ctx.flags;
+function reportSubtitle(ctx: CommandContext<FlagValues<typeof simulateFlags>>, explain: boolean): string {
+  const { cluster, config, seed } = ctx.flags;
   const parts = [`--cluster ${cluster.join(" --cluster ")}`];
   if (config !== undefined) parts.push(`--config ${config}`);
   parts.push(`--seed ${seed}`);
-  if (explain === true) parts.push("--explain");
+  if (explain) parts.push("--explain");
   return `kubesched simulate ${parts.join(" ")}`;
 }
 
@@ -73,8 +73,14 @@ export const simulateCommand = defineCommand({
   summary: "Schedule a cluster snapshot's pending pods and report where each pod went and why.",
   flags: simulateFlags,
   async run(ctx) {
-    const { seed, top, explain, timing } = ctx.flags;
+    const { seed, top, timing } = ctx.flags;
     const podFilter = ctx.flags.pod.length > 0 ? ctx.flags.pod : undefined;
+    // --pod names the pods to explain: it means --explain (it has no use without it).
+    if (podFilter && ctx.flags.explain === false) {
+      ctx.io.stderr("error: --pod: it names the pods to explain, and --explain=false turns explain off\n");
+      return 2;
+    }
+    const explain = ctx.flags.explain === true || podFilter !== undefined;
     const config = loadConfigFlag(ctx, ctx.flags.config);
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
@@ -87,7 +93,7 @@ export const simulateCommand = defineCommand({
         objects: loaded.objects,
         logger: ctx.logger,
         seed,
-        explain: explain === true,
+        explain,
         ...(podFilter ? { explainPods: podFilter } : {}),
         timing: timing === true,
       });
@@ -111,7 +117,9 @@ export const simulateCommand = defineCommand({
     const { out, report } = ctx.flags;
     if (!writeOutput(ctx, out, text)) return 1;
     if (report !== undefined) {
-      if (!writeFile(ctx, report, renderReport({ simulation: result, subtitle: reportSubtitle(ctx) })))
+      if (
+        !writeFile(ctx, report, renderReport({ simulation: result, subtitle: reportSubtitle(ctx, explain) }))
+      )
         return 1;
     }
     if (format === "table" && result.summary.wallMs !== null) {
