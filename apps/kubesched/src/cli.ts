@@ -34,6 +34,8 @@ export interface CliIO {
   stderr: (s: string) => void;
   /** Relative paths are resolved against it; defaults to process.cwd(). */
   cwd?: string;
+  /** The environment ($KUBECONFIG, HOME, …); defaults to process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface CliOptions {
@@ -383,7 +385,12 @@ function pluginRequests(p: Parsed, cwd: string): PluginRequest[] {
 
 /** Runs the CLI; resolves to the exit code (0 ok, 1 failure, 2 usage error). */
 export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): Promise<number> {
-  const fullIO: Required<CliIO> = { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd ?? process.cwd() };
+  const fullIO: Required<CliIO> = {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    cwd: io.cwd ?? process.cwd(),
+    env: io.env ?? process.env,
+  };
   try {
     const parsed = parseArgs(argv);
     if (parsed.flags.help) {

@@ -98,13 +98,11 @@ export const diffCommand = defineCommand({
       return 1;
     }
     const text = formatted(ctx.flags.output, result, () => renderDiffTable(result));
-    const { out, report, kubeconfig } = ctx.flags;
+    const { out, report, cluster } = ctx.flags;
     if (!writeOutput(ctx, out, text)) return 1;
     if (report !== undefined) {
       const input =
-        kubeconfig !== undefined
-          ? `--kubeconfig ${kubeconfig}`
-          : ctx.flags.cluster.map((c) => `--cluster ${c}`).join(" ");
+        cluster.length > 0 ? cluster.map((c) => `--cluster ${c}`).join(" ") : `--kubeconfig ${loaded.source}`;
       const subtitle = `kubesched diff ${input} --config ${files[0]} --config ${files[1]} --seed ${seed}`;
       if (!writeFile(ctx, report, renderReport({ diff: result, subtitle }))) return 1;
     }

@@ -17,6 +17,7 @@ import {
   loadConfigFile,
 } from "@kubesched/config";
 import { customResourcesOf, defaultFeatures, type Features } from "@kubesched/framework";
+import type { KubeConfigFlags, ResolvedKubeConfig } from "@kubesched/kube";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagValues } from "../cli";
 import { closest } from "../suggest";
@@ -25,61 +26,89 @@ import type { clusterInputFlags, kubeconfigFlags } from "./shared-flags";
 /** What a helper that reads no flags takes: any command's context. */
 type AnyContext = CommandContext<unknown>;
 
-/** Lists the snapshot kinds from the API server of kubeconfig `file` [--context]; null after printing an error. */
-export async function readClusterFlag(
-  ctx: CommandContext<FlagValues<typeof kubeconfigFlags>>,
-  file: string,
-): Promise<KubeObject[] | null> {
-  if (!existsSync(resolvePath(ctx, file))) {
-    ctx.io.stderr(missingFileError(file));
+/**
+ * The client configuration of a command that talks to a cluster, resolved by the one resolver
+ * (@kubesched/kube resolveKubeConfig: kubectl's order, or kube-scheduler's for `run`); null after
+ * printing why there is none.
+ */
+export async function loadKubeConfig(
+  ctx: AnyContext,
+  flags: KubeConfigFlags,
+): Promise<ResolvedKubeConfig | null> {
+  if (flags.kubeconfig !== undefined && !existsSync(resolvePath(ctx, flags.kubeconfig))) {
+    ctx.io.stderr(missingFileError(flags.kubeconfig));
     return null;
   }
+  // @kubesched/kube (and @kubernetes/client-node under it) loads only when a command talks to a cluster.
+  const { KubeConfigError, resolveKubeConfig } = await import("@kubesched/kube");
   try {
-    // @kubesched/kube (and @kubernetes/client-node under it) loads only when a command talks to a cluster.
-    const { buildKubeConfig, readCluster } = await import("@kubesched/kube");
-    const kc = buildKubeConfig(resolvePath(ctx, file));
-    const context = ctx.flags.context;
-    if (context !== undefined) {
-      if (!kc.getContextObject(context)) {
-        ctx.io.stderr(`error: ${file}: no context named "${context}"\n`);
-        return null;
-      }
-      kc.setCurrentContext(context);
-    }
-    return await readCluster(kc, {
+    return resolveKubeConfig(flags, { env: ctx.io.env, cwd: ctx.io.cwd });
+  } catch (e) {
+    if (!(e instanceof KubeConfigError)) throw e;
+    ctx.io.stderr(`error: ${e.message}\n`);
+    return null;
+  }
+}
+
+/** Whether the snapshot comes from a cluster: `--kubeconfig` or `--context` given. */
+export function readsCluster(flags: FlagValues<typeof kubeconfigFlags>): boolean {
+  return flags.kubeconfig !== undefined || flags.context !== undefined;
+}
+
+/**
+ * Lists the snapshot kinds from the API server of the cluster `--kubeconfig` / `--context` name
+ * (kubectl's resolution: else $KUBECONFIG, else ~/.kube/config); null after printing an error.
+ */
+export async function readClusterFlag(
+  ctx: CommandContext<FlagValues<typeof kubeconfigFlags>>,
+): Promise<{ objects: KubeObject[]; source: string } | null> {
+  const { kubeconfig, context } = ctx.flags;
+  const resolved = await loadKubeConfig(ctx, { kubeconfig, context, inCluster: "last" });
+  if (resolved === null) return null;
+  try {
+    const { readCluster } = await import("@kubesched/kube");
+    const objects = await readCluster(resolved.kubeConfig, {
       customResources: customResourcesOf(ctx.registry),
       ...(ctx.flags.namespace !== undefined ? { namespace: ctx.flags.namespace } : {}),
       ...(ctx.flags.selector !== undefined ? { selector: ctx.flags.selector } : {}),
     });
+    return { objects, source: resolved.source };
   } catch (e) {
-    ctx.io.stderr(`error: ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    ctx.io.stderr(`error: ${resolved.source}: ${e instanceof Error ? e.message : String(e)}\n`);
     return null;
   }
 }
 
 /**
- * The cluster snapshot of a command: `--cluster` files, or what `--kubeconfig` lists (checked and
- * expanded by the same loader). Returns a usage code (2) when neither or both are given.
+ * The cluster snapshot of a command: `--cluster` files, or what `--kubeconfig` / `--context` lists
+ * (checked and expanded by the same loader), with where it came from (`source`: the files, or
+ * the kubeconfig). Returns a usage code (2) when neither or both are given.
  */
 export async function loadClusterInput(
   ctx: CommandContext<FlagValues<typeof clusterInputFlags>>,
-): Promise<LoadResult | 1 | 2> {
+): Promise<(LoadResult & { source: string }) | 1 | 2> {
   const clusters = ctx.flags.cluster;
-  const kubeconfig = ctx.flags.kubeconfig;
-  if ((clusters.length === 0) === (kubeconfig === undefined)) {
+  if ((clusters.length === 0) === !readsCluster(ctx.flags)) {
     ctx.io.stderr(
-      "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
+      "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig / --context (read from a cluster)\n",
     );
     return 2;
   }
-  if (kubeconfig === undefined) return loadObjectsFlag(ctx, clusters) ?? 1;
-  const objects = await readClusterFlag(ctx, kubeconfig);
-  if (objects === null) return 1;
+  if (clusters.length > 0) {
+    const loaded = loadObjectsFlag(ctx, clusters);
+    return loaded ? { ...loaded, source: clusters.join(", ") } : 1;
+  }
+  const read = await readClusterFlag(ctx);
+  if (read === null) return 1;
   try {
-    const name = `${kubeconfig} (API server).json`;
-    return loadSnapshotTexts([{ name, text: JSON.stringify({ kind: "List", items: objects }) }], {
-      customResources: customResourcesOf(ctx.registry),
-    });
+    const name = `${read.source} (API server).json`;
+    const loaded = loadSnapshotTexts(
+      [{ name, text: JSON.stringify({ kind: "List", items: read.objects }) }],
+      {
+        customResources: customResourcesOf(ctx.registry),
+      },
+    );
+    return { ...loaded, source: read.source };
   } catch (e) {
     if (!(e instanceof SnapshotLoadError)) throw e;
     printErrors(ctx, e.errors);

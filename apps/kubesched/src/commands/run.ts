@@ -32,7 +32,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, FlagValueError, integer, invalidValue, valueFlag } from "../flags";
 import { parseFeatureGates } from "./feature-gates";
-import { loadConfigFlag, resolvePath } from "./inputs";
+import { loadConfigFlag, loadKubeConfig, resolvePath } from "./inputs";
 import { writeFile } from "./outputs";
 import {
   defaultAlwaysAllowPaths,
@@ -314,7 +314,7 @@ const runFlags = [
     name: "kubeconfig",
     value: "PATH",
     description:
-      "kubeconfig file; default: clientConnection.kubeconfig, else the in-cluster service account, else $KUBECONFIG.",
+      "kubeconfig file; default: clientConnection.kubeconfig, else the in-cluster service account, else $KUBECONFIG's files merged, else ~/.kube/config.",
   }),
   valueFlag({
     name: "master",
@@ -436,18 +436,9 @@ export const runCommand = defineCommand({
       ctx.logger.info("Wrote configuration", { file: writeTo });
       return 0;
     }
-    let kubeConfig: KubeConfig;
-    try {
-      const { buildKubeConfig } = await import("@kubesched/kube");
-      kubeConfig = buildKubeConfig(kubeconfigPath, master);
-    } catch (e) {
-      ctx.io.stderr(
-        kubeconfigPath
-          ? `error: cannot load the kubeconfig ${kubeconfigPath}: ${message(e)}\n`
-          : `error: ${message(e)}\n`,
-      );
-      return 1;
-    }
+    const resolved = await loadKubeConfig(ctx, { kubeconfig: kubeconfigPath, master, inCluster: "first" });
+    if (resolved === null) return 1;
+    const { kubeConfig } = resolved;
     const ac = new AbortController();
     const stop = () => ac.abort();
     process.once("SIGINT", stop);
@@ -516,10 +507,7 @@ export function applyRunFlags(ctx: RunContext): AppliedRun | null {
     ctx.io.stderr("error: leaderElection.leaseDuration must be greater than leaderElection.renewDeadline\n");
     return null;
   }
-  const kubeconfigPath =
-    f.kubeconfig !== undefined
-      ? resolvePath(ctx, f.kubeconfig)
-      : config.clientConnection.kubeconfig || undefined;
+  const kubeconfigPath = f.kubeconfig ?? (config.clientConnection.kubeconfig || undefined);
   const securePort = f["secure-port"];
   const insecurePort = f.port;
   const tlsPath = (name: "cert-dir" | "tls-cert-file" | "tls-private-key-file") => {

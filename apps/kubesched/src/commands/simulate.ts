@@ -103,9 +103,7 @@ export const simulateCommand = defineCommand({
       return 1;
     }
     if (result.summary.pods === 0) {
-      ctx.io.stderr(
-        `warning: no pending pods (pods without spec.nodeName) in ${(ctx.flags.cluster.length > 0 ? ctx.flags.cluster : [String(ctx.flags.kubeconfig)]).join(", ")}\n`,
-      );
+      ctx.io.stderr(`warning: no pending pods (pods without spec.nodeName) in ${loaded.source}\n`);
     }
     for (const p of podFilter ?? []) {
       if (!result.pods.some((r) => `${r.namespace}/${r.name}` === p)) {

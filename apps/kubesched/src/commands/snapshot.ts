@@ -10,13 +10,9 @@ export const snapshotCommand = defineCommand({
   summary: "Read the objects the scheduler uses from a cluster once and write them as a snapshot (YAML).",
   flags: [...kubeconfigFlags, outFlag()],
   async run(ctx) {
-    const file = ctx.flags.kubeconfig;
-    if (file === undefined) {
-      ctx.io.stderr("error: --kubeconfig is required\n");
-      return 2;
-    }
-    const objects = await readClusterFlag(ctx, file);
-    if (objects === null) return 1;
+    const read = await readClusterFlag(ctx);
+    if (read === null) return 1;
+    const { objects } = read;
     const text = objects.map((o) => `---\n${toYAML(o)}`).join("");
     if (!writeOutput(ctx, ctx.flags.out, text)) return 1;
     ctx.io.stderr(`read ${objects.length} objects\n`);
