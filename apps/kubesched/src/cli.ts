@@ -2,7 +2,7 @@
 // whose flag tables (flags.ts) turn into the typed values each command receives. Every failure is
 // a message and an exit code, never a stack trace.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { parseArgs as nodeParseArgs } from "node:util";
 import type { Logger, Registry } from "@kubesched/framework";
@@ -32,7 +32,7 @@ export const kubernetesVersion = "v1.37";
 export interface CliIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
-  /** Relative paths are resolved against it; defaults to process.cwd(). */
+  /** Relative paths are resolved against it; defaults to where the user typed the command (`invocationDir`). */
   cwd?: string;
   /** The environment ($KUBECONFIG, HOME, …); defaults to process.env. */
   env?: Record<string, string | undefined>;
@@ -383,13 +383,47 @@ function pluginRequests(p: Parsed, cwd: string): PluginRequest[] {
   return requests;
 }
 
+/**
+ * Where the user typed the command: every relative path on the command line is resolved against
+ * it. That is the working directory, except under pnpm: `pnpm kubesched …` (and `pnpm exec
+ * kubesched …`) runs the bin from the project's folder, the workspace root, whichever folder under
+ * it the user is in, and marks the run with PNPM_PACKAGE_NAME. The user's folder is then pnpm's
+ * own working directory (our parent's; read from /proc where there is one), else INIT_CWD (npm
+ * sets it when it starts pnpm, as `npx -y pnpm@9 kubesched …` does), else the shell's PWD — the
+ * first of them at or under the project's folder. (pnpm's scripts set INIT_CWD, but print a
+ * banner on stdout: kubesched is not one.)
+ */
+export function invocationDir(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  parentCwd: () => string | undefined = parentWorkingDirectory,
+): string {
+  if (env.PNPM_PACKAGE_NAME === undefined) return cwd;
+  for (const candidate of [parentCwd(), env.INIT_CWD, env.PWD]) {
+    if (candidate === undefined || !path.isAbsolute(candidate)) continue;
+    const rel = path.relative(cwd, candidate);
+    if (rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))) return candidate;
+  }
+  return cwd;
+}
+
+/** The parent process's working directory, where the system shows it (Linux); undefined elsewhere. */
+function parentWorkingDirectory(): string | undefined {
+  try {
+    return readlinkSync(`/proc/${process.ppid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs the CLI; resolves to the exit code (0 ok, 1 failure, 2 usage error). */
 export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): Promise<number> {
+  const env = io.env ?? process.env;
   const fullIO: Required<CliIO> = {
     stdout: io.stdout,
     stderr: io.stderr,
-    cwd: io.cwd ?? process.cwd(),
-    env: io.env ?? process.env,
+    cwd: io.cwd ?? invocationDir(env, process.cwd()),
+    env,
   };
   try {
     const parsed = parseArgs(argv);
