@@ -36,6 +36,8 @@ export interface CliIO {
   cwd?: string;
   /** The environment ($KUBECONFIG, HOME, …); defaults to process.env. */
   env?: Record<string, string | undefined>;
+  /** stderr is a terminal: progress is shown there (see progress.ts). Defaults to false. */
+  stderrTerminal?: boolean;
 }
 
 export interface CliOptions {
@@ -416,6 +418,15 @@ function parentWorkingDirectory(): string | undefined {
   }
 }
 
+/** The process's stdout and stderr (the `kubesched` command, custom runners). */
+export function processIO(): CliIO {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    stderrTerminal: process.stderr.isTTY === true,
+  };
+}
+
 /** Runs the CLI; resolves to the exit code (0 ok, 1 failure, 2 usage error). */
 export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): Promise<number> {
   const env = io.env ?? process.env;
@@ -424,6 +435,7 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     stderr: io.stderr,
     cwd: io.cwd ?? invocationDir(env, process.cwd()),
     env,
+    stderrTerminal: io.stderrTerminal ?? false,
   };
   try {
     const parsed = parseArgs(argv);

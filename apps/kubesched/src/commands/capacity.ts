@@ -5,6 +5,7 @@ import type { Pod } from "@kubesched/api";
 import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } from "@kubesched/cluster";
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
+import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
 import { formatted, writeOutput } from "./outputs";
 import {
@@ -53,6 +54,7 @@ export const capacityCommand = defineCommand({
     outputFlag,
     outFlag("the report"),
     boolFlag({ name: "schema", description: "Print the JSON Schema of the CapacityReport output and exit." }),
+    progressFlag,
   ],
   async run(ctx) {
     if (ctx.flags.schema === true) {
@@ -81,6 +83,11 @@ export const capacityCommand = defineCommand({
       templates.push(pods[0]?.obj as Pod);
     }
     let report: CapacityReport;
+    // The snapshot's pending pods, then the replicas: how many is what capacity finds out.
+    const progress = startProgress(ctx, ctx.flags.progress, {
+      label: "capacity",
+      ...(max > 0 ? { total: pendingPods(loaded.objects) + max } : {}),
+    });
     try {
       report = await capacity({
         config,
@@ -90,11 +97,14 @@ export const capacityCommand = defineCommand({
         logger: ctx.logger,
         seed,
         ...(max > 0 ? { maxReplicas: max } : {}),
+        observer: progress.observer(),
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
       printErrors(ctx, e.errors);
       return 1;
+    } finally {
+      progress.stop();
     }
     const text = formatted(ctx.flags.output, report, () => renderCapacityTable(report));
     return writeOutput(ctx, ctx.flags.out, text) ? 0 : 1;

@@ -6,6 +6,7 @@ import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import { renderReport } from "@kubesched/report";
 import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
+import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
 import { clusterFlag, kubeconfigFlags, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
@@ -66,6 +67,7 @@ export const diffCommand = defineCommand({
       description:
         "Also write a self-contained HTML report to FILE (the two summaries side by side, each pod's placements and why they differ).",
     }),
+    progressFlag,
   ],
   async run(ctx) {
     const files = ctx.flags.config;
@@ -83,6 +85,10 @@ export const diffCommand = defineCommand({
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
     let result: SimulationDiff;
+    const progress = startProgress(ctx, ctx.flags.progress, {
+      label: "diff",
+      total: 2 * pendingPods(loaded.objects),
+    });
     try {
       result = await diff({
         configs: [configs[0] as KubeSchedulerConfiguration, configs[1] as KubeSchedulerConfiguration],
@@ -91,11 +97,14 @@ export const diffCommand = defineCommand({
         objects: loaded.objects,
         logger: ctx.logger,
         seed,
+        observers: [progress.observer("a:"), progress.observer("b:")],
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
       printErrors(ctx, e.errors);
       return 1;
+    } finally {
+      progress.stop();
     }
     const text = formatted(ctx.flags.output, result, () => renderDiffTable(result));
     const { out, report, cluster } = ctx.flags;

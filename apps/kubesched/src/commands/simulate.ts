@@ -3,6 +3,7 @@ import { AdmissionError, simulate } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
+import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
 import { writeFile, writeOutput } from "./outputs";
 import {
@@ -56,6 +57,7 @@ const simulateFlags = [
     description:
       "Measure wall time (summary.wallMs, podsPerSecond); the output is then no longer reproducible.",
   }),
+  progressFlag,
 ] as const;
 
 /** The inputs, under the report's title: which snapshot, configuration and seed. */
@@ -86,6 +88,10 @@ export const simulateCommand = defineCommand({
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
     let result: Awaited<ReturnType<typeof simulate>>;
+    const progress = startProgress(ctx, ctx.flags.progress, {
+      label: "simulate",
+      total: pendingPods(loaded.objects),
+    });
     try {
       result = await simulate({
         config,
@@ -96,11 +102,14 @@ export const simulateCommand = defineCommand({
         explain,
         ...(podFilter ? { explainPods: podFilter } : {}),
         timing: timing === true,
+        observer: progress.observer(),
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
       printErrors(ctx, e.errors);
       return 1;
+    } finally {
+      progress.stop();
     }
     if (result.summary.pods === 0) {
       ctx.io.stderr(`warning: no pending pods (pods without spec.nodeName) in ${loaded.source}\n`);
