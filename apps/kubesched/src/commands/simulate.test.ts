@@ -418,7 +418,7 @@ describe("kubesched simulate errors", () => {
       expect(code).toBe(2);
       expect(stdout).toBe("");
       expect(stderr).toBe(
-        "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
+        "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig / --context (read from a cluster)\n",
       );
     });
     for (const seed of ["abc", "-1", "1.5", "4294967296"]) {
