@@ -76,6 +76,13 @@ describe("progress of simulate, capacity, diff", { timeout: 60_000 }, () => {
     expect((await run({ stderrTerminal: true }, ...simulateArgs, "--no-progress")).stderr).toBe("");
     // A short run on a terminal ends before the display would appear.
     expect((await run({ stderrTerminal: true }, ...simulateArgs)).stderr).toBe("");
+    // -v 2 logs a line per pod on stderr: no display by default, --progress still forces it.
+    expect((await run({ stderrTerminal: true }, ...simulateArgs, "-v", "2")).stderr).not.toContain(
+      "simulate [",
+    );
+    expect((await run({ stderrTerminal: false }, ...simulateArgs, "-v", "2", "--progress")).stderr).toContain(
+      "simulate [",
+    );
   });
 });
 
@@ -91,6 +98,7 @@ describe("startProgress on a terminal", () => {
     let stderr = "";
     const ctx = {
       io: { stderr: (s: string) => (stderr += s), stderrTerminal: true },
+      logger: { v: () => false },
     } as unknown as CommandContext;
     const progress = startProgress(ctx, undefined, { label: "simulate", total: 100 });
     const observer = progress.observer();

@@ -3,7 +3,7 @@
 // any output stream, a line-per-update mode for streams that are not terminals, one small
 // dependency, plain CommonJS that runs on every Node; ora draws a spinner with no ETA, listr2 and
 // @clack/prompts are built for task lists and prompts).
-// Shown when stderr is a terminal and the run has taken 2 s, or at once with --progress;
+// Shown when stderr is a terminal (and -v is below 2) and the run has taken 2 s, or at once with --progress;
 // --no-progress never. The scheduler's observer drives it: a simulation runs in one stretch of
 // the event loop, so every redraw happens on a scheduling event, never on a timer.
 
@@ -67,7 +67,9 @@ export function startProgress(
   forced: boolean | undefined,
   what: { label: string; total?: number },
 ): Progress {
-  if (forced === false || (forced === undefined && !ctx.io.stderrTerminal)) return noProgress;
+  // By default not at -v 2 and up either: a log line per pod shares stderr with the display.
+  if (forced === false) return noProgress;
+  if (forced === undefined && (!ctx.io.stderrTerminal || ctx.logger.v(2))) return noProgress;
   const total = what.total;
   const started = performance.now();
   const scheduled = new Set<string>();

@@ -23,7 +23,9 @@ function findPnpm(): string[] {
 
 function run(cmd: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd[0] as string, cmd.slice(1), { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    // No "update available" box from pnpm on stderr.
+    const env = { ...process.env, npm_config_update_notifier: "false" };
+    const child = spawn(cmd[0] as string, cmd.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
