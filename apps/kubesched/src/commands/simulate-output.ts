@@ -66,10 +66,15 @@ export function renderExplain(p: PodResult, top: number, nodeCount: number): str
     }
     // upstream findNodesThatPassFilters: the search stops once numFeasibleNodesToFind nodes
     // passed (percentageOfNodesToScore), so on a large cluster only some nodes are evaluated.
+    // upstream evaluateNominatedNode: a pod nominated by an earlier preemption is tried on its
+    // nominated node first, and when that node passes no other is evaluated.
+    const nominatedOnly = p.nominatedNode !== null && nodes.length === 1 && nodes[0]?.[0] === p.nominatedNode;
     lines.push(
-      nodes.length < considered
-        ? `  filter: ${passed} of ${nodes.length} nodes evaluated passed (percentageOfNodesToScore: the search stopped at ${nodes.length} of ${considered} nodes)`
-        : `  filter: ${passed}/${nodes.length} nodes passed`,
+      nominatedOnly && passed === 1
+        ? `  filter: 1/1 nodes passed (the nominated node, evaluated first: it passed, so no other node was evaluated)`
+        : nodes.length < considered
+          ? `  filter: ${passed} of ${nodes.length} nodes evaluated passed (percentageOfNodesToScore: the search stopped at ${nodes.length} of ${considered} nodes)`
+          : `  filter: ${passed}/${nodes.length} nodes passed`,
     );
     for (const [plugin, agg] of [...rejected].sort(
       (a, b) => b[1].nodes - a[1].nodes || (a[0] < b[0] ? -1 : 1),

@@ -514,6 +514,15 @@ describe("kubesched simulate --cluster examples/preemption.yaml", () => {
     expect(r.summary).toMatchObject({ pods: 2, scheduled: 1, unschedulable: 1 });
   });
 
+  it("--explain: the preemptor's deciding attempt evaluated its nominated node only, and says so", async () => {
+    const { code, stdout } = await run("simulate", "--cluster", "examples/preemption.yaml", "--explain");
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      "prod/payments-0: Scheduled on worker-1\n  filter: 1/1 nodes passed (the nominated node, evaluated first: it passed, so no other node was evaluated)\n",
+    );
+    expect(stdout).not.toContain("percentageOfNodesToScore");
+  });
+
   it("lists preemptions in the table", async () => {
     const { code, stdout } = await run("simulate", "--cluster", "examples/preemption.yaml");
     expect(code).toBe(0);
