@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-import { runCli } from "./cli";
+import { processIO, runCli } from "./cli";
 
-const code = await runCli(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-});
+const code = await runCli(process.argv.slice(2), processIO());
 process.exitCode = code;

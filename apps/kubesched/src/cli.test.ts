@@ -1,6 +1,6 @@
 // The command-line parser over the CommandSpec tree (node:util parseArgs underneath).
 import { describe, expect, it } from "vitest";
-import { type CommandSpec, parseArgs, UsageError } from "./cli";
+import { type CommandSpec, invocationDir, parseArgs, UsageError } from "./cli";
 
 const leaf: CommandSpec = {
   name: "simulate",
@@ -59,19 +59,56 @@ describe("parseArgs", () => {
     );
   });
 
+  it("--no-NAME sets a boolean flag to false; value flags have no negation", () => {
+    expect(parse("simulate", "--explain", "--no-explain").lists.explain).toEqual(["true", "false"]);
+    expect(parse("simulate", "--no-explain").flags.explain).toBeUndefined();
+    expect(usageError("simulate", "--no-explain=true")).toBe(
+      'invalid value "true" for --no-explain: use no value',
+    );
+    expect(usageError("simulate", "--no-cluster")).toBe("unknown flag --no-cluster");
+  });
+
   it("-- ends the flags", () => {
     expect(parse("simulate", "--", "--explain", "-o").args).toEqual(["--explain", "-o"]);
   });
 
   it("usage errors say what is wrong", () => {
-    expect(usageError("simulat")).toBe('unknown command "simulat" for "kubesched"');
+    expect(usageError("simulat")).toBe('unknown command "simulat" for "kubesched" (did you mean simulate?)');
     expect(usageError("config", "nope")).toBe('unknown command "nope" for "kubesched config"');
-    expect(usageError("simulate", "--explian")).toBe("unknown flag: --explian");
-    expect(usageError("simulate", "-x")).toBe("unknown flag: -x");
+    expect(usageError("simulate", "--explian")).toBe("unknown flag --explian (did you mean --explain?)");
+    expect(usageError("simulate", "--clus")).toBe("unknown flag --clus (did you mean --cluster?)");
+    expect(usageError("simulate", "-x")).toBe("unknown flag -x");
     expect(usageError("simulate", "--cluster")).toBe("flag --cluster needs a value (FILE)");
     expect(usageError("simulate", "-o", "xml")).toBe(
       'invalid value "xml" for --output: use one of table, json',
     );
     expect(usageError("simulate", "-o", "json", "--output=table")).toBe("flag --output given more than once");
+  });
+});
+
+// `cd examples && pnpm kubesched simulate --cluster cluster.yaml`: pnpm runs the bin from the
+// project's folder; relative paths are the user's (workspace-bin.test.ts runs it through pnpm).
+describe("invocationDir", () => {
+  const root = "/repo";
+  const underPnpm = { PNPM_PACKAGE_NAME: "kubesched-monorepo" };
+
+  it("is the working directory when pnpm did not start us", () => {
+    expect(invocationDir({ INIT_CWD: "/repo/examples", PWD: "/repo/examples" }, root, () => "/repo/x")).toBe(
+      root,
+    );
+  });
+
+  it("under pnpm: pnpm's own directory, else INIT_CWD, else PWD — the first at or under the project", () => {
+    expect(invocationDir({ ...underPnpm, INIT_CWD: "/repo/a" }, root, () => "/repo/examples")).toBe(
+      "/repo/examples",
+    );
+    expect(invocationDir({ ...underPnpm, INIT_CWD: "/repo/a", PWD: "/repo/b" }, root, () => undefined)).toBe(
+      "/repo/a",
+    );
+    expect(invocationDir({ ...underPnpm, PWD: "/repo/b" }, root, () => "/elsewhere")).toBe("/repo/b");
+    expect(invocationDir({ ...underPnpm, INIT_CWD: "/other", PWD: "relative" }, root, () => "/repo2")).toBe(
+      root,
+    );
+    expect(invocationDir({ ...underPnpm }, root, () => root)).toBe(root);
   });
 });

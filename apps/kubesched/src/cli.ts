@@ -2,7 +2,7 @@
 // whose flag tables (flags.ts) turn into the typed values each command receives. Every failure is
 // a message and an exit code, never a stack trace.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { parseArgs as nodeParseArgs } from "node:util";
 import type { Logger, Registry } from "@kubesched/framework";
@@ -24,6 +24,7 @@ import {
   type PluginRequest,
   splitSpecs,
 } from "./plugins/plugin-packages";
+import { closest } from "./suggest";
 
 /** The Kubernetes minor this CLI tracks. */
 export const kubernetesVersion = "v1.37";
@@ -31,8 +32,12 @@ export const kubernetesVersion = "v1.37";
 export interface CliIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
-  /** Relative paths are resolved against it; defaults to process.cwd(). */
+  /** Relative paths are resolved against it; defaults to where the user typed the command (`invocationDir`). */
   cwd?: string;
+  /** The environment ($KUBECONFIG, HOME, …); defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** stderr is a terminal: progress is shown there (see progress.ts). Defaults to false. */
+  stderrTerminal?: boolean;
 }
 
 export interface CliOptions {
@@ -70,7 +75,7 @@ export function defineCommand<const F extends readonly FlagSpec[]>(spec: Command
   return spec;
 }
 
-/** A usage error: printed with the command's usage, exit code 2. */
+/** A usage error: printed on one line with a pointer to the command's `--help`, exit code 2. */
 export class UsageError extends Error {
   constructor(
     message: string,
@@ -223,7 +228,15 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
   if (command.subcommands && !command.run) {
     const stray = rest.find((t) => !t.startsWith("-"));
     if (stray !== undefined) {
-      throw new UsageError(`unknown command "${stray}" for "${path.join(" ")}"`, command, path);
+      const close = closest(
+        stray,
+        command.subcommands.map((c) => c.name),
+      );
+      throw new UsageError(
+        `unknown command "${stray}" for "${path.join(" ")}"${close ? ` (did you mean ${close}?)` : ""}`,
+        command,
+        path,
+      );
     }
   }
 
@@ -256,18 +269,19 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
       continue;
     }
     if (t.kind !== "option") continue;
-    const spec = specs.find((f) => f.name === t.name);
-    if (!spec) throw new UsageError(`unknown flag: ${t.rawName}`, command, path);
+    const negated = negatedBoolean(specs, t.rawName);
+    const spec = negated ?? specs.find((f) => f.name === t.name);
+    if (!spec) throw new UsageError(unknownFlag(root, command, path, t.rawName), command, path);
     const given = lists[spec.name] ?? [];
     if (!spec.value) {
-      if (t.inlineValue && t.value !== "true" && t.value !== "false") {
+      if (t.inlineValue && (negated || (t.value !== "true" && t.value !== "false"))) {
         throw new UsageError(
-          `invalid value "${t.value}" for --${spec.name}: use true or false`,
+          `invalid value "${t.value}" for ${t.rawName}: use ${negated ? "no value" : "true or false"}`,
           command,
           path,
         );
       }
-      given.push(t.inlineValue ? (t.value as string) : "true");
+      given.push(negated ? "false" : t.inlineValue ? (t.value as string) : "true");
       lists[spec.name] = given;
       continue;
     }
@@ -295,6 +309,35 @@ export function parseArgs(argv: readonly string[], root: CommandSpec = rootComma
     if (last !== undefined && (spec.value || last === "true")) flags[spec.name] = spec.value ? last : true;
   }
   return { command, path, flags, lists, args };
+}
+
+/** `--no-NAME` of a boolean flag NAME (when no flag is itself named no-NAME): NAME=false. */
+function negatedBoolean(specs: readonly FlagSpec[], rawName: string): FlagSpec | undefined {
+  if (!rawName.startsWith("--no-") || specs.some((f) => `--${f.name}` === rawName)) return undefined;
+  return specs.find((f) => !f.value && f.name === rawName.slice(5));
+}
+
+/**
+ * The one line of an unknown flag: the command's flag it is probably a typo of, else the commands
+ * that have a flag by that name.
+ */
+function unknownFlag(root: CommandSpec, command: CommandSpec, path: string[], rawName: string): string {
+  const line = `unknown flag ${rawName}`;
+  if (!rawName.startsWith("--")) return line;
+  const name = rawName.slice(2);
+  const close = closest(
+    name,
+    flagsOf(command).map((f) => f.name),
+  );
+  if (close) return `${line} (did you mean --${close}?)`;
+  const elsewhere: string[] = [];
+  const visit = (cmd: CommandSpec, at: string[]) => {
+    if (cmd.run && cmd !== command && (cmd.flags ?? []).some((f) => f.name === name))
+      elsewhere.push(at.join(" "));
+    for (const sub of cmd.subcommands ?? []) visit(sub, [...at, sub.name]);
+  };
+  visit(root, []);
+  return elsewhere.length > 0 ? `${line} for "${path.join(" ")}" (a flag of: ${elsewhere.join(", ")})` : line;
 }
 
 function checkArgs(p: Parsed): void {
@@ -335,9 +378,58 @@ function pluginRequests(p: Parsed, cwd: string): PluginRequest[] {
   return requests;
 }
 
+/**
+ * Where the user typed the command: every relative path on the command line is resolved against
+ * it. That is the working directory, except under pnpm: `pnpm kubesched …` (and `pnpm exec
+ * kubesched …`) runs the bin from the project's folder, the workspace root, whichever folder under
+ * it the user is in, and marks the run with PNPM_PACKAGE_NAME. The user's folder is then pnpm's
+ * own working directory (our parent's; read from /proc where there is one), else INIT_CWD (npm
+ * sets it when it starts pnpm, as `npx -y pnpm@9 kubesched …` does), else the shell's PWD — the
+ * first of them at or under the project's folder. (pnpm's scripts set INIT_CWD, but print a
+ * banner on stdout: kubesched is not one.)
+ */
+export function invocationDir(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  parentCwd: () => string | undefined = parentWorkingDirectory,
+): string {
+  if (env.PNPM_PACKAGE_NAME === undefined) return cwd;
+  for (const candidate of [parentCwd(), env.INIT_CWD, env.PWD]) {
+    if (candidate === undefined || !path.isAbsolute(candidate)) continue;
+    const rel = path.relative(cwd, candidate);
+    if (rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))) return candidate;
+  }
+  return cwd;
+}
+
+/** The parent process's working directory, where the system shows it (Linux); undefined elsewhere. */
+function parentWorkingDirectory(): string | undefined {
+  try {
+    return readlinkSync(`/proc/${process.ppid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process's stdout and stderr (the `kubesched` command, custom runners). */
+export function processIO(): CliIO {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    stderrTerminal: process.stderr.isTTY === true,
+  };
+}
+
 /** Runs the CLI; resolves to the exit code (0 ok, 1 failure, 2 usage error). */
 export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): Promise<number> {
-  const fullIO: Required<CliIO> = { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd ?? process.cwd() };
+  const env = io.env ?? process.env;
+  const fullIO: Required<CliIO> = {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    cwd: io.cwd ?? invocationDir(env, process.cwd()),
+    env,
+    stderrTerminal: io.stderrTerminal ?? false,
+  };
   try {
     const parsed = parseArgs(argv);
     if (parsed.flags.help) {
@@ -377,7 +469,7 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     });
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`error: ${e.message}\n\n${usage(e.command, e.path)}`);
+      io.stderr(`error: ${e.message}\nRun "${e.path.join(" ")} --help" for usage.\n`);
       return 2;
     }
     if (e instanceof OptionsFileError) {

@@ -1,6 +1,6 @@
 import type { PluginDescriptor, PluginFactory, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { runCli } from "./cli";
+import { processIO, runCli } from "./cli";
 
 export {
   type CliIO,
@@ -46,11 +46,6 @@ export interface SchedulerCommand {
 export function createSchedulerCommand(opts: { registry?: OutOfTreeRegistry } = {}): SchedulerCommand {
   const registry = mergeRegistries(inTreeRegistry, opts.registry);
   return {
-    run: (argv) =>
-      runCli(
-        argv,
-        { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) },
-        { registry },
-      ),
+    run: (argv) => runCli(argv, processIO(), { registry }),
   };
 }

@@ -3,7 +3,7 @@
 // configuration, a summary of utilisation, spread and outcomes, side by side.
 import { tryParseQuantity } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
-import type { AttemptExplanation } from "@kubesched/scheduler";
+import type { AttemptExplanation, SchedulingObserver } from "@kubesched/scheduler";
 import {
   type PodOutcome,
   type PodResult,
@@ -77,6 +77,8 @@ export interface SimulationDiff {
 export interface DiffOptions
   extends Omit<SimulateOptions, "config" | "explain" | "explainPods" | "timing" | "observer"> {
   configs: readonly [KubeSchedulerConfiguration, KubeSchedulerConfiguration];
+  /** Watch each run (the first configuration's, the second's) as its scheduler's observer. */
+  observers?: readonly [SchedulingObserver | undefined, SchedulingObserver | undefined];
   /** Names for the two configurations in messages (their file names in the CLI). */
   labels: readonly [string, string];
 }
@@ -187,9 +189,10 @@ function explainDifference(
 
 /** Runs the snapshot through both configurations with the same seed and compares them. */
 export async function diff(opts: DiffOptions): Promise<SimulationDiff> {
-  const { configs, labels, ...rest } = opts;
-  const a = await simulate({ ...rest, config: configs[0], explain: true });
-  const b = await simulate({ ...rest, config: configs[1], explain: true });
+  const { configs, labels, observers, ...rest } = opts;
+  const watched = (i: 0 | 1) => (observers?.[i] ? { observer: observers[i] } : {});
+  const a = await simulate({ ...rest, config: configs[0], explain: true, ...watched(0) });
+  const b = await simulate({ ...rest, config: configs[1], explain: true, ...watched(1) });
   const pods: PodDiff[] = [];
   let changed = 0;
   a.pods.forEach((pa, i) => {

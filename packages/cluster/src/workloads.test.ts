@@ -6,6 +6,7 @@ import { recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { loadSnapshotTexts } from "./load";
 import { simulate } from "./simulate";
+import { generatedName } from "./workloads";
 
 const nodes = ["n1", "n2", "n3"]
   .map(
@@ -164,5 +165,62 @@ metadata: {name: rs-abcde, labels: {app: web}, ownerReferences: [{apiVersion: ap
 spec: {nodeName: n1, containers: [{name: c, image: x}]}
 `);
     expect(podsOf(objects)).toHaveLength(3);
+  });
+});
+
+describe("generated pod names (generateName + 5 characters, as the API server gives them)", () => {
+  const alphabet = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
+  const deployment = (name: string, replicas: number) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, namespace: shop}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 10m}}}]}
+`;
+
+  it("a 2000-node cluster with 92 Deployments of 50 replicas loads: every pod name is unique", () => {
+    const nodeDocs = Array.from(
+      { length: 2000 },
+      (_, i) => `---
+apiVersion: v1
+kind: Node
+metadata: {name: node-${i}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+`,
+    ).join("");
+    const workloads = Array.from({ length: 92 }, (_, i) => deployment(`svc-${i}`, 50)).join("");
+    const objects = loadSnapshotTexts([{ name: "big.yaml", text: nodeDocs + workloads }]).objects;
+    const names = podsOf(objects).map((p) => p.metadata?.name ?? "");
+    expect(names).toHaveLength(92 * 50);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("one owner's suffixes never collide (a permutation of the 27^5 suffixes), and look random", () => {
+    const names = Array.from({ length: 100_000 }, (_, i) => generatedName("web-", "uid-1", i));
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names.slice(0, 1000)) expect(n.slice(4)).toMatch(alphabet);
+    // Consecutive indexes do not give consecutive suffixes.
+    expect(new Set(names.slice(0, 100).map((n) => n.slice(4, 6))).size).toBeGreaterThan(50);
+    // The last index of the space still maps into it.
+    expect(generatedName("web-", "uid-1", 27 ** 5 - 1)).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(() => generatedName("web-", "uid-1", 27 ** 5)).toThrow(RangeError);
+  });
+
+  it("a name is a function of (owner, index): the same in any input order, different per owner", () => {
+    const a = podsOf(load(deployment("a", 3) + deployment("b", 3))).map((p) => p.metadata?.name);
+    const b = podsOf(load(deployment("b", 3) + deployment("a", 3))).map((p) => p.metadata?.name);
+    expect(new Set(a)).toEqual(new Set(b));
+    expect(generatedName("x-", "uid-1", 0)).not.toBe(generatedName("x-", "uid-2", 0));
+  });
+
+  it("generateName is cut to 58 characters, as the API server's name generator does", () => {
+    const long = `${"a".repeat(70)}-`;
+    const name = generatedName(long, "uid", 0);
+    expect(name).toHaveLength(63);
+    expect(name.slice(0, 58)).toBe("a".repeat(58));
   });
 });

@@ -34,23 +34,69 @@ function fnv32a(s: string): number {
   return h >>> 0;
 }
 
-// upstream: k8s.io/apimachinery/pkg/util/rand SafeEncodeString's alphabet (no vowels, no
-// look-alikes), used for pod-template-hash and generated name suffixes.
+// upstream: k8s.io/apimachinery/pkg/util/rand's alphabet (no vowels, no look-alikes), used by
+// SafeEncodeString for pod-template-hash and by String(n) for generated name suffixes.
 const alphanums = "bcdfghjklmnpqrstvwxz2456789";
 function safeEncode(s: string): string {
   let out = "";
   for (let i = 0; i < s.length; i++) out += alphanums[s.charCodeAt(i) % alphanums.length];
   return out;
 }
-/** The pod-template-hash of a template (the value differs from kube-controller-manager's: see README). */
+/**
+ * The pod-template-hash of a template, as upstream's controller.ComputeHash: FNV-32a, printed in
+ * decimal, SafeEncodeString'd (the hashed bytes differ from kube-controller-manager's: see README).
+ */
 export function podTemplateHash(template: unknown): string {
   return safeEncode(String(fnv32a(JSON.stringify(template))));
 }
-/** A 5-character generateName suffix, deterministic for a seed string (upstream: utilrand.String(5)). */
-function suffix(seed: string): string {
-  let out = "";
-  for (let i = 0; i < 5; i++) out += alphanums[fnv32a(`${seed}/${i}`) % alphanums.length];
-  return out;
+
+// upstream: k8s.io/apiserver/pkg/storage/names SimpleNameGenerator — generateName, cut to leave
+// room for the 5 random characters of a 63-character name, then utilrand.String(5).
+const randomLength = 5;
+const maxGeneratedNameLength = 63 - randomLength;
+/** 27^5: the number of distinct suffixes. */
+const suffixSpace = alphanums.length ** randomLength;
+
+// lowbias32 (a well-mixing 32-bit integer hash): the Feistel rounds' function.
+function mix32(x: number): number {
+  let h = x >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * The name the API server gives the `index`-th object created with `generateName` by one
+ * controller (`key`: the owner's uid). Real suffixes are random; here they are the index run
+ * through a permutation of the 27^5 suffixes keyed by `key` (a 4-round Feistel network over 24
+ * bits, cycle-walked into 27^5): they look as random, but one owner's objects never share a
+ * suffix, and a name depends on (owner, index) alone, not on what else the snapshot holds.
+ */
+export function generatedName(generateName: string, key: string, index: number): string {
+  if (!Number.isInteger(index) || index < 0 || index >= suffixSpace) {
+    throw new RangeError(`generated name index ${index} is outside 0..${suffixSpace - 1}`);
+  }
+  const keys = [0, 1, 2, 3].map((round) => fnv32a(`${key}/${round}`));
+  let x = index;
+  do {
+    let left = x >>> 12;
+    let right = x & 0xfff;
+    for (const k of keys) {
+      const next = left ^ (mix32(right ^ k) & 0xfff);
+      left = right;
+      right = next;
+    }
+    x = (left << 12) | right;
+  } while (x >= suffixSpace);
+  let suffix = "";
+  for (let i = 0; i < randomLength; i++) {
+    suffix += alphanums[x % alphanums.length];
+    x = Math.floor(x / alphanums.length);
+  }
+  return generateName.slice(0, maxGeneratedNameLength) + suffix;
 }
 
 function meta(o: Json): Json {
@@ -125,7 +171,7 @@ function replicaSetPods(
       obj: podFromTemplate(
         rs,
         ownerRef("apps/v1", "ReplicaSet", rs),
-        `${name}-${suffix(`${uid}/${i}`)}`,
+        generatedName(`${name}-`, uid, i),
         extraLabels,
       ),
     });
@@ -239,7 +285,8 @@ function job(j: Json, pods: readonly Pod[]): ExpandedObject[] {
   const out: ExpandedObject[] = [];
   for (let i = 0; i < missing; i++) {
     const indexed = sp.completionMode === "Indexed";
-    const podName = indexed ? `${name}-${i}-${suffix(`${uid}/${i}`)}` : `${name}-${suffix(`${uid}/${i}`)}`;
+    // upstream: job controller — generateName "<job>-" ("<job>-<index>-" for Indexed jobs).
+    const podName = generatedName(indexed ? `${name}-${i}-` : `${name}-`, uid, i);
     const pod = podFromTemplate(j, ownerRef("batch/v1", "Job", j), podName, {
       ...labels,
       ...(indexed ? { "batch.kubernetes.io/job-completion-index": String(i) } : {}),
@@ -287,12 +334,13 @@ function daemonSet(ds: Json, pods: readonly Pod[], nodes: readonly Node[]): Expa
   const name = String(meta(ds).name);
   const generation = typeof meta(ds).generation === "number" ? String(meta(ds).generation) : "1";
   const out: ExpandedObject[] = [];
-  for (const node of nodes) {
+  for (const [index, node] of nodes.entries()) {
     const nodeName = node.metadata?.name ?? "";
+    // The index is the node's in the snapshot: each node's pod keeps its name whichever others run it.
     const pod = podFromTemplate(
       ds,
       ownerRef("apps/v1", "DaemonSet", ds),
-      `${name}-${suffix(`${uid}/${nodeName}`)}`,
+      generatedName(`${name}-`, uid, index),
       {
         "controller-revision-hash": podTemplateHash(spec(ds).template),
         "pod-template-generation": generation,

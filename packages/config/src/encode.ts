@@ -33,5 +33,10 @@ export function encodeConfig(cfg: KubeSchedulerConfiguration, registry?: Registr
 
 /** YAML of encodeConfig, keys sorted as upstream's encoder writes them. */
 export function configToYAML(cfg: KubeSchedulerConfiguration, registry?: Registry): string {
-  return stringify(encodeConfig(cfg, registry), { sortMapEntries: true, lineWidth: 0, indentSeq: false });
+  return stringify(encodeConfig(cfg, registry), {
+    sortMapEntries: true,
+    lineWidth: 0,
+    indentSeq: false,
+    aliasDuplicateObjects: false,
+  });
 }

@@ -38,11 +38,13 @@ export {
   type WatchedObjects,
 } from "./kube-cluster-source";
 export {
-  type BuildKubeConfigOptions,
-  buildKubeConfig,
   inClusterAvailable,
   type KubeConfig,
   KubeConfigError,
+  type KubeConfigFlags,
+  type ResolvedKubeConfig,
+  type ResolveKubeConfigOptions,
+  resolveKubeConfig,
   serviceAccountDir,
 } from "./kube-config";
 export {

@@ -1,13 +1,13 @@
 // kubesched capacity: how many more replicas of a pod fit, where they go, and why the next one
 // does not: kubernetes-sigs/cluster-capacity's question on the simulate path, with a versioned
 // output (kubesched.io/v1alpha1 CapacityReport, JSON Schema from `--schema`).
-import { writeFileSync } from "node:fs";
 import type { Pod } from "@kubesched/api";
 import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } from "@kubesched/cluster";
-import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, resolvePath } from "./inputs";
+import { pendingPods, progressFlag, startProgress } from "../progress";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
+import { formatted, writeOutput } from "./outputs";
 import {
   clusterFlag,
   configFlag,
@@ -56,6 +56,7 @@ export const capacityCommand = defineCommand({
     outputFlag,
     outFlag("the report"),
     boolFlag({ name: "schema", description: "Print the JSON Schema of the CapacityReport output and exit." }),
+    progressFlag,
   ],
   async run(ctx) {
     if (ctx.flags.schema === true) {
@@ -84,6 +85,11 @@ export const capacityCommand = defineCommand({
       templates.push(pods[0]?.obj as Pod);
     }
     let report: CapacityReport;
+    // The snapshot's pending pods, then the replicas: how many is what capacity finds out.
+    const progress = startProgress(ctx, ctx.flags.progress, {
+      label: "capacity",
+      ...(max > 0 ? { total: pendingPods(loaded.objects) + max } : {}),
+    });
     try {
       report = await capacity({
         config,
@@ -93,22 +99,16 @@ export const capacityCommand = defineCommand({
         logger: ctx.logger,
         seed,
         ...(max > 0 ? { maxReplicas: max } : {}),
+        observer: progress.observer(),
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
       printErrors(ctx, e.errors);
       return 1;
+    } finally {
+      progress.stop();
     }
-    const format = ctx.flags.output;
-    const text =
-      format === "json"
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : format === "yaml"
-          ? stringify(report, { lineWidth: 0 })
-          : renderCapacityTable(report);
-    const out = ctx.flags.out;
-    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
-    else ctx.io.stdout(text);
-    return 0;
+    const text = formatted(ctx.flags.output, report, () => renderCapacityTable(report));
+    return writeOutput(ctx, ctx.flags.out, text) ? 0 : 1;
   },
 });

@@ -55,7 +55,7 @@ describe("kubesched config validate", () => {
         code: 1,
         stdout: "",
         stderr:
-          errors.map((e) => `${path}: ${e}\n`).join("") +
+          errors.map((e) => `error: ${path}: ${e}\n`).join("") +
           (file === "unknown-plugin.yaml"
             ? "hint: no plugin is named NodeResourceFit; did you mean NodeResourcesFit?\n"
             : ""),
@@ -72,22 +72,28 @@ describe("kubesched config validate", () => {
     );
     expect(res.code).toBe(1);
     expect(res.stdout).toBe("examples/config/default.yaml: valid\n");
-    expect(res.stderr).toContain("examples/invalid/backoff.yaml: podMaxBackoffSeconds");
+    expect(res.stderr).toContain("error: examples/invalid/backoff.yaml: podMaxBackoffSeconds");
   });
 
-  it("a missing file is an error, not a crash", async () => {
+  it("a missing file or a directory is one error line in the one format, not a crash", async () => {
     expect(await run("config", "validate", "nope.yaml")).toEqual({
       code: 1,
       stdout: "",
-      stderr: `nope.yaml: cannot read ${root}nope.yaml: no such file\n`,
+      stderr: "error: nope.yaml: no such file or directory\n",
+    });
+    expect(await run("config", "validate", "examples")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: examples: is a directory\n",
     });
   });
 
   it("needs a FILE", async () => {
     const res = await run("config", "validate");
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: missing argument FILE\n\n/);
-    expect(res.stderr).toContain("Usage:\n  kubesched config validate [flags] FILE...");
+    expect(res.stderr).toBe(
+      'error: missing argument FILE\nRun "kubesched config validate --help" for usage.\n',
+    );
   });
 });
 
@@ -135,7 +141,7 @@ describe("kubesched config print-defaults", () => {
     const res = await run("config", "print-defaults", "--config", "examples/invalid/backoff.yaml");
     expect(res.code).toBe(1);
     expect(res.stderr).toBe(
-      "examples/invalid/backoff.yaml: podMaxBackoffSeconds: Invalid value: 5: must be greater than or equal to PodInitialBackoffSeconds\n",
+      "error: examples/invalid/backoff.yaml: podMaxBackoffSeconds: Invalid value: 5: must be greater than or equal to PodInitialBackoffSeconds\n",
     );
   });
 });
@@ -203,18 +209,37 @@ describe("kubesched", () => {
     expect((await run()).stdout).toContain("Usage:\n  kubesched <command> [flags]");
   });
 
-  it("an unknown command is a usage error", async () => {
-    const res = await run("simulat");
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(
-      /^error: unknown command "simulat" for "kubesched"\n\nThe Kubernetes scheduler/,
+  it("an unknown command is one line with a suggestion and a pointer to --help (exit 2)", async () => {
+    expect(await run("simulat")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'error: unknown command "simulat" for "kubesched" (did you mean simulate?)\nRun "kubesched --help" for usage.\n',
+    });
+    expect(await run("config", "valdate", "x.yaml")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'error: unknown command "valdate" for "kubesched config" (did you mean validate?)\nRun "kubesched config --help" for usage.\n',
+    });
+    expect((await run("frobnicate")).stderr).toBe(
+      'error: unknown command "frobnicate" for "kubesched"\nRun "kubesched --help" for usage.\n',
     );
   });
 
-  it("an unknown flag is a usage error", async () => {
-    const res = await run("config", "validate", "--strict", "x.yaml");
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: unknown flag: --strict\n/);
+  it("an unknown flag is one line: a typo's suggestion, or the commands that have it (exit 2)", async () => {
+    expect(await run("simulate", "--clustr", "examples/cluster.yaml")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'error: unknown flag --clustr (did you mean --cluster?)\nRun "kubesched simulate --help" for usage.\n',
+    });
+    expect((await run("config", "validate", "--strict", "x.yaml")).stderr).toBe(
+      'error: unknown flag --strict\nRun "kubesched config validate --help" for usage.\n',
+    );
+    expect((await run("snapshot", "--cluster", "x.yaml")).stderr).toBe(
+      'error: unknown flag --cluster for "kubesched snapshot" (a flag of: simulate, capacity, diff)\nRun "kubesched snapshot --help" for usage.\n',
+    );
   });
 
   it("unexpected arguments are a usage error", async () => {

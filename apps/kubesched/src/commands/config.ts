@@ -1,14 +1,8 @@
 // kubesched config: print-defaults (kube-scheduler --write-config-to), validate, schema.
-import {
-  buildConfigJSONSchema,
-  ConfigError,
-  configToYAML,
-  encodeConfig,
-  loadConfigFile,
-} from "@kubesched/config";
+import { buildConfigJSONSchema, configToYAML, encodeConfig } from "@kubesched/config";
 import { type CommandSpec, defineCommand } from "../cli";
 import { choiceFlag, valueFlag } from "../flags";
-import { loadConfigFlag, printUnknownPluginHint, resolvePath } from "./inputs";
+import { loadConfigFlag } from "./inputs";
 import { optionsFlag, pluginFlag } from "./shared-flags";
 
 const printDefaults = defineCommand({
@@ -49,15 +43,8 @@ const validate = defineCommand({
   run(ctx) {
     let failed = false;
     for (const file of ctx.args) {
-      try {
-        loadConfigFile(resolvePath(ctx, file), { registry: ctx.registry });
-        ctx.io.stdout(ctx.args.length > 1 ? `${file}: valid\n` : "valid\n");
-      } catch (e) {
-        if (!(e instanceof ConfigError)) throw e;
-        failed = true;
-        for (const line of e.errors) ctx.io.stderr(`${file}: ${line}\n`);
-        printUnknownPluginHint(ctx, e.errors);
-      }
+      if (loadConfigFlag(ctx, file) === null) failed = true;
+      else ctx.io.stdout(ctx.args.length > 1 ? `${file}: valid\n` : "valid\n");
     }
     return failed ? 1 : 0;
   },

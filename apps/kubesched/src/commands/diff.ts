@@ -1,14 +1,14 @@
 // kubesched diff: the same snapshot and seed through two configurations; per pod where each put
 // it and why they differ, and a summary side by side. The result is @kubesched/cluster's
 // SimulationDiff (json/yaml print it as is).
-import { writeFileSync } from "node:fs";
 import { AdmissionError, type DiffPlacement, diff, type SimulationDiff } from "@kubesched/cluster";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import { renderReport } from "@kubesched/report";
-import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
+import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
+import { formatted, writeFile, writeOutput } from "./outputs";
 import {
   clusterFlag,
   kubeconfigFlags,
@@ -76,6 +76,7 @@ export const diffCommand = defineCommand({
       description:
         "Also write a self-contained HTML report to FILE (the two summaries side by side, each pod's placements and why they differ).",
     }),
+    progressFlag,
   ],
   async run(ctx) {
     const files = ctx.flags.config;
@@ -93,6 +94,10 @@ export const diffCommand = defineCommand({
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
     let result: SimulationDiff;
+    const progress = startProgress(ctx, ctx.flags.progress, {
+      label: "diff",
+      total: 2 * pendingPods(loaded.objects),
+    });
     try {
       result = await diff({
         configs: [configs[0] as KubeSchedulerConfiguration, configs[1] as KubeSchedulerConfiguration],
@@ -101,34 +106,23 @@ export const diffCommand = defineCommand({
         objects: loaded.objects,
         logger: ctx.logger,
         seed,
+        observers: [progress.observer("a:"), progress.observer("b:")],
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
       printErrors(ctx, e.errors);
       return 1;
+    } finally {
+      progress.stop();
     }
-    const format = ctx.flags.output;
-    const text =
-      format === "json"
-        ? `${JSON.stringify(result, null, 2)}\n`
-        : format === "yaml"
-          ? stringify(result, { lineWidth: 0 })
-          : renderDiffTable(result);
-    const { out, report, kubeconfig } = ctx.flags;
-    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
-    else ctx.io.stdout(text);
+    const text = formatted(ctx.flags.output, result, () => renderDiffTable(result));
+    const { out, report, cluster } = ctx.flags;
+    if (!writeOutput(ctx, out, text)) return 1;
     if (report !== undefined) {
       const input =
-        kubeconfig !== undefined
-          ? `--kubeconfig ${kubeconfig}`
-          : ctx.flags.cluster.map((c) => `--cluster ${c}`).join(" ");
+        cluster.length > 0 ? cluster.map((c) => `--cluster ${c}`).join(" ") : `--kubeconfig ${loaded.source}`;
       const subtitle = `kubesched diff ${input} --config ${files[0]} --config ${files[1]} --seed ${seed}`;
-      try {
-        writeFileSync(resolvePath(ctx, report), renderReport({ diff: result, subtitle }));
-      } catch (e) {
-        ctx.io.stderr(`error: cannot write --report ${report}: ${(e as Error).message}\n`);
-        return 1;
-      }
+      if (!writeFile(ctx, report, renderReport({ diff: result, subtitle }))) return 1;
     }
     return 0;
   },

@@ -1,7 +1,7 @@
 // The inputs of commands: cluster snapshots (--cluster files or what --kubeconfig lists), object
 // files (--pod), configurations (--config), paths relative to the working directory; their
 // errors printed capped, with a did-you-mean hint for unknown plugin names.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import {
   capErrors,
@@ -17,72 +17,123 @@ import {
   loadConfigFile,
 } from "@kubesched/config";
 import { customResourcesOf, defaultFeatures, type Features } from "@kubesched/framework";
+import type { KubeConfigFlags, ResolvedKubeConfig } from "@kubesched/kube";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagValues } from "../cli";
+import { closest } from "../suggest";
 import type { clusterInputFlags, kubeconfigFlags } from "./shared-flags";
 
 /** What a helper that reads no flags takes: any command's context. */
 type AnyContext = CommandContext<unknown>;
 
-/** Lists the snapshot kinds from the API server of kubeconfig `file` [--context]; null after printing an error. */
-export async function readClusterFlag(
-  ctx: CommandContext<FlagValues<typeof kubeconfigFlags>>,
-  file: string,
-): Promise<KubeObject[] | null> {
-  if (!existsSync(resolvePath(ctx, file))) {
-    ctx.io.stderr(missingFileError(file));
+/**
+ * The client configuration of a command that talks to a cluster, resolved by the one resolver
+ * (@kubesched/kube resolveKubeConfig: kubectl's order, or kube-scheduler's for `run`); null after
+ * printing why there is none.
+ */
+export async function loadKubeConfig(
+  ctx: AnyContext,
+  flags: KubeConfigFlags,
+): Promise<ResolvedKubeConfig | null> {
+  if (flags.kubeconfig !== undefined && !existsSync(resolvePath(ctx, flags.kubeconfig))) {
+    ctx.io.stderr(missingFileError(flags.kubeconfig));
     return null;
   }
+  // @kubesched/kube (and @kubernetes/client-node under it) loads only when a command talks to a cluster.
+  const { KubeConfigError, resolveKubeConfig } = await import("@kubesched/kube");
   try {
-    // @kubesched/kube (and @kubernetes/client-node under it) loads only when a command talks to a cluster.
-    const { buildKubeConfig, readCluster } = await import("@kubesched/kube");
-    const kc = buildKubeConfig(resolvePath(ctx, file));
-    const context = ctx.flags.context;
-    if (context !== undefined) {
-      if (!kc.getContextObject(context)) {
-        ctx.io.stderr(`error: ${file}: no context named "${context}"\n`);
-        return null;
-      }
-      kc.setCurrentContext(context);
-    }
-    return await readCluster(kc, {
+    return resolveKubeConfig(flags, { env: ctx.io.env, cwd: ctx.io.cwd });
+  } catch (e) {
+    if (!(e instanceof KubeConfigError)) throw e;
+    ctx.io.stderr(`error: ${e.message}\n`);
+    return null;
+  }
+}
+
+/** Whether the snapshot comes from a cluster: `--kubeconfig` or `--context` given. */
+export function readsCluster(flags: FlagValues<typeof kubeconfigFlags>): boolean {
+  return flags.kubeconfig !== undefined || flags.context !== undefined;
+}
+
+/**
+ * Lists the snapshot kinds from the API server of the cluster `--kubeconfig` / `--context` name
+ * (kubectl's resolution: else $KUBECONFIG, else ~/.kube/config); null after printing an error.
+ */
+export async function readClusterFlag(
+  ctx: CommandContext<FlagValues<typeof kubeconfigFlags>>,
+): Promise<{ objects: KubeObject[]; source: string } | null> {
+  const { kubeconfig, context } = ctx.flags;
+  const resolved = await loadKubeConfig(ctx, { kubeconfig, context, inCluster: "last" });
+  if (resolved === null) return null;
+  try {
+    const { readCluster } = await import("@kubesched/kube");
+    const objects = await readCluster(resolved.kubeConfig, {
       customResources: customResourcesOf(ctx.registry),
       ...(ctx.flags.namespace !== undefined ? { namespace: ctx.flags.namespace } : {}),
       ...(ctx.flags.selector !== undefined ? { selector: ctx.flags.selector } : {}),
     });
+    return { objects, source: resolved.source };
   } catch (e) {
-    ctx.io.stderr(`error: ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    ctx.io.stderr(`error: ${resolved.source}: ${e instanceof Error ? e.message : String(e)}\n`);
     return null;
   }
 }
 
 /**
- * The cluster snapshot of a command: `--cluster` files, or what `--kubeconfig` lists (checked and
- * expanded by the same loader). Returns a usage code (2) when neither or both are given.
+ * The cluster snapshot of a command: `--cluster` files, or what `--kubeconfig` / `--context` lists
+ * (checked and expanded by the same loader), with where it came from (`source`: the files, or
+ * the kubeconfig). Returns a usage code (2) when neither or both are given.
  */
 export async function loadClusterInput(
   ctx: CommandContext<FlagValues<typeof clusterInputFlags>>,
-): Promise<LoadResult | 1 | 2> {
+): Promise<(LoadResult & { source: string }) | 1 | 2> {
   const clusters = ctx.flags.cluster;
-  const kubeconfig = ctx.flags.kubeconfig;
-  if ((clusters.length === 0) === (kubeconfig === undefined)) {
+  if ((clusters.length === 0) === !readsCluster(ctx.flags)) {
     ctx.io.stderr(
-      "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
+      "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig / --context (read from a cluster)\n",
     );
     return 2;
   }
-  if (kubeconfig === undefined) return loadObjectsFlag(ctx, clusters) ?? 1;
-  const objects = await readClusterFlag(ctx, kubeconfig);
-  if (objects === null) return 1;
+  if (clusters.length > 0) {
+    const loaded = loadObjectsFlag(ctx, clusters);
+    return loaded ? { ...loaded, source: clusters.join(", ") } : 1;
+  }
+  const read = await readClusterFlag(ctx);
+  if (read === null) return 1;
   try {
-    const name = `${kubeconfig} (API server).json`;
-    return loadSnapshotTexts([{ name, text: JSON.stringify({ kind: "List", items: objects }) }], {
-      customResources: customResourcesOf(ctx.registry),
-    });
+    const name = `${read.source} (API server).json`;
+    const loaded = loadSnapshotTexts(
+      [{ name, text: JSON.stringify({ kind: "List", items: read.objects }) }],
+      {
+        customResources: customResourcesOf(ctx.registry),
+      },
+    );
+    return { ...loaded, source: read.source };
   } catch (e) {
     if (!(e instanceof SnapshotLoadError)) throw e;
     printErrors(ctx, e.errors);
     return 1;
+  }
+}
+
+/** Why a file cannot be read or written, in the shell's words (not Node's errno text). */
+export function fileErrorReason(e: unknown): string {
+  switch ((e as NodeJS.ErrnoException).code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EISDIR":
+      return "is a directory";
+    case "ENOTDIR":
+      return "not a directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EROFS":
+      return "read-only file system";
+    case "ENOSPC":
+      return "no space left on device";
+    default:
+      return e instanceof Error ? e.message : String(e);
   }
 }
 
@@ -122,6 +173,15 @@ export function resolvePath(ctx: AnyContext, file: string): string {
   return isAbsolute(file) ? file : resolve(ctx.io.cwd, file);
 }
 
+/** Why `path` is not a file that can be read ("no such file or directory", "is a directory"); null when it is one. */
+function notAFile(path: string): string | null {
+  try {
+    return statSync(path).isDirectory() ? "is a directory" : null;
+  } catch (e) {
+    return fileErrorReason(e);
+  }
+}
+
 /**
  * The configuration named by `--config`, or upstream's defaults without it. Configuration errors
  * are printed one per line, prefixed with the file (or "defaults"), and null is returned.
@@ -134,9 +194,12 @@ export function loadConfigFlag(
   features?: Partial<Features>,
 ): KubeSchedulerConfiguration | null {
   const all = features ? { ...defaultFeatures, ...features } : undefined;
-  if (typeof file === "string" && !existsSync(resolvePath(ctx, file))) {
-    ctx.io.stderr(missingFileError(file));
-    return null;
+  if (typeof file === "string") {
+    const problem = notAFile(resolvePath(ctx, file));
+    if (problem !== null) {
+      ctx.io.stderr(`error: ${file}: ${problem}\n`);
+      return null;
+    }
   }
   try {
     return typeof file === "string"
@@ -144,47 +207,28 @@ export function loadConfigFlag(
       : defaultConfig({ registry: ctx.registry, features: all });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    for (const line of e.errors) ctx.io.stderr(`${typeof file === "string" ? file : "defaults"}: ${line}\n`);
+    for (const line of e.errors)
+      ctx.io.stderr(`error: ${typeof file === "string" ? file : "defaults"}: ${line}\n`);
     printUnknownPluginHint(ctx, e.errors);
     return null;
   }
-}
-
-/** Levenshtein distance (for "did you mean"). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        (prev[j] as number) + 1,
-        (cur[j - 1] as number) + 1,
-        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
 }
 
 /**
  * After configuration errors: for each plugin name the registry does not know, the registered name
  * it is probably a typo of, or how to load the package that provides it.
  */
-export function printUnknownPluginHint(ctx: AnyContext, errors: readonly string[]): void {
+function printUnknownPluginHint(ctx: AnyContext, errors: readonly string[]): void {
   const names = new Set<string>();
   for (const line of errors) {
     const m = /\.name: Not found: "([^"]+)"$/.exec(line);
     if (m) names.add(m[1] as string);
   }
   for (const name of names) {
-    const close = [...ctx.registry.keys()]
-      .map((k) => [k, distance(k.toLowerCase(), name.toLowerCase())] as const)
-      .filter(([, d]) => d <= 2)
-      .sort((a, b) => a[1] - b[1])[0];
+    const close = closest(name, ctx.registry.keys());
     ctx.io.stderr(
       close
-        ? `hint: no plugin is named ${name}; did you mean ${close[0]}?\n`
+        ? `hint: no plugin is named ${name}; did you mean ${close}?\n`
         : `hint: no plugin is named ${name}: load the package that provides it with --plugin PKG, or list it under plugins: in an options file passed with --options FILE\n`,
     );
   }

@@ -165,7 +165,7 @@ describe("kubesched simulate --plugin", () => {
     const r = await run(project, "simulate", "--config", "sched.yaml", "--cluster", "cluster.yaml");
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'sched.yaml: profiles[0].plugins.filter.enabled[0].name: Not found: "LabelGate"\nhint: no plugin is named LabelGate: load the package that provides it with --plugin PKG, or list it under plugins: in an options file passed with --options FILE\n',
+      'error: sched.yaml: profiles[0].plugins.filter.enabled[0].name: Not found: "LabelGate"\nhint: no plugin is named LabelGate: load the package that provides it with --plugin PKG, or list it under plugins: in an options file passed with --options FILE\n',
     );
   });
 

@@ -1,10 +1,10 @@
 // kubesched plugins: the plugins this kubesched can run — in-tree and loaded packages — with the
 // package and version installed, the Kubernetes minor each tracks, extension points and args.
-import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { choiceFlag } from "../flags";
 import { describePlugins, type PluginInfo } from "../plugins/describe";
 import { runningFramework } from "../plugins/plugin-packages";
+import { formatted } from "./outputs";
 import { optionsFlag, pluginFlag } from "./shared-flags";
 import { pad } from "./table";
 
@@ -55,14 +55,7 @@ export const pluginsCommand = defineCommand({
       framework: runningFramework().version,
       plugins: await describePlugins(ctx.registry, ctx.pluginPackages, ctx.logger),
     };
-    const format = ctx.flags.output;
-    ctx.io.stdout(
-      format === "json"
-        ? `${JSON.stringify(list, null, 2)}\n`
-        : format === "yaml"
-          ? stringify(list, { lineWidth: 0 })
-          : renderPluginsTable(list),
-    );
+    ctx.io.stdout(formatted(ctx.flags.output, list, () => renderPluginsTable(list)));
     return 0;
   },
 });

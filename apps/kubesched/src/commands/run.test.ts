@@ -327,13 +327,15 @@ describe("kubesched run", { timeout: 20_000 }, () => {
     expect(await dur.code).toBe(2);
     const missing = cli(["run", "--kubeconfig", "missing.yaml", "--secure-port", "0"]);
     expect(await missing.code).toBe(1);
-    expect(missing.err()).toMatch(/^error: cannot load the kubeconfig .*missing\.yaml: ENOENT/);
+    expect(missing.err()).toBe("error: missing.yaml: no such file or directory\n");
   });
 
   it("fails at once with a clear error when there is no kubeconfig and no service account", async () => {
     const saved = { ...process.env };
     delete process.env.KUBECONFIG;
     delete process.env.KUBERNETES_SERVICE_HOST;
+    // No ~/.kube/config either.
+    process.env.HOME = dir;
     try {
       const r = cli(["run", "--secure-port=0"]);
       expect(await r.code).toBe(1);
@@ -370,7 +372,13 @@ describe("kubesched run", { timeout: 20_000 }, () => {
       const p = parseArgs(["run", ...argv]);
       if (!runCommand.flags) throw new Error("run has flags");
       const { values } = readFlags(runCommand.flags, p.lists);
-      const io = { stdout: () => undefined, stderr: () => undefined, cwd: dir };
+      const io = {
+        stdout: () => undefined,
+        stderr: () => undefined,
+        cwd: dir,
+        env: {},
+        stderrTerminal: false,
+      };
       const ctx = {
         flags: values,
         args: [],

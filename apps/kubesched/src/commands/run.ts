@@ -10,7 +10,6 @@
 // - Lost leadership: exit 1 at once (bindings in flight are aborted), as upstream's
 //   OnStoppedLeading does.
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import {
   configToYAML,
@@ -46,7 +45,8 @@ import {
   startServing,
   type TLSFiles,
 } from "../serving/secure-serving";
-import { loadConfigFlag, resolvePath } from "./inputs";
+import { loadConfigFlag, loadKubeConfig, resolvePath } from "./inputs";
+import { writeFile } from "./outputs";
 import { optionsFlag, pluginFlag } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
@@ -354,7 +354,7 @@ const runFlags = [
     name: "kubeconfig",
     value: "PATH",
     description:
-      "kubeconfig file; default: clientConnection.kubeconfig, else the in-cluster service account, else $KUBECONFIG.",
+      "kubeconfig file; default: clientConnection.kubeconfig, else the in-cluster service account, else $KUBECONFIG's files merged, else ~/.kube/config.",
   }),
   valueFlag({
     name: "master",
@@ -483,27 +483,13 @@ export const runCommand = defineCommand({
     const { config, features, serving, kubeconfigPath, master } = applied;
     const writeTo = ctx.flags["write-config-to"];
     if (writeTo !== undefined) {
-      try {
-        writeFileSync(resolvePath(ctx, writeTo), configToYAML(config, ctx.registry));
-      } catch (e) {
-        ctx.io.stderr(`error: cannot write ${writeTo}: ${message(e)}\n`);
-        return 1;
-      }
+      if (!writeFile(ctx, writeTo, configToYAML(config, ctx.registry))) return 1;
       ctx.logger.info("Wrote configuration", { file: writeTo });
       return 0;
     }
-    let kubeConfig: KubeConfig;
-    try {
-      const { buildKubeConfig } = await import("@kubesched/kube");
-      kubeConfig = buildKubeConfig(kubeconfigPath, master);
-    } catch (e) {
-      ctx.io.stderr(
-        kubeconfigPath
-          ? `error: cannot load the kubeconfig ${kubeconfigPath}: ${message(e)}\n`
-          : `error: ${message(e)}\n`,
-      );
-      return 1;
-    }
+    const resolved = await loadKubeConfig(ctx, { kubeconfig: kubeconfigPath, master, inCluster: "first" });
+    if (resolved === null) return 1;
+    const { kubeConfig } = resolved;
     const ac = new AbortController();
     const stop = () => ac.abort();
     process.once("SIGINT", stop);
@@ -572,10 +558,7 @@ export function applyRunFlags(ctx: RunContext): AppliedRun | null {
     ctx.io.stderr("error: leaderElection.leaseDuration must be greater than leaderElection.renewDeadline\n");
     return null;
   }
-  const kubeconfigPath =
-    f.kubeconfig !== undefined
-      ? resolvePath(ctx, f.kubeconfig)
-      : config.clientConnection.kubeconfig || undefined;
+  const kubeconfigPath = f.kubeconfig ?? (config.clientConnection.kubeconfig || undefined);
   const securePort = f["secure-port"];
   const insecurePort = f.port;
   const tlsPath = (name: "cert-dir" | "tls-cert-file" | "tls-private-key-file") => {

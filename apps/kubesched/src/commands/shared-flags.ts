@@ -47,31 +47,35 @@ export function outFlag(what?: string) {
   return valueFlag({ name: "out", value: "FILE", description });
 }
 
-/** Reading the snapshot from an API server instead of --cluster (simulate, capacity, diff, snapshot). */
+/**
+ * Reading the snapshot from an API server instead of --cluster (simulate, capacity, diff,
+ * snapshot), the kubeconfig resolved as kubectl does.
+ */
 export const kubeconfigFlags = [
   valueFlag({
     name: "kubeconfig",
     value: "FILE",
-    description: "Read the snapshot from this cluster's API server (listed once) instead of --cluster.",
+    description:
+      "Read the snapshot from the API server of this kubeconfig (listed once) instead of --cluster. Without it, --context (and snapshot) use kubectl's: $KUBECONFIG's files merged, else ~/.kube/config.",
   }),
   valueFlag({
     name: "context",
     value: "NAME",
-    description: "With --kubeconfig: the kubeconfig context to use.",
+    description: "Read from the cluster of this kubeconfig context instead of the current-context.",
   }),
   valueFlag({
     name: "namespace",
     short: "n",
     value: "NS",
-    description: "With --kubeconfig: only this namespace's pending pods (running pods all count).",
+    description: "Reading from a cluster: only this namespace's pending pods (running pods all count).",
   }),
   valueFlag({
     name: "selector",
     short: "l",
     value: "SELECTOR",
-    description: "With --kubeconfig: only pending pods matching this label selector (e.g. app=web).",
+    description: "Reading from a cluster: only pending pods matching this label selector (e.g. app=web).",
   }),
 ] as const;
 
-/** The cluster snapshot of simulate, capacity and diff: --cluster files, or --kubeconfig. */
+/** The cluster snapshot of simulate, capacity and diff: --cluster files, or --kubeconfig / --context. */
 export const clusterInputFlags = [clusterFlag, ...kubeconfigFlags] as const;

@@ -1,7 +1,7 @@
 // Rendering a SimulationResult: table (for people), json and yaml (for tools).
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
 import type { PodResult, SimulationResult } from "@kubesched/cluster";
-import { stringify } from "yaml";
+import { formatted } from "./outputs";
 import { pad } from "./table";
 
 export type OutputFormat = "table" | "json" | "yaml";
@@ -18,11 +18,16 @@ function percent(req: string, alloc: string | undefined, of: (q: Quantity) => nu
 const cpu = (q: Quantity) => q.milliValue();
 const bytes = (q: Quantity) => q.value();
 
+/** The tied nodes a tie line names (the JSON/YAML `explain.tiedNodes` has them all). */
+const maxTiedNodesNamed = 10;
+
 /**
- * The explanation of one pod for people: which plugins rejected how many nodes and why, the
- * top-N nodes' weighted scores per plugin, and the nodes tied for the best score.
+ * The explanation of one pod for people: which plugins rejected how many nodes and why (and how
+ * many of the cluster's `nodeCount` nodes Filter evaluated, when it stopped early), the top-N
+ * nodes' weighted scores per plugin (and the selected node, always), and the nodes tied for the
+ * best score.
  */
-export function renderExplain(p: PodResult, top: number): string[] {
+export function renderExplain(p: PodResult, top: number, nodeCount: number): string[] {
   const e = p.explain;
   if (!e) return [];
   const where = p.node ? ` on ${p.node}` : "";
@@ -54,7 +59,23 @@ export function renderExplain(p: PodResult, top: number): string[] {
       for (const reason of st.reasons ?? [st.code])
         agg.reasons.set(reason, (agg.reasons.get(reason) ?? 0) + 1);
     }
-    lines.push(`  filter: ${passed}/${nodes.length} nodes passed`);
+    // The nodes the pod could go to: the cluster's, or those PreFilter narrowed it to.
+    let considered = nodeCount;
+    for (const st of Object.values(e.preFilter)) {
+      if (st.nodeNames) considered = Math.min(considered, st.nodeNames.length);
+    }
+    // upstream findNodesThatPassFilters: the search stops once numFeasibleNodesToFind nodes
+    // passed (percentageOfNodesToScore), so on a large cluster only some nodes are evaluated.
+    // upstream evaluateNominatedNode: a pod nominated by an earlier preemption is tried on its
+    // nominated node first, and when that node passes no other is evaluated.
+    const nominatedOnly = p.nominatedNode !== null && nodes.length === 1 && nodes[0]?.[0] === p.nominatedNode;
+    lines.push(
+      nominatedOnly && passed === 1
+        ? `  filter: 1/1 nodes passed (the nominated node, evaluated first: it passed, so no other node was evaluated)`
+        : nodes.length < considered
+          ? `  filter: ${passed} of ${nodes.length} nodes evaluated passed (percentageOfNodesToScore: the search stopped at ${nodes.length} of ${considered} nodes)`
+          : `  filter: ${passed}/${nodes.length} nodes passed`,
+    );
     for (const [plugin, agg] of [...rejected].sort(
       (a, b) => b[1].nodes - a[1].nodes || (a[0] < b[0] ? -1 : 1),
     )) {
@@ -71,7 +92,13 @@ export function renderExplain(p: PodResult, top: number): string[] {
   if (e.finalScore) {
     const ranked = Object.entries(e.finalScore).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const shown = ranked.slice(0, top);
-    lines.push(`  score (top ${shown.length} of ${ranked.length}; weighted per plugin, zeros left out):`);
+    // In a tie the seed may pick a node ranked below the top N: it is shown too, as one more row.
+    const selected = ranked.find(([node]) => node === e.selectedNode);
+    const extra = selected && !shown.includes(selected);
+    if (extra) shown.push(selected);
+    lines.push(
+      `  score (top ${shown.length - (extra ? 1 : 0)} of ${ranked.length}${extra ? ", and the selected node" : ""}; weighted per plugin, zeros left out):`,
+    );
     const rows = shown.map(([node, total]) => {
       const parts = Object.entries(e.score?.[node] ?? {})
         .filter(([, s]) => s.weighted !== 0)
@@ -81,8 +108,10 @@ export function renderExplain(p: PodResult, top: number): string[] {
     });
     lines.push(pad(rows));
     if (e.tiedNodes) {
+      const named = e.tiedNodes.slice(0, maxTiedNodesNamed).join(", ");
+      const more = e.tiedNodes.length - maxTiedNodesNamed;
       lines.push(
-        `  tie: ${e.tiedNodes.length} nodes share the best score ${ranked[0]?.[1] ?? 0} (${e.tiedNodes.join(", ")}); the seed picked ${e.selectedNode ?? "none"}`,
+        `  tie: ${e.tiedNodes.length} nodes share the best score ${ranked[0]?.[1] ?? 0} (${named}${more > 0 ? ` and ${more} more` : ""}); the seed picked ${e.selectedNode ?? "none"}`,
       );
     }
   }
@@ -119,18 +148,11 @@ export function renderTable(r: SimulationResult, top = 3): string {
   const explained = r.pods.filter((p) => p.explain);
   if (explained.length) {
     lines.push("", "EXPLAIN");
-    for (const p of explained) lines.push(...renderExplain(p, top));
+    for (const p of explained) lines.push(...renderExplain(p, top, r.nodes.length));
   }
   return `${lines.join("\n")}\n`;
 }
 
 export function renderResult(r: SimulationResult, format: OutputFormat, top = 3): string {
-  switch (format) {
-    case "json":
-      return `${JSON.stringify(r, null, 2)}\n`;
-    case "yaml":
-      return stringify(r, { lineWidth: 0 });
-    default:
-      return renderTable(r, top);
-  }
+  return formatted(format, r, () => renderTable(r, top));
 }

@@ -410,7 +410,7 @@ describe("kubesched simulate errors", () => {
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toBe(
-      "examples/invalid/percentage-of-nodes-to-score.yaml: percentageOfNodesToScore: Invalid value: 200: not in valid range [0-100]\n",
+      "error: examples/invalid/percentage-of-nodes-to-score.yaml: percentageOfNodesToScore: Invalid value: 200: not in valid range [0-100]\n",
     );
   });
 
@@ -420,7 +420,7 @@ describe("kubesched simulate errors", () => {
       expect(code).toBe(2);
       expect(stdout).toBe("");
       expect(stderr).toBe(
-        "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig (read from a cluster)\n",
+        "error: give either --cluster (a file or directory of Kubernetes objects) or --kubeconfig / --context (read from a cluster)\n",
       );
     });
     for (const seed of ["abc", "-1", "1.5", "4294967296"]) {
@@ -440,15 +440,16 @@ describe("kubesched simulate errors", () => {
     it("bad --output", async () => {
       const { code, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "xml");
       expect(code).toBe(2);
-      expect(
-        stderr.startsWith('error: invalid value "xml" for --output: use one of table, json, yaml\n\n'),
-      ).toBe(true);
-      expect(stderr).toContain("Usage:\n  kubesched simulate [flags]");
+      expect(stderr).toBe(
+        'error: invalid value "xml" for --output: use one of table, json, yaml\nRun "kubesched simulate --help" for usage.\n',
+      );
     });
     it("an unknown flag", async () => {
       const { code, stderr } = await run("simulate", "--cluster", "examples/cluster.yaml", "--explian");
       expect(code).toBe(2);
-      expect(stderr.startsWith("error: unknown flag: --explian\n")).toBe(true);
+      expect(stderr).toBe(
+        'error: unknown flag --explian (did you mean --explain?)\nRun "kubesched simulate --help" for usage.\n',
+      );
     });
     it("--config given twice", async () => {
       const { code, stderr } = await run(
@@ -513,6 +514,15 @@ describe("kubesched simulate --cluster examples/preemption.yaml", () => {
     );
     expect(r.nodes.find((n) => n.name === "worker-1")).toMatchObject({ requested: { cpu: "4" }, pods: 2 });
     expect(r.summary).toMatchObject({ pods: 2, scheduled: 1, unschedulable: 1 });
+  });
+
+  it("--explain: the preemptor's deciding attempt evaluated its nominated node only, and says so", async () => {
+    const { code, stdout } = await run("simulate", "--cluster", "examples/preemption.yaml", "--explain");
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      "prod/payments-0: Scheduled on worker-1\n  filter: 1/1 nodes passed (the nominated node, evaluated first: it passed, so no other node was evaluated)\n",
+    );
+    expect(stdout).not.toContain("percentageOfNodesToScore");
   });
 
   it("lists preemptions in the table", async () => {
@@ -625,7 +635,50 @@ describe("kubesched simulate --report", () => {
       join(tmp, "no/such/dir/r.html"),
     );
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^error: cannot write --report .*no\/such\/dir\/r\.html: ENOENT/);
+    expect(res.stderr).toBe(
+      `error: ${join(tmp, "no/such/dir/r.html")}: cannot write: no such file or directory\n`,
+    );
+  });
+
+  it("--out naming a directory is one error line, not a raw EISDIR", async () => {
+    const res = await run("simulate", "--cluster", "examples/cluster.yaml", "--out", tmp);
+    expect(res).toEqual({ code: 1, stdout: "", stderr: `error: ${tmp}: cannot write: is a directory\n` });
+  });
+
+  it("YAML outputs carry no anchors or aliases (every object written out)", async () => {
+    const capacity = await run(
+      "capacity",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--pod",
+      "examples/workloads/web-pod.yaml",
+      "-o",
+      "yaml",
+      "--max",
+      "5",
+    );
+    expect(capacity.code).toBe(0);
+    const simulated = await run("simulate", "--cluster", "examples/cluster.yaml", "-o", "yaml", "--explain");
+    const diffed = await run(
+      "diff",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--config",
+      "default",
+      "--config",
+      "examples/config/bin-packing.yaml",
+      "-o",
+      "yaml",
+    );
+    const defaults = await run("config", "print-defaults");
+    for (const out of [capacity.stdout, simulated.stdout, diffed.stdout, defaults.stdout]) {
+      expect(out).not.toMatch(/(?:^|[\s:-])[&*]a\d+\b/m);
+    }
+    // capacity's failReason is the last pod's: the same values, written twice.
+    const doc = parseYAML(capacity.stdout) as {
+      status: { failReason: unknown; pods: { failReason: unknown }[] };
+    };
+    expect(doc.status.failReason).toEqual(doc.status.pods.at(-1)?.failReason);
   });
 });
 
@@ -704,7 +757,7 @@ describe("kubesched simulate --explain for people", () => {
     );
   });
 
-  it("runs on a generated 5000-node cluster with --explain", async () => {
+  it("runs on a generated 5000-node cluster with --explain: the sampled search and the selected node are shown", async () => {
     const cluster = writeGeneratedCluster(tmp, 5000, 5);
     const { code, stdout, stderr } = await run(
       "simulate",
@@ -713,11 +766,44 @@ describe("kubesched simulate --explain for people", () => {
       "--explain",
       "--pod",
       "default/pending-0",
+      "--top",
+      "1",
     );
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toContain("5 pending pods: 5 scheduled, 0 unschedulable");
-    expect(stdout).toMatch(/default\/pending-0: Scheduled on node-\d+\n {2}filter: \d+\/\d+ nodes passed\n/);
+    // percentageOfNodesToScore: 500 of the 5000 identical nodes are evaluated; all pass and tie.
+    expect(stdout).toMatch(
+      /default\/pending-0: Scheduled on (node-\d+)\n {2}filter: 500 of 500 nodes evaluated passed \(percentageOfNodesToScore: the search stopped at 500 of 5000 nodes\)\n/,
+    );
+    const selected = /Scheduled on (node-\d+)/.exec(stdout)?.[1];
+    // The seed picked a tied node below the top 1: it is shown as one more row, marked.
+    expect(stdout).toContain(
+      "  score (top 1 of 500, and the selected node; weighted per plugin, zeros left out):\n",
+    );
+    expect(stdout).toMatch(new RegExp(`\\n {3}\\*${selected} {2}\\d+ {2}`));
+    expect(stdout).toMatch(
+      /\n {2}tie: 500 nodes share the best score \d+ \((node-\d+, ){9}node-\d+ and 490 more\); the seed picked /,
+    );
+  });
+
+  it("--pod implies --explain (it has no use without it); with --explain=false it is a usage error", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--pod",
+      "shop/web-1",
+    );
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain("\nEXPLAIN\nshop/web-1: Scheduled on node-b2\n  filter: 4/6 nodes passed\n");
+    expect(
+      await run("simulate", "--cluster", "examples/cluster.yaml", "--pod", "shop/web-1", "--explain=false"),
+    ).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "error: --pod: it names the pods to explain, and --explain=false turns explain off\n",
+    });
   });
 });
 

@@ -1,10 +1,11 @@
 // kubesched simulate: the contract in ARCHITECTURE.md (flags, SimulationResult, determinism).
-import { writeFileSync } from "node:fs";
 import { AdmissionError, simulate } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
-import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
+import { pendingPods, progressFlag, startProgress } from "../progress";
+import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
+import { writeFile, writeOutput } from "./outputs";
 import {
   clusterFlag,
   configFlag,
@@ -32,7 +33,7 @@ const simulateFlags = [
   listFlag({
     name: "pod",
     value: "NS/NAME",
-    description: "With --explain: explain only these pods (every output format). Repeatable.",
+    description: "Explain only these pods (implies --explain; every output format). Repeatable.",
     parse: (raw, flag) => {
       if (!/^[^/]+\/[^/]+$/.test(raw)) throw invalidValue(raw, flag, "use NAMESPACE/NAME");
       return raw;
@@ -58,15 +59,16 @@ const simulateFlags = [
     description:
       "Measure wall time (summary.wallMs, podsPerSecond); the output is then no longer reproducible.",
   }),
+  progressFlag,
 ] as const;
 
 /** The inputs, under the report's title: which snapshot, configuration and seed. */
-function reportSubtitle(ctx: CommandContext<FlagValues<typeof simulateFlags>>): string {
-  const { cluster, config, seed, explain } = ctx.flags;
+function reportSubtitle(ctx: CommandContext<FlagValues<typeof simulateFlags>>, explain: boolean): string {
+  const { cluster, config, seed } = ctx.flags;
   const parts = [`--cluster ${cluster.join(" --cluster ")}`];
   if (config !== undefined) parts.push(`--config ${config}`);
   parts.push(`--seed ${seed}`);
-  if (explain === true) parts.push("--explain");
+  if (explain) parts.push("--explain");
   return `kubesched simulate ${parts.join(" ")}`;
 }
 
@@ -75,13 +77,23 @@ export const simulateCommand = defineCommand({
   summary: "Schedule a cluster snapshot's pending pods and report where each pod went and why.",
   flags: simulateFlags,
   async run(ctx) {
-    const { seed, top, explain, timing } = ctx.flags;
+    const { seed, top, timing } = ctx.flags;
     const podFilter = ctx.flags.pod.length > 0 ? ctx.flags.pod : undefined;
+    // --pod names the pods to explain: it means --explain (it has no use without it).
+    if (podFilter && ctx.flags.explain === false) {
+      ctx.io.stderr("error: --pod: it names the pods to explain, and --explain=false turns explain off\n");
+      return 2;
+    }
+    const explain = ctx.flags.explain === true || podFilter !== undefined;
     const config = loadConfigFlag(ctx, ctx.flags.config);
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
     let result: Awaited<ReturnType<typeof simulate>>;
+    const progress = startProgress(ctx, ctx.flags.progress, {
+      label: "simulate",
+      total: pendingPods(loaded.objects),
+    });
     try {
       result = await simulate({
         config,
@@ -89,19 +101,20 @@ export const simulateCommand = defineCommand({
         objects: loaded.objects,
         logger: ctx.logger,
         seed,
-        explain: explain === true,
+        explain,
         ...(podFilter ? { explainPods: podFilter } : {}),
         timing: timing === true,
+        observer: progress.observer(),
       });
     } catch (e) {
       if (!(e instanceof AdmissionError)) throw e;
       printErrors(ctx, e.errors);
       return 1;
+    } finally {
+      progress.stop();
     }
     if (result.summary.pods === 0) {
-      ctx.io.stderr(
-        `warning: no pending pods (pods without spec.nodeName) in ${(ctx.flags.cluster.length > 0 ? ctx.flags.cluster : [String(ctx.flags.kubeconfig)]).join(", ")}\n`,
-      );
+      ctx.io.stderr(`warning: no pending pods (pods without spec.nodeName) in ${loaded.source}\n`);
     }
     for (const p of podFilter ?? []) {
       if (!result.pods.some((r) => `${r.namespace}/${r.name}` === p)) {
@@ -111,16 +124,12 @@ export const simulateCommand = defineCommand({
     const format: OutputFormat = ctx.flags.output;
     const text = renderResult(result, format, top);
     const { out, report } = ctx.flags;
-    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
-    else ctx.io.stdout(text);
+    if (!writeOutput(ctx, out, text)) return 1;
     if (report !== undefined) {
-      const file = resolvePath(ctx, report);
-      try {
-        writeFileSync(file, renderReport({ simulation: result, subtitle: reportSubtitle(ctx) }));
-      } catch (e) {
-        ctx.io.stderr(`error: cannot write --report ${report}: ${(e as Error).message}\n`);
+      if (
+        !writeFile(ctx, report, renderReport({ simulation: result, subtitle: reportSubtitle(ctx, explain) }))
+      )
         return 1;
-      }
     }
     if (format === "table" && result.summary.wallMs !== null) {
       ctx.io.stderr(

@@ -1,10 +1,10 @@
 // kubesched snapshot and --kubeconfig, against the fake API server: read once, write, rerun offline.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSnapshotFiles } from "@kubesched/cluster";
-import { FakeApiServer } from "@kubesched/kube/testing";
+import { FakeApiServer, waitFor } from "@kubesched/kube/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli";
 import { writeGeneratedCluster } from "./generated-cluster.test-util";
@@ -104,6 +104,86 @@ describe("kubesched snapshot and --kubeconfig", () => {
     const ctx = await run("snapshot", "--kubeconfig", kubeconfig, "--context", "other");
     expect(ctx).toEqual({ code: 1, stdout: "", stderr: `error: ${kubeconfig}: no context named "other"\n` });
     expect((await run("simulate")).code).toBe(2);
+  });
+});
+
+describe("the kubeconfig resolved as kubectl does: --kubeconfig, $KUBECONFIG, ~/.kube/config, --context", () => {
+  /** runCli with this environment (HOME, KUBECONFIG) instead of the process's. */
+  async function runIn(env: Record<string, string | undefined>, ...argv: string[]) {
+    let stdout = "";
+    let stderr = "";
+    const code = await runCli(argv, {
+      stdout: (s) => (stdout += s),
+      stderr: (s) => (stderr += s),
+      cwd: tmp,
+      env,
+    });
+    return { code, stdout, stderr };
+  }
+  const home = (name: string, kubeconfigText?: string) => {
+    const dir = join(tmp, name);
+    mkdirSync(join(dir, ".kube"), { recursive: true });
+    if (kubeconfigText !== undefined) writeFileSync(join(dir, ".kube", "config"), kubeconfigText);
+    return dir;
+  };
+  /** The emulator's kubeconfig under other names, pointing at a server nothing listens on. */
+  const elsewhere = () =>
+    api.kubeConfigYAML().replaceAll("fake", "other").replace(api.url, "http://127.0.0.1:1");
+
+  it("snapshot without --kubeconfig reads $KUBECONFIG, else ~/.kube/config", async () => {
+    const viaEnv = await runIn({ HOME: home("home-empty"), KUBECONFIG: kubeconfig }, "snapshot");
+    expect(viaEnv.code).toBe(0);
+    expect(viaEnv.stderr).toBe("read 5 objects\n");
+    const viaHome = await runIn({ HOME: home("home-config", api.kubeConfigYAML()) }, "snapshot");
+    expect(viaHome).toEqual(viaEnv);
+    // --kubeconfig wins over both.
+    const explicit = await runIn(
+      { HOME: home("home-other", elsewhere()) },
+      "snapshot",
+      "--kubeconfig",
+      kubeconfig,
+    );
+    expect(explicit).toEqual(viaEnv);
+  });
+
+  it("$KUBECONFIG's files are merged; --context picks one (simulate reads the cluster with --context alone)", async () => {
+    const other = join(tmp, "other-kubeconfig");
+    writeFileSync(other, elsewhere());
+    const env = {
+      HOME: home("home-merge"),
+      KUBECONFIG: [other, join(tmp, "missing"), kubeconfig].join(delimiter),
+    };
+    // other's current-context comes first: its unreachable server is the one used.
+    const first = await runIn(env, "snapshot");
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(new RegExp(`^error: \\$KUBECONFIG \\(${env.KUBECONFIG}\\): `));
+    const picked = await runIn(env, "simulate", "--context", "fake", "--namespace", "team-a", "-o", "json");
+    expect(picked.stderr).toBe("");
+    expect(picked.code).toBe(0);
+    expect((JSON.parse(picked.stdout) as { pods: { name: string }[] }).pods.map((p) => p.name)).toEqual([
+      "web",
+    ]);
+    expect(await runIn(env, "snapshot", "--context", "nope")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `error: $KUBECONFIG (${env.KUBECONFIG}): no context named "nope"\n`,
+    });
+  });
+
+  it("with no kubeconfig anywhere, one error naming every way to give one", async () => {
+    const r = await runIn({ HOME: home("home-none") }, "snapshot");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: no configuration has been provided: give --kubeconfig, set \$KUBECONFIG, create ~\/\.kube\/config, or run in a pod with a service account/,
+    );
+  });
+
+  it("kubesched run uses ~/.kube/config too (after the service account, as kube-scheduler would)", async () => {
+    const h = home("home-run", api.kubeConfigYAML());
+    const r = runIn({ HOME: h }, "run", "--secure-port=0", "--leader-elect=false");
+    await waitFor(() => api.bindings.get("team-a/web") === 1, 10_000, "the binding");
+    process.emit("SIGTERM");
+    expect((await r).code).toBe(0);
   });
 });
 

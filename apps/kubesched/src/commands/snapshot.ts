@@ -1,9 +1,8 @@
 // kubesched snapshot: what --kubeconfig reads from the API server, written as multi-document
 // YAML, so a simulate/capacity/diff run can be repeated offline with --cluster.
-import { writeFileSync } from "node:fs";
-import { stringify } from "yaml";
 import { defineCommand } from "../cli";
-import { readClusterFlag, resolvePath } from "./inputs";
+import { readClusterFlag } from "./inputs";
+import { toYAML, writeOutput } from "./outputs";
 import { kubeconfigFlags, outFlag } from "./shared-flags";
 
 export const snapshotCommand = defineCommand({
@@ -11,17 +10,11 @@ export const snapshotCommand = defineCommand({
   summary: "Read the objects the scheduler uses from a cluster once and write them as a snapshot (YAML).",
   flags: [...kubeconfigFlags, outFlag()],
   async run(ctx) {
-    const file = ctx.flags.kubeconfig;
-    if (file === undefined) {
-      ctx.io.stderr("error: --kubeconfig is required\n");
-      return 2;
-    }
-    const objects = await readClusterFlag(ctx, file);
-    if (objects === null) return 1;
-    const text = objects.map((o) => `---\n${stringify(o, { lineWidth: 0 })}`).join("");
-    const out = ctx.flags.out;
-    if (out !== undefined) writeFileSync(resolvePath(ctx, out), text);
-    else ctx.io.stdout(text);
+    const read = await readClusterFlag(ctx);
+    if (read === null) return 1;
+    const { objects } = read;
+    const text = objects.map((o) => `---\n${toYAML(o)}`).join("");
+    if (!writeOutput(ctx, ctx.flags.out, text)) return 1;
     ctx.io.stderr(`read ${objects.length} objects\n`);
     return 0;
   },
