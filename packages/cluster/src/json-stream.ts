@@ -6,7 +6,7 @@
 // structure (strings, brackets, the commas and colons between elements and members); each
 // element's own syntax is checked by JSON.parse.
 
-import { lineAndColumn } from "./input-reader";
+import { formatByteSize, lineAndColumn } from "./input-reader";
 
 /** What the splitter finds, in input order. */
 export type JsonPart =
@@ -327,7 +327,7 @@ export class JsonSplitter {
     if (this.size > this.maxObjectChars) {
       const what = this.what === "element" ? `item ${this.index + 1}` : "the JSON value";
       throw new JsonObjectTooLargeError(
-        `${what} (from line ${this.startLine}) is larger than ${Math.round(this.maxObjectChars / 2 ** 20)} MiB`,
+        `${what} (from line ${this.startLine}) is larger than ${formatByteSize(this.maxObjectChars)}`,
       );
     }
   }

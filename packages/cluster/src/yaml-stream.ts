@@ -12,6 +12,8 @@
 // comment. An entry parsed alone cannot use an anchor defined outside it (kubectl writes none):
 // such an alias is reported as an error naming the item.
 
+import { formatByteSize } from "./input-reader";
+
 /** What the splitter finds, in input order. */
 export type YamlPart =
   /** A whole document (`index` from 1), starting at `line`. */
@@ -141,7 +143,7 @@ export class YamlSplitter {
   private checkLine(): void {
     if (this.partial.length > this.opts.maxObjectChars) {
       throw new YamlObjectTooLargeError(
-        `line ${this.lineNo + 1} is longer than ${Math.round(this.opts.maxObjectChars / 2 ** 20)} MiB`,
+        `line ${this.lineNo + 1} is longer than ${formatByteSize(this.opts.maxObjectChars)}`,
       );
     }
   }
@@ -250,7 +252,7 @@ export class YamlSplitter {
       if (this.splittable && this.itemStarts.length > 0) this.toItemMode();
       else if (this.size > this.opts.maxObjectChars) {
         throw new YamlObjectTooLargeError(
-          `document ${this.docs} (from line ${this.docLine}) is larger than ${Math.round(this.opts.maxObjectChars / 2 ** 20)} MiB and is not a list of items`,
+          `document ${this.docs} (from line ${this.docLine}) is larger than ${formatByteSize(this.opts.maxObjectChars)} and is not a list of items`,
         );
       }
     }
@@ -297,7 +299,7 @@ export class YamlSplitter {
     this.itemSize += line.length;
     if (this.itemSize > this.opts.maxObjectChars) {
       throw new YamlObjectTooLargeError(
-        `document ${this.docs}, item ${this.itemCount + 1} (from line ${this.itemLine}) is larger than ${Math.round(this.opts.maxObjectChars / 2 ** 20)} MiB`,
+        `document ${this.docs}, item ${this.itemCount + 1} (from line ${this.itemLine}) is larger than ${formatByteSize(this.opts.maxObjectChars)}`,
       );
     }
   }
