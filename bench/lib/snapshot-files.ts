@@ -110,7 +110,13 @@ export function apiServerNode(i: number): Record<string, unknown> {
               "f:conditions": Object.fromEntries(
                 ["DiskPressure", "MemoryPressure", "PIDPressure", "Ready"].map((t) => [
                   `k:{"type":"${t}"}`,
-                  { "f:lastHeartbeatTime": {}, "f:lastTransitionTime": {}, "f:message": {}, "f:reason": {}, "f:status": {} },
+                  {
+                    "f:lastHeartbeatTime": {},
+                    "f:lastTransitionTime": {},
+                    "f:message": {},
+                    "f:reason": {},
+                    "f:status": {},
+                  },
                 ]),
               ),
               "f:images": {},
@@ -193,7 +199,11 @@ export function apiServerPod(i: number, node: string | null): Record<string, unk
     terminationMessagePath: "/dev/termination-log",
     terminationMessagePolicy: "File",
     volumeMounts: [
-      { mountPath: "/var/run/secrets/kubernetes.io/serviceaccount", name: "kube-api-access-x7k2p", readOnly: true },
+      {
+        mountPath: "/var/run/secrets/kubernetes.io/serviceaccount",
+        name: "kube-api-access-x7k2p",
+        readOnly: true,
+      },
     ],
   };
   const spec = {
@@ -210,8 +220,18 @@ export function apiServerPod(i: number, node: string | null): Record<string, unk
     serviceAccountName: "default",
     terminationGracePeriodSeconds: 30,
     tolerations: [
-      { effect: "NoExecute", key: "node.kubernetes.io/not-ready", operator: "Exists", tolerationSeconds: 300 },
-      { effect: "NoExecute", key: "node.kubernetes.io/unreachable", operator: "Exists", tolerationSeconds: 300 },
+      {
+        effect: "NoExecute",
+        key: "node.kubernetes.io/not-ready",
+        operator: "Exists",
+        tolerationSeconds: 300,
+      },
+      {
+        effect: "NoExecute",
+        key: "node.kubernetes.io/unreachable",
+        operator: "Exists",
+        tolerationSeconds: 300,
+      },
     ],
     volumes: [
       {
@@ -253,13 +273,25 @@ export function apiServerPod(i: number, node: string | null): Record<string, unk
             "f:containers": {
               'k:{"name":"app"}': {
                 ".": {},
-                "f:env": Object.fromEntries(container.env.map((e) => [`k:{"name":"${e.name}"}`, { ".": {}, "f:name": {}, "f:value": {} }])),
+                "f:env": Object.fromEntries(
+                  container.env.map((e) => [
+                    `k:{"name":"${e.name}"}`,
+                    { ".": {}, "f:name": {}, "f:value": {} },
+                  ]),
+                ),
                 "f:image": {},
                 "f:imagePullPolicy": {},
                 "f:livenessProbe": { ".": {}, "f:httpGet": { ".": {}, "f:path": {}, "f:port": {} } },
                 "f:name": {},
-                "f:ports": { ".": {}, 'k:{"containerPort":8080,"protocol":"TCP"}': { ".": {}, "f:name": {} } },
-                "f:resources": { ".": {}, "f:limits": { "f:memory": {} }, "f:requests": { "f:cpu": {}, "f:memory": {} } },
+                "f:ports": {
+                  ".": {},
+                  'k:{"containerPort":8080,"protocol":"TCP"}': { ".": {}, "f:name": {} },
+                },
+                "f:resources": {
+                  ".": {},
+                  "f:limits": { "f:memory": {} },
+                  "f:requests": { "f:cpu": {}, "f:memory": {} },
+                },
               },
             },
             "f:dnsPolicy": {},
@@ -310,14 +342,23 @@ export function apiServerPod(i: number, node: string | null): Record<string, unk
     resourceVersion: String(100_000 + i),
     uid: `a1b2c3d4-0000-4000-8000-${pad(i, 12)}`,
   };
-  if (!node) return { apiVersion: "v1", kind: "Pod", metadata, spec, status: { phase: "Pending", qosClass: "Burstable" } };
+  if (!node)
+    return {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata,
+      spec,
+      status: { phase: "Pending", qosClass: "Burstable" },
+    };
   const status = {
-    conditions: ["PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"].map((t) => ({
-      lastProbeTime: null,
-      lastTransitionTime: "2026-01-05T10:00:01Z",
-      status: "True",
-      type: t,
-    })),
+    conditions: ["PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"].map(
+      (t) => ({
+        lastProbeTime: null,
+        lastTransitionTime: "2026-01-05T10:00:01Z",
+        status: "True",
+        type: t,
+      }),
+    ),
     containerStatuses: [
       {
         containerID: `containerd://${pad(i, 64)}`,

@@ -8,15 +8,7 @@ import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, resolvePath } from "./inputs";
-import {
-  clusterFlag,
-  configFlag,
-  kubeconfigFlags,
-  outFlag,
-  outputFlag,
-  pluginFlag,
-  seedFlag,
-} from "./shared-flags";
+import { clusterInputFlags, configFlag, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
 
 export function renderCapacityTable(r: CapacityReport): string {
   const lines: string[] = [];
@@ -34,8 +26,7 @@ export const capacityCommand = defineCommand({
   name: "capacity",
   summary: "How many more replicas of a pod fit the cluster, where they go, and why the next one does not.",
   flags: [
-    clusterFlag,
-    ...kubeconfigFlags,
+    ...clusterInputFlags,
     listFlag({
       name: "pod",
       value: "FILE",
@@ -72,7 +63,7 @@ export const capacityCommand = defineCommand({
     if (loaded === 1 || loaded === 2) return loaded;
     const templates: Pod[] = [];
     for (const f of podFiles) {
-      const t = loadObjectsFlag(ctx, [f]);
+      const t = loadObjectsFlag(ctx, [f], ctx.flags["max-input-size"]);
       if (t === null) return 1;
       const pods = t.objects.filter((o) => o.kind === "Pod");
       if (pods.length !== 1 || t.objects.length !== 1) {

@@ -9,7 +9,7 @@ import { stringify } from "yaml";
 import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
-import { clusterFlag, kubeconfigFlags, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
+import { clusterInputFlags, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
 import { pad } from "./table";
 
 function where(p: DiffPlacement): string {
@@ -49,8 +49,7 @@ export const diffCommand = defineCommand({
   name: "diff",
   summary: "Run a snapshot through two scheduler configurations and show what changes and why.",
   flags: [
-    clusterFlag,
-    ...kubeconfigFlags,
+    ...clusterInputFlags,
     listFlag({
       name: "config",
       value: "FILE",

@@ -5,22 +5,13 @@ import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
-import {
-  clusterFlag,
-  configFlag,
-  kubeconfigFlags,
-  outFlag,
-  outputFlag,
-  pluginFlag,
-  seedFlag,
-} from "./shared-flags";
+import { clusterInputFlags, configFlag, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
 import { type OutputFormat, renderResult } from "./simulate-output";
 
 const simulateFlags = [
   configFlag,
   pluginFlag,
-  clusterFlag,
-  ...kubeconfigFlags,
+  ...clusterInputFlags,
   outputFlag,
   boolFlag({
     name: "explain",
