@@ -35,13 +35,20 @@ function readWhole(name: string, text: string): { objects: RawObject[]; errors: 
   const objects: RawObject[] = [];
   const expand = (v: unknown, origin: string): void => {
     if (v === null || v === undefined) return;
-    if (Array.isArray(v)) return v.forEach((x, i) => expand(x, `${origin}, item ${i + 1}`));
-    if (typeof v !== "object")
-      return void errors.push(`${origin}: expected a Kubernetes object, got ${typeof v}`);
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        expand(x, `${origin}, item ${i + 1}`);
+      });
+      return;
+    }
+    if (typeof v !== "object") {
+      errors.push(`${origin}: expected a Kubernetes object, got ${typeof v}`);
+      return;
+    }
     const o = v as { kind?: unknown; items?: unknown };
     if (typeof o.kind === "string" && o.kind.endsWith("List") && Array.isArray(o.items)) {
       const itemKind = o.kind === "List" ? undefined : o.kind.slice(0, -4);
-      return o.items.forEach((item, i) => {
+      o.items.forEach((item, i) => {
         const it = item as { kind?: unknown } | null;
         const x =
           it && typeof it === "object" && itemKind && it.kind === undefined
@@ -49,6 +56,7 @@ function readWhole(name: string, text: string): { objects: RawObject[]; errors: 
             : item;
         expand(x, `${origin}, item ${i + 1}`);
       });
+      return;
     }
     objects.push({ obj: trimObject(v as Record<string, unknown>), origin });
   };
