@@ -59,11 +59,11 @@ async function child(parser: Parser, file: string): Promise<void> {
 
 const self = fileURLToPath(import.meta.url);
 
-/** Runs one load in a fresh process (heap limit raised so that only memory itself stops it). */
+/** Runs one load in a fresh process, with node's default heap limit as the CLI has. */
 function measure(parser: Parser, file: string): ChildResult {
   const r = spawnSync(
     process.execPath,
-    ["--max-old-space-size=16384", "--import", "tsx", self, "--child", parser, file],
+    ["--import", "tsx", self, "--child", parser, file],
     { encoding: "utf8", maxBuffer: 1 << 20, timeout: 30 * 60_000 },
   );
   const line = r.stdout.trim().split("\n").pop() ?? "";

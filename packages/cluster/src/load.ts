@@ -44,8 +44,9 @@ export interface LoadOptions {
    */
   customResources?: readonly CustomResource[];
   /**
-   * Bytes read over all inputs before reading stops with an error (default 1 GiB): the memory a
-   * load needs grows with what it reads. A FIFO or a device is limited the same way.
+   * Bytes read over all inputs before reading stops with an error (default 1 GiB; none for
+   * loadSnapshotTexts): the memory a load needs grows with what it reads. A FIFO or a device is
+   * limited the same way.
    */
   maxInputBytes?: number;
 }
@@ -237,7 +238,8 @@ export function loadSnapshotTexts(
   files: readonly { name: string; text: string }[],
   opts: LoadOptions = {},
 ): LoadResult {
-  return loadInputs(files, opts);
+  // The texts are in memory already: no input size limit unless one is given.
+  return loadInputs(files, { maxInputBytes: Number.POSITIVE_INFINITY, ...opts });
 }
 
 /** Reads the inputs object by object (read-objects.ts), then checks and assembles them. */
@@ -389,5 +391,6 @@ export function loadSnapshotFiles(
     for (const n of names) files.push({ name: n, path: path.resolve(cwd, n) });
   }
   if (errors.length) throw new SnapshotLoadError(errors);
-  return loadInputs(files, opts);
+  // The texts are in memory already: no input size limit unless one is given.
+  return loadInputs(files, { maxInputBytes: Number.POSITIVE_INFINITY, ...opts });
 }
