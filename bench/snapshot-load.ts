@@ -11,7 +11,7 @@
 //                the whole text (the loader before streaming), js-yaml over the whole text, JSON.parse
 //                over the whole text, and the streaming loader.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,8 @@ type Parser = "stream" | "yaml-whole" | "js-yaml-whole" | "json-whole";
 interface ChildResult {
   objects: number;
   ms: number;
+  /** CPU time (user + system) of the load: on a shared machine, steadier than the wall time. */
+  cpuMs: number;
   maxRssMB: number;
   error?: string;
 }
@@ -30,6 +32,7 @@ interface ChildResult {
 /** In the child: one load, then its numbers as one JSON line on stdout. */
 async function child(parser: Parser, file: string): Promise<void> {
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   let objects = 0;
   try {
     if (parser === "stream") {
@@ -48,12 +51,20 @@ async function child(parser: Parser, file: string): Promise<void> {
       }
     }
   } catch (e) {
-    const r: ChildResult = { objects, ms: 0, maxRssMB: 0, error: (e as Error).message.split("\n")[0] };
+    const r: ChildResult = {
+      objects,
+      ms: 0,
+      cpuMs: 0,
+      maxRssMB: 0,
+      error: (e as Error).message.split("\n")[0],
+    };
     process.stdout.write(`${JSON.stringify(r)}\n`);
     return;
   }
   const ms = performance.now() - start;
-  const r: ChildResult = { objects, ms, maxRssMB: process.resourceUsage().maxRSS / 1024 };
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const r: ChildResult = { objects, ms, cpuMs, maxRssMB: process.resourceUsage().maxRSS / 1024 };
   process.stdout.write(`${JSON.stringify(r)}\n`);
 }
 
@@ -61,11 +72,11 @@ const self = fileURLToPath(import.meta.url);
 
 /** Runs one load in a fresh process, with node's default heap limit as the CLI has. */
 function measure(parser: Parser, file: string): ChildResult {
-  const r = spawnSync(
-    process.execPath,
-    ["--import", "tsx", self, "--child", parser, file],
-    { encoding: "utf8", maxBuffer: 1 << 20, timeout: 30 * 60_000 },
-  );
+  const r = spawnSync(process.execPath, ["--import", "tsx", self, "--child", parser, file], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+    timeout: 30 * 60_000,
+  });
   const line = r.stdout.trim().split("\n").pop() ?? "";
   try {
     return JSON.parse(line) as ChildResult;
@@ -73,7 +84,7 @@ function measure(parser: Parser, file: string): ChildResult {
     const why = r.signal
       ? `killed by ${r.signal}`
       : (r.stderr.trim().split("\n").pop() ?? `exit ${r.status}`);
-    return { objects: 0, ms: 0, maxRssMB: 0, error: why };
+    return { objects: 0, ms: 0, cpuMs: 0, maxRssMB: 0, error: why };
   }
 }
 
@@ -131,9 +142,12 @@ async function main(): Promise<void> {
       if (!input) throw new Error(`no input ${c.input}`);
       let size: number;
       try {
-        size = statSync(input.file).size;
+        size = statSync(input.file).size; // written by an earlier run with --keep
       } catch {
-        size = input.write(input.file);
+        // Written under another name and renamed when complete: a run stopped midway leaves no
+        // truncated input for the next.
+        size = input.write(`${input.file}.part`);
+        renameSync(`${input.file}.part`, input.file);
       }
       const load = loadavg()
         .map((l) => l.toFixed(1))
@@ -150,7 +164,7 @@ async function main(): Promise<void> {
               ? `within the ${c.targetMB} MB target`
               : `OVER the ${c.targetMB} MB target`;
       console.log(
-        `${c.name.padEnd(34)} ${row.inputMB.toFixed(0).padStart(5)} MB  ${String(r.objects).padStart(7)} objects  ${(r.ms / 1000).toFixed(1).padStart(6)} s  peak RSS ${r.maxRssMB.toFixed(0).padStart(5)} MB  (load ${load})  ${verdict}`,
+        `${c.name.padEnd(34)} ${row.inputMB.toFixed(0).padStart(5)} MB  ${String(r.objects).padStart(7)} objects  ${(r.ms / 1000).toFixed(1).padStart(6)} s (CPU ${(r.cpuMs / 1000).toFixed(1)} s)  peak RSS ${r.maxRssMB.toFixed(0).padStart(5)} MB  (load ${load})  ${verdict}`,
       );
     }
   } finally {

@@ -9,6 +9,7 @@ import { trimObject } from "@kubesched/scheduler";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { parseDocument } from "yaml";
 import {
+  countLines,
   defaultMaxInputBytes,
   fileChunks,
   InputBudget,
@@ -183,7 +184,7 @@ export function* readObjects(
         errors.push(`${name}: line ${at.line}: not a text file (a NUL byte); expected YAML or JSON`);
         return;
       }
-      lines += countNewlines(chunk);
+      lines += countLines(chunk);
       splitter.feed(chunk);
       yield* assembler.take(parts);
     }
@@ -197,12 +198,6 @@ export function* readObjects(
     else if (e instanceof InputReadError) errors.push(e.message);
     else throw e;
   }
-}
-
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-  return n;
 }
 
 interface Assembler {
