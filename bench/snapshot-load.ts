@@ -7,6 +7,8 @@
 //                read by loadSnapshotFiles (streamed, item by item);                 target ≤ 1.5 GB
 //   json-500MB   `kubectl get nodes,pods -o json` of API-server objects (managedFields,
 //                last-applied-configuration, full status) to 500 MB;                 target ≤ 2.5 GB
+//   json-500MB-small  the small pods of yaml-100MB as `kubectl get -o json`, to 500 MB (about 5×
+//                as many objects);                                                    target ≤ 2.5 GB
 //   compare-*    the parsers on a 20 MB YAML / 100 MB JSON cut of the same data: the YAML library over
 //                the whole text (the loader before streaming), js-yaml over the whole text, JSON.parse
 //                over the whole text, and the streaming loader.
@@ -16,7 +18,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { writeApiServerJson, writeSmallPodsYaml } from "./lib/snapshot-files";
+import { writeApiServerJson, writeSmallPodsJson, writeSmallPodsYaml } from "./lib/snapshot-files";
 
 type Parser = "stream" | "yaml-whole" | "js-yaml-whole" | "json-whole";
 
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
   const inputs: Record<string, { file: string; write: (f: string) => number }> = {
     "yaml-100MB": { file: join(dir, "pods-100MB.yaml"), write: (f) => writeSmallPodsYaml(f) },
     "json-500MB": { file: join(dir, "apiserver-500MB.json"), write: (f) => writeApiServerJson(f) },
+    "json-500MB-small": { file: join(dir, "pods-500MB.json"), write: (f) => writeSmallPodsJson(f) },
     "yaml-20MB": {
       file: join(dir, "pods-20MB.yaml"),
       write: (f) => writeSmallPodsYaml(f, { nodes: 2_000, runningPods: 92_000, pendingPods: 200 }),
@@ -127,6 +130,7 @@ async function main(): Promise<void> {
   const cases: Case[] = [
     { name: "yaml-100MB stream", parser: "stream", input: "yaml-100MB", targetMB: 1536 },
     { name: "json-500MB stream", parser: "stream", input: "json-500MB", targetMB: 2560 },
+    { name: "json-500MB-small stream", parser: "stream", input: "json-500MB-small", targetMB: 2560 },
     { name: "compare-yaml-20MB yaml-whole", parser: "yaml-whole", input: "yaml-20MB" },
     { name: "compare-yaml-20MB js-yaml-whole", parser: "js-yaml-whole", input: "yaml-20MB" },
     { name: "compare-yaml-20MB stream", parser: "stream", input: "yaml-20MB" },

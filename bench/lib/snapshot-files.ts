@@ -398,10 +398,15 @@ export interface ApiServerJsonOptions {
   bytes: number;
 }
 
-/** `kubectl get nodes,pods -o json` of API-server objects, to about `bytes`. Returns the bytes written. */
-export function writeApiServerJson(
+/**
+ * Writes a `kubectl get -o json` list (4-space indentation) of `nodes`, `pending` pods, then
+ * `running(i)` pods until the file reaches about `bytes`. Returns the bytes written.
+ */
+function writeKubectlJson(
   file: string,
-  o: ApiServerJsonOptions = { nodes: 10_000, pendingPods: 1_000, bytes: 500_000_000 },
+  o: { nodes: number; pendingPods: number; bytes: number },
+  node: (i: number) => unknown,
+  pod: (i: number, node: string | null) => unknown,
 ): number {
   const w = new FileWriter(file);
   const indent = (s: string) => s.replace(/\n/g, "\n        ");
@@ -414,12 +419,52 @@ export function writeApiServerJson(
     w.write(s);
   };
   w.write('{\n    "apiVersion": "v1",\n    "items": [\n');
-  for (let i = 0; i < o.nodes; i++) item(apiServerNode(i));
-  for (let i = 0; i < o.pendingPods; i++) item(apiServerPod(i, null));
+  for (let i = 0; i < o.nodes; i++) item(node(i));
+  for (let i = 0; i < o.pendingPods; i++) item(pod(i, null));
   const tail = '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
   for (let i = o.pendingPods; size + tail.length < o.bytes - 200; i++) {
-    item(apiServerPod(i, `node-${pad(i % Math.max(1, o.nodes), 5)}`));
+    item(pod(i, `node-${pad(i % Math.max(1, o.nodes), 5)}`));
   }
   w.write(tail);
   return w.close();
+}
+
+/** `kubectl get nodes,pods -o json` of API-server objects, to about `bytes`. Returns the bytes written. */
+export function writeApiServerJson(
+  file: string,
+  o: ApiServerJsonOptions = { nodes: 10_000, pendingPods: 1_000, bytes: 500_000_000 },
+): number {
+  return writeKubectlJson(file, o, apiServerNode, apiServerPod);
+}
+
+/** The small nodes and pods of writeSmallPodsYaml as `kubectl get -o json`, to about `bytes`. */
+export function writeSmallPodsJson(
+  file: string,
+  o: ApiServerJsonOptions = { nodes: 10_000, pendingPods: 1_000, bytes: 500_000_000 },
+): number {
+  const resources = { cpu: "32", memory: "128Gi", pods: "110" };
+  const node = (i: number) => {
+    const name = `node-${pad(i, 5)}`;
+    return {
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: {
+        labels: { "kubernetes.io/hostname": name, "topology.kubernetes.io/zone": `zone-${i % 3}` },
+        name,
+      },
+      spec: {},
+      status: { allocatable: resources, capacity: resources },
+    };
+  };
+  const pod = (i: number, nodeName: string | null) => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: `web-${pad(i, 7)}`, namespace: "default" },
+    spec: {
+      containers: [{ image: "nginx", name: "web", resources: { requests: { cpu: "100m" } } }],
+      ...(nodeName ? { nodeName } : {}),
+    },
+    status: { phase: nodeName ? "Running" : "Pending" },
+  });
+  return writeKubectlJson(file, o, node, pod);
 }
