@@ -3,6 +3,8 @@ export * from "./admission";
 export * from "./capacity";
 export * from "./diff";
 export * from "./in-memory-cluster";
+export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
+export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
 export * from "./simulate";
 export * from "./workloads";

@@ -11,8 +11,9 @@ import {
   customResourceAPIVersion,
   formatFieldError,
 } from "@kubesched/framework";
-import { parseAllDocuments } from "yaml";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
+import { defaultMaxInputBytes, InputBudget, InputSizeLimitError } from "./input-reader";
+import { type RawObject, readObjects, type SnapshotInput } from "./read-objects";
 import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
 /** A loaded object of a kind the scheduler reads, and where it came from. */
@@ -42,10 +43,20 @@ export interface LoadOptions {
    * loaded and validated; objects of other unknown kinds are skipped with a warning.
    */
   customResources?: readonly CustomResource[];
+  /**
+   * Bytes read over all inputs before reading stops with an error (default 1 GiB; none for
+   * loadSnapshotTexts): the memory a load needs grows with what it reads. A FIFO or a device is
+   * limited the same way.
+   */
+  maxInputBytes?: number;
 }
 
 export class SnapshotLoadError extends Error {
-  constructor(readonly errors: string[]) {
+  constructor(
+    readonly errors: string[],
+    /** Set when reading stopped at the input size limit: the input being read and the limit. */
+    readonly sizeLimit?: { input: string; limit: number },
+  ) {
     super(errors.join("\n"));
     this.name = "SnapshotLoadError";
   }
@@ -67,64 +78,15 @@ function describe(obj: Json): string {
   return name ? `${kind} ${ns}${name}` : kind;
 }
 
-/** Expands lists (`kind: List`, `PodList`, arrays) into objects with their kinds. */
-function expand(
-  value: unknown,
-  origin: string,
-  errors: string[],
-  out: { obj: Json; origin: string }[],
-): void {
-  if (value === null || value === undefined) return; // empty document
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      expand(v, `${origin}, item ${i + 1}`, errors, out);
-    });
-    return;
-  }
-  if (!isObj(value)) {
-    errors.push(`${origin}: expected a Kubernetes object, got ${typeof value}`);
-    return;
-  }
-  const kind = value.kind;
-  if (typeof kind === "string" && kind.endsWith("List") && Array.isArray(value.items)) {
-    const itemKind = kind === "List" ? undefined : kind.slice(0, -"List".length);
-    value.items.forEach((item, i) => {
-      const o = isObj(item) && itemKind && item.kind === undefined ? { ...item, kind: itemKind } : item;
-      expand(o, `${origin}, item ${i + 1}`, errors, out);
-    });
-    return;
-  }
-  out.push({ obj: value, origin });
-}
-
-/** Parses one file's text into raw objects (YAML or JSON). */
+/** Parses one file's text into raw objects (YAML or JSON), trimmed of what the scheduler never reads. */
 export function parseSnapshotText(
   text: string,
   filename: string,
   errors: string[],
 ): { obj: Json; origin: string }[] {
-  const out: { obj: Json; origin: string }[] = [];
-  if (filename.endsWith(".json")) {
-    try {
-      expand(JSON.parse(text), filename, errors, out);
-    } catch (e) {
-      errors.push(`${filename}: invalid JSON: ${(e as Error).message}`);
-    }
-    return out;
-  }
-  const docs = parseAllDocuments(text);
-  const list = Array.isArray(docs) ? docs : [docs];
-  list.forEach((doc, i) => {
-    const origin = `${filename}: document ${i + 1}`;
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors) {
-        errors.push(`${origin}: invalid YAML: ${(e.message.split("\n")[0] ?? "").replace(/:$/, "")}`);
-      }
-      return;
-    }
-    expand(doc.toJS({ maxAliasCount: 1000 }), origin, errors, out);
-  });
-  return out;
+  return [
+    ...readObjects({ name: filename, text }, errors, { budget: new InputBudget(Number.POSITIVE_INFINITY) }),
+  ];
 }
 
 function checkQuantities(list: unknown, field: string, where: string, errors: string[]): void {
@@ -276,6 +238,12 @@ export function loadSnapshotTexts(
   files: readonly { name: string; text: string }[],
   opts: LoadOptions = {},
 ): LoadResult {
+  // The texts are in memory already: no input size limit unless one is given.
+  return loadInputs(files, { maxInputBytes: Number.POSITIVE_INFINITY, ...opts });
+}
+
+/** Reads the inputs object by object (read-objects.ts), then checks and assembles them. */
+function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadResult {
   const customByKind = new Map<string, CustomResource>();
   for (const r of opts.customResources ?? []) customByKind.set(r.kind, r);
   const errors: string[] = [];
@@ -284,10 +252,18 @@ export function loadSnapshotTexts(
   const seen = new Map<string, string>();
   // Workloads, and where their pods go in the input order (right after the workload).
   const workloads: { at: number; kind: WorkloadKind; obj: Json; origin: string }[] = [];
-  for (const f of files) {
-    const parsed = parseSnapshotText(f.text, f.name, errors);
+  const budget = new InputBudget(opts.maxInputBytes ?? defaultMaxInputBytes);
+  for (const input of inputs) {
+    // One input is read to its end before its objects are checked: its parse errors come first.
+    let parsed: RawObject[];
+    try {
+      parsed = [...readObjects(input, errors, { budget })];
+    } catch (e) {
+      if (!(e instanceof InputSizeLimitError)) throw e;
+      throw new SnapshotLoadError([...errors, e.message], { input: e.input, limit: e.limit });
+    }
     if (parsed.length === 0 && errors.length === 0)
-      warnings.push(`${f.name}: no Kubernetes objects in this input`);
+      warnings.push(`${input.name}: no Kubernetes objects in this input`);
     for (const { obj, origin } of parsed) {
       const where = `${origin} (${describe(obj)})`;
       const kind = obj.kind;
@@ -385,13 +361,16 @@ function expandWorkloads(
   return out;
 }
 
-/** Reads files and directories (every *.yaml, *.yml, *.json in it, sorted) and loads them. */
+/**
+ * Reads files and directories (every *.yaml, *.yml, *.json in it, sorted) and loads them. A file
+ * is read in chunks (a FIFO or a device too), up to `maxInputBytes` over all of them.
+ */
 export function loadSnapshotFiles(
   paths: readonly string[],
   cwd = process.cwd(),
   opts: LoadOptions = {},
 ): LoadResult {
-  const files: { name: string; text: string }[] = [];
+  const files: SnapshotInput[] = [];
   const errors: string[] = [];
   for (const p of paths) {
     const abs = path.resolve(cwd, p);
@@ -409,8 +388,9 @@ export function loadSnapshotFiles(
           .sort()
           .map((n) => path.join(p, n))
       : [p];
-    for (const n of names) files.push({ name: n, text: fs.readFileSync(path.resolve(cwd, n), "utf8") });
+    for (const n of names) files.push({ name: n, path: path.resolve(cwd, n) });
   }
   if (errors.length) throw new SnapshotLoadError(errors);
-  return loadSnapshotTexts(files, opts);
+  // The texts are in memory already: no input size limit unless one is given.
+  return loadInputs(files, { maxInputBytes: Number.POSITIVE_INFINITY, ...opts });
 }

@@ -16,10 +16,12 @@
 //   re-watch without relisting.
 // - DELETED events hand the handlers the event's object (the final state the server sent).
 //
-// Objects stay the raw JSON of the wire, with metadata.managedFields dropped as
-// kube-scheduler's informer transform does.
+// Objects stay the raw JSON of the wire, trimmed as they arrive of what the scheduler never reads
+// (@kubesched/scheduler's trimObject: managedFields as kube-scheduler's informer transform, the
+// last-applied-configuration annotation, pod status fields no scheduler reads), so the caches of
+// a big cluster hold what is used.
 import { type Clock, realClock } from "@kubesched/framework";
-import { type KubeObject, ObjectStore, objectKey } from "@kubesched/scheduler";
+import { type KubeObject, ObjectStore, objectKey, trimObject } from "@kubesched/scheduler";
 import {
   apiErrorFromResponse,
   isExpired,
@@ -86,15 +88,12 @@ export class VeryShortWatchError extends Error {
   }
 }
 
+/** The informer transform: the object fresh from the wire, trimmed in place (trimObject). */
 function trim<T extends KubeObject>(obj: T, spec: ResourceSpec): T {
-  if (obj.metadata?.managedFields !== undefined) {
-    const { managedFields: _dropped, ...metadata } = obj.metadata;
-    obj.metadata = metadata;
-  }
   // List items come without apiVersion/kind; watch objects carry them. Same shape either way.
   obj.apiVersion ??= spec.apiVersion;
   obj.kind ??= spec.kind;
-  return obj;
+  return trimObject(obj);
 }
 
 /** The stop of the informer, as an error that ends the current step. */

@@ -185,6 +185,33 @@ describe("KubeClusterSource informers", () => {
     expect(list?.authorization).toBe("Bearer fake-token");
   });
 
+  it("trims what the scheduler never reads as objects arrive (last-applied-configuration, pod status)", async () => {
+    const lastApplied = "kubectl.kubernetes.io/last-applied-configuration";
+    server.put("Node", makeNode().name("n0").obj());
+    const base = makePod().name("p").namespace("ns").node("n0").phase("Running").obj();
+    server.put("Pod", {
+      ...base,
+      metadata: {
+        ...base.metadata,
+        annotations: { [lastApplied]: "{}", keep: "me" },
+        managedFields: [{ manager: "kubectl" }],
+      },
+      status: {
+        phase: "Running",
+        podIP: "10.0.0.9",
+        hostIP: "10.0.0.1",
+        containerStatuses: [{ name: "c", image: "x", imageID: "sha", ready: true, state: { running: {} } }],
+      },
+    });
+    source = newSource();
+    source.start();
+    await source.waitForCacheSync();
+    const p = source.listers().pods.get("ns", "p");
+    expect(p?.metadata?.annotations).toEqual({ keep: "me" });
+    expect(p?.metadata?.managedFields).toBeUndefined();
+    expect(p?.status).toEqual({ phase: "Running", containerStatuses: [{ name: "c" }] });
+  });
+
   it("delivers watch events (ADDED, MODIFIED, DELETED) to the handlers with old and new objects", async () => {
     server.put("Node", makeNode().name("n0").obj());
     source = newSource();

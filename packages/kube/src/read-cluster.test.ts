@@ -42,4 +42,17 @@ describe("readCluster", () => {
         .sort(),
     ).toEqual(["team-a/running", "team-a/web"]);
   });
+
+  it("pages its lists as client-go's pager (limit, then continue tokens)", async () => {
+    const before = api.requestsTo("GET", "/api/v1/pods").length;
+    const objs = await readCluster(api.kubeConfig(), { pageSize: 1 });
+    expect(objs.filter((o) => o.kind === "Pod")).toHaveLength(4);
+    const pages = api.requestsTo("GET", "/api/v1/pods").slice(before);
+    expect(pages.map((r) => r.query.limit)).toEqual(["1", "1", "1", "1"]);
+    expect(pages[0]?.query.continue).toBeUndefined();
+    expect(pages.slice(1).every((r) => typeof r.query.continue === "string")).toBe(true);
+    expect(pages.every((r) => r.query.fieldSelector === "status.phase!=Succeeded,status.phase!=Failed")).toBe(
+      true,
+    );
+  });
 });

@@ -1,5 +1,5 @@
 // Reading a cluster snapshot from an API server once: the kinds the scheduler watches, listed
-// (no watch), so `kubesched simulate/capacity/diff --kubeconfig` run on what is there now and
+// (no watch, paged as client-go's pager), so `kubesched simulate/capacity/diff --kubeconfig` run on what is there now and
 // `kubesched snapshot` can write it for an offline rerun.
 
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -16,6 +16,8 @@ export interface ReadClusterOptions {
   selector?: string;
   /** Custom resources the plugins declare (`customResourcesOf(registry)`): listed too. */
   customResources?: readonly CustomResource[];
+  /** Items per list request (client-go's pager: 500); the rest follow with `continue` tokens. */
+  pageSize?: number;
 }
 
 /**
@@ -34,17 +36,30 @@ export async function readCluster(kc: KubeConfig, opts: ReadClusterOptions = {})
   ];
   for (const spec of specs) {
     const kind = spec.kind;
-    const list = await client.request<{ items?: KubeObject[] }>("GET", spec.path, {
-      query: spec.fieldSelector ? { fieldSelector: spec.fieldSelector } : {},
-    });
-    for (const item of list.items ?? []) {
-      const obj = { ...item, apiVersion: spec.apiVersion, kind: spec.kind } as KubeObject;
-      if (kind === "Pod" && !(obj as { spec?: { nodeName?: string } }).spec?.nodeName) {
-        if (opts.namespace && obj.metadata?.namespace !== opts.namespace) continue;
-        if (selector && !selector.matches(obj.metadata?.labels)) continue;
+    // Paged as client-go's pager: `limit` items a page, then the `continue` token of the last.
+    let cont: string | undefined;
+    do {
+      const list = await client.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>(
+        "GET",
+        spec.path,
+        {
+          query: {
+            fieldSelector: spec.fieldSelector,
+            limit: String(opts.pageSize ?? 500),
+            continue: cont,
+          },
+        },
+      );
+      for (const item of list.items ?? []) {
+        const obj = { ...item, apiVersion: spec.apiVersion, kind: spec.kind } as KubeObject;
+        if (kind === "Pod" && !(obj as { spec?: { nodeName?: string } }).spec?.nodeName) {
+          if (opts.namespace && obj.metadata?.namespace !== opts.namespace) continue;
+          if (selector && !selector.matches(obj.metadata?.labels)) continue;
+        }
+        out.push(obj);
       }
-      out.push(obj);
-    }
+      cont = list.metadata?.continue || undefined;
+    } while (cont !== undefined);
   }
   return out;
 }

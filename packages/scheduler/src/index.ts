@@ -19,3 +19,4 @@ export {
   numFeasibleNodesToFind,
 } from "./schedule-one";
 export { Scheduler, type SchedulerOptions } from "./scheduler";
+export { lastAppliedConfigAnnotation, trimObject } from "./trim-object";

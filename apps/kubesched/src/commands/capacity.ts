@@ -6,12 +6,11 @@ import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } f
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, resolvePath } from "./inputs";
 import { formatted, writeOutput } from "./outputs";
 import {
-  clusterFlag,
+  clusterInputFlags,
   configFlag,
-  kubeconfigFlags,
   optionsFlag,
   outFlag,
   outputFlag,
@@ -35,8 +34,7 @@ export const capacityCommand = defineCommand({
   name: "capacity",
   summary: "How many more replicas of a pod fit the cluster, where they go, and why the next one does not.",
   flags: [
-    clusterFlag,
-    ...kubeconfigFlags,
+    ...clusterInputFlags,
     listFlag({
       name: "pod",
       value: "FILE",
@@ -75,7 +73,7 @@ export const capacityCommand = defineCommand({
     if (loaded === 1 || loaded === 2) return loaded;
     const templates: Pod[] = [];
     for (const f of podFiles) {
-      const t = loadObjectsFlag(ctx, [f]);
+      const t = loadObjectsFlag(ctx, [f], ctx.flags["max-input-size"]);
       if (t === null) return 1;
       const pods = t.objects.filter((o) => o.kind === "Pod");
       if (pods.length !== 1 || t.objects.length !== 1) {

@@ -9,15 +9,7 @@ import { listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
-import {
-  clusterFlag,
-  kubeconfigFlags,
-  optionsFlag,
-  outFlag,
-  outputFlag,
-  pluginFlag,
-  seedFlag,
-} from "./shared-flags";
+import { clusterInputFlags, optionsFlag, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
 import { pad } from "./table";
 
 function where(p: DiffPlacement): string {
@@ -57,8 +49,7 @@ export const diffCommand = defineCommand({
   name: "diff",
   summary: "Run a snapshot through two scheduler configurations and show what changes and why.",
   flags: [
-    clusterFlag,
-    ...kubeconfigFlags,
+    ...clusterInputFlags,
     listFlag({
       name: "config",
       value: "FILE",

@@ -5,6 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import {
   capErrors,
+  formatByteSize,
   type LoadResult,
   loadSnapshotFiles,
   loadSnapshotTexts,
@@ -95,7 +96,7 @@ export async function loadClusterInput(
     return 2;
   }
   if (clusters.length > 0) {
-    const loaded = loadObjectsFlag(ctx, clusters);
+    const loaded = loadObjectsFlag(ctx, clusters, ctx.flags["max-input-size"]);
     return loaded ? { ...loaded, source: clusters.join(", ") } : 1;
   }
   const read = await readClusterFlag(ctx);
@@ -148,22 +149,39 @@ export function printErrors(ctx: AnyContext, errors: readonly string[]): void {
 }
 
 /**
- * Loads the files of a flag (`--cluster`, `--pod`): errors are printed capped and null is
- * returned; warnings (skipped kinds, inputs without objects) go to stderr.
+ * Loads the files of a flag (`--cluster`, `--pod`), reading at most `maxInputBytes` of them
+ * (`--max-input-size`): errors are printed capped and null is returned; warnings (skipped kinds,
+ * inputs without objects) go to stderr.
  */
-export function loadObjectsFlag(ctx: AnyContext, files: readonly string[]): LoadResult | null {
+export function loadObjectsFlag(
+  ctx: AnyContext,
+  files: readonly string[],
+  maxInputBytes?: number,
+): LoadResult | null {
   const missing = files.filter((f) => !existsSync(resolvePath(ctx, f)));
   if (missing.length) {
     for (const f of missing) ctx.io.stderr(missingFileError(f));
     return null;
   }
   try {
-    const loaded = loadSnapshotFiles(files, ctx.io.cwd, { customResources: customResourcesOf(ctx.registry) });
+    const loaded = loadSnapshotFiles(files, ctx.io.cwd, {
+      customResources: customResourcesOf(ctx.registry),
+      ...(maxInputBytes !== undefined ? { maxInputBytes } : {}),
+    });
     for (const w of capErrors(loaded.warnings)) ctx.io.stderr(`warning: ${w}\n`);
     return loaded;
   } catch (e) {
     if (!(e instanceof SnapshotLoadError)) throw e;
-    printErrors(ctx, e.errors);
+    const limit = e.sizeLimit;
+    if (limit === undefined) {
+      printErrors(ctx, e.errors);
+      return null;
+    }
+    // Reading stopped at the limit: the errors found before it, then what to do.
+    printErrors(ctx, e.errors.slice(0, -1));
+    ctx.io.stderr(
+      `error: ${limit.input}: the input is larger than --max-input-size ${formatByteSize(limit.limit)} (over all inputs read); give a larger --max-input-size to read it\n`,
+    );
     return null;
   }
 }

@@ -1,5 +1,7 @@
 // Flags several commands share, declared once with their types (see ../flags.ts).
-import { choiceFlag, integer, listFlag, valueFlag } from "../flags";
+import { quantityValue } from "@kubesched/api";
+import { defaultMaxInputBytes, formatByteSize } from "@kubesched/cluster";
+import { choiceFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 
 export const configFlag = valueFlag({
   name: "config",
@@ -25,6 +27,27 @@ export const clusterFlag = listFlag({
   value: "PATH",
   description:
     "Kubernetes objects (YAML or JSON: objects, lists, kubectl output); a directory means every *.yaml/*.yml/*.json in it. Repeatable.",
+});
+/**
+ * `--max-input-size SIZE`: how much of the snapshot files is read, over all of them, before
+ * loading stops with an error (the memory a load needs grows with what it reads).
+ */
+export const maxInputSizeFlag = valueFlag({
+  name: "max-input-size",
+  value: "SIZE",
+  default: formatByteSize(defaultMaxInputBytes),
+  description:
+    "Stop reading snapshot files with an error past SIZE bytes over all of them (a quantity: 2Gi, 500M, 1048576); FIFOs and devices count what is read.",
+  parse: (raw, flag) => {
+    let n: number;
+    try {
+      n = quantityValue(raw);
+    } catch {
+      throw invalidValue(raw, flag, "must be a size in bytes such as 2Gi or 500M");
+    }
+    if (!Number.isFinite(n) || n < 1) throw invalidValue(raw, flag, "must be at least 1 byte");
+    return Math.ceil(n);
+  },
 });
 export const seedFlag = valueFlag({
   name: "seed",
@@ -77,5 +100,5 @@ export const kubeconfigFlags = [
   }),
 ] as const;
 
-/** The cluster snapshot of simulate, capacity and diff: --cluster files, or --kubeconfig / --context. */
-export const clusterInputFlags = [clusterFlag, ...kubeconfigFlags] as const;
+/** The cluster snapshot of simulate, capacity and diff: --cluster files (up to --max-input-size), or --kubeconfig / --context. */
+export const clusterInputFlags = [clusterFlag, maxInputSizeFlag, ...kubeconfigFlags] as const;

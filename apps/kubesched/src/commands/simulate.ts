@@ -4,12 +4,11 @@ import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
+import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
 import { writeFile, writeOutput } from "./outputs";
 import {
-  clusterFlag,
+  clusterInputFlags,
   configFlag,
-  kubeconfigFlags,
   optionsFlag,
   outFlag,
   outputFlag,
@@ -22,8 +21,7 @@ const simulateFlags = [
   configFlag,
   pluginFlag,
   optionsFlag,
-  clusterFlag,
-  ...kubeconfigFlags,
+  ...clusterInputFlags,
   outputFlag,
   boolFlag({
     name: "explain",

@@ -187,6 +187,99 @@ describe("the kubeconfig resolved as kubectl does: --kubeconfig, $KUBECONFIG, ~/
   });
 });
 
+describe("kubesched snapshot redacts what a ticket should not carry", () => {
+  let server: FakeApiServer;
+  let kc: string;
+  beforeAll(async () => {
+    server = await FakeApiServer.start();
+    kc = join(tmp, "kubeconfig-redact");
+    writeFileSync(kc, server.kubeConfigYAML());
+    const annotations = {
+      "kubectl.kubernetes.io/last-applied-configuration": '{"kind":"Pod","secret":"applied-copy"}',
+      "example.com/owner-email": "someone@example.com",
+      "volume.kubernetes.io/selected-node": "n1",
+    };
+    const managedFields = [{ manager: "kubectl-client-side-apply", operation: "Update" }];
+    server.put("Node", {
+      metadata: { name: "n1", managedFields },
+      status: { allocatable: { cpu: "2", memory: "4Gi", pods: "110" } },
+    });
+    server.put("Pod", {
+      metadata: { namespace: "shop", name: "web", annotations, managedFields },
+      spec: {
+        containers: [
+          {
+            name: "c",
+            image: "x",
+            env: [
+              { name: "DB_PASSWORD", value: "hunter2" },
+              { name: "TOKEN", valueFrom: { secretKeyRef: { name: "tok", key: "t" } } },
+            ],
+          },
+        ],
+        initContainers: [{ name: "i", image: "x", env: [{ name: "INIT_KEY", value: "init-secret" }] }],
+      },
+    });
+    server.put("ReplicaSet", {
+      metadata: { namespace: "shop", name: "rs", annotations },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "rs" } },
+        template: {
+          metadata: { labels: { app: "rs" }, annotations },
+          spec: {
+            containers: [{ name: "c", image: "x", env: [{ name: "API_KEY", value: "template-secret" }] }],
+          },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const secrets = [
+    "hunter2",
+    "init-secret",
+    "template-secret",
+    "applied-copy",
+    "someone@example.com",
+    "kubectl-client-side-apply",
+  ];
+
+  it("by default: no env values, managedFields or annotations the scheduler does not read", async () => {
+    const r = await run("snapshot", "--kubeconfig", kc);
+    expect(r.code).toBe(0);
+    for (const s of secrets) expect(r.stdout).not.toContain(s);
+    expect(r.stdout).toContain("value: REDACTED");
+    expect(r.stdout).toContain("secretKeyRef");
+    expect(r.stdout).toContain("volume.kubernetes.io/selected-node: n1");
+    expect(r.stdout).not.toContain("managedFields");
+    // What the scheduler reads is all there: the redacted snapshot simulates as the cluster does.
+    writeFileSync(join(tmp, "redacted.yaml"), r.stdout);
+    const offline = await run("simulate", "--cluster", "redacted.yaml", "-o", "json");
+    const live = await run("simulate", "--kubeconfig", kc, "-o", "json");
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toBe(live.stdout);
+  });
+
+  it("--no-redact keeps everything", async () => {
+    const r = await run("snapshot", "--kubeconfig", kc, "--no-redact");
+    expect(r.code).toBe(0);
+    for (const s of secrets) expect(r.stdout).toContain(s);
+  });
+
+  it("the HTML report carries none of it either, even from an unredacted snapshot", async () => {
+    const r = await run("snapshot", "--kubeconfig", kc, "--no-redact", "--out", "full.yaml");
+    expect(r.code).toBe(0);
+    const sim = await run("simulate", "--cluster", "full.yaml", "--explain", "--report", "report.html");
+    expect(sim.code).toBe(0);
+    const html = readFileSync(join(tmp, "report.html"), "utf8");
+    expect(html).toContain("web");
+    for (const s of secrets) expect(html).not.toContain(s);
+  });
+});
+
 describe("kubesched snapshot at the scale of the examples and of a 5000-node cluster", () => {
   const root = fileURLToPath(new URL("../../../../", import.meta.url));
 

@@ -1,6 +1,9 @@
 // kubesched snapshot: what --kubeconfig reads from the API server, written as multi-document
-// YAML, so a simulate/capacity/diff run can be repeated offline with --cluster.
+// YAML, so a simulate/capacity/diff run can be repeated offline with --cluster. What a ticket
+// should not carry is redacted unless --no-redact (@kubesched/cluster's redactObject).
+import { redactObject } from "@kubesched/cluster";
 import { defineCommand } from "../cli";
+import { boolFlag } from "../flags";
 import { readClusterFlag } from "./inputs";
 import { toYAML, writeOutput } from "./outputs";
 import { kubeconfigFlags, outFlag } from "./shared-flags";
@@ -8,11 +11,20 @@ import { kubeconfigFlags, outFlag } from "./shared-flags";
 export const snapshotCommand = defineCommand({
   name: "snapshot",
   summary: "Read the objects the scheduler uses from a cluster once and write them as a snapshot (YAML).",
-  flags: [...kubeconfigFlags, outFlag()],
+  flags: [
+    ...kubeconfigFlags,
+    outFlag(),
+    boolFlag({
+      name: "no-redact",
+      description:
+        "Keep what the snapshot leaves out by default: managedFields, annotations the scheduler does not read (last-applied-configuration...), environment variable values.",
+    }),
+  ],
   async run(ctx) {
     const read = await readClusterFlag(ctx);
     if (read === null) return 1;
     const { objects } = read;
+    if (ctx.flags["no-redact"] !== true) for (const o of objects) redactObject(o);
     const text = objects.map((o) => `---\n${toYAML(o)}`).join("");
     if (!writeOutput(ctx, ctx.flags.out, text)) return 1;
     ctx.io.stderr(`read ${objects.length} objects\n`);
