@@ -357,8 +357,7 @@ export class FakeApiServer {
     const contentType = r.contentType ?? "";
     if (name === undefined) {
       if (m === "GET" && r.query.watch === "true") {
-        this.watches.serve(info, namespace, r.query, res);
-        return undefined;
+        return this.watches.serve(info, namespace, r.query, res);
       }
       if (m === "GET") {
         return listAnswer(this.store, info, namespace, r.query, this.options.watchCacheIgnoresLimit ?? true);
