@@ -67,3 +67,52 @@ describe("assigned-pod events and out-of-tree queueing hints", () => {
     expect(ts.sched.queue.podsInActiveQ().map((p) => p.metadata?.name)).toEqual(["pending"]);
   });
 });
+
+// upstream eventhandlers.go updatePodInSchedulingQueue: "Bypass update event that carries identical
+// objects; otherwise, a duplicated Pod may go through scheduling and cause unexpected behavior" and
+// `if isAssumed { return }`. A pod whose binding is in flight, or whose binding finished before the
+// informer saw it bound (a watch drop, a relist), is assumed: its unscheduled updates must not
+// queue it for a second binding.
+describe("unscheduled-pod updates while the pod is assumed", () => {
+  it("do not queue the pod again, during its binding or after it, and it is bound once", async () => {
+    const binds: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const blockingBinder = definePlugin<unknown>({
+      name: "BlockingBinder",
+      factory: () => ({
+        name: () => "BlockingBinder",
+        bind: async (_state: unknown, pod: { metadata?: { name?: string } }, node: string) => {
+          await gate;
+          binds.push(`${pod.metadata?.name}@${node}`);
+          return null;
+        },
+      }),
+    });
+    const ts = await newTestScheduler({
+      plugins: [blockingBinder],
+      profiles: [profile({ bind: ["BlockingBinder"] })],
+      nodes: [makeNode().name("node").obj()],
+    });
+    const pod = makePod().name("p").namespace("default").uid("p").obj();
+    ts.source.addPod(pod);
+    await ts.sched.scheduleOne();
+    expect(ts.sched.cache.isAssumedPod(pod)).toBe(true);
+    const relabelled = (rv: string) => ({
+      ...pod,
+      metadata: { ...pod.metadata, resourceVersion: rv, labels: { rv } },
+    });
+    ts.source.updatePod(pod, relabelled("2"));
+    expect(ts.sched.queue.pendingPods().pods).toEqual([]);
+    release();
+    await ts.sched.waitForBindings();
+    expect(binds).toEqual(["p@node"]);
+    expect(ts.sched.cache.isAssumedPod(pod)).toBe(true);
+    ts.source.updatePod(relabelled("2"), relabelled("3"));
+    expect(ts.sched.queue.pendingPods().pods).toEqual([]);
+    expect(await ts.sched.scheduleOne()).toBe(false);
+    expect(binds).toEqual(["p@node"]);
+  });
+});

@@ -42,8 +42,10 @@ export function addAllEventHandlers(sched: SchedulerState): void {
   const { cache, queue, logger } = sched;
   const responsible = (pod: Pod) => sched.responsibleForPod(pod);
 
-  // Assigned pods → cache.
+  // Assigned pods → cache. The V(3)/V(4) lines are upstream's: with the binding lines of
+  // schedule-one.ts they are what the scheduler saw of a pod.
   const addPodToCache = (pod: Pod) => {
+    if (logger.v(3)) logger.debug(3, "Add event for scheduled pod", { pod: podKey(pod) });
     try {
       cache.addPod(pod);
     } catch (err) {
@@ -56,6 +58,7 @@ export function addAllEventHandlers(sched: SchedulerState): void {
     else queue.assignedPodAdded(pod);
   };
   const updatePodInCache = (oldPod: Pod, newPod: Pod) => {
+    if (logger.v(4)) logger.debug(4, "Update event for scheduled pod", { pod: podKey(oldPod) });
     try {
       cache.updatePod(oldPod, newPod);
     } catch (err) {
@@ -69,6 +72,7 @@ export function addAllEventHandlers(sched: SchedulerState): void {
     }
   };
   const deletePodFromCache = (pod: Pod) => {
+    if (logger.v(3)) logger.debug(3, "Delete event for scheduled pod", { pod: podKey(pod) });
     try {
       cache.removePod(pod);
     } catch (err) {
@@ -78,10 +82,15 @@ export function addAllEventHandlers(sched: SchedulerState): void {
   };
 
   // Unassigned pods of our profiles → queue.
+  const addPodToQueue = (pod: Pod) => {
+    if (logger.v(3)) logger.debug(3, "Add event for unscheduled pod", { pod: podKey(pod) });
+    queue.add(pod);
+  };
   const updatePodInQueue = (oldPod: Pod, newPod: Pod) => {
     const oldRV = oldPod.metadata?.resourceVersion;
     if (oldRV !== undefined && oldRV === newPod.metadata?.resourceVersion) return;
     if (cache.isAssumedPod(newPod)) return;
+    if (logger.v(4)) logger.debug(4, "Update event for unscheduled pod", { pod: podKey(newPod) });
     queue.update(oldPod, newPod);
     if ((oldPod.status?.nominatedNodeName ?? "") !== (newPod.status?.nominatedNodeName ?? "")) {
       queue.moveAllToActiveOrBackoffQueue(
@@ -93,6 +102,7 @@ export function addAllEventHandlers(sched: SchedulerState): void {
     }
   };
   const deletePodFromQueue = (pod: Pod) => {
+    if (logger.v(3)) logger.debug(3, "Delete event for unscheduled pod", { pod: podKey(pod) });
     queue.delete(pod);
     const fwk = sched.frameworkForPod(pod);
     if (fwk?.rejectWaitingPod(podUID(pod))) {
@@ -128,7 +138,7 @@ export function addAllEventHandlers(sched: SchedulerState): void {
     },
     onPodAdd(pod: Pod) {
       if (assignedPod(pod)) addPodToCache(pod);
-      else if (!pod.spec?.nodeName && responsible(pod)) queue.add(pod);
+      else if (!pod.spec?.nodeName && responsible(pod)) addPodToQueue(pod);
     },
     onPodUpdate(oldPod: Pod, newPod: Pod) {
       // The assigned-pod informer's view (FilteringResourceEventHandler semantics).
@@ -141,7 +151,7 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       const newU = !newPod.spec?.nodeName && responsible(newPod);
       if (oldU && newU) updatePodInQueue(oldPod, newPod);
       else if (oldU && !newU) deletePodFromQueue(oldPod);
-      else if (!oldU && newU) queue.add(newPod);
+      else if (!oldU && newU) addPodToQueue(newPod);
       if (!oldA && newA) addPodToCache(newPod);
     },
     onPodDelete(pod: Pod) {

@@ -689,6 +689,7 @@ async function bind(sched: SchedulerState, a: Attempt, pod: Pod, host: string): 
   if (!bound) status = await cycle.bindPlugins(sched, a, pod, host);
   cycle.finishBinding(sched, a, pod);
   if (status === null || status.isSuccess()) cycle.scheduledEvent(sched, a, pod, host);
+  else if (sched.logger.v(1)) sched.logger.debug(1, "Failed to bind pod", { pod: podKey(pod) });
   return status;
 }
 
@@ -813,7 +814,15 @@ function requeue(
   const ns = pod.metadata?.namespace ?? "";
   const name = pod.metadata?.name ?? "";
   const cached = sched.source.listers().pods.get(ns, name);
-  if (cached && !cached.spec?.nodeName) {
+  if (!cached) {
+    sched.logger.info("Pod doesn't exist in informer cache", { pod: podKey(pod) });
+  } else if (cached.spec?.nodeName) {
+    // A binding applied by the server whose answer was lost: the informer has the pod bound.
+    sched.logger.info("Pod has been assigned to node. Abort adding it back to queue.", {
+      pod: podKey(pod),
+      node: cached.spec.nodeName,
+    });
+  } else {
     qpi.podInfo = new PodInfo(cached);
     try {
       sched.queue.addUnschedulableIfNotPresent(qpi, sched.queue.schedulingCycle());

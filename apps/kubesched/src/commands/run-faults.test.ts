@@ -4,7 +4,7 @@
 import { defaultConfig, type KubeSchedulerConfiguration } from "@kubesched/config";
 import { FakeApiServer, type RecordedRequest, waitFor } from "@kubesched/kube/testing";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { makeNode, makePod, recordingLogger } from "@kubesched/testing";
+import { makeNode, makePod, type RecordingLogger, recordingLogger } from "@kubesched/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type RunOptions, runScheduler } from "./run";
 
@@ -43,9 +43,15 @@ async function cluster(nodes: number, pods: number): Promise<void> {
   }
 }
 
-function start(o: Partial<RunOptions> & { config: KubeSchedulerConfiguration; signal?: AbortSignal }) {
+function start(
+  o: Partial<RunOptions> & {
+    config: KubeSchedulerConfiguration;
+    signal?: AbortSignal;
+    logger?: RecordingLogger;
+  },
+) {
   const ac = new AbortController();
-  const logger = recordingLogger(0);
+  const logger = o.logger ?? recordingLogger(0);
   const done = runScheduler({
     registry: inTreeRegistry,
     kubeConfig: server.kubeConfig(),
@@ -134,6 +140,45 @@ describe("binding failures", () => {
     expect(await done).toBe(0);
     expectEachBoundOnce(60);
   });
+});
+
+describe("bindings applied whose answer is lost", () => {
+  for (const lost of ["answered 500", "cut the connection"] as const) {
+    it(`binds each pod once when the server applied the binding but ${lost}`, async () => {
+      server = await FakeApiServer.start();
+      await cluster(5, 40);
+      server.fail({
+        method: "POST",
+        path: /\/binding$/,
+        applied: true,
+        ...(lost === "answered 500" ? { status: 500 } : { reset: true }),
+        times: 20,
+      });
+      const { ac, done, logger } = start({ config: config(), logger: recordingLogger(4) });
+      await allBound(40);
+      ac.abort();
+      expect(await done).toBe(0);
+      expectEachBoundOnce(40);
+      // What the scheduler saw of a pod whose answer was lost, as upstream logs it at V(3)/V(4).
+      const first = server.requestsTo("POST", /\/binding$/)[0];
+      const pod = `default/${first?.path.split("/")[6]}`;
+      const seen = logger.entries.filter((e) => e.fields?.pod === pod).map((e) => e.msg);
+      expect(seen).toEqual(
+        expect.arrayContaining([
+          "Add event for unscheduled pod",
+          "Attempting to bind pod to node",
+          "Failed to bind pod",
+          "Add event for scheduled pod",
+        ]),
+      );
+      // Either the informer had the pod bound when the failure was handled, or it was requeued and
+      // left the queue when the informer saw it bound (or a retry was refused with 409).
+      expect(
+        seen.includes("Pod has been assigned to node. Abort adding it back to queue.") ||
+          seen.includes("Delete event for unscheduled pod"),
+      ).toBe(true);
+    });
+  }
 });
 
 describe("shutdown", () => {

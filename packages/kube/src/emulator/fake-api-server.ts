@@ -1,13 +1,14 @@
 // An API-server emulator for tests (node:http on 127.0.0.1, an ephemeral port), faithful to the
 // list/watch semantics clients depend on (list.ts, watches.ts) over one store with etcd's single
 // revision counter (object-store.ts): get, create, replace (resourceVersion preconditions), merge
-// patches, delete, pods/binding (409 when already bound), pods/status, events (create and series
+// patches, delete, pods/binding (BindingREST's refusals), pods/status, events (create and series
 // patches), Leases (writes.ts), TokenReview and SubjectAccessReview for delegated authentication
 // of the serving endpoints (auth.ts).
 //
-// Fault injection: failing or hanging matching requests, watches closed after N events, ERROR
-// events and abrupt resets on open watches, compaction, lease theft. Every request is recorded
-// with its arrival time. Not a conformant API server: the scheduler's traffic, exactly.
+// Fault injection: failing, hanging or cut matching requests (or served with their answer lost),
+// watches closed after N events, ERROR events and abrupt resets on open watches, compaction, lease
+// theft. Every request is recorded with its arrival time and the status it was answered. Not a
+// conformant API server: the scheduler's traffic, exactly.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -201,7 +202,7 @@ export class FakeApiServer {
   releaseHung(): void {
     for (const h of [...this.hung]) {
       this.hung.delete(h);
-      if (!h.res.writableEnded && !h.res.destroyed) this.reply(h.res, failure(503, "released"));
+      if (!h.res.writableEnded && !h.res.destroyed) this.reply(h.request, h.res, failure(503, "released"));
     }
   }
 
@@ -247,8 +248,9 @@ export class FakeApiServer {
     });
   }
 
-  private reply(res: http.ServerResponse, answer: Answer): void {
+  private reply(r: RecordedRequest, res: http.ServerResponse, answer: Answer): void {
     if (res.writableEnded || res.destroyed) return;
+    r.status = answer.code;
     const text = JSON.stringify(answer.body);
     res.writeHead(answer.code, {
       "Content-Type": "application/json",
@@ -297,9 +299,16 @@ export class FakeApiServer {
           res.on("close", () => this.hung.delete(h));
           return;
         }
+        // A write whose answer is lost: served (its change happens), the answer thrown away.
+        if (fault.applied) this.answer(r, res);
+        if (fault.reset) {
+          r.status = 0;
+          res.destroy();
+          return;
+        }
         const code = fault.status ?? 500;
         const causes = fault.causes?.map((type) => ({ type }));
-        this.reply(res, ok(code, status(code, fault.reason ?? reasons[code] ?? "", "injected", causes)));
+        this.reply(r, res, ok(code, status(code, fault.reason ?? reasons[code] ?? "", "injected", causes)));
         return;
       }
       this.serve(r, res);
@@ -307,11 +316,18 @@ export class FakeApiServer {
   }
 
   private serve(r: RecordedRequest, res: http.ServerResponse): void {
+    const answer = this.answer(r, res);
+    if (answer) this.reply(r, res, answer);
+  }
+
+  /** Serves a request: its answer, or undefined for a watch (answered on `res`, status 200). */
+  private answer(r: RecordedRequest, res: http.ServerResponse): Answer | undefined {
     try {
       const answer = this.route(r, res);
-      if (answer) this.reply(res, answer);
+      if (!answer) r.status = 200;
+      return answer;
     } catch (e) {
-      this.reply(res, failure(500, e instanceof Error ? e.message : String(e)));
+      return failure(500, e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -341,8 +357,7 @@ export class FakeApiServer {
     const contentType = r.contentType ?? "";
     if (name === undefined) {
       if (m === "GET" && r.query.watch === "true") {
-        this.watches.serve(info, namespace, r.query, res);
-        return undefined;
+        return this.watches.serve(info, namespace, r.query, res);
       }
       if (m === "GET") {
         return listAnswer(this.store, info, namespace, r.query, this.options.watchCacheIgnoresLimit ?? true);

@@ -7,7 +7,7 @@
 import type { KindInfo } from "./collections";
 import { matches, parseFieldSelector } from "./field-selector";
 import type { Obj, ObjectStore } from "./object-store";
-import { type Answer, failure, ok } from "./status";
+import { type Answer, failure, ok, tooLargeResourceVersion } from "./status";
 
 function encodeContinue(rv: number, after: string): string {
   return Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv, start: after })).toString("base64");
@@ -59,7 +59,7 @@ export function listAnswer(
     }
     const exact = match === "Exact" || (match === "" && limit > 0);
     if (want > current) {
-      return failure(504, "Too large resource version", [{ type: "ResourceVersionTooLarge" }]);
+      return tooLargeResourceVersion(want, current);
     }
     if (exact) {
       if (want < current && want <= store.compactedRevision()) {

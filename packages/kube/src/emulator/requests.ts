@@ -11,6 +11,11 @@ export interface RecordedRequest {
   body: unknown;
   /** Arrival time (Date.now()). */
   at: number;
+  /**
+   * The status code answered (200 once a watch opened); 0 when the connection was cut without an
+   * answer; undefined while unanswered.
+   */
+  status?: number;
 }
 
 export interface Fault {
@@ -23,6 +28,13 @@ export interface Fault {
   hang?: boolean;
   /** Serve the request normally, but answer only after this many ms (a reply the client may miss). */
   delayMs?: number;
+  /** Cut the connection (a TCP reset) instead of answering. */
+  reset?: boolean;
+  /**
+   * Serve the request (its write happens), then answer `status` or, with `reset`, cut the
+   * connection instead of the real answer: a write whose response is lost (not for watches).
+   */
+  applied?: boolean;
   /** How many matching requests are affected (default 1; Infinity for all). */
   times?: number;
   reason?: string;

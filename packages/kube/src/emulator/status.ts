@@ -45,3 +45,13 @@ export function failure(code: number, message: string, causes?: { type: string }
 export function ok(code: number, body: Obj): Answer {
   return { code, body };
 }
+
+/**
+ * upstream storage.NewTooLargeResourceVersionError: a list or watch from a version the server has
+ * not reached (504, cause ResourceVersionTooLarge).
+ */
+export function tooLargeResourceVersion(want: number, current: number): Answer {
+  return failure(504, `Timeout: Too large resource version: ${want}, current: ${current}`, [
+    { type: "ResourceVersionTooLarge" },
+  ]);
+}

@@ -1,13 +1,15 @@
 // Watches as the API server serves them: from "" or "0" synthetic ADDED events of the current
-// state, from N every change after N (an ERROR 410 "too old resource version" once compacted);
+// state, from N every change after N (an ERROR 410 "too old resource version" once compacted; 504
+// "Too large resource version" for a version the server has not reached);
 // field selectors turn changes into ADDED/DELETED as objects enter or leave them; BOOKMARK events
-// (allowWatchBookmarks) every `bookmarkIntervalMs`; the stream ends at `timeoutSeconds`. The
+// (allowWatchBookmarks) every `bookmarkIntervalMs` and 2 s before the deadline; the stream ends at
+// `timeoutSeconds`. The
 // faults tests inject into open watches are here too.
 import type http from "node:http";
 import { type KindInfo, kindInfo } from "./collections";
 import { type FieldSelector, matches, parseFieldSelector } from "./field-selector";
 import type { HistoryEntry, Obj, ObjectStore } from "./object-store";
-import { reasons, status } from "./status";
+import { type Answer, reasons, status, tooLargeResourceVersion } from "./status";
 
 export interface WatchOptions {
   /** Interval of BOOKMARK events on watches that allow them (default 60 s, as the API server). */
@@ -37,13 +39,21 @@ export class Watches {
     private readonly options: WatchOptions,
   ) {}
 
-  /** Serves a watch request on `res` (query: resourceVersion, fieldSelector, allowWatchBookmarks, timeoutSeconds). */
+  /**
+   * Serves a watch request on `res` (query: resourceVersion, fieldSelector, allowWatchBookmarks,
+   * timeoutSeconds); the answer instead when the watch is refused before it starts.
+   */
   serve(
     info: KindInfo,
     namespace: string | undefined,
     query: Record<string, string>,
     res: http.ServerResponse,
-  ): void {
+  ): Answer | undefined {
+    const fromText = query.resourceVersion ?? "";
+    const from = Number(fromText || "0");
+    // The watch cache waits up to 3 s for a version it has not seen, then gives up.
+    if (from > this.store.resourceVersion())
+      return tooLargeResourceVersion(from, this.store.resourceVersion());
     res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
     res.flushHeaders();
     const w: Watcher = {
@@ -60,8 +70,6 @@ export class Watches {
       this.open.delete(w);
       for (const t of w.timers) clearTimeout(t);
     });
-    const fromText = query.resourceVersion ?? "";
-    const from = Number(fromText || "0");
     const compacted = this.store.compactedRevision();
     if (fromText === "" || fromText === "0") {
       const state = this.store.of(info.kind);
@@ -69,33 +77,43 @@ export class Watches {
         const o = state.get(k) as Obj;
         if ((namespace === undefined || o.metadata?.namespace === namespace) && matches(w.selector, o)) {
           this.send(w, "ADDED", o);
-          if (!this.open.has(w)) return;
+          if (!this.open.has(w)) return undefined;
         }
       }
     } else if (from < compacted) {
       this.send(w, "ERROR", status(410, "Expired", `too old resource version: ${from} (${compacted})`));
       this.end(w);
-      return;
+      return undefined;
     } else {
       for (const e of this.store.changesAfter(info.kind, from)) {
         if (!this.open.has(w)) break;
         this.deliver(w, e);
       }
     }
-    if (!this.open.has(w)) return;
+    if (!this.open.has(w)) return undefined;
     const timeout = Number(query.timeoutSeconds || "0");
     const max = this.options.maxWatchSeconds ?? 0;
     const seconds = timeout > 0 && max > 0 ? Math.min(timeout, max) : timeout || max;
     if (seconds > 0) w.timers.push(setTimeout(() => this.end(w), seconds * 1000));
-    if (w.bookmarks) {
-      const every = this.options.bookmarkIntervalMs ?? 60_000;
-      const tick = () => {
-        if (!this.open.has(w)) return;
-        this.sendBookmark(w);
-        w.timers.push(setTimeout(tick, every));
-      };
-      w.timers.push(setTimeout(tick, every));
-    }
+    if (w.bookmarks) this.scheduleBookmark(w, seconds > 0 ? Date.now() + seconds * 1000 : null);
+    return undefined;
+  }
+
+  /**
+   * upstream cacheWatcher.nextBookmarkTime: a BOOKMARK every bookmarkIntervalMs, but never later
+   * than 2 s before the watch's deadline (the client then resumes from a recent version).
+   */
+  private scheduleBookmark(w: Watcher, deadline: number | null): void {
+    const now = Date.now();
+    let at = now + (this.options.bookmarkIntervalMs ?? 60_000);
+    if (deadline !== null && deadline - 2000 < at) at = deadline - 2000;
+    if (at <= now) return;
+    const tick = () => {
+      if (!this.open.has(w)) return;
+      this.sendBookmark(w);
+      this.scheduleBookmark(w, deadline);
+    };
+    w.timers.push(setTimeout(tick, at - now));
   }
 
   /** Sends a change to the open watches of its kind. */

@@ -1,6 +1,6 @@
 // The writes the emulator serves, as the API server answers them: create (409 AlreadyExists),
 // replace with a resourceVersion precondition (409 Conflict), merge patches, delete,
-// pods/binding (409 once bound, or on a UID precondition) and pods/status patches.
+// pods/binding (BindingREST's checks, preconditions and refusals) and pods/status patches.
 import { type KindInfo, keyOf } from "./collections";
 import { isoNow, type Obj, type ObjectStore } from "./object-store";
 import { isMergePatch, mergePatch, mergeStatus } from "./patches";
@@ -77,7 +77,16 @@ export function remove(
   return ok(200, cur);
 }
 
-/** pods/binding; a successful binding is counted in `bindings` ("namespace/name"). */
+/**
+ * pods/binding, as the API server's BindingREST (upstream pkg/registry/core/pod/storage/storage.go):
+ * the binding's name must be the URL's (400) and its target a Node by name (ValidatePodBinding,
+ * an aggregate error the server answers 500); its metadata.uid and resourceVersion are
+ * preconditions (409 on pods, etcd's "invalid object" StorageError); a pod being deleted, already
+ * assigned or with scheduling gates is refused (409 on pods/binding). Binding sets spec.nodeName,
+ * clears status.nominatedNodeName (ClearingNominatedNodeNameAfterBinding) and sets PodScheduled
+ * True (podutil.UpdatePodCondition). A successful binding is counted in `bindings`
+ * ("namespace/name").
+ */
 export function bind(
   store: ObjectStore,
   bindings: Map<string, number>,
@@ -85,32 +94,71 @@ export function bind(
   name: string,
   body: Obj,
 ): Answer {
+  if (body?.metadata?.name !== name) {
+    return failure(400, "name in URL does not match name in Binding object");
+  }
+  const invalid: string[] = [];
+  const kind = body.target?.kind ?? "";
+  if (kind !== "" && kind !== "Node") {
+    invalid.push(`target.kind: Unsupported value: "${kind}": supported values: "Node", "<empty>"`);
+  }
+  if (!body.target?.name) invalid.push("target.name: Required value");
+  if (invalid.length > 0) {
+    // errs.ToAggregate() is not a status error: the server answers 500 with reason "".
+    const message = invalid.length === 1 ? (invalid[0] as string) : `[${invalid.join(", ")}]`;
+    return ok(500, status(500, "", message));
+  }
   const pod = store.get("Pod", namespace, name);
   if (!pod) return failure(404, `pods "${name}" not found`);
-  const uid = body.metadata?.uid;
-  if (uid && uid !== pod.metadata?.uid) {
-    return failure(
-      409,
-      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata?.uid}`,
-    );
+  const precondition = (field: "UID" | "ResourceVersion", want: unknown, have: unknown): Answer | null =>
+    want && want !== have
+      ? failure(
+          409,
+          `Operation cannot be fulfilled on pods "${name}": StorageError: invalid object, Code: 4, Key: /registry/pods/${pod.metadata?.namespace}/${name}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ${field} in precondition: ${want}, ${field} in object meta: ${have ?? ""}`,
+        )
+      : null;
+  const failed =
+    precondition("UID", body.metadata?.uid, pod.metadata?.uid) ??
+    precondition("ResourceVersion", body.metadata?.resourceVersion, pod.metadata?.resourceVersion);
+  if (failed) return failed;
+  const refuse = (why: string) =>
+    failure(409, `Operation cannot be fulfilled on pods/binding "${name}": ${why}`);
+  if (pod.metadata?.deletionTimestamp) {
+    return refuse(`pod ${name} is being deleted, cannot be assigned to a host`);
   }
-  if (pod.spec?.nodeName) {
-    return failure(
-      409,
-      `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${pod.spec.nodeName}"`,
-    );
+  if (pod.spec?.nodeName) return refuse(`pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+  if ((pod.spec?.schedulingGates ?? []).length > 0) {
+    return refuse(`pod ${name} has non-empty .spec.schedulingGates`);
   }
-  const conditions = mergeStatus(pod.status ?? {}, {
-    conditions: [{ type: "PodScheduled", status: "True", lastTransitionTime: isoNow() }],
-  }).conditions;
+  const { nominatedNodeName: _cleared, ...podStatus } = pod.status ?? {};
   store.put("Pod", {
     ...pod,
-    spec: { ...pod.spec, nodeName: body.target?.name },
-    status: { ...pod.status, conditions },
+    metadata: {
+      ...pod.metadata,
+      ...(body.metadata?.annotations
+        ? { annotations: { ...pod.metadata?.annotations, ...body.metadata.annotations } }
+        : {}),
+    },
+    spec: { ...pod.spec, nodeName: body.target.name },
+    status: { ...podStatus, conditions: podScheduledTrue(podStatus.conditions ?? []) },
   });
   const key = `${pod.metadata?.namespace}/${name}`;
   bindings.set(key, (bindings.get(key) ?? 0) + 1);
   return ok(201, { apiVersion: "v1", kind: "Status", status: "Success", code: 201, metadata: {} });
+}
+
+/**
+ * upstream podutil.UpdatePodCondition with {PodScheduled, True}: the condition is replaced (its
+ * reason and message go), its lastTransitionTime kept unless the status flips.
+ */
+function podScheduledTrue(conditions: Obj[]): Obj[] {
+  const old = conditions.find((c) => c.type === "PodScheduled");
+  const next = {
+    type: "PodScheduled",
+    status: "True",
+    lastTransitionTime: old?.status === "True" ? old.lastTransitionTime : isoNow(),
+  };
+  return old ? conditions.map((c) => (c === old ? next : c)) : [...conditions, next];
 }
 
 /** pods/status: a strategic merge of `status` (conditions by type). */

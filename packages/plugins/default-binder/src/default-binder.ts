@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/defaultbinder/default_binder.go
-import type { Pod } from "@kubesched/api";
+import { type Pod, podKey } from "@kubesched/api";
 import { asStatus, type BindPlugin, type CycleState, type Handle, type Status } from "@kubesched/framework";
 
 /** The plugin's registered name. */
@@ -17,6 +17,8 @@ export class DefaultBinder implements BindPlugin {
   }
 
   async bind(_state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
+    const logger = this.handle.logger();
+    if (logger.v(3)) logger.debug(3, "Attempting to bind pod to node", { pod: podKey(pod), node: nodeName });
     try {
       await this.handle.client().bindPod(pod, nodeName);
     } catch (err) {
