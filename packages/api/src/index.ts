@@ -92,6 +92,7 @@ export {
   tolerationsTolerateTaint,
   tolerationToleratesTaint,
 } from "./taints";
+export { escapeTerminal } from "./terminal";
 export type * from "./types";
 export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "./validation";
 export {

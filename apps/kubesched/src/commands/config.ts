@@ -1,4 +1,5 @@
 // kubesched config: print-defaults (kube-scheduler --write-config-to), validate, schema.
+import { escapeTerminal } from "@kubesched/api";
 import {
   buildConfigJSONSchema,
   ConfigError,
@@ -55,7 +56,7 @@ const validate = defineCommand({
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
         failed = true;
-        for (const line of e.errors) ctx.io.stderr(`${file}: ${line}\n`);
+        for (const line of e.errors) ctx.io.stderr(`${file}: ${escapeTerminal(line)}\n`);
         printUnknownPluginHint(ctx, e.errors);
       }
     }
