@@ -1,3 +1,4 @@
+export { type DecodedJSON, decodeJSON, formatJSONPath, type JSONPath, jsonDepth } from "./json";
 export {
   everything,
   LabelSelectorError,

@@ -3,16 +3,17 @@
 // Malformed input is reported with file, document, object and field; never a stack trace.
 import fs from "node:fs";
 import path from "node:path";
-import type { Node, Pod } from "@kubesched/api";
-import { parseQuantity } from "@kubesched/api";
-import {
-  type CustomObject,
-  type CustomResource,
-  customResourceAPIVersion,
-  formatFieldError,
-} from "@kubesched/framework";
+import { type DecodedJSON, decodeJSON, formatJSONPath, type Node, type Pod } from "@kubesched/api";
+import type { CustomObject, CustomResource } from "@kubesched/framework";
 import { parseAllDocuments } from "yaml";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
+import {
+  missingNamespaces,
+  type Problems,
+  validateCustomObject,
+  validateObject,
+  validWorkload,
+} from "./object-validation";
 import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
 /** A loaded object of a kind the scheduler reads, and where it came from. */
@@ -67,34 +68,75 @@ function describe(obj: Json): string {
   return name ? `${kind} ${ns}${name}` : kind;
 }
 
-/** Expands lists (`kind: List`, `PodList`, arrays) into objects with their kinds. */
+/**
+ * Expands lists (`kind: List`, `PodList`, arrays) into objects with their kinds, in order and
+ * without recursion (a valid JSON value may nest lists 100,000 deep).
+ */
 function expand(
   value: unknown,
   origin: string,
   errors: string[],
   out: { obj: Json; origin: string }[],
 ): void {
-  if (value === null || value === undefined) return; // empty document
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      expand(v, `${origin}, item ${i + 1}`, errors, out);
-    });
-    return;
+  const stack: { value: unknown; origin: string }[] = [{ value, origin }];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const { value: v, origin: at } = top;
+    if (v === null || v === undefined) continue; // empty document
+    let items: unknown[];
+    if (Array.isArray(v)) items = v;
+    else if (!isObj(v)) {
+      errors.push(`${at}: expected a Kubernetes object, got ${typeof v}`);
+      continue;
+    } else if (typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items)) {
+      const itemKind = v.kind === "List" ? undefined : v.kind.slice(0, -"List".length);
+      items = v.items.map((item) =>
+        isObj(item) && itemKind && item.kind === undefined ? { ...item, kind: itemKind } : item,
+      );
+    } else {
+      out.push({ obj: v, origin: at });
+      continue;
+    }
+    for (let i = items.length - 1; i >= 0; i--)
+      stack.push({ value: items[i], origin: `${at}, item ${i + 1}` });
   }
-  if (!isObj(value)) {
-    errors.push(`${origin}: expected a Kubernetes object, got ${typeof value}`);
-    return;
+}
+
+/**
+ * Each field JSON text holds twice in one object, as kubectl's strict field validation reports
+ * it (upstream: sigs.k8s.io/json): on the object `expand` takes from the value, by field path.
+ */
+function duplicateFieldErrors(decoded: DecodedJSON, origin: string): string[] {
+  return decoded.duplicateFields.map((path) => {
+    let v: unknown = decoded.value;
+    let at = origin;
+    let i = 0;
+    let itemKind: string | undefined;
+    for (;;) {
+      const step = path[i];
+      if (Array.isArray(v) && typeof step === "number") {
+        [v, at, i, itemKind] = [v[step], `${at}, item ${step + 1}`, i + 1, undefined];
+        continue;
+      }
+      const index = path[i + 1];
+      if (!isObj(v) || step !== "items" || typeof index !== "number" || !Array.isArray(v.items)) break;
+      if (typeof v.kind !== "string" || !v.kind.endsWith("List")) break;
+      itemKind = v.kind === "List" ? undefined : v.kind.slice(0, -"List".length);
+      [v, at, i] = [v.items[index], `${at}, item ${index + 1}`, i + 2];
+    }
+    const field = formatJSONPath(path.slice(i));
+    if (!isObj(v)) return `${at}: ${field}: duplicate field`;
+    const obj = itemKind && v.kind === undefined ? { ...v, kind: itemKind } : v;
+    return `${at} (${describe(obj)}): ${field}: duplicate field`;
+  });
+}
+
+/** The JSON value of text that may be YAML instead (`{kind: Pod}` is YAML, not JSON). */
+function tryDecodeJSON(text: string): DecodedJSON | undefined {
+  try {
+    return decodeJSON(text);
+  } catch {
+    return undefined;
   }
-  const kind = value.kind;
-  if (typeof kind === "string" && kind.endsWith("List") && Array.isArray(value.items)) {
-    const itemKind = kind === "List" ? undefined : kind.slice(0, -"List".length);
-    value.items.forEach((item, i) => {
-      const o = isObj(item) && itemKind && item.kind === undefined ? { ...item, kind: itemKind } : item;
-      expand(o, `${origin}, item ${i + 1}`, errors, out);
-    });
-    return;
-  }
-  out.push({ obj: value, origin });
 }
 
 /** Parses one file's text into raw objects (YAML or JSON). */
@@ -106,10 +148,20 @@ export function parseSnapshotText(
   const out: { obj: Json; origin: string }[] = [];
   if (filename.endsWith(".json")) {
     try {
-      expand(JSON.parse(text), filename, errors, out);
+      const decoded = decodeJSON(text);
+      expand(decoded.value, filename, errors, out);
+      errors.push(...duplicateFieldErrors(decoded, filename));
     } catch (e) {
       errors.push(`${filename}: invalid JSON: ${(e as Error).message}`);
     }
+    return out;
+  }
+  // JSON in a YAML file is read as JSON: the YAML parser recurses (a deep value overflows it).
+  const json = /^\s*[[{]/.test(text) ? tryDecodeJSON(text) : undefined;
+  if (json) {
+    const origin = `${filename}: document 1`;
+    expand(json.value, origin, errors, out);
+    errors.push(...duplicateFieldErrors(json, origin));
     return out;
   }
   const docs = parseAllDocuments(text);
@@ -122,117 +174,26 @@ export function parseSnapshotText(
       }
       return;
     }
-    expand(doc.toJS({ maxAliasCount: 1000 }), origin, errors, out);
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (e) {
+      // "Excessive alias count indicates a resource exhaustion attack" (a billion laughs).
+      errors.push(`${origin}: invalid YAML: ${(e as Error).message}`);
+      return;
+    }
+    expand(value, origin, errors, out);
   });
   return out;
 }
 
-function checkQuantities(list: unknown, field: string, where: string, errors: string[]): void {
-  if (list === undefined || list === null) return;
-  if (!isObj(list)) {
-    errors.push(`${where}: ${field}: must be a map of resource name to quantity`);
-    return;
-  }
-  for (const [name, q] of Object.entries(list)) {
-    const s = typeof q === "number" ? String(q) : q;
-    // A quantity may be written as a YAML/JSON number (`cpu: 1`), as the API server accepts;
-    // the scheduler reads strings.
-    if (typeof q === "number") list[name] = s;
-    if (typeof s !== "string") {
-      errors.push(`${where}: ${field}.${name}: invalid quantity ${JSON.stringify(q)}`);
-      continue;
-    }
-    try {
-      parseQuantity(s);
-    } catch (e) {
-      errors.push(`${where}: ${field}.${name}: ${(e as Error).message}`);
-    }
-  }
-}
-
-const taintEffects = new Set(["NoSchedule", "PreferNoSchedule", "NoExecute"]);
-
-/** Checks the fields the scheduler reads; quantities must parse. */
-function validateObject(kind: SupportedKind, obj: Json, where: string, errors: string[]): void {
-  const md = obj.metadata;
-  if (!isObj(md) || typeof md.name !== "string" || md.name === "") {
-    errors.push(`${where}: metadata.name: Required value`);
-    return;
-  }
-  if (kind === "Node") {
-    const status = isObj(obj.status) ? obj.status : {};
-    checkQuantities(status.capacity, "status.capacity", where, errors);
-    checkQuantities(status.allocatable, "status.allocatable", where, errors);
-    const spec = isObj(obj.spec) ? obj.spec : {};
-    if (spec.taints !== undefined) {
-      if (!Array.isArray(spec.taints)) errors.push(`${where}: spec.taints: must be a list`);
-      else
-        spec.taints.forEach((t, i) => {
-          if (!isObj(t) || typeof t.key !== "string")
-            errors.push(`${where}: spec.taints[${i}].key: Required value`);
-          else if (typeof t.effect !== "string" || !taintEffects.has(t.effect)) {
-            errors.push(
-              `${where}: spec.taints[${i}].effect: Unsupported value: ${JSON.stringify(t.effect)}: supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`,
-            );
-          }
-        });
-    }
-  }
-  if (kind === "Pod") {
-    const spec = obj.spec;
-    if (!isObj(spec)) {
-      errors.push(`${where}: spec: Required value`);
-      return;
-    }
-    if (!Array.isArray(spec.containers) || spec.containers.length === 0) {
-      errors.push(`${where}: spec.containers: Required value`);
-    }
-    for (const field of ["containers", "initContainers"] as const) {
-      const cs = spec[field];
-      if (cs === undefined) continue;
-      if (!Array.isArray(cs)) {
-        errors.push(`${where}: spec.${field}: must be a list`);
-        continue;
-      }
-      cs.forEach((c, i) => {
-        if (!isObj(c)) {
-          errors.push(`${where}: spec.${field}[${i}]: must be an object`);
-          return;
-        }
-        const res = isObj(c.resources) ? c.resources : {};
-        checkQuantities(res.requests, `spec.${field}[${i}].resources.requests`, where, errors);
-        checkQuantities(res.limits, `spec.${field}[${i}].resources.limits`, where, errors);
-      });
-    }
-    checkQuantities(spec.overhead, "spec.overhead", where, errors);
-    if (isObj(spec.resources)) {
-      checkQuantities(spec.resources.requests, "spec.resources.requests", where, errors);
-      checkQuantities(spec.resources.limits, "spec.resources.limits", where, errors);
-    }
-    if (spec.priority !== undefined && !Number.isInteger(spec.priority)) {
-      errors.push(
-        `${where}: spec.priority: Invalid value: ${JSON.stringify(spec.priority)}: must be an integer`,
-      );
-    }
-  }
-}
-
-/** A workload's pod template must be a pod (its containers are checked as a Pod's). */
-function validWorkload(obj: Json, where: string, errors: string[]): boolean {
-  const spec = isObj(obj.spec) ? obj.spec : {};
-  const tpl = isObj(spec.template) ? spec.template : {};
-  const before = errors.length;
-  validateObject("Pod", { metadata: { name: "template" }, spec: tpl.spec }, where, errors);
-  for (let i = before; i < errors.length; i++) {
-    errors[i] = (errors[i] as string).replace(`${where}: spec`, `${where}: spec.template.spec`);
-  }
-  return errors.length === before;
-}
-
-/** The input an error is about: its text up to the first ": " (the file). */
+/**
+ * The input an error is about: the file that starts it, whatever follows (`FILE: document 2
+ * (Pod a): ...`, and JSON's `FILE, item 2 (Pod a): ...`), so that every format is capped alike.
+ */
 function inputOf(line: string): string {
-  const i = line.indexOf(": ");
-  return i < 0 ? "" : line.slice(0, i);
+  const m = /^(.*?)(?:, item \d+)*(?: \([^()]*\))?: /s.exec(line);
+  return m ? (m[1] as string) : "";
 }
 
 /**
@@ -254,23 +215,6 @@ export function capErrors(lines: readonly string[], max = 20): string[] {
   return out;
 }
 
-/** Checks a custom object: metadata.name, the declared apiVersion, then the resource's own rules. */
-function validateCustomObject(r: CustomResource, obj: Json, where: string, errors: string[]): void {
-  const md = obj.metadata;
-  if (!isObj(md) || typeof md.name !== "string" || md.name === "") {
-    errors.push(`${where}: metadata.name: Required value`);
-    return;
-  }
-  const want = customResourceAPIVersion(r);
-  if (obj.apiVersion !== want) {
-    errors.push(
-      `${where}: apiVersion: Unsupported value: ${JSON.stringify(obj.apiVersion ?? null)}: supported values: "${want}"`,
-    );
-    return;
-  }
-  for (const e of r.validate?.(obj as CustomObject) ?? []) errors.push(`${where}: ${formatFieldError(e)}`);
-}
-
 /** Parses snapshot texts (file name → text) into supported objects, in input order. */
 export function loadSnapshotTexts(
   files: readonly { name: string; text: string }[],
@@ -280,6 +224,7 @@ export function loadSnapshotTexts(
   for (const r of opts.customResources ?? []) customByKind.set(r.kind, r);
   const errors: string[] = [];
   const warnings: string[] = [];
+  const problems: Problems = { errors, warnings };
   const objects: SourcedObject[] = [];
   const seen = new Map<string, string>();
   // Workloads, and where their pods go in the input order (right after the workload).
@@ -301,7 +246,7 @@ export function loadSnapshotTexts(
           errors.push(`${where}: metadata.name: Required value`);
           continue;
         }
-        if (!validWorkload(obj, where, errors)) continue;
+        if (!validWorkload(obj, where, problems)) continue;
         workloads.push({ at: objects.length, kind: kind as WorkloadKind, obj, origin });
         continue;
       }
@@ -312,7 +257,7 @@ export function loadSnapshotTexts(
       }
       const before = errors.length;
       if (custom) validateCustomObject(custom, obj, where, errors);
-      else validateObject(kind as SupportedKind, obj, where, errors);
+      else validateObject(kind as SupportedKind, obj, where, problems);
       if (errors.length > before) continue;
       const md = obj.metadata as Json;
       const namespaced = custom ? custom.namespaced : namespacedKinds.has(kind);
@@ -330,13 +275,33 @@ export function loadSnapshotTexts(
       objects.push(
         custom ? { kind, obj: o, origin, resource: custom } : { kind: kind as SupportedKind, obj: o, origin },
       );
-      if ((kind === "ReplicaSet" || kind === "StatefulSet") && validWorkload(obj, where, errors)) {
+      if ((kind === "ReplicaSet" || kind === "StatefulSet") && validWorkload(obj, where, problems)) {
         workloads.push({ at: objects.length, kind, obj: o as Json, origin });
       }
     }
   }
+  warnings.push(...namespaceWarnings(objects, workloads));
   if (errors.length) throw new SnapshotLoadError(errors);
   return { objects: expandWorkloads(objects, workloads, seen, errors), warnings };
+}
+
+/** Objects in namespaces a snapshot with Namespace objects lacks (object-validation.ts). */
+function namespaceWarnings(
+  objects: readonly SourcedObject[],
+  workloads: readonly { kind: WorkloadKind; obj: Json; origin: string }[],
+): string[] {
+  const namespaces = new Set<string>();
+  for (const o of objects) if (o.kind === "Namespace") namespaces.add(o.obj.metadata?.name ?? "");
+  if (namespaces.size === 0) return [];
+  const namespaced = [
+    ...objects.filter((o) => (o.resource ? o.resource.namespaced : namespacedKinds.has(o.kind))),
+    // ReplicaSets and StatefulSets are among the objects, the other workloads are not.
+    ...workloads.filter((w) => w.kind !== "ReplicaSet" && w.kind !== "StatefulSet"),
+  ];
+  return missingNamespaces(
+    namespaces,
+    namespaced.map((o) => ({ obj: o.obj, where: `${o.origin} (${describe(o.obj as Json)})` })),
+  );
 }
 
 /**
