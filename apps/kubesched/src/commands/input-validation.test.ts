@@ -107,6 +107,12 @@ describe("terminal escape sequences in object names", () => {
   });
 });
 
+/** A "billion laughs": 9 levels of 10 aliases each, indented as a map's value. */
+const aliasBomb = [
+  '  a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]\n',
+  ...Array.from({ length: 8 }, (_, i) => `  a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(",")}]\n`),
+].join("");
+
 const node = (name: string, allocatable: Record<string, string> = { cpu: "4", memory: "8Gi", pods: "110" }) =>
   `kind: Node\nmetadata: {name: ${name}}\nstatus: {allocatable: ${JSON.stringify(allocatable)}}\n`;
 
@@ -212,17 +218,7 @@ describe("snapshot objects the API server would refuse", () => {
   });
 
   it("a YAML alias bomb is refused naming the file and document", async () => {
-    const lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++)
-      lines.push(
-        `a${i}: &a${i} [${Array(10)
-          .fill(`*a${i - 1}`)
-          .join(",")}]`,
-      );
-    const f = file(
-      "laughs.yaml",
-      `kind: ConfigMap\nmetadata: {name: x}\ndata:\n${lines.map((l) => `  ${l}`).join("\n")}\n`,
-    );
+    const f = file("laughs.yaml", `kind: ConfigMap\nmetadata: {name: x}\ndata:\n${aliasBomb}`);
     const { code, stderr } = await run("simulate", "--cluster", f);
     expect(code).toBe(1);
     expect(stderr).toBe(
@@ -258,14 +254,7 @@ describe("configuration files that try to break the reader", () => {
   });
 
   it("a YAML alias bomb is refused naming the file", async () => {
-    const lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++)
-      lines.push(
-        `a${i}: &a${i} [${Array(10)
-          .fill(`*a${i - 1}`)
-          .join(",")}]`,
-      );
-    const f = file("laughs-config.yaml", `${configHead}x:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+    const f = file("laughs-config.yaml", `${configHead}x:\n${aliasBomb}`);
     const want = `${f}: yaml: Excessive alias count indicates a resource exhaustion attack\n`;
     expect(await run("config", "validate", f)).toEqual({ code: 1, stdout: "", stderr: want });
     const n = file("laughs-node.yaml", node("n1"));
