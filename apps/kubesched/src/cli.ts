@@ -5,6 +5,7 @@
 import { readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { parseArgs as nodeParseArgs } from "node:util";
+import { escapeTerminal } from "@kubesched/api";
 import type { Logger, Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { createLogger } from "@kubesched/scheduler";
@@ -423,9 +424,11 @@ export function processIO(): CliIO {
 /** Runs the CLI; resolves to the exit code (0 ok, 1 failure, 2 usage error). */
 export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): Promise<number> {
   const env = io.env ?? process.env;
+  // stderr is for people (messages, warnings, logs): nothing written there drives the terminal.
+  // Values that could hold a line break are escaped whole where their lines are made.
   const fullIO: Required<CliIO> = {
     stdout: io.stdout,
-    stderr: io.stderr,
+    stderr: (s) => io.stderr(escapeTerminal(s, { keepNewlines: true })),
     cwd: io.cwd ?? invocationDir(env, process.cwd()),
     env,
     stderrTerminal: io.stderrTerminal ?? false,
@@ -456,7 +459,7 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     );
     const { values, errors } = readFlags(parsed.command.flags ?? [], parsed.lists);
     if (errors.length > 0) {
-      for (const m of errors) io.stderr(`error: ${m}\n`);
+      for (const m of errors) fullIO.stderr(`error: ${m}\n`);
       return 2;
     }
     return await parsed.command.run({
@@ -469,14 +472,14 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     });
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`error: ${e.message}\nRun "${e.path.join(" ")} --help" for usage.\n`);
+      fullIO.stderr(`error: ${e.message}\nRun "${e.path.join(" ")} --help" for usage.\n`);
       return 2;
     }
     if (e instanceof OptionsFileError) {
-      for (const line of e.errors) io.stderr(`error: ${e.file}: ${line}\n`);
+      for (const line of e.errors) fullIO.stderr(`error: ${e.file}: ${escapeTerminal(line)}\n`);
       return 1;
     }
-    io.stderr(`error: ${message(e)}\n`);
+    fullIO.stderr(`error: ${escapeTerminal(message(e))}\n`);
     return 1;
   }
 }

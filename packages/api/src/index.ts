@@ -1,3 +1,4 @@
+export { type DecodedJSON, decodeJSON, formatJSONPath, type JSONPath, jsonDepth } from "./json";
 export {
   everything,
   LabelSelectorError,
@@ -92,6 +93,7 @@ export {
   tolerationsTolerateTaint,
   tolerationToleratesTaint,
 } from "./taints";
+export { escapeTerminal } from "./terminal";
 export type * from "./types";
 export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "./validation";
 export {

@@ -517,6 +517,17 @@ describe("brief examples", () => {
     expect(quantityValue("10E")).toBe(Number.MAX_SAFE_INTEGER);
     expect(quantityValue("-10E")).toBe(Number.MIN_SAFE_INTEGER);
   });
+
+  it("milliValueBig/valueBig keep every digit past 2^53, as upstream's int64 does", () => {
+    expect(Quantity.parse("9007199254740993").valueBig()).toBe(9007199254740993n);
+    expect(Quantity.parse("9007199254740994").valueBig()).toBe(9007199254740994n);
+    // BinarySI parsing caps at MaxInt64, as upstream's.
+    expect(Quantity.parse("8Ei").valueBig()).toBe(9223372036854775807n);
+    expect(Quantity.parse("9223372036854775807").milliValueBig()).toBe(9223372036854775807000n);
+    expect(Quantity.parse("1.0005m").milliValueBig()).toBe(2n);
+    expect(Quantity.parse("-1.5").milliValueBig()).toBe(-1500n);
+    expect(Quantity.parse("1e100").valueBig()).toBe(1n << 128n);
+  });
 });
 
 describe("tryParseQuantity", () => {

@@ -23,6 +23,7 @@ export class QuantityParseError extends Error {
 }
 
 const MAX_INT64 = (1n << 63n) - 1n;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_INT32 = 2147483647;
 /** Parsing rounds every non-zero value up (away from zero) to a multiple of 10^-9. */
 const NANO = -9;
@@ -266,13 +267,27 @@ export class Quantity {
 
   /** q / 10^scale rounded away from zero (upstream ScaledValue), saturated to safe integers. */
   scaledValue(scale: number): number {
-    const v = this.scaledBigInt(scale);
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) return Number.MAX_SAFE_INTEGER;
-    if (v < BigInt(Number.MIN_SAFE_INTEGER)) return Number.MIN_SAFE_INTEGER;
+    const v = this.scaledValueBig(scale);
+    if (v > MAX_SAFE) return Number.MAX_SAFE_INTEGER;
+    if (v < -MAX_SAFE) return Number.MIN_SAFE_INTEGER;
     return Number(v);
   }
 
-  private scaledBigInt(scale: number): bigint {
+  /** milliValue(), exactly: an integer beyond 2^53 keeps every digit (as upstream's int64 up to 2^63). */
+  milliValueBig(): bigint {
+    return this.scaledValueBig(-3);
+  }
+
+  /** value(), exactly (see milliValueBig). */
+  valueBig(): bigint {
+    return this.scaledValueBig(0);
+  }
+
+  /**
+   * scaledValue(scale), exactly. Magnitudes beyond 10^40 (far past int64, where upstream's result
+   * is undefined) saturate at ±2^128 rather than build huge numbers.
+   */
+  scaledValueBig(scale: number): bigint {
     if (this.unscaled === 0n) return 0n;
     const shift = this.exp - scale;
     if (shift >= 0) {

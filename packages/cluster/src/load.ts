@@ -13,6 +13,13 @@ import {
 } from "@kubesched/framework";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
 import { defaultMaxInputBytes, InputBudget, InputSizeLimitError } from "./input-reader";
+import {
+  missingNamespaces,
+  type Problems,
+  validateCustomObject,
+  validateObject,
+  validWorkload,
+} from "./object-validation";
 import { type RawObject, readObjects, type SnapshotInput } from "./read-objects";
 import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
@@ -89,112 +96,13 @@ export function parseSnapshotText(
   ];
 }
 
-function checkQuantities(list: unknown, field: string, where: string, errors: string[]): void {
-  if (list === undefined || list === null) return;
-  if (!isObj(list)) {
-    errors.push(`${where}: ${field}: must be a map of resource name to quantity`);
-    return;
-  }
-  for (const [name, q] of Object.entries(list)) {
-    const s = typeof q === "number" ? String(q) : q;
-    // A quantity may be written as a YAML/JSON number (`cpu: 1`), as the API server accepts;
-    // the scheduler reads strings.
-    if (typeof q === "number") list[name] = s;
-    if (typeof s !== "string") {
-      errors.push(`${where}: ${field}.${name}: invalid quantity ${JSON.stringify(q)}`);
-      continue;
-    }
-    try {
-      parseQuantity(s);
-    } catch (e) {
-      errors.push(`${where}: ${field}.${name}: ${(e as Error).message}`);
-    }
-  }
-}
-
-const taintEffects = new Set(["NoSchedule", "PreferNoSchedule", "NoExecute"]);
-
-/** Checks the fields the scheduler reads; quantities must parse. */
-function validateObject(kind: SupportedKind, obj: Json, where: string, errors: string[]): void {
-  const md = obj.metadata;
-  if (!isObj(md) || typeof md.name !== "string" || md.name === "") {
-    errors.push(`${where}: metadata.name: Required value`);
-    return;
-  }
-  if (kind === "Node") {
-    const status = isObj(obj.status) ? obj.status : {};
-    checkQuantities(status.capacity, "status.capacity", where, errors);
-    checkQuantities(status.allocatable, "status.allocatable", where, errors);
-    const spec = isObj(obj.spec) ? obj.spec : {};
-    if (spec.taints !== undefined) {
-      if (!Array.isArray(spec.taints)) errors.push(`${where}: spec.taints: must be a list`);
-      else
-        spec.taints.forEach((t, i) => {
-          if (!isObj(t) || typeof t.key !== "string")
-            errors.push(`${where}: spec.taints[${i}].key: Required value`);
-          else if (typeof t.effect !== "string" || !taintEffects.has(t.effect)) {
-            errors.push(
-              `${where}: spec.taints[${i}].effect: Unsupported value: ${JSON.stringify(t.effect)}: supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`,
-            );
-          }
-        });
-    }
-  }
-  if (kind === "Pod") {
-    const spec = obj.spec;
-    if (!isObj(spec)) {
-      errors.push(`${where}: spec: Required value`);
-      return;
-    }
-    if (!Array.isArray(spec.containers) || spec.containers.length === 0) {
-      errors.push(`${where}: spec.containers: Required value`);
-    }
-    for (const field of ["containers", "initContainers"] as const) {
-      const cs = spec[field];
-      if (cs === undefined) continue;
-      if (!Array.isArray(cs)) {
-        errors.push(`${where}: spec.${field}: must be a list`);
-        continue;
-      }
-      cs.forEach((c, i) => {
-        if (!isObj(c)) {
-          errors.push(`${where}: spec.${field}[${i}]: must be an object`);
-          return;
-        }
-        const res = isObj(c.resources) ? c.resources : {};
-        checkQuantities(res.requests, `spec.${field}[${i}].resources.requests`, where, errors);
-        checkQuantities(res.limits, `spec.${field}[${i}].resources.limits`, where, errors);
-      });
-    }
-    checkQuantities(spec.overhead, "spec.overhead", where, errors);
-    if (isObj(spec.resources)) {
-      checkQuantities(spec.resources.requests, "spec.resources.requests", where, errors);
-      checkQuantities(spec.resources.limits, "spec.resources.limits", where, errors);
-    }
-    if (spec.priority !== undefined && !Number.isInteger(spec.priority)) {
-      errors.push(
-        `${where}: spec.priority: Invalid value: ${JSON.stringify(spec.priority)}: must be an integer`,
-      );
-    }
-  }
-}
-
-/** A workload's pod template must be a pod (its containers are checked as a Pod's). */
-function validWorkload(obj: Json, where: string, errors: string[]): boolean {
-  const spec = isObj(obj.spec) ? obj.spec : {};
-  const tpl = isObj(spec.template) ? spec.template : {};
-  const before = errors.length;
-  validateObject("Pod", { metadata: { name: "template" }, spec: tpl.spec }, where, errors);
-  for (let i = before; i < errors.length; i++) {
-    errors[i] = (errors[i] as string).replace(`${where}: spec`, `${where}: spec.template.spec`);
-  }
-  return errors.length === before;
-}
-
-/** The input an error is about: its text up to the first ": " (the file). */
+/**
+ * The input an error is about: the file that starts it, whatever follows (`FILE: document 2
+ * (Pod a): ...`, and JSON's `FILE, item 2 (Pod a): ...`), so that every format is capped alike.
+ */
 function inputOf(line: string): string {
-  const i = line.indexOf(": ");
-  return i < 0 ? "" : line.slice(0, i);
+  const m = /^(.*?)(?:, item \d+)*(?: \([^()]*\))?: /s.exec(line);
+  return m ? (m[1] as string) : "";
 }
 
 /**
@@ -216,23 +124,6 @@ export function capErrors(lines: readonly string[], max = 20): string[] {
   return out;
 }
 
-/** Checks a custom object: metadata.name, the declared apiVersion, then the resource's own rules. */
-function validateCustomObject(r: CustomResource, obj: Json, where: string, errors: string[]): void {
-  const md = obj.metadata;
-  if (!isObj(md) || typeof md.name !== "string" || md.name === "") {
-    errors.push(`${where}: metadata.name: Required value`);
-    return;
-  }
-  const want = customResourceAPIVersion(r);
-  if (obj.apiVersion !== want) {
-    errors.push(
-      `${where}: apiVersion: Unsupported value: ${JSON.stringify(obj.apiVersion ?? null)}: supported values: "${want}"`,
-    );
-    return;
-  }
-  for (const e of r.validate?.(obj as CustomObject) ?? []) errors.push(`${where}: ${formatFieldError(e)}`);
-}
-
 /** Parses snapshot texts (file name → text) into supported objects, in input order. */
 export function loadSnapshotTexts(
   files: readonly { name: string; text: string }[],
@@ -248,6 +139,7 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
   for (const r of opts.customResources ?? []) customByKind.set(r.kind, r);
   const errors: string[] = [];
   const warnings: string[] = [];
+  const problems: Problems = { errors, warnings };
   const objects: SourcedObject[] = [];
   const seen = new Map<string, string>();
   // Workloads, and where their pods go in the input order (right after the workload).
@@ -277,7 +169,7 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
           errors.push(`${where}: metadata.name: Required value`);
           continue;
         }
-        if (!validWorkload(obj, where, errors)) continue;
+        if (!validWorkload(obj, where, problems)) continue;
         workloads.push({ at: objects.length, kind: kind as WorkloadKind, obj, origin });
         continue;
       }
@@ -288,7 +180,7 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
       }
       const before = errors.length;
       if (custom) validateCustomObject(custom, obj, where, errors);
-      else validateObject(kind as SupportedKind, obj, where, errors);
+      else validateObject(kind as SupportedKind, obj, where, problems);
       if (errors.length > before) continue;
       const md = obj.metadata as Json;
       const namespaced = custom ? custom.namespaced : namespacedKinds.has(kind);
@@ -306,13 +198,33 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
       objects.push(
         custom ? { kind, obj: o, origin, resource: custom } : { kind: kind as SupportedKind, obj: o, origin },
       );
-      if ((kind === "ReplicaSet" || kind === "StatefulSet") && validWorkload(obj, where, errors)) {
+      if ((kind === "ReplicaSet" || kind === "StatefulSet") && validWorkload(obj, where, problems)) {
         workloads.push({ at: objects.length, kind, obj: o as Json, origin });
       }
     }
   }
+  warnings.push(...namespaceWarnings(objects, workloads));
   if (errors.length) throw new SnapshotLoadError(errors);
   return { objects: expandWorkloads(objects, workloads, seen, errors), warnings };
+}
+
+/** Objects in namespaces a snapshot with Namespace objects lacks (object-validation.ts). */
+function namespaceWarnings(
+  objects: readonly SourcedObject[],
+  workloads: readonly { kind: WorkloadKind; obj: Json; origin: string }[],
+): string[] {
+  const namespaces = new Set<string>();
+  for (const o of objects) if (o.kind === "Namespace") namespaces.add(o.obj.metadata?.name ?? "");
+  if (namespaces.size === 0) return [];
+  const namespaced = [
+    ...objects.filter((o) => (o.resource ? o.resource.namespaced : namespacedKinds.has(o.kind))),
+    // ReplicaSets and StatefulSets are among the objects, the other workloads are not.
+    ...workloads.filter((w) => w.kind !== "ReplicaSet" && w.kind !== "StatefulSet"),
+  ];
+  return missingNamespaces(
+    namespaces,
+    namespaced.map((o) => ({ obj: o.obj, where: `${o.origin} (${describe(o.obj as Json)})` })),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
 // (yaml-stream.ts, json-stream.ts), each parsed on its own, lists expanded, and each object
 // trimmed of what the scheduler never reads as soon as it is parsed (trimObject, as
 // kube-scheduler's informer transform), so memory follows what is kept, not what was read.
+import { type DecodedJSON, decodeJSON, formatJSONPath, type JSONPath } from "@kubesched/api";
 import { trimObject } from "@kubesched/scheduler";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { parseDocument } from "yaml";
@@ -56,26 +57,31 @@ const maxAliasCount = 1000;
 
 /**
  * Expands lists (`kind: List`, `PodList`, arrays) into objects with their kinds, trimmed of what
- * the scheduler never reads.
+ * the scheduler never reads, in order and without recursion (a valid JSON value may nest lists
+ * 100,000 deep).
  */
 function expand(value: unknown, origin: string, errors: string[], out: RawObject[]): void {
-  if (value === null || value === undefined) return; // empty document
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      expand(v, `${origin}, item ${i + 1}`, errors, out);
-    });
-    return;
+  const stack: { value: unknown; origin: string }[] = [{ value, origin }];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const { value: v, origin: at } = top;
+    if (v === null || v === undefined) continue; // empty document
+    let items: unknown[];
+    if (Array.isArray(v)) items = v;
+    else if (!isObj(v)) {
+      errors.push(`${at}: expected a Kubernetes object, got ${typeof v}`);
+      continue;
+    } else if (typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items)) {
+      const itemKind = v.kind === "List" ? undefined : v.kind.slice(0, -"List".length);
+      items = v.items.map((item) =>
+        isObj(item) && itemKind && item.kind === undefined ? { ...item, kind: itemKind } : item,
+      );
+    } else {
+      out.push({ obj: trimObject(v), origin: at });
+      continue;
+    }
+    for (let i = items.length - 1; i >= 0; i--)
+      stack.push({ value: items[i], origin: `${at}, item ${i + 1}` });
   }
-  if (!isObj(value)) {
-    errors.push(`${origin}: expected a Kubernetes object, got ${typeof value}`);
-    return;
-  }
-  const kind = value.kind;
-  if (typeof kind === "string" && kind.endsWith("List") && Array.isArray(value.items)) {
-    expandItems(kind, value.items, origin, errors, out);
-    return;
-  }
-  out.push({ obj: trimObject(value), origin });
 }
 
 /** The items of a list of `kind` (a typed list's items omit their kind). */
@@ -86,10 +92,44 @@ function expandItems(
   errors: string[],
   out: RawObject[],
 ): void {
-  const itemKind = kind === "List" ? undefined : kind.slice(0, -"List".length);
-  items.forEach((item, i) => {
-    const o = isObj(item) && itemKind && item.kind === undefined ? { ...item, kind: itemKind } : item;
-    expand(o, `${origin}, item ${i + 1}`, errors, out);
+  expand({ kind, items }, origin, errors, out);
+}
+
+/** How an object is named in messages: `Kind ns/name`. */
+function describe(obj: Json): string {
+  const kind = typeof obj.kind === "string" ? obj.kind : "object";
+  const md = isObj(obj.metadata) ? obj.metadata : {};
+  const name = typeof md.name === "string" ? md.name : "";
+  const ns = typeof md.namespace === "string" && md.namespace ? `${md.namespace}/` : "";
+  return name ? `${kind} ${ns}${name}` : kind;
+}
+
+/**
+ * Each field JSON text holds twice in one object, as kubectl's strict field validation reports
+ * it (upstream: sigs.k8s.io/json): on the object `expand` takes from the value, by field path.
+ */
+function duplicateFieldErrors(decoded: DecodedJSON, origin: string): string[] {
+  return decoded.duplicateFields.map((path) => {
+    let v: unknown = decoded.value;
+    let at = origin;
+    let i = 0;
+    let itemKind: string | undefined;
+    for (;;) {
+      const step = path[i];
+      if (Array.isArray(v) && typeof step === "number") {
+        [v, at, i, itemKind] = [v[step], `${at}, item ${step + 1}`, i + 1, undefined];
+        continue;
+      }
+      const index = path[i + 1];
+      if (!isObj(v) || step !== "items" || typeof index !== "number" || !Array.isArray(v.items)) break;
+      if (typeof v.kind !== "string" || !v.kind.endsWith("List")) break;
+      itemKind = v.kind === "List" ? undefined : v.kind.slice(0, -"List".length);
+      [v, at, i] = [v.items[index], `${at}, item ${index + 1}`, i + 2];
+    }
+    const field = formatJSONPath(path.slice(i));
+    if (!isObj(v)) return `${at}: ${field}: duplicate field`;
+    const obj = itemKind && v.kind === undefined ? { ...v, kind: itemKind } : v;
+    return `${at} (${describe(obj)}): ${field}: duplicate field`;
   });
 }
 
@@ -119,6 +159,14 @@ const directive = /^%/m;
 
 /** Parses one YAML text (a document or an item); errors are pushed; undefined when it failed. */
 function parseYaml(text: string, origin: string, line: number, errors: string[]): unknown {
+  // JSON in a YAML file is read as JSON: the YAML parsers recurse (a deep value overflows them).
+  if (jsonStart.test(text)) {
+    const decoded = tryDecodeJSON(text);
+    if (decoded) {
+      errors.push(...duplicateFieldErrors(decoded, origin));
+      return decoded.value;
+    }
+  }
   if (!directive.test(text)) {
     try {
       return load(text, fastLoad);
@@ -139,19 +187,26 @@ function parseYaml(text: string, origin: string, line: number, errors: string[])
   }
 }
 
-/** JSON.parse of one part; the message's position moved to the input's lines. */
-function parseJson(text: string, line: number, errors: string[], name: string): { value: unknown } | null {
+/** Text that may be JSON (a YAML document or item starting with `{` or `[`). */
+const jsonStart = /^\s*[[{]/;
+
+/** The JSON value of text that may be YAML instead (`{kind: Pod}` is YAML, not JSON). */
+function tryDecodeJSON(text: string): DecodedJSON | undefined {
   try {
-    return { value: JSON.parse(text) };
-  } catch (e) {
-    const message = (e as Error).message;
-    const m = /^(.*?) in JSON at position (\d+)/.exec(message);
-    if (m) {
-      const at = lineAndColumn(text, Number(m[2]), line);
-      errors.push(`${name}: invalid JSON: ${m[1]} at line ${at.line}, column ${at.column}`);
-    } else errors.push(`${name}: invalid JSON: ${message} (in the value from line ${line})`);
-    return null;
+    return decodeJSON(text);
+  } catch {
+    return undefined;
   }
+}
+
+/** JSON.parse's message with its position moved to the input's lines. */
+function jsonError(e: unknown, text: string, line: number, errors: string[], name: string): void {
+  const message = (e as Error).message;
+  const m = /^(.*?) in JSON at position (\d+)/.exec(message);
+  if (m) {
+    const at = lineAndColumn(text, Number(m[2]), line);
+    errors.push(`${name}: invalid JSON: ${m[1]} at line ${at.line}, column ${at.column}`);
+  } else errors.push(`${name}: invalid JSON: ${message} (in the value from line ${line})`);
 }
 
 /** Reads `input` object by object. Errors about the input are pushed to `errors`. */
@@ -272,6 +327,9 @@ class JsonAssembler implements Assembler {
   private members: Json = {};
   private items: unknown[] = [];
   private sawItems = false;
+  /** Parts with duplicate fields, reported when the root object ends. */
+  private pending: { decoded: DecodedJSON; origin: string; prefix: JSONPath }[] = [];
+  private duplicateMembers: string[] = [];
   constructor(
     private readonly name: string,
     private readonly errors: string[],
@@ -283,7 +341,7 @@ class JsonAssembler implements Assembler {
       if (p.type === "items") this.sawItems = true;
       else if (p.type === "objectEnd") this.objectEnd(out);
       else {
-        const parsed = parseJson(p.text, p.line, this.errors, this.name);
+        const parsed = this.parse(p);
         if (parsed === null) continue;
         if (p.type === "element" && p.list === "items") {
           this.items.push(isObj(parsed.value) ? trimObject(parsed.value) : parsed.value);
@@ -300,9 +358,63 @@ class JsonAssembler implements Assembler {
     parts.length = 0;
   }
 
+  /**
+   * One part's value; its duplicate fields reported where the object they are in is known (a
+   * list item's and the root's once the root object ends: kubectl writes `kind` after `items`).
+   */
+  private parse(p: Exclude<JsonPart, { type: "items" | "objectEnd" }>): { value: unknown } | null {
+    let decoded: DecodedJSON;
+    try {
+      decoded = decodeJSON(p.text);
+    } catch (e) {
+      jsonError(e, p.text, p.line, this.errors, this.name);
+      return null;
+    }
+    if (decoded.duplicateFields.length > 0) {
+      if (p.type === "element" && p.list === "items") {
+        this.pending.push({ decoded, origin: `${this.name}, item ${this.items.length + 1}`, prefix: [] });
+      } else if (p.type === "member") {
+        this.pending.push({ decoded, origin: this.name, prefix: [p.key] });
+      } else {
+        const origin = p.type === "element" ? `${this.name}, item ${p.index + 1}` : this.name;
+        this.errors.push(...duplicateFieldErrors(decoded, origin));
+      }
+    }
+    if (p.type === "member" && Object.hasOwn(this.members, p.key)) this.duplicateMembers.push(p.key);
+    return { value: decoded.value };
+  }
+
+  /** The duplicate fields of the root object's items and members, now that its kind is known. */
+  private reportDuplicates(env: Json): void {
+    const itemKind =
+      typeof env.kind === "string" && env.kind.endsWith("List") && env.kind !== "List"
+        ? env.kind.slice(0, -"List".length)
+        : undefined;
+    for (const { decoded, origin, prefix } of this.pending) {
+      if (prefix.length > 0) {
+        const root: DecodedJSON = {
+          ...decoded,
+          value: env,
+          duplicateFields: decoded.duplicateFields.map((f) => [...prefix, ...f]),
+        };
+        this.errors.push(...duplicateFieldErrors(root, origin));
+        continue;
+      }
+      const v = decoded.value;
+      const value = isObj(v) && itemKind && v.kind === undefined ? { ...v, kind: itemKind } : v;
+      this.errors.push(...duplicateFieldErrors({ ...decoded, value }, origin));
+    }
+    for (const key of this.duplicateMembers) {
+      this.errors.push(`${this.name} (${describe(env)}): ${formatJSONPath([key])}: duplicate field`);
+    }
+    this.pending = [];
+    this.duplicateMembers = [];
+  }
+
   /** The root object ended: a list's items, or the object itself. */
   private objectEnd(out: RawObject[]): void {
     const env = this.members;
+    this.reportDuplicates(env);
     if (this.sawItems && typeof env.kind === "string" && env.kind.endsWith("List")) {
       expandItems(env.kind, this.items, this.name, this.errors, out);
     } else {

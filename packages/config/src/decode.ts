@@ -2,6 +2,7 @@
 // Reads the v1 document into a "not yet defaulted" shape with the one declaration (types.ts):
 // absent fields stay undefined, every unknown field and wrong type is an error with its field
 // path.
+import { type DecodedJSON, decodeJSON, formatJSONPath, jsonDepth } from "@kubesched/api";
 import type { FieldError, Undefaulted } from "@kubesched/framework";
 import { parseAllDocuments } from "yaml";
 import {
@@ -45,15 +46,41 @@ export class DocumentError extends Error {
   }
 }
 
-/** Parses YAML (or JSON) text into one JSON value; syntax errors carry line and column. */
+/** The first line of a YAML error; the stack overflow of the YAML library's recursion said plainly. */
+function yamlMessage(message: string): string {
+  return message.replace(
+    /^Maximum call stack size exceeded/,
+    "nested too deeply (JSON text may nest deeper)",
+  );
+}
+
+/**
+ * Parses YAML (or JSON) text into one JSON value; syntax errors carry line and column. Text that
+ * is JSON is read as JSON (at any depth); a field given twice is an error in either, as upstream's
+ * strict decoding has it.
+ */
 export function parseDocumentText(text: string): unknown {
+  if (/^\s*[[{]/.test(text)) {
+    let json: DecodedJSON | undefined;
+    try {
+      json = decodeJSON(text);
+    } catch {
+      // YAML flow style (`{kind: X}`) is not JSON: read below as YAML.
+    }
+    if (json) {
+      if (json.duplicateFields.length > 0) {
+        throw new DocumentError(json.duplicateFields.map((p) => `${formatJSONPath(p)}: duplicate field`));
+      }
+      return shallow(json.value, json.depth);
+    }
+  }
   const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true });
   const errors: string[] = [];
   const list = Array.isArray(docs) ? docs : [];
   for (const doc of list) {
     for (const e of doc.errors) {
       const pos = e.linePos?.[0];
-      const msg = e.message.split(" at line ")[0] ?? e.message;
+      const msg = yamlMessage(e.message.split(" at line ")[0] ?? e.message);
       errors.push(pos ? `yaml: line ${pos.line}, column ${pos.col}: ${msg}` : `yaml: ${msg}`);
     }
   }
@@ -63,11 +90,33 @@ export function parseDocumentText(text: string): unknown {
       `yaml: the file holds ${list.length} documents: a KubeSchedulerConfiguration file holds exactly one`,
     ]);
   }
-  const value = list[0]?.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  try {
+    value = list[0]?.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // "Excessive alias count indicates a resource exhaustion attack" (a billion laughs), or a
+    // value nested deeper than the YAML library's recursion reaches.
+    throw new DocumentError([`yaml: ${yamlMessage((e as Error).message)}`]);
+  }
   if (value === undefined || value === null) {
     throw new DocumentError(["the configuration is empty: expected a KubeSchedulerConfiguration object"]);
   }
-  return value;
+  return shallow(value, jsonDepth(value));
+}
+
+/**
+ * How deep a configuration may nest. The deepest field of a KubeSchedulerConfiguration (a
+ * plugin's args: pod affinity terms in InterPodAffinityArgs and the like) is about 15 levels
+ * down; the decoder recurses, so a deeper value (only ever wrong) is refused before it.
+ */
+const maxConfigDepth = 100;
+
+/** `value` when it nests at most maxConfigDepth levels, else a DocumentError saying so. */
+function shallow(value: unknown, depth: number): unknown {
+  if (depth <= maxConfigDepth) return value;
+  throw new DocumentError([
+    `the configuration nests ${depth} levels deep: no field of a KubeSchedulerConfiguration is deeper than ${maxConfigDepth}`,
+  ]);
 }
 
 /**

@@ -28,7 +28,7 @@ function fakeArgs(
           errors.push(fieldErrors.invalid(path, raw, "must be an object"));
         } else {
           for (const [k, v] of Object.entries(raw)) {
-            if (!(k in defaults)) errors.push(fieldErrors.unknownField(`${path}.${k}`));
+            if (!Object.hasOwn(defaults, k)) errors.push(fieldErrors.unknownField(`${path}.${k}`));
             else if (v !== null && v !== undefined) args[k] = v;
           }
         }

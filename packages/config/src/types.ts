@@ -96,9 +96,18 @@ function Percentage(options: { default?: number } = {}) {
 // ---------------------------------------------------------------------------------------------
 // KubeSchedulerProfile: Plugins, PluginSet, Plugin, PluginConfig.
 
+/**
+ * A plugin's weight: an int32 that is not negative. Upstream's v1 validation does not check it
+ * (a negative weight turns the plugin's scores upside down); kubesched refuses it with
+ * apimachinery's wording for non-negative fields.
+ */
+export const pluginWeight = argRules(Int32({ minimum: 0, maximum: int32Max }), {
+  message: "must be greater than or equal to 0",
+});
+
 const pluginFields = Type.Object({
   name: Type.String(),
-  weight: Type.Optional(Int32({ minimum: int32Min, maximum: int32Max })),
+  weight: Type.Optional(pluginWeight),
 });
 
 /** upstream Plugin: a plugin name and, for Score plugins, a weight. */

@@ -361,6 +361,18 @@ describe("validation messages", () => {
       ],
     },
     {
+      name: "a negative plugin weight, at any extension point",
+      mutate: (c) => {
+        at(c, 0).plugins.score.enabled.push({ name: "PodTopologySpread", weight: -2 });
+        at(c, 1).plugins.multiPoint.enabled.push({ name: "PodTopologySpread", weight: -1 });
+        at(c, 1).plugins.score.enabled.push({ name: "TaintToleration", weight: 0 });
+      },
+      want: [
+        "profiles[0].plugins.score.enabled[0].weight: Invalid value: -2: must be greater than or equal to 0",
+        "profiles[1].plugins.multiPoint.enabled[0].weight: Invalid value: -1: must be greater than or equal to 0",
+      ],
+    },
+    {
       name: "unknown and removed pluginConfig names",
       mutate: (c) => {
         at(c, 0).pluginConfig.push({ name: "Foo", args: {} }, { name: "GCEPDLimits", args: undefined });

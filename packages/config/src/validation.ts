@@ -29,6 +29,7 @@ import {
   type Plugins,
   type ProfileConfig,
   pluginSetNames,
+  pluginWeight,
 } from "./types";
 
 const fields = configuration.schema.properties;
@@ -127,13 +128,18 @@ function validateLeaderElection(cfg: KubeSchedulerConfiguration, errs: FieldErro
     errs.push(fieldErrors.invalid(`${p}.resourceName`, le.resourceName, "resourceName is required"));
 }
 
-/** Every enabled name must be registered; removed plugins get upstream's message instead. */
-function validatePluginNames(
+/**
+ * Every enabled name must be registered (removed plugins get upstream's message instead), and
+ * every weight must follow its declared rule.
+ */
+function validatePluginEntries(
   plugins: CustomPlugins,
   path: string,
   registry: Registry,
+  features: Features,
   errs: FieldError[],
 ): void {
+  const weight = defineV1Object(pluginWeight);
   for (const point of pluginSetNames) {
     const set = plugins[point];
     if (!set) continue;
@@ -141,6 +147,7 @@ function validatePluginNames(
       const at = `${path}.${point}.enabled[${k}]`;
       if (removedPlugins.includes(p.name)) errs.push(fieldErrors.invalid(at, p.name, removedDetail));
       else if (!registry.has(p.name)) errs.push(fieldErrors.notFound(`${at}.name`, p.name));
+      if (p.weight !== undefined) errs.push(...weight.validate(p.weight, `${at}.weight`, features));
     });
   }
 }
@@ -306,10 +313,10 @@ export function validateConfigWithSource(
       );
       if (source) {
         const custom = source.customPlugins[i];
-        if (custom) validatePluginNames(custom, `${path}.plugins`, registry, errs);
+        if (custom) validatePluginEntries(custom, `${path}.plugins`, registry, features, errs);
         validateDefaultPluginNames(prof.plugins, custom, `${path}.plugins`, registry, errs);
       } else {
-        validatePluginNames(prof.plugins, `${path}.plugins`, registry, errs);
+        validatePluginEntries(prof.plugins, `${path}.plugins`, registry, features, errs);
       }
       validatePluginConfig(prof, path, registry, features, errs);
       const idx = existing.get(prof.schedulerName);

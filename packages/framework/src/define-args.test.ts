@@ -70,6 +70,29 @@ describe("defineArgs", () => {
     ]);
   });
 
+  it("strict: keys of Object.prototype are unknown fields too", () => {
+    const raw = JSON.parse(
+      '{"constructor": 1, "toString": "x", "hasOwnProperty": {}, "__proto__": {"weight": 9}}',
+    );
+    const { args, errors } = decode(raw);
+    expect(formatFieldErrors(errors).split("\n")).toEqual([
+      "args.constructor: unknown field",
+      "args.toString: unknown field",
+      "args.hasOwnProperty: unknown field",
+      "args.__proto__: unknown field",
+    ]);
+    expect(args.weight).toBe(1);
+  });
+
+  it("a map keeps a `__proto__` key as a key, not as the map's prototype", () => {
+    const maps = defineV1Object(Type.Object({ m: Type.Record(Type.String(), Type.Integer()) }));
+    const errors: FieldError[] = [];
+    const v = maps.decode(JSON.parse('{"m": {"__proto__": 1, "a": 2}}'), "cfg", errors);
+    expect(errors).toEqual([]);
+    expect(Object.keys(v?.m ?? {})).toEqual(["__proto__", "a"]);
+    expect(Object.getPrototypeOf(v?.m)).toBe(Object.prototype);
+  });
+
   it("a literal union decodes as a string; validation judges the value", () => {
     expect(decode({ mode: "Other" }).args.mode).toBe("Other");
     expect(spec.validate({ ...decode({}).args, weight: -1 }, "args", defaultFeatures)).toHaveLength(1);

@@ -366,7 +366,7 @@ function decodeValue(
         const m: Json = {};
         for (const [k, e] of Object.entries(obj)) {
           const d = decodeValue(values, e, fieldPath.key(path, k), ctx);
-          if (d !== undefined) m[k] = d;
+          if (d !== undefined) setOwn(m, k, d);
         }
         out = m;
       } else out = obj;
@@ -438,11 +438,19 @@ function decodeObject(
   }
   for (const k of Object.keys(raw)) {
     // Strict decoding, as upstream's: an unknown field is an error (apiVersion/kind excepted).
-    if (!(k in properties) && !ignored.includes(k)) {
+    // Own properties only: `constructor` or `__proto__` is no field of any declaration.
+    if (!Object.hasOwn(properties, k) && !ignored.includes(k)) {
       ctx.errors.push(fieldErrors.unknownField(fieldPath.child(path, k)));
     }
   }
   return out;
+}
+
+/** `obj[k] = v` as a data property, also for the key `__proto__` (whose setter would replace the prototype). */
+function setOwn(obj: Json, k: string, v: unknown): void {
+  if (k === "__proto__")
+    Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else obj[k] = v;
 }
 
 function isZero(v: unknown): boolean {

@@ -25,6 +25,14 @@ describe("createLogger", () => {
     expect(lines[2]).toMatch(/^I\d{4} .*\] "serving" port=10259\n$/);
   });
 
+  it("text lines carry no control characters: a pod named to drive the terminal shows escaped", () => {
+    const { logger, lines } = capture();
+    logger.info("Successfully bound pod to node", { pod: "default/x\u009b2J\u007f", node: "n\u001b[2J" });
+    expect(lines[0]).toContain('pod="default/x\\u009b2J\\u007f" node="n\\u001b[2J"\n');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: what the terminal must never receive.
+    expect(lines[0]?.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
   it("writes V(n) lines only up to the verbosity, as klog's -v", () => {
     const { logger, lines } = capture("text", 2);
     expect([logger.v(2), logger.v(3)]).toEqual([true, false]);

@@ -1,5 +1,6 @@
 // The engine's logger: pino records (levels, child bindings, error serialization) written as
 // klog-style text lines (kube-scheduler's default) or as JSON lines (--logging-format=json).
+import { escapeTerminal } from "@kubesched/api";
 import type { LogFields, Logger } from "@kubesched/framework";
 import { pino } from "pino";
 
@@ -56,7 +57,10 @@ class PinoLogger implements Logger {
 const levelLetter: Record<string, string> = { error: "E", warn: "W", info: "I", fatal: "F" };
 const reserved = new Set(["level", "time", "msg", "v"]);
 
-/** `E1124 06:20:51.123456] "msg" key="value" err="message"` (klog's header without pid/file). */
+/**
+ * `E1124 06:20:51.123456] "msg" key="value" err="message"` (klog's header without pid/file),
+ * escaped for the terminal: values are JSON strings, whose C1 controls JSON leaves as they are.
+ */
 function klogLine(rec: Record<string, unknown>): string {
   const t = new Date(typeof rec.time === "number" ? rec.time : Date.now());
   const p2 = (n: number) => String(n).padStart(2, "0");
@@ -68,7 +72,7 @@ function klogLine(rec: Record<string, unknown>): string {
     if (reserved.has(k)) continue;
     out += ` ${k}=${formatValue(k, v)}`;
   }
-  return `${out}\n`;
+  return `${escapeTerminal(out)}\n`;
 }
 
 function formatValue(key: string, v: unknown): string {

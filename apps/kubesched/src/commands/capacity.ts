@@ -17,8 +17,10 @@ import {
   pluginFlag,
   seedFlag,
 } from "./shared-flags";
+import { forTerminal } from "./table";
 
-export function renderCapacityTable(r: CapacityReport): string {
+export function renderCapacityTable(report: CapacityReport): string {
+  const r = forTerminal(report);
   const lines: string[] = [];
   for (const p of r.status.pods) {
     lines.push(`${p.podName}: ${p.replicas} replica(s) fit`);

@@ -10,13 +10,14 @@ import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
 import { clusterInputFlags, optionsFlag, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
-import { pad } from "./table";
+import { forTerminal, pad } from "./table";
 
 function where(p: DiffPlacement): string {
   return p.node ?? p.outcome;
 }
 
-export function renderDiffTable(d: SimulationDiff): string {
+export function renderDiffTable(result: SimulationDiff): string {
+  const d = forTerminal(result);
   const { a, b } = d.summary;
   const lines: string[] = [];
   const rows = [["POD", `A: ${a.label}`, `B: ${b.label}`, "WHY"]];

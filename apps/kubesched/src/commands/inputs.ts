@@ -3,6 +3,7 @@
 // errors printed capped, with a did-you-mean hint for unknown plugin names.
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { escapeTerminal } from "@kubesched/api";
 import {
   capErrors,
   formatByteSize,
@@ -143,9 +144,9 @@ export function missingFileError(file: string): string {
   return `error: ${file}: no such file or directory\n`;
 }
 
-/** Prints errors, at most 20 per input, then "and N more like this". */
+/** Prints errors (each escaped for the terminal), at most 20 per input, then "and N more like this". */
 export function printErrors(ctx: AnyContext, errors: readonly string[]): void {
-  for (const line of capErrors(errors)) ctx.io.stderr(`error: ${line}\n`);
+  for (const line of capErrors(errors)) ctx.io.stderr(`error: ${escapeTerminal(line)}\n`);
 }
 
 /**
@@ -168,7 +169,7 @@ export function loadObjectsFlag(
       customResources: customResourcesOf(ctx.registry),
       ...(maxInputBytes !== undefined ? { maxInputBytes } : {}),
     });
-    for (const w of capErrors(loaded.warnings)) ctx.io.stderr(`warning: ${w}\n`);
+    for (const w of capErrors(loaded.warnings)) ctx.io.stderr(`warning: ${escapeTerminal(w)}\n`);
     return loaded;
   } catch (e) {
     if (!(e instanceof SnapshotLoadError)) throw e;
@@ -226,7 +227,7 @@ export function loadConfigFlag(
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     for (const line of e.errors)
-      ctx.io.stderr(`error: ${typeof file === "string" ? file : "defaults"}: ${line}\n`);
+      ctx.io.stderr(`error: ${typeof file === "string" ? file : "defaults"}: ${escapeTerminal(line)}\n`);
     printUnknownPluginHint(ctx, e.errors);
     return null;
   }

@@ -6,7 +6,7 @@ import { describePlugins, type PluginInfo } from "../plugins/describe";
 import { runningFramework } from "../plugins/plugin-packages";
 import { formatted } from "./outputs";
 import { optionsFlag, pluginFlag } from "./shared-flags";
-import { pad } from "./table";
+import { forTerminal, pad } from "./table";
 
 export interface PluginList {
   apiVersion: "kubesched.io/v1alpha1";
@@ -16,7 +16,8 @@ export interface PluginList {
   plugins: PluginInfo[];
 }
 
-export function renderPluginsTable(list: PluginList): string {
+export function renderPluginsTable(plugins: PluginList): string {
+  const list = forTerminal(plugins);
   const rows = [["NAME", "PACKAGE", "VERSION", "KUBERNETES", "SOURCE", "EXTENSION POINTS", "ARGS"]];
   for (const p of list.plugins) {
     rows.push([

@@ -2,7 +2,7 @@
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
 import type { PodResult, SimulationResult } from "@kubesched/cluster";
 import { formatted } from "./outputs";
-import { pad } from "./table";
+import { forTerminal, pad } from "./table";
 
 export type OutputFormat = "table" | "json" | "yaml";
 
@@ -118,7 +118,8 @@ export function renderExplain(p: PodResult, top: number, nodeCount: number): str
   return lines;
 }
 
-export function renderTable(r: SimulationResult, top = 3): string {
+export function renderTable(result: SimulationResult, top = 3): string {
+  const r = forTerminal(result);
   const pods = [["POD", "OUTCOME", "NODE", "ATTEMPTS", "MESSAGE"]];
   for (const p of r.pods) {
     const node = p.node ?? (p.nominatedNode ? `(nominated ${p.nominatedNode})` : "-");
