@@ -7,7 +7,8 @@
 //
 // Fault injection: failing or hanging matching requests, watches closed after N events, ERROR
 // events and abrupt resets on open watches, compaction, lease theft. Every request is recorded
-// with its arrival time. Not a conformant API server: the scheduler's traffic, exactly.
+// with its arrival time and its RequestInfo (request-info.ts: what an RBAC rule must allow). Not
+// a conformant API server: the scheduler's traffic, exactly.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -15,6 +16,7 @@ import { DelegatedAuth } from "./auth";
 import { collections, keyOf } from "./collections";
 import { listAnswer } from "./list";
 import { type Obj, ObjectStore } from "./object-store";
+import { requestInfo } from "./request-info";
 import { type Fault, pathMatches, type RecordedRequest } from "./requests";
 import { type Answer, failure, ok, reasons, status } from "./status";
 import { Watches, type WatchOptions } from "./watches";
@@ -270,15 +272,18 @@ export class FakeApiServer {
       } catch {
         body = text;
       }
+      const method = req.method ?? "GET";
+      const query = Object.fromEntries(url.searchParams);
       const r: RecordedRequest = {
-        method: req.method ?? "GET",
+        method,
         path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
+        query,
         contentType: req.headers["content-type"],
         authorization: req.headers.authorization,
         userAgent: req.headers["user-agent"],
         body,
         at: Date.now(),
+        info: requestInfo(method, url.pathname, query),
       };
       this.requests.push(r);
       const fault = this.faults.find(
