@@ -5,77 +5,34 @@
 // against the RBAC the manifests bind to the Deployment's service account, with the built-in
 // ClusterRoles from upstream's bootstrap policy (test-fixtures/rbac).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import https from "node:https";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FakeApiServer, type RecordedRequest, waitFor } from "@kubesched/kube/testing";
 import { makeNode, makePod } from "@kubesched/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parse, parseAllDocuments } from "yaml";
+import { parse } from "yaml";
 import { runCli } from "../cli";
+import {
+  container,
+  containerArgs,
+  manifests,
+  one,
+  podSpec,
+  serviceAccount,
+} from "./deploy-manifests.test-util";
 import { describeRequest, type RBACObject, RBACPolicy } from "./rbac.test-util";
+import { freePort, httpsStatus } from "./secure-port.test-util";
 import { defaultSecurePort } from "./serving";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, "../../../..");
-
-// biome-ignore lint/suspicious/noExplicitAny: YAML manifests, checked field by field below
-type Manifest = any;
-
-const manifests = parseAllDocuments(readFileSync(join(repoRoot, "deploy/kubesched.yaml"), "utf8")).map(
-  (d) => d.toJS() as Manifest,
-);
 const bootstrap = (
-  parse(readFileSync(join(here, "../../test-fixtures/rbac/bootstrap-cluster-roles.yaml"), "utf8")) as {
-    items: RBACObject[];
-  }
+  parse(
+    readFileSync(
+      join(dirname(fileURLToPath(import.meta.url)), "../../test-fixtures/rbac/bootstrap-cluster-roles.yaml"),
+      "utf8",
+    ),
+  ) as { items: RBACObject[] }
 ).items;
-
-function one(kind: string): Manifest {
-  const found = manifests.filter((m) => m.kind === kind);
-  expect(found, `one ${kind} in deploy/kubesched.yaml`).toHaveLength(1);
-  return found[0] as Manifest;
-}
-
-const deployment = one("Deployment");
-const pod = deployment.spec.template.spec;
-const container = pod.containers[0];
-const serviceAccount = { namespace: deployment.metadata.namespace, name: pod.serviceAccountName };
-
-/** A port free now on 127.0.0.1 (the CLI takes a number, not 0-and-report). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** GET over TLS as a kubelet probe or Prometheus would (the certificate is self-signed). */
-function get(port: number, path: string, token?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        rejectUnauthorized: false,
-        headers: token ? { Authorization: `Bearer ${token}` } : {},
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 let server: FakeApiServer;
 let dir: string;
@@ -105,7 +62,7 @@ describe("deploy/kubesched.yaml", () => {
     expect(container.ports).toEqual([{ name: "https", containerPort: 10259 }]);
     expect(container.livenessProbe.httpGet).toEqual({ scheme: "HTTPS", path: "/healthz", port: 10259 });
     expect(container.readinessProbe.httpGet).toEqual({ scheme: "HTTPS", path: "/readyz", port: 10259 });
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532 });
+    expect(podSpec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532 });
     const bound = manifests
       .filter((m) => m.kind.endsWith("Binding"))
       .map((m) => `${m.kind} ${m.metadata.namespace ?? ""}/${m.roleRef.name}`);
@@ -132,17 +89,12 @@ describe("deploy/kubesched.yaml", () => {
     server.put("Pod", pending("huge", "64").obj());
     server.put("Pod", makePod().name("theirs").namespace("default").req({ cpu: "1" }).obj());
 
-    // The ConfigMap where the Deployment mounts it; the Deployment's arguments with the paths
-    // there, plus what a pod gets from its service account (here: a kubeconfig) and a free port.
-    const volume = pod.volumes.find((v: { configMap?: unknown }) => v.configMap);
-    const mount = container.volumeMounts.find((m: { name: string }) => m.name === volume.name);
-    for (const [file, text] of Object.entries<string>(one("ConfigMap").data)) {
-      writeFileSync(join(dir, file), text);
-    }
+    // The Deployment's arguments with the ConfigMap where the test puts it, plus what a pod gets
+    // from its service account (here: a kubeconfig) and a free port.
     writeFileSync(join(dir, "kubeconfig"), server.kubeConfigYAML());
     const port = await freePort();
     const args: string[] = [
-      ...container.args.map((a: string) => a.replaceAll(mount.mountPath, dir)),
+      ...containerArgs(dir),
       "--kubeconfig",
       join(dir, "kubeconfig"),
       "--bind-address=127.0.0.1",
@@ -173,11 +125,11 @@ describe("deploy/kubesched.yaml", () => {
     await step("the event series", () => server.requestsTo("PATCH", "/apis/events.k8s.io/").length > 0);
 
     for (const probe of [container.livenessProbe, container.readinessProbe]) {
-      await step(`${probe.httpGet.path}`, async () => (await get(port, probe.httpGet.path)) === 200);
+      await step(`${probe.httpGet.path}`, async () => (await httpsStatus(port, probe.httpGet.path)) === 200);
     }
     server.addToken("prometheus-token", "system:serviceaccount:monitoring:prometheus");
     server.allow("system:serviceaccount:monitoring:prometheus", "/metrics");
-    expect(await get(port, "/metrics", "prometheus-token")).toBe(200);
+    expect(await httpsStatus(port, "/metrics", "prometheus-token")).toBe(200);
 
     process.emit("SIGTERM");
     expect(await code).toBe(0);
