@@ -7,7 +7,7 @@ import type { Options } from "tsup";
 export const baseConfig: Options = {
   entry: ["src/index.ts"],
   format: ["esm"],
-  target: "node20",
+  target: "node22",
   platform: "node",
   dts: true,
   sourcemap: true,

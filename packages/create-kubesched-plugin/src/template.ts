@@ -119,7 +119,7 @@ export function templateFiles(o: TemplateOptions): Record<string, string> {
       license: "Apache-2.0",
       type: "module",
       sideEffects: false,
-      engines: { node: ">=20" },
+      engines: { node: ">=22" },
       exports: {
         ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
         "./package.json": "./package.json",

@@ -94,7 +94,7 @@ function packageJson(vars: Record<string, string>, contrib: boolean): string {
     license: "Apache-2.0",
     type: "module",
     sideEffects: false,
-    engines: { node: ">=20" },
+    engines: { node: ">=22" },
     exports: { ".": "./src/index.ts", "./package.json": "./package.json" },
     publishConfig: {
       access: "public",

@@ -1,0 +1,32 @@
+// The supported Node.js majors: 22 and 24 (Node.js 20 reached end of life in April 2026). Every
+// published package and the workspace root declare them in `engines.node`, and the build targets the oldest
+// (.ci/node-versions runs the CLI and tests on both).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import semver from "semver";
+import { describe, expect, it } from "vitest";
+import { readManifest, repoRoot, publishablePackages } from "./workspace";
+
+const supported = ["22.12.0", "24.0.0"];
+const unsupported = ["20.19.0"];
+
+describe("engines.node", () => {
+  const manifests = [
+    { dir: ".", manifest: readManifest(path.join(repoRoot, "package.json")) },
+    ...publishablePackages(),
+  ];
+
+  it.each(manifests.map((p) => [p.dir, p.manifest] as const))(
+    "%s: Node.js 22 and 24, not 20",
+    (_, manifest) => {
+      const range = (manifest.engines as { node?: string } | undefined)?.node;
+      expect(range).toBe(">=22");
+      for (const v of supported) expect(semver.satisfies(v, range as string), v).toBe(true);
+      for (const v of unsupported) expect(semver.satisfies(v, range as string), v).toBe(false);
+    },
+  );
+
+  it("the build targets Node.js 22", () => {
+    expect(readFileSync(path.join(repoRoot, "tsup.config.base.ts"), "utf8")).toContain('target: "node22"');
+  });
+});
