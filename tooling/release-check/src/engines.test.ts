@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import semver from "semver";
 import { describe, expect, it } from "vitest";
-import { readManifest, repoRoot, publishablePackages } from "./workspace";
+import { publishablePackages, readManifest, repoRoot } from "./workspace";
 
 const supported = ["22.12.0", "24.0.0"];
 const unsupported = ["20.19.0"];
