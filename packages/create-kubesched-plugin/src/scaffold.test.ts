@@ -65,6 +65,7 @@ describe("scaffold", () => {
       name: "@acme/kubesched-plugin-demo-gate",
       version: "0.1.0",
       type: "module",
+      engines: { node: ">=20" },
       exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
       kubesched: { kubernetes: "1.37" },
       peerDependencies: { "@kubesched/framework": "^0.4.0" },

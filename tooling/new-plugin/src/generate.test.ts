@@ -66,6 +66,7 @@ describe("pnpm new:plugin", () => {
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     expect(pkg).toMatchObject({
       name: "@kubesched/plugin-example",
+      engines: { node: ">=20" },
       kubesched: { kubernetes: "1.37" },
       peerDependencies: { "@kubesched/framework": "^0.1.0" },
       devDependencies: { "@kubesched/testing": "workspace:^", vitest: "catalog:" },

@@ -7,8 +7,9 @@
 //
 // Fault injection: failing, hanging or cut matching requests (or served with their answer lost),
 // watches closed after N events, ERROR events and abrupt resets on open watches, compaction, lease
-// theft. Every request is recorded with its arrival time and the status it was answered. Not a
-// conformant API server: the scheduler's traffic, exactly.
+// theft. Every request is recorded with its arrival time, the status it was answered and its
+// RequestInfo (request-info.ts: what an RBAC rule must allow). Not a conformant API server: the
+// scheduler's traffic, exactly.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -16,6 +17,7 @@ import { DelegatedAuth } from "./auth";
 import { collections, keyOf } from "./collections";
 import { listAnswer } from "./list";
 import { type Obj, ObjectStore } from "./object-store";
+import { requestInfo } from "./request-info";
 import { type Fault, pathMatches, type RecordedRequest } from "./requests";
 import { type Answer, failure, ok, reasons, status } from "./status";
 import { Watches, type WatchOptions } from "./watches";
@@ -272,15 +274,18 @@ export class FakeApiServer {
       } catch {
         body = text;
       }
+      const method = req.method ?? "GET";
+      const query = Object.fromEntries(url.searchParams);
       const r: RecordedRequest = {
-        method: req.method ?? "GET",
+        method,
         path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
+        query,
         contentType: req.headers["content-type"],
         authorization: req.headers.authorization,
         userAgent: req.headers["user-agent"],
         body,
         at: Date.now(),
+        info: requestInfo(method, url.pathname, query),
       };
       this.requests.push(r);
       const fault = this.faults.find(

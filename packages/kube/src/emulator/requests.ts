@@ -1,4 +1,5 @@
 // The requests the emulator records, and the faults a test makes matching ones meet.
+import type { RequestInfo } from "./request-info";
 
 export interface RecordedRequest {
   method: string;
@@ -16,6 +17,8 @@ export interface RecordedRequest {
    * answer; undefined while unanswered.
    */
   status?: number;
+  /** What an authorizer decides on: verb, group, resource, subresource, namespace, name. */
+  info: RequestInfo;
 }
 
 export interface Fault {
