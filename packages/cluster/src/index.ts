@@ -5,4 +5,5 @@ export * from "./diff";
 export * from "./in-memory-cluster";
 export * from "./load";
 export * from "./simulate";
+export * from "./simulation-result-schema";
 export * from "./workloads";
