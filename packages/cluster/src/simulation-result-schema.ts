@@ -4,18 +4,13 @@
 // every example's output against it, so a change to the output that the schema does not admit
 // fails there; `additionalProperties: false` everywhere makes an added field a schema change too.
 
+import { Code, codeName } from "@kubesched/framework";
+
 /** The version of the SimulationResult contract (the schema's `$id` ends with it). */
 export const simulationResultSchemaVersion = "v1alpha1";
 
-const codeNames = [
-  "Success",
-  "Error",
-  "Unschedulable",
-  "UnschedulableAndUnresolvable",
-  "Wait",
-  "Skip",
-  "Pending",
-];
+/** Upstream's Status code names, as the explanation prints them (`codeName`). */
+const codeNames = Object.values(Code).map(codeName);
 
 const strings = { type: "array", items: { type: "string" } } as const;
 const quantities = {
