@@ -7,4 +7,5 @@ export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
 export * from "./simulate";
+export * from "./simulation-result-schema";
 export * from "./workloads";

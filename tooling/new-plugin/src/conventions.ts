@@ -1,4 +1,4 @@
-// The plugin package template (ARCHITECTURE.md), as checks: what `pnpm new:plugin` generates and
+// The plugin package template (docs/plugins.md, "Adding a plugin"), as checks: what `pnpm new:plugin` generates and
 // what every plugin package in packages/plugins and packages/plugins-contrib must keep.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";

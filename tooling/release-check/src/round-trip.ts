@@ -22,10 +22,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
+import { npmEnv, type Packed, packPackages, pnpmBin, releaseCopy } from "./pack";
 import { CommandError, pool, run } from "./proc";
 import { readmeWalkthrough } from "./readme";
 import { type LocalRegistry, startRegistry } from "./registry";
-import { changedVersions, fixedGroups, versionProblems } from "./versions";
+import { changedVersions } from "./versions";
 import {
   dependencyFields,
   type Manifest,
@@ -60,67 +61,20 @@ async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
   return out;
 }
 
-/** pnpm 9, as the README runs it (npx -y pnpm@9), resolved once. */
-async function pnpmBin(): Promise<string> {
-  const r = await run("npx", ["-y", "-p", "pnpm@9", "which", "pnpm"], { cwd: repoRoot });
-  const bin = r.stdout.trim().split("\n").at(-1) as string;
-  // turbo (and pnpm's own scripts) look for pnpm on the PATH, as under `npx -y pnpm@9`.
-  process.env.PATH = `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ""}`;
-  return bin;
-}
-
-/** The files of the checkout (tracked and untracked, not ignored), as CI's clean clone has them. */
-async function copyCheckout(to: string): Promise<void> {
-  const r = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: repoRoot,
-  });
-  for (const f of r.stdout.split("\0")) {
-    if (!f || !existsSync(path.join(repoRoot, f))) continue;
-    mkdirSync(path.dirname(path.join(to, f)), { recursive: true });
-    cpSync(path.join(repoRoot, f), path.join(to, f));
-  }
-}
-
-function npmEnv(userconfig: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_userconfig: userconfig, ...extra };
-  // Whatever ran this script (pnpm, npm run) must not leak its settings into the users' npm.
-  for (const k of Object.keys(env)) {
-    if (/^npm_(config_(?!userconfig)|package_|lifecycle_)/i.test(k) && !(k in extra)) delete env[k];
-  }
-  return env;
-}
-
 async function main(): Promise<void> {
   log(`release round trip in ${work}`);
-  const pnpm = await pnpmBin();
+  const pnpm = await pnpmBin(repoRoot);
 
   await step("build (turbo; cached when .ci/run built already)", async () => {
     await run(pnpm, ["build"], { cwd: repoRoot, timeoutMs: 1_800_000 });
   });
 
   const versioned = await step("changeset version on a scratch copy", async () => {
-    await copyCheckout(scratch);
-    await run(pnpm, ["install", "--offline", "--frozen-lockfile", "--ignore-scripts"], { cwd: scratch });
-    const before = workspacePackages(scratch);
-    await run(process.execPath, [path.join(scratch, "node_modules/@changesets/cli/bin.js"), "version"], {
-      cwd: scratch,
-    });
-    const after = workspacePackages(scratch);
-    const problems = versionProblems(before, after, fixedGroups(scratch));
-    check(
-      problems.length === 0,
-      `changeset version produced versions users would not expect:\n${problems.join("\n")}`,
-    );
+    const after = await releaseCopy(pnpm, repoRoot, scratch);
     const counts = new Map<string, number>();
     for (const p of after)
       if (!p.manifest.private) counts.set(p.manifest.version, (counts.get(p.manifest.version) ?? 0) + 1);
     log(`  versions: ${[...counts].map(([v, n]) => `${n} at ${v}`).join(", ")}`);
-    // The build does not depend on versions (the CLI and the scaffold read package.json at run
-    // time): the packages' dist/ come from the build above.
-    for (const p of publishablePackages(repoRoot)) {
-      check(existsSync(path.join(repoRoot, p.dir, "dist")), `${p.dir}: not built`);
-      cpSync(path.join(repoRoot, p.dir, "dist"), path.join(scratch, p.dir, "dist"), { recursive: true });
-    }
     return after;
   });
   const version = (name: string) =>
@@ -320,26 +274,9 @@ async function main(): Promise<void> {
   });
 }
 
-interface Packed {
-  dir: string;
-  name: string;
-  version: string;
-  file: string;
-}
-
 /** pnpm pack (what pnpm publish uploads), then publint --strict and attw on each tarball. */
 async function pack(pnpm: string, dirs: readonly string[]): Promise<Packed[]> {
-  const out = await pool(dirs, 4, async (dir) => {
-    const r = await run(pnpm, ["pack", "--pack-destination", tarballs], { cwd: path.join(scratch, dir) });
-    const file = r.stdout.trim().split("\n").at(-1) as string;
-    const m = JSON.parse(readFileSync(path.join(scratch, dir, "package.json"), "utf8")) as Manifest;
-    return {
-      dir,
-      name: m.name,
-      version: m.version,
-      file: path.isAbsolute(file) ? file : path.join(tarballs, file),
-    };
-  });
+  const out = await packPackages(pnpm, scratch, dirs, tarballs);
   const problems: string[] = [];
   await pool(out, 2, async (p) => {
     const data = readFileSync(p.file);

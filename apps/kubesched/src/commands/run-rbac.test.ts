@@ -23,7 +23,7 @@ import {
 } from "./deploy-manifests.test-util";
 import { describeRequest, type RBACObject, RBACPolicy } from "./rbac.test-util";
 import { freePort, httpsStatus } from "./secure-port.test-util";
-import { defaultSecurePort } from "./serving";
+import { defaultSecurePort } from "../serving/secure-serving";
 
 const bootstrap = (
   parse(

@@ -1,4 +1,4 @@
-// kubesched simulate, in process, with the in-tree registry: the ARCHITECTURE.md contract
+// kubesched simulate, in process, with the in-tree registry: the docs/simulate.md contract
 // (flags, SimulationResult shape, determinism) and the user-facing errors.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";

@@ -1,5 +1,6 @@
-// kubesched simulate: the contract in ARCHITECTURE.md (flags, SimulationResult, determinism).
-import { AdmissionError, simulate } from "@kubesched/cluster";
+// kubesched simulate: the contract in docs/simulate.md (flags, SimulationResult and its JSON Schema,
+// determinism).
+import { AdmissionError, simulate, simulationResultSchema } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
@@ -58,6 +59,7 @@ const simulateFlags = [
       "Measure wall time (summary.wallMs, podsPerSecond); the output is then no longer reproducible.",
   }),
   progressFlag,
+  boolFlag({ name: "schema", description: "Print the JSON Schema of the SimulationResult output and exit." }),
 ] as const;
 
 /** The inputs, under the report's title: which snapshot, configuration and seed. */
@@ -75,6 +77,10 @@ export const simulateCommand = defineCommand({
   summary: "Schedule a cluster snapshot's pending pods and report where each pod went and why.",
   flags: simulateFlags,
   async run(ctx) {
+    if (ctx.flags.schema === true) {
+      ctx.io.stdout(`${JSON.stringify(simulationResultSchema, null, 2)}\n`);
+      return 0;
+    }
     const { seed, top, timing } = ctx.flags;
     const podFilter = ctx.flags.pod.length > 0 ? ctx.flags.pod : undefined;
     // --pod names the pods to explain: it means --explain (it has no use without it).
