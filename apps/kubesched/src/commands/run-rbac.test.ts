@@ -13,6 +13,7 @@ import { makeNode, makePod } from "@kubesched/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "../cli";
+import { defaultSecurePort } from "../serving/secure-serving";
 import {
   container,
   containerArgs,
@@ -23,7 +24,6 @@ import {
 } from "./deploy-manifests.test-util";
 import { describeRequest, type RBACObject, RBACPolicy } from "./rbac.test-util";
 import { freePort, httpsStatus } from "./secure-port.test-util";
-import { defaultSecurePort } from "../serving/secure-serving";
 
 const bootstrap = (
   parse(
