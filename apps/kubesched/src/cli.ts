@@ -39,6 +39,11 @@ export interface CliIO {
   env?: Record<string, string | undefined>;
   /** stderr is a terminal: progress is shown there (see progress.ts). Defaults to false. */
   stderrTerminal?: boolean;
+  /**
+   * Writes the CLI's own drawing on stderr (the progress display's cursor movements), which the
+   * `stderr` of a run escapes like everything else written there. Defaults to `stderr` as given.
+   */
+  stderrDrawing?: (s: string) => void;
 }
 
 export interface CliOptions {
@@ -432,6 +437,7 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
     cwd: io.cwd ?? invocationDir(env, process.cwd()),
     env,
     stderrTerminal: io.stderrTerminal ?? false,
+    stderrDrawing: io.stderrDrawing ?? io.stderr,
   };
   try {
     const parsed = parseArgs(argv);

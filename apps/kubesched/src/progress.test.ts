@@ -97,7 +97,11 @@ describe("startProgress on a terminal", () => {
     vi.useFakeTimers({ toFake: ["performance", "Date", "setTimeout", "clearTimeout"] });
     let stderr = "";
     const ctx = {
-      io: { stderr: (s: string) => (stderr += s), stderrTerminal: true },
+      io: {
+        stderr: (s: string) => (stderr += s),
+        stderrDrawing: (s: string) => (stderr += s),
+        stderrTerminal: true,
+      },
       logger: { v: () => false },
     } as unknown as CommandContext;
     const progress = startProgress(ctx, undefined, { label: "simulate", total: 100 });

@@ -36,13 +36,13 @@ const noProgress: Progress = { observer: () => ({}), stop() {} };
 function stderrStream(ctx: CommandContext): NodeJS.WritableStream & { isTTY?: boolean; columns?: number } {
   const stream = new Writable({
     write(chunk, _enc, done) {
-      ctx.io.stderr(String(chunk));
+      ctx.io.stderrDrawing(String(chunk));
       done();
     },
   });
   // write() is synchronous here (the simulation holds the event loop until it ends).
   stream.write = (chunk: unknown) => {
-    ctx.io.stderr(String(chunk));
+    ctx.io.stderrDrawing(String(chunk));
     return true;
   };
   if (ctx.io.stderrTerminal) {

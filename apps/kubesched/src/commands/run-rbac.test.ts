@@ -117,12 +117,20 @@ describe("deploy/kubesched.yaml", () => {
       ),
     );
     // Once its FailedScheduling Event exists, a node big enough but cordoned: huge is retried and
-    // fails again, and that Event gets a series.
+    // fails again. That Event gets a series (a PATCH) when the pod's resourceVersion is the one the
+    // first Event named, else a second Event is created: which depends on when the informer saw
+    // the status patch, so either is awaited.
     await step("huge's Event", () =>
       server.list("Event").some((e) => e.regarding?.name === "huge" && e.reason === "FailedScheduling"),
     );
     server.put("Node", makeNode().name("big").capacity({ cpu: "64", memory: "64Gi" }).unschedulable().obj());
-    await step("the event series", () => server.requestsTo("PATCH", "/apis/events.k8s.io/").length > 0);
+    await step(
+      "the event series",
+      () =>
+        server.requestsTo("PATCH", "/apis/events.k8s.io/").length > 0 ||
+        server.list("Event").filter((e) => e.regarding?.name === "huge" && e.reason === "FailedScheduling")
+          .length > 1,
+    );
 
     for (const probe of [container.livenessProbe, container.readinessProbe]) {
       await step(`${probe.httpGet.path}`, async () => (await httpsStatus(port, probe.httpGet.path)) === 200);
@@ -141,7 +149,8 @@ describe("deploy/kubesched.yaml", () => {
     const denied = new Set(server.requests.filter((r) => !policy.allowedBy(r.info)).map(describe));
     expect([...denied]).toEqual([]);
     const made = new Set(server.requests.map(describe));
-    // The run made the requests this test is about.
+    // The run made the requests this test is about (a series PATCH of events only when the pod's
+    // resourceVersion did not move between its two failures: when made, it was checked above).
     expect([...made]).toEqual(
       expect.arrayContaining([
         "list core/pods",
@@ -154,7 +163,6 @@ describe("deploy/kubesched.yaml", () => {
         "patch core/pods/status in default named huge",
         "delete core/pods in default named victim",
         "create events.k8s.io/events in default",
-        expect.stringMatching(/^patch events\.k8s\.io\/events in default named /),
         "create authentication.k8s.io/tokenreviews",
         "create authorization.k8s.io/subjectaccessreviews",
       ]),

@@ -378,6 +378,7 @@ describe("kubesched run", { timeout: 20_000 }, () => {
         cwd: dir,
         env: {},
         stderrTerminal: false,
+        stderrDrawing: () => undefined,
       };
       const ctx = {
         flags: values,
