@@ -110,7 +110,7 @@ export async function runNewcomer(
   child.stderr.setEncoding("utf8").on("data", (s: string) => {
     stderr += s;
     // The progress display as it comes; not `time -v`'s report (its lines start with a tab).
-    if (o.echo) process.stderr.write(s.replace(/^\t.*\n?/gm, "").replace(/^\tCommand being timed.*$/m, ""));
+    if (o.echo) process.stderr.write(s.replace(/^\t.*\n?/gm, ""));
   });
   child.stdout.resume();
   const exitCode = await new Promise<number | null>((resolve, reject) => {
