@@ -107,10 +107,15 @@ export async function runNewcomer(
     : spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   const poll = useTime || child.pid === undefined ? null : pollPeakRss(child.pid);
   let stderr = "";
+  let echoed = 0;
   child.stderr.setEncoding("utf8").on("data", (s: string) => {
     stderr += s;
-    // The progress display as it comes; not `time -v`'s report (its lines start with a tab).
-    if (o.echo) process.stderr.write(s.replace(/^\t.*\n?/gm, ""));
+    if (!o.echo) return;
+    // The progress display as it comes, whole lines; not `time -v`'s report (lines after a tab).
+    const end = stderr.lastIndexOf("\n") + 1;
+    const lines = stderr.slice(echoed, end).replace(/^\t.*\n/gm, "");
+    echoed = Math.max(echoed, end);
+    process.stderr.write(lines);
   });
   child.stdout.resume();
   const exitCode = await new Promise<number | null>((resolve, reject) => {
