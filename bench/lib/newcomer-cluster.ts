@@ -163,69 +163,61 @@ function container(name: string, i: number): Obj {
   };
 }
 
-function deployment(w: NewcomerWorkload, i: number): Obj {
+/** A Deployment or StatefulSet of `w` selecting `app: <name>`, its pods running `podSpec`. */
+function workload(w: NewcomerWorkload, podSpec: Obj, extraSpec: Obj = {}): Obj {
   const app = w.name;
-  const web = app.startsWith("web");
   return {
     apiVersion: "apps/v1",
-    kind: "Deployment",
+    kind: w.kind,
     metadata: { name: app, namespace: w.namespace, labels: { app } },
     spec: {
       replicas: w.replicas,
+      ...extraSpec,
       selector: { matchLabels: { app } },
-      template: {
-        metadata: { labels: { app, team: w.namespace } },
-        spec: {
-          containers: [container(app, i)],
-          topologySpreadConstraints: web
-            ? [
-                zoneSpread(app, "DoNotSchedule"),
-                {
-                  maxSkew: 1,
-                  topologyKey: hostnameLabel,
-                  whenUnsatisfiable: "ScheduleAnyway",
-                  labelSelector: { matchLabels: { app } },
-                },
-              ]
-            : [zoneSpread(app, "ScheduleAnyway")],
-          affinity: web
-            ? preferredAntiAffinity(app)
-            : {
-                podAntiAffinity: {
-                  requiredDuringSchedulingIgnoredDuringExecution: [
-                    { labelSelector: { matchLabels: { app } }, topologyKey: hostnameLabel },
-                  ],
-                },
-              },
-        },
-      },
+      template: { metadata: { labels: { app, team: w.namespace } }, spec: podSpec },
     },
   };
 }
 
+function deployment(w: NewcomerWorkload, i: number): Obj {
+  const app = w.name;
+  const web = app.startsWith("web");
+  return workload(w, {
+    containers: [container(app, i)],
+    topologySpreadConstraints: web
+      ? [
+          zoneSpread(app, "DoNotSchedule"),
+          {
+            maxSkew: 1,
+            topologyKey: hostnameLabel,
+            whenUnsatisfiable: "ScheduleAnyway",
+            labelSelector: { matchLabels: { app } },
+          },
+        ]
+      : [zoneSpread(app, "ScheduleAnyway")],
+    affinity: web
+      ? preferredAntiAffinity(app)
+      : {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { app } }, topologyKey: hostnameLabel },
+            ],
+          },
+        },
+  });
+}
+
 function statefulSet(w: NewcomerWorkload, i: number): Obj {
   const app = w.name;
-  return {
-    apiVersion: "apps/v1",
-    kind: "StatefulSet",
-    metadata: { name: app, namespace: w.namespace, labels: { app } },
-    spec: {
-      replicas: w.replicas,
+  return workload(
+    w,
+    {
+      containers: [{ ...container(app, i), volumeMounts: [{ name: "data", mountPath: "/var/lib/data" }] }],
+      topologySpreadConstraints: [zoneSpread(app, "DoNotSchedule")],
+      affinity: preferredAntiAffinity(app),
+    },
+    {
       serviceName: app,
-      selector: { matchLabels: { app } },
-      template: {
-        metadata: { labels: { app, team: w.namespace } },
-        spec: {
-          containers: [
-            {
-              ...container(app, i),
-              volumeMounts: [{ name: "data", mountPath: "/var/lib/data" }],
-            },
-          ],
-          topologySpreadConstraints: [zoneSpread(app, "DoNotSchedule")],
-          affinity: preferredAntiAffinity(app),
-        },
-      },
       volumeClaimTemplates: [
         {
           metadata: { name: "data" },
@@ -237,7 +229,7 @@ function statefulSet(w: NewcomerWorkload, i: number): Obj {
         },
       ],
     },
-  };
+  );
 }
 
 /** The cluster's objects, in the order a snapshot lists them. */
