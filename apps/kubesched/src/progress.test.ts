@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { Pod } from "@kubesched/api";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type CliIO, type CommandContext, runCli } from "./cli";
-import { progressDelayMs, startProgress } from "./progress";
+import { progressDelayMs, progressLineIntervalMs, startProgress } from "./progress";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -131,6 +131,38 @@ describe("startProgress on a terminal", () => {
     // In place (cursor to column 1, rest of line cleared), and the line cleared at the end.
     expect(stderr).toContain("\u001b[1Gsimulate [");
     expect(stderr.endsWith("\u001b[1G\u001b[2K")).toBe(true);
+  });
+});
+
+describe("startProgress off a terminal (--progress)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it(`writes a line every ${progressLineIntervalMs} ms of a run that holds the event loop`, () => {
+    // Only the clocks are fake: cli-progress's own timer never fires, as in a real simulation.
+    vi.useFakeTimers({ toFake: ["performance", "Date"] });
+    let stderr = "";
+    const ctx = {
+      io: { stderr: (s: string) => (stderr += s), stderrTerminal: false },
+      logger: { v: () => false },
+    } as unknown as CommandContext;
+    const progress = startProgress(ctx, true, { label: "simulate", total: 100 });
+    const observer = progress.observer();
+    for (let i = 0; i < 100; i++) {
+      vi.advanceTimersByTime(100);
+      observer.onScheduled?.(
+        { metadata: { namespace: "default", name: `p${i}` } } as Pod,
+        "n",
+        {} as never,
+        "default-scheduler",
+        1,
+      );
+    }
+    progress.stop();
+    // 10 s: the first line, then one every 2 s (at 21, 41, 61, 81 pods), the last on stop.
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines.map((l) => /\| (\d+) scheduled/.exec(l)?.[1])).toEqual(["1", "21", "41", "61", "81", "100"]);
   });
 });
 

@@ -22,6 +22,12 @@ export const progressFlag = boolFlag({
 
 /** How long a run goes before the progress display appears (when not forced). */
 export const progressDelayMs = 2000;
+/**
+ * How often a line is written when stderr is not a terminal. cli-progress writes those lines from
+ * a timer, which never fires while a simulation holds the event loop: they are written here, on
+ * the scheduling events.
+ */
+export const progressLineIntervalMs = 2000;
 
 export interface Progress {
   /** An observer to give a simulation; `run` tells runs over the same pods apart (diff's two). */
@@ -75,6 +81,7 @@ export function startProgress(
   const scheduled = new Set<string>();
   const unschedulable = new Set<string>();
   let bar: cliProgress.SingleBar | undefined;
+  let lastLine = 0;
 
   const payload = () => {
     const seconds = (performance.now() - started) / 1000;
@@ -111,9 +118,14 @@ export function startProgress(
         cliProgress.Presets.shades_classic,
       );
       bar.start(total ?? 0, value, p);
+      lastLine = performance.now();
       return;
     }
     bar.update(value, p);
+    if (!ctx.io.stderrTerminal && performance.now() - lastLine >= progressLineIntervalMs) {
+      bar.render();
+      lastLine = performance.now();
+    }
   };
 
   return {
