@@ -144,7 +144,11 @@ describe("startProgress off a terminal (--progress)", () => {
     vi.useFakeTimers({ toFake: ["performance", "Date"] });
     let stderr = "";
     const ctx = {
-      io: { stderr: (s: string) => (stderr += s), stderrTerminal: false },
+      io: {
+        stderr: (s: string) => (stderr += s),
+        stderrDrawing: (s: string) => (stderr += s),
+        stderrTerminal: false,
+      },
       logger: { v: () => false },
     } as unknown as CommandContext;
     const progress = startProgress(ctx, true, { label: "simulate", total: 100 });
