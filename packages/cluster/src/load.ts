@@ -4,13 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Node, Pod } from "@kubesched/api";
-import { parseQuantity } from "@kubesched/api";
-import {
-  type CustomObject,
-  type CustomResource,
-  customResourceAPIVersion,
-  formatFieldError,
-} from "@kubesched/framework";
+import type { CustomObject, CustomResource } from "@kubesched/framework";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
 import { defaultMaxInputBytes, InputBudget, InputSizeLimitError } from "./input-reader";
 import {

@@ -6,7 +6,7 @@ import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } f
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, resolvePath } from "./inputs";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
 import { formatted, writeOutput } from "./outputs";
 import {
   clusterInputFlags,

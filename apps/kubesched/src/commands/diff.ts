@@ -7,7 +7,7 @@ import { renderReport } from "@kubesched/report";
 import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
+import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
 import { clusterInputFlags, optionsFlag, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
 import { forTerminal, pad } from "./table";

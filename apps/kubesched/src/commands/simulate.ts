@@ -5,7 +5,7 @@ import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, printErrors, resolvePath } from "./inputs";
+import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
 import { writeFile, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
