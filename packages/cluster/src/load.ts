@@ -14,7 +14,7 @@ import {
   validateObject,
   validWorkload,
 } from "./object-validation";
-import { type RawObject, readObjects, type SnapshotInput } from "./read-objects";
+import { describeObject, type RawObject, readObjects, type SnapshotInput } from "./read-objects";
 import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
 /** A loaded object of a kind the scheduler reads, and where it came from. */
@@ -70,14 +70,6 @@ export interface LoadResult {
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function describe(obj: Json): string {
-  const kind = typeof obj.kind === "string" ? obj.kind : "object";
-  const md = isObj(obj.metadata) ? obj.metadata : {};
-  const name = typeof md.name === "string" ? md.name : "";
-  const ns = typeof md.namespace === "string" && md.namespace ? `${md.namespace}/` : "";
-  return name ? `${kind} ${ns}${name}` : kind;
-}
 
 /** Parses one file's text into raw objects (YAML or JSON), trimmed of what the scheduler never reads. */
 export function parseSnapshotText(
@@ -151,7 +143,7 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
     if (parsed.length === 0 && errors.length === 0)
       warnings.push(`${input.name}: no Kubernetes objects in this input`);
     for (const { obj, origin } of parsed) {
-      const where = `${origin} (${describe(obj)})`;
+      const where = `${origin} (${describeObject(obj)})`;
       const kind = obj.kind;
       if (typeof kind !== "string" || kind === "") {
         errors.push(`${origin}: kind: Required value`);
@@ -217,7 +209,7 @@ function namespaceWarnings(
   ];
   return missingNamespaces(
     namespaces,
-    namespaced.map((o) => ({ obj: o.obj, where: `${o.origin} (${describe(o.obj as Json)})` })),
+    namespaced.map((o) => ({ obj: o.obj, where: `${o.origin} (${describeObject(o.obj as Json)})` })),
   );
 }
 

@@ -95,8 +95,8 @@ function expandItems(
   expand({ kind, items }, origin, errors, out);
 }
 
-/** How an object is named in messages: `Kind ns/name`. */
-function describe(obj: Json): string {
+/** How an object is named in messages: `Kind ns/name` (`Kind` without a name, `object` without a kind). */
+export function describeObject(obj: Json): string {
   const kind = typeof obj.kind === "string" ? obj.kind : "object";
   const md = isObj(obj.metadata) ? obj.metadata : {};
   const name = typeof md.name === "string" ? md.name : "";
@@ -129,7 +129,7 @@ function duplicateFieldErrors(decoded: DecodedJSON, origin: string): string[] {
     const field = formatJSONPath(path.slice(i));
     if (!isObj(v)) return `${at}: ${field}: duplicate field`;
     const obj = itemKind && v.kind === undefined ? { ...v, kind: itemKind } : v;
-    return `${at} (${describe(obj)}): ${field}: duplicate field`;
+    return `${at} (${describeObject(obj)}): ${field}: duplicate field`;
   });
 }
 
@@ -405,7 +405,7 @@ class JsonAssembler implements Assembler {
       this.errors.push(...duplicateFieldErrors({ ...decoded, value }, origin));
     }
     for (const key of this.duplicateMembers) {
-      this.errors.push(`${this.name} (${describe(env)}): ${formatJSONPath([key])}: duplicate field`);
+      this.errors.push(`${this.name} (${describeObject(env)}): ${formatJSONPath([key])}: duplicate field`);
     }
     this.pending = [];
     this.duplicateMembers = [];
