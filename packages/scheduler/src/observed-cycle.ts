@@ -14,8 +14,6 @@ function now(): number {
   return performance.now();
 }
 
-function ignore(): void {}
-
 /** The final score of every feasible node, in their order (what the host was selected from). */
 function finalScoresOf(feasible: readonly NodeInfo[], priorities: Priorities | null): NodeScore[] | null {
   if (priorities === null) return null;
@@ -39,47 +37,47 @@ export function observedCycle(phases: CyclePhases, obs: SchedulingObserver): Cyc
     };
   }
 
-  // When each attempt started (for the attempt duration of onScheduled/onFailed).
-  const started = new WeakMap<Attempt, number>();
+  // Durations of attempts and of their algorithm come from the start times kept on the attempt.
   const timesAttempts = obs.onScheduled !== undefined || obs.onFailed !== undefined;
-  const attemptMs = (a: Attempt): number => {
-    const t = now();
-    return t - (started.get(a) ?? t);
-  };
+  const attemptMs = (a: Attempt): number => now() - a.startedMs;
   const sampled = obs.onPluginDuration !== undefined;
   let cycles = 0;
 
   const pop = timed("pop", phases.pop);
   const select = timed("select", phases.select);
   const bound = timed("bind", phases.bound);
-  const { schedulingCycle, schedulePod, startBindingCycle, handleSchedulingFailure } = phases;
+  const { schedulePod, startBindingCycle, handleSchedulingFailure } = phases;
 
   return {
     pop(sched) {
       const a = pop(sched);
       if (typeof a === "boolean") return a;
       if (sampled) a.state.recordPluginMetrics = ++cycles % (100 / pluginMetricsSamplePercent) === 0;
-      if (timesAttempts) started.set(a, now());
+      if (timesAttempts) a.startedMs = now();
       obs.onAttemptStart?.(a.pod, a.fwk.profileName(), a.state);
       return a;
     },
-    schedulingCycle:
+    schedulingCycle: phases.schedulingCycle,
+    schedulingCycleDone:
       obs.onSchedulingCycleDone === undefined
-        ? schedulingCycle
-        : (sched, a) => {
-            const p = schedulingCycle(sched, a);
-            p.then((o) => obs.onSchedulingCycleDone?.(a.pod, o.status), ignore);
-            return p;
+        ? phases.schedulingCycleDone
+        : (sched, a, o) => {
+            phases.schedulingCycleDone(sched, a, o);
+            obs.onSchedulingCycleDone?.(a.pod, o.status);
           },
     schedulePod:
       obs.onAlgorithmDone === undefined
         ? schedulePod
         : (sched, a) => {
-            const start = now();
-            const p = schedulePod(sched, a);
-            const done = () => obs.onAlgorithmDone?.(a.pod, now() - start);
-            p.then(done, done);
-            return p;
+            a.algorithmStartMs = now();
+            return schedulePod(sched, a);
+          },
+    algorithmDone:
+      obs.onAlgorithmDone === undefined
+        ? phases.algorithmDone
+        : (sched, a) => {
+            phases.algorithmDone(sched, a);
+            obs.onAlgorithmDone?.(a.pod, now() - a.algorithmStartMs);
           },
     updateSnapshot: timed("snapshot", phases.updateSnapshot),
     preFilter: timed("preFilter", phases.preFilter),

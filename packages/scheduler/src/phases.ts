@@ -23,30 +23,41 @@ const phaseIndex = Object.fromEntries(schedulingPhases.map((name, i) => [name, i
 export class PhaseRecorder implements SchedulingObserver {
   /** Milliseconds per phase, indexed like schedulingPhases. */
   readonly totalsMs = new Float64Array(schedulingPhases.length);
-  // Metrics stretches not yet taken out of the phase they ran in (that phase reports at its end).
-  private readonly metricsStart: number[] = [];
-  private readonly metricsMs: number[] = [];
+  // Metrics stretches not yet taken out of the phase they ran in (that phase reports at its end):
+  // their starts and durations in [0, metricsN), in buffers reused for the whole run.
+  private metricsStart = new Float64Array(16);
+  private metricsMs = new Float64Array(16);
+  private metricsN = 0;
 
   onPhase(phase: SchedulingPhase, startMs: number, endMs: number): void {
     let ms = endMs - startMs;
     if (phase === "metrics") {
-      this.metricsStart.push(startMs);
-      this.metricsMs.push(ms);
+      if (this.metricsN === this.metricsStart.length) this.grow();
+      this.metricsStart[this.metricsN] = startMs;
+      this.metricsMs[this.metricsN] = ms;
+      this.metricsN++;
     } else {
-      for (let k = 0; k < this.metricsStart.length; k++) {
+      for (let k = 0; k < this.metricsN; k++) {
         if ((this.metricsStart[k] as number) >= startMs) ms -= this.metricsMs[k] as number;
       }
-      this.metricsStart.length = 0;
-      this.metricsMs.length = 0;
+      this.metricsN = 0;
     }
     const i = phaseIndex[phase];
     this.totalsMs[i] = (this.totalsMs[i] as number) + ms;
   }
 
+  private grow(): void {
+    const start = new Float64Array(this.metricsStart.length * 2);
+    const ms = new Float64Array(start.length);
+    start.set(this.metricsStart);
+    ms.set(this.metricsMs);
+    this.metricsStart = start;
+    this.metricsMs = ms;
+  }
+
   reset(): void {
     this.totalsMs.fill(0);
-    this.metricsStart.length = 0;
-    this.metricsMs.length = 0;
+    this.metricsN = 0;
   }
 
   /** Milliseconds per phase name. */

@@ -1666,7 +1666,15 @@ describe("TestUpdatePod", () => {
         gatingPluginEvents: [],
       } as unknown as Parameters<typeof handleSchedulingFailure>[2];
       const state = new CycleState();
-      const attempt = { qpi, pod: p, fwk, state, podsToActivate: new PodsToActivate() };
+      const attempt = {
+        qpi,
+        pod: p,
+        fwk,
+        state,
+        podsToActivate: new PodsToActivate(),
+        startedMs: 0,
+        algorithmStartMs: 0,
+      };
       handleSchedulingFailure(schedulerState(ts.sched), attempt, qpi, tc.status, tc.nominatingInfo);
       await new Promise((r) => setTimeout(r, 0));
       const patches = ts.source.calls.calls.filter((c) => c.verb === "patchStatus");

@@ -76,6 +76,10 @@ export interface Attempt {
   readonly fwk: Framework;
   readonly state: CycleState;
   readonly podsToActivate: PodsToActivate;
+  /** When the attempt and its scheduling algorithm started (performance.now(); set by an observed
+   * cycle, which reports durations from them; 0 otherwise). */
+  startedMs: number;
+  algorithmStartMs: number;
 }
 
 /** The nodes a Filter pass found, or the error that stopped it. */
@@ -103,6 +107,10 @@ export interface CyclePhases {
   schedulingCycle(sched: SchedulerState, a: Attempt): Promise<CycleOutcome>;
   /** The scheduling algorithm (upstream schedulePod): snapshot, Filter, Score, select. */
   schedulePod(sched: SchedulerState, a: Attempt): Promise<ScheduleResult>;
+  /** schedulePod has settled (with a result or an error): a point for observers, no work. */
+  algorithmDone(sched: SchedulerState, a: Attempt): void;
+  /** The scheduling cycle has settled with `outcome`: a point for observers, no work. */
+  schedulingCycleDone(sched: SchedulerState, a: Attempt, outcome: CycleOutcome): void;
   updateSnapshot(sched: SchedulerState, a: Attempt): void;
   preFilter(sched: SchedulerState, a: Attempt): PreFilterOutput;
   filter(sched: SchedulerState, a: Attempt, diagnosis: Diagnosis, nodes: readonly NodeInfo[]): FilterResult;
@@ -164,6 +172,7 @@ export async function scheduleOne(sched: SchedulerState): Promise<boolean> {
   const a = cycle.pop(sched);
   if (typeof a === "boolean") return a;
   const outcome = await cycle.schedulingCycle(sched, a);
+  cycle.schedulingCycleDone(sched, a, outcome);
   if (!isSuccess(outcome.status)) {
     cycle.handleSchedulingFailure(
       sched,
@@ -191,7 +200,7 @@ function pop(sched: SchedulerState): Attempt | boolean {
   const state = new CycleState();
   const podsToActivate = new PodsToActivate();
   state.write(podsToActivateKey, podsToActivate);
-  return { qpi, pod, fwk, state, podsToActivate };
+  return { qpi, pod, fwk, state, podsToActivate, startedMs: 0, algorithmStartMs: 0 };
 }
 
 function startBindingCycle(sched: SchedulerState, a: Attempt, outcome: CycleOutcome): void {
@@ -240,6 +249,7 @@ async function schedulingCycle(sched: SchedulerState, a: Attempt): Promise<Cycle
   try {
     result = await cycle.schedulePod(sched, a);
   } catch (err) {
+    cycle.algorithmDone(sched, a);
     if (err === errNoNodesAvailable) {
       return {
         result: emptyResult(clearNominatedNode),
@@ -265,6 +275,7 @@ async function schedulingCycle(sched: SchedulerState, a: Attempt): Promise<Cycle
       status: new Status(Code.Unschedulable).withError(err),
     };
   }
+  cycle.algorithmDone(sched, a);
   return cycle.assume(sched, a, result);
 }
 
@@ -867,11 +878,15 @@ function failureEvents(
   });
 }
 
+function nothing(): void {}
+
 /** scheduleOne's phase functions as they are: no observer, nothing but the work. */
 export const plainCycle: CyclePhases = {
   pop,
   schedulingCycle,
   schedulePod,
+  algorithmDone: nothing,
+  schedulingCycleDone: nothing,
   updateSnapshot,
   preFilter,
   filter: findNodesThatPassFilters,

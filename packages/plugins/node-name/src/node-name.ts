@@ -12,6 +12,7 @@ import {
   type SignPodResult,
   Status,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { ErrReason } from "./reasons";
 
@@ -24,7 +25,7 @@ export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
 }
 
 /** Checks that a pod's spec.nodeName, when set, is the node. */
-export class NodeName implements FilterPlugin, EnqueueExtensions, SignPlugin {
+export class NodeName implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin {
   name(): string {
     return name;
   }
@@ -40,5 +41,16 @@ export class NodeName implements FilterPlugin, EnqueueExtensions, SignPlugin {
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
     return fits(pod, nodeInfo) ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReason);
+  }
+
+  /** Without spec.nodeName every node passes, without looking at any. */
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
+    if (!pod.spec?.nodeName) {
+      for (let k = 0; k < count; k++) out[k] = null;
+      return;
+    }
+    const infos = columns.nodeInfos;
+    for (let k = 0; k < count; k++) out[k] = this.filter(state, pod, infos[indices[k] as number] as NodeInfo);
   }
 }

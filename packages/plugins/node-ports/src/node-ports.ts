@@ -20,6 +20,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
 import { fitsPorts } from "./fits";
 import { ErrReason } from "./reasons";
@@ -38,7 +39,9 @@ class PreFilterState implements StateData {
 const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
 
 /** Checks that the host ports a pod asks for are free on the node. */
-export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
+export class NodePorts
+  implements PreFilterPlugin, FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin
+{
   private readonly enableSchedulingQueueHint: boolean;
 
   constructor(features: Features) {
@@ -76,5 +79,17 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
       return asStatus(new Error(`reading "${preFilterStateKey}" from cycleState: not found`));
     }
     return fitsPorts(s.ports, nodeInfo.usedPorts) ? null : new Status(Code.Unschedulable, ErrReason);
+  }
+
+  /** Nodes whose pods use no host port pass without a look at their ports. */
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
+    const used = columns.usedPortCount;
+    const infos = columns.nodeInfos;
+    const hasState = state.read(preFilterStateKey) !== undefined;
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k] as number;
+      out[k] = hasState && used[idx] === 0 ? null : this.filter(state, pod, infos[idx] as NodeInfo);
+    }
   }
 }

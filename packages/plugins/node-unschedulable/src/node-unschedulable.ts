@@ -14,6 +14,7 @@ import {
   TolerationsSignerName,
   tolerationsSigner,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { eventsToRegister, unschedulableTaint } from "./events";
 import { ErrReasonUnschedulable } from "./reasons";
 
@@ -23,7 +24,7 @@ export const name = "NodeUnschedulable";
  * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
  * `node.kubernetes.io/unschedulable:NoSchedule`.
  */
-export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignPlugin {
+export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -52,5 +53,28 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignP
     if (tolerationsTolerateTaint(pod.spec?.tolerations, unschedulableTaint, this.tolerationOptions))
       return null;
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+  }
+
+  filterColumns(_state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
+    const unschedulable = columns.unschedulable;
+    // Whether the pod tolerates the unschedulable taint, decided at the first cordoned node.
+    let tolerates = -1;
+    for (let k = 0; k < count; k++) {
+      if (unschedulable[indices[k] as number] === 0) {
+        out[k] = null;
+        continue;
+      }
+      if (tolerates < 0) {
+        tolerates = tolerationsTolerateTaint(
+          pod.spec?.tolerations,
+          unschedulableTaint,
+          this.tolerationOptions,
+        )
+          ? 1
+          : 0;
+      }
+      out[k] = tolerates === 1 ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+    }
   }
 }
