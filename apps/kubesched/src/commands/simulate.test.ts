@@ -510,7 +510,7 @@ describe("kubesched simulate --cluster examples/preemption.yaml", () => {
     const crawl = r.pods.find((p) => p.name === "crawl-3")!;
     expect(crawl).toMatchObject({ outcome: "Unschedulable", node: null, nominatedNode: null });
     expect(crawl.message).toBe(
-      "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming preemptor.",
+      "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
     );
     expect(r.nodes.find((n) => n.name === "worker-1")).toMatchObject({ requested: { cpu: "4" }, pods: 2 });
     expect(r.summary).toMatchObject({ pods: 2, scheduled: 1, unschedulable: 1 });
