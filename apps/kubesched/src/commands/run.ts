@@ -30,8 +30,7 @@ import type { BackoffConfig, KubeConfig } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import pkg from "../../package.json" with { type: "json" };
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
-import { parseFeatureGates } from "../feature-gates";
-import { boolFlag, FlagValueError, integer, invalidValue, valueFlag } from "../flags";
+import { boolFlag, integer, invalidValue, valueFlag } from "../flags";
 import {
   type AuthCacheTTLs,
   defaultAlwaysAllowPaths,
@@ -47,7 +46,7 @@ import {
 } from "../serving/secure-serving";
 import { loadConfigFlag, loadKubeConfig, resolvePath } from "./inputs";
 import { writeFile } from "./outputs";
-import { optionsFlag, pluginFlag } from "./shared-flags";
+import { emulationFlags, optionsFlag, pluginFlag, readEmulation } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
@@ -103,10 +102,6 @@ export interface RunOptions {
   backoff?: BackoffConfig;
   /** Event write retry delay (tests shorten it). */
   eventRetrySleepMs?: number;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /**
@@ -361,18 +356,7 @@ const runFlags = [
     value: "URL",
     description: "The address of the Kubernetes API server (overrides any value in kubeconfig).",
   }),
-  valueFlag({
-    name: "feature-gates",
-    value: "A=true,B=false",
-    description: "Feature gates over v1.37's defaults (the gates the plugins read; see the README).",
-    parse: (raw) => {
-      try {
-        return parseFeatureGates(raw);
-      } catch (e) {
-        throw new FlagValueError(`invalid argument "${raw}" for "--feature-gates" flag: ${message(e)}`);
-      }
-    },
-  }),
+  ...emulationFlags,
   valueFlag({
     name: "bind-address",
     value: "IP",
@@ -525,8 +509,8 @@ interface AppliedRun {
  */
 export function applyRunFlags(ctx: RunContext): AppliedRun | null {
   const f = ctx.flags;
-  const features = f["feature-gates"]?.features ?? {};
-  for (const w of f["feature-gates"]?.warnings ?? []) ctx.io.stderr(`warning: ${w}\n`);
+  const { features, warnings } = readEmulation(f);
+  for (const w of warnings) ctx.io.stderr(`warning: ${w}\n`);
   const config = loadConfigFlag(ctx, f.config, features);
   if (config === null) return null;
   const le = config.leaderElection;
