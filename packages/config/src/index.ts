@@ -27,6 +27,7 @@ export {
   supportedReleases,
 } from "./feature-gates";
 export { ConfigError, defaultConfig, type LoadOptions, loadConfig, loadConfigFile } from "./load";
+export { type ReleaseDifference, releaseDifferences } from "./release-differences";
 export { buildConfigJSONSchema, configJSONSchema } from "./schema";
 export {
   APIVersion,

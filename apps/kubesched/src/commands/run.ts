@@ -46,7 +46,7 @@ import {
 } from "../serving/secure-serving";
 import { loadConfigFlag, loadKubeConfig, resolvePath } from "./inputs";
 import { writeFile } from "./outputs";
-import { emulationFlags, optionsFlag, pluginFlag, readEmulation } from "./shared-flags";
+import { emulationFlags, emulationOf, optionsFlag, pluginFlag } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
@@ -86,6 +86,8 @@ export interface RunOptions {
   logger: Logger;
   /** --feature-gates over the release's defaults. */
   features?: Partial<Features>;
+  /** --emulated-version: the release plugins behave as. */
+  kubernetesVersion?: string;
   /** The endpoints' servers; null: none. */
   serving: ServingFlags | null;
   /** Called once the servers listen. */
@@ -205,6 +207,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
       logger,
       metrics,
       ...(opts.features ? { features: opts.features } : {}),
+      ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
     });
     sched = s;
     cacheMetrics = setInterval(() => s.updateCacheMetrics(), 1000);
@@ -464,7 +467,7 @@ export const runCommand = defineCommand({
   async run(ctx) {
     const applied = applyRunFlags(ctx);
     if (applied === null) return 1;
-    const { config, features, serving, kubeconfigPath, master } = applied;
+    const { config, features, kubernetesVersion, serving, kubeconfigPath, master } = applied;
     const writeTo = ctx.flags["write-config-to"];
     if (writeTo !== undefined) {
       if (!writeFile(ctx, writeTo, configToYAML(config, ctx.registry))) return 1;
@@ -485,6 +488,7 @@ export const runCommand = defineCommand({
         kubeConfig,
         signal: ac.signal,
         features,
+        kubernetesVersion,
         serving,
         logger: ctx.logger,
       });
@@ -498,6 +502,7 @@ export const runCommand = defineCommand({
 interface AppliedRun {
   config: KubeSchedulerConfiguration;
   features: Partial<Features>;
+  kubernetesVersion: string;
   serving: ServingFlags | null;
   kubeconfigPath: string | undefined;
   master: string | undefined;
@@ -509,9 +514,9 @@ interface AppliedRun {
  */
 export function applyRunFlags(ctx: RunContext): AppliedRun | null {
   const f = ctx.flags;
-  const { features, warnings } = readEmulation(f);
-  for (const w of warnings) ctx.io.stderr(`warning: ${w}\n`);
-  const config = loadConfigFlag(ctx, f.config, features);
+  const emulation = emulationOf(ctx);
+  const { features } = emulation;
+  const config = loadConfigFlag(ctx, f.config, emulation);
   if (config === null) return null;
   const le = config.leaderElection;
   // upstream ApplyLeaderElectionTo: the leader-election flags override the file.
@@ -576,5 +581,12 @@ export function applyRunFlags(ctx: RunContext): AppliedRun | null {
               f["authorization-webhook-cache-unauthorized-ttl"] ?? defaultAuthCacheTTLs.unauthorizedMs,
           },
         };
-  return { config, features, serving, kubeconfigPath, master: f.master };
+  return {
+    config,
+    features,
+    kubernetesVersion: emulation.release,
+    serving,
+    kubeconfigPath,
+    master: f.master,
+  };
 }

@@ -174,3 +174,18 @@ export function readEmulation(flags: { "emulated-version": string[]; "feature-ga
   ];
   return { release, gates, features: featuresAt(release, gates), warnings };
 }
+
+/** `readEmulation` with its warnings printed on stderr: what a command calls once. */
+export function emulationOf(ctx: {
+  flags: { "emulated-version": string[]; "feature-gates": string[] };
+  io: { stderr(text: string): void };
+}): Emulation {
+  const emulation = readEmulation(ctx.flags);
+  for (const w of emulation.warnings) ctx.io.stderr(`warning: ${w}\n`);
+  return emulation;
+}
+
+/** What the scheduler takes from the emulation (SimulateOptions and SchedulerOptions fields). */
+export function schedulerEmulation(e: Emulation): { features: Features; kubernetesVersion: Release } {
+  return { features: e.features, kubernetesVersion: e.release };
+}

@@ -139,9 +139,7 @@ describe("TestPostFilter", () => {
       wantResult: "",
       wantStatus: {
         code: "Unschedulable",
-        reasons: [
-          "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
-        ],
+        reasons: ["preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."],
       },
     },
     {
