@@ -37,7 +37,12 @@ describe("releaseDifferences", () => {
     const rows = section
       .split("\n")
       .filter((l) => l.startsWith("| 1."))
-      .map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+      .map((l) =>
+        l
+          .split("|")
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     expect(rows).toEqual(releaseDifferences.map((d) => [d.since, d.what, d.change]));
   });
 });

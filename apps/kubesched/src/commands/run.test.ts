@@ -325,7 +325,7 @@ describe("kubesched run", { timeout: 20_000 }, () => {
     expect(locked.err()).toBe(
       'error: invalid argument "DRAPrioritizedList=false" for "--feature-gates" flag: cannot set feature gate DRAPrioritizedList to false, feature is locked to true\n',
     );
-    // The gates of the emulated release: 1.35 had no lock on it yet, nor DRAExtendedResource on.
+    // The gates of the emulated release: DRAPrioritizedList was not locked yet in 1.35.
     const older = cli([
       "run",
       "--write-config-to",
