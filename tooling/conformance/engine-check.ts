@@ -111,6 +111,7 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
       objects,
       logger: recordingLogger(),
       features: call.features,
+      ...(call.kubernetesVersion ? { kubernetesVersion: call.kubernetesVersion } : {}),
       explain: true,
       seed: 0,
     });

@@ -17,7 +17,16 @@ import { runCommand } from "./commands/run";
 import { optionsFlag, pluginFlag } from "./commands/shared-flags";
 import { simulateCommand } from "./commands/simulate";
 import { snapshotCommand } from "./commands/snapshot";
-import { boolFlag, choiceFlag, type FlagSpec, type FlagValues, integer, readFlags, valueFlag } from "./flags";
+import {
+  boolFlag,
+  choiceFlag,
+  type FlagSpec,
+  FlagValueError,
+  type FlagValues,
+  integer,
+  readFlags,
+  valueFlag,
+} from "./flags";
 import { OptionsFileError, readOptionsFile } from "./plugins/options-file";
 import {
   type LoadedPluginPackage,
@@ -479,6 +488,11 @@ export async function runCli(argv: string[], io: CliIO, opts: CliOptions = {}): 
   } catch (e) {
     if (e instanceof UsageError) {
       fullIO.stderr(`error: ${e.message}\nRun "${e.path.join(" ")} --help" for usage.\n`);
+      return 2;
+    }
+    // A command's check across flags (e.g. --feature-gates against --emulated-version).
+    if (e instanceof FlagValueError) {
+      fullIO.stderr(`error: ${e.message}\n`);
       return 2;
     }
     if (e instanceof OptionsFileError) {

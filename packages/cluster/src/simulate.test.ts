@@ -394,7 +394,7 @@ describe("simulate with HTTP extenders", () => {
     );
     expect(outcomes(r)).toEqual({ p: "n3", big: "Unschedulable" });
     expect(r.pods[1]?.message).toBe(
-      "0/3 nodes are available: 1 n1 is reserved by the extender, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming preemptor, 2 Preemption is not helpful for scheduling.",
+      "0/3 nodes are available: 1 n1 is reserved by the extender, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
     );
     expect(seen).toContain("/sched/filter");
     expect(seen).toContain("/sched/prioritize");

@@ -85,6 +85,8 @@ export interface SimulateOptions {
   logger: Logger;
   /** Feature gates over the release's defaults (kube-scheduler's --feature-gates). */
   features?: Partial<Features>;
+  /** The Kubernetes release the scheduler behaves as (kube-scheduler's --emulated-version). */
+  kubernetesVersion?: string;
   seed?: number;
   explain?: boolean;
   /** With `explain`: only these pods (`namespace/name`) carry an explanation; all when absent. */
@@ -186,6 +188,7 @@ export async function openSimulation(
     source: cluster,
     logger: opts.logger,
     ...(opts.features ? { features: opts.features } : {}),
+    ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
     clock,
     rand: seededRandom(opts.seed ?? 0),
     metrics: false,

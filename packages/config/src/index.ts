@@ -9,7 +9,25 @@ export {
 } from "./default-plugins";
 export { formatDuration, parseDuration } from "./duration";
 export { configToYAML, encodeConfig } from "./encode";
+export {
+  FeatureGateError,
+  type FeatureGateSettings,
+  type FeatureSpec,
+  featureGateEnabled,
+  featureGateOfField,
+  featureGateSpec,
+  featureGateWarnings,
+  featuresAt,
+  knownFeatureGates,
+  newestRelease,
+  type PreRelease,
+  parseEmulatedVersion,
+  parseFeatureGates,
+  type Release,
+  supportedReleases,
+} from "./feature-gates";
 export { ConfigError, defaultConfig, type LoadOptions, loadConfig, loadConfigFile } from "./load";
+export { type ReleaseDifference, releaseDifferences } from "./release-differences";
 export { buildConfigJSONSchema, configJSONSchema } from "./schema";
 export {
   APIVersion,

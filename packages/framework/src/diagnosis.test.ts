@@ -172,11 +172,10 @@ describe("FitError message histogram", () => {
   it("a preemption message follows without an added period", () => {
     const d = diagnosis({
       statuses: { a: unsched("Insufficient cpu") },
-      postFilterMsg:
-        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming preemptor.",
+      postFilterMsg: "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
     });
     expect(new FitError(pod, 1, d).message).toBe(
-      "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming preemptor.",
+      "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
     );
   });
 });

@@ -48,6 +48,22 @@ export interface Features {
 }
 
 /**
+ * The Kubernetes release the framework's behaviour tracks (`major.minor`), and what
+ * `handle.kubernetesVersion()` returns unless the scheduler emulates an older one.
+ * @public
+ */
+export const defaultKubernetesVersion = "1.37";
+
+/**
+ * The minor of a `major.minor` Kubernetes release (`"1.35"` → 35), for plugins whose behaviour
+ * changed between releases (`minorOf(handle.kubernetesVersion()) < 36`).
+ * @public
+ */
+export function minorOf(release: string): number {
+  return Number(release.split(".")[1] ?? Number.NaN);
+}
+
+/**
  * The gates' Kubernetes 1.37 defaults.
  * @public
  */

@@ -168,6 +168,12 @@ export interface Handle extends PodNominator, PluginsRunner, PodActivator {
   rand(): Random;
   /** The feature gates of the profile's scheduler, as upstream hands `feature.Features` to factories. */
   features(): Features;
+  /**
+   * The Kubernetes release the scheduler behaves as (`major.minor`, kube-scheduler's
+   * `--emulated-version`; default `defaultKubernetesVersion`), for plugins whose ungated behaviour
+   * differs between releases.
+   */
+  kubernetesVersion(): string;
   /** The profile's logger (errors a plugin cannot return as a status go here). */
   logger(): Logger;
   /** The scheduler metrics plugins record themselves, as upstream plugins do. */

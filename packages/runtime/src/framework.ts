@@ -15,6 +15,7 @@ import {
   codeName,
   type Diagnosis,
   defaultFeatures,
+  defaultKubernetesVersion,
   type EnqueueExtensions,
   type EventRecorder,
   EventResource,
@@ -146,6 +147,8 @@ export interface FrameworkOptions {
   clock?: Clock;
   rand?: Random;
   features?: Features;
+  /** The release plugins read from `handle.kubernetesVersion()`; default the framework's. */
+  kubernetesVersion?: string;
   nominator?: PodNominator;
   activator?: PodActivator;
   /** Share one map between profiles (upstream WithWaitingPods); default: a map of its own. */
@@ -307,6 +310,7 @@ export class Framework implements Handle {
   private readonly clockImpl: Clock;
   private readonly randImpl: Random;
   private readonly featuresImpl: Features;
+  private readonly kubernetesVersionImpl: string;
   private readonly parallelizerImpl: Parallelizer;
   private readonly pluginMetricsImpl: PluginMetrics;
   /**
@@ -329,6 +333,7 @@ export class Framework implements Handle {
     this.clockImpl = opts.clock ?? realClock;
     this.randImpl = opts.rand ?? seededRandom(0);
     this.featuresImpl = opts.features ?? defaultFeatures;
+    this.kubernetesVersionImpl = opts.kubernetesVersion ?? defaultKubernetesVersion;
     this.parallelizerImpl = new Parallelizer(opts.parallelism ?? DefaultParallelism);
     this.pluginMetricsImpl = pluginMetricsOf(opts.observer ?? null);
     this.filterWindowMax = opts.observer?.onFilter !== undefined ? 1 : Number.POSITIVE_INFINITY;
@@ -636,6 +641,10 @@ export class Framework implements Handle {
 
   features(): Features {
     return this.featuresImpl;
+  }
+
+  kubernetesVersion(): string {
+    return this.kubernetesVersionImpl;
   }
 
   logger(): Logger {

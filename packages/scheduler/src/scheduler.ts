@@ -39,6 +39,8 @@ export interface SchedulerOptions {
   /** Seeded randomness for tie-breaking and preemption offsets. */
   rand?: Random;
   features?: Partial<Features>;
+  /** The Kubernetes release plugins behave as (`handle.kubernetesVersion()`); default the framework's. */
+  kubernetesVersion?: string;
   /** Extenders; default: built from config.extenders (HTTP). */
   extenders?: Extender[];
   /** false disables metrics (default: a SchedulerMetrics instance, recorded by a MetricsObserver). */
@@ -112,6 +114,7 @@ export class Scheduler {
       clock,
       rand,
       features,
+      ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
       parallelism: config.parallelism,
       observer,
     });

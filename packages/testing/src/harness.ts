@@ -67,6 +67,8 @@ export interface HarnessOptions<A = unknown> {
    */
   customObjects?: ReadonlyArray<{ resource: CustomResource; objects: CustomObject[] }>;
   features?: Partial<Features>;
+  /** The release `handle.kubernetesVersion()` returns (default the framework's). */
+  kubernetesVersion?: string;
   /** Other plugins enabled too (multiPoint, after the plugin), e.g. filters for preemption tests. */
   extraPlugins?: PluginDescriptor[];
   /** Pods the nominator returns for their status.nominatedNodeName. */
@@ -252,6 +254,8 @@ export interface EngineCall {
   pods: readonly Pod[];
   objects: Partial<HarnessObjects>;
   features: Features;
+  /** The harness's `kubernetesVersion`, when it set one. */
+  kubernetesVersion?: string;
   pod: Pod;
   /** The nodes the call covered, in order. */
   nodeNames: string[];
@@ -359,6 +363,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
       client,
       eventRecorder: recorder,
       features,
+      ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
       snapshot,
       logger,
       nominator: new FakeNominator(opts.nominatedPods ?? []),
@@ -401,6 +406,7 @@ export async function createPluginHarness<A>(opts: HarnessOptions<A>): Promise<P
         pods,
         objects: opts.objects ?? {},
         features,
+        ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
       }),
     );
   };

@@ -11,10 +11,13 @@ import { formatted, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
   configFlag,
+  emulationFlags,
+  emulationOf,
   optionsFlag,
   outFlag,
   outputFlag,
   pluginFlag,
+  schedulerEmulation,
   seedFlag,
 } from "./shared-flags";
 import { forTerminal } from "./table";
@@ -52,6 +55,7 @@ export const capacityCommand = defineCommand({
     configFlag,
     pluginFlag,
     optionsFlag,
+    ...emulationFlags,
     seedFlag,
     outputFlag,
     outFlag("the report"),
@@ -69,7 +73,8 @@ export const capacityCommand = defineCommand({
       return 2;
     }
     const { seed, max = 0 } = ctx.flags;
-    const config = loadConfigFlag(ctx, ctx.flags.config);
+    const emulation = emulationOf(ctx);
+    const config = loadConfigFlag(ctx, ctx.flags.config, emulation);
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
@@ -97,6 +102,7 @@ export const capacityCommand = defineCommand({
         objects: loaded.objects,
         templates,
         logger: ctx.logger,
+        ...schedulerEmulation(emulation),
         seed,
         ...(max > 0 ? { maxReplicas: max } : {}),
         observer: progress.observer(),

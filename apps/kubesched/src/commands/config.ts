@@ -3,7 +3,7 @@ import { buildConfigJSONSchema, configToYAML, encodeConfig } from "@kubesched/co
 import { type CommandSpec, defineCommand } from "../cli";
 import { choiceFlag, valueFlag } from "../flags";
 import { loadConfigFlag } from "./inputs";
-import { optionsFlag, pluginFlag } from "./shared-flags";
+import { emulationFlags, emulationOf, optionsFlag, pluginFlag } from "./shared-flags";
 
 const printDefaults = defineCommand({
   name: "print-defaults",
@@ -24,9 +24,10 @@ const printDefaults = defineCommand({
     }),
     pluginFlag,
     optionsFlag,
+    ...emulationFlags,
   ],
   run(ctx) {
-    const cfg = loadConfigFlag(ctx, ctx.flags.config);
+    const cfg = loadConfigFlag(ctx, ctx.flags.config, emulationOf(ctx));
     if (cfg === null) return 1;
     if (ctx.flags.output === "json")
       ctx.io.stdout(`${JSON.stringify(encodeConfig(cfg, ctx.registry), null, 2)}\n`);
@@ -39,11 +40,12 @@ const validate = defineCommand({
   name: "validate",
   summary: "Check KubeSchedulerConfiguration files: print valid, or every error (exit code 1).",
   args: [{ name: "FILE", required: true, variadic: true }],
-  flags: [pluginFlag, optionsFlag],
+  flags: [pluginFlag, optionsFlag, ...emulationFlags],
   run(ctx) {
     let failed = false;
+    const emulation = emulationOf(ctx);
     for (const file of ctx.args) {
-      if (loadConfigFlag(ctx, file) === null) failed = true;
+      if (loadConfigFlag(ctx, file, emulation) === null) failed = true;
       else ctx.io.stdout(ctx.args.length > 1 ? `${file}: valid\n` : "valid\n");
     }
     return failed ? 1 : 0;

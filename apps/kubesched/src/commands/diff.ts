@@ -9,7 +9,17 @@ import { listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
-import { clusterInputFlags, optionsFlag, outFlag, outputFlag, pluginFlag, seedFlag } from "./shared-flags";
+import {
+  clusterInputFlags,
+  emulationFlags,
+  emulationOf,
+  optionsFlag,
+  outFlag,
+  outputFlag,
+  pluginFlag,
+  schedulerEmulation,
+  seedFlag,
+} from "./shared-flags";
 import { forTerminal, pad } from "./table";
 
 function where(p: DiffPlacement): string {
@@ -59,6 +69,7 @@ export const diffCommand = defineCommand({
     }),
     pluginFlag,
     optionsFlag,
+    ...emulationFlags,
     seedFlag,
     outputFlag,
     outFlag("the result"),
@@ -77,9 +88,10 @@ export const diffCommand = defineCommand({
       return 2;
     }
     const seed = ctx.flags.seed;
+    const emulation = emulationOf(ctx);
     const configs: KubeSchedulerConfiguration[] = [];
     for (const f of files) {
-      const c = loadConfigFlag(ctx, f === "default" ? null : f);
+      const c = loadConfigFlag(ctx, f === "default" ? null : f, emulation);
       if (c === null) return 1;
       configs.push(c);
     }
@@ -97,6 +109,7 @@ export const diffCommand = defineCommand({
         registry: ctx.registry,
         objects: loaded.objects,
         logger: ctx.logger,
+        ...schedulerEmulation(emulation),
         seed,
         observers: [progress.observer("a:"), progress.observer("b:")],
       });

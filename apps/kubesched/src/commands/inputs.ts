@@ -209,10 +209,13 @@ export function loadConfigFlag(
   ctx: AnyContext,
   /** The file; null or undefined for upstream's defaults. */
   file: string | null | undefined,
-  /** Feature gates over the release's defaults (the default plugins and args depend on them). */
-  features?: Partial<Features>,
+  /**
+   * The release and feature gates (--emulated-version, --feature-gates): the default plugins and
+   * args depend on them. Absent: the newest release's defaults.
+   */
+  emulation?: { features: Features },
 ): KubeSchedulerConfiguration | null {
-  const all = features ? { ...defaultFeatures, ...features } : undefined;
+  const all = emulation?.features;
   if (typeof file === "string") {
     const problem = notAFile(resolvePath(ctx, file));
     if (problem !== null) {

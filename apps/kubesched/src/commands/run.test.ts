@@ -306,6 +306,53 @@ describe("kubesched run", { timeout: 20_000 }, () => {
     expect(await shape(["--feature-gates=StorageCapacityScoring=false"])).toBeUndefined();
   });
 
+  it("--feature-gates takes every gate of the release, as kube-scheduler (issue 27)", async () => {
+    // A 1.37 gate the plugins do not read: accepted, with the warning that it changes nothing here.
+    const taints = cli([
+      "run",
+      "--write-config-to",
+      "g.yaml",
+      "--feature-gates",
+      "kube:DRADeviceTaintRules=true",
+    ]);
+    expect(await taints.code).toBe(0);
+    expect(taints.err()).toContain(
+      "warning: setting GA feature gate DRADeviceTaintRules=true. It will be removed in a future release.",
+    );
+    // Locked in 1.37: upstream's refusal.
+    const locked = cli(["run", "--feature-gates", "DRAPrioritizedList=false"]);
+    expect(await locked.code).toBe(2);
+    expect(locked.err()).toBe(
+      'error: invalid argument "DRAPrioritizedList=false" for "--feature-gates" flag: cannot set feature gate DRAPrioritizedList to false, feature is locked to true\n',
+    );
+    // The gates of the emulated release: DRAPrioritizedList was not locked yet in 1.35.
+    const older = cli([
+      "run",
+      "--write-config-to",
+      "h.yaml",
+      "--emulated-version",
+      "1.35",
+      "--feature-gates",
+      "DRAPrioritizedList=false",
+    ]);
+    expect(await older.code).toBe(0);
+    const notYet = cli([
+      "run",
+      "--emulated-version=kube=1.34",
+      "--feature-gates",
+      "OpportunisticBatching=false",
+    ]);
+    expect(await notYet.code).toBe(2);
+    expect(notYet.err()).toContain(
+      "cannot set feature gate OpportunisticBatching to false, feature is PreAlpha at emulated version 1.34, min compatibility version 1.33",
+    );
+    const range = cli(["run", "--emulated-version", "1.32"]);
+    expect(await range.code).toBe(2);
+    expect(range.err()).toBe(
+      'error: invalid argument "1.32" for "--emulated-version" flag: emulation version 1.32 is not between [1.33, 1.37.0]\n',
+    );
+  });
+
   it("rejects bad flags and unreadable kubeconfigs with a message", async () => {
     const port = cli(["run", "--secure-port", "http"]);
     expect(await port.code).toBe(2);

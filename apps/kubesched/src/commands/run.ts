@@ -30,8 +30,7 @@ import type { BackoffConfig, KubeConfig } from "@kubesched/kube";
 import { Scheduler, SchedulerMetrics } from "@kubesched/scheduler";
 import pkg from "../../package.json" with { type: "json" };
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
-import { parseFeatureGates } from "../feature-gates";
-import { boolFlag, FlagValueError, integer, invalidValue, valueFlag } from "../flags";
+import { boolFlag, integer, invalidValue, valueFlag } from "../flags";
 import {
   type AuthCacheTTLs,
   defaultAlwaysAllowPaths,
@@ -47,7 +46,7 @@ import {
 } from "../serving/secure-serving";
 import { loadConfigFlag, loadKubeConfig, resolvePath } from "./inputs";
 import { writeFile } from "./outputs";
-import { optionsFlag, pluginFlag } from "./shared-flags";
+import { emulationFlags, emulationOf, optionsFlag, pluginFlag } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
@@ -87,6 +86,8 @@ export interface RunOptions {
   logger: Logger;
   /** --feature-gates over the release's defaults. */
   features?: Partial<Features>;
+  /** --emulated-version: the release plugins behave as. */
+  kubernetesVersion?: string;
   /** The endpoints' servers; null: none. */
   serving: ServingFlags | null;
   /** Called once the servers listen. */
@@ -103,10 +104,6 @@ export interface RunOptions {
   backoff?: BackoffConfig;
   /** Event write retry delay (tests shorten it). */
   eventRetrySleepMs?: number;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /**
@@ -210,6 +207,7 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
       logger,
       metrics,
       ...(opts.features ? { features: opts.features } : {}),
+      ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
     });
     sched = s;
     cacheMetrics = setInterval(() => s.updateCacheMetrics(), 1000);
@@ -361,18 +359,7 @@ const runFlags = [
     value: "URL",
     description: "The address of the Kubernetes API server (overrides any value in kubeconfig).",
   }),
-  valueFlag({
-    name: "feature-gates",
-    value: "A=true,B=false",
-    description: "Feature gates over v1.37's defaults (the gates the plugins read; see the README).",
-    parse: (raw) => {
-      try {
-        return parseFeatureGates(raw);
-      } catch (e) {
-        throw new FlagValueError(`invalid argument "${raw}" for "--feature-gates" flag: ${message(e)}`);
-      }
-    },
-  }),
+  ...emulationFlags,
   valueFlag({
     name: "bind-address",
     value: "IP",
@@ -480,7 +467,7 @@ export const runCommand = defineCommand({
   async run(ctx) {
     const applied = applyRunFlags(ctx);
     if (applied === null) return 1;
-    const { config, features, serving, kubeconfigPath, master } = applied;
+    const { config, features, kubernetesVersion, serving, kubeconfigPath, master } = applied;
     const writeTo = ctx.flags["write-config-to"];
     if (writeTo !== undefined) {
       if (!writeFile(ctx, writeTo, configToYAML(config, ctx.registry))) return 1;
@@ -501,6 +488,7 @@ export const runCommand = defineCommand({
         kubeConfig,
         signal: ac.signal,
         features,
+        kubernetesVersion,
         serving,
         logger: ctx.logger,
       });
@@ -514,6 +502,7 @@ export const runCommand = defineCommand({
 interface AppliedRun {
   config: KubeSchedulerConfiguration;
   features: Partial<Features>;
+  kubernetesVersion: string;
   serving: ServingFlags | null;
   kubeconfigPath: string | undefined;
   master: string | undefined;
@@ -525,9 +514,9 @@ interface AppliedRun {
  */
 export function applyRunFlags(ctx: RunContext): AppliedRun | null {
   const f = ctx.flags;
-  const features = f["feature-gates"]?.features ?? {};
-  for (const w of f["feature-gates"]?.warnings ?? []) ctx.io.stderr(`warning: ${w}\n`);
-  const config = loadConfigFlag(ctx, f.config, features);
+  const emulation = emulationOf(ctx);
+  const { features } = emulation;
+  const config = loadConfigFlag(ctx, f.config, emulation);
   if (config === null) return null;
   const le = config.leaderElection;
   // upstream ApplyLeaderElectionTo: the leader-election flags override the file.
@@ -592,5 +581,12 @@ export function applyRunFlags(ctx: RunContext): AppliedRun | null {
               f["authorization-webhook-cache-unauthorized-ttl"] ?? defaultAuthCacheTTLs.unauthorizedMs,
           },
         };
-  return { config, features, serving, kubeconfigPath, master: f.master };
+  return {
+    config,
+    features,
+    kubernetesVersion: emulation.release,
+    serving,
+    kubeconfigPath,
+    master: f.master,
+  };
 }

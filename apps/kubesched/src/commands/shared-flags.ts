@@ -1,7 +1,20 @@
 // Flags several commands share, declared once with their types (see ../flags.ts).
 import { quantityValue } from "@kubesched/api";
 import { defaultMaxInputBytes, formatByteSize } from "@kubesched/cluster";
-import { choiceFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
+import {
+  FeatureGateError,
+  type FeatureGateSettings,
+  featureGateOfField,
+  featureGateWarnings,
+  featuresAt,
+  newestRelease,
+  parseEmulatedVersion,
+  parseFeatureGates,
+  type Release,
+  supportedReleases,
+} from "@kubesched/config";
+import type { Features } from "@kubesched/framework";
+import { choiceFlag, FlagValueError, integer, invalidValue, listFlag, valueFlag } from "../flags";
 
 export const configFlag = valueFlag({
   name: "config",
@@ -102,3 +115,77 @@ export const kubeconfigFlags = [
 
 /** The cluster snapshot of simulate, capacity and diff: --cluster files (up to --max-input-size), or --kubeconfig / --context. */
 export const clusterInputFlags = [clusterFlag, maxInputSizeFlag, ...kubeconfigFlags] as const;
+
+/**
+ * `--emulated-version` and `--feature-gates` as kube-scheduler takes them (component-base's
+ * flags); read together by `readEmulation`, since which gates exist depends on the release.
+ */
+export const emulationFlags = [
+  listFlag({
+    name: "emulated-version",
+    value: "VERSION",
+    description: `The Kubernetes release to behave as: ${supportedReleases[0]}–${newestRelease} (1.35 or kube=1.35); its feature-gate defaults apply. Default ${newestRelease}.`,
+  }),
+  listFlag({
+    name: "feature-gates",
+    value: "A=true,B=false",
+    description:
+      "Feature gates over the emulated release's defaults, as kube-scheduler's flag (kube:A=true also works); every gate that release accepts. Repeatable.",
+  }),
+] as const;
+
+/** The release and gates the emulation flags chose. */
+export interface Emulation {
+  release: Release;
+  gates: FeatureGateSettings;
+  /** What the plugins read (`Features`) at that release with the gates applied. */
+  features: Features;
+  /** Accepted settings kube-scheduler warns about, and gates kubesched does not read. */
+  warnings: string[];
+}
+
+/**
+ * The emulation flags' values checked as upstream checks them; a FlagValueError
+ * (`invalid argument "RAW" for "--FLAG" flag: upstream's message`) for what it refuses.
+ */
+export function readEmulation(flags: { "emulated-version": string[]; "feature-gates": string[] }): Emulation {
+  const refused = (flag: string, raw: readonly string[], e: unknown) => {
+    if (!(e instanceof FeatureGateError)) throw e;
+    return new FlagValueError(`invalid argument "${raw.join(",")}" for "--${flag}" flag: ${e.message}`);
+  };
+  let release: Release;
+  try {
+    release = parseEmulatedVersion(flags["emulated-version"]);
+  } catch (e) {
+    throw refused("emulated-version", flags["emulated-version"], e);
+  }
+  let gates: FeatureGateSettings;
+  try {
+    gates = parseFeatureGates(flags["feature-gates"], release);
+  } catch (e) {
+    throw refused("feature-gates", flags["feature-gates"], e);
+  }
+  const read = new Set(Object.values(featureGateOfField));
+  const warnings = [
+    ...featureGateWarnings(gates, release),
+    ...[...gates]
+      .filter(([name]) => !read.has(name) && name !== "AllAlpha" && name !== "AllBeta")
+      .map(([name, value]) => `feature gate ${name}=${value} has no effect in kubesched`),
+  ];
+  return { release, gates, features: featuresAt(release, gates), warnings };
+}
+
+/** `readEmulation` with its warnings printed on stderr: what a command calls once. */
+export function emulationOf(ctx: {
+  flags: { "emulated-version": string[]; "feature-gates": string[] };
+  io: { stderr(text: string): void };
+}): Emulation {
+  const emulation = readEmulation(ctx.flags);
+  for (const w of emulation.warnings) ctx.io.stderr(`warning: ${w}\n`);
+  return emulation;
+}
+
+/** What the scheduler takes from the emulation (SimulateOptions and SchedulerOptions fields). */
+export function schedulerEmulation(e: Emulation): { features: Features; kubernetesVersion: Release } {
+  return { features: e.features, kubernetesVersion: e.release };
+}

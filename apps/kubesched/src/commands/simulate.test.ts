@@ -510,7 +510,7 @@ describe("kubesched simulate --cluster examples/preemption.yaml", () => {
     const crawl = r.pods.find((p) => p.name === "crawl-3")!;
     expect(crawl).toMatchObject({ outcome: "Unschedulable", node: null, nominatedNode: null });
     expect(crawl.message).toBe(
-      "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming preemptor.",
+      "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
     );
     expect(r.nodes.find((n) => n.name === "worker-1")).toMatchObject({ requested: { cpu: "4" }, pods: 2 });
     expect(r.summary).toMatchObject({ pods: 2, scheduled: 1, unschedulable: 1 });
@@ -859,6 +859,84 @@ extenders:
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+// issue 27: the release the user's cluster runs. The same snapshot, seed and configuration.
+describe("kubesched simulate --emulated-version", () => {
+  const balanced = (r: Result, pod: string) => {
+    const explain = r.pods.find((p) => `${p.namespace}/${p.name}` === pod)?.explain as {
+      score: Record<string, Record<string, { raw: number }>>;
+    };
+    return Object.fromEntries(
+      Object.entries(explain.score).map(([node, plugins]) => [
+        node,
+        plugins.NodeResourcesBalancedAllocation?.raw,
+      ]),
+    );
+  };
+  const simulateAt = async (...flags: string[]) => {
+    const r = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "-o",
+      "json",
+      "--pod",
+      "shop/web-1",
+      ...flags,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Result;
+  };
+
+  it("1.35 scores BalancedAllocation as the balance with the pod, 1.37 as the change in balance (#135573)", async () => {
+    // The first pending pod: every node is empty or nearly so. 1.35: (1 − std) × 100 with web-1
+    // placed; 1.37: 50 + (50 + with − without) / 2, about 75 everywhere (little changes).
+    expect(balanced(await simulateAt("--emulated-version", "1.35"), "shop/web-1")).toEqual({
+      "node-a1": 87,
+      "node-b1": 98,
+      "node-c1": 84,
+      "node-b2": 98,
+    });
+    const v137 = { "node-a1": 73, "node-b1": 74, "node-c1": 73, "node-b2": 74 };
+    expect(balanced(await simulateAt("--emulated-version", "kube=1.37"), "shop/web-1")).toEqual(v137);
+    expect(balanced(await simulateAt(), "shop/web-1")).toEqual(v137);
+  });
+
+  it("1.33 has no DynamicResources in the default profile: its PostFilter clause is gone from the message", async () => {
+    const message = async (...flags: string[]) =>
+      (await simulateAt(...flags)).pods.find((p) => p.name === "render-xl")?.message;
+    expect(await message("--emulated-version", "1.35")).toContain(
+      ". no new claims to deallocate, preemption: ",
+    );
+    expect(await message("--emulated-version", "1.33")).toBe(
+      "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.",
+    );
+    // ... unless the user's 1.33 cluster turned the (beta) gate on.
+    expect(
+      await message("--emulated-version", "1.33", "--feature-gates", "DynamicResourceAllocation=true"),
+    ).toContain("no new claims to deallocate");
+  });
+
+  it("refuses what upstream refuses, on every command", async () => {
+    for (const argv of [
+      ["simulate", "--cluster", "examples/cluster.yaml"],
+      ["capacity", "--cluster", "examples/cluster.yaml", "--pod", "examples/workloads/web-pod.yaml"],
+      ["diff", "--cluster", "examples/cluster.yaml", "--config", "default", "--config", "default"],
+      ["config", "validate", "examples/config/bin-packing.yaml"],
+    ]) {
+      const range = await run(...argv, "--emulated-version", "1.30");
+      expect(range.code).toBe(2);
+      expect(range.stderr).toBe(
+        'error: invalid argument "1.30" for "--emulated-version" flag: emulation version 1.30 is not between [1.33, 1.37.0]\n',
+      );
+      const gate = await run(...argv, "--feature-gates", "DRAPrioritizedList=false");
+      expect(gate.code).toBe(2);
+      expect(gate.stderr).toContain(
+        "cannot set feature gate DRAPrioritizedList to false, feature is locked to true",
+      );
     }
   });
 });

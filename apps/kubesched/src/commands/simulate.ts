@@ -10,10 +10,13 @@ import { writeFile, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
   configFlag,
+  emulationFlags,
+  emulationOf,
   optionsFlag,
   outFlag,
   outputFlag,
   pluginFlag,
+  schedulerEmulation,
   seedFlag,
 } from "./shared-flags";
 import { type OutputFormat, renderResult } from "./simulate-output";
@@ -22,6 +25,7 @@ const simulateFlags = [
   configFlag,
   pluginFlag,
   optionsFlag,
+  ...emulationFlags,
   ...clusterInputFlags,
   outputFlag,
   boolFlag({
@@ -89,7 +93,8 @@ export const simulateCommand = defineCommand({
       return 2;
     }
     const explain = ctx.flags.explain === true || podFilter !== undefined;
-    const config = loadConfigFlag(ctx, ctx.flags.config);
+    const emulation = emulationOf(ctx);
+    const config = loadConfigFlag(ctx, ctx.flags.config, emulation);
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
@@ -104,6 +109,7 @@ export const simulateCommand = defineCommand({
         registry: ctx.registry,
         objects: loaded.objects,
         logger: ctx.logger,
+        ...schedulerEmulation(emulation),
         seed,
         explain,
         ...(podFilter ? { explainPods: podFilter } : {}),

@@ -139,9 +139,7 @@ describe("TestPostFilter", () => {
       wantResult: "",
       wantStatus: {
         code: "Unschedulable",
-        reasons: [
-          "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming preemptor.",
-        ],
+        reasons: ["preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."],
       },
     },
     {
@@ -287,7 +285,7 @@ describe("TestPostFilter", () => {
       wantStatus: {
         code: "Unschedulable",
         reasons: [
-          "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming preemptor.",
+          "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.",
         ],
       },
     },

@@ -9,7 +9,7 @@ export const ErrReasonTerminatingPodOnNominatedNode =
   "not eligible due to a terminating pod on the nominated node.";
 
 /** No pod on the node has a lower priority than the preemptor (newest upstream wording). */
-export const ErrReasonNoVictims = "No preemption victims found for incoming preemptor";
+export const ErrReasonNoVictims = "No preemption victims found for incoming pod";
 
 /** The message prefixed to every status DefaultPreemption returns. */
 export const MessagePrefix = "preemption: ";

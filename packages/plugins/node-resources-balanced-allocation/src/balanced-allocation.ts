@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go (v1.36+ scoring:
-// kubernetes/kubernetes#135573 scores the change in balance the pod causes).
+// kubernetes/kubernetes#135573 scores the change in balance the pod causes; up to v1.35 the score
+// is the balance with the pod, read at kubernetes/kubernetes@00fdb4f, 1.35).
 import { MaxNodeScore } from "@kubesched/framework";
-import { scoreColumnsPerNode } from "@kubesched/plugin-helpers";
+import { type ResourceScorerFn, scoreColumnsPerNode } from "@kubesched/plugin-helpers";
 
 /**
  * upstream balancedResourceScore: `(1 - std) * 100` (truncated) over the usage fractions
@@ -57,6 +58,23 @@ export function balancedResourceScorer(
   const withoutPod = balancedResourceScore(allocated, allocatable);
   const half = MaxNodeScore / 2;
   return half + Math.trunc((half + withPod - withoutPod) / 2);
+}
+
+/**
+ * The node's score up to Kubernetes 1.35 (before #135573): the balance with the pod placed,
+ * `(1 - std) * 100`, whatever the node's balance was without it.
+ */
+export function balancedResourceScorerBefore136(
+  requested: Float64Array,
+  _allocated: Float64Array,
+  allocatable: Float64Array,
+): number {
+  return balancedResourceScore(requested, allocatable);
+}
+
+/** The scorer of a release: the change in balance from 1.36, the balance with the pod before. */
+export function balancedResourceScorerFor(minor: number): ResourceScorerFn {
+  return minor < 36 ? balancedResourceScorerBefore136 : balancedResourceScorer;
 }
 
 /**

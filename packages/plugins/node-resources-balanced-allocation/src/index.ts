@@ -9,12 +9,18 @@ export {
   type NodeResourcesBalancedAllocationArgs,
   validateNodeResourcesBalancedAllocationArgs,
 } from "./args";
-export { balancedResourceScore, balancedResourceScorer } from "./balanced-allocation";
+export {
+  balancedResourceScore,
+  balancedResourceScorer,
+  balancedResourceScorerBefore136,
+  balancedResourceScorerFor,
+} from "./balanced-allocation";
 export { NodeResourcesBalancedAllocation, name } from "./node-resources-balanced-allocation";
 
 /** The NodeResourcesBalancedAllocation plugin with its NodeResourcesBalancedAllocationArgs. */
 export const nodeResourcesBalancedAllocationPlugin = definePlugin<NodeResourcesBalancedAllocationArgs>({
   name,
-  factory: (args, handle) => new NodeResourcesBalancedAllocation(args, handle.features()),
+  factory: (args, handle) =>
+    new NodeResourcesBalancedAllocation(args, handle.features(), handle.kubernetesVersion()),
   args: nodeResourcesBalancedAllocationArgsSpec,
 });

@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation_test.go
 // (TestNodeResourcesBalancedAllocation) with the v1.36+ score of kubernetes/kubernetes#135573:
 // expected scores are `50 + (50 + balanceWithPod − balanceWithoutPod) / 2` (the per-case comments
-// give both balances).
+// give both balances). `expectedList135` are the 1.35 table's scores (the balance with the pod;
+// read at kubernetes/kubernetes@00fdb4f), run with `kubernetesVersion: "1.35"`.
 import type { Node, Pod, PodSpec } from "@kubesched/api";
 import type { NodeScore, ResourceSpec } from "@kubesched/framework";
 import { createPluginHarness, makePod, statusSummary } from "@kubesched/testing";
@@ -68,6 +69,7 @@ describe("TestNodeResourcesBalancedAllocation", () => {
     nodes: Node[];
     resources: ResourceSpec[];
     expectedList?: NodeScore[];
+    expectedList135?: NodeScore[];
     runPreScore: boolean;
     wantPreScoreStatusCode?: "Skip";
   }[] = [
@@ -92,6 +94,10 @@ describe("TestNodeResourcesBalancedAllocation", () => {
         { name: "node1", score: 68 },
         { name: "node2", score: 75 },
       ],
+      expectedList135: [
+        { name: "node1", score: 87 },
+        { name: "node2", score: 100 },
+      ],
       runPreScore: true,
     },
     {
@@ -105,6 +111,10 @@ describe("TestNodeResourcesBalancedAllocation", () => {
       expectedList: [
         { name: "node1", score: 73 },
         { name: "node2", score: 74 },
+      ],
+      expectedList135: [
+        { name: "node1", score: 82 },
+        { name: "node2", score: 95 },
       ],
       runPreScore: true,
     },
@@ -120,6 +130,10 @@ describe("TestNodeResourcesBalancedAllocation", () => {
         { name: "node1", score: 73 },
         { name: "node2", score: 70 },
       ],
+      expectedList135: [
+        { name: "node1", score: 82 },
+        { name: "node2", score: 80 },
+      ],
       runPreScore: true,
     },
     {
@@ -133,6 +147,10 @@ describe("TestNodeResourcesBalancedAllocation", () => {
       expectedList: [
         { name: "node1", score: 62 },
         { name: "node2", score: 62 },
+      ],
+      expectedList135: [
+        { name: "node1", score: 50 },
+        { name: "node2", score: 75 },
       ],
       runPreScore: true,
     },
@@ -148,6 +166,10 @@ describe("TestNodeResourcesBalancedAllocation", () => {
         { name: "node1", score: 75 },
         { name: "node2", score: 76 },
       ],
+      expectedList135: [
+        { name: "node1", score: 70 },
+        { name: "node2", score: 65 },
+      ],
       runPreScore: true,
     },
     {
@@ -162,6 +184,10 @@ describe("TestNodeResourcesBalancedAllocation", () => {
         { name: "node1", score: 56 },
         { name: "node2", score: 56 },
       ],
+      expectedList135: [
+        { name: "node1", score: 63 },
+        { name: "node2", score: 63 },
+      ],
       runPreScore: true,
     },
     {
@@ -174,29 +200,41 @@ describe("TestNodeResourcesBalancedAllocation", () => {
         { name: "node1", score: 73 },
         { name: "node2", score: 74 },
       ],
+      expectedList135: [
+        { name: "node1", score: 82 },
+        { name: "node2", score: 95 },
+      ],
       runPreScore: false,
     },
   ];
 
-  it.each(cases)("$name", async (tc) => {
+  const run = async (
+    tc: (typeof cases)[number],
+    kubernetesVersion: string,
+    expected: NodeScore[] | undefined,
+  ) => {
     const h = await createPluginHarness({
       plugin: nodeResourcesBalancedAllocationPlugin,
       args: { resources: tc.resources },
       nodes: tc.nodes,
       pods: tc.pods ?? [],
+      kubernetesVersion,
     });
     if (tc.runPreScore) {
       const got = h.score(tc.pod);
       expect(got.preScoreStatus?.code ?? 0).toBe(tc.wantPreScoreStatusCode ? 5 : 0);
       expect(statusSummary(got.status)).toEqual({ code: "Success", reasons: [] });
-      expect(got.scores).toEqual(tc.expectedList ?? []);
+      expect(got.scores).toEqual(expected ?? []);
       return;
     }
     // Score (and NormalizeScore, which the plugin does not have) without PreScore.
     const got = h.score(tc.pod, undefined, { runPreScore: false });
     expect(statusSummary(got.status)).toEqual({ code: "Success", reasons: [] });
-    expect(got.scores).toEqual(tc.expectedList);
-  });
+    expect(got.scores).toEqual(expected);
+  };
+  it.each(cases)("$name", (tc) => run(tc, "1.37", tc.expectedList));
+  // Releases before #135573 (1.33–1.35) score the balance with the pod.
+  it.each(cases)("1.35: $name", (tc) => run(tc, "1.35", tc.expectedList135));
 
   it("scores 0 without PreScore for a best-effort pod", async () => {
     const h = await createPluginHarness({

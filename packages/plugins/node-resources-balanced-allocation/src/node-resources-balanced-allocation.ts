@@ -3,7 +3,9 @@ import type { Pod } from "@kubesched/api";
 import {
   Code,
   type CycleState,
+  defaultKubernetesVersion,
   type Features,
+  minorOf,
   type NodeInfo,
   type PreScorePlugin,
   podResourcesSigner,
@@ -19,7 +21,7 @@ import {
 import type { ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { ResourceAllocationScorer } from "@kubesched/plugin-helpers";
 import type { NodeResourcesBalancedAllocationArgs } from "./args";
-import { balancedResourceScorer } from "./balanced-allocation";
+import { balancedResourceScorerFor } from "./balanced-allocation";
 
 /** The plugin's registered name. */
 export const name = "NodeResourcesBalancedAllocation";
@@ -44,13 +46,20 @@ export class NodeResourcesBalancedAllocation
   private readonly scorer: ResourceAllocationScorer;
   private readonly enablePodLevelResources: boolean;
 
-  /** `args` are validated by the descriptor's args spec (nodeResourcesBalancedAllocationArgsSpec). */
-  constructor(args: NodeResourcesBalancedAllocationArgs, features: Features) {
+  /**
+   * `args` are validated by the descriptor's args spec (nodeResourcesBalancedAllocationArgsSpec);
+   * `kubernetesVersion` (`handle.kubernetesVersion()`) picks the release's formula.
+   */
+  constructor(
+    args: NodeResourcesBalancedAllocationArgs,
+    features: Features,
+    kubernetesVersion = defaultKubernetesVersion,
+  ) {
     this.enablePodLevelResources = features.enablePodLevelResources;
     this.scorer = new ResourceAllocationScorer({
       name,
       resources: args.resources,
-      scorer: balancedResourceScorer,
+      scorer: balancedResourceScorerFor(minorOf(kubernetesVersion)),
       useRequested: true,
       enableInPlacePodVerticalScaling: features.enableInPlacePodVerticalScaling,
       enablePodLevelResources: features.enablePodLevelResources,

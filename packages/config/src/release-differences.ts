@@ -1,0 +1,44 @@
+// What a user sees change between the releases kubesched emulates (1.33–1.37), besides the gate
+// defaults of `feature-gate-table.ts`: one row per difference, with the upstream change, the first
+// release that has it and the upstream code read. Plugins and the engine implement each row by
+// reading `handle.kubernetesVersion()` or the gates; the README's table is checked against this.
+import type { Release } from "./feature-gates";
+
+/** One difference between releases. */
+export interface ReleaseDifference {
+  /** What changes, as a user sees it. */
+  what: string;
+  /** The upstream change: a kubernetes/kubernetes pull request, or the KEP whose gate moved. */
+  change: string;
+  /** The first release that behaves the new way. */
+  since: Release;
+  /** A feature gate when the difference follows its per-release default; null: ungated. */
+  gate: string | null;
+  /** The upstream code read to confirm it (repository@commit path). */
+  read: string;
+}
+
+/** The differences, oldest first. */
+export const releaseDifferences: readonly ReleaseDifference[] = [
+  {
+    what: "DynamicResources joins the default profile (multiPoint, weight 2, before DefaultPreemption); its PostFilter adds `no new claims to deallocate` to FitErrors of pods without claims",
+    change: "KEP-4381 (DynamicResourceAllocation GA, on by default)",
+    since: "1.34",
+    gate: "DynamicResourceAllocation",
+    read: "gate specs: versioned_feature_list.yaml at omeryahud/kubernetes@52e01d7; the plugin list: default_plugins.go applyFeatureGates as ported in default-plugins.ts (the index holds it only at kubernetes/kubernetes@0d725d5, 1.27: the same insertion before DefaultPreemption)",
+  },
+  {
+    what: "NodeResourcesBalancedAllocation scores the change in balance the pod causes, 50 + (50 + with − without) / 2 (no change: 75); before, the balance with the pod, (1 − std) × 100",
+    change: "kubernetes/kubernetes#135573",
+    since: "1.36",
+    gate: null,
+    read: "pkg/scheduler/framework/plugins/noderesources/balanced_allocation_test.go at kubernetes/kubernetes@00fdb4f (1.35 table)",
+  },
+  {
+    what: "NodeDeclaredFeatures joins the default profile (its gate turns on by default)",
+    change: "KEP-5328 (NodeDeclaredFeatures beta, on by default)",
+    since: "1.36",
+    gate: "NodeDeclaredFeatures",
+    read: "gate specs: the scheduler's 1.37 gate list (SetupCurrentKubernetesSpecificFeatureGates); the plugin list: default-plugins.ts (applyFeatureGates)",
+  },
+];
