@@ -7,20 +7,23 @@ import { readCluster } from "./read-cluster";
 import { FakeApiServer, waitFor } from "./testing";
 
 let server: FakeApiServer;
+
+/** A node's slice of one GPU. */
+const slice = (node: string) => ({
+  metadata: { name: `${node}-gpu` },
+  spec: {
+    driver: "gpu.example.com",
+    nodeName: node,
+    pool: { name: node, generation: 1, resourceSliceCount: 1 },
+    devices: [{ name: "gpu-0" }],
+  },
+});
 let source: KubeClusterSource | undefined;
 
 beforeEach(async () => {
   server = await FakeApiServer.start();
   server.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
-  server.put("ResourceSlice", {
-    metadata: { name: "n1-gpu" },
-    spec: {
-      driver: "gpu.example.com",
-      nodeName: "n1",
-      pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
-      devices: [{ name: "gpu-0" }],
-    },
-  });
+  server.put("ResourceSlice", slice("n1"));
   server.put("ResourceClaim", {
     metadata: { name: "c", namespace: "ml" },
     spec: { devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] } },
@@ -65,15 +68,7 @@ describe("DRA informers", () => {
       expect(server.requestsTo("GET", `/apis/resource.k8s.io/v1/${path}`).length).toBeGreaterThan(0);
     }
 
-    server.put("ResourceSlice", {
-      metadata: { name: "n2-gpu" },
-      spec: {
-        driver: "gpu.example.com",
-        nodeName: "n2",
-        pool: { name: "n2", generation: 1, resourceSliceCount: 1 },
-        devices: [{ name: "gpu-0" }],
-      },
-    });
+    server.put("ResourceSlice", slice("n2"));
     await waitFor(() => events.includes("ResourceSlice Add n2-gpu"), 30_000);
     expect(listers.resourceSlices.list().map((s) => s.metadata?.name)).toEqual(["n1-gpu", "n2-gpu"]);
   }, 60_000);
