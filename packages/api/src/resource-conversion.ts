@@ -25,7 +25,9 @@ const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && 
  * The object in resource.k8s.io/v1 with v1's defaults, or a one-line reason why it cannot be
  * read (an unserved version). The input is not modified.
  */
-export function convertResourceObjectToV1(obj: Json): { obj: Json } | { error: string } {
+export function convertResourceObjectToV1(
+  obj: Record<string, unknown>,
+): { obj: Record<string, unknown> } | { error: string } {
   const apiVersion = obj.apiVersion;
   if (typeof apiVersion !== "string" || !resourceAPIVersions.includes(apiVersion)) {
     return {
