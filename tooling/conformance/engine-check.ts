@@ -34,6 +34,10 @@ const kinds: Record<string, SupportedKind> = {
   storageClasses: "StorageClass",
   csiNodes: "CSINode",
   priorityClasses: "PriorityClass",
+  resourceClaims: "ResourceClaim",
+  resourceClaimTemplates: "ResourceClaimTemplate",
+  resourceSlices: "ResourceSlice",
+  deviceClasses: "DeviceClass",
 };
 
 const key = (p: Pod) => `${p.metadata?.namespace || "default"}/${p.metadata?.name ?? ""}`;

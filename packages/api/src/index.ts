@@ -51,6 +51,27 @@ export {
   tryParseQuantity,
 } from "./quantity";
 export {
+  convertResourceObjectToV1,
+  type ResourceKind,
+  resourceAPIVersions,
+  resourceKinds,
+} from "./resource-conversion";
+export type * from "./resource-v1";
+export {
+  AllocationResultsMaxSize,
+  CELSelectorExpressionMaxCost,
+  CELSelectorExpressionMaxLength,
+  DRAAdminNamespaceLabelKey,
+  ExtendedResourceClaimAnnotation,
+  PodResourceClaimAnnotation,
+  ResourceAPIVersion,
+  ResourceClaimFinalizer,
+  ResourceClaimReservedForMaxSize,
+  ResourceDeviceClassPrefix,
+  ResourceSliceMaxDevices,
+  ResourceSliceMaxDevicesWithAdvancedFeatures,
+} from "./resource-v1";
+export {
   type ContainerResourcesFn,
   DefaultMemoryRequest,
   DefaultMilliCPURequest,

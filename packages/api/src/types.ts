@@ -77,6 +77,19 @@ declare module "kubernetes-types/core/v1.js" {
     /** The name of a ResourceClaimTemplate to generate the claim from (1.31+, replaces `source`). */
     resourceClaimTemplateName?: string;
   }
+  interface ResourceClaim {
+    /** The request of the claim the container uses; all requests when unset (1.32+). */
+    request?: string;
+  }
+  interface PodStatus {
+    /** The claim the scheduler created for extended resources backed by DRA (DRAExtendedResource, 1.34+). */
+    extendedResourceClaimStatus?: PodExtendedResourceClaimStatus;
+  }
+  /** upstream core/v1 PodExtendedResourceClaimStatus. */
+  interface PodExtendedResourceClaimStatus {
+    requestMappings: { containerName: string; resourceName: string; requestName: string }[];
+    resourceClaimName: string;
+  }
   interface NodeStatus {
     /** Features the node declares it supports (NodeDeclaredFeatures, alpha 1.35, GA 1.37). */
     declaredFeatures?: string[];

@@ -3,6 +3,7 @@
 // and a kubelet would.
 import type {
   CSINode,
+  DeviceClass,
   Namespace,
   Node,
   PersistentVolume,
@@ -13,6 +14,9 @@ import type {
   PriorityClass,
   ReplicaSet,
   ReplicationController,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
   Service,
   StatefulSet,
   StorageClass,
@@ -49,6 +53,8 @@ export const namespacedKinds = new Set([
   "ReplicaSet",
   "StatefulSet",
   "ReplicationController",
+  "ResourceClaim",
+  "ResourceClaimTemplate",
 ]);
 export const clusterScopedKinds = new Set([
   "Node",
@@ -57,6 +63,8 @@ export const clusterScopedKinds = new Set([
   "PersistentVolume",
   "StorageClass",
   "CSINode",
+  "ResourceSlice",
+  "DeviceClass",
 ]);
 /** The kinds a snapshot may contain. */
 export type SupportedKind = ClusterObjectKind;
@@ -101,6 +109,10 @@ export class InMemoryCluster implements ClusterSource {
   readonly replicaSets = new ObjectStore<ReplicaSet>(true);
   readonly statefulSets = new ObjectStore<StatefulSet>(true);
   readonly replicationControllers = new ObjectStore<ReplicationController>(true);
+  readonly resourceClaims = new ObjectStore<ResourceClaim>(true);
+  readonly resourceClaimTemplates = new ObjectStore<ResourceClaimTemplate>(true);
+  readonly resourceSlices = new ObjectStore<ResourceSlice>(false);
+  readonly deviceClasses = new ObjectStore<DeviceClass>(false);
   readonly events: RecordedEvent[] = [];
 
   private handlers: ClusterEventHandlers[] = [];
@@ -161,6 +173,10 @@ export class InMemoryCluster implements ClusterSource {
       PodDisruptionBudget: this.podDisruptionBudgets as ObjectStore<K8sObject>,
       Service: this.services as ObjectStore<K8sObject>,
       ReplicaSet: this.replicaSets as ObjectStore<K8sObject>,
+      ResourceClaim: this.resourceClaims as ObjectStore<K8sObject>,
+      ResourceClaimTemplate: this.resourceClaimTemplates as ObjectStore<K8sObject>,
+      ResourceSlice: this.resourceSlices as ObjectStore<K8sObject>,
+      DeviceClass: this.deviceClasses as ObjectStore<K8sObject>,
       StatefulSet: this.statefulSets as ObjectStore<K8sObject>,
       ReplicationController: this.replicationControllers as ObjectStore<K8sObject>,
     };
@@ -282,6 +298,10 @@ export class InMemoryCluster implements ClusterSource {
       storageClasses: this.storageClasses,
       csiNodes: this.csiNodes,
       priorityClasses: this.priorityClasses,
+      resourceClaims: this.resourceClaims,
+      resourceClaimTemplates: this.resourceClaimTemplates,
+      resourceSlices: this.resourceSlices,
+      deviceClasses: this.deviceClasses,
       custom: <T extends CustomObject>(resource: CustomResource<T>) => this.custom.custom(resource),
     };
   }

@@ -3,7 +3,13 @@
 // Malformed input is reported with file, document, object and field; never a stack trace.
 import fs from "node:fs";
 import path from "node:path";
-import type { Node, Pod } from "@kubesched/api";
+import {
+  convertResourceObjectToV1,
+  type Node,
+  type Pod,
+  ResourceAPIVersion,
+  resourceKinds,
+} from "@kubesched/api";
 import type { CustomObject, CustomResource } from "@kubesched/framework";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
 import { defaultMaxInputBytes, InputBudget, InputSizeLimitError } from "./input-reader";
@@ -15,6 +21,7 @@ import {
   validWorkload,
 } from "./object-validation";
 import { describeObject, type RawObject, readObjects, type SnapshotInput } from "./read-objects";
+import { missingDeviceClasses } from "./resource-validation";
 import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
 /** A loaded object of a kind the scheduler reads, and where it came from. */
@@ -142,8 +149,20 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
     }
     if (parsed.length === 0 && errors.length === 0)
       warnings.push(`${input.name}: no Kubernetes objects in this input`);
-    for (const { obj, origin } of parsed) {
-      const where = `${origin} (${describeObject(obj)})`;
+    for (const { obj: raw, origin } of parsed) {
+      const where = `${origin} (${describeObject(raw)})`;
+      let obj = raw;
+      if ((resourceKinds as readonly unknown[]).includes(raw.kind)) {
+        // resource.k8s.io objects of any served version are read as v1, as the API server does.
+        const converted = convertResourceObjectToV1(
+          raw.apiVersion === undefined ? { ...raw, apiVersion: ResourceAPIVersion } : raw,
+        );
+        if ("error" in converted) {
+          errors.push(`${where}: ${converted.error}`);
+          continue;
+        }
+        obj = converted.obj;
+      }
       const kind = obj.kind;
       if (typeof kind !== "string" || kind === "") {
         errors.push(`${origin}: kind: Required value`);
@@ -189,7 +208,7 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
       }
     }
   }
-  warnings.push(...namespaceWarnings(objects, workloads));
+  warnings.push(...namespaceWarnings(objects, workloads), ...deviceClassWarnings(objects));
   if (errors.length) throw new SnapshotLoadError(errors);
   return { objects: expandWorkloads(objects, workloads, seen, errors), warnings };
 }
@@ -210,6 +229,22 @@ function namespaceWarnings(
   return missingNamespaces(
     namespaces,
     namespaced.map((o) => ({ obj: o.obj, where: `${o.origin} (${describeObject(o.obj as Json)})` })),
+  );
+}
+
+/** Requests of claims and templates naming a DeviceClass the snapshot lacks (resource-validation.ts). */
+function deviceClassWarnings(objects: readonly SourcedObject[]): string[] {
+  const classes = new Set<string>();
+  for (const o of objects) if (o.kind === "DeviceClass") classes.add(o.obj.metadata?.name ?? "");
+  return missingDeviceClasses(
+    classes,
+    objects
+      .filter((o) => o.kind === "ResourceClaim" || o.kind === "ResourceClaimTemplate")
+      .map((o) => ({
+        obj: o.obj as { spec?: unknown },
+        kind: o.kind,
+        where: `${o.origin} (${describeObject(o.obj as Json)})`,
+      })),
   );
 }
 

@@ -15,6 +15,7 @@ import {
   formatFieldError,
 } from "@kubesched/framework";
 import type { SupportedKind } from "./in-memory-cluster";
+import { validateResourceObject } from "./resource-validation";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -150,6 +151,12 @@ export function validateObject(kind: SupportedKind, obj: Json, where: string, p:
       checkQuantities(resources.limits, "spec.resources.limits", where, p);
       return;
     }
+    case "ResourceClaim":
+    case "ResourceClaimTemplate":
+    case "ResourceSlice":
+    case "DeviceClass":
+      validateResourceObject(kind, obj, where, p);
+      return;
     default:
   }
 }

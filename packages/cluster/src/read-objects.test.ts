@@ -45,14 +45,15 @@ function readWhole(name: string, text: string): { objects: RawObject[]; errors: 
       errors.push(`${origin}: expected a Kubernetes object, got ${typeof v}`);
       return;
     }
-    const o = v as { kind?: unknown; items?: unknown };
+    const o = v as { kind?: unknown; apiVersion?: unknown; items?: unknown };
     if (typeof o.kind === "string" && o.kind.endsWith("List") && Array.isArray(o.items)) {
       const itemKind = o.kind === "List" ? undefined : o.kind.slice(0, -4);
+      const apiVersion = typeof o.apiVersion === "string" ? { apiVersion: o.apiVersion } : {};
       o.items.forEach((item, i) => {
         const it = item as { kind?: unknown } | null;
         const x =
           it && typeof it === "object" && itemKind && it.kind === undefined
-            ? { ...it, kind: itemKind }
+            ? { ...apiVersion, ...it, kind: itemKind }
             : item;
         expand(x, `${origin}, item ${i + 1}`);
       });

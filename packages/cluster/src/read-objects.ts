@@ -72,8 +72,13 @@ function expand(value: unknown, origin: string, errors: string[], out: RawObject
       continue;
     } else if (typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items)) {
       const itemKind = v.kind === "List" ? undefined : v.kind.slice(0, -"List".length);
+      // A typed list's items omit their kind and apiVersion: the list's are theirs (the version
+      // decides how resource.k8s.io objects convert).
+      const apiVersion = typeof v.apiVersion === "string" ? { apiVersion: v.apiVersion } : {};
       items = v.items.map((item) =>
-        isObj(item) && itemKind && item.kind === undefined ? { ...item, kind: itemKind } : item,
+        isObj(item) && itemKind && item.kind === undefined
+          ? { ...apiVersion, ...item, kind: itemKind }
+          : item,
       );
     } else {
       out.push({ obj: trimObject(v), origin: at });
@@ -86,13 +91,13 @@ function expand(value: unknown, origin: string, errors: string[], out: RawObject
 
 /** The items of a list of `kind` (a typed list's items omit their kind). */
 function expandItems(
-  kind: string,
+  env: { kind: string; apiVersion?: unknown },
   items: unknown[],
   origin: string,
   errors: string[],
   out: RawObject[],
 ): void {
-  expand({ kind, items }, origin, errors, out);
+  expand({ kind: env.kind, apiVersion: env.apiVersion, items }, origin, errors, out);
 }
 
 /** How an object is named in messages: `Kind ns/name` (`Kind` without a name, `object` without a kind). */
@@ -312,7 +317,7 @@ class YamlAssembler implements Assembler {
     if (env === undefined) return;
     const values = items.map((i) => i.value);
     if (isObj(env) && typeof env.kind === "string" && env.kind.endsWith("List")) {
-      expandItems(env.kind, values, origin, this.errors, out);
+      expandItems({ kind: env.kind, apiVersion: env.apiVersion }, values, origin, this.errors, out);
     } else {
       expand(isObj(env) ? { ...env, items: values } : env, origin, this.errors, out);
     }
@@ -416,7 +421,7 @@ class JsonAssembler implements Assembler {
     const env = this.members;
     this.reportDuplicates(env);
     if (this.sawItems && typeof env.kind === "string" && env.kind.endsWith("List")) {
-      expandItems(env.kind, this.items, this.name, this.errors, out);
+      expandItems({ kind: env.kind, apiVersion: env.apiVersion }, this.items, this.name, this.errors, out);
     } else {
       expand(this.sawItems ? { ...env, items: this.items } : env, this.name, this.errors, out);
     }

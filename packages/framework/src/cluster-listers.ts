@@ -3,6 +3,7 @@
 // in-memory cluster (simulation) and the informers of the live source (run) implement them.
 import type {
   CSINode,
+  DeviceClass,
   Namespace,
   Node,
   PersistentVolume,
@@ -12,6 +13,9 @@ import type {
   PriorityClass,
   ReplicaSet,
   ReplicationController,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
   Service,
   StatefulSet,
   StorageClass,
@@ -88,4 +92,12 @@ export interface ClusterListers extends CustomResourceListers {
   readonly csiNodes: ClusterScopedLister<CSINode>;
   /** PriorityClasses. */
   readonly priorityClasses: ClusterScopedLister<PriorityClass>;
+  /** ResourceClaims (resource.k8s.io/v1; DynamicResources). */
+  readonly resourceClaims: Lister<ResourceClaim>;
+  /** ResourceClaimTemplates (resource.k8s.io/v1). */
+  readonly resourceClaimTemplates: Lister<ResourceClaimTemplate>;
+  /** ResourceSlices (resource.k8s.io/v1): the devices drivers publish. */
+  readonly resourceSlices: ClusterScopedLister<ResourceSlice>;
+  /** DeviceClasses (resource.k8s.io/v1). */
+  readonly deviceClasses: ClusterScopedLister<DeviceClass>;
 }

@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type {
   CSINode,
+  DeviceClass,
   Namespace,
   Node,
   PersistentVolume,
@@ -14,6 +15,9 @@ import type {
   PriorityClass,
   ReplicaSet,
   ReplicationController,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
   Service,
   StatefulSet,
   StorageClass,
@@ -87,6 +91,10 @@ export interface WatchedObjects {
   StatefulSet: StatefulSet;
   ReplicationController: ReplicationController;
   PriorityClass: PriorityClass;
+  ResourceClaim: ResourceClaim;
+  ResourceClaimTemplate: ResourceClaimTemplate;
+  ResourceSlice: ResourceSlice;
+  DeviceClass: DeviceClass;
 }
 
 export type Informers = { [K in WatchedKind]: Informer<WatchedObjects[K]> };
@@ -298,6 +306,10 @@ export class KubeClusterSource implements ClusterSource {
       storageClasses: i.StorageClass.store,
       csiNodes: i.CSINode.store,
       priorityClasses: i.PriorityClass.store,
+      resourceClaims: i.ResourceClaim.store,
+      resourceClaimTemplates: i.ResourceClaimTemplate.store,
+      resourceSlices: i.ResourceSlice.store,
+      deviceClasses: i.DeviceClass.store,
       custom: <T extends CustomObject>(r: CustomResource<T>): Lister<T> => {
         const informer = this.customInformers.get(customResourceKey(r));
         if (!informer) {

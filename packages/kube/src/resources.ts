@@ -86,6 +86,33 @@ export const resources: Readonly<Record<WatchedKind, ResourceSpec>> = {
     path: "/apis/scheduling.k8s.io/v1/priorityclasses",
     namespaced: false,
   },
+  // DRA (upstream starts these informers since DynamicResourceAllocation is GA, 1.34).
+  ResourceClaim: {
+    kind: "ResourceClaim",
+    apiVersion: "resource.k8s.io/v1",
+    path: "/apis/resource.k8s.io/v1/resourceclaims",
+    namespaced: true,
+  },
+  // Not watched by upstream's scheduler: kubesched plays the resourceclaim controller when it
+  // simulates, so snapshots and live sources carry the templates pods name.
+  ResourceClaimTemplate: {
+    kind: "ResourceClaimTemplate",
+    apiVersion: "resource.k8s.io/v1",
+    path: "/apis/resource.k8s.io/v1/resourceclaimtemplates",
+    namespaced: true,
+  },
+  ResourceSlice: {
+    kind: "ResourceSlice",
+    apiVersion: "resource.k8s.io/v1",
+    path: "/apis/resource.k8s.io/v1/resourceslices",
+    namespaced: false,
+  },
+  DeviceClass: {
+    kind: "DeviceClass",
+    apiVersion: "resource.k8s.io/v1",
+    path: "/apis/resource.k8s.io/v1/deviceclasses",
+    namespaced: false,
+  },
 };
 
 /** Every watched kind, nodes and pods first. */

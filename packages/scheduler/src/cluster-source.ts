@@ -20,7 +20,11 @@ export type OtherResourceKind =
   | "StatefulSet"
   | "ReplicationController"
   | "PodDisruptionBudget"
-  | "PriorityClass";
+  | "PriorityClass"
+  | "ResourceClaim"
+  | "ResourceClaimTemplate"
+  | "ResourceSlice"
+  | "DeviceClass";
 
 /** The kinds a cluster source holds: what the scheduler and its in-tree plugins read. */
 export type ClusterObjectKind =
@@ -36,7 +40,11 @@ export type ClusterObjectKind =
   | "Service"
   | "ReplicaSet"
   | "StatefulSet"
-  | "ReplicationController";
+  | "ReplicationController"
+  | "ResourceClaim"
+  | "ResourceClaimTemplate"
+  | "ResourceSlice"
+  | "DeviceClass";
 
 /** Informer-style callbacks. A source replays existing objects as adds on subscribe. */
 export interface ClusterEventHandlers {

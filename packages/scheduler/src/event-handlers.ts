@@ -27,6 +27,10 @@ const otherResource: Record<OtherResourceKind, string> = {
   ReplicationController: "ReplicationController",
   PodDisruptionBudget: "PodDisruptionBudget",
   PriorityClass: "PriorityClass",
+  ResourceClaim: EventResource.ResourceClaim,
+  ResourceClaimTemplate: "resource.k8s.io/ResourceClaimTemplate",
+  ResourceSlice: EventResource.ResourceSlice,
+  DeviceClass: EventResource.DeviceClass,
 };
 
 /** Bound and not terminal: the pod occupies its node (the assigned-pod informer's filter). */

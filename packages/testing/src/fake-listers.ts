@@ -1,5 +1,6 @@
 import type {
   CSINode,
+  DeviceClass,
   Namespace,
   Node,
   ObjectMeta,
@@ -10,6 +11,9 @@ import type {
   PriorityClass,
   ReplicaSet,
   ReplicationController,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
   Service,
   StatefulSet,
   StorageClass,
@@ -97,6 +101,10 @@ export interface ListerObjects {
   storageClasses: StorageClass[];
   csiNodes: CSINode[];
   priorityClasses: PriorityClass[];
+  resourceClaims: ResourceClaim[];
+  resourceClaimTemplates: ResourceClaimTemplate[];
+  resourceSlices: ResourceSlice[];
+  deviceClasses: DeviceClass[];
 }
 
 /** A declared custom resource and its objects, for FakeListers. */
@@ -120,6 +128,10 @@ export class FakeListers implements ClusterListers {
   readonly storageClasses: ArrayClusterLister<StorageClass>;
   readonly csiNodes: ArrayClusterLister<CSINode>;
   readonly priorityClasses: ArrayClusterLister<PriorityClass>;
+  readonly resourceClaims: ArrayLister<ResourceClaim>;
+  readonly resourceClaimTemplates: ArrayLister<ResourceClaimTemplate>;
+  readonly resourceSlices: ArrayClusterLister<ResourceSlice>;
+  readonly deviceClasses: ArrayClusterLister<DeviceClass>;
 
   private readonly customListers = new Map<string, ArrayLister<CustomObject>>();
 
@@ -144,6 +156,10 @@ export class FakeListers implements ClusterListers {
     this.storageClasses = new ArrayClusterLister([...(objects.storageClasses ?? [])]);
     this.csiNodes = new ArrayClusterLister([...(objects.csiNodes ?? [])]);
     this.priorityClasses = new ArrayClusterLister([...(objects.priorityClasses ?? [])]);
+    this.resourceClaims = new ArrayLister([...(objects.resourceClaims ?? [])]);
+    this.resourceClaimTemplates = new ArrayLister([...(objects.resourceClaimTemplates ?? [])]);
+    this.resourceSlices = new ArrayClusterLister([...(objects.resourceSlices ?? [])]);
+    this.deviceClasses = new ArrayClusterLister([...(objects.deviceClasses ?? [])]);
   }
 
   /** The lister of a declared custom resource (mutable: add/remove); throws for an undeclared one. */

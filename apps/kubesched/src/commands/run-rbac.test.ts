@@ -156,6 +156,13 @@ describe("deploy/kubesched.yaml", () => {
         "list core/pods",
         "watch core/pods",
         "list scheduling.k8s.io/priorityclasses",
+        "list resource.k8s.io/resourceclaims",
+        "watch resource.k8s.io/resourceclaims",
+        "list resource.k8s.io/resourceclaimtemplates",
+        "list resource.k8s.io/resourceslices",
+        "watch resource.k8s.io/resourceslices",
+        "list resource.k8s.io/deviceclasses",
+        "watch resource.k8s.io/deviceclasses",
         "get coordination.k8s.io/leases in kube-system named kubesched",
         "create coordination.k8s.io/leases in kube-system",
         "update coordination.k8s.io/leases in kube-system named kubesched",
@@ -169,7 +176,7 @@ describe("deploy/kubesched.yaml", () => {
     );
   });
 
-  it("needs its own ClusterRole and Lease Role: the built-in roles alone deny PriorityClasses and the kubesched Lease", () => {
+  it("needs its own ClusterRole and Lease Role: the built-in roles alone deny PriorityClasses, ResourceClaimTemplates and the kubesched Lease", () => {
     const builtInOnly = new RBACPolicy(
       [...manifests.filter((m) => !m.roleRef?.name.startsWith("kubesched")), ...bootstrap],
       serviceAccount,
@@ -188,6 +195,7 @@ describe("deploy/kubesched.yaml", () => {
     });
     const cases = [
       info("watch", "scheduling.k8s.io", "priorityclasses"),
+      info("watch", "resource.k8s.io", "resourceclaimtemplates"),
       info("update", "coordination.k8s.io", "leases", "kube-system", "kubesched"),
     ];
     for (const r of cases) {

@@ -272,6 +272,27 @@ describe("kubesched simulate inputs", () => {
     expect(r.pods[0]?.outcome).toBe("Scheduled");
   });
 
+  it("DRA objects (resource.k8s.io v1, v1beta2, v1beta1) load; a claim's missing DeviceClass is a warning", async () => {
+    const f = join(tmp, "dra.yaml");
+    writeFileSync(
+      f,
+      [
+        "apiVersion: v1\nkind: Node\nmetadata: { name: n }\nstatus: { allocatable: { cpu: '1', pods: '10' } }",
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: { name: gpu }",
+        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: { name: s }\nspec: { driver: d, nodeName: n, pool: { name: n, generation: 1, resourceSliceCount: 1 }, devices: [{ name: g, basic: {} }] }",
+        "apiVersion: resource.k8s.io/v1beta2\nkind: ResourceClaimTemplate\nmetadata: { name: t }\nspec: { spec: { devices: { requests: [{ name: r, exactly: { deviceClassName: gpu } }] } } }",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: { name: c }\nspec: { devices: { requests: [{ name: r, exactly: { deviceClassName: tpu } }] } }",
+        "apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec: { containers: [{ name: c }] }",
+      ].join("\n---\n"),
+    );
+    const { code, stdout, stderr } = await run("simulate", "--cluster", f, "-o", "json");
+    expect(stderr).toBe(
+      `warning: ${f}: document 5 (ResourceClaim default/c): spec.devices.requests[0].exactly.deviceClassName: Not found: "tpu": no DeviceClass of this name in the snapshot; no device can be allocated for this request\n`,
+    );
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as Result).pods.map((p) => p.outcome)).toEqual(["Scheduled"]);
+  });
+
   it("unknown kinds are warnings on stderr; the run goes on", async () => {
     const f = join(tmp, "with-deployment.yaml");
     writeFileSync(
@@ -353,6 +374,7 @@ describe("kubesched simulate errors", () => {
     "duplicate-object.yaml": `error: ${dir}/duplicate-object.yaml: document 3 (Pod shop/web): duplicate Pod shop/web (first defined in ${dir}/duplicate-object.yaml: document 2)\n`,
     "unknown-priority-class.yaml": `error: ${dir}/unknown-priority-class.yaml: document 2: no PriorityClass with name gold was found\n`,
     "missing-containers.yaml": `error: ${dir}/missing-containers.yaml: document 1 (Pod web): spec.containers: Required value\n`,
+    "duplicate-device-names.yaml": `error: ${dir}/duplicate-device-names.yaml: document 1 (ResourceSlice node-a-gpu.example.com): spec.devices[2].name: Duplicate value: "gpu-0"\n`,
   };
 
   it("every file in examples/invalid/clusters has an expected error", () => {

@@ -341,3 +341,48 @@ describe("kubesched snapshot at the scale of the examples and of a 5000-node clu
     }
   }, 60_000);
 });
+
+describe("kubesched snapshot with DRA objects", () => {
+  it("writes ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses; simulate --cluster reads them back", async () => {
+    const dra = await FakeApiServer.start();
+    try {
+      const cfg = join(tmp, "dra-kubeconfig");
+      writeFileSync(cfg, dra.kubeConfigYAML());
+      dra.put("Node", { metadata: { name: "n1" }, status: { allocatable: { cpu: "2", pods: "110" } } });
+      dra.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
+      dra.put("ResourceSlice", {
+        metadata: { name: "n1-gpu" },
+        spec: {
+          driver: "gpu.example.com",
+          nodeName: "n1",
+          pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
+          devices: [{ name: "gpu-0", attributes: { model: { string: "a100" } } }],
+        },
+      });
+      const claimSpec = {
+        devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] },
+      };
+      dra.put("ResourceClaim", { metadata: { name: "c", namespace: "ml" }, spec: claimSpec });
+      dra.put("ResourceClaimTemplate", {
+        metadata: { name: "t", namespace: "ml" },
+        spec: { spec: claimSpec },
+      });
+      const snap = await run("snapshot", "--kubeconfig", cfg, "--out", "dra-snap.yaml");
+      expect(snap).toEqual({ code: 0, stdout: "", stderr: "read 5 objects\n" });
+      const loaded = loadSnapshotFiles(["dra-snap.yaml"], tmp);
+      expect(loaded.warnings).toEqual([]);
+      expect(loaded.objects.map((o) => `${o.kind} ${o.obj.metadata?.name}`)).toEqual([
+        "Node n1",
+        "ResourceClaim c",
+        "ResourceClaimTemplate t",
+        "ResourceSlice n1-gpu",
+        "DeviceClass gpu.example.com",
+      ]);
+      const offline = await run("simulate", "--cluster", "dra-snap.yaml", "-o", "json");
+      expect(offline.code).toBe(0);
+      expect(offline.stderr).toBe("warning: no pending pods (pods without spec.nodeName) in dra-snap.yaml\n");
+    } finally {
+      await dra.close();
+    }
+  }, 60_000);
+});

@@ -34,6 +34,26 @@ export const collections: Record<string, KindInfo> = {
     apiVersion: "scheduling.k8s.io/v1",
     namespaced: false,
   },
+  "apis/resource.k8s.io/v1/resourceclaims": {
+    kind: "ResourceClaim",
+    apiVersion: "resource.k8s.io/v1",
+    namespaced: true,
+  },
+  "apis/resource.k8s.io/v1/resourceclaimtemplates": {
+    kind: "ResourceClaimTemplate",
+    apiVersion: "resource.k8s.io/v1",
+    namespaced: true,
+  },
+  "apis/resource.k8s.io/v1/resourceslices": {
+    kind: "ResourceSlice",
+    apiVersion: "resource.k8s.io/v1",
+    namespaced: false,
+  },
+  "apis/resource.k8s.io/v1/deviceclasses": {
+    kind: "DeviceClass",
+    apiVersion: "resource.k8s.io/v1",
+    namespaced: false,
+  },
   "apis/coordination.k8s.io/v1/leases": {
     kind: "Lease",
     apiVersion: "coordination.k8s.io/v1",

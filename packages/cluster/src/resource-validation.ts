@@ -1,0 +1,254 @@
+// Checks resource.k8s.io/v1 objects of a snapshot as the API server would before storing them,
+// for the fields the allocator reads, and what a snapshot can check across objects (a claim's
+// DeviceClass). upstream (kubernetes/kubernetes 0226316d6a24, 1.37):
+// pkg/apis/resource/validation/validation.go (ValidateResourceSlice, ValidateResourceClaim,
+// ValidateDeviceClass). Each problem is one line `WHERE: FIELD: WHAT`.
+import { Quantity } from "@kubesched/api";
+import type { Problems } from "./object-validation";
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** upstream validateAllocationMode / DeviceAllocationMode values. */
+const allocationModes = ["ExactCount", "All"];
+
+function quantity(v: unknown, field: string, where: string, errors: string[]): void {
+  if (typeof v !== "string") {
+    errors.push(`${where}: ${field}: Required value`);
+    return;
+  }
+  try {
+    Quantity.parse(v);
+  } catch (e) {
+    errors.push(`${where}: ${field}: ${(e as Error).message}`);
+  }
+}
+
+/** A list of named entries: each name set, none twice (`Duplicate value`). */
+function uniqueNames(items: unknown[], field: string, where: string, errors: string[]): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const name = isObj(item) ? item.name : undefined;
+    if (typeof name !== "string" || name === "") {
+      errors.push(`${where}: ${field}[${i}].name: Required value`);
+    } else if (seen.has(name)) {
+      errors.push(`${where}: ${field}[${i}].name: Duplicate value: ${JSON.stringify(name)}`);
+    } else seen.add(name);
+  });
+}
+
+function selectors(v: unknown, field: string, where: string, errors: string[]): void {
+  list(v).forEach((s, i) => {
+    const expr = isObj(s) && isObj(s.cel) ? s.cel.expression : undefined;
+    if (typeof expr !== "string" || expr === "")
+      errors.push(`${where}: ${field}[${i}].cel.expression: Required value`);
+  });
+}
+
+/** An exactly request or a firstAvailable subrequest: class, mode and count. */
+function exactRequest(r: Json, field: string, where: string, errors: string[]): void {
+  if (typeof r.deviceClassName !== "string" || r.deviceClassName === "") {
+    errors.push(`${where}: ${field}.deviceClassName: Required value`);
+  }
+  selectors(r.selectors, `${field}.selectors`, where, errors);
+  const mode = r.allocationMode;
+  if (!allocationModes.includes(mode as string)) {
+    errors.push(
+      `${where}: ${field}.allocationMode: Unsupported value: ${JSON.stringify(mode)}: supported values: "All", "ExactCount"`,
+    );
+  } else if (
+    mode === "ExactCount" &&
+    (typeof r.count !== "number" || !Number.isInteger(r.count) || r.count <= 0)
+  ) {
+    errors.push(
+      `${where}: ${field}.count: Invalid value: ${JSON.stringify(r.count)}: must be greater than zero`,
+    );
+  }
+}
+
+/** A claim's (or a template's claim's) spec. */
+function claimSpec(spec: unknown, path: string, where: string, errors: string[]): void {
+  const devices = isObj(spec) && isObj(spec.devices) ? spec.devices : {};
+  const requests = list(devices.requests);
+  uniqueNames(requests, `${path}.devices.requests`, where, errors);
+  requests.forEach((r, i) => {
+    if (!isObj(r)) return;
+    const field = `${path}.devices.requests[${i}]`;
+    const hasExactly = isObj(r.exactly);
+    const subs = Array.isArray(r.firstAvailable) ? r.firstAvailable : undefined;
+    if (hasExactly === (subs !== undefined && subs.length > 0)) {
+      errors.push(
+        `${where}: ${field}: Required value: exactly one of \`exactly\` or \`firstAvailable\` is required`,
+      );
+      return;
+    }
+    if (hasExactly) exactRequest(r.exactly as Json, `${field}.exactly`, where, errors);
+    else {
+      uniqueNames(subs ?? [], `${field}.firstAvailable`, where, errors);
+      (subs ?? []).forEach((s, j) => {
+        if (isObj(s)) exactRequest(s, `${field}.firstAvailable[${j}]`, where, errors);
+      });
+    }
+  });
+}
+
+const nodeSelectionFields = ["nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection"] as const;
+
+/** Which of the node selection fields are set (a false allNodes / perDeviceNodeSelection is unset). */
+function nodeSelection(o: Json): string[] {
+  return nodeSelectionFields.filter(
+    (f) => o[f] !== undefined && o[f] !== null && o[f] !== false && o[f] !== "",
+  );
+}
+
+function slice(spec: Json, where: string, errors: string[]): void {
+  if (typeof spec.driver !== "string" || spec.driver === "")
+    errors.push(`${where}: spec.driver: Required value`);
+  const pool = isObj(spec.pool) ? spec.pool : {};
+  if (typeof pool.name !== "string" || pool.name === "")
+    errors.push(`${where}: spec.pool.name: Required value`);
+  if (typeof pool.generation !== "number" || !Number.isInteger(pool.generation) || pool.generation < 0) {
+    errors.push(
+      `${where}: spec.pool.generation: Invalid value: ${JSON.stringify(pool.generation)}: must be greater than or equal to 0`,
+    );
+  }
+  if (
+    typeof pool.resourceSliceCount !== "number" ||
+    !Number.isInteger(pool.resourceSliceCount) ||
+    pool.resourceSliceCount <= 0
+  ) {
+    errors.push(
+      `${where}: spec.pool.resourceSliceCount: Invalid value: ${JSON.stringify(pool.resourceSliceCount)}: must be greater than zero`,
+    );
+  }
+  for (const f of ["allNodes", "perDeviceNodeSelection"] as const) {
+    if (spec[f] === false)
+      errors.push(`${where}: spec.${f}: Invalid value: false: must be either unset or set to true`);
+  }
+  const set = nodeSelection(spec);
+  if (set.length === 0) {
+    errors.push(
+      `${where}: spec: Required value: exactly one of \`nodeName\`, \`nodeSelector\`, \`allNodes\`, \`perDeviceNodeSelection\` is required`,
+    );
+  } else if (set.length > 1) {
+    errors.push(
+      `${where}: spec: Invalid value: {${set.map((f) => `\`${f}\``).join(", ")}}: exactly one of \`nodeName\`, \`nodeSelector\`, \`allNodes\`, \`perDeviceNodeSelection\` is required, but multiple fields are set`,
+    );
+  }
+  const devices = list(spec.devices);
+  if (spec.devices !== undefined && spec.sharedCounters !== undefined) {
+    errors.push(
+      `${where}: spec: Invalid value: "": only one of \`sharedCounters\` or \`devices\` is allowed`,
+    );
+  }
+  uniqueNames(devices, "spec.devices", where, errors);
+  devices.forEach((d, i) => {
+    if (!isObj(d)) return;
+    const field = `spec.devices[${i}]`;
+    if (isObj(d.capacity)) {
+      for (const [name, c] of Object.entries(d.capacity)) {
+        quantity(isObj(c) ? c.value : undefined, `${field}.capacity[${name}].value`, where, errors);
+      }
+    }
+    if (isObj(d.attributes)) {
+      for (const [name, a] of Object.entries(d.attributes)) {
+        const n = isObj(a) ? Object.values(a).filter((v) => v !== undefined && v !== null).length : 0;
+        if (n !== 1)
+          errors.push(
+            `${where}: ${field}.attributes[${name}]: Invalid value: exactly one value must be specified`,
+          );
+      }
+    }
+    list(d.consumesCounters).forEach((c, j) => {
+      const counters = isObj(c) && isObj(c.counters) ? c.counters : {};
+      for (const [name, v] of Object.entries(counters)) {
+        quantity(
+          isObj(v) ? v.value : undefined,
+          `${field}.consumesCounters[${j}].counters[${name}].value`,
+          where,
+          errors,
+        );
+      }
+    });
+    const deviceSet = nodeSelection(d).filter((f) => f !== "perDeviceNodeSelection");
+    if (spec.perDeviceNodeSelection === true && deviceSet.length !== 1) {
+      errors.push(
+        `${where}: ${field}: Required value: exactly one of \`nodeName\`, \`nodeSelector\`, \`allNodes\` is required when \`perDeviceNodeSelection\` is set to true in the ResourceSlice spec`,
+      );
+    } else if (spec.perDeviceNodeSelection !== true && deviceSet.length > 0) {
+      errors.push(
+        `${where}: ${field}: Invalid value: {${deviceSet.map((f) => `\`${f}\``).join(", ")}}: \`nodeName\`, \`nodeSelector\` and \`allNodes\` can only be set when \`perDeviceNodeSelection\` is set to true in the ResourceSlice spec`,
+      );
+    }
+  });
+  uniqueNames(list(spec.sharedCounters), "spec.sharedCounters", where, errors);
+  list(spec.sharedCounters).forEach((s, i) => {
+    const counters = isObj(s) && isObj(s.counters) ? s.counters : {};
+    for (const [name, v] of Object.entries(counters)) {
+      quantity(
+        isObj(v) ? v.value : undefined,
+        `spec.sharedCounters[${i}].counters[${name}].value`,
+        where,
+        errors,
+      );
+    }
+  });
+}
+
+/** Checks a resource.k8s.io/v1 object (converted and defaulted) of a snapshot. */
+export function validateResourceObject(kind: string, obj: Json, where: string, p: Problems): void {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  switch (kind) {
+    case "ResourceSlice":
+      slice(spec, where, p.errors);
+      return;
+    case "ResourceClaim":
+      claimSpec(spec, "spec", where, p.errors);
+      return;
+    case "ResourceClaimTemplate":
+      claimSpec(spec.spec, "spec.spec", where, p.errors);
+      return;
+    case "DeviceClass":
+      selectors(spec.selectors, "spec.selectors", where, p.errors);
+      return;
+  }
+}
+
+/** A claim or template and how to name it in a message. */
+export interface ClaimLike {
+  obj: { spec?: unknown };
+  kind: string;
+  /** `FILE: document N (ResourceClaim ns/name)`. */
+  where: string;
+}
+
+/**
+ * A warning for each request naming a DeviceClass the snapshot lacks: the API server takes such
+ * a claim, but no device can be allocated for it (the pods using it stay pending).
+ */
+export function missingDeviceClasses(classes: ReadonlySet<string>, claims: Iterable<ClaimLike>): string[] {
+  const out: string[] = [];
+  for (const { obj, kind, where } of claims) {
+    const root = isObj(obj.spec) ? obj.spec : {};
+    const spec = kind === "ResourceClaimTemplate" ? (isObj(root.spec) ? root.spec : {}) : root;
+    const path = kind === "ResourceClaimTemplate" ? "spec.spec" : "spec";
+    const devices = isObj(spec.devices) ? spec.devices : {};
+    list(devices.requests).forEach((r, i) => {
+      if (!isObj(r)) return;
+      const refs: [string, unknown][] = isObj(r.exactly)
+        ? [[`${path}.devices.requests[${i}].exactly.deviceClassName`, r.exactly.deviceClassName]]
+        : list(r.firstAvailable).map((s, j) => [
+            `${path}.devices.requests[${i}].firstAvailable[${j}].deviceClassName`,
+            isObj(s) ? s.deviceClassName : undefined,
+          ]);
+      for (const [field, name] of refs) {
+        if (typeof name !== "string" || classes.has(name)) continue;
+        out.push(
+          `${where}: ${field}: Not found: ${JSON.stringify(name)}: no DeviceClass of this name in the snapshot; no device can be allocated for this request`,
+        );
+      }
+    });
+  }
+  return out;
+}

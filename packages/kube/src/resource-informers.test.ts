@@ -1,0 +1,89 @@
+// DRA objects (resource.k8s.io/v1) over the API server: the live source's informers fill the
+// listers and deliver changes, and readCluster (`kubesched snapshot`, `--kubeconfig`) lists them.
+import type { ClusterEventHandlers } from "@kubesched/scheduler";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { KubeClusterSource } from "./kube-cluster-source";
+import { readCluster } from "./read-cluster";
+import { FakeApiServer, waitFor } from "./testing";
+
+let server: FakeApiServer;
+
+/** A node's slice of one GPU. */
+const slice = (node: string) => ({
+  metadata: { name: `${node}-gpu` },
+  spec: {
+    driver: "gpu.example.com",
+    nodeName: node,
+    pool: { name: node, generation: 1, resourceSliceCount: 1 },
+    devices: [{ name: "gpu-0" }],
+  },
+});
+let source: KubeClusterSource | undefined;
+
+beforeEach(async () => {
+  server = await FakeApiServer.start();
+  server.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
+  server.put("ResourceSlice", slice("n1"));
+  server.put("ResourceClaim", {
+    metadata: { name: "c", namespace: "ml" },
+    spec: { devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] } },
+  });
+  server.put("ResourceClaimTemplate", {
+    metadata: { name: "t", namespace: "ml" },
+    spec: { spec: { devices: { requests: [] } } },
+  });
+});
+
+afterEach(async () => {
+  await source?.stop();
+  source = undefined;
+  await server.close();
+});
+
+describe("DRA informers", () => {
+  it("the live source lists and watches ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses", async () => {
+    source = new KubeClusterSource({ kubeConfig: server.kubeConfig(), host: "test-host" });
+    const events: string[] = [];
+    const handlers: ClusterEventHandlers = {
+      onNodeAdd: () => {},
+      onNodeUpdate: () => {},
+      onNodeDelete: () => {},
+      onPodAdd: () => {},
+      onPodUpdate: () => {},
+      onPodDelete: () => {},
+      onOtherEvent: (kind, action, _o, n) =>
+        events.push(
+          `${kind} ${action} ${(n as { metadata?: { name?: string } } | undefined)?.metadata?.name}`,
+        ),
+    };
+    source.start();
+    expect(await source.waitForCacheSync()).toBe(true);
+    source.subscribe(handlers);
+    const listers = source.listers();
+    expect(listers.deviceClasses.get("gpu.example.com")?.metadata?.name).toBe("gpu.example.com");
+    expect(listers.resourceSlices.get("n1-gpu")?.spec.devices).toEqual([{ name: "gpu-0" }]);
+    expect(listers.resourceClaims.get("ml", "c")?.spec?.devices?.requests?.[0]?.name).toBe("gpu");
+    expect(listers.resourceClaimTemplates.get("ml", "t")).toBeDefined();
+    for (const path of ["resourceclaims", "resourceclaimtemplates", "resourceslices", "deviceclasses"]) {
+      expect(server.requestsTo("GET", `/apis/resource.k8s.io/v1/${path}`).length).toBeGreaterThan(0);
+    }
+
+    server.put("ResourceSlice", slice("n2"));
+    await waitFor(() => events.includes("ResourceSlice Add n2-gpu"), 30_000);
+    expect(listers.resourceSlices.list().map((s) => s.metadata?.name)).toEqual(["n1-gpu", "n2-gpu"]);
+  }, 60_000);
+
+  it("readCluster (kubesched snapshot) lists them with kind and apiVersion", async () => {
+    const objs = await readCluster(server.kubeConfig());
+    expect(
+      objs
+        .filter((o) => o.apiVersion === "resource.k8s.io/v1")
+        .map((o) => `${o.kind} ${o.metadata?.namespace ?? ""}/${o.metadata?.name}`),
+    ).toEqual([
+      "ResourceClaim ml/c",
+      "ResourceClaimTemplate ml/t",
+      "ResourceSlice /n1-gpu",
+      "DeviceClass /gpu.example.com",
+    ]);
+  }, 60_000);
+});
