@@ -54,6 +54,7 @@ export {
   type ContainerResourcesFn,
   DefaultMemoryRequest,
   DefaultMilliCPURequest,
+  formatResourceAmount,
   isAttachableVolumeResourceName,
   isExtendedResourceName,
   isHugePageResourceName,

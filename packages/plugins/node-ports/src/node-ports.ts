@@ -7,6 +7,8 @@ import {
   type CycleState,
   type EnqueueExtensions,
   type Features,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   HostPortsSignerName,
   hostPortsSigner,
@@ -21,7 +23,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import { eventsToRegister } from "./events";
-import { fitsPorts } from "./fits";
+import { conflictingPorts, fitsPorts } from "./fits";
 import { ErrReason } from "./reasons";
 
 export const name = "NodePorts";
@@ -38,7 +40,9 @@ class PreFilterState implements StateData {
 const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
 
 /** Checks that the host ports a pod asks for are free on the node. */
-export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
+export class NodePorts
+  implements PreFilterPlugin, FilterPlugin, FilterDetailsPlugin, EnqueueExtensions, SignPlugin
+{
   private readonly enableSchedulingQueueHint: boolean;
 
   constructor(features: Features) {
@@ -76,5 +80,11 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
       return asStatus(new Error(`reading "${preFilterStateKey}" from cycleState: not found`));
     }
     return fitsPorts(s.ports, nodeInfo.usedPorts) ? null : new Status(Code.Unschedulable, ErrReason);
+  }
+
+  /** The pod's host ports already in use on the node. */
+  filterDetails(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): FilterDetail[] {
+    const s = state.read(preFilterStateKey);
+    return s === undefined ? [] : conflictingPorts(s.ports, nodeInfo.usedPorts);
   }
 }

@@ -6,6 +6,8 @@ import {
   type CycleState,
   type EnqueueExtensions,
   type Features,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   type NodeInfo,
   type SignPlugin,
@@ -23,7 +25,7 @@ export const name = "NodeUnschedulable";
  * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
  * `node.kubernetes.io/unschedulable:NoSchedule`.
  */
-export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignPlugin {
+export class NodeUnschedulable implements FilterPlugin, FilterDetailsPlugin, EnqueueExtensions, SignPlugin {
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -52,5 +54,10 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignP
     if (tolerationsTolerateTaint(pod.spec?.tolerations, unschedulableTaint, this.tolerationOptions))
       return null;
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+  }
+
+  /** The node is cordoned (the only reason filter rejects). */
+  filterDetails(): FilterDetail[] {
+    return [{ kind: "NodeUnschedulable" }];
   }
 }
