@@ -1,6 +1,6 @@
 // The diagnostic pass' result grouped for people: one line per reason with the nodes it applies to
 // and the plugins' numbers summarised ("412 nodes: Insufficient cpu (short 200m–1.5)").
-import { formatResourceAmount } from "@kubesched/api";
+import { formatResourceAmount, taintToString } from "@kubesched/api";
 import type { FilterDetail } from "@kubesched/framework";
 import type { FilterDiagnosis } from "./diagnose-filters";
 
@@ -116,10 +116,8 @@ export function formatFilterDetail(d: FilterDetail): string {
   switch (d.kind) {
     case "InsufficientResource":
       return `${d.resource}: requested ${formatResourceAmount(d.resource, d.requested)}, free ${formatResourceAmount(d.resource, d.capacity - d.used)} of ${formatResourceAmount(d.resource, d.capacity)}, short ${formatResourceAmount(d.resource, d.short)}`;
-    case "UntoleratedTaint": {
-      const t = d.taint;
-      return `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`;
-    }
+    case "UntoleratedTaint":
+      return taintToString(d.taint);
     case "NodeUnschedulable":
       return "cordoned";
     case "NodeLabelMismatch":
@@ -132,9 +130,9 @@ export function formatFilterDetail(d: FilterDetail): string {
         : `${d.topologyKey}=${d.domain}: skew ${d.skew} > maxSkew ${d.maxSkew}`;
     case "PodAffinity": {
       const where = d.domain === null ? `no ${d.topologyKey} label` : `${d.topologyKey}=${d.domain}`;
-      return d.pods.length > 0
-        ? `${where}: ${d.rule} conflicts with ${d.pods.join(", ")}`
-        : `${where}: no pod matches`;
+      if (d.pods.length === 0) return `${where}: no pod matches`;
+      const more = d.pods.length > maxDetails ? ` and ${d.pods.length - maxDetails} more` : "";
+      return `${where}: ${d.rule} conflicts with ${d.pods.slice(0, maxDetails).join(", ")}${more}`;
     }
   }
 }
