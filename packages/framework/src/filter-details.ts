@@ -13,6 +13,7 @@ import type { Status } from "./status";
  * @public
  */
 export interface InsufficientResourceDetail {
+  /** The discriminant. */
   kind: "InsufficientResource";
   /** The resource name ("cpu", "memory", "pods", "nvidia.com/gpu"). */
   resource: string;
@@ -31,6 +32,7 @@ export interface InsufficientResourceDetail {
  * @public
  */
 export interface UntoleratedTaintDetail {
+  /** The discriminant. */
   kind: "UntoleratedTaint";
   /** The taint. */
   taint: Taint;
@@ -41,6 +43,7 @@ export interface UntoleratedTaintDetail {
  * @public
  */
 export interface NodeUnschedulableDetail {
+  /** The discriminant. */
   kind: "NodeUnschedulable";
 }
 
@@ -50,6 +53,7 @@ export interface NodeUnschedulableDetail {
  * @public
  */
 export interface NodeLabelMismatchDetail {
+  /** The discriminant. */
   kind: "NodeLabelMismatch";
   /**
    * Where the requirement is: `spec.nodeSelector`, or
@@ -70,9 +74,13 @@ export interface NodeLabelMismatchDetail {
  * @public
  */
 export interface HostPortConflictDetail {
+  /** The discriminant. */
   kind: "HostPortConflict";
+  /** The port's protocol (TCP when the pod leaves it empty). */
   protocol: string;
+  /** The host IP it binds (0.0.0.0 when empty). */
   hostIP: string;
+  /** The host port. */
   hostPort: number;
 }
 
@@ -82,6 +90,7 @@ export interface HostPortConflictDetail {
  * @public
  */
 export interface TopologySpreadDetail {
+  /** The discriminant. */
   kind: "TopologySpread";
   /** The constraint's topology key. */
   topologyKey: string;
@@ -104,6 +113,7 @@ export interface TopologySpreadDetail {
  * @public
  */
 export interface PodAffinityDetail {
+  /** The discriminant. */
   kind: "PodAffinity";
   /** "affinity", "antiAffinity" (the pod's term) or "existingAntiAffinity" (a running pod's term). */
   rule: "affinity" | "antiAffinity" | "existingAntiAffinity";
