@@ -24,22 +24,28 @@ interface Counts {
 const show = (s: Status | null) => JSON.stringify({ ...statusSummary(s), plugin: s?.plugin ?? "" });
 
 async function check(seed: number, nodes: number, profile: string, counts: Counts): Promise<void> {
-  const { nodes: ns, pods } = randomCluster({ seed, nodes, running: nodes * 2, pending: 6 });
+  const { nodes: ns, pods: generated } = randomCluster({ seed, nodes, running: nodes * 2, pending: 6 });
   // Two pending pods nominated (as a preemption leaves them) at a high priority: the others are
   // filtered with them counted on their nodes.
   const names = ns.map((n) => n.metadata?.name ?? "");
-  const pending = pods.filter((p) => !p.spec?.nodeName);
-  pending.slice(0, 2).forEach((p, i) => {
-    p.spec = { ...p.spec, containers: p.spec?.containers ?? [], priority: 1000 };
-    p.status = { nominatedNodeName: names[(seed + i) % names.length] ?? "" };
+  let nominated = 0;
+  const pods = generated.map((p): Pod => {
+    if (p.spec?.nodeName || nominated >= 2) return p;
+    const node = names[(seed + nominated++) % names.length] ?? "";
+    return {
+      ...p,
+      spec: { ...p.spec, containers: p.spec?.containers ?? [], priority: 1000 },
+      status: { nominatedNodeName: node },
+    };
   });
+  const pending = pods.filter((p) => !p.spec?.nodeName);
   const session = await openSession(configOf(profile), {
     nodes: ns,
     pods,
     namespaces: { team: { team: "x" } },
   });
   const sched = session.sched;
-  for (const pod of pending as Pod[]) {
+  for (const pod of pending) {
     const d = sched.diagnoseFilters(pod);
     const fwk = sched.frameworkForPod(pod);
     if (d === undefined || fwk === undefined) throw new Error("the pod has no profile");
