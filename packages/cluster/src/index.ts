@@ -9,4 +9,5 @@ export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./reda
 export * from "./simulate";
 export * from "./simulation-result-schema";
 export * from "./why";
+export * from "./why-report-schema";
 export * from "./workloads";

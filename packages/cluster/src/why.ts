@@ -23,7 +23,7 @@ import { admit } from "./admission";
 import type { SourcedObject } from "./load";
 import { openSimulation } from "./simulate";
 
-/** The versioned output of `kubesched why`. */
+/** The versioned output of `kubesched why` (schema: whyReportSchema). */
 export interface WhyReport {
   apiVersion: "kubesched.io/v1alpha1";
   kind: "WhyReport";

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WhyReport } from "@kubesched/cluster";
 import { FakeApiServer } from "@kubesched/kube/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
 import { runCli } from "../cli";
 
@@ -20,6 +21,19 @@ async function run(...argv: string[]) {
   let stderr = "";
   const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
   return { code, stdout, stderr };
+}
+
+// The schema `why --schema` prints; every -o json report below must be valid against it.
+let validate: ValidateFunction;
+beforeAll(async () => {
+  const { stdout } = await run("why", "--schema");
+  validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(stdout));
+});
+
+function report(json: string): WhyReport {
+  const r = JSON.parse(json) as WhyReport;
+  expect(validate(r), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  return r;
 }
 
 function file(name: string, text: string): string {
@@ -51,7 +65,7 @@ describe("kubesched why", { timeout: 120_000 }, () => {
     );
 
     const json = await run("why", "default/render-xl", "--cluster", "examples/cluster.yaml", "-o", "json");
-    const r = JSON.parse(json.stdout) as WhyReport;
+    const r = report(json.stdout);
     expect(r.apiVersion).toBe("kubesched.io/v1alpha1");
     expect(r.kind).toBe("WhyReport");
     expect(r.nodes).toHaveLength(6);
@@ -102,9 +116,9 @@ spec: {priority: 100, preemptionPolicy: ${policy}, containers: [{name: c, image:
       );
     const r = await run("why", "-f", pod("PreemptLowerPriority"), "--cluster", cluster, "-o", "json");
     expect(r.stderr).toBe("");
-    const report = JSON.parse(r.stdout) as WhyReport;
-    expect(report.pod).toEqual({ namespace: "default", name: "big", schedulerName: "default-scheduler" });
-    expect(report.preemption).toEqual({
+    const out = report(r.stdout);
+    expect(out.pod).toEqual({ namespace: "default", name: "big", schedulerName: "default-scheduler" });
+    expect(out.preemption).toEqual({
       plugin: "DefaultPreemption",
       eligible: true,
       reason: "",
@@ -122,7 +136,7 @@ spec: {priority: 100, preemptionPolicy: ${policy}, containers: [{name: c, image:
     expect(table.stdout).toContain("  n1: evict default/low (the node it picks)\n");
 
     const never = await run("why", "-f", pod("Never"), "--cluster", cluster, "-o", "json");
-    expect((JSON.parse(never.stdout) as WhyReport).preemption).toMatchObject({
+    expect(report(never.stdout).preemption).toMatchObject({
       eligible: false,
       reason: "not eligible due to preemptionPolicy=Never.",
       candidates: [],
@@ -149,7 +163,7 @@ status: {disruptionsAllowed: 0}
       "-o",
       "json",
     );
-    expect((JSON.parse(withPdb.stdout) as WhyReport).preemption.candidates).toEqual([
+    expect(report(withPdb.stdout).preemption.candidates).toEqual([
       { node: "n1", victims: ["default/low"], pdbViolations: 1 },
     ]);
   });
@@ -191,7 +205,7 @@ status: {disruptionsAllowed: 0}
       const r = await run("why", "default/p", "--kubeconfig", kubeconfig, "-o", "json");
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      expect((JSON.parse(r.stdout) as WhyReport).groups.map((g) => g.reason)).toEqual(["Insufficient cpu"]);
+      expect(report(r.stdout).groups.map((g) => g.reason)).toEqual(["Insufficient cpu"]);
       expect(api.requests.length).toBeGreaterThan(0);
       // list and watch are GETs; nothing else reached the server.
       expect(api.requests.filter((q) => q.method !== "GET").map((q) => `${q.method} ${q.path}`)).toEqual([]);

@@ -2,10 +2,10 @@
 // preemption would do (see @kubesched/cluster's why). Snapshot (--cluster) or cluster
 // (--kubeconfig, read-only: it lists), or a pod spec (-f FILE) tried on either.
 import type { Pod } from "@kubesched/api";
-import { AdmissionError, WhyError, type WhyReport, why } from "@kubesched/cluster";
+import { AdmissionError, WhyError, type WhyReport, why, whyReportSchema } from "@kubesched/cluster";
 import { formatFilterDetail } from "@kubesched/runtime";
 import { defineCommand } from "../cli";
-import { valueFlag } from "../flags";
+import { boolFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
 import { formatted, writeOutput } from "./outputs";
 import {
@@ -81,8 +81,13 @@ export const whyCommand = defineCommand({
     seedFlag,
     outputFlag,
     outFlag("the report"),
+    boolFlag({ name: "schema", description: "Print the JSON Schema of the WhyReport output and exit." }),
   ],
   async run(ctx) {
+    if (ctx.flags.schema === true) {
+      ctx.io.stdout(`${JSON.stringify(whyReportSchema, null, 2)}\n`);
+      return 0;
+    }
     const file = ctx.flags.filename;
     const arg = ctx.args[0];
     if ((arg === undefined) === (file === undefined)) {
