@@ -174,7 +174,7 @@ export async function openSimulation(
 
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
-  const explain = opts.explain ? new ExplainRecorder() : undefined;
+  const explain = opts.explain ? new ExplainRecorder(opts.explainPods) : undefined;
   const extenderRetries = new ExtenderRetries(clock);
   let lastProgress = clock.now();
   const sched: Scheduler = await Scheduler.create({
