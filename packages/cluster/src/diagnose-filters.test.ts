@@ -73,7 +73,7 @@ describe("diagnoseFilters", { timeout: 60_000 }, () => {
     const gpu = node(d, "gpu");
     expect(gpu.rejections.map((r) => r.plugin)).toEqual(["NodeUnschedulable", "TaintToleration"]);
     expect(gpu.rejections.flatMap((r) => r.details)).toEqual([
-      { kind: "NodeUnschedulable" },
+      { kind: "Cordoned" },
       { kind: "UntoleratedTaint", taint: { key: "dedicated", value: "gpu", effect: "NoSchedule" } },
     ]);
     const busy = node(d, "busy");

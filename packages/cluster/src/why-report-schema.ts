@@ -40,7 +40,7 @@ const details = [
       ["value", "timeAdded"],
     ),
   }),
-  object({ kind: { const: "NodeUnschedulable" } }),
+  object({ kind: { const: "Cordoned" } }),
   object({
     kind: { const: "NodeLabelMismatch" },
     source: { type: "string" },

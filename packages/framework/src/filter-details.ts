@@ -42,9 +42,9 @@ export interface UntoleratedTaintDetail {
  * The node is cordoned: `spec.unschedulable` without a toleration of its taint (NodeUnschedulable).
  * @public
  */
-export interface NodeUnschedulableDetail {
+export interface CordonedDetail {
   /** The discriminant. */
-  kind: "NodeUnschedulable";
+  kind: "Cordoned";
 }
 
 /**
@@ -132,7 +132,7 @@ export interface PodAffinityDetail {
 export type FilterDetail =
   | InsufficientResourceDetail
   | UntoleratedTaintDetail
-  | NodeUnschedulableDetail
+  | CordonedDetail
   | NodeLabelMismatchDetail
   | HostPortConflictDetail
   | TopologySpreadDetail

@@ -118,7 +118,7 @@ export function formatFilterDetail(d: FilterDetail): string {
       return `${d.resource}: requested ${formatResourceAmount(d.resource, d.requested)}, free ${formatResourceAmount(d.resource, d.capacity - d.used)} of ${formatResourceAmount(d.resource, d.capacity)}, short ${formatResourceAmount(d.resource, d.short)}`;
     case "UntoleratedTaint":
       return taintToString(d.taint);
-    case "NodeUnschedulable":
+    case "Cordoned":
       return "cordoned";
     case "NodeLabelMismatch":
       return `${d.source} ${d.requirement}: node has ${d.nodeValue === null ? `no ${d.key}` : `${d.key}=${d.nodeValue}`}`;

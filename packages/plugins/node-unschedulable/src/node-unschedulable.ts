@@ -58,6 +58,6 @@ export class NodeUnschedulable implements FilterPlugin, FilterDetailsPlugin, Enq
 
   /** The node is cordoned (the only reason filter rejects). */
   filterDetails(): FilterDetail[] {
-    return [{ kind: "NodeUnschedulable" }];
+    return [{ kind: "Cordoned" }];
   }
 }
