@@ -6,14 +6,17 @@
 import { appendFileSync } from "node:fs";
 import type { Pod } from "@kubesched/api";
 import {
+  admit,
   type K8sObject,
   namespacedKinds,
+  openSimulation,
   type SimulationResult,
   type SourcedObject,
   type SupportedKind,
   simulate,
 } from "@kubesched/cluster";
-import { defaultConfig } from "@kubesched/config";
+import { defaultConfig, type KubeSchedulerConfiguration } from "@kubesched/config";
+import type { Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { type EngineCall, recordingLogger, statusSummary } from "@kubesched/testing";
 
@@ -45,8 +48,16 @@ const key = (p: Pod) => `${p.metadata?.namespace || "default"}/${p.metadata?.nam
 /** The engine's name for a harness node: a nameless node (there is at most one) gets one. */
 const nodeName = (name: string) => name || "nameless-node";
 
-/** Runs the call's pod through simulate() over the call's cluster and profile, with explain. */
-async function replay(call: EngineCall): Promise<SimulationResult["pods"][number] | string> {
+/** What a replay runs: the call's cluster as objects, the profile as a configuration, the pod. */
+interface ReplayInputs {
+  config: KubeSchedulerConfiguration;
+  registry: Registry;
+  objects: SourcedObject[];
+  pod: Pod;
+}
+
+/** The call's cluster, profile and pod as simulate() takes them; a string when not replayable. */
+function replayInputs(call: EngineCall): ReplayInputs | string {
   const registry = new Map(call.registry);
   const binder = inTreeRegistry.get("DefaultBinder");
   if (!binder) throw new Error("DefaultBinder is not in the in-tree registry");
@@ -107,6 +118,15 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
     add("Pod", c);
   });
   add("Pod", pod);
+  return { config, registry, objects, pod };
+}
+
+/** Runs the call's pod through simulate() over the call's cluster and profile, with explain. */
+async function replay(
+  inputs: ReplayInputs,
+  call: EngineCall,
+): Promise<SimulationResult["pods"][number] | string> {
+  const { config, registry, objects, pod } = inputs;
   let r: SimulationResult;
   try {
     r = await simulate({
@@ -125,11 +145,62 @@ async function replay(call: EngineCall): Promise<SimulationResult["pods"][number
   return r.pods.find((p) => `${p.namespace}/${p.name}` === key(pod)) ?? "the pod was not reported";
 }
 
+/**
+ * The assembled scheduler's diagnostic pass (Scheduler.diagnoseFilters) on the call's cluster:
+ * its first rejection per node must be the harness's Filter status there (plugin, code and
+ * reasons), Success where it finds none. Only the diagnostic pass evaluates every node the call
+ * covered, whatever PreFilter narrowing and the other plugins' rejections.
+ */
+async function checkDiagnosis(inputs: ReplayInputs, call: EngineCall): Promise<Verdict> {
+  const { config, registry, objects, pod } = inputs;
+  const { session, pending } = await openSimulation(
+    { config, registry, logger: recordingLogger(), features: call.features, seed: 0 },
+    admit(objects),
+  );
+  try {
+    const admitted = pending.find((p) => key(p) === key(pod));
+    const d = admitted && session.sched.diagnoseFilters(admitted);
+    if (!d) return { verdict: "unobservable", why: "no profile for the pod" };
+    // A rejected PreFilter is reported as such, and its plugin's Filter does not run in the pass
+    // (tables still call it): the plugin's own PreFilter status is what to compare then.
+    if (d.preFilter.some((p) => p.status !== null && !p.status.isSuccess() && !p.status.isSkip())) {
+      const own = d.preFilter.find((p) => p.plugin === call.pluginName)?.status ?? null;
+      const want = view(call.preFilterStatus);
+      const got = view(own);
+      if (JSON.stringify(got) !== JSON.stringify(want)) {
+        return {
+          verdict: "differs",
+          why: `diagnostic pass PreFilter: harness ${JSON.stringify(want)}, pass ${JSON.stringify(got)}`,
+        };
+      }
+      return { verdict: "same" };
+    }
+    for (const [node, status] of call.statuses ?? []) {
+      const n = d.nodes.find((x) => x.nodeName === nodeName(node));
+      if (!n) continue;
+      const first = n.rejections[0]?.status ?? null;
+      const want = { ...view(status), plugin: status?.plugin ?? "" };
+      const got = { ...view(first), plugin: first?.plugin ?? "" };
+      if (JSON.stringify(got) !== JSON.stringify(want)) {
+        return {
+          verdict: "differs",
+          why: `diagnostic pass on ${node}: harness ${JSON.stringify(want)}, first rejection ${JSON.stringify(got)}`,
+        };
+      }
+    }
+    return { verdict: "same" };
+  } finally {
+    session.sched.close();
+  }
+}
+
 const view = statusSummary;
 
 export async function check(call: EngineCall): Promise<Verdict> {
   if (call.unobservable) return { verdict: "unobservable", why: call.unobservable };
-  const result = await replay(call);
+  const inputs = replayInputs(call);
+  if (typeof inputs === "string") return { verdict: "unobservable", why: inputs };
+  const result = await replay(inputs, call);
   if (typeof result === "string") return { verdict: "unobservable", why: result };
   if (call.kind === "preEnqueue") {
     // A pod PreEnqueue gates is reported Gated with the gating plugin's message.
@@ -178,6 +249,8 @@ export async function check(call: EngineCall): Promise<Verdict> {
     }
     if (!call.statuses || call.statuses.size === 0)
       return { verdict: "unobservable", why: "PreFilter did not succeed" };
+    const diagnosis = await checkDiagnosis(inputs, call);
+    if (diagnosis.verdict === "differs") return diagnosis;
     let compared = 0;
     for (const [node, status] of call.statuses) {
       const got = e.filter[nodeName(node)]?.[call.pluginName];

@@ -17,6 +17,7 @@ import { runCommand } from "./commands/run";
 import { optionsFlag, pluginFlag } from "./commands/shared-flags";
 import { simulateCommand } from "./commands/simulate";
 import { snapshotCommand } from "./commands/snapshot";
+import { whyCommand } from "./commands/why";
 import {
   boolFlag,
   choiceFlag,
@@ -115,6 +116,7 @@ export const rootCommand: CommandSpec = {
   subcommands: [
     simulateCommand,
     capacityCommand,
+    whyCommand,
     diffCommand,
     snapshotCommand,
     runCommand,

@@ -75,6 +75,7 @@ export {
   type ContainerResourcesFn,
   DefaultMemoryRequest,
   DefaultMilliCPURequest,
+  formatResourceAmount,
   isAttachableVolumeResourceName,
   isExtendedResourceName,
   isHugePageResourceName,

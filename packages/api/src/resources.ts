@@ -2,7 +2,7 @@
 // staging/src/k8s.io/component-helpers/scheduling/corev1/resource_names.go and
 // pkg/apis/core/v1/helper/helpers.go (resource name classes).
 import type { Container, ContainerStatus, Pod } from "kubernetes-types/core/v1.js";
-import { quantityMilliValue, quantityValue } from "./quantity";
+import { Quantity, quantityMilliValue, quantityValue } from "./quantity";
 import type { ResourceList } from "./types";
 import { isQualifiedName } from "./validation";
 
@@ -75,6 +75,18 @@ export type ResourceAmounts = Map<string, number>;
 /** The canonical integer amount of one quantity string for a resource name. */
 export function resourceAmount(name: string, quantity: string): number {
   return name === ResourceCPU ? quantityMilliValue(quantity) : quantityValue(quantity);
+}
+
+/**
+ * The quantity string of a canonical amount (the inverse of {@link resourceAmount}): `cpu` from
+ * millicores ("1500m"), memory, ephemeral-storage and hugepages-* as binary quantities ("2Gi"),
+ * every other resource as a decimal count.
+ */
+export function formatResourceAmount(name: string, amount: number): string {
+  if (name === ResourceCPU) return Quantity.of(amount, -3, "DecimalSI").toString();
+  const binary =
+    name === ResourceMemory || name === ResourceEphemeralStorage || name.startsWith(ResourceHugePagesPrefix);
+  return Quantity.of(amount, 0, binary ? "BinarySI" : "DecimalSI").toString();
 }
 
 /** Converts a resource list (cpu → milli, others → value). Throws QuantityParseError. */

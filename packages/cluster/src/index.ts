@@ -8,4 +8,6 @@ export * from "./load";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
 export * from "./simulate";
 export * from "./simulation-result-schema";
+export * from "./why";
+export * from "./why-report-schema";
 export * from "./workloads";

@@ -235,6 +235,26 @@ ${extra}  containers: [{ name: c, image: i, resources: { requests: { cpu: "1", e
     expect(r.pods[1]?.explain).toBeUndefined();
   });
 
+  it("explain: --pod records only those pods' attempts (the others cost no memory)", async () => {
+    const yaml = node("n1", "2") + node("n2", "2") + pod("p", "500m") + pod("q", "1500m") + pod("r", "4");
+    const { session, pending } = await openSimulation(
+      {
+        config: testConfig(),
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        explain: true,
+        explainPods: ["default/p", "default/r"],
+      },
+      admit(loadSnapshotTexts([{ name: "c.yaml", text: yaml }]).objects),
+    );
+    for (const p of pending) session.addPending(p);
+    await session.drain();
+    session.sched.close();
+    expect(session.explain?.get("default/p")?.selectedNode).toMatch(/^n[12]$/);
+    expect(session.explain?.get("default/r")?.filter).toBeDefined();
+    expect(session.explain?.get("default/q")).toBeUndefined();
+  });
+
   it("explain: no score section when a single node is feasible", async () => {
     const r = await run(node("n1", "2") + node("n2", "1") + pod("p", "1500m"), { explain: true });
     expect(r.pods[0]?.node).toBe("n1");

@@ -1,7 +1,14 @@
 // `kubesched simulate`: schedule every pending pod of a snapshot with the real loop (queue,
 // cache, framework, binding, preemption, backoff) on a simulated clock, and report where each
 // pod went and why. Same seed and input: same result.
-import { type Node, type Pod, podKey, Quantity } from "@kubesched/api";
+import {
+  formatResourceAmount,
+  type Node,
+  type Pod,
+  podKey,
+  ResourceCPU,
+  ResourceMemory,
+} from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   customResourcesOf,
@@ -108,16 +115,6 @@ export interface SimulateOptions {
 /** The simulated epoch: 2026-01-01T00:00:00Z. */
 export const simulationEpoch = Date.UTC(2026, 0, 1);
 
-function cpuString(milli: number): string {
-  return Quantity.of(milli, -3, "DecimalSI").toString();
-}
-function bytesString(v: number): string {
-  return Quantity.of(v, 0, "BinarySI").toString();
-}
-function scalarString(name: string, v: number): string {
-  return Quantity.of(v, 0, name.startsWith("hugepages-") ? "BinarySI" : "DecimalSI").toString();
-}
-
 function scalarResources(
   ni: NodeInfo | undefined,
   before: NodeInfo | undefined,
@@ -131,9 +128,9 @@ function scalarResources(
   const out: NonNullable<NodeResult["scalarResources"]> = {};
   for (const name of [...names].sort()) {
     out[name] = {
-      allocatable: scalarString(name, ni?.allocatable.scalarResources?.get(name) ?? 0),
-      requested: scalarString(name, ni?.requested.scalarResources?.get(name) ?? 0),
-      requestedBefore: scalarString(name, before?.requested.scalarResources?.get(name) ?? 0),
+      allocatable: formatResourceAmount(name, ni?.allocatable.scalarResources?.get(name) ?? 0),
+      requested: formatResourceAmount(name, ni?.requested.scalarResources?.get(name) ?? 0),
+      requestedBefore: formatResourceAmount(name, before?.requested.scalarResources?.get(name) ?? 0),
     };
   }
   return out;
@@ -179,7 +176,7 @@ export async function openSimulation(
 
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
-  const explain = opts.explain ? new ExplainRecorder() : undefined;
+  const explain = opts.explain ? new ExplainRecorder(opts.explainPods) : undefined;
   const extenderRetries = new ExtenderRetries(clock);
   let lastProgress = clock.now();
   const sched: Scheduler = await Scheduler.create({
@@ -345,14 +342,14 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
       name: n.metadata?.name ?? "",
       allocatable,
       requested: {
-        cpu: cpuString(ni?.requested.milliCPU ?? 0),
-        memory: bytesString(ni?.requested.memory ?? 0),
+        cpu: formatResourceAmount(ResourceCPU, ni?.requested.milliCPU ?? 0),
+        memory: formatResourceAmount(ResourceMemory, ni?.requested.memory ?? 0),
       },
       pods: ni?.pods.length ?? 0,
       before: {
         requested: {
-          cpu: cpuString(before?.requested.milliCPU ?? 0),
-          memory: bytesString(before?.requested.memory ?? 0),
+          cpu: formatResourceAmount(ResourceCPU, before?.requested.milliCPU ?? 0),
+          memory: formatResourceAmount(ResourceMemory, before?.requested.memory ?? 0),
         },
         pods: before?.pods.length ?? 0,
       },

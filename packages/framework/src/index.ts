@@ -14,6 +14,7 @@ export * from "./event-recorder";
 export * from "./extender";
 export * from "./features";
 export * from "./field-errors";
+export * from "./filter-details";
 export * from "./handle";
 export * from "./hint-objects";
 export * from "./interface";

@@ -1135,7 +1135,13 @@ export class Framework implements Handle {
     return status;
   }
 
-  private addGENominatedPods(
+  /**
+   * A copy of the state and node with the pods nominated to the node of equal or higher priority
+   * added (upstream addGENominatedPods); the inputs themselves when there are none. For the
+   * runtime's own passes (RunFilterPluginsWithNominatedPods and the diagnostic pass).
+   * @internal
+   */
+  addGENominatedPods(
     pod: Pod,
     state: CycleState,
     nodeInfo: NodeInfo,

@@ -1,4 +1,18 @@
 // @kubesched/runtime — the framework runtime (upstream pkg/scheduler/framework/runtime).
+
+export {
+  diagnoseFilters,
+  type FilterDiagnosis,
+  type FilterRejection,
+  type NodeFilterDiagnosis,
+  type PreFilterDiagnosis,
+} from "./diagnose-filters";
+export {
+  formatFilterDetail,
+  formatReasonGroup,
+  groupFilterDiagnosis,
+  type ReasonGroup,
+} from "./diagnosis-groups";
 export {
   ExtenderName,
   type ExtensionPointName,

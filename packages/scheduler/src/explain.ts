@@ -50,6 +50,16 @@ export class ExplainRecorder implements SchedulingObserver {
   /** The attempt's scores, kept once a host is selected from them (not when Score fails). */
   private scores: Record<string, Record<string, ScoreView>> | null = null;
   private readonly byPod = new Map<string, AttemptExplanation>();
+  /** The pods recorded (namespace/name); null: every pod. */
+  private readonly pods: ReadonlySet<string> | null;
+
+  /**
+   * Records the attempts of `pods` (namespace/name) only, when given: the other pods' attempts
+   * cost no memory (`simulate --explain --pod`).
+   */
+  constructor(pods?: Iterable<string>) {
+    this.pods = pods === undefined ? null : new Set(pods);
+  }
 
   get(podKey: string): AttemptExplanation | undefined {
     return this.byPod.get(podKey);
@@ -59,8 +69,11 @@ export class ExplainRecorder implements SchedulingObserver {
     return this.get(podKey(pod));
   }
 
-  onAttemptStart(): void {
-    this.current = { preFilter: {}, filter: {}, selectedNode: null };
+  onAttemptStart(pod: Pod): void {
+    this.current =
+      this.pods === null || this.pods.has(podKey(pod))
+        ? { preFilter: {}, filter: {}, selectedNode: null }
+        : null;
     this.scores = null;
   }
 

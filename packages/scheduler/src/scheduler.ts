@@ -19,7 +19,14 @@ import {
   type QueueOptions,
   type SchedulingQueue,
 } from "@kubesched/queue";
-import { composeObservers, type Framework, newProfileMap, type SchedulingObserver } from "@kubesched/runtime";
+import {
+  composeObservers,
+  diagnoseFilters,
+  type FilterDiagnosis,
+  type Framework,
+  newProfileMap,
+  type SchedulingObserver,
+} from "@kubesched/runtime";
 import type { ClusterSource } from "./cluster-source";
 import { addAllEventHandlers } from "./event-handlers";
 import { httpExtenders } from "./extender";
@@ -192,6 +199,19 @@ export class Scheduler {
 
   frameworkForPod(pod: Pod): Framework | undefined {
     return this.state.frameworkForPod(pod);
+  }
+
+  /**
+   * Every reason the pod does not fit, on every node: the runtime's all-filters diagnostic pass
+   * (diagnoseFilters) with the profile the pod's schedulerName picks, on a snapshot of the cache
+   * taken now. It explains and changes nothing (no cycle, no queue, no metrics); undefined when
+   * no profile handles the pod.
+   */
+  diagnoseFilters(pod: Pod): FilterDiagnosis | undefined {
+    const fwk = this.state.frameworkForPod(pod);
+    if (fwk === undefined) return undefined;
+    this.state.cache.updateSnapshot(this.state.snapshot);
+    return diagnoseFilters(fwk, pod);
   }
 
   /** Whether some profile handles the pod (upstream responsibleForPod). */

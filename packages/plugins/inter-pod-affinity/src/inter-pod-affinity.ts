@@ -5,6 +5,8 @@ import {
   Code,
   type CycleState,
   type EnqueueExtensions,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   type Handle,
   LabelsSignerName,
@@ -30,6 +32,7 @@ import type {
 import type { InterPodAffinityArgs } from "./args";
 import type { InterPodAffinityContext } from "./context";
 import { eventsToRegister } from "./events";
+import { filterDetails } from "./filter-details";
 import { addOrRemovePod, type FilteringMemos, filter, filterColumns, preFilter } from "./filtering";
 import { DefaultMemoCapacity, MemoLRU } from "./node-memo";
 import {
@@ -57,6 +60,7 @@ export class InterPodAffinity
   implements
     PreFilterPlugin,
     FilterPlugin,
+    FilterDetailsPlugin,
     ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
@@ -127,6 +131,11 @@ export class InterPodAffinity
 
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
     return filter(state, nodeInfo);
+  }
+
+  /** Every failing term: the node's domain and the existing pods it conflicts with. */
+  filterDetails(state: CycleState, pod: Pod, nodeInfo: NodeInfo): FilterDetail[] {
+    return filterDetails(this.ctx, state, pod, nodeInfo);
   }
 
   filterColumns(state: CycleState, _pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {

@@ -17,6 +17,8 @@ import {
   defaultNormalizer,
   type EnqueueExtensions,
   type Features,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   MaxNodeScore,
   NodeAffinitySignerName,
@@ -43,6 +45,7 @@ import type {
 } from "@kubesched/framework/columnar";
 import type { NodeAffinityArgs } from "./args";
 import { eventsToRegister } from "./events";
+import { nodeAffinityDetails } from "./filter-details";
 import { ErrReasonConflict, ErrReasonEnforced, ErrReasonPod } from "./reasons";
 
 export const name = "NodeAffinity";
@@ -130,6 +133,7 @@ export class NodeAffinity
   implements
     PreFilterPlugin,
     FilterPlugin,
+    FilterDetailsPlugin,
     ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
@@ -140,6 +144,8 @@ export class NodeAffinity
   /** NormalizeScore: upstream's DefaultNormalizeScore(MaxNodeScore, false, scores). */
   private readonly normalizer = defaultNormalizer(MaxNodeScore, false);
   private readonly addedNodeSelector: NodeSelectorMatcher | null = null;
+  /** addedAffinity's required terms, for filterDetails. */
+  private readonly addedRequiredTerms: readonly NodeSelectorTerm[] = [];
   private readonly addedPrefSchedTerms: PreferredSchedulingTermsMatcher | null = null;
   private readonly enableSchedulingQueueHint: boolean;
   /** The label keys addedAffinity's required / preferred terms read (null: they read fields). */
@@ -165,6 +171,7 @@ export class NodeAffinity
     if (!termKeys(preferredTerms, this.addedPreferredKeys!)) this.addedPreferredKeys = null;
     const required = added.requiredDuringSchedulingIgnoredDuringExecution;
     if (required != null) {
+      this.addedRequiredTerms = required.nodeSelectorTerms ?? [];
       try {
         this.addedNodeSelector = newNodeSelector(required, { strict: true });
       } catch (e) {
@@ -251,6 +258,13 @@ export class NodeAffinity
     // Parse errors of the pod's terms are ignored (the term never matches), as upstream.
     if (!required.match(node)) return new Status(Code.UnschedulableAndUnresolvable, ErrReasonPod);
     return null;
+  }
+
+  /** The nodeSelector entries or required-term requirements the node fails. */
+  filterDetails(_state: CycleState, pod: Pod, nodeInfo: NodeInfo, status: Status): FilterDetail[] {
+    const node = nodeInfo.node;
+    if (!node) return [];
+    return nodeAffinityDetails(pod, node, status.reasons[0] === ErrReasonEnforced, this.addedRequiredTerms);
   }
 
   /**

@@ -7,6 +7,8 @@ import {
   type CycleState,
   type EnqueueExtensions,
   type Features,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   HostPortsSignerName,
   hostPortsSigner,
@@ -22,7 +24,7 @@ import {
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
-import { fitsPorts } from "./fits";
+import { conflictingPorts, fitsPorts } from "./fits";
 import { ErrReason } from "./reasons";
 
 export const name = "NodePorts";
@@ -40,7 +42,13 @@ const preFilterStateKey = stateKey<PreFilterState>(`PreFilter${name}`);
 
 /** Checks that the host ports a pod asks for are free on the node. */
 export class NodePorts
-  implements PreFilterPlugin, FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin
+  implements
+    PreFilterPlugin,
+    FilterPlugin,
+    ColumnarFilterPlugin,
+    FilterDetailsPlugin,
+    EnqueueExtensions,
+    SignPlugin
 {
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -91,5 +99,11 @@ export class NodePorts
       const idx = indices[k] as number;
       out[k] = hasState && used[idx] === 0 ? null : this.filter(state, pod, infos[idx] as NodeInfo);
     }
+  }
+
+  /** The pod's host ports already in use on the node. */
+  filterDetails(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): FilterDetail[] {
+    const s = state.read(preFilterStateKey);
+    return s === undefined ? [] : conflictingPorts(s.ports, nodeInfo.usedPorts);
   }
 }

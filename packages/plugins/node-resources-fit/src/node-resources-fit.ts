@@ -6,6 +6,8 @@ import {
   type CycleState,
   type EnqueueExtensions,
   type Features,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   type NodeInfo,
   type PreFilterExtensions,
@@ -75,6 +77,7 @@ export class NodeResourcesFit
   implements
     PreFilterPlugin,
     FilterPlugin,
+    FilterDetailsPlugin,
     ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
@@ -156,6 +159,20 @@ export class NodeResourcesFit
       if (r.unresolvable) code = Code.UnschedulableAndUnresolvable;
     }
     return new Status(code, ...reasons);
+  }
+
+  /** Per resource the node lacks: what the pod requests, what is used, allocatable and the shortfall. */
+  filterDetails(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): FilterDetail[] {
+    const s = state.read(preFilterStateKey);
+    if (s === undefined) return [];
+    return (fitsRequest(s, nodeInfo) ?? []).map((r) => ({
+      kind: "InsufficientResource",
+      resource: r.resourceName,
+      requested: r.requested,
+      used: r.used,
+      capacity: r.capacity,
+      short: r.requested - (r.capacity - r.used),
+    }));
   }
 
   /** filter() over the snapshot's columns: fits are decided there; rejections come from filter(). */

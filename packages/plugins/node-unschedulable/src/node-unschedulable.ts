@@ -6,6 +6,8 @@ import {
   type CycleState,
   type EnqueueExtensions,
   type Features,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   type NodeInfo,
   type SignPlugin,
@@ -24,7 +26,9 @@ export const name = "NodeUnschedulable";
  * Filters out nodes with spec.unschedulable (cordoned) unless the pod tolerates
  * `node.kubernetes.io/unschedulable:NoSchedule`.
  */
-export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, EnqueueExtensions, SignPlugin {
+export class NodeUnschedulable
+  implements FilterPlugin, ColumnarFilterPlugin, FilterDetailsPlugin, EnqueueExtensions, SignPlugin
+{
   private readonly tolerationOptions: TolerationOptions;
   private readonly enableSchedulingQueueHint: boolean;
 
@@ -76,5 +80,10 @@ export class NodeUnschedulable implements FilterPlugin, ColumnarFilterPlugin, En
       }
       out[k] = tolerates === 1 ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
     }
+  }
+
+  /** The node is cordoned (the only reason filter rejects). */
+  filterDetails(): FilterDetail[] {
+    return [{ kind: "Cordoned" }];
   }
 }

@@ -1,6 +1,14 @@
 // upstream: pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
 import { getRequiredNodeAffinity, type Node, type Pod, type RequiredNodeAffinity } from "@kubesched/api";
-import { Code, type CycleState, type NodeInfo, type StateData, Status, stateKey } from "@kubesched/framework";
+import {
+  Code,
+  type CycleState,
+  type FilterDetail,
+  type NodeInfo,
+  type StateData,
+  Status,
+  stateKey,
+} from "@kubesched/framework";
 import type { ColumnWindow } from "@kubesched/framework/columnar";
 import {
   matchNodeInclusionPolicies,
@@ -206,6 +214,44 @@ export function filterNode(s: PreFilterState, nodeInfo: NodeInfo): Status | null
     }
   }
   return null;
+}
+
+/**
+ * The constraints filterNode finds the node violating, each with its numbers (the diagnostic
+ * pass): filterNode stops at the first; this lists every one.
+ */
+export function filterNodeDetails(s: PreFilterState, nodeInfo: NodeInfo): FilterDetail[] {
+  const labels = nodeInfo.node?.metadata?.labels;
+  const out: FilterDetail[] = [];
+  s.constraints.forEach((c, i) => {
+    const domain = labels?.[c.topologyKey];
+    if (domain === undefined) {
+      out.push({
+        kind: "TopologySpread",
+        topologyKey: c.topologyKey,
+        domain: null,
+        matchingPods: null,
+        minMatchingPods: null,
+        skew: null,
+        maxSkew: c.maxSkew,
+      });
+      return;
+    }
+    const minMatchingPods = s.minMatchNum(i, c.minDomains);
+    const matchingPods = s.tpValueToMatchNum[i]!.get(domain) ?? 0;
+    const skew = matchingPods + s.selfMatchNum[i]! - minMatchingPods;
+    if (skew <= c.maxSkew) return;
+    out.push({
+      kind: "TopologySpread",
+      topologyKey: c.topologyKey,
+      domain,
+      matchingPods,
+      minMatchingPods,
+      skew,
+      maxSkew: c.maxSkew,
+    });
+  });
+  return out;
 }
 
 /**

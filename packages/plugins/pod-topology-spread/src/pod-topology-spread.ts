@@ -7,6 +7,8 @@ import {
   Code,
   type CycleState,
   type EnqueueExtensions,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   type Handle,
   type NodeInfo,
@@ -44,6 +46,7 @@ import { eventsToRegister } from "./events";
 import {
   calPreFilterState,
   filterNode,
+  filterNodeDetails,
   filterNodes,
   getPreFilterState,
   preFilterStateKey,
@@ -77,6 +80,7 @@ export class PodTopologySpread
     PreFilterPlugin,
     PreFilterExtensions,
     FilterPlugin,
+    FilterDetailsPlugin,
     ColumnarFilterPlugin,
     PreScorePlugin,
     ColumnarPreScorePlugin,
@@ -246,6 +250,12 @@ export class PodTopologySpread
       return asStatus(new Error(`reading "${preFilterStateKey}" from cycleState: not found`));
     }
     return filterNode(s, nodeInfo);
+  }
+
+  /** Every DoNotSchedule constraint the node violates: its domain, skew and maxSkew. */
+  filterDetails(cycleState: CycleState, _pod: Pod, nodeInfo: NodeInfo): FilterDetail[] {
+    const s = cycleState.read(preFilterStateKey);
+    return s === undefined ? [] : filterNodeDetails(s, nodeInfo);
   }
 
   filterColumns(cycleState: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {

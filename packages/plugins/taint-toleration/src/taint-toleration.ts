@@ -16,6 +16,8 @@ import {
   defaultNormalizer,
   type EnqueueExtensions,
   type Features,
+  type FilterDetail,
+  type FilterDetailsPlugin,
   type FilterPlugin,
   MaxNodeScore,
   type NodeInfo,
@@ -60,6 +62,7 @@ function getAllTolerationPreferNoSchedule(tolerations: readonly Toleration[] | u
 export class TaintToleration
   implements
     FilterPlugin,
+    FilterDetailsPlugin,
     ColumnarFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
@@ -103,6 +106,17 @@ export class TaintToleration
     );
     if (taint === undefined) return null;
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaint);
+  }
+
+  /** Every NoSchedule/NoExecute taint of the node the pod does not tolerate (filter names none). */
+  filterDetails(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): FilterDetail[] {
+    const out: FilterDetail[] = [];
+    for (const taint of nodeInfo.taints ?? []) {
+      if (!doNotScheduleTaintsFilter(taint)) continue;
+      if (tolerationsTolerateTaint(pod.spec?.tolerations, taint, this.tolerationOptions)) continue;
+      out.push({ kind: "UntoleratedTaint", taint });
+    }
+    return out;
   }
 
   /** The per-taint-set scratch, cleared to -1 for `n` sets. */

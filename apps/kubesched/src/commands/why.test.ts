@@ -1,0 +1,220 @@
+// kubesched why, in process: the bundled example (table, json and yaml), a pod spec file, preemption
+// (victims, PDBs, preemptionPolicy), the user-facing errors, and the live path against the API
+// server emulator, which must see reads only.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { WhyReport } from "@kubesched/cluster";
+import { FakeApiServer } from "@kubesched/kube/testing";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYAML } from "yaml";
+import { runCli } from "../cli";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), "kubesched-why-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
+  return { code, stdout, stderr };
+}
+
+// The schema `why --schema` prints; every -o json report below must be valid against it.
+let validate: ValidateFunction;
+beforeAll(async () => {
+  const { stdout } = await run("why", "--schema");
+  validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(stdout));
+});
+
+function report(json: string): WhyReport {
+  const r = JSON.parse(json) as WhyReport;
+  expect(validate(r), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  return r;
+}
+
+function file(name: string, text: string): string {
+  const f = join(tmp, name);
+  writeFileSync(f, text);
+  return f;
+}
+
+describe("kubesched why", { timeout: 120_000 }, () => {
+  it("explains render-xl on the bundled example: every reason on every node, preemption", async () => {
+    const table = await run("why", "default/render-xl", "--cluster", "examples/cluster.yaml");
+    expect(table.stderr).toBe("");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain("Pod default/render-xl (default-scheduler): 0/6 nodes fit.");
+    expect(table.stdout).toContain("  5 nodes: Insufficient cpu (short 4200m–11) [NodeResourcesFit]");
+    expect(table.stdout).toContain("  1 node: node(s) were unschedulable (cordoned) [NodeUnschedulable]");
+    // node-a2 is cordoned and too small: the cycle stops at the cordon, why lists all three.
+    expect(table.stdout).toContain(`  node-a2:
+    NodeUnschedulable: node(s) were unschedulable
+      cordoned
+    TaintToleration: node(s) had untolerated taint(s)
+      node.kubernetes.io/unschedulable:NoSchedule
+    NodeResourcesFit: Insufficient cpu, Insufficient memory
+      cpu: requested 12, free 4 of 4, short 8
+      memory: requested 48Gi, free 16Gi of 16Gi, short 32Gi
+`);
+    expect(table.stdout).toContain(
+      "Preemption (DefaultPreemption):\n  preemption is not helpful on any node\n",
+    );
+
+    const json = await run("why", "default/render-xl", "--cluster", "examples/cluster.yaml", "-o", "json");
+    const r = report(json.stdout);
+    expect(r.apiVersion).toBe("kubesched.io/v1alpha1");
+    expect(r.kind).toBe("WhyReport");
+    expect(r.nodes).toHaveLength(6);
+    expect(r.nodes.find((n) => n.name === "node-b1")?.rejections[0]?.details[0]).toEqual({
+      kind: "InsufficientResource",
+      resource: "cpu",
+      requested: 12000,
+      used: 0,
+      capacity: 7800,
+      short: 4200,
+    });
+    const yaml = await run("why", "default/render-xl", "--cluster", "examples/cluster.yaml", "-o", "yaml");
+    expect(parseYAML(yaml.stdout)).toEqual(r);
+  });
+
+  it("tries a pod spec file (-f) and finds the victims preemption would evict, and why not elsewhere", async () => {
+    const cluster = file(
+      "cluster.yaml",
+      `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, namespace: default, labels: {app: low}}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: high, namespace: default}
+spec: {nodeName: n2, priority: 1000, containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]}
+`,
+    );
+    const pod = (policy: string) =>
+      file(
+        `big-${policy}.yaml`,
+        `apiVersion: v1
+kind: Pod
+metadata: {name: big}
+spec: {priority: 100, preemptionPolicy: ${policy}, containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]}
+`,
+      );
+    const r = await run("why", "-f", pod("PreemptLowerPriority"), "--cluster", cluster, "-o", "json");
+    expect(r.stderr).toBe("");
+    const out = report(r.stdout);
+    expect(out.pod).toEqual({ namespace: "default", name: "big", schedulerName: "default-scheduler" });
+    expect(out.preemption).toEqual({
+      plugin: "DefaultPreemption",
+      eligible: true,
+      reason: "",
+      candidates: [{ node: "n1", victims: ["default/low"], pdbViolations: 0 }],
+      selected: "n1",
+      notHelpful: [
+        {
+          node: "n2",
+          code: "UnschedulableAndUnresolvable",
+          reasons: ["No preemption victims found for incoming preemptor"],
+        },
+      ],
+    });
+    const table = await run("why", "-f", pod("PreemptLowerPriority"), "--cluster", cluster);
+    expect(table.stdout).toContain("  n1: evict default/low (the node it picks)\n");
+
+    const never = await run("why", "-f", pod("Never"), "--cluster", cluster, "-o", "json");
+    expect(report(never.stdout).preemption).toMatchObject({
+      eligible: false,
+      reason: "not eligible due to preemptionPolicy=Never.",
+      candidates: [],
+    });
+
+    // A PodDisruptionBudget that allows no disruption: still a candidate, counted as a violation.
+    const pdb = file(
+      "pdb.yaml",
+      `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: low, namespace: default}
+spec: {minAvailable: 1, selector: {matchLabels: {app: low}}}
+status: {disruptionsAllowed: 0}
+`,
+    );
+    const withPdb = await run(
+      "why",
+      "-f",
+      pod("PreemptLowerPriority"),
+      "--cluster",
+      cluster,
+      "--cluster",
+      pdb,
+      "-o",
+      "json",
+    );
+    expect(report(withPdb.stdout).preemption.candidates).toEqual([
+      { node: "n1", victims: ["default/low"], pdbViolations: 1 },
+    ]);
+  });
+
+  it("bad input: one sentence and exit 1", async () => {
+    const ex = ["--cluster", "examples/cluster.yaml"];
+    expect(await run("why", "default/nope", ...ex)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: pod default/nope not found\n",
+    });
+    expect(await run("why", "shop/ingress-0", ...ex)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: pod shop/ingress-0 is not pending: it runs on node node-a1\n",
+    });
+    expect(await run("why", "default/audit-agent", ...ex)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        'error: pod default/audit-agent is for scheduler "security-scheduler", which no profile of the configuration is\n',
+    });
+    expect((await run("why", ...ex)).code).toBe(2);
+    expect((await run("why", "render-xl", ...ex)).code).toBe(2);
+  });
+
+  it("--kubeconfig: reads the cluster with GET requests only; an unreachable server is named", async () => {
+    const api = await FakeApiServer.start();
+    try {
+      api.put("Node", {
+        metadata: { name: "n1" },
+        status: { allocatable: { cpu: "1", memory: "1Gi", pods: "10" } },
+      });
+      api.put("Pod", {
+        metadata: { namespace: "default", name: "p" },
+        spec: { containers: [{ name: "c", image: "x", resources: { requests: { cpu: "2" } } }] },
+      });
+      const kubeconfig = file("kubeconfig", api.kubeConfigYAML());
+      const r = await run("why", "default/p", "--kubeconfig", kubeconfig, "-o", "json");
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(report(r.stdout).groups.map((g) => g.reason)).toEqual(["Insufficient cpu"]);
+      expect(api.requests.length).toBeGreaterThan(0);
+      // list and watch are GETs; nothing else reached the server.
+      expect(api.requests.filter((q) => q.method !== "GET").map((q) => `${q.method} ${q.path}`)).toEqual([]);
+      const away = file("away", api.kubeConfigYAML().replace(api.url, "http://127.0.0.1:1"));
+      const down = await run("why", "default/p", "--kubeconfig", away);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(/^error: .*away: .*127\.0\.0\.1:1/);
+    } finally {
+      await api.close();
+    }
+  });
+});

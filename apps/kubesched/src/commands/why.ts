@@ -1,0 +1,147 @@
+// kubesched why NS/NAME: every reason a pending pod does not fit, on every node, and what
+// preemption would do (see @kubesched/cluster's why). Snapshot (--cluster) or cluster
+// (--kubeconfig, read-only: it lists), or a pod spec (-f FILE) tried on either.
+import type { Pod } from "@kubesched/api";
+import { AdmissionError, WhyError, type WhyReport, why, whyReportSchema } from "@kubesched/cluster";
+import { formatFilterDetail } from "@kubesched/runtime";
+import { defineCommand } from "../cli";
+import { boolFlag, valueFlag } from "../flags";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
+import { formatted, writeOutput } from "./outputs";
+import {
+  clusterInputFlags,
+  configFlag,
+  optionsFlag,
+  outFlag,
+  outputFlag,
+  pluginFlag,
+  seedFlag,
+} from "./shared-flags";
+import { forTerminal } from "./table";
+
+/** The report for people: the reasons grouped, every node's reasons, preemption. */
+export function renderWhyTable(report: WhyReport): string {
+  const r = forTerminal(report);
+  const { pod, summary } = r;
+  const lines = [
+    `Pod ${pod.namespace}/${pod.name} (${pod.schedulerName}): ${summary.feasible}/${summary.nodes} nodes fit.`,
+  ];
+  const pre = r.preFilter.filter((p) => p.code !== "Success" && p.code !== "Skip");
+  const narrowing = r.preFilter.filter((p) => p.nodeNames !== undefined);
+  if (pre.length > 0 || narrowing.length > 0) {
+    lines.push("", "PreFilter:");
+    for (const p of pre) lines.push(`  ${p.plugin}: ${p.code}: ${p.reasons.join(", ")}`);
+    for (const p of narrowing) lines.push(`  ${p.plugin}: only nodes ${p.nodeNames?.join(", ")}`);
+  }
+  lines.push("", "Reasons:");
+  for (const g of r.groups) {
+    const n = `${g.count} node${g.count === 1 ? "" : "s"}`;
+    lines.push(`  ${n}: ${g.reason}${g.detail ? ` (${g.detail})` : ""}${g.plugin ? ` [${g.plugin}]` : ""}`);
+  }
+  lines.push("", "Nodes:");
+  for (const n of r.nodes) {
+    if (n.rejections.length === 0 && n.excludedBy.length === 0) {
+      lines.push(`  ${n.name}: fits`);
+      continue;
+    }
+    lines.push(`  ${n.name}:${n.withNominatedPods ? " (with the pods nominated to it)" : ""}`);
+    if (n.excludedBy.length > 0) lines.push(`    left out by PreFilter of ${n.excludedBy.join(", ")}`);
+    for (const rej of n.rejections) {
+      lines.push(`    ${rej.plugin || "nominated pods"}: ${rej.reasons.join(", ")}`);
+      for (const d of rej.details) lines.push(`      ${formatFilterDetail(d)}`);
+    }
+  }
+  const p = r.preemption;
+  lines.push("", `Preemption${p.plugin ? ` (${p.plugin})` : ""}:`);
+  if (p.reason) lines.push(`  ${p.reason}`);
+  for (const c of p.candidates) {
+    const pdb = c.pdbViolations > 0 ? `, violating ${c.pdbViolations} PodDisruptionBudget(s)` : "";
+    const selected = c.node === p.selected ? " (the node it picks)" : "";
+    lines.push(`  ${c.node}: evict ${c.victims.join(", ")}${pdb}${selected}`);
+  }
+  for (const n of p.notHelpful) lines.push(`  ${n.node}: not helpful: ${n.reasons.join(", ") || n.code}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export const whyCommand = defineCommand({
+  name: "why",
+  summary: "Why a pending pod does not fit: every reason on every node, and what preemption would do.",
+  args: [{ name: "NS/NAME", required: false }],
+  flags: [
+    ...clusterInputFlags,
+    valueFlag({
+      name: "filename",
+      short: "f",
+      value: "FILE",
+      description: "A Pod manifest to try on the cluster instead of a pending pod of it.",
+    }),
+    configFlag,
+    pluginFlag,
+    optionsFlag,
+    seedFlag,
+    outputFlag,
+    outFlag("the report"),
+    boolFlag({ name: "schema", description: "Print the JSON Schema of the WhyReport output and exit." }),
+  ],
+  async run(ctx) {
+    if (ctx.flags.schema === true) {
+      ctx.io.stdout(`${JSON.stringify(whyReportSchema, null, 2)}\n`);
+      return 0;
+    }
+    const file = ctx.flags.filename;
+    const arg = ctx.args[0];
+    if ((arg === undefined) === (file === undefined)) {
+      ctx.io.stderr(
+        "error: give either NS/NAME (a pending pod of the cluster) or -f FILE (a Pod manifest)\n",
+      );
+      return 2;
+    }
+    if (arg !== undefined && !/^[^/]+\/[^/]+$/.test(arg)) {
+      ctx.io.stderr(`error: ${arg}: use NAMESPACE/NAME\n`);
+      return 2;
+    }
+    const config = loadConfigFlag(ctx, ctx.flags.config);
+    if (config === null) return 1;
+    const loaded = await loadClusterInput(ctx);
+    if (loaded === 1 || loaded === 2) return loaded;
+    const objects = [...loaded.objects];
+    let target: { namespace: string; name: string };
+    if (file !== undefined) {
+      const t = loadObjectsFlag(ctx, [file], ctx.flags["max-input-size"]);
+      if (t === null) return 1;
+      const only = t.objects[0];
+      if (t.objects.length !== 1 || only?.kind !== "Pod") {
+        ctx.io.stderr(`error: ${file}: expected exactly one Pod, found ${t.objects.length} object(s)\n`);
+        return 1;
+      }
+      const pod = only.obj as Pod;
+      const namespace = pod.metadata?.namespace || "default";
+      target = { namespace, name: pod.metadata?.name ?? "" };
+      objects.push({ ...only, obj: { ...pod, metadata: { ...pod.metadata, namespace } } });
+    } else {
+      const [namespace = "", name = ""] = (arg ?? "").split("/");
+      target = { namespace, name };
+    }
+    let report: WhyReport;
+    try {
+      report = await why({
+        config,
+        registry: ctx.registry,
+        objects,
+        pod: target,
+        logger: ctx.logger,
+        seed: ctx.flags.seed,
+      });
+    } catch (e) {
+      if (e instanceof WhyError) {
+        ctx.io.stderr(`error: ${e.message}\n`);
+        return 1;
+      }
+      if (!(e instanceof AdmissionError)) throw e;
+      printErrors(ctx, e.errors);
+      return 1;
+    }
+    const text = formatted(ctx.flags.output, report, () => renderWhyTable(report));
+    return writeOutput(ctx, ctx.flags.out, text) ? 0 : 1;
+  },
+});

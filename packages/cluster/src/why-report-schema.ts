@@ -1,0 +1,140 @@
+// The JSON Schema of `kubesched why -o json|yaml` (WhyReport in why.ts, the details from
+// @kubesched/framework's FilterDetail), as `kubesched why --schema` prints it. The CLI's tests
+// validate their outputs against it; `additionalProperties: false` everywhere makes an added
+// field a schema change.
+
+const codes = {
+  enum: ["Success", "Error", "Unschedulable", "UnschedulableAndUnresolvable", "Wait", "Skip", "Pending"],
+};
+const strings = { type: "array", items: { type: "string" } };
+const nullableInt = { type: ["integer", "null"] };
+
+/** An object schema whose every property is required. */
+function object(properties: Record<string, unknown>, optional: readonly string[] = []) {
+  return {
+    type: "object",
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    additionalProperties: false,
+    properties,
+  };
+}
+
+const details = [
+  object({
+    kind: { const: "InsufficientResource" },
+    resource: { type: "string" },
+    requested: { type: "number" },
+    used: { type: "number" },
+    capacity: { type: "number" },
+    short: { type: "number" },
+  }),
+  object({
+    kind: { const: "UntoleratedTaint" },
+    taint: object(
+      {
+        key: { type: "string" },
+        value: { type: "string" },
+        effect: { type: "string" },
+        timeAdded: { type: "string" },
+      },
+      ["value", "timeAdded"],
+    ),
+  }),
+  object({ kind: { const: "Cordoned" } }),
+  object({
+    kind: { const: "NodeLabelMismatch" },
+    source: { type: "string" },
+    requirement: { type: "string" },
+    key: { type: "string" },
+    nodeValue: { type: ["string", "null"] },
+  }),
+  object({
+    kind: { const: "HostPortConflict" },
+    protocol: { type: "string" },
+    hostIP: { type: "string" },
+    hostPort: { type: "integer" },
+  }),
+  object({
+    kind: { const: "TopologySpread" },
+    topologyKey: { type: "string" },
+    domain: { type: ["string", "null"] },
+    matchingPods: nullableInt,
+    minMatchingPods: nullableInt,
+    skew: nullableInt,
+    maxSkew: { type: "integer" },
+  }),
+  object({
+    kind: { const: "PodAffinity" },
+    rule: { enum: ["affinity", "antiAffinity", "existingAntiAffinity"] },
+    topologyKey: { type: "string" },
+    domain: { type: ["string", "null"] },
+    pods: strings,
+  }),
+];
+
+/** The version of the WhyReport contract (its apiVersion and the schema's `$id`). */
+export const whyReportSchemaVersion = "v1alpha1";
+
+/** The JSON Schema (draft 2020-12) of WhyReport. */
+export const whyReportSchema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: `https://kubesched.io/schemas/${whyReportSchemaVersion}/why-report.json`,
+  title: "WhyReport",
+  ...object({
+    apiVersion: { const: `kubesched.io/${whyReportSchemaVersion}` },
+    kind: { const: "WhyReport" },
+    pod: object({
+      namespace: { type: "string" },
+      name: { type: "string" },
+      schedulerName: { type: "string" },
+    }),
+    summary: object({ nodes: { type: "integer" }, feasible: { type: "integer" } }),
+    preFilter: {
+      type: "array",
+      items: object({ plugin: { type: "string" }, code: codes, reasons: strings, nodeNames: strings }, [
+        "nodeNames",
+      ]),
+    },
+    groups: {
+      type: "array",
+      items: object({
+        plugin: { type: "string" },
+        reason: { type: "string" },
+        detail: { type: "string" },
+        count: { type: "integer" },
+        nodes: strings,
+      }),
+    },
+    nodes: {
+      type: "array",
+      items: object({
+        name: { type: "string" },
+        excludedBy: strings,
+        withNominatedPods: { type: "boolean" },
+        rejections: {
+          type: "array",
+          items: object({
+            plugin: { type: "string" },
+            code: codes,
+            reasons: strings,
+            details: { type: "array", items: { oneOf: details } },
+          }),
+        },
+      }),
+    },
+    preemption: object({
+      plugin: { type: ["string", "null"] },
+      eligible: { type: "boolean" },
+      reason: { type: "string" },
+      candidates: {
+        type: "array",
+        items: object({ node: { type: "string" }, victims: strings, pdbViolations: { type: "integer" } }),
+      },
+      selected: { type: ["string", "null"] },
+      notHelpful: {
+        type: "array",
+        items: object({ node: { type: "string" }, code: codes, reasons: strings }),
+      },
+    }),
+  }),
+} as const;

@@ -1,0 +1,210 @@
+// kubesched why: why a pending pod does not fit, on a snapshot. Every reason on every node (the
+// scheduler's all-filters diagnostic pass, with the plugins' numbers), grouped for people, and
+// preemption as the pod's PostFilter plugin would find it: which victims on which node, and why
+// preemption fails where it does (upstream preemption.Evaluator's dry run, on every node). It
+// explains and changes nothing: no cycle runs, nothing is nominated, evicted or bound.
+import { type Pod, podKey } from "@kubesched/api";
+import type { KubeSchedulerConfiguration } from "@kubesched/config";
+import {
+  Code,
+  type CodeName,
+  CycleState,
+  codeName,
+  type Features,
+  type FilterDetail,
+  type Logger,
+  NodeToStatus,
+  type Registry,
+  type Status,
+} from "@kubesched/framework";
+import type { Evaluator } from "@kubesched/preemption";
+import { type FilterDiagnosis, type Framework, groupFilterDiagnosis } from "@kubesched/runtime";
+import { admit } from "./admission";
+import type { SourcedObject } from "./load";
+import { openSimulation } from "./simulate";
+
+/** The versioned output of `kubesched why` (schema: whyReportSchema). */
+export interface WhyReport {
+  apiVersion: "kubesched.io/v1alpha1";
+  kind: "WhyReport";
+  pod: { namespace: string; name: string; schedulerName: string };
+  /** Nodes in the snapshot and how many every Filter passes. */
+  summary: { nodes: number; feasible: number };
+  /** Every PreFilter plugin's outcome. */
+  preFilter: { plugin: string; code: CodeName; reasons: string[]; nodeNames?: string[] }[];
+  /** The nodes grouped by reason, largest group first. */
+  groups: { plugin: string; reason: string; detail: string; count: number; nodes: string[] }[];
+  /** Every node: every Filter plugin's rejection, with the plugins' details. */
+  nodes: {
+    name: string;
+    excludedBy: string[];
+    withNominatedPods: boolean;
+    rejections: { plugin: string; code: CodeName; reasons: string[]; details: FilterDetail[] }[];
+  }[];
+  preemption: WhyPreemption;
+}
+
+/** What preemption would do for the pod. */
+export interface WhyPreemption {
+  /** The PostFilter plugin that preempts (DefaultPreemption); null when the profile has none. */
+  plugin: string | null;
+  /** Whether the pod may preempt (preemptionPolicy, a nominated node with terminating victims). */
+  eligible: boolean;
+  /** Why not, or why preemption is not needed. */
+  reason: string;
+  /** Nodes where evicting lower-priority pods lets the pod fit, with the victims. */
+  candidates: { node: string; victims: string[]; pdbViolations: number }[];
+  /** The candidate the plugin would pick among all of them; null when none. */
+  selected: string | null;
+  /** Nodes where preemption cannot help, with why. */
+  notHelpful: { node: string; code: CodeName; reasons: string[] }[];
+}
+
+/** Bad input for why: the pod is not pending, not found, or of another scheduler. */
+export class WhyError extends Error {}
+
+export interface WhyOptions {
+  config: KubeSchedulerConfiguration;
+  registry: Registry;
+  objects: readonly SourcedObject[];
+  /** The pending pod, as namespace/name among the objects. */
+  pod: { namespace: string; name: string };
+  logger: Logger;
+  features?: Partial<Features>;
+  seed?: number;
+}
+
+function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {
+  return s === null
+    ? { code: "Success", reasons: [] }
+    : { code: codeName(s.code), reasons: [...s.getReasons()] };
+}
+
+/** Why the pod does not fit, on the objects' cluster; WhyError for bad input. */
+export async function why(opts: WhyOptions): Promise<WhyReport> {
+  const key = `${opts.pod.namespace}/${opts.pod.name}`;
+  const { session, pending } = await openSimulation(
+    {
+      config: opts.config,
+      registry: opts.registry,
+      logger: opts.logger,
+      ...(opts.features ? { features: opts.features } : {}),
+      seed: opts.seed ?? 0,
+    },
+    admit(opts.objects),
+  );
+  const sched = session.sched;
+  try {
+    const pod = pending.find((p) => podKey(p) === key);
+    if (pod === undefined) {
+      const running = session.cluster.pods.get(opts.pod.namespace, opts.pod.name);
+      if (running) throw new WhyError(`pod ${key} is not pending: it runs on node ${running.spec?.nodeName}`);
+      throw new WhyError(`pod ${key} not found`);
+    }
+    const schedulerName = pod.spec?.schedulerName || "default-scheduler";
+    const fwk = sched.frameworkForPod(pod);
+    const d = sched.diagnoseFilters(pod);
+    if (fwk === undefined || d === undefined) {
+      throw new WhyError(
+        `pod ${key} is for scheduler "${schedulerName}", which no profile of the configuration is`,
+      );
+    }
+    return {
+      apiVersion: "kubesched.io/v1alpha1",
+      kind: "WhyReport",
+      pod: { namespace: opts.pod.namespace, name: opts.pod.name, schedulerName },
+      summary: {
+        nodes: d.nodes.length,
+        feasible: d.nodes.filter((n) => n.rejections.length === 0 && n.excludedBy.length === 0).length,
+      },
+      preFilter: d.preFilter.map((p) => ({
+        plugin: p.plugin,
+        ...reasonsOf(p.status),
+        ...(p.nodeNames ? { nodeNames: [...p.nodeNames].sort() } : {}),
+      })),
+      groups: groupFilterDiagnosis(d).map((g) => ({ ...g, count: g.nodes.length })),
+      nodes: d.nodes.map((n) => ({
+        name: n.nodeName,
+        excludedBy: n.excludedBy,
+        withNominatedPods: n.withNominatedPods,
+        rejections: n.rejections.map((r) => ({
+          plugin: r.plugin,
+          ...reasonsOf(r.status),
+          details: r.details,
+        })),
+      })),
+      preemption: preemption(fwk, pod, d),
+    };
+  } finally {
+    sched.close();
+  }
+}
+
+/** A PostFilter plugin with upstream's preemption Evaluator (DefaultPreemption, CapacityScheduling). */
+function preemptingPlugin(fwk: Framework): { name: string; evaluator: Evaluator } | null {
+  for (const { name } of fwk.listPlugins().postFilter ?? []) {
+    const pl = fwk.plugin(name) as { evaluator?: Evaluator } | undefined;
+    if (pl?.evaluator !== undefined) return { name, evaluator: pl.evaluator };
+  }
+  return null;
+}
+
+/**
+ * The preemption dry run on every node the cycle's statuses leave to it: the statuses are the
+ * diagnostic pass' first rejections (the cycle's), nodes a PreFilter result leaves out are
+ * unresolvable, as in a cycle.
+ */
+function preemption(fwk: Framework, pod: Pod, d: FilterDiagnosis): WhyPreemption {
+  const none = { candidates: [], selected: null, notHelpful: [] };
+  const p = preemptingPlugin(fwk);
+  if (p === null)
+    return { plugin: null, eligible: false, reason: "the profile has no preemption plugin", ...none };
+  if (d.nodes.some((n) => n.rejections.length === 0 && n.excludedBy.length === 0)) {
+    return { plugin: p.name, eligible: false, reason: "the pod fits: no preemption needed", ...none };
+  }
+  const state = new CycleState();
+  const pre = fwk.runPreFilterPlugins(state, pod);
+  const m = new NodeToStatus();
+  if (pre.status !== null && !pre.status.isSuccess()) {
+    m.absentNodesStatus = pre.status;
+  } else {
+    for (const n of d.nodes) {
+      const first = n.rejections[0]?.status;
+      if (n.excludedBy.length === 0 && first !== undefined) m.set(n.nodeName, first);
+    }
+  }
+  const { evaluator } = p;
+  const { eligible, reason } = evaluator.iface.podEligibleToPreemptOthers(
+    pod,
+    m.get(pod.status?.nominatedNodeName ?? ""),
+  );
+  if (!eligible) return { plugin: p.name, eligible, reason, ...none };
+  const lister = fwk.snapshotSharedLister().nodeInfos();
+  const potential = m.nodesForStatusCode(lister, Code.Unschedulable);
+  const pdbs = fwk.listers().podDisruptionBudgets.list();
+  const dry = evaluator.dryRunPreemption(state, pod, potential, pdbs, 0, potential.length);
+  const selected = evaluator.selectCandidate(dry.candidates);
+  const potentialNames = new Set(potential.map((n) => n.nodeName));
+  const notHelpful: WhyPreemption["notHelpful"] = [];
+  for (const ni of lister.list()) {
+    const name = ni.nodeName;
+    if (!potentialNames.has(name)) {
+      // Rejected by something removing pods cannot change (the cycle's status says what).
+      notHelpful.push({ node: name, ...reasonsOf(m.get(name)) });
+    } else if (dry.nodeToStatus.has(name)) {
+      notHelpful.push({ node: name, ...reasonsOf(dry.nodeToStatus.get(name)) });
+    }
+  }
+  return {
+    plugin: p.name,
+    eligible: true,
+    reason: dry.candidates.length === 0 ? "preemption is not helpful on any node" : "",
+    candidates: dry.candidates.map((c) => ({
+      node: c.name,
+      victims: c.victims.pods.map(podKey),
+      pdbViolations: c.victims.numPDBViolations,
+    })),
+    selected: selected?.name ?? null,
+    notHelpful,
+  };
+}
