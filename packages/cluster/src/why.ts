@@ -71,6 +71,8 @@ export interface WhyOptions {
   pod: { namespace: string; name: string };
   logger: Logger;
   features?: Partial<Features>;
+  /** The emulated Kubernetes release (`--emulated-version`; SimulateOptions.kubernetesVersion). */
+  kubernetesVersion?: string;
   seed?: number;
 }
 
@@ -89,6 +91,7 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
       registry: opts.registry,
       logger: opts.logger,
       ...(opts.features ? { features: opts.features } : {}),
+      ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
       seed: opts.seed ?? 0,
     },
     admit(opts.objects),

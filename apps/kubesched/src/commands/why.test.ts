@@ -128,7 +128,7 @@ spec: {priority: 100, preemptionPolicy: ${policy}, containers: [{name: c, image:
         {
           node: "n2",
           code: "UnschedulableAndUnresolvable",
-          reasons: ["No preemption victims found for incoming preemptor"],
+          reasons: ["No preemption victims found for incoming pod"],
         },
       ],
     });
@@ -166,6 +166,44 @@ status: {disruptionsAllowed: 0}
     expect(report(withPdb.stdout).preemption.candidates).toEqual([
       { node: "n1", victims: ["default/low"], pdbViolations: 1 },
     ]);
+  });
+
+  it("takes --emulated-version and --feature-gates as simulate does (issue 27)", async () => {
+    const at135 = await run(
+      "why",
+      "default/render-xl",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--emulated-version",
+      "1.35",
+      "-o",
+      "json",
+    );
+    expect(at135.stderr).toBe("");
+    expect(at135.code).toBe(0);
+    expect(report(at135.stdout).nodes).toHaveLength(6);
+    const old = await run(
+      "why",
+      "default/render-xl",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--emulated-version",
+      "1.32",
+    );
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain("emulation version 1.32 is not between [1.33, 1.37.0]");
+    const locked = await run(
+      "why",
+      "default/render-xl",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--feature-gates",
+      "DRAPrioritizedList=false",
+    );
+    expect(locked.code).not.toBe(0);
+    expect(locked.stderr).toContain(
+      "cannot set feature gate DRAPrioritizedList to false, feature is locked to true",
+    );
   });
 
   it("bad input: one sentence and exit 1", async () => {

@@ -11,10 +11,13 @@ import { formatted, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
   configFlag,
+  emulationFlags,
+  emulationOf,
   optionsFlag,
   outFlag,
   outputFlag,
   pluginFlag,
+  schedulerEmulation,
   seedFlag,
 } from "./shared-flags";
 import { forTerminal } from "./table";
@@ -78,6 +81,7 @@ export const whyCommand = defineCommand({
     configFlag,
     pluginFlag,
     optionsFlag,
+    ...emulationFlags,
     seedFlag,
     outputFlag,
     outFlag("the report"),
@@ -100,7 +104,8 @@ export const whyCommand = defineCommand({
       ctx.io.stderr(`error: ${arg}: use NAMESPACE/NAME\n`);
       return 2;
     }
-    const config = loadConfigFlag(ctx, ctx.flags.config);
+    const emulation = emulationOf(ctx);
+    const config = loadConfigFlag(ctx, ctx.flags.config, emulation);
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
@@ -130,6 +135,7 @@ export const whyCommand = defineCommand({
         objects,
         pod: target,
         logger: ctx.logger,
+        ...schedulerEmulation(emulation),
         seed: ctx.flags.seed,
       });
     } catch (e) {
