@@ -483,8 +483,9 @@ export const workloads: Workload[] = [
   },
   {
     // Schedulable pods interleaved with a priority-10 preemptor (3 CPU: evicts 3 of a node's 4
-    // low-priority pods) every 200 ms. Our preemption prepares its candidate inside PostFilter;
-    // upstream's floor is the same for the async and sync variants.
+    // low-priority pods) every 200 ms. Runs with async preemption (SchedulerAsyncPreemption, the
+    // default): the victims are deleted off the scheduling cycle while DefaultPreemption's
+    // PreEnqueue holds the preemptor; upstream's floor is the same for the async and sync variants.
     name: "PreemptionAsync/5000Nodes",
     source: misc,
     ops: [

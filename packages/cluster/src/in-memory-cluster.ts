@@ -123,14 +123,30 @@ export class InMemoryCluster implements ClusterSource {
   /** The objects of the custom resources the plugins declare. */
   readonly custom: CustomResourceStores;
 
+  /** How long a DELETE through `client()` takes, in the clock's milliseconds (0: at once). */
+  readonly deleteLatencyMs: number;
+  /** DELETE requests through `client()` not answered yet. */
+  private callsInFlight = 0;
+
   constructor(
     readonly clock: Clock,
     opts: {
       /** Custom resources whose objects the cluster holds (`customResourcesOf(registry)`). */
       customResources?: readonly CustomResource[];
+      /**
+       * The API latency of a DELETE through `client()` (preemption's victims), on `clock`: the
+       * pod goes and the call returns this many milliseconds after it was made. Default 0.
+       */
+      deleteLatencyMs?: number;
     } = {},
   ) {
     this.custom = new CustomResourceStores(opts.customResources ?? []);
+    this.deleteLatencyMs = opts.deleteLatencyMs ?? 0;
+  }
+
+  /** API calls through `client()` still waiting out their latency (see `deleteLatencyMs`). */
+  pendingCalls(): number {
+    return this.callsInFlight;
   }
 
   private nextRV(): string {
@@ -309,12 +325,26 @@ export class InMemoryCluster implements ClusterSource {
   client(): ClusterClient {
     return {
       bindPod: async (pod, nodeName) => this.bindPod(pod, nodeName),
-      deletePod: async (pod) => {
-        this.delete("Pod", pod);
-      },
+      deletePod: (pod) => this.afterLatency(this.deleteLatencyMs, () => this.delete("Pod", pod)),
       patchPodStatus: async (pod, patch) => this.patchPodStatus(pod, patch),
       bindVolumes: async (bindings, provisions) => this.bindVolumes(bindings, provisions),
     };
+  }
+
+  /** Runs `apply` `ms` from now on the clock (at once for 0): an API call's answer. */
+  private afterLatency(ms: number, apply: () => void): Promise<void> {
+    if (ms <= 0) {
+      apply();
+      return Promise.resolve();
+    }
+    this.callsInFlight++;
+    return new Promise((resolve) => {
+      this.clock.setTimeout(() => {
+        this.callsInFlight--;
+        apply();
+        resolve();
+      }, ms);
+    });
   }
 
   eventRecorder(): EventRecorder {

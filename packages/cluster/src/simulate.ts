@@ -110,7 +110,16 @@ export interface SimulateOptions {
   timing?: boolean;
   /** Stop when simulated time passes this many ms without a pod being bound (default 1 h). */
   idleHorizonMs?: number;
+  /**
+   * The simulated API latency of a pod DELETE (preemption's victims), in ms of simulated time
+   * (default {@link defaultDeleteLatencyMs}). With async preemption (SchedulerAsyncPreemption)
+   * the preemptor waits at DefaultPreemption's PreEnqueue meanwhile.
+   */
+  deleteLatencyMs?: number;
 }
+
+/** The default simulated latency of a pod DELETE: an API server round trip. */
+export const defaultDeleteLatencyMs = 0;
 
 /** The simulated epoch: 2026-01-01T00:00:00Z. */
 export const simulationEpoch = Date.UTC(2026, 0, 1);
@@ -150,6 +159,11 @@ export interface SimulationSession {
   addPending(pod: Pod): void;
   /** Runs the loop until nothing can move any more. */
   drain(): Promise<void>;
+  /**
+   * Lets work started off the scheduling cycle (async preemption's API calls) run as far as it
+   * can without simulated time passing: a macrotask runs after every pending promise job.
+   */
+  settle(): Promise<void>;
 }
 
 /**
@@ -161,7 +175,10 @@ export async function openSimulation(
   objects: readonly SourcedObject[],
 ): Promise<{ session: SimulationSession; pending: Pod[] }> {
   const clock = new ManualClock(simulationEpoch);
-  const cluster = new InMemoryCluster(clock, { customResources: customResourcesOf(opts.registry) });
+  const cluster = new InMemoryCluster(clock, {
+    customResources: customResourcesOf(opts.registry),
+    deleteLatencyMs: opts.deleteLatencyMs ?? defaultDeleteLatencyMs,
+  });
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 
   // Everything but pods first, so pods see their namespaces, classes and nodes.
@@ -221,6 +238,7 @@ export async function openSimulation(
       clock.advance(0.001);
       cluster.apply("Pod", p);
     },
+    settle: () => new Promise<void>((resolve) => setImmediate(resolve)),
     async drain() {
       // The idle horizon counts from the last binding or from this call, whichever is later: a
       // session drained again after a cluster change gets a full horizon for it.
@@ -231,10 +249,15 @@ export async function openSimulation(
         }
         await sched.waitForBindings();
         if (sched.queue.hasActive()) continue;
+        // Work started off the scheduling cycle (async preemption) goes as far as it can first.
+        await session.settle();
+        if (sched.queue.hasActive()) continue;
         // Idle. Unschedulable pods wait for cluster events, and none will come from outside.
-        // Only pods in backoff (after errors) or waiting at Permit can still move on their own:
-        // let simulated time pass to the next timer (the queue's flushes, Permit timeouts).
-        if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0) return;
+        // Only pods in backoff (after errors), waiting at Permit, or waiting for API calls to
+        // return (preemption's deletions) can still move: let simulated time pass to the next
+        // timer (the queue's flushes, Permit timeouts, API latency).
+        if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0 && cluster.pendingCalls() === 0)
+          return;
         const next = clock.nextTimerAt();
         if (next === null || next - Math.max(lastProgress, start) > horizon) return;
         clock.advanceTo(next);

@@ -112,6 +112,46 @@ describe("KubeClusterSource with the scheduler", () => {
     await stop();
   });
 
+  it("async preemption: deletes the victims through the API, then binds the preemptor once", async () => {
+    server.put("Node", makeNode().name("n1").capacity({ cpu: "3", memory: "8Gi", pods: "10" }).obj());
+    for (const v of ["v1", "v2", "v3"]) {
+      server.put(
+        "Pod",
+        makePod().name(v).namespace("default").node("n1").priority(0).req({ cpu: "1" }).obj(),
+      );
+    }
+    server.put("Pod", makePod().name("high").namespace("default").priority(100).req({ cpu: "3" }).obj());
+    const { stop } = await startScheduler();
+    await waitFor(
+      () => server.requestsTo("POST", "/api/v1/namespaces/default/pods/high/binding").length > 0,
+      20_000,
+      "the preemptor's binding",
+    );
+    // Each victim was deleted (200). A later DELETE may find it gone (404, tolerated): the
+    // emulator deletes at once, and a watch event that arrives after the preemption finished
+    // can send the preemptor through another cycle before the informer saw every deletion, as
+    // upstream's with zero-grace victims.
+    const deleted = server.requests
+      .filter((r) => r.method === "DELETE" && r.status === 200)
+      .map((r) => r.path);
+    expect(deleted.sort()).toEqual(["v1", "v2", "v3"].map((v) => `/api/v1/namespaces/default/pods/${v}`));
+    expect(
+      server.requests.filter((r) => r.method === "DELETE" && r.status !== 200 && r.status !== 404),
+    ).toEqual([]);
+    // The preemptor waited for its victims: bound after the last successful DELETE.
+    const lastDelete = Math.max(
+      ...server.requests.flatMap((r, i) => (r.method === "DELETE" && r.status === 200 ? [i] : [])),
+    );
+    const binding = server.requests.findIndex((r) => r.method === "POST" && r.path.endsWith("/high/binding"));
+    expect(binding).toBeGreaterThan(lastDelete);
+    await waitFor(() => source.listers().pods.get("default", "high")?.spec?.nodeName === "n1");
+    await stop();
+    expect(server.requestsTo("POST", /\/binding$/).map((r) => r.path)).toEqual([
+      "/api/v1/namespaces/default/pods/high/binding",
+    ]);
+    expect(server.list("Pod").map((p) => p.metadata?.name)).toEqual(["high"]);
+  });
+
   it("patches PodScheduled=False on the status subresource and posts FailedScheduling", async () => {
     server.put("Node", makeNode().name("n1").capacity({ cpu: "4", memory: "8Gi" }).obj());
     server.put("Pod", makePod().name("big").namespace("default").req({ cpu: "100" }).obj());

@@ -2,12 +2,15 @@
 // for PostFilter plugins: DefaultPreemption, and out-of-tree ones such as CapacityScheduling.
 export {
   type Candidate,
+  Executor,
+  getLowerPriorityNominatedPods,
+  type PreemptPodFunc,
+} from "./executor";
+export {
   type CandidateScoreFunc,
   type DryRunResult,
   Evaluator,
-  getLowerPriorityNominatedPods,
   type PreemptionInterface,
-  type PreemptPodFunc,
   pickOneNodeForPreemption,
   postFilterResultWithNominatedNode,
   type SelectVictimsResult,

@@ -1,6 +1,10 @@
 // Ports of upstream pkg/scheduler/framework/preemption/preemption_test.go (TestNodesWherePreemptionMightHelp,
-// TestDryRunPreemption) and executor_test.go (TestPrepareCandidate, synchronous mode; TestPreemptPod), run
-// through the Evaluator with a fake PreemptionInterface as upstream's FakePostFilterPlugin.
+// TestDryRunPreemption) and v1.37's executor_test.go (TestPrepareCandidate with async preemption on
+// and off, TestIsPodRunningPreemption, TestPrepareCandidateAsyncSetsPreemptingSets,
+// TestAsyncPreemptionFailure, TestPreemptPod; their pod-group cases are not ported: no pod-group
+// preemption here), run through the Evaluator and its Executor on a harness framework, with a fake
+// PreemptionInterface as upstream's FakePostFilterPlugin. Where upstream polls for the goroutine,
+// these tests await Executor.settled().
 import type { Pod, PodCondition, PodDisruptionBudget } from "@kubesched/api";
 import {
   type ClusterClient,
@@ -38,8 +42,8 @@ import {
   statusSummary,
 } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
+import { type Candidate, Executor } from "./executor";
 import {
-  type Candidate,
   Evaluator,
   type PreemptionInterface,
   pickOneNodeForPreemption,
@@ -332,16 +336,24 @@ class FakeClient implements ClusterClient {
   readonly patched: Array<{ name: string; patch: PodStatusPatch }> = [];
   constructor(readonly existing: Set<string>) {}
   async bindPod(): Promise<void> {}
+  deletionFailure = false;
+  patchFailure = false;
   async deletePod(pod: Pod): Promise<void> {
     const name = pod.metadata?.name ?? "";
-    if (name === "fail-victim") throw new Error("delete pod failed");
+    if (name === "fail-victim") {
+      this.deletionFailure = true;
+      throw new Error("delete pod failed");
+    }
     if (name === "not-found-victim") throw notFound(name);
     this.deleted.push(name);
     if (!this.existing.has(name)) throw notFound(name);
   }
   async patchPodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {
     const name = pod.metadata?.name ?? "";
-    if (name === "fail-victim") throw new Error("patch pod status failed");
+    if (name === "fail-victim") {
+      this.patchFailure = true;
+      throw new Error("patch pod status failed");
+    }
     if (name === "not-found-victim") throw notFound(name);
     this.patched.push({ name, patch });
   }
@@ -399,7 +411,13 @@ describe("TestPrepareCandidate", () => {
     testPods: Pod[];
     /** Any of these is acceptable ("" meaning nothing deleted). */
     expectedDeletedPod: string[];
+    expectedDeletionError?: boolean;
+    expectedPatchError?: boolean;
+    /** Only compared when async preemption is disabled. */
     expectedStatus: string | null;
+    /** Only compared when async preemption is enabled. */
+    expectedPreemptingMap?: string[];
+    expectedActivatedPods?: string[];
   }> = [
     {
       name: "no victims",
@@ -414,6 +432,7 @@ describe("TestPrepareCandidate", () => {
       testPods: [victim1],
       expectedDeletedPod: ["victim1"],
       expectedStatus: null,
+      expectedPreemptingMap: ["preemptor"],
     },
     {
       name: "one victim, but victim is already being deleted",
@@ -428,6 +447,7 @@ describe("TestPrepareCandidate", () => {
       testPods: [],
       expectedDeletedPod: [],
       expectedStatus: null,
+      expectedPreemptingMap: ["preemptor"],
     },
     {
       name: "one victim with same condition",
@@ -435,6 +455,7 @@ describe("TestPrepareCandidate", () => {
       testPods: [victim1WithMatchingCondition],
       expectedDeletedPod: ["victim1"],
       expectedStatus: null,
+      expectedPreemptingMap: ["preemptor"],
     },
     {
       name: "one victim, not-found victim error is ignored when patching",
@@ -442,6 +463,7 @@ describe("TestPrepareCandidate", () => {
       testPods: [],
       expectedDeletedPod: ["victim1"],
       expectedStatus: null,
+      expectedPreemptingMap: ["preemptor"],
     },
     {
       name: "one victim, but pod deletion failed",
@@ -450,8 +472,11 @@ describe("TestPrepareCandidate", () => {
         victims: { pods: [failVictim1WithMatchingCondition], numPDBViolations: 0 },
       },
       testPods: [],
+      expectedDeletionError: true,
       expectedDeletedPod: [],
       expectedStatus: "delete pod failed",
+      expectedPreemptingMap: ["preemptor"],
+      expectedActivatedPods: ["preemptor"],
     },
     {
       name: "one victim, not-found victim error is ignored when deleting",
@@ -459,49 +484,343 @@ describe("TestPrepareCandidate", () => {
       testPods: [],
       expectedDeletedPod: ["victim1"],
       expectedStatus: null,
+      expectedPreemptingMap: ["preemptor"],
     },
     {
       name: "one victim, but patch pod failed",
       candidate: { name: node1Name, victims: { pods: [failVictim], numPDBViolations: 0 } },
       testPods: [],
+      expectedPatchError: true,
       expectedDeletedPod: [],
       expectedStatus: "patch pod status failed",
+      expectedPreemptingMap: ["preemptor"],
+      expectedActivatedPods: ["preemptor"],
     },
     {
       name: "two victims without condition, one passes successfully and the second fails",
       candidate: { name: node1Name, victims: { pods: [failVictim, victim2], numPDBViolations: 0 } },
       testPods: [victim1],
+      expectedPatchError: true,
       // The first victim could fail before the deletion of the second victim happens,
       // which results in the second victim not being deleted.
       expectedDeletedPod: ["victim2", ""],
       expectedStatus: "patch pod status failed",
+      expectedPreemptingMap: ["preemptor"],
+      expectedActivatedPods: ["preemptor"],
+    },
+    {
+      name: "metrics: pod preemptor with PDB violations",
+      candidate: { name: node1Name, victims: { pods: [victim1], numPDBViolations: 3 } },
+      testPods: [victim1],
+      expectedDeletedPod: ["victim1"],
+      expectedStatus: null,
+      expectedPreemptingMap: ["preemptor"],
+    },
+  ];
+  for (const asyncPreemptionEnabled of [true, false]) {
+    for (const tt of tests) {
+      it(`${tt.name} (Async preemption enabled: ${asyncPreemptionEnabled})`, async () => {
+        const client = new FakeClient(new Set(tt.testPods.map((p) => p.metadata?.name ?? "")));
+        const h = await createPluginHarness({
+          plugin: fakePostFilterPlugin,
+          nodes: [makeNode().name(node1Name).capacity(veryLargeRes).obj()],
+          pods: [...tt.testPods, preemptor],
+          client,
+        });
+        const activated: string[] = [];
+        h.framework.setActivator({ activate: (pods) => activated.push(...pods.keys()) });
+        const executor = new Executor("test-plugin", h.framework);
+        if (asyncPreemptionEnabled) {
+          executor.prepareCandidateAsync(tt.candidate, preemptor);
+          // The preempting map is registered synchronously.
+          expect([...executor.preempting]).toEqual(tt.expectedPreemptingMap ?? []);
+          await executor.settled();
+          expect(activated).toEqual(tt.expectedActivatedPods ?? []);
+        } else {
+          const status = await executor.prepareCandidate(tt.candidate, preemptor);
+          if (tt.expectedStatus === null) expect(status).toBeNull();
+          else expect(statusSummary(status)).toEqual({ code: "Error", reasons: [tt.expectedStatus] });
+        }
+        // The preempting map is empty after the preparation in all test cases.
+        expect(executor.preempting.size).toBe(0);
+        expect(client.deletionFailure).toBe(tt.expectedDeletionError ?? false);
+        expect(client.patchFailure).toBe(tt.expectedPatchError ?? false);
+        if (tt.expectedDeletedPod.length === 0) {
+          expect(client.deleted).toEqual([]);
+        } else {
+          const got = client.deleted[0] ?? "";
+          expect(tt.expectedDeletedPod).toContain(got);
+        }
+        for (const p of client.patched) {
+          expect({ ...p.patch.conditions?.[0], lastTransitionTime: undefined }).toEqual({
+            ...condition,
+            lastTransitionTime: undefined,
+          });
+        }
+      });
+    }
+  }
+});
+
+describe("TestIsPodRunningPreemption", () => {
+  const victim = (name: string, terminating = false): Pod => {
+    const w = makePod()
+      .namespace("ns")
+      .name(name)
+      .uid(name)
+      .node("node")
+      .schedulerName("sch")
+      .priority(midPriority);
+    if (terminating) w.terminating(new Date(Date.now() - 100_000));
+    return w.obj();
+  };
+  const victim1 = victim("victim1");
+  const victim2 = victim("victim2");
+  const victimWithDeletionTimestamp = victim("victim-deleted", true);
+  const tests: Array<{
+    name: string;
+    preemptorUID: string;
+    preemptingSet: string[];
+    lastVictimSet: Record<string, { namespace: string; name: string }>;
+    podsInPodLister?: Pod[];
+    expectedResult: boolean;
+  }> = [
+    {
+      name: "preemptor not in preemptingSet",
+      preemptorUID: "preemptor",
+      preemptingSet: [],
+      lastVictimSet: {},
+      expectedResult: false,
+    },
+    {
+      name: "preemptor not in preemptingSet, lastVictimSet not empty",
+      preemptorUID: "preemptor",
+      preemptingSet: [],
+      lastVictimSet: { preemptor: { namespace: "ns", name: "victim1" } },
+      expectedResult: false,
+    },
+    {
+      name: "preemptor in preemptingSet, no lastVictim for preemptor",
+      preemptorUID: "preemptor",
+      preemptingSet: ["preemptor"],
+      lastVictimSet: { otherPod: { namespace: "ns", name: "victim1" } },
+      expectedResult: true,
+    },
+    {
+      name: "preemptor in preemptingSet, victim in lastVictimSet, not in PodLister",
+      preemptorUID: "preemptor",
+      preemptingSet: ["preemptor"],
+      lastVictimSet: { preemptor: { namespace: "ns", name: "victim1" } },
+      podsInPodLister: [],
+      expectedResult: false,
+    },
+    {
+      name: "preemptor in preemptingSet, victim in lastVictimSet and in PodLister",
+      preemptorUID: "preemptor",
+      preemptingSet: ["preemptor"],
+      lastVictimSet: { preemptor: { namespace: "ns", name: "victim1" } },
+      podsInPodLister: [victim1, victim2],
+      expectedResult: true,
+    },
+    {
+      name: "preemptor in preemptingSet, victim in lastVictimSet and in PodLister with deletion timestamp",
+      preemptorUID: "preemptor",
+      preemptingSet: ["preemptor"],
+      lastVictimSet: { preemptor: { namespace: "ns", name: "victim-deleted" } },
+      podsInPodLister: [victim1, victimWithDeletionTimestamp],
+      expectedResult: false,
     },
   ];
   for (const tt of tests) {
     it(tt.name, async () => {
-      const client = new FakeClient(new Set(tt.testPods.map((p) => p.metadata?.name ?? "")));
+      const h = await createPluginHarness({ plugin: fakePostFilterPlugin, pods: tt.podsInPodLister ?? [] });
+      const executor = new Executor("test-plugin", h.framework);
+      for (const uid of tt.preemptingSet) executor.preempting.add(uid);
+      for (const [uid, v] of Object.entries(tt.lastVictimSet))
+        executor.lastVictimsPendingPreemption.set(uid, v);
+      expect(executor.isPodRunningPreemption(tt.preemptorUID)).toBe(tt.expectedResult);
+    });
+  }
+});
+
+/** A pod of the async tables: on node1, default-scheduler, with one container. */
+function asyncTablePod(name: string, priority: number, node = "node1"): Pod {
+  return makePod()
+    .name(name)
+    .uid(name)
+    .node(node)
+    .schedulerName("default-scheduler")
+    .priority(priority)
+    .containers([makeContainer().name("container1").obj()])
+    .obj();
+}
+
+describe("TestPrepareCandidateAsyncSetsPreemptingSets", () => {
+  const victim1 = asyncTablePod("victim1", midPriority);
+  const victim2 = asyncTablePod("victim2", midPriority);
+  const preemptor = makePod()
+    .name("preemptor")
+    .uid("preemptor")
+    .schedulerName("default-scheduler")
+    .priority(highPriority)
+    .containers([makeContainer().name("container1").obj()])
+    .obj();
+  const tests: Array<{ name: string; candidate: Candidate; lastVictim: Pod | null }> = [
+    {
+      name: "no victims",
+      candidate: { name: "", victims: { pods: [], numPDBViolations: 0 } },
+      lastVictim: null,
+    },
+    {
+      name: "one victim",
+      candidate: { name: "node1", victims: { pods: [victim1], numPDBViolations: 0 } },
+      lastVictim: victim1,
+    },
+    {
+      name: "two victims",
+      candidate: { name: "node1", victims: { pods: [victim1, victim2], numPDBViolations: 0 } },
+      lastVictim: victim2,
+    },
+  ];
+  for (const tt of tests) {
+    it(tt.name, async () => {
       const h = await createPluginHarness({
         plugin: fakePostFilterPlugin,
-        nodes: [makeNode().name(node1Name).capacity(veryLargeRes).obj()],
-        pods: [...tt.testPods, preemptor],
+        nodes: [makeNode().name("node1").capacity(veryLargeRes).obj()],
+        pods: [victim1, victim2],
+      });
+      const executor = new Executor("test-plugin", h.framework);
+      // Counts PreemptPod calls, to check that the last victim is preempted after the others.
+      let preemptPodCallsCounter = 0;
+      const preemptFunc = executor.preemptPod;
+      const victimCount = tt.candidate.victims.pods.length;
+      executor.preemptPod = (c, p, victim) => {
+        preemptPodCallsCounter++;
+        expect(executor.preempting.has("preemptor"), `preempting before ${victim.metadata?.name}`).toBe(true);
+        if (victim.metadata?.name === tt.lastVictim?.metadata?.name) {
+          expect(preemptPodCallsCounter, "the last victim is preempted last").toBe(victimCount);
+          expect(executor.lastVictimsPendingPreemption.get("preemptor")?.name).toBe(
+            tt.lastVictim?.metadata?.name,
+          );
+        } else {
+          expect(preemptPodCallsCounter).toBeLessThan(victimCount);
+          expect(executor.lastVictimsPendingPreemption.has("preemptor")).toBe(false);
+        }
+        return preemptFunc(c, p, victim);
+      };
+      expect(executor.preempting.size).toBe(0);
+      expect(executor.lastVictimsPendingPreemption.size).toBe(0);
+      executor.prepareCandidateAsync(tt.candidate, preemptor);
+      await executor.settled();
+      expect(executor.preempting.has("preemptor")).toBe(false);
+      expect(executor.lastVictimsPendingPreemption.has("preemptor")).toBe(false);
+      expect(preemptPodCallsCounter).toBe(victimCount);
+    });
+  }
+});
+
+describe("TestAsyncPreemptionFailure", () => {
+  const failVictimNamePrefix = "fail-victim";
+  const preemptorPod = asyncTablePod("preemptor", highPriority);
+  const makeVictim = (name: string) => asyncTablePod(name, midPriority);
+  const tests: Array<{
+    name: string;
+    victims: Pod[];
+    expectSuccessfulPreemption: boolean;
+    expectPreemptionAttemptForLastVictim: boolean;
+  }> = [
+    {
+      name: "Failure with a single victim",
+      victims: [makeVictim(failVictimNamePrefix)],
+      expectSuccessfulPreemption: false,
+      expectPreemptionAttemptForLastVictim: true,
+    },
+    {
+      name: "Success with a single victim",
+      victims: [makeVictim("victim1")],
+      expectSuccessfulPreemption: true,
+      expectPreemptionAttemptForLastVictim: true,
+    },
+    {
+      name: "Failure in first of three victims",
+      victims: [makeVictim(failVictimNamePrefix), makeVictim("victim2"), makeVictim("victim3")],
+      expectSuccessfulPreemption: false,
+      expectPreemptionAttemptForLastVictim: false,
+    },
+    {
+      name: "Failure in second of three victims",
+      victims: [makeVictim("victim1"), makeVictim(failVictimNamePrefix), makeVictim("victim3")],
+      expectSuccessfulPreemption: false,
+      expectPreemptionAttemptForLastVictim: false,
+    },
+    {
+      name: "Failure in first two of three victims",
+      victims: [
+        makeVictim(`${failVictimNamePrefix}1`),
+        makeVictim(`${failVictimNamePrefix}2`),
+        makeVictim("victim3"),
+      ],
+      expectSuccessfulPreemption: false,
+      expectPreemptionAttemptForLastVictim: false,
+    },
+    {
+      name: "Failure in third of three victims",
+      victims: [makeVictim("victim1"), makeVictim("victim2"), makeVictim(failVictimNamePrefix)],
+      expectSuccessfulPreemption: false,
+      expectPreemptionAttemptForLastVictim: true,
+    },
+    {
+      name: "Success with three victims",
+      victims: [makeVictim("victim1"), makeVictim("victim2"), makeVictim("victim3")],
+      expectSuccessfulPreemption: true,
+      expectPreemptionAttemptForLastVictim: true,
+    },
+  ];
+  for (const tt of tests) {
+    it(tt.name, async () => {
+      const preemptionAttemptedPods = new Set<string>();
+      const deletedPods = new Set<string>();
+      const client: ClusterClient = {
+        bindPod: async () => {},
+        patchPodStatus: async () => {},
+        deletePod: async (pod) => {
+          const name = pod.metadata?.name ?? "";
+          preemptionAttemptedPods.add(name);
+          if (name.startsWith(failVictimNamePrefix)) throw new Error("delete pod failed");
+          deletedPods.add(name);
+        },
+      };
+      const h = await createPluginHarness({
+        plugin: fakePostFilterPlugin,
+        nodes: [makeNode().name("node1").obj()],
+        pods: [preemptorPod, ...tt.victims],
         client,
       });
-      const ev = new Evaluator("DefaultPreemption", h.framework, new FakePostFilterPlugin());
-      const status = await ev.prepareCandidate(tt.candidate, preemptor);
-      if (tt.expectedStatus === null) expect(status).toBeNull();
-      else expect(statusSummary(status)).toEqual({ code: "Error", reasons: [tt.expectedStatus] });
-      if (tt.expectedDeletedPod.length === 0) {
-        expect(client.deleted).toEqual([]);
-      } else {
-        const got = client.deleted[0] ?? "";
-        expect(tt.expectedDeletedPod).toContain(got);
-      }
-      for (const p of client.patched) {
-        expect({ ...p.patch.conditions?.[0], lastTransitionTime: undefined }).toEqual({
-          ...condition,
-          lastTransitionTime: undefined,
-        });
-      }
+      const activated: string[] = [];
+      h.framework.setActivator({ activate: (pods) => activated.push(...pods.keys()) });
+      const executor = new Executor("test-plugin", h.framework);
+      executor.prepareCandidateAsync(
+        { name: "node1", victims: { pods: tt.victims, numPDBViolations: 0 } },
+        preemptorPod,
+      );
+      await executor.settled();
+      expect(executor.preempting.size).toBe(0);
+
+      const lastVictimName = tt.victims[tt.victims.length - 1]?.metadata?.name ?? "";
+      expect(preemptionAttemptedPods.has(lastVictimName), "last victim's preemption attempted").toBe(
+        tt.expectPreemptionAttemptForLastVictim,
+      );
+      // The last victim's preemption is attempted iff every preceding victim was preempted.
+      const precedingVictimsPreempted = tt.victims
+        .slice(0, -1)
+        .every(
+          (v) =>
+            preemptionAttemptedPods.has(v.metadata?.name ?? "") && deletedPods.has(v.metadata?.name ?? ""),
+        );
+      expect(preemptionAttemptedPods.has(lastVictimName)).toBe(precedingVictimsPreempted);
+      // The preemptor is activated iff the async preemption fails.
+      expect(activated.includes("preemptor"), "preemptor activated").toBe(!tt.expectSuccessfulPreemption);
+      expect(deletedPods.has(lastVictimName), "last victim deleted").toBe(tt.expectSuccessfulPreemption);
     });
   }
 });
@@ -581,7 +900,7 @@ describe("TestPreemptPod", () => {
         waited = h.framework.waitOnPermit(victimPod);
       }
       const ev = new Evaluator("DefaultPreemption", h.framework, new FakePostFilterPlugin());
-      const status = await ev.prepareCandidate(
+      const status = await ev.executor.prepareCandidate(
         { name: nodeName, victims: { pods: [victimPod], numPDBViolations: 0 } },
         preemptorPod,
       );

@@ -1,16 +1,8 @@
 // upstream: pkg/scheduler/framework/preemption/preemption.go (Evaluator, Interface, Candidate,
 // DryRunPreemption, callExtenders, SelectCandidate, pickOneNodeForPreemption,
-// getLowerPriorityNominatedPods) and executor.go (prepareCandidate, PreemptPod). Reusable by any
-// PostFilter plugin that implements PreemptionInterface, as upstream's Evaluator is.
-import {
-  type Pod,
-  type PodCondition,
-  type PodDisruptionBudget,
-  podKey,
-  podPriority,
-  podUID,
-  updatePodCondition,
-} from "@kubesched/api";
+// Preempt) and v1.37's executor.go, here ./executor.ts. Reusable by any PostFilter plugin that
+// implements PreemptionInterface, as upstream's Evaluator is.
+import { type Pod, type PodDisruptionBudget, podPriority } from "@kubesched/api";
 import {
   asStatus,
   Code,
@@ -26,16 +18,9 @@ import {
   type PostFilterResult,
   Status,
 } from "@kubesched/framework";
+import { type Candidate, Executor, type PreemptPodFunc, toError } from "./executor";
 import { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful } from "./reasons";
 import { earliestStartTimeOf } from "./util";
-
-/** A node on which the preemptor fits once `victims` are gone (upstream preemption.Candidate). */
-export interface Candidate {
-  /** The node the preemptor would be nominated to. */
-  readonly name: string;
-  /** The pods to preempt (most important first) and how many of them violate a PDB. */
-  readonly victims: ExtenderVictims;
-}
 
 /** What SelectVictimsOnNode returns. */
 export interface SelectVictimsResult {
@@ -75,9 +60,6 @@ export interface PreemptionInterface {
   /** Ordered score functions for candidate selection; null for the default ones. */
   orderedScoreFuncs(nodesToVictims: ReadonlyMap<string, ExtenderVictims>): CandidateScoreFunc[] | null;
 }
-
-/** Makes the API calls that preempt one victim; returns the error that stops the preparation, or null. */
-export type PreemptPodFunc = (candidate: Candidate, preemptor: Pod, victim: Pod) => Promise<Error | null>;
 
 /** A PostFilterResult nominating `nodeName` (upstream NewPostFilterResultWithNominatedNode). */
 export function postFilterResultWithNominatedNode(nodeName: string): PostFilterResult {
@@ -153,30 +135,6 @@ export function pickOneNodeForPreemption(
   return candidates[0] as string;
 }
 
-/**
- * Pods nominated to `nodeName` with a lower priority than `pod` (upstream
- * getLowerPriorityNominatedPods): they may no longer fit once the preemptor lands there.
- */
-export function getLowerPriorityNominatedPods(handle: Handle, pod: Pod, nodeName: string): Pod[] {
-  const nominated = handle.nominatedPodsForNode(nodeName);
-  if (nominated.length === 0) return [];
-  const prio = podPriority(pod);
-  const out: Pod[] = [];
-  for (const pi of nominated) if (podPriority(pi.pod) < prio) out.push(pi.pod);
-  return out;
-}
-
-/** A NotFound API error (the victim is already gone): not a failure of the preemption. */
-function isNotFound(err: unknown): boolean {
-  if (typeof err !== "object" || err === null) return false;
-  const e = err as { reason?: unknown; code?: unknown; statusCode?: unknown };
-  return e.reason === "NotFound" || e.code === 404 || e.statusCode === 404;
-}
-
-function toError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
-}
-
 /** upstream utilerrors.NewAggregate(errs).Error(): the message alone, or `[a, b]`. */
 function aggregate(errs: readonly Error[]): Error | null {
   if (errs.length === 0) return null;
@@ -208,22 +166,35 @@ export interface DryRunResult {
 /**
  * Runs preemption for a pod whose scheduling attempt found no feasible node (upstream
  * preemption.Evaluator): eligibility, candidates from dry runs, extenders, candidate selection,
- * then the API calls that preempt the victims.
- *
- * The preparation is synchronous here (awaited inside PostFilter): the engine awaits PostFilter,
- * so the preemptor cannot re-enter the queue before its victims are deleted, which is what
- * upstream's SchedulerAsyncPreemption PreEnqueue gate protects against.
+ * then the API calls that preempt the victims — awaited inside PostFilter, or with
+ * `enableAsyncPreemption` (gate SchedulerAsyncPreemption) started off the scheduling cycle by
+ * the {@link Executor}, the plugin's PreEnqueue asking {@link Evaluator.isPodRunningPreemption}.
  */
 export class Evaluator {
-  /** Preempts one victim; replaceable in tests, as upstream's PreemptPod field. */
-  preemptPod: PreemptPodFunc;
+  /** Carries out the preemption of the chosen candidate (upstream Evaluator.Executor). */
+  readonly executor: Executor;
 
   constructor(
     readonly pluginName: string,
     readonly handle: Handle,
     readonly iface: PreemptionInterface,
+    /** upstream NewEvaluator's enableAsyncPreemption; off unless the plugin gates its preemptors. */
+    readonly enableAsyncPreemption = false,
   ) {
-    this.preemptPod = (c, preemptor, victim) => this.defaultPreemptPod(c, preemptor, victim);
+    this.executor = new Executor(pluginName, handle);
+  }
+
+  /** Preempts one victim; replaceable in tests, as upstream's PreemptPod field. */
+  get preemptPod(): PreemptPodFunc {
+    return this.executor.preemptPod;
+  }
+  set preemptPod(fn: PreemptPodFunc) {
+    this.executor.preemptPod = fn;
+  }
+
+  /** Whether the pod's asynchronous preemption still runs (upstream IsPodRunningPreemption). */
+  isPodRunningPreemption(uid: string): boolean {
+    return this.executor.isPodRunningPreemption(uid);
   }
 
   /**
@@ -270,11 +241,15 @@ export class Evaluator {
     // 4) The best candidate.
     const best = this.selectCandidate(ext.candidates);
     if (!best?.name) return { result: null, status: new Status(Code.Unschedulable, ErrReasonNoCandidate) };
-    this.handle.pluginMetrics().preemptionVictims(best.victims.pods.length);
 
-    // 5) Preempt the victims, then nominate the node.
-    const prepared = await this.prepareCandidate(best, live);
-    if (prepared) return { result: null, status: prepared };
+    // 5) Preempt the victims (off the cycle when async), then nominate the node.
+    if (this.enableAsyncPreemption) {
+      this.executor.prepareCandidateAsync(best, live);
+    } else {
+      this.handle.pluginMetrics().preemptionVictims(best.victims.pods.length);
+      const prepared = await this.executor.prepareCandidate(best, live);
+      if (prepared) return { result: null, status: prepared };
+    }
     return { result: postFilterResultWithNominatedNode(best.name), status: null };
   }
 
@@ -397,78 +372,5 @@ export class Evaluator {
     if (victims) return { name: node, victims };
     // Not reachable with in-tree plugins; do not break the flow.
     return candidates[0] as Candidate;
-  }
-
-  /**
-   * Preempts the victims (those not already being deleted), then clears the nomination of
-   * lower-priority pods nominated to the node (upstream prepareCandidate). Returns the first
-   * failure as an Error status.
-   */
-  async prepareCandidate(c: Candidate, preemptor: Pod): Promise<Status | null> {
-    for (const victim of c.victims.pods) {
-      // Graceful deletion has already started: another API call is unnecessary.
-      if (victim.metadata?.deletionTimestamp != null) continue;
-      const err = await this.preemptPod(c, preemptor, victim);
-      if (err) return asStatus(err);
-    }
-    const client = this.handle.client();
-    for (const p of getLowerPriorityNominatedPods(this.handle, preemptor, c.name)) {
-      if (!p.status?.nominatedNodeName) continue;
-      try {
-        await client.patchPodStatus(p, { nominatedNodeName: null });
-      } catch (err) {
-        // Not critical: the pod keeps its nomination until it is scheduled again.
-        this.handle.logger().error("Cannot clear 'NominatedNodeName' field of pod", {
-          err,
-          pod: podKey(p),
-        });
-      }
-    }
-    return null;
-  }
-
-  /**
-   * upstream Executor.PreemptPod: a pod waiting at Permit is preempted there, a pod in PreBind has
-   * its binding cycle cancelled (kubernetes#135502); otherwise the DisruptionTarget condition is
-   * added and the pod deleted (NotFound tolerated). Then the `Preempted` event on the victim.
-   */
-  private async defaultPreemptPod(c: Candidate, preemptor: Pod, victim: Pod): Promise<Error | null> {
-    const handle = this.handle;
-    const uid = podUID(victim);
-    const waiting = handle.getWaitingPod(uid);
-    let inMemory = false;
-    if (waiting) {
-      inMemory = waiting.preempt(this.pluginName, "preempted");
-    } else {
-      inMemory = handle.getPodInPreBind(uid)?.cancelPod(`preempted by ${this.pluginName}`) ?? false;
-    }
-    let eventMessage = `Preempted by pod ${podUID(preemptor)} on node ${c.name}`;
-    if (inMemory) {
-      eventMessage += " (in kube-scheduler memory).";
-    } else {
-      const schedulerName = preemptor.spec?.schedulerName || handle.profileName();
-      const condition: PodCondition = {
-        type: "DisruptionTarget",
-        status: "True",
-        reason: "PreemptionByScheduler",
-        message: `${schedulerName}: preempting to accommodate a higher priority pod`,
-      };
-      const newStatus = { ...victim.status, conditions: [...(victim.status?.conditions ?? [])] };
-      if (updatePodCondition(newStatus, condition, new Date(handle.clock().now()))) {
-        const updated = newStatus.conditions?.find((x) => x.type === "DisruptionTarget");
-        try {
-          await handle.client().patchPodStatus(victim, { conditions: updated ? [updated] : [condition] });
-        } catch (err) {
-          return isNotFound(err) ? null : toError(err);
-        }
-      }
-      try {
-        await handle.client().deletePod(victim);
-      } catch (err) {
-        return isNotFound(err) ? null : toError(err);
-      }
-    }
-    handle.eventRecorder().eventf(victim, preemptor, "Normal", "Preempted", "Preempting", eventMessage);
-    return null;
   }
 }

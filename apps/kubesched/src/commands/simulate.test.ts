@@ -538,6 +538,65 @@ describe("kubesched simulate --cluster examples/preemption.yaml", () => {
     expect(r.summary).toMatchObject({ pods: 2, scheduled: 1, unschedulable: 1 });
   });
 
+  it("--delete-latency: async preemption waits that long (simulated) for the victims, then lands the preemptor", async () => {
+    const { code, stdout, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/preemption.yaml",
+      "--delete-latency",
+      "30s",
+      "-o",
+      "json",
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    expect(r.preemptions).toEqual([
+      { preemptor: "prod/payments-0", node: "worker-1", victims: ["batch/report-0"] },
+    ]);
+    expect(r.pods.find((p) => p.name === "payments-0")).toMatchObject({
+      outcome: "Scheduled",
+      node: "worker-1",
+      attempts: 2,
+    });
+  });
+
+  it("--delete-latency beyond the idle horizon (1h): the victim is still being deleted, the preemptor waits nominated", async () => {
+    const { code, stdout } = await run(
+      "simulate",
+      "--cluster",
+      "examples/preemption.yaml",
+      "--delete-latency",
+      "2h",
+      "-o",
+      "json",
+    );
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    // The Preempted event is recorded once the DELETE returns: not yet.
+    expect(r.preemptions).toEqual([]);
+    expect(r.pods.find((p) => p.name === "payments-0")).toMatchObject({
+      outcome: "Unschedulable",
+      node: null,
+      nominatedNode: "worker-1",
+      attempts: 1,
+    });
+  });
+
+  it("--delete-latency takes a duration", async () => {
+    const { code, stderr } = await run(
+      "simulate",
+      "--cluster",
+      "examples/preemption.yaml",
+      "--delete-latency",
+      "soon",
+    );
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'error: invalid value "soon" for --delete-latency: must be a duration such as "50ms"\n',
+    );
+  });
+
   it("--explain: the preemptor's deciding attempt evaluated its nominated node only, and says so", async () => {
     const { code, stdout } = await run("simulate", "--cluster", "examples/preemption.yaml", "--explain");
     expect(code).toBe(0);

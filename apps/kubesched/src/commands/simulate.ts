@@ -1,6 +1,7 @@
 // kubesched simulate: the contract in docs/simulate.md (flags, SimulationResult and its JSON Schema,
 // determinism).
-import { AdmissionError, simulate, simulationResultSchema } from "@kubesched/cluster";
+import { AdmissionError, defaultDeleteLatencyMs, simulate, simulationResultSchema } from "@kubesched/cluster";
+import { formatDuration, parseDuration } from "@kubesched/config";
 import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
@@ -50,6 +51,18 @@ const simulateFlags = [
     parse: integer(1, Number.POSITIVE_INFINITY, "must be a positive integer"),
   }),
   seedFlag,
+  valueFlag({
+    name: "delete-latency",
+    value: "DURATION",
+    default: formatDuration(defaultDeleteLatencyMs),
+    description:
+      "Simulated API latency of a pod DELETE (preemption's victims): with async preemption (SchedulerAsyncPreemption) the preemptor waits at PreEnqueue this long for its victims.",
+    parse: (raw, flag) => {
+      const ms = parseDuration(raw);
+      if (ms === undefined || ms < 0) throw invalidValue(raw, flag, 'must be a duration such as "50ms"');
+      return ms;
+    },
+  }),
   outFlag("the result"),
   valueFlag({
     name: "report",
@@ -111,6 +124,7 @@ export const simulateCommand = defineCommand({
         logger: ctx.logger,
         ...schedulerEmulation(emulation),
         seed,
+        deleteLatencyMs: ctx.flags["delete-latency"],
         explain,
         ...(podFilter ? { explainPods: podFilter } : {}),
         timing: timing === true,

@@ -118,7 +118,7 @@ export function podResult(r: SimulationResult, name: string): PodResult {
 export async function openSession(
   config: KubeSchedulerConfiguration,
   cluster: IntegrationCluster,
-  opts: { features?: Partial<Features>; registry?: Registry } = {},
+  opts: { features?: Partial<Features>; registry?: Registry; deleteLatencyMs?: number } = {},
 ): Promise<SimulationSession> {
   const { session, pending } = await openSimulation(
     {
@@ -126,6 +126,7 @@ export async function openSession(
       registry: opts.registry ?? inTreeRegistry,
       logger: recordingLogger(),
       features: opts.features ?? {},
+      ...(opts.deleteLatencyMs !== undefined ? { deleteLatencyMs: opts.deleteLatencyMs } : {}),
     },
     admit(objectsOf(cluster)),
   );

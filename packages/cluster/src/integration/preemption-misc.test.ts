@@ -5,8 +5,8 @@
 //
 // How the simulator differs from upstream's test cluster, and what that changes:
 // - Upstream runs each case with SchedulerAsyncPreemption (and ClearingNominatedNodeNameAfterBinding)
-//   on and off; the simulator's preemption completes within the cycle that decides it, so each case
-//   runs once with the release's defaults.
+//   on and off; each case runs once here with the release's defaults (async preemption on: a step
+//   lets the off-cycle deletions finish, as upstream's tests poll for them).
 // - Victims are deleted at once (a zero grace period), where upstream's victims may stay
 //   terminating; the assertions are upstream's (evicted or not, scheduled or not, nominated or not).
 // - TestPDBInPreemption: upstream starts the disruption controller and waits until each PDB's
@@ -101,6 +101,8 @@ function nominatedNodeName(s: SimulationSession, name: string): string | undefin
 async function scheduleOne(s: SimulationSession): Promise<void> {
   await s.sched.scheduleOne();
   await s.sched.waitForBindings();
+  // Async preemption deletes the victims off the cycle (upstream's tests poll for them).
+  await s.settle();
 }
 
 describe("TestNonPreemption", () => {

@@ -3,16 +3,14 @@
 // - TestPreemption: the default profile plus upstream's tokenFilter (PreFilter + Filter, with
 //   AddPod/RemovePod for preemption's dry run), on one node; the existing pods are scheduled
 //   first, then the preemptor, and the expected victims are evicted. The async-preemption /
-//   async-API-call / ClearingNominatedNodeNameAfterBinding variants of upstream are one run here:
-//   the simulator's preemption completes before the next cycle.
+//   async-API-call / ClearingNominatedNodeNameAfterBinding variants of upstream are one run here,
+//   with the release's defaults (async preemption on; the victims go before the next drain step).
 // - TestPreemptionRespectsWaitingPod: a victim waiting at Permit is preempted there (not deleted)
 //   and rescheduled on another node.
 // - TestPreemptionRespectsBindingPod: a victim in PreBind has its binding cycle cancelled
 //   (kubernetes/kubernetes#135502), is not deleted, and is rescheduled on another node.
 // Not ported:
-// - TestAsyncPreemption (and async_framework_test.go's scenarios): they step through the
-//   preemption goroutine (gated preemptor, API calls in flight, completion); the simulator runs
-//   preemption within the cycle, so those states do not exist to observe.
+// - TestAsyncPreemption: in async-preemption.test.ts.
 // - Other files of preemption/: extender_preemption_test.go (HTTP extender ProcessPreemption
 //   with placeholder candidates, kubernetes#135486), node_capacity_decrease_test.go (a hint that
 //   requeues a nominated pod when its node's allocatable shrinks; the engine has no such hint),

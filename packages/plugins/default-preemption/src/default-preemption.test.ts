@@ -75,6 +75,8 @@ interface Setup {
   rand?: Random;
   nominatedPods?: Pod[];
   extenders?: Extender[];
+  /** Gate SchedulerAsyncPreemption (default: on, as the release default). */
+  asyncPreemption?: boolean;
 }
 
 async function setup(s: Setup): Promise<{ h: PluginHarness; pl: DefaultPreemption }> {
@@ -88,6 +90,7 @@ async function setup(s: Setup): Promise<{ h: PluginHarness; pl: DefaultPreemptio
     ...(s.rand ? { rand: s.rand } : {}),
     ...(s.nominatedPods ? { nominatedPods: s.nominatedPods } : {}),
     ...(s.extenders ? { extenders: s.extenders } : {}),
+    ...(s.asyncPreemption !== undefined ? { features: { enableAsyncPreemption: s.asyncPreemption } } : {}),
   });
   return { h, pl: h.plugin as DefaultPreemption };
 }
@@ -2220,103 +2223,118 @@ describe("TestPreempt", () => {
     },
   ];
 
-  for (const tt of tests) {
-    it(tt.name, async () => {
-      const nodes = tt.nodeNames.map((n) => topologyNode(n, veryLargeRes));
-      const { h, pl } = await setup({
-        nodes,
-        pods: tt.pods,
-        preemptor: tt.pod,
-        extraPlugins: [tt.registerPlugin],
-        extenders: tt.extenders ?? [],
-      });
-      for (const e of tt.extenders ?? []) for (const n of nodes) e.nodes.set(n.metadata?.name ?? "", n);
-      const state = h.newCycleState();
-      expect(statusSummary(h.runPreFilter(state, tt.pod).status).code).toBe("Success");
-      // so that these nodes are eligible for preemption, we set their status to Unschedulable.
-      const m = new NodeToStatus();
-      for (const n of nodes) m.set(n.metadata?.name ?? "", unsched());
-      const { result, status } = await pl.evaluator.preempt(state, tt.pod, m);
-      expect(status === null || status.isSuccess() || status.isRejected()).toBe(true);
-      if (tt.want === null) expect(result).toBeNull();
-      else expect(result?.nominatingInfo?.nominatedNodeName).toBe(tt.want);
-
-      const deleted = h.client.calls
-        .filter((c) => c.verb === "delete")
-        .map((c) => c.pod.metadata?.name ?? "");
-      const patched = h.client.calls
-        .filter((c) => c.verb === "patchStatus")
-        .map((c) => c.pod.metadata?.name ?? "");
-      expect(deleted.sort()).toEqual([...tt.expectedPods].sort());
-      expect(patched.sort()).toEqual(deleted);
-      // The DisruptionTarget condition is added to each victim before its deletion.
-      for (const c of h.client.calls) {
-        if (c.verb !== "patchStatus") continue;
-        const cond = c.patch.conditions?.[0];
-        expect({ ...cond, lastTransitionTime: undefined }).toEqual({
-          type: "DisruptionTarget",
-          status: "True",
-          reason: "PreemptionByScheduler",
-          message: "default-scheduler: preempting to accommodate a higher priority pod",
-          lastTransitionTime: undefined,
+  for (const asyncPreemptionEnabled of [true, false])
+    for (const tt of tests) {
+      it(`${tt.name} (Async preemption enabled: ${asyncPreemptionEnabled})`, async () => {
+        const nodes = tt.nodeNames.map((n) => topologyNode(n, veryLargeRes));
+        const { h, pl } = await setup({
+          nodes,
+          pods: tt.pods,
+          preemptor: tt.pod,
+          extraPlugins: [tt.registerPlugin],
+          extenders: tt.extenders ?? [],
+          asyncPreemption: asyncPreemptionEnabled,
         });
-      }
-      // Every victim gets the Preempted event.
-      expect(h.events.map((e) => [e.regarding.metadata?.name, e.reason, e.action, e.note])).toEqual(
-        h.client.calls
-          .filter((c) => c.verb === "delete")
-          .map((c) => [
-            c.pod.metadata?.name,
-            "Preempted",
-            "Preempting",
-            `Preempted by pod p on node ${tt.want}`,
-          ]),
-      );
+        for (const e of tt.extenders ?? []) for (const n of nodes) e.nodes.set(n.metadata?.name ?? "", n);
+        const state = h.newCycleState();
+        expect(statusSummary(h.runPreFilter(state, tt.pod).status).code).toBe("Success");
+        // so that these nodes are eligible for preemption, we set their status to Unschedulable.
+        const m = new NodeToStatus();
+        for (const n of nodes) m.set(n.metadata?.name ?? "", unsched());
+        const { result, status } = await pl.evaluator.preempt(state, tt.pod, m);
+        expect(status === null || status.isSuccess() || status.isRejected()).toBe(true);
+        if (tt.want === null) expect(result).toBeNull();
+        else expect(result?.nominatingInfo?.nominatedNodeName).toBe(tt.want);
+        // Async: the victims are preempted off the cycle; wait for it (upstream polls the client).
+        await pl.evaluator.executor.settled();
 
-      // Call preempt again and make sure it doesn't preempt any more pods.
-      const before = h.client.calls.length;
-      const again = await pl.evaluator.preempt(state, tt.pod, new NodeToStatus());
-      expect(again.status === null || again.status.isSuccess() || again.status.isRejected()).toBe(true);
-      expect(h.client.calls.filter((c, i) => i >= before && c.verb === "delete")).toEqual([]);
-    });
-  }
+        const deleted = h.client.calls
+          .filter((c) => c.verb === "delete")
+          .map((c) => c.pod.metadata?.name ?? "");
+        const patched = h.client.calls
+          .filter((c) => c.verb === "patchStatus")
+          .map((c) => c.pod.metadata?.name ?? "");
+        expect(deleted.sort()).toEqual([...tt.expectedPods].sort());
+        expect(patched.sort()).toEqual(deleted);
+        // The DisruptionTarget condition is added to each victim before its deletion.
+        for (const c of h.client.calls) {
+          if (c.verb !== "patchStatus") continue;
+          const cond = c.patch.conditions?.[0];
+          expect({ ...cond, lastTransitionTime: undefined }).toEqual({
+            type: "DisruptionTarget",
+            status: "True",
+            reason: "PreemptionByScheduler",
+            message: "default-scheduler: preempting to accommodate a higher priority pod",
+            lastTransitionTime: undefined,
+          });
+        }
+        // Every victim gets the Preempted event.
+        expect(h.events.map((e) => [e.regarding.metadata?.name, e.reason, e.action, e.note])).toEqual(
+          h.client.calls
+            .filter((c) => c.verb === "delete")
+            .map((c) => [
+              c.pod.metadata?.name,
+              "Preempted",
+              "Preempting",
+              `Preempted by pod p on node ${tt.want}`,
+            ]),
+        );
+
+        // Call preempt again and make sure it doesn't preempt any more pods.
+        const before = h.client.calls.length;
+        const again = await pl.evaluator.preempt(state, tt.pod, new NodeToStatus());
+        expect(again.status === null || again.status.isSuccess() || again.status.isRejected()).toBe(true);
+        expect(h.client.calls.filter((c, i) => i >= before && c.verb === "delete")).toEqual([]);
+      });
+    }
 });
 
 describe("DefaultPreemption prepares the candidate", () => {
-  it("clears the nomination of lower-priority pods nominated to the node", async () => {
-    const low = makePod()
-      .name("low")
-      .uid("low")
-      .namespace("default")
-      .priority(lowPriority)
-      .nominatedNodeName("node1")
-      .obj();
-    const high = makePod()
-      .name("high")
-      .uid("high")
-      .namespace("default")
-      .priority(veryHighPriority)
-      .nominatedNodeName("node1")
-      .obj();
-    const preemptor = makePod().name("p").uid("p").namespace("default").priority(highPriority).obj();
+  const low = makePod()
+    .name("low")
+    .uid("low")
+    .namespace("default")
+    .priority(lowPriority)
+    .nominatedNodeName("node1")
+    .obj();
+  const high = makePod()
+    .name("high")
+    .uid("high")
+    .namespace("default")
+    .priority(veryHighPriority)
+    .nominatedNodeName("node1")
+    .obj();
+  const preemptor = makePod().name("p").uid("p").namespace("default").priority(highPriority).obj();
+  const preemptOnNode1 = async (asyncPreemption: boolean, failDelete: boolean) => {
     const { h, pl } = await setup({
       // Room for the preemptor and the higher-priority nominated pod once p1 is gone.
-      nodes: [makeNode().name("node1").capacity({ pods: "2" }).obj()],
+      nodes: [
+        makeNode()
+          .name("node1")
+          .capacity({ pods: failDelete ? "1" : "2" })
+          .obj(),
+      ],
       pods: [makePod().name("p1").uid("p1").namespace("default").node("node1").obj()],
       preemptor,
-      nominatedPods: [low, high],
+      nominatedPods: failDelete ? [] : [low, high],
       extraPlugins: [nodeResourcesFitPlugin],
+      asyncPreemption,
     });
+    const activated: string[] = [];
+    h.framework.setActivator({ activate: (pods) => activated.push(...pods.keys()) });
+    if (failDelete) h.client.failWith("delete", new Error("delete pod failed"));
     const state = h.newCycleState();
     h.runPreFilter(state, preemptor);
-    const { result, status } = await pl.postFilter(
-      state,
-      preemptor,
-      nodeToStatus({ node1: unsched() }, uau()),
-    );
+    const out = await pl.postFilter(state, preemptor, nodeToStatus({ node1: unsched() }, uau()));
+    return { h, pl, activated, ...out };
+  };
+  const calls = (h: PluginHarness) => h.client.calls.map((c) => [c.verb, c.pod.metadata?.name]);
+
+  it("clears the nomination of lower-priority pods nominated to the node", async () => {
+    const { h, result, status } = await preemptOnNode1(false, false);
     expect(statusSummary(status)).toEqual({ code: "Success", reasons: [] });
     expect(result?.nominatingInfo?.nominatedNodeName).toBe("node1");
-    expect(h.client.calls.map((c) => [c.verb, c.pod.metadata?.name])).toEqual([
+    expect(calls(h)).toEqual([
       ["patchStatus", "p1"],
       ["delete", "p1"],
       ["patchStatus", "low"],
@@ -2326,22 +2344,64 @@ describe("DefaultPreemption prepares the candidate", () => {
   });
 
   it("fails with the API error and stops", async () => {
-    const preemptor = makePod().name("p").uid("p").namespace("default").priority(highPriority).obj();
-    const { h, pl } = await setup({
-      nodes: [makeNode().name("node1").capacity({ pods: "1" }).obj()],
-      pods: [makePod().name("p1").uid("p1").namespace("default").node("node1").obj()],
-      preemptor,
-      extraPlugins: [nodeResourcesFitPlugin],
-    });
-    h.client.failWith("delete", new Error("delete pod failed"));
-    const state = h.newCycleState();
-    h.runPreFilter(state, preemptor);
-    const { result, status } = await pl.postFilter(
-      state,
-      preemptor,
-      nodeToStatus({ node1: unsched() }, uau()),
-    );
+    const { result, status } = await preemptOnNode1(false, true);
     expect(result).toBeNull();
     expect(statusSummary(status)).toEqual({ code: "Error", reasons: ["preemption: delete pod failed"] });
   });
+
+  it("async: nominates, holds the preemptor at PreEnqueue until done; clears nominations first, then preempts", async () => {
+    const { h, pl, result, status, activated } = await preemptOnNode1(true, false);
+    expect(statusSummary(status)).toEqual({ code: "Success", reasons: [] });
+    expect(result?.nominatingInfo?.nominatedNodeName).toBe("node1");
+    expect(pl.preEnqueue(preemptor)?.message()).toBe(
+      "waiting for the preemption for this pod to be finished",
+    );
+    await pl.evaluator.executor.settled();
+    expect(calls(h)).toEqual([
+      ["patchStatus", "low"],
+      ["patchStatus", "p1"],
+      ["delete", "p1"],
+    ]);
+    expect(pl.preEnqueue(preemptor)).toBeNull();
+    expect(activated).toEqual([]);
+  });
+
+  it("async: an API error leaves the nomination and activates the preemptor", async () => {
+    const { pl, result, status, activated } = await preemptOnNode1(true, true);
+    expect(statusSummary(status)).toEqual({ code: "Success", reasons: [] });
+    expect(result?.nominatingInfo?.nominatedNodeName).toBe("node1");
+    await pl.evaluator.executor.settled();
+    expect(activated).toEqual(["p"]);
+    expect(pl.preEnqueue(preemptor)).toBeNull();
+  });
+});
+
+describe("TestPreEnqueue", () => {
+  // upstream default_preemption.go PreEnqueue: UnschedulableAndUnresolvable while the pod's
+  // async preemption runs; nil when the gate is off or the pod is not preempting.
+  const pod = makePod().name("p").uid("p").namespace("default").priority(highPriority).obj();
+  const tests: Array<{ name: string; asyncPreemption: boolean; preempting: boolean; want: string | null }> = [
+    { name: "async preemption disabled", asyncPreemption: false, preempting: true, want: null },
+    { name: "pod is not running preemption", asyncPreemption: true, preempting: false, want: null },
+    {
+      name: "pod is running preemption",
+      asyncPreemption: true,
+      preempting: true,
+      want: "waiting for the preemption for this pod to be finished",
+    },
+  ];
+  for (const tt of tests) {
+    it(tt.name, async () => {
+      const { pl } = await setup({
+        nodes: [],
+        pods: [],
+        extraPlugins: [],
+        asyncPreemption: tt.asyncPreemption,
+      });
+      if (tt.preempting) pl.evaluator.executor.preempting.add("p");
+      const s = pl.preEnqueue(pod);
+      if (tt.want === null) expect(s).toBeNull();
+      else expect(statusSummary(s)).toEqual({ code: "UnschedulableAndUnresolvable", reasons: [tt.want] });
+    });
+  }
 });

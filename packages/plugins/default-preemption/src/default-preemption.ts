@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go
-import { type Pod, type PodDisruptionBudget, podPriority } from "@kubesched/api";
+import { type Pod, type PodDisruptionBudget, podPriority, podUID } from "@kubesched/api";
 import {
   asStatus,
   type ClusterEventWithHint,
@@ -14,6 +14,7 @@ import {
   type PodInfo,
   type PostFilterOutput,
   type PostFilterPlugin,
+  type PreEnqueuePlugin,
   Status,
 } from "@kubesched/framework";
 import {
@@ -31,6 +32,7 @@ import type { DefaultPreemptionArgs } from "./args";
 import { eventsToRegister } from "./events";
 import {
   ErrReasonNoVictims,
+  ErrReasonPreemptionInProgress,
   ErrReasonPreemptionPolicyNever,
   ErrReasonTerminatingPodOnNominatedNode,
   MessagePrefix,
@@ -72,7 +74,9 @@ function byPriorityThenStart(a: { prio: number; start: number }, b: { prio: numb
  * DefaultPreemption: when no node fits, finds a node where evicting lower-priority pods makes
  * the pod fit, preempts them and nominates the node.
  */
-export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, PreemptionInterface {
+export class DefaultPreemption
+  implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, PreemptionInterface
+{
   readonly evaluator: Evaluator;
   /** Extra victim eligibility; default: every lower-priority pod is eligible. */
   isEligiblePod: IsEligiblePodFunc = () => true;
@@ -86,7 +90,7 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
     private readonly handle: Handle,
     private readonly fts: Features,
   ) {
-    this.evaluator = new Evaluator(name, handle, this);
+    this.evaluator = new Evaluator(name, handle, this, fts.enableAsyncPreemption);
     this.defaultMoreImportantPod = (a, b) => moreImportantPod(a, b, handle.clock().now());
     this.moreImportantPod = this.defaultMoreImportantPod;
   }
@@ -102,6 +106,19 @@ export class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions, P
     const msg = status ? status.message() : "";
     if (status && msg.length > 0) return { result, status: new Status(status.code, MessagePrefix + msg) };
     return { result, status };
+  }
+
+  /**
+   * Holds the preemptor back while its victims are being preempted asynchronously, so that it
+   * does not run preemption again meanwhile (gate SchedulerAsyncPreemption; always admits
+   * without it, the preparation having finished inside PostFilter).
+   */
+  preEnqueue(pod: Pod): Status | null {
+    if (!this.fts.enableAsyncPreemption) return null;
+    if (this.evaluator.isPodRunningPreemption(podUID(pod))) {
+      return new Status(Code.UnschedulableAndUnresolvable, ErrReasonPreemptionInProgress);
+    }
+    return null;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -20,6 +20,7 @@ export {
 export { eventsToRegister, isPodSchedulableAfterPodDeletion } from "./events";
 export {
   ErrReasonNoVictims,
+  ErrReasonPreemptionInProgress,
   ErrReasonPreemptionPolicyNever,
   ErrReasonTerminatingPodOnNominatedNode,
   MessagePrefix,

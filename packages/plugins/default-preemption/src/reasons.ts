@@ -11,5 +11,8 @@ export const ErrReasonTerminatingPodOnNominatedNode =
 /** No pod on the node has a lower priority than the preemptor (newest upstream wording). */
 export const ErrReasonNoVictims = "No preemption victims found for incoming pod";
 
+/** PreEnqueue: the pod's asynchronous preemption is still deleting its victims. */
+export const ErrReasonPreemptionInProgress = "waiting for the preemption for this pod to be finished";
+
 /** The message prefixed to every status DefaultPreemption returns. */
 export const MessagePrefix = "preemption: ";
