@@ -18,7 +18,7 @@ import {
   type KubeSchedulerConfiguration,
   loadConfigFile,
 } from "@kubesched/config";
-import { customResourcesOf, defaultFeatures, type Features } from "@kubesched/framework";
+import { customResourcesOf, type Features } from "@kubesched/framework";
 import type { KubeConfigFlags, ResolvedKubeConfig } from "@kubesched/kube";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagValues } from "../cli";
