@@ -6,22 +6,13 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Pod } from "@kubesched/api";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type CliIO, type CommandContext, runCli } from "./cli";
+import type { CliIO, CommandContext } from "./cli";
+import { runCliIn } from "./commands/run-cli.test-util";
 import { progressDelayMs, progressLineIntervalMs, startProgress } from "./progress";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
-async function run(io: Partial<CliIO>, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    cwd: root,
-    ...io,
-  });
-  return { code, stdout, stderr };
-}
+const run = (io: Partial<CliIO>, ...argv: string[]) => runCliIn(root, argv, io);
 
 const simulateArgs = ["simulate", "--cluster", "examples/cluster.yaml", "-o", "json"];
 

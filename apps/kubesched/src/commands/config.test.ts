@@ -4,16 +4,11 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runCli } from "../cli";
+import { runCliIn } from "./run-cli.test-util";
 
 // The CLI with its default registry: the real in-tree plugins and their args specs.
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
-async function run(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliIn(root, argv);
 
 describe("kubesched config validate", () => {
   for (const file of ["default.yaml", "bin-packing.yaml", "two-profiles.yaml", "custom-weights.yaml"]) {

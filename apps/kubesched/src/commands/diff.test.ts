@@ -4,19 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../cli";
 import { writeGeneratedCluster } from "./generated-cluster.test-util";
+import { runCliIn } from "./run-cli.test-util";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-diff-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliIn(root, argv);
 
 interface Diff {
   kind: string;

@@ -5,18 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../cli";
+import { runCliIn } from "./run-cli.test-util";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-input-size-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliIn(root, argv);
 
 const cluster = "examples/cluster.yaml";
 const size = statSync(join(root, cluster)).size;

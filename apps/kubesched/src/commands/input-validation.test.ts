@@ -5,17 +5,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../cli";
+import { runCliIn } from "./run-cli.test-util";
 
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-input-validation-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: tmp });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliIn(tmp, argv);
 
 function file(name: string, text: string): string {
   writeFileSync(join(tmp, name), text);

@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../cli";
 import { writePackage } from "../plugins/fixtures.test-util";
+import { runCliIn } from "./run-cli.test-util";
 
 const repo = fileURLToPath(new URL("../../../../", import.meta.url));
 const tmp = mkdtempSync(path.join(tmpdir(), "kubesched-plugins-"));
@@ -116,12 +116,7 @@ writeFileSync(
   "apiVersion: kubesched.io/v1\nkind: KubeschedOptions\nplugins: [3]\nplugin: x\n",
 );
 
-async function run(cwd: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd });
-  return { code, stdout, stderr };
-}
+const run = (cwd: string, ...argv: string[]) => runCliIn(cwd, argv);
 
 const outcomes = (stdout: string) =>
   Object.fromEntries(

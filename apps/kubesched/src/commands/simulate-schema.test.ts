@@ -7,16 +7,11 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
-import { runCli } from "../cli";
+import { runCliIn } from "./run-cli.test-util";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 
-async function run(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliIn(root, argv);
 
 const examples: Record<string, string[]> = {
   "examples/cluster.yaml": ["--cluster", "examples/cluster.yaml"],

@@ -8,18 +8,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
-import { runCli } from "../cli";
 import { writeGeneratedCluster } from "./generated-cluster.test-util";
+import { runCliIn } from "./run-cli.test-util";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const fixtures = "apps/kubesched/test-fixtures";
 
-async function run(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: root });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliIn(root, argv);
 
 interface PodResult {
   namespace: string;

@@ -8,6 +8,7 @@ import { FakeApiServer, waitFor } from "@kubesched/kube/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli";
 import { writeGeneratedCluster } from "./generated-cluster.test-util";
+import { runCliIn } from "./run-cli.test-util";
 
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-snapshot-"));
 let api: FakeApiServer;
@@ -39,12 +40,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: tmp });
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliIn(tmp, argv);
 
 describe("kubesched snapshot and --kubeconfig", () => {
   it("simulate --kubeconfig --namespace equals simulate --cluster on the written snapshot", async () => {
