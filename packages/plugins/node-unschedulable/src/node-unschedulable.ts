@@ -59,26 +59,14 @@ export class NodeUnschedulable
     return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
   }
 
-  filterColumns(_state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+  /** Nodes that are not cordoned pass without a look at their NodeInfo (filter() decides the others). */
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
     const { columns, indices, count } = window;
     const unschedulable = columns.unschedulable;
-    // Whether the pod tolerates the unschedulable taint, decided at the first cordoned node.
-    let tolerates = -1;
+    const infos = columns.nodeInfos;
     for (let k = 0; k < count; k++) {
-      if (unschedulable[indices[k] as number] === 0) {
-        out[k] = null;
-        continue;
-      }
-      if (tolerates < 0) {
-        tolerates = tolerationsTolerateTaint(
-          pod.spec?.tolerations,
-          unschedulableTaint,
-          this.tolerationOptions,
-        )
-          ? 1
-          : 0;
-      }
-      out[k] = tolerates === 1 ? null : new Status(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+      const idx = indices[k] as number;
+      out[k] = unschedulable[idx] === 0 ? null : this.filter(state, pod, infos[idx] as NodeInfo);
     }
   }
 
