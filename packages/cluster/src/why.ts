@@ -18,7 +18,7 @@ import {
   type Status,
 } from "@kubesched/framework";
 import type { Evaluator } from "@kubesched/preemption";
-import { type FilterDiagnosis, type Framework, groupFilterDiagnosis } from "@kubesched/runtime";
+import { type FilterDiagnosis, type Framework, groupFilterDiagnosis, nodeFits } from "@kubesched/runtime";
 import { admit } from "./admission";
 import type { SourcedObject } from "./load";
 import { openSimulation } from "./simulate";
@@ -118,7 +118,7 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
       pod: { namespace: opts.pod.namespace, name: opts.pod.name, schedulerName },
       summary: {
         nodes: d.nodes.length,
-        feasible: d.nodes.filter((n) => n.rejections.length === 0 && n.excludedBy.length === 0).length,
+        feasible: d.nodes.filter(nodeFits).length,
       },
       preFilter: d.preFilter.map((p) => ({
         plugin: p.plugin,
@@ -162,7 +162,7 @@ function preemption(fwk: Framework, pod: Pod, d: FilterDiagnosis): WhyPreemption
   const p = preemptingPlugin(fwk);
   if (p === null)
     return { plugin: null, eligible: false, reason: "the profile has no preemption plugin", ...none };
-  if (d.nodes.some((n) => n.rejections.length === 0 && n.excludedBy.length === 0)) {
+  if (d.nodes.some(nodeFits)) {
     return { plugin: p.name, eligible: false, reason: "the pod fits: no preemption needed", ...none };
   }
   const state = new CycleState();

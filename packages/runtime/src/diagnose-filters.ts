@@ -65,6 +65,14 @@ export interface NodeFilterDiagnosis {
 }
 
 /**
+ * Whether the pod fits the node: no PreFilter result leaves it out and no Filter plugin rejects it.
+ * @public
+ */
+export function nodeFits(n: NodeFilterDiagnosis): boolean {
+  return n.rejections.length === 0 && n.excludedBy.length === 0;
+}
+
+/**
  * The diagnostic pass' result for one pod.
  * @public
  */

@@ -2,7 +2,7 @@
 // and the plugins' numbers summarised ("412 nodes: Insufficient cpu (short 200m–1.5)").
 import { formatResourceAmount, taintToString } from "@kubesched/api";
 import type { FilterDetail } from "@kubesched/framework";
-import type { FilterDiagnosis } from "./diagnose-filters";
+import { type FilterDiagnosis, nodeFits } from "./diagnose-filters";
 
 /**
  * Nodes that share one reason.
@@ -58,7 +58,7 @@ export function groupFilterDiagnosis(d: FilterDiagnosis): ReasonGroup[] {
         add(r.plugin, reason, n.nodeName, details);
       });
     }
-    if (n.rejections.length === 0 && n.excludedBy.length === 0) add("", "fits", n.nodeName, []);
+    if (nodeFits(n)) add("", "fits", n.nodeName, []);
   }
   const out: ReasonGroup[] = [];
   for (const { group, details } of groups.values()) {

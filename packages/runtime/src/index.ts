@@ -5,6 +5,7 @@ export {
   type FilterDiagnosis,
   type FilterRejection,
   type NodeFilterDiagnosis,
+  nodeFits,
   type PreFilterDiagnosis,
 } from "./diagnose-filters";
 export {
