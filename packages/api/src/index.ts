@@ -1,4 +1,4 @@
-export { type DecodedJSON, decodeJSON, formatJSONPath, type JSONPath, jsonDepth } from "./json";
+export { type DecodedJSON, decodeJSON, formatJSONPath, isJsonObject, type JSONPath, jsonDepth } from "./json";
 export {
   everything,
   LabelSelectorError,

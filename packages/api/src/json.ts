@@ -3,6 +3,15 @@
 // JSON.parse keeps the last of two equal keys silently. Neither V8's parser nor the scan below
 // recurses, so any depth parses: what reads the value decides how deep it may nest.
 
+/**
+ * Whether a decoded JSON/YAML value is an object (not null, not an array): how the readers of
+ * snapshots, conversions and validations walk objects they do not trust.
+ * @public
+ */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** A field path in decoded JSON: object keys and list indices, from the root. */
 export type JSONPath = (string | number)[];
 

@@ -4,6 +4,7 @@
 // `basic` is flattened, an empty nodeName / false allNodes is unset), defaults.go;
 // pkg/apis/resource/v1beta2 converts field for field (v1 was copied from it);
 // pkg/apis/resource/v1/defaults.go (allocationMode ExactCount, count 1, toleration operator Equal).
+import { isJsonObject } from "./json";
 import { ResourceAPIVersion } from "./resource-v1";
 
 /** The kinds of resource.k8s.io the scheduler reads. */
@@ -19,7 +20,6 @@ export type ResourceKind = (typeof resourceKinds)[number];
 export const resourceAPIVersions = [ResourceAPIVersion, "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"];
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The object in resource.k8s.io/v1 with v1's defaults, or a one-line reason why it cannot be
@@ -58,7 +58,7 @@ function fromV1beta1(obj: Json): Json {
       convertClaimSpec(obj.spec);
       break;
     case "ResourceClaimTemplate":
-      if (isObj(obj.spec)) convertClaimSpec(obj.spec.spec);
+      if (isJsonObject(obj.spec)) convertClaimSpec(obj.spec.spec);
       break;
     case "ResourceSlice":
       convertSliceSpec(obj.spec);
@@ -69,9 +69,9 @@ function fromV1beta1(obj: Json): Json {
 
 /** upstream Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest. */
 function convertClaimSpec(spec: unknown): void {
-  if (!isObj(spec) || !isObj(spec.devices) || !Array.isArray(spec.devices.requests)) return;
+  if (!isJsonObject(spec) || !isJsonObject(spec.devices) || !Array.isArray(spec.devices.requests)) return;
   spec.devices.requests = spec.devices.requests.map((r: unknown) => {
-    if (!isObj(r)) return r;
+    if (!isJsonObject(r)) return r;
     const out: Json = {};
     const exactly: Json = {};
     // hasAnyMainRequestFieldsSet: a zero value (empty class, count 0) counts as unset.
@@ -89,14 +89,14 @@ function convertClaimSpec(spec: unknown): void {
 
 /** upstream Convert_v1beta1_ResourceSliceSpec_To_resource_ResourceSliceSpec and …_Device_…. */
 function convertSliceSpec(spec: unknown): void {
-  if (!isObj(spec)) return;
+  if (!isJsonObject(spec)) return;
   if (spec.nodeName === "") delete spec.nodeName;
   if (spec.allNodes === false) delete spec.allNodes;
   if (!Array.isArray(spec.devices)) return;
   spec.devices = spec.devices.map((d: unknown) => {
-    if (!isObj(d)) return d;
+    if (!isJsonObject(d)) return d;
     const { basic, ...rest } = d;
-    return isObj(basic) ? { ...rest, ...basic } : rest;
+    return isJsonObject(basic) ? { ...rest, ...basic } : rest;
   });
 }
 
@@ -108,25 +108,25 @@ function defaultCount(r: Json): void {
 function defaultTolerations(r: Json): void {
   if (!Array.isArray(r.tolerations)) return;
   for (const t of r.tolerations) {
-    if (isObj(t) && (t.operator === undefined || t.operator === "")) t.operator = "Equal";
+    if (isJsonObject(t) && (t.operator === undefined || t.operator === "")) t.operator = "Equal";
   }
 }
 
 /** upstream pkg/apis/resource/v1/defaults.go and the `+default` tags of v1 types. */
 function setDefaults(obj: Json): void {
   const spec =
-    obj.kind === "ResourceClaimTemplate" ? (isObj(obj.spec) ? obj.spec.spec : undefined) : obj.spec;
+    obj.kind === "ResourceClaimTemplate" ? (isJsonObject(obj.spec) ? obj.spec.spec : undefined) : obj.spec;
   if (obj.kind === "ResourceClaim" || obj.kind === "ResourceClaimTemplate") {
-    if (!isObj(spec) || !isObj(spec.devices) || !Array.isArray(spec.devices.requests)) return;
+    if (!isJsonObject(spec) || !isJsonObject(spec.devices) || !Array.isArray(spec.devices.requests)) return;
     for (const r of spec.devices.requests) {
-      if (!isObj(r)) continue;
-      if (isObj(r.exactly)) {
+      if (!isJsonObject(r)) continue;
+      if (isJsonObject(r.exactly)) {
         defaultCount(r.exactly);
         defaultTolerations(r.exactly);
       }
       if (Array.isArray(r.firstAvailable)) {
         for (const s of r.firstAvailable) {
-          if (!isObj(s)) continue;
+          if (!isJsonObject(s)) continue;
           defaultCount(s);
           defaultTolerations(s);
         }

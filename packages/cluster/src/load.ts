@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   convertResourceObjectToV1,
+  isJsonObject,
   type Node,
   type Pod,
   ResourceAPIVersion,
@@ -76,7 +77,6 @@ export interface LoadResult {
 }
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Parses one file's text into raw objects (YAML or JSON), trimmed of what the scheduler never reads. */
 export function parseSnapshotText(
@@ -169,7 +169,7 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
         continue;
       }
       if (workloadKinds.has(kind) && kind !== "ReplicaSet" && kind !== "StatefulSet") {
-        const md = isObj(obj.metadata) ? obj.metadata : {};
+        const md = isJsonObject(obj.metadata) ? obj.metadata : {};
         if (typeof md.name !== "string" || md.name === "") {
           errors.push(`${where}: metadata.name: Required value`);
           continue;

@@ -7,7 +7,7 @@
 // (plugin/pkg/admission/namespace/lifecycle: no object in a namespace that does not exist).
 // Each problem is one line `WHERE: FIELD: WHAT`: what the API server refuses is an error (the
 // object is not loaded), what it takes but kubesched cannot honour exactly is a warning.
-import { Quantity } from "@kubesched/api";
+import { isJsonObject, Quantity } from "@kubesched/api";
 import {
   type CustomObject,
   type CustomResource,
@@ -18,7 +18,6 @@ import type { SupportedKind } from "./in-memory-cluster";
 import { validateResourceObject } from "./resource-validation";
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const int32Min = -2147483648;
 const int32Max = 2147483647;
@@ -48,7 +47,7 @@ export interface Problems {
 function checkQuantities(list: unknown, field: string, where: string, p: Problems): void {
   const errors = p.errors;
   if (list === undefined || list === null) return;
-  if (!isObj(list)) {
+  if (!isJsonObject(list)) {
     errors.push(`${where}: ${field}: must be a map of resource name to quantity`);
     return;
   }
@@ -104,21 +103,21 @@ const taintEffects = new Set(["NoSchedule", "PreferNoSchedule", "NoExecute"]);
 export function validateObject(kind: SupportedKind, obj: Json, where: string, p: Problems): void {
   const errors = p.errors;
   const md = obj.metadata;
-  if (!isObj(md) || typeof md.name !== "string" || md.name === "") {
+  if (!isJsonObject(md) || typeof md.name !== "string" || md.name === "") {
     errors.push(`${where}: metadata.name: Required value`);
     return;
   }
-  const spec = isObj(obj.spec) ? obj.spec : {};
+  const spec = isJsonObject(obj.spec) ? obj.spec : {};
   switch (kind) {
     case "Node": {
-      const status = isObj(obj.status) ? obj.status : {};
+      const status = isJsonObject(obj.status) ? obj.status : {};
       checkQuantities(status.capacity, "status.capacity", where, p);
       checkQuantities(status.allocatable, "status.allocatable", where, p);
       if (spec.taints !== undefined) {
         if (!Array.isArray(spec.taints)) errors.push(`${where}: spec.taints: must be a list`);
         else
           spec.taints.forEach((t, i) => {
-            if (!isObj(t) || typeof t.key !== "string")
+            if (!isJsonObject(t) || typeof t.key !== "string")
               errors.push(`${where}: spec.taints[${i}].key: Required value`);
             else if (typeof t.effect !== "string" || !taintEffects.has(t.effect)) {
               errors.push(
@@ -146,7 +145,7 @@ export function validateObject(kind: SupportedKind, obj: Json, where: string, p:
       checkQuantities(spec.capacity, "spec.capacity", where, p);
       return;
     case "PersistentVolumeClaim": {
-      const resources = isObj(spec.resources) ? spec.resources : {};
+      const resources = isJsonObject(spec.resources) ? spec.resources : {};
       checkQuantities(resources.requests, "spec.resources.requests", where, p);
       checkQuantities(resources.limits, "spec.resources.limits", where, p);
       return;
@@ -164,7 +163,7 @@ export function validateObject(kind: SupportedKind, obj: Json, where: string, p:
 /** A pod's spec (or a workload's pod template's, under `path`). */
 function validatePodSpec(spec: unknown, path: string, where: string, p: Problems): void {
   const errors = p.errors;
-  if (!isObj(spec)) {
+  if (!isJsonObject(spec)) {
     errors.push(`${where}: ${path}: Required value`);
     return;
   }
@@ -179,17 +178,17 @@ function validatePodSpec(spec: unknown, path: string, where: string, p: Problems
       continue;
     }
     cs.forEach((c, i) => {
-      if (!isObj(c)) {
+      if (!isJsonObject(c)) {
         errors.push(`${where}: ${path}.${field}[${i}]: must be an object`);
         return;
       }
-      const res = isObj(c.resources) ? c.resources : {};
+      const res = isJsonObject(c.resources) ? c.resources : {};
       checkQuantities(res.requests, `${path}.${field}[${i}].resources.requests`, where, p);
       checkQuantities(res.limits, `${path}.${field}[${i}].resources.limits`, where, p);
     });
   }
   checkQuantities(spec.overhead, `${path}.overhead`, where, p);
-  if (isObj(spec.resources)) {
+  if (isJsonObject(spec.resources)) {
     checkQuantities(spec.resources.requests, `${path}.resources.requests`, where, p);
     checkQuantities(spec.resources.limits, `${path}.resources.limits`, where, p);
   }
@@ -199,8 +198,8 @@ function validatePodSpec(spec: unknown, path: string, where: string, p: Problems
 /** A workload's pod template must be a pod (its containers are checked as a Pod's). */
 export function validWorkload(obj: Json, where: string, p: Problems): boolean {
   const before = p.errors.length;
-  const spec = isObj(obj.spec) ? obj.spec : {};
-  const tpl = isObj(spec.template) ? spec.template : {};
+  const spec = isJsonObject(obj.spec) ? obj.spec : {};
+  const tpl = isJsonObject(spec.template) ? spec.template : {};
   validatePodSpec(tpl.spec, "spec.template.spec", where, p);
   return p.errors.length === before;
 }
@@ -208,7 +207,7 @@ export function validWorkload(obj: Json, where: string, p: Problems): boolean {
 /** Checks a custom object: metadata.name, the declared apiVersion, then the resource's own rules. */
 export function validateCustomObject(r: CustomResource, obj: Json, where: string, errors: string[]): void {
   const md = obj.metadata;
-  if (!isObj(md) || typeof md.name !== "string" || md.name === "") {
+  if (!isJsonObject(md) || typeof md.name !== "string" || md.name === "") {
     errors.push(`${where}: metadata.name: Required value`);
     return;
   }

@@ -5,7 +5,7 @@
 // (yaml-stream.ts, json-stream.ts), each parsed on its own, lists expanded, and each object
 // trimmed of what the scheduler never reads as soon as it is parsed (trimObject, as
 // kube-scheduler's informer transform), so memory follows what is kept, not what was read.
-import { type DecodedJSON, decodeJSON, formatJSONPath, type JSONPath } from "@kubesched/api";
+import { type DecodedJSON, decodeJSON, formatJSONPath, isJsonObject, type JSONPath } from "@kubesched/api";
 import { trimObject } from "@kubesched/scheduler";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { parseDocument } from "yaml";
@@ -24,7 +24,6 @@ import { JsonObjectTooLargeError, type JsonPart, JsonSplitter, JsonSyntaxError }
 import { YamlObjectTooLargeError, type YamlPart, YamlSplitter } from "./yaml-stream";
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** An object as read, before validation, and where it came from (`file: document N, item M`). */
 export interface RawObject {
@@ -67,7 +66,7 @@ function expand(value: unknown, origin: string, errors: string[], out: RawObject
     if (v === null || v === undefined) continue; // empty document
     let items: unknown[];
     if (Array.isArray(v)) items = v;
-    else if (!isObj(v)) {
+    else if (!isJsonObject(v)) {
       errors.push(`${at}: expected a Kubernetes object, got ${typeof v}`);
       continue;
     } else if (typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items)) {
@@ -76,7 +75,7 @@ function expand(value: unknown, origin: string, errors: string[], out: RawObject
       // decides how resource.k8s.io objects convert).
       const apiVersion = typeof v.apiVersion === "string" ? { apiVersion: v.apiVersion } : {};
       items = v.items.map((item) =>
-        isObj(item) && itemKind && item.kind === undefined
+        isJsonObject(item) && itemKind && item.kind === undefined
           ? { ...apiVersion, ...item, kind: itemKind }
           : item,
       );
@@ -103,7 +102,7 @@ function expandItems(
 /** How an object is named in messages: `Kind ns/name` (`Kind` without a name, `object` without a kind). */
 export function describeObject(obj: Json): string {
   const kind = typeof obj.kind === "string" ? obj.kind : "object";
-  const md = isObj(obj.metadata) ? obj.metadata : {};
+  const md = isJsonObject(obj.metadata) ? obj.metadata : {};
   const name = typeof md.name === "string" ? md.name : "";
   const ns = typeof md.namespace === "string" && md.namespace ? `${md.namespace}/` : "";
   return name ? `${kind} ${ns}${name}` : kind;
@@ -126,13 +125,13 @@ function duplicateFieldErrors(decoded: DecodedJSON, origin: string): string[] {
         continue;
       }
       const index = path[i + 1];
-      if (!isObj(v) || step !== "items" || typeof index !== "number" || !Array.isArray(v.items)) break;
+      if (!isJsonObject(v) || step !== "items" || typeof index !== "number" || !Array.isArray(v.items)) break;
       if (typeof v.kind !== "string" || !v.kind.endsWith("List")) break;
       itemKind = v.kind === "List" ? undefined : v.kind.slice(0, -"List".length);
       [v, at, i] = [v.items[index], `${at}, item ${index + 1}`, i + 2];
     }
     const field = formatJSONPath(path.slice(i));
-    if (!isObj(v)) return `${at}: ${field}: duplicate field`;
+    if (!isJsonObject(v)) return `${at}: ${field}: duplicate field`;
     const obj = itemKind && v.kind === undefined ? { ...v, kind: itemKind } : v;
     return `${at} (${describeObject(obj)}): ${field}: duplicate field`;
   });
@@ -291,7 +290,7 @@ class YamlAssembler implements Assembler {
           this.errors.push(`${origin}, item ${p.item}: invalid YAML: not one list entry`);
           continue;
         }
-        this.items.push({ value: isObj(value[0]) ? trimObject(value[0]) : value[0], item: p.item });
+        this.items.push({ value: isJsonObject(value[0]) ? trimObject(value[0]) : value[0], item: p.item });
       } else {
         this.envelope(p, origin, out);
       }
@@ -316,10 +315,10 @@ class YamlAssembler implements Assembler {
     const env = parseYaml(p.text, origin, p.line, this.errors);
     if (env === undefined) return;
     const values = items.map((i) => i.value);
-    if (isObj(env) && typeof env.kind === "string" && env.kind.endsWith("List")) {
+    if (isJsonObject(env) && typeof env.kind === "string" && env.kind.endsWith("List")) {
       expandItems({ kind: env.kind, apiVersion: env.apiVersion }, values, origin, this.errors, out);
     } else {
-      expand(isObj(env) ? { ...env, items: values } : env, origin, this.errors, out);
+      expand(isJsonObject(env) ? { ...env, items: values } : env, origin, this.errors, out);
     }
   }
 }
@@ -349,7 +348,7 @@ class JsonAssembler implements Assembler {
         const parsed = this.parse(p);
         if (parsed === null) continue;
         if (p.type === "element" && p.list === "items") {
-          this.items.push(isObj(parsed.value) ? trimObject(parsed.value) : parsed.value);
+          this.items.push(isJsonObject(parsed.value) ? trimObject(parsed.value) : parsed.value);
         } else if (p.type === "element") {
           expand(parsed.value, `${this.name}, item ${p.index + 1}`, this.errors, out);
         } else if (p.type === "member") {
@@ -406,7 +405,7 @@ class JsonAssembler implements Assembler {
         continue;
       }
       const v = decoded.value;
-      const value = isObj(v) && itemKind && v.kind === undefined ? { ...v, kind: itemKind } : v;
+      const value = isJsonObject(v) && itemKind && v.kind === undefined ? { ...v, kind: itemKind } : v;
       this.errors.push(...duplicateFieldErrors({ ...decoded, value }, origin));
     }
     for (const key of this.duplicateMembers) {

@@ -9,6 +9,7 @@
 // - the `value` of every environment variable of a pod's containers (init and ephemeral too, and
 //   in a workload's pod template): it is replaced with "REDACTED"; `valueFrom` references stay.
 // Secrets are never read (no command lists them).
+import { isJsonObject } from "@kubesched/api";
 
 /** What a redacted environment variable's value becomes. */
 export const redactedValue = "REDACTED";
@@ -22,14 +23,11 @@ export const schedulerAnnotationPrefixes = [
   "scheduler.alpha.kubernetes.io/",
 ] as const;
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function redactMetadata(md: unknown): void {
-  if (!isObj(md)) return;
+  if (!isJsonObject(md)) return;
   delete md.managedFields;
   const ann = md.annotations;
-  if (!isObj(ann)) return;
+  if (!isJsonObject(ann)) return;
   for (const key of Object.keys(ann)) {
     if (!schedulerAnnotationPrefixes.some((p) => key.startsWith(p))) delete ann[key];
   }
@@ -37,33 +35,33 @@ function redactMetadata(md: unknown): void {
 }
 
 function redactPodSpec(spec: unknown): void {
-  if (!isObj(spec)) return;
+  if (!isJsonObject(spec)) return;
   for (const list of [spec.containers, spec.initContainers, spec.ephemeralContainers]) {
     if (!Array.isArray(list)) continue;
     for (const c of list) {
-      if (!isObj(c) || !Array.isArray(c.env)) continue;
-      for (const e of c.env) if (isObj(e) && e.value !== undefined) e.value = redactedValue;
+      if (!isJsonObject(c) || !Array.isArray(c.env)) continue;
+      for (const e of c.env) if (isJsonObject(e) && e.value !== undefined) e.value = redactedValue;
     }
   }
 }
 
 /** A pod template (`spec.template` of a workload): its metadata and pod spec. */
 function redactTemplate(template: unknown): void {
-  if (!isObj(template)) return;
+  if (!isJsonObject(template)) return;
   redactMetadata(template.metadata);
   redactPodSpec(template.spec);
 }
 
 /** Redacts `object` in place (see the file header) and returns it. */
 export function redactObject<T>(object: T): T {
-  if (!isObj(object)) return object;
+  if (!isJsonObject(object)) return object;
   redactMetadata(object.metadata);
   const spec = object.spec;
-  if (!isObj(spec)) return object;
+  if (!isJsonObject(spec)) return object;
   if (object.kind === "Pod") redactPodSpec(spec);
   redactTemplate(spec.template);
   const jobTemplate = spec.jobTemplate;
-  if (isObj(jobTemplate) && isObj(jobTemplate.spec)) {
+  if (isJsonObject(jobTemplate) && isJsonObject(jobTemplate.spec)) {
     redactMetadata(jobTemplate.metadata);
     redactTemplate(jobTemplate.spec.template);
   }

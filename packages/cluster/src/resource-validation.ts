@@ -3,11 +3,10 @@
 // DeviceClass). upstream (kubernetes/kubernetes 0226316d6a24, 1.37):
 // pkg/apis/resource/validation/validation.go (ValidateResourceSlice, ValidateResourceClaim,
 // ValidateDeviceClass). Each problem is one line `WHERE: FIELD: WHAT`.
-import { Quantity } from "@kubesched/api";
+import { isJsonObject, Quantity } from "@kubesched/api";
 import type { Problems } from "./object-validation";
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** upstream validateAllocationMode / DeviceAllocationMode values. */
@@ -29,7 +28,7 @@ function quantity(v: unknown, field: string, where: string, errors: string[]): v
 function uniqueNames(items: unknown[], field: string, where: string, errors: string[]): void {
   const seen = new Set<string>();
   items.forEach((item, i) => {
-    const name = isObj(item) ? item.name : undefined;
+    const name = isJsonObject(item) ? item.name : undefined;
     if (typeof name !== "string" || name === "") {
       errors.push(`${where}: ${field}[${i}].name: Required value`);
     } else if (seen.has(name)) {
@@ -40,7 +39,7 @@ function uniqueNames(items: unknown[], field: string, where: string, errors: str
 
 function selectors(v: unknown, field: string, where: string, errors: string[]): void {
   list(v).forEach((s, i) => {
-    const expr = isObj(s) && isObj(s.cel) ? s.cel.expression : undefined;
+    const expr = isJsonObject(s) && isJsonObject(s.cel) ? s.cel.expression : undefined;
     if (typeof expr !== "string" || expr === "")
       errors.push(`${where}: ${field}[${i}].cel.expression: Required value`);
   });
@@ -69,13 +68,13 @@ function exactRequest(r: Json, field: string, where: string, errors: string[]): 
 
 /** A claim's (or a template's claim's) spec. */
 function claimSpec(spec: unknown, path: string, where: string, errors: string[]): void {
-  const devices = isObj(spec) && isObj(spec.devices) ? spec.devices : {};
+  const devices = isJsonObject(spec) && isJsonObject(spec.devices) ? spec.devices : {};
   const requests = list(devices.requests);
   uniqueNames(requests, `${path}.devices.requests`, where, errors);
   requests.forEach((r, i) => {
-    if (!isObj(r)) return;
+    if (!isJsonObject(r)) return;
     const field = `${path}.devices.requests[${i}]`;
-    const hasExactly = isObj(r.exactly);
+    const hasExactly = isJsonObject(r.exactly);
     const subs = Array.isArray(r.firstAvailable) ? r.firstAvailable : undefined;
     if (hasExactly === (subs !== undefined && subs.length > 0)) {
       errors.push(
@@ -87,7 +86,7 @@ function claimSpec(spec: unknown, path: string, where: string, errors: string[])
     else {
       uniqueNames(subs ?? [], `${field}.firstAvailable`, where, errors);
       (subs ?? []).forEach((s, j) => {
-        if (isObj(s)) exactRequest(s, `${field}.firstAvailable[${j}]`, where, errors);
+        if (isJsonObject(s)) exactRequest(s, `${field}.firstAvailable[${j}]`, where, errors);
       });
     }
   });
@@ -105,7 +104,7 @@ function nodeSelection(o: Json): string[] {
 function slice(spec: Json, where: string, errors: string[]): void {
   if (typeof spec.driver !== "string" || spec.driver === "")
     errors.push(`${where}: spec.driver: Required value`);
-  const pool = isObj(spec.pool) ? spec.pool : {};
+  const pool = isJsonObject(spec.pool) ? spec.pool : {};
   if (typeof pool.name !== "string" || pool.name === "")
     errors.push(`${where}: spec.pool.name: Required value`);
   if (typeof pool.generation !== "number" || !Number.isInteger(pool.generation) || pool.generation < 0) {
@@ -144,16 +143,16 @@ function slice(spec: Json, where: string, errors: string[]): void {
   }
   uniqueNames(devices, "spec.devices", where, errors);
   devices.forEach((d, i) => {
-    if (!isObj(d)) return;
+    if (!isJsonObject(d)) return;
     const field = `spec.devices[${i}]`;
-    if (isObj(d.capacity)) {
+    if (isJsonObject(d.capacity)) {
       for (const [name, c] of Object.entries(d.capacity)) {
-        quantity(isObj(c) ? c.value : undefined, `${field}.capacity[${name}].value`, where, errors);
+        quantity(isJsonObject(c) ? c.value : undefined, `${field}.capacity[${name}].value`, where, errors);
       }
     }
-    if (isObj(d.attributes)) {
+    if (isJsonObject(d.attributes)) {
       for (const [name, a] of Object.entries(d.attributes)) {
-        const n = isObj(a) ? Object.values(a).filter((v) => v !== undefined && v !== null).length : 0;
+        const n = isJsonObject(a) ? Object.values(a).filter((v) => v !== undefined && v !== null).length : 0;
         if (n !== 1)
           errors.push(
             `${where}: ${field}.attributes[${name}]: Invalid value: exactly one value must be specified`,
@@ -161,10 +160,10 @@ function slice(spec: Json, where: string, errors: string[]): void {
       }
     }
     list(d.consumesCounters).forEach((c, j) => {
-      const counters = isObj(c) && isObj(c.counters) ? c.counters : {};
+      const counters = isJsonObject(c) && isJsonObject(c.counters) ? c.counters : {};
       for (const [name, v] of Object.entries(counters)) {
         quantity(
-          isObj(v) ? v.value : undefined,
+          isJsonObject(v) ? v.value : undefined,
           `${field}.consumesCounters[${j}].counters[${name}].value`,
           where,
           errors,
@@ -184,10 +183,10 @@ function slice(spec: Json, where: string, errors: string[]): void {
   });
   uniqueNames(list(spec.sharedCounters), "spec.sharedCounters", where, errors);
   list(spec.sharedCounters).forEach((s, i) => {
-    const counters = isObj(s) && isObj(s.counters) ? s.counters : {};
+    const counters = isJsonObject(s) && isJsonObject(s.counters) ? s.counters : {};
     for (const [name, v] of Object.entries(counters)) {
       quantity(
-        isObj(v) ? v.value : undefined,
+        isJsonObject(v) ? v.value : undefined,
         `spec.sharedCounters[${i}].counters[${name}].value`,
         where,
         errors,
@@ -198,7 +197,7 @@ function slice(spec: Json, where: string, errors: string[]): void {
 
 /** Checks a resource.k8s.io/v1 object (converted and defaulted) of a snapshot. */
 export function validateResourceObject(kind: string, obj: Json, where: string, p: Problems): void {
-  const spec = isObj(obj.spec) ? obj.spec : {};
+  const spec = isJsonObject(obj.spec) ? obj.spec : {};
   switch (kind) {
     case "ResourceSlice":
       slice(spec, where, p.errors);
@@ -230,17 +229,17 @@ export interface ClaimLike {
 export function missingDeviceClasses(classes: ReadonlySet<string>, claims: Iterable<ClaimLike>): string[] {
   const out: string[] = [];
   for (const { obj, kind, where } of claims) {
-    const root = isObj(obj.spec) ? obj.spec : {};
-    const spec = kind === "ResourceClaimTemplate" ? (isObj(root.spec) ? root.spec : {}) : root;
+    const root = isJsonObject(obj.spec) ? obj.spec : {};
+    const spec = kind === "ResourceClaimTemplate" ? (isJsonObject(root.spec) ? root.spec : {}) : root;
     const path = kind === "ResourceClaimTemplate" ? "spec.spec" : "spec";
-    const devices = isObj(spec.devices) ? spec.devices : {};
+    const devices = isJsonObject(spec.devices) ? spec.devices : {};
     list(devices.requests).forEach((r, i) => {
-      if (!isObj(r)) return;
-      const refs: [string, unknown][] = isObj(r.exactly)
+      if (!isJsonObject(r)) return;
+      const refs: [string, unknown][] = isJsonObject(r.exactly)
         ? [[`${path}.devices.requests[${i}].exactly.deviceClassName`, r.exactly.deviceClassName]]
         : list(r.firstAvailable).map((s, j) => [
             `${path}.devices.requests[${i}].firstAvailable[${j}].deviceClassName`,
-            isObj(s) ? s.deviceClassName : undefined,
+            isJsonObject(s) ? s.deviceClassName : undefined,
           ]);
       for (const [field, name] of refs) {
         if (typeof name !== "string" || classes.has(name)) continue;

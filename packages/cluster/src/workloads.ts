@@ -6,6 +6,7 @@
 import {
   findMatchingUntoleratedTaint,
   getRequiredNodeAffinity,
+  isJsonObject,
   type Node,
   type Pod,
   TaintEffectNoExecute,
@@ -16,7 +17,6 @@ export const workloadKinds = new Set(["Deployment", "ReplicaSet", "StatefulSet",
 export type WorkloadKind = "Deployment" | "ReplicaSet" | "StatefulSet" | "Job" | "DaemonSet";
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A controller-created object: a Pod, or a ReplicaSet a Deployment owns. */
 export interface ExpandedObject {
@@ -100,10 +100,10 @@ export function generatedName(generateName: string, key: string, index: number):
 }
 
 function meta(o: Json): Json {
-  return isObj(o.metadata) ? o.metadata : {};
+  return isJsonObject(o.metadata) ? o.metadata : {};
 }
 function spec(o: Json): Json {
-  return isObj(o.spec) ? o.spec : {};
+  return isJsonObject(o.spec) ? o.spec : {};
 }
 function uidOf(kind: string, o: Json): string {
   const md = meta(o);
@@ -130,20 +130,23 @@ function podFromTemplate(
   name: string,
   extraLabels: Record<string, string>,
 ): Json {
-  const tpl = isObj(spec(workload).template) ? (spec(workload).template as Json) : {};
+  const tpl = isJsonObject(spec(workload).template) ? (spec(workload).template as Json) : {};
   const tmd = meta(tpl);
-  const labels = { ...(isObj(tmd.labels) ? (tmd.labels as Record<string, string>) : {}), ...extraLabels };
+  const labels = {
+    ...(isJsonObject(tmd.labels) ? (tmd.labels as Record<string, string>) : {}),
+    ...extraLabels,
+  };
   return {
     apiVersion: "v1",
     kind: "Pod",
     metadata: {
-      ...(isObj(tmd.annotations) ? { annotations: { ...tmd.annotations } } : {}),
+      ...(isJsonObject(tmd.annotations) ? { annotations: { ...tmd.annotations } } : {}),
       name,
       namespace: meta(workload).namespace ?? "default",
       labels,
       ownerReferences: [owner],
     },
-    spec: structuredClone(isObj(tpl.spec) ? tpl.spec : {}),
+    spec: structuredClone(isJsonObject(tpl.spec) ? tpl.spec : {}),
   };
 }
 
@@ -186,10 +189,13 @@ function deployment(d: Json, pods: readonly Pod[], replicaSets: readonly Json[])
     return [];
   const hash = podTemplateHash(spec(d).template);
   const name = `${String(meta(d).name)}-${hash}`;
-  const tpl = structuredClone(isObj(spec(d).template) ? (spec(d).template as Json) : {});
+  const tpl = structuredClone(isJsonObject(spec(d).template) ? (spec(d).template as Json) : {});
   const tmd = meta(tpl);
-  tpl.metadata = { ...tmd, labels: { ...(isObj(tmd.labels) ? tmd.labels : {}), "pod-template-hash": hash } };
-  const sel = isObj(spec(d).selector) ? (spec(d).selector as Json) : {};
+  tpl.metadata = {
+    ...tmd,
+    labels: { ...(isJsonObject(tmd.labels) ? tmd.labels : {}), "pod-template-hash": hash },
+  };
+  const sel = isJsonObject(spec(d).selector) ? (spec(d).selector as Json) : {};
   const rs: Json = {
     apiVersion: "apps/v1",
     kind: "ReplicaSet",
@@ -204,7 +210,7 @@ function deployment(d: Json, pods: readonly Pod[], replicaSets: readonly Json[])
       replicas: replicasOf(d),
       selector: {
         ...sel,
-        matchLabels: { ...(isObj(sel.matchLabels) ? sel.matchLabels : {}), "pod-template-hash": hash },
+        matchLabels: { ...(isJsonObject(sel.matchLabels) ? sel.matchLabels : {}), "pod-template-hash": hash },
       },
       template: tpl,
     },
@@ -216,7 +222,7 @@ function statefulSet(s: Json, pods: readonly Pod[], claimsInSnapshot: ReadonlySe
   const name = String(meta(s).name);
   const ns = String(meta(s).namespace ?? "default");
   const start =
-    isObj(spec(s).ordinals) && typeof (spec(s).ordinals as Json).start === "number"
+    isJsonObject(spec(s).ordinals) && typeof (spec(s).ordinals as Json).start === "number"
       ? ((spec(s).ordinals as Json).start as number)
       : 0;
   const revision = `${name}-${podTemplateHash(spec(s).template)}`;
@@ -245,7 +251,7 @@ function statefulSet(s: Json, pods: readonly Pod[], claimsInSnapshot: ReadonlySe
         const claimName = `${String(meta(c).name)}-${podName}`;
         volumes.push({ name: meta(c).name, persistentVolumeClaim: { claimName } });
         if (claimsInSnapshot.has(`${ns}/${claimName}`)) continue;
-        const sel = isObj(spec(s).selector) ? (spec(s).selector as Json) : {};
+        const sel = isJsonObject(spec(s).selector) ? (spec(s).selector as Json) : {};
         out.push({
           kind: "PersistentVolumeClaim",
           obj: {
@@ -254,9 +260,9 @@ function statefulSet(s: Json, pods: readonly Pod[], claimsInSnapshot: ReadonlySe
             metadata: {
               name: claimName,
               namespace: ns,
-              labels: { ...(isObj(sel.matchLabels) ? sel.matchLabels : {}) },
+              labels: { ...(isJsonObject(sel.matchLabels) ? sel.matchLabels : {}) },
             },
-            spec: structuredClone(isObj(c.spec) ? c.spec : {}),
+            spec: structuredClone(isJsonObject(c.spec) ? c.spec : {}),
           },
         });
       }
@@ -294,7 +300,7 @@ function job(j: Json, pods: readonly Pod[]): ExpandedObject[] {
     if (indexed) {
       const md = pod.metadata as Json;
       md.annotations = {
-        ...(isObj(md.annotations) ? md.annotations : {}),
+        ...(isJsonObject(md.annotations) ? md.annotations : {}),
         "batch.kubernetes.io/job-completion-index": String(i),
       };
     }
@@ -321,8 +327,8 @@ function daemonTolerations(hostNetwork: boolean): Json[] {
 // node affinity becomes one term selecting the node by metadata.name (other terms dropped).
 function nodeNameAffinity(ps: Json, nodeName: string): void {
   const term = { matchFields: [{ key: "metadata.name", operator: "In", values: [nodeName] }] };
-  const affinity = isObj(ps.affinity) ? ps.affinity : {};
-  const na = isObj(affinity.nodeAffinity) ? affinity.nodeAffinity : {};
+  const affinity = isJsonObject(ps.affinity) ? ps.affinity : {};
+  const na = isJsonObject(affinity.nodeAffinity) ? affinity.nodeAffinity : {};
   ps.affinity = {
     ...affinity,
     nodeAffinity: { ...na, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } },

@@ -9,12 +9,12 @@
 //   nominatedNodeName, startTime, resource claim statuses, pod-level resources, and each container
 //   status's name and resources): IPs, container states, image IDs, messages go.
 // The object is changed in place (it is fresh from the parser) and returned.
+import { isJsonObject } from "@kubesched/api";
 
 /** The annotation `kubectl apply` writes: the whole applied object again. */
 export const lastAppliedConfigAnnotation = "kubectl.kubernetes.io/last-applied-configuration";
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Pod status fields the scheduler reads (upstream: schedule_one, queue events, resource helpers). */
 const podStatusKept = [
@@ -32,7 +32,7 @@ const podStatusKept = [
 function trimContainerStatuses(list: unknown): unknown {
   if (!Array.isArray(list)) return list;
   return list.map((cs) => {
-    if (!isObj(cs)) return cs;
+    if (!isJsonObject(cs)) return cs;
     const out: Json = { name: cs.name };
     if (cs.allocatedResources !== undefined) out.allocatedResources = cs.allocatedResources;
     if (cs.resources !== undefined) out.resources = cs.resources;
@@ -55,17 +55,17 @@ function trimPodStatus(status: Json): Json {
  * the object's kind when the object does not say (a typed list's items).
  */
 export function trimObject<T>(object: T, kind?: string): T {
-  if (!isObj(object)) return object;
+  if (!isJsonObject(object)) return object;
   const obj: Json = object;
   const md = obj.metadata;
-  if (isObj(md)) {
+  if (isJsonObject(md)) {
     if (md.managedFields !== undefined) delete md.managedFields;
     const ann = md.annotations;
-    if (isObj(ann) && ann[lastAppliedConfigAnnotation] !== undefined) {
+    if (isJsonObject(ann) && ann[lastAppliedConfigAnnotation] !== undefined) {
       delete ann[lastAppliedConfigAnnotation];
       if (Object.keys(ann).length === 0) delete md.annotations;
     }
   }
-  if ((obj.kind ?? kind) === "Pod" && isObj(obj.status)) obj.status = trimPodStatus(obj.status);
+  if ((obj.kind ?? kind) === "Pod" && isJsonObject(obj.status)) obj.status = trimPodStatus(obj.status);
   return object;
 }
