@@ -25,7 +25,7 @@ function isNotFound(err: unknown): boolean {
   return e.reason === "NotFound" || e.code === 404 || e.statusCode === 404;
 }
 
-export function toError(err: unknown): Error {
+function toError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 

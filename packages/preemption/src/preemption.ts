@@ -18,7 +18,7 @@ import {
   type PostFilterResult,
   Status,
 } from "@kubesched/framework";
-import { type Candidate, Executor, type PreemptPodFunc, toError } from "./executor";
+import { type Candidate, Executor, type PreemptPodFunc } from "./executor";
 import { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful } from "./reasons";
 import { earliestStartTimeOf } from "./util";
 
@@ -339,7 +339,7 @@ export class Evaluator {
         nodeNameToVictims = await extender.processPreemption(pod, victimsMap);
       } catch (err) {
         if (extender.isIgnorable()) continue;
-        return { candidates: [], status: asStatus(toError(err)) };
+        return { candidates: [], status: asStatus(err) };
       }
       for (const [nodeName, victims] of [...nodeNameToVictims]) {
         if (!victims || victims.pods.length === 0) {

@@ -4,6 +4,7 @@
 // phase timings come from decorating them (observed-cycle.ts).
 import { type Pod, podKey, podUID, updatePodCondition } from "@kubesched/api";
 import {
+  asStatus,
   Code,
   CycleState,
   Diagnosis,
@@ -209,14 +210,10 @@ function startBindingCycle(sched: SchedulerState, a: Attempt, outcome: CycleOutc
     (st) => {
       if (!isSuccess(st)) handleBindingCycleError(sched, a, assumed, result, st as Status);
     },
-    (err: unknown) => handleBindingCycleError(sched, a, assumed, result, asErrorStatus(err)),
+    (err: unknown) => handleBindingCycleError(sched, a, assumed, result, asStatus(err)),
   );
   const tracked = p.finally(() => sched.inflightBindings.delete(tracked));
   sched.inflightBindings.add(tracked);
-}
-
-function asErrorStatus(err: unknown): Status {
-  return new Status(Code.Error).withError(err instanceof Error ? err : new Error(String(err)));
 }
 
 function skipPodSchedule(sched: SchedulerState, fwk: Framework, pod: Pod): boolean {
@@ -258,7 +255,7 @@ async function schedulingCycle(sched: SchedulerState, a: Attempt): Promise<Cycle
       };
     }
     if (!(err instanceof FitError)) {
-      return { result: emptyResult(clearNominatedNode), assumed: qpi, status: asErrorStatus(err) };
+      return { result: emptyResult(clearNominatedNode), assumed: qpi, status: asStatus(err) };
     }
     if (!fwk.hasPostFilterPlugins()) {
       return {
@@ -294,7 +291,7 @@ function assume(sched: SchedulerState, a: Attempt, result: ScheduleResult): Cycl
   try {
     sched.cache.assumePod(assumedPod);
   } catch (e) {
-    return { result: emptyResult(clearNominatedNode), assumed, status: asErrorStatus(e) };
+    return { result: emptyResult(clearNominatedNode), assumed, status: asStatus(e) };
   }
   sched.queue.deleteNominatedPodIfExists(assumedPod);
 
@@ -692,7 +689,7 @@ async function bind(sched: SchedulerState, a: Attempt, pod: Pod, host: string): 
         });
         continue;
       }
-      status = asErrorStatus(err);
+      status = asStatus(err);
     }
     bound = true;
     break;
