@@ -11,7 +11,14 @@
 // derive from it. Field names are the v1 JSON names; durations, which v1 writes as Go duration
 // strings ("15s"), are milliseconds here. Fields are declared in types.go's order: decoding
 // reports errors and encoding writes fields in that order.
-import { argRules, defineV1Object, fieldErrors, type StaticDecode, Type } from "@kubesched/framework";
+import {
+  argRules,
+  defineV1Object,
+  fieldErrors,
+  MaxCustomPriorityScore,
+  type StaticDecode,
+  Type,
+} from "@kubesched/framework";
 import { formatDuration, parseDuration } from "./duration";
 
 export const GroupName = "kubescheduler.config.k8s.io";
@@ -21,8 +28,8 @@ export const Kind = "KubeSchedulerConfiguration";
 export const DefaultSchedulerName = "default-scheduler";
 /** upstream: config.DefaultPercentageOfNodesToScore (0 = adaptive). */
 export const DefaultPercentageOfNodesToScore = 0;
-/** upstream: config.MaxCustomPriorityScore */
-export const MaxCustomPriorityScore = 10;
+/** upstream: config.MaxCustomPriorityScore (declared once, by the framework's plugin args). */
+export { MaxCustomPriorityScore };
 /** upstream: config.MaxTotalScore (math.MaxInt64 = 2^63 - 1), as the nearest float. */
 export const MaxTotalScore = 2 ** 63;
 /** upstream: config.MaxWeight = MaxTotalScore / MaxCustomPriorityScore */
