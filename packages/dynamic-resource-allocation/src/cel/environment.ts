@@ -103,6 +103,7 @@ function registerQuantityLibrary(env: Environment): void {
     const v = q.valueBig();
     return Quantity.of(v).cmp(q) === 0 ? v : null;
   };
+  env.registerOperator(`${Q} == ${Q}`, (a: CELQuantity, b: CELQuantity) => a.quantity.cmp(b.quantity) === 0);
   env.registerFunction(`${Q}.sign(): int`, (q: CELQuantity) => BigInt(q.quantity.sign()));
   env.registerFunction(`${Q}.isInteger(): bool`, (q: CELQuantity) => {
     const v = integer(q.quantity);
@@ -162,6 +163,7 @@ function registerSemverLibrary(env: Environment): void {
   env.registerFunction(`semver(string, bool): ${S}`, (s: string, n: boolean) => parse(s, n));
   env.registerFunction("isSemver(string): bool", (s: string) => valid(s, false));
   env.registerFunction("isSemver(string, bool): bool", (s: string, n: boolean) => valid(s, n));
+  env.registerOperator(`${S} == ${S}`, (a: Semver, b: Semver) => a.compare(b) === 0);
   env.registerFunction(`${S}.major(): int`, (v: Semver) => v.major);
   env.registerFunction(`${S}.minor(): int`, (v: Semver) => v.minor);
   env.registerFunction(`${S}.patch(): int`, (v: Semver) => v.patch);
