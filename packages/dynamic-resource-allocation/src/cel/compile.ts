@@ -2,14 +2,11 @@
 // staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go (read at kubernetes/kubernetes
 // 052bb7dc3f0c: the 1.37 device type with allowMultipleAllocations and list attributes).
 import type { DeviceAttribute, DeviceCapacity, QualifiedName } from "@kubesched/api";
-import { Quantity } from "@kubesched/api";
+import { CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
 import type { Environment } from "@marcbachmann/cel-js";
 import { type CelNode, CostTracker, estimateCost, instrument, withTracker } from "./cost";
 import { CELQuantity, DRADevice, newDeviceEnvironment, withDefault } from "./environment";
 import { parseSemver, type Semver } from "./semver";
-
-/** upstream resourceapi.CELSelectorExpressionMaxCost: the default runtime cost limit. */
-export const CELSelectorExpressionMaxCost = 1_000_000;
 
 /** Feature gates the environment depends on (upstream cel.Features). */
 export interface Features {
@@ -38,7 +35,7 @@ export interface CELError {
 /** Options of {@link Compiler.compileCELExpression} (upstream cel.Options). */
 export interface Options {
   envType?: EnvType;
-  /** Runtime cost limit; default {@link CELSelectorExpressionMaxCost}. */
+  /** Runtime cost limit; default CELSelectorExpressionMaxCost (@kubesched/api, 1,000,000). */
   costLimit?: number;
   /** Skip the worst-case estimate ({@link CompilationResult.maxCost} is then unbounded). */
   disableCostEstimation?: boolean;

@@ -3,7 +3,6 @@ export { Cache } from "./cache";
 export {
   type CELError,
   type CELErrorType,
-  CELSelectorExpressionMaxCost,
   type CompilationResult,
   Compiler,
   type Device,
