@@ -5,7 +5,7 @@ import type { DeviceAttribute, DeviceCapacity, QualifiedName } from "@kubesched/
 import { CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
 import type { Environment } from "@marcbachmann/cel-js";
 import { type CelNode, CostTracker, estimateCost, instrument, withTracker } from "./cost";
-import { CELQuantity, DRADevice, newDeviceEnvironment, withDefault } from "./environment";
+import { CELQuantity, celTypeName, DRADevice, newDeviceEnvironment, withDefault } from "./environment";
 import { parseSemver, type Semver } from "./semver";
 
 /** Feature gates the environment depends on (upstream cel.Features). */
@@ -107,17 +107,6 @@ function byDomain<V>(entries: Iterable<[string, V]>, driver: string): Map<string
     inner.set(id, value);
   }
   return out;
-}
-
-function celTypeName(value: unknown): string {
-  if (typeof value === "bigint") return "int";
-  if (typeof value === "number") return "double";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "string") return "string";
-  if (value === null) return "null_type";
-  if (Array.isArray(value)) return "list";
-  if (value instanceof Map) return "map";
-  return (value as object).constructor?.name ?? "unknown";
 }
 
 interface LibraryError {

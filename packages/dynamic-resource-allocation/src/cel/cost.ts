@@ -4,8 +4,7 @@
 // interpreter/runtimecost.go (the tracker), k8s.io/apiserver/pkg/cel/library/cost.go (the
 // Kubernetes functions) and dynamic-resource-allocation/cel/compile.go (sizeEstimator: the
 // maximum sizes of the `device` fields; draCostEstimator: `includes`).
-import { CELQuantity, ResourceSliceMaxAttributeValuesPerDevice, withoutDefault } from "./environment";
-import { Semver } from "./semver";
+import { celTypeName, ResourceSliceMaxAttributeValuesPerDevice, withoutDefault } from "./environment";
 
 /** A node of a checked cel-js AST, as far as cost needs it. */
 export interface CelNode {
@@ -92,6 +91,9 @@ const scalarTypes = new Set([
 ]);
 
 const mul = (a: number, b: number): number => (a === 0 || b === 0 ? 0 : a * b);
+/** Traversing one string for each position of another (contains, indexOf). */
+const traversals = (a: number, b: number): number =>
+  mul(factor(a, StringTraversalCostFactor), factor(b, StringTraversalCostFactor));
 const factor = (size: number, f: number): number => (size === Unbounded ? Unbounded : Math.ceil(size * f));
 
 function typeOf(node: CelNode): { kind: string; name: string } {
@@ -196,10 +198,7 @@ export function estimateCost(root: CelNode): number {
         break;
       case "contains":
         if (target && a0 && typeOf(target).name !== "list") {
-          return mul(
-            factor(sizeOf(target), StringTraversalCostFactor),
-            factor(sizeOf(a0), StringTraversalCostFactor),
-          );
+          return traversals(sizeOf(target), sizeOf(a0));
         }
         break;
       case "startsWith":
@@ -229,10 +228,7 @@ export function estimateCost(root: CelNode): number {
       case "lastIndexOf":
         if (target && a0) {
           if (typeOf(target).kind === "list") return sizeOf(target);
-          return mul(
-            factor(sizeOf(target), StringTraversalCostFactor),
-            factor(sizeOf(a0), StringTraversalCostFactor),
-          );
+          return traversals(sizeOf(target), sizeOf(a0));
         }
         break;
       case "isSorted":
@@ -563,10 +559,7 @@ function actualCost(node: CelNode, tracker: CostTracker): number {
           );
         case "contains":
           if (typeof t === "string") {
-            return mul(
-              factor(sizeOfValue(t), StringTraversalCostFactor),
-              factor(sizeOfValue(a0), StringTraversalCostFactor),
-            );
+            return traversals(sizeOfValue(t), sizeOfValue(a0));
           }
           return 1;
         case "startsWith":
@@ -598,16 +591,15 @@ function actualCost(node: CelNode, tracker: CostTracker): number {
 }
 
 // cel-go's names of the runtime types a comprehension cannot range over.
-function goTypeName(value: unknown): string {
-  if (typeof value === "bigint") return "types.Int";
-  if (typeof value === "number") return "types.Double";
-  if (typeof value === "boolean") return "types.Bool";
-  if (typeof value === "string") return "types.String";
-  if (value === null) return "types.Null";
-  if (value instanceof Semver) return "cel.Semver";
-  if (value instanceof CELQuantity) return "cel.Quantity";
-  return (value as object).constructor?.name ?? "unknown";
-}
+const goTypeNames: Readonly<Record<string, string>> = {
+  int: "types.Int",
+  double: "types.Double",
+  bool: "types.Bool",
+  string: "types.String",
+  null_type: "types.Null",
+  "kubernetes.Semver": "cel.Semver",
+  "kubernetes.Quantity": "cel.Quantity",
+};
 
 /**
  * The library ranges over any object's own properties; CEL only over lists and maps (cel-go's
@@ -617,7 +609,8 @@ function assertIterable(value: unknown): void {
   if (Array.isArray(value) || value instanceof Map || value instanceof Set) return;
   if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype)
     return;
-  throw new Error(`got '${goTypeName(value)}', expected iterable type`);
+  const type = celTypeName(value);
+  throw new Error(`got '${goTypeNames[type] ?? type}', expected iterable type`);
 }
 
 /**

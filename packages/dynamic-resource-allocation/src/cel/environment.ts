@@ -56,6 +56,20 @@ export interface DeviceEnvironmentOptions {
   includes: boolean;
 }
 
+/** The CEL type name of a runtime value. */
+export function celTypeName(value: unknown): string {
+  if (typeof value === "bigint") return "int";
+  if (typeof value === "number") return "double";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "string") return "string";
+  if (value === null) return "null_type";
+  if (Array.isArray(value)) return "list";
+  if (value instanceof Map) return "map";
+  if (value instanceof Semver) return "kubernetes.Semver";
+  if (value instanceof CELQuantity) return "kubernetes.Quantity";
+  return (value as object).constructor?.name ?? "unknown";
+}
+
 /** Equality as CEL's `==` for the values attributes hold. */
 export function celEquals(a: unknown, b: unknown): boolean {
   if (a instanceof Semver && b instanceof Semver) return a.compare(b) === 0;
