@@ -6,6 +6,7 @@ import { CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
 import type { Environment } from "@marcbachmann/cel-js";
 import { type CelNode, CostTracker, estimateCost, instrument, withTracker } from "./cost";
 import { CELQuantity, celTypeName, DRADevice, newDeviceEnvironment, withDefault } from "./environment";
+import { allowPresenceTestsOnExpressions } from "./presence";
 import { parseSemver, type Semver } from "./semver";
 
 /** Feature gates the environment depends on (upstream cel.Features). */
@@ -186,6 +187,7 @@ export class Compiler {
     } catch (err) {
       return failed(`compilation failed: ${compileIssue(err, expression, env)}`, "InvalidValue");
     }
+    allowPresenceTestsOnExpressions(parsed.ast as unknown as CelNode);
     const checked = parsed.check();
     if (!checked.valid) {
       return failed(`compilation failed: ${compileIssue(checked.error, expression, env)}`, "InvalidValue");

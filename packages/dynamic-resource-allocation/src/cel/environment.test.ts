@@ -73,6 +73,13 @@ describe("DRA CEL libraries", () => {
     ["optional field", `device.attributes["gpu.example.com"].?missing.orValue(7) == 7`],
     ["unknown capacity domain is empty", `device.capacity["other.example.com"].size() == 0`],
     ["includes", `device.attributes["gpu.example.com"].ids.includes(2)`],
+    [
+      "has() on an attribute",
+      `has(device.attributes["gpu.example.com"].model) && !has(device.attributes["gpu.example.com"].missing)`,
+    ],
+    // As upstream's mapper: looking up any domain finds a (maybe empty) map.
+    ["has() on a domain", `has(device.attributes.other) && !("other" in device.attributes)`],
+    ["has() on the device", `has(device.driver)`],
   ];
   for (const [name, expression] of cases) {
     it(name, () => {
