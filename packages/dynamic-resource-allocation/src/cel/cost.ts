@@ -110,6 +110,9 @@ function callParts(node: CelNode): { name: string; target: CelNode | null; args:
   return { name: a[0] as string, target: null, args: a[1] as CelNode[] };
 }
 
+/** Kubernetes' library functions that parse their string argument: linear in its length. */
+const parsingFunctions = new Set(["quantity", "isQuantity", "semver", "isSemver", "url", "isURL"]);
+
 const quantifierMacros = new Set(["all", "exists", "exists_one", "map", "filter"]);
 
 /** Whether a call node is the cel.bind macro. */
@@ -179,6 +182,7 @@ export function estimateCost(root: CelNode): number {
 
   const functionCost = (name: string, target: CelNode | null, args: CelNode[], node: CelNode): number => {
     const a0 = args[0];
+    if (parsingFunctions.has(name) && a0) return factor(sizeOf(a0), StringTraversalCostFactor);
     switch (name) {
       case "matches":
         if (target && a0) {
@@ -239,14 +243,6 @@ export function estimateCost(root: CelNode): number {
         break;
       case "join":
         if (target) return factor(sizeOf(target), StringTraversalCostFactor);
-        break;
-      case "quantity":
-      case "isQuantity":
-      case "semver":
-      case "isSemver":
-      case "url":
-      case "isURL":
-        if (a0) return factor(sizeOf(a0), StringTraversalCostFactor);
         break;
       case "includes":
         // compile.go draCostEstimator: linear in the longest list attribute.
@@ -542,6 +538,7 @@ function actualCost(node: CelNode, tracker: CostTracker): number {
       const { name, target, args: fnArgs } = callParts(node);
       const t = target ? value(target) : undefined;
       const a0 = fnArgs[0] ? value(fnArgs[0]) : undefined;
+      if (parsingFunctions.has(name)) return factor(sizeOfValue(a0), StringTraversalCostFactor);
       switch (name) {
         case "matches":
           if (target) {
@@ -567,13 +564,6 @@ function actualCost(node: CelNode, tracker: CostTracker): number {
           return factor(sizeOfValue(a0), StringTraversalCostFactor);
         case "split":
           return factor(sizeOfValue(t), 2 * StringTraversalCostFactor);
-        case "quantity":
-        case "isQuantity":
-        case "semver":
-        case "isSemver":
-        case "url":
-        case "isURL":
-          return factor(sizeOfValue(a0), StringTraversalCostFactor);
         case "includes":
           return Array.isArray(t) ? Math.min(t.length, ResourceSliceMaxAttributeValuesPerDevice) : 1;
         case "isSorted":
