@@ -8,7 +8,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { publishablePackages, readManifest, repoRoot } from "./workspace";
+import { type Manifest, publishablePackages, readManifest, repoRoot } from "./workspace";
 
 const builtins = new Set(builtinModules);
 
@@ -42,6 +42,18 @@ export function reachable(entry: string): Set<string> {
   return seen;
 }
 
+/**
+ * The source files a package's `exports` name (a package with subpaths only, such as
+ * dynamic-resource-allocation's `./cel`, has no src/index.ts); src/index.ts when none does.
+ */
+function publishedEntries(dir: string, manifest: Manifest): string[] {
+  const exports = (manifest.exports ?? {}) as Record<string, unknown>;
+  const entries = Object.values(exports)
+    .filter((target): target is string => typeof target === "string" && target.startsWith("./src/"))
+    .map((target) => path.join(repoRoot, dir, target));
+  return entries.length > 0 ? entries : [path.join(repoRoot, dir, "src/index.ts")];
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
@@ -72,7 +84,7 @@ describe("imports are declared dependencies", () => {
       ]);
       const dev = new Set([...runtime, ...Object.keys(m.devDependencies ?? {}), ...rootDev]);
       const problems: string[] = [];
-      const published = reachable(path.join(repoRoot, pkg.dir, "src/index.ts"));
+      const published = new Set(publishedEntries(pkg.dir, m).flatMap((entry) => [...reachable(entry)]));
       for (const file of sourceFiles(path.join(repoRoot, pkg.dir, "src"))) {
         const allowed = published.has(file) ? runtime : dev;
         for (const spec of importsOf(readFileSync(file, "utf8"))) {

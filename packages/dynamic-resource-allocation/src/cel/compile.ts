@@ -1,0 +1,285 @@
+// Compiling and evaluating DRA CEL device selectors. upstream:
+// staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go (read at kubernetes/kubernetes
+// 052bb7dc3f0c: the 1.37 device type with allowMultipleAllocations and list attributes).
+import type { DeviceAttribute, DeviceCapacity, QualifiedName } from "@kubesched/api";
+import { CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
+import type { Environment } from "@marcbachmann/cel-js";
+import { type CelNode, CostTracker, estimateCost, instrument, withTracker } from "./cost";
+import { CELQuantity, celTypeName, DRADevice, newDeviceEnvironment, withDefault } from "./environment";
+import { allowPresenceTestsOnExpressions } from "./presence";
+import { parseSemver, type Semver } from "./semver";
+
+/** Feature gates the environment depends on (upstream cel.Features). */
+export interface Features {
+  /** DRAConsumableCapacity: `device.allowMultipleAllocations`. */
+  enableConsumableCapacity: boolean;
+  /** DRAListTypeAttributes: list attribute values and `includes`. */
+  enableListTypeAttributes: boolean;
+}
+
+/**
+ * upstream environment.Type: StoredExpressions (the default) accepts everything the newest
+ * release knows, as for expressions already stored in objects; NewExpressions only what the
+ * enabled features declare, as when an object is created.
+ */
+export type EnvType = "StoredExpressions" | "NewExpressions";
+
+/** upstream apiservercel.ErrorType. */
+export type CELErrorType = "RequiredValue" | "InvalidValue" | "InternalError";
+
+/** upstream apiservercel.Error: a compilation failure. */
+export interface CELError {
+  readonly type: CELErrorType;
+  readonly detail: string;
+}
+
+/** Options of {@link Compiler.compileCELExpression} (upstream cel.Options). */
+export interface Options {
+  envType?: EnvType;
+  /** Runtime cost limit; default CELSelectorExpressionMaxCost (@kubesched/api, 1,000,000). */
+  costLimit?: number;
+  /** Skip the worst-case estimate ({@link CompilationResult.maxCost} is then unbounded). */
+  disableCostEstimation?: boolean;
+}
+
+/** The input of a selector (upstream cel.Device). */
+export interface Device {
+  /** The domain of attribute and capacity names without one. */
+  driver: string;
+  allowMultipleAllocations?: boolean;
+  attributes?: Readonly<Record<QualifiedName, DeviceAttribute>>;
+  capacity?: Readonly<Record<QualifiedName, DeviceCapacity>>;
+}
+
+/** What one evaluation gave. `error` is set (and `matches` false) when it failed. */
+export interface DeviceMatchResult {
+  matches: boolean;
+  /** The cost the evaluation used (upstream EvalDetails.ActualCost). */
+  actualCost: number;
+  error: Error | null;
+}
+
+/** A compiled selector (upstream CompilationResult). */
+export interface CompilationResult {
+  readonly expression: string;
+  readonly error: CELError | null;
+  /** The output type (`bool`, or `dyn` for an attribute value); null after an error. */
+  readonly outputType: string | null;
+  /** The worst-case cost estimate, or Infinity when estimation was disabled or failed. */
+  readonly maxCost: number;
+  /** Evaluates the selector for one device; `signal` interrupts a long evaluation. */
+  deviceMatches(device: Device, options?: { signal?: AbortSignal }): DeviceMatchResult;
+}
+
+function attributeValue(attr: DeviceAttribute): unknown {
+  const version = (v: string): Semver => {
+    try {
+      return parseSemver(v);
+    } catch (err) {
+      throw new Error(`parse semantic version: ${(err as Error).message}`);
+    }
+  };
+  if (attr.ints !== undefined) return attr.ints.map((v) => BigInt(v));
+  if (attr.bools !== undefined) return [...attr.bools];
+  if (attr.strings !== undefined) return [...attr.strings];
+  if (attr.versions !== undefined) return attr.versions.map(version);
+  if (attr.int !== undefined) return BigInt(attr.int);
+  if (attr.bool !== undefined) return attr.bool;
+  if (attr.string !== undefined) return attr.string;
+  if (attr.version !== undefined) return version(attr.version);
+  throw new Error("unsupported attribute value");
+}
+
+/** compile.go parseQualifiedName: the driver is the domain of a name without one. */
+function parseQualifiedName(name: string, defaultDomain: string): [string, string] {
+  const sep = name.indexOf("/");
+  return sep === -1 ? [defaultDomain, name] : [name.slice(0, sep), name.slice(sep + 1)];
+}
+
+function byDomain<V>(entries: Iterable<[string, V]>, driver: string): Map<string, Map<string, V>> {
+  const out = new Map<string, Map<string, V>>();
+  for (const [name, value] of entries) {
+    const [domain, id] = parseQualifiedName(name, driver);
+    let inner = out.get(domain);
+    if (inner === undefined) {
+      inner = new Map();
+      out.set(domain, inner);
+    }
+    inner.set(id, value);
+  }
+  return out;
+}
+
+interface LibraryError {
+  code?: string;
+  message: string;
+  range?: { start: number };
+}
+
+/** A runtime error with cel-go's wording where the library words it differently. */
+function runtimeError(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(String(err));
+  const e = err as Error & LibraryError;
+  if (e.code === undefined) return e;
+  const summary = e.message.split("\n")[0] ?? "";
+  const m = /^No such key: (.*)$/.exec(summary);
+  if (m) return new Error(`no such key: ${m[1]}`, { cause: err });
+  return new Error(
+    summary.replace(/^[A-Z]/, (c) => c.toLowerCase()),
+    { cause: err },
+  );
+}
+
+function position(expression: string, offset: number): string {
+  const before = expression.slice(0, offset).split("\n");
+  return `${before.length}:${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+/** A compile error as cel-go's issues print it. */
+function compileIssue(err: unknown, expression: string, env: Environment): string {
+  const e = err as LibraryError;
+  const summary = e.message.split("\n")[0] ?? "";
+  const at = `ERROR: <input>:${position(expression, e.range?.start ?? 0)}: `;
+  if (err instanceof Error && err.name === "ParseError") return `${at}Syntax error: ${summary}`;
+  let m = /^Unknown variable: (.*)$/.exec(summary);
+  if (m) return `${at}undeclared reference to '${m[1]}' (in container '')`;
+  m = /^found no matching overload for '(?:[^']*\.)?([A-Za-z_][A-Za-z0-9_]*)\(/.exec(summary);
+  if (m) {
+    const name = m[1] as string;
+    const known = env.getDefinitions().functions.some((f: { name: string }) => f.name === name);
+    if (!known) return `${at}undeclared reference to '${name}' (in container '')`;
+  }
+  m = /^No such key: (.*)$/.exec(summary);
+  if (m) return `${at}undefined field '${m[1]}'`;
+  return `${at}${summary}`;
+}
+
+const goTypeString = (t: string): string => t.replace(/</g, "(").replace(/>/g, ")");
+
+/** The compiler for one set of features (upstream's compiler; {@link getCompiler}). */
+export class Compiler {
+  readonly features: Features;
+  readonly #stored: Environment;
+  readonly #new: Environment;
+
+  constructor(features: Features) {
+    this.features = { ...features };
+    this.#stored = newDeviceEnvironment({ allowMultipleAllocations: true, includes: true });
+    this.#new = newDeviceEnvironment({
+      allowMultipleAllocations: features.enableConsumableCapacity,
+      includes: features.enableListTypeAttributes,
+    });
+  }
+
+  /** Compiles an expression that must evaluate to bool (or to an attribute value). */
+  compileCELExpression(expression: string, options: Options = {}): CompilationResult {
+    const failed = (detail: string, type: CELErrorType): CompilationResult => ({
+      expression,
+      error: { type, detail },
+      outputType: null,
+      maxCost: Number.POSITIVE_INFINITY,
+      deviceMatches: () => ({ matches: false, actualCost: 0, error: new Error(detail) }),
+    });
+    const env = options.envType === "NewExpressions" ? this.#new : this.#stored;
+    let parsed: ReturnType<Environment["parse"]>;
+    try {
+      parsed = env.parse(expression);
+    } catch (err) {
+      return failed(`compilation failed: ${compileIssue(err, expression, env)}`, "InvalidValue");
+    }
+    allowPresenceTestsOnExpressions(parsed.ast as unknown as CelNode);
+    const checked = parsed.check();
+    if (!checked.valid) {
+      return failed(`compilation failed: ${compileIssue(checked.error, expression, env)}`, "InvalidValue");
+    }
+    const outputType = checked.type ?? "dyn";
+    if (outputType !== "bool" && outputType !== "dyn") {
+      return failed(
+        `must evaluate to bool or the unknown type, not ${goTypeString(outputType)}`,
+        "InvalidValue",
+      );
+    }
+    const ast = parsed.ast as unknown as CelNode;
+    instrument(ast);
+    const maxCost = options.disableCostEstimation ? Number.POSITIVE_INFINITY : estimateCost(ast);
+    const costLimit = options.costLimit ?? CELSelectorExpressionMaxCost;
+    const program = parsed;
+    return {
+      expression,
+      error: null,
+      outputType,
+      maxCost,
+      deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
+        let variables: { device: DRADevice };
+        try {
+          variables = { device: toDRADevice(device) };
+        } catch (err) {
+          return { matches: false, actualCost: 0, error: err as Error };
+        }
+        const tracker = new CostTracker(costLimit, evalOptions.signal);
+        let result: unknown;
+        try {
+          tracker.checkInterrupt();
+          result = withTracker(tracker, () => program(variables));
+        } catch (err) {
+          return { matches: false, actualCost: tracker.cost, error: tracker.failure ?? runtimeError(err) };
+        }
+        // The library turns some errors into values (CEL's commutative || and &&).
+        if (tracker.failure !== undefined)
+          return { matches: false, actualCost: tracker.cost, error: tracker.failure };
+        if (typeof result !== "boolean") {
+          const type = celTypeName(result);
+          return {
+            matches: false,
+            actualCost: tracker.cost,
+            error: new Error(
+              `CEL result of type ${type} could not be converted to bool: type conversion error from '${type}' to 'bool'`,
+            ),
+          };
+        }
+        return { matches: result, actualCost: tracker.cost, error: null };
+      },
+    };
+  }
+}
+
+function toDRADevice(input: Device): DRADevice {
+  const attributes: [string, unknown][] = [];
+  for (const [name, attr] of Object.entries(input.attributes ?? {})) {
+    try {
+      attributes.push([name, attributeValue(attr)]);
+    } catch (err) {
+      throw new Error(`attribute ${name}: ${(err as Error).message}`);
+    }
+  }
+  const capacity: [string, CELQuantity][] = Object.entries(input.capacity ?? {}).map(([name, c]) => [
+    name,
+    new CELQuantity(Quantity.parse(c.value)),
+  ]);
+  const attrs = byDomain(attributes, input.driver);
+  const caps = byDomain(capacity, input.driver);
+  return new DRADevice(
+    input.driver,
+    input.allowMultipleAllocations ?? false,
+    withDefault(attrs),
+    withDefault(caps),
+  );
+}
+
+let lazyCompiler: Compiler | undefined;
+
+/**
+ * The compiler for these features. As upstream's GetCompiler, only the last one is kept: features
+ * do not change back and forth in practice.
+ */
+export function getCompiler(features: Features): Compiler {
+  const f = lazyCompiler?.features;
+  if (
+    lazyCompiler === undefined ||
+    f?.enableConsumableCapacity !== features.enableConsumableCapacity ||
+    f?.enableListTypeAttributes !== features.enableListTypeAttributes
+  ) {
+    lazyCompiler = new Compiler(features);
+  }
+  return lazyCompiler;
+}

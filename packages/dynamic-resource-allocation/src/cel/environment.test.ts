@@ -1,0 +1,131 @@
+// The Kubernetes CEL libraries the DRA environment enables (upstream apiserver/pkg/cel/library:
+// quantity.go, semverlib.go, lists.go, regex.go, urls.go; cel-go ext strings and bindings), seen
+// through device selectors, and bad input: each gives one error, never an exception.
+import { describe, expect, it } from "vitest";
+import { getCompiler } from "./compile";
+
+const compiler = getCompiler({ enableConsumableCapacity: true, enableListTypeAttributes: true });
+const device = {
+  driver: "gpu.example.com",
+  attributes: {
+    model: { string: "a100-sxm4" },
+    cores: { int: 108 },
+    driverVersion: { version: "535.104.5" },
+    ids: { ints: [3, 1, 2] },
+    endpoint: { string: "https://gpu.example.com:8443/v1/query?a=1&a=2" },
+  },
+  capacity: { memory: { value: "80Gi" } },
+};
+
+function evaluate(expression: string): boolean | string {
+  const result = compiler.compileCELExpression(expression);
+  if (result.error) return `compile: ${result.error.detail}`;
+  const { matches, error } = result.deviceMatches(device);
+  return error ? `runtime: ${error.message}` : matches;
+}
+
+describe("DRA CEL libraries", () => {
+  const cases: [string, string][] = [
+    [
+      "quantity arithmetic",
+      `device.capacity["gpu.example.com"].memory.sub(quantity("40Gi")).isGreaterThan(quantity("39Gi"))`,
+    ],
+    [
+      "quantity compareTo and sign",
+      `quantity("1Gi").compareTo(quantity("1024Mi")) == 0 && quantity("-1").sign() == -1`,
+    ],
+    [
+      "quantity integers",
+      `quantity("2k").isInteger() && quantity("2k").asInteger() == 2000 && !quantity("1.5").isInteger()`,
+    ],
+    ["isQuantity", `isQuantity("10Gi") && !isQuantity("ten")`],
+    [
+      "semver of an attribute",
+      `device.attributes["gpu.example.com"].driverVersion.isGreaterThan(semver("535.0.0"))`,
+    ],
+    ["semver normalization", `semver("v1.2", true) == semver("1.2.0") || semver("v01.2", true).minor() == 2`],
+    [
+      "semver parts",
+      `semver("1.2.3").major() == 1 && semver("1.2.3").patch() == 3 && !isSemver("1.2") && semver("1.0.0") != semver("2.0.0")`,
+    ],
+    ["semver pre-release order", `semver("1.0.0-alpha").isLessThan(semver("1.0.0"))`],
+    [
+      "lists",
+      `device.attributes["gpu.example.com"].ids.sum() == 6 && !device.attributes["gpu.example.com"].ids.isSorted()`,
+    ],
+    ["list min, max, indexOf", `[3, 1, 2].min() == 1 && [3, 1, 2].max() == 3 && [3, 1, 2].indexOf(2) == 2`],
+    ["regex find", `device.attributes["gpu.example.com"].model.find("[0-9]+") == "100"`],
+    [
+      "regex findAll",
+      `"a1b22c333".findAll("[0-9]+").size() == 3 && "a1b22c333".findAll("[0-9]+", 2) == ["1", "22"]`,
+    ],
+    ["url", `url(device.attributes["gpu.example.com"].endpoint).getPort() == "8443" && isURL("https://x")`],
+    ["url query", `url(device.attributes["gpu.example.com"].endpoint).getQuery()["a"] == ["1", "2"]`],
+    ["strings", `"abc".charAt(1) == "b" && "a-b-c".replace("-", "+") == "a+b+c" && "abc".reverse() == "cba"`],
+    [
+      "strings from the library",
+      `device.attributes["gpu.example.com"].model.upperAscii().startsWith("A100")`,
+    ],
+    [
+      "cel.bind",
+      `cel.bind(gpu, device.attributes["gpu.example.com"], gpu.cores > 100 && gpu.model.contains("sxm"))`,
+    ],
+    ["optional field", `device.attributes["gpu.example.com"].?missing.orValue(7) == 7`],
+    ["unknown capacity domain is empty", `device.capacity["other.example.com"].size() == 0`],
+    ["includes", `device.attributes["gpu.example.com"].ids.includes(2)`],
+    [
+      "has() on an attribute",
+      `has(device.attributes["gpu.example.com"].model) && !has(device.attributes["gpu.example.com"].missing)`,
+    ],
+    // As upstream's mapper: looking up any domain finds a (maybe empty) map.
+    ["has() on a domain", `has(device.attributes.other) && !("other" in device.attributes)`],
+    ["has() on the device", `has(device.driver)`],
+  ];
+  for (const [name, expression] of cases) {
+    it(name, () => {
+      expect(evaluate(expression)).toBe(true);
+    });
+  }
+});
+
+describe("bad selectors and devices", () => {
+  it("a syntax error names the position", () => {
+    expect(evaluate(`device.driver ==`)).toMatch(
+      /^compile: compilation failed: ERROR: <input>:1:\d+: Syntax error: /,
+    );
+  });
+  it("an unknown function is an undeclared reference", () => {
+    expect(evaluate(`noSuchFunction(device.driver)`)).toBe(
+      "compile: compilation failed: ERROR: <input>:1:1: undeclared reference to 'noSuchFunction' (in container '')",
+    );
+  });
+  it("an unknown variable is an undeclared reference", () => {
+    expect(evaluate(`gpu.driver == ""`)).toMatch(/undeclared reference to 'gpu'/);
+  });
+  it("a wrong argument type fails at run time", () => {
+    expect(evaluate(`device.attributes["gpu.example.com"].cores.isGreaterThan(quantity("1"))`)).toMatch(
+      /^runtime: /,
+    );
+  });
+  it("an invalid quantity fails at run time", () => {
+    expect(evaluate(`quantity("ten").sign() == 1`)).toMatch(/^runtime: .*quantit/);
+  });
+  it("a device with an invalid version attribute", () => {
+    const result = compiler.compileCELExpression("true");
+    const { matches, error } = result.deviceMatches({ driver: "d", attributes: { v: { version: "1.0" } } });
+    expect(matches).toBe(false);
+    expect(error?.message).toBe("attribute v: parse semantic version: No Major.Minor.Patch elements found");
+  });
+  it("a device with an empty attribute", () => {
+    const { error } = compiler
+      .compileCELExpression("true")
+      .deviceMatches({ driver: "d", attributes: { v: {} } });
+    expect(error?.message).toBe("attribute v: unsupported attribute value");
+  });
+  it("a lower cost limit stops an evaluation the default one allows", () => {
+    const expression = `device.attributes["gpu.example.com"].ids.all(x, x > 0)`;
+    expect(compiler.compileCELExpression(expression).deviceMatches(device).error).toBeNull();
+    const limited = compiler.compileCELExpression(expression, { costLimit: 3 }).deviceMatches(device);
+    expect(limited.error?.message).toBe("operation cancelled: actual cost limit exceeded");
+  });
+});

@@ -1,0 +1,14 @@
+// The DRA CEL environment (upstream k8s.io/dynamic-resource-allocation/cel).
+export { Cache } from "./cache";
+export {
+  type CELError,
+  type CELErrorType,
+  type CompilationResult,
+  Compiler,
+  type Device,
+  type DeviceMatchResult,
+  type EnvType,
+  type Features,
+  getCompiler,
+  type Options,
+} from "./compile";

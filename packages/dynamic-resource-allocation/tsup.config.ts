@@ -1,0 +1,8 @@
+import { defineConfig } from "tsup";
+import { baseConfig } from "../../tsup.config.base";
+
+// One entry per subpath, as upstream's packages: cel (structured follows with the allocator).
+export default defineConfig({
+  ...baseConfig,
+  entry: { cel: "src/cel/index.ts" },
+});
