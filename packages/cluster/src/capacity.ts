@@ -4,7 +4,7 @@
 // is reached; then the next template fills what is left (a workload mix, in order).
 // upstream: kubernetes-sigs/cluster-capacity pkg/framework/simulator.go, report.go
 import { type Pod, podKey } from "@kubesched/api";
-import { admit } from "./admission";
+import { AdmissionError, admit, admitCreatedPod, createdObjectAdmission } from "./admission";
 import type { K8sObject } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
 import { openSimulation, type SimulateOptions, simulationEpoch } from "./simulate";
@@ -32,11 +32,12 @@ export interface FailReasonSummary {
  */
 export interface CapacityFailReason {
   /**
-   * "Unschedulable" (the next replica did not fit), "LimitReached" (--max), or "SchedulerError"
-   * (the condition reason of a scheduling error, where cluster-capacity would hang: it only
-   * stops on Unschedulable).
+   * "Unschedulable" (the next replica did not fit), "LimitReached" (--max), "QuotaExceeded" (a
+   * ResourceQuota of the namespace refused the next replica: upstream's `exceeded quota: ...`
+   * message), or "SchedulerError" (the condition reason of a scheduling error, where
+   * cluster-capacity would hang: it only stops on Unschedulable).
    */
-  failType: "Unschedulable" | "LimitReached" | "SchedulerError";
+  failType: "Unschedulable" | "LimitReached" | "QuotaExceeded" | "SchedulerError";
   failMessage: string;
 }
 
@@ -115,8 +116,25 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
       (t, i): SourcedObject => ({ kind: "Pod", obj: t as K8sObject, origin: `template ${i + 1}` }),
     ),
   ]);
-  const admittedTemplates = checked.slice(opts.objects.length).map((o) => o.obj as Pod);
-  const { session, pending } = await openSimulation(opts, checked.slice(0, opts.objects.length));
+  const snapshot = checked.slice(0, opts.objects.length);
+  // Replicas are created through the API server: LimitRanger defaults and checks the template
+  // (every replica is the same), ResourceQuota counts each replica against what exists.
+  const admission = createdObjectAdmission(snapshot);
+  const errors: string[] = [];
+  const admittedTemplates = checked.slice(opts.objects.length).map((o, i) => {
+    const t = o.obj as Pod;
+    const limited = admission.limitRanges.admitPod(t);
+    if ("error" in limited) {
+      errors.push(`template ${i + 1} (Pod ${t.metadata?.namespace}/${t.metadata?.name}): ${limited.error}`);
+      return t;
+    }
+    const refused = admission.quotas.constraints(limited.pod);
+    if (refused)
+      errors.push(`template ${i + 1} (Pod ${t.metadata?.namespace}/${t.metadata?.name}): ${refused}`);
+    return limited.pod;
+  });
+  if (errors.length) throw new AdmissionError(errors);
+  const { session, pending } = await openSimulation(opts, snapshot);
   const { cluster, sched, lastFailure } = session;
   for (const p of pending) session.addPending(p);
   await session.drain();
@@ -143,6 +161,11 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
         break;
       }
       const replica = replicaOf(t, i);
+      const admitted = admitCreatedPod(admission, replica);
+      if ("error" in admitted) {
+        result.failReason = { failType: "QuotaExceeded", failMessage: admitted.error };
+        break;
+      }
       session.addPending(replica);
       await session.drain();
       const ns = replica.metadata?.namespace ?? "default";
@@ -166,6 +189,7 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
       // The replica that did not fit leaves, so it neither holds a nomination nor comes back
       // when the next template's pods change the cluster.
       if (cur) cluster.delete("Pod", cur as K8sObject);
+      admission.quotas.release(replica);
       await session.drain();
       break;
     }
@@ -204,7 +228,7 @@ export const capacityReportSchema = {
       required: ["failType", "failMessage"],
       additionalProperties: false,
       properties: {
-        failType: { enum: ["Unschedulable", "LimitReached", "SchedulerError"] },
+        failType: { enum: ["Unschedulable", "LimitReached", "QuotaExceeded", "SchedulerError"] },
         failMessage: { type: "string" },
       },
     },

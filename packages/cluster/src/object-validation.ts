@@ -259,3 +259,84 @@ export function missingNamespaces(
   }
   return out;
 }
+
+/** The kinds kubesched reads for admission only (LimitRanger, ResourceQuota): not scheduler objects. */
+export const admissionKinds = new Set(["LimitRange", "ResourceQuota"]);
+export type AdmissionKind = "LimitRange" | "ResourceQuota";
+
+const limitTypes = new Set(["Container", "Pod", "PersistentVolumeClaim"]);
+const quotaScopes = new Set([
+  "Terminating",
+  "NotTerminating",
+  "BestEffort",
+  "NotBestEffort",
+  "PriorityClass",
+  "CrossNamespacePodAffinity",
+  "VolumeAttributesClass",
+]);
+const scopeOperators = new Set(["In", "NotIn", "Exists", "DoesNotExist"]);
+
+/**
+ * Checks a LimitRange or ResourceQuota as the API server would for the fields admission reads.
+ * upstream: pkg/apis/core/validation/validation.go (ValidateLimitRange: the type, quantities;
+ * ValidateResourceQuota: hard quantities, scopes, scopeSelector operators).
+ */
+export function validateAdmissionObject(kind: AdmissionKind, obj: Json, where: string, p: Problems): void {
+  const errors = p.errors;
+  const md = obj.metadata;
+  if (!isJsonObject(md) || typeof md.name !== "string" || md.name === "") {
+    errors.push(`${where}: metadata.name: Required value`);
+    return;
+  }
+  const spec = isJsonObject(obj.spec) ? obj.spec : {};
+  if (kind === "LimitRange") {
+    const limits = spec.limits;
+    if (limits === undefined || limits === null) return;
+    if (!Array.isArray(limits)) {
+      errors.push(`${where}: spec.limits: must be a list`);
+      return;
+    }
+    limits.forEach((item: unknown, i) => {
+      const f = `spec.limits[${i}]`;
+      if (!isJsonObject(item)) {
+        errors.push(`${where}: ${f}: must be an object`);
+        return;
+      }
+      if (typeof item.type !== "string" || !limitTypes.has(item.type)) {
+        errors.push(
+          `${where}: ${f}.type: Unsupported value: ${JSON.stringify(item.type ?? "")}: supported values: "Container", "PersistentVolumeClaim", "Pod"`,
+        );
+      }
+      for (const field of ["max", "min", "default", "defaultRequest", "maxLimitRequestRatio"]) {
+        checkQuantities(item[field], `${f}.${field}`, where, p);
+      }
+    });
+    return;
+  }
+  checkQuantities(spec.hard, "spec.hard", where, p);
+  if (Array.isArray(spec.scopes)) {
+    spec.scopes.forEach((s: unknown, i) => {
+      if (typeof s !== "string" || !quotaScopes.has(s))
+        errors.push(`${where}: spec.scopes[${i}]: Invalid value: ${JSON.stringify(s)}: unsupported scope`);
+    });
+  }
+  const sel = isJsonObject(spec.scopeSelector) ? spec.scopeSelector : {};
+  if (Array.isArray(sel.matchExpressions)) {
+    sel.matchExpressions.forEach((e: unknown, i) => {
+      const f = `spec.scopeSelector.matchExpressions[${i}]`;
+      if (!isJsonObject(e)) {
+        errors.push(`${where}: ${f}: must be an object`);
+        return;
+      }
+      if (typeof e.scopeName !== "string" || !quotaScopes.has(e.scopeName))
+        errors.push(
+          `${where}: ${f}.scopeName: Invalid value: ${JSON.stringify(e.scopeName)}: unsupported scope`,
+        );
+      if (typeof e.operator !== "string" || !scopeOperators.has(e.operator))
+        errors.push(
+          `${where}: ${f}.operator: Invalid value: ${JSON.stringify(e.operator)}: not a valid selector operator`,
+        );
+    });
+  }
+  checkQuantities(isJsonObject(obj.status) ? obj.status.used : undefined, "status.used", where, p);
+}
