@@ -5,6 +5,7 @@
 // upstream: kubernetes-sigs/cluster-capacity pkg/framework/simulator.go, report.go
 import { type Pod, podKey } from "@kubesched/api";
 import { AdmissionError, admit, admitCreatedPod, createdObjectAdmission } from "./admission";
+import { defaultFragmentationLabel, type FragmentationReport, fragmentation } from "./fragmentation";
 import type { K8sObject } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
 import { openSimulation, type SimulateOptions, simulationEpoch } from "./simulate";
@@ -68,6 +69,8 @@ export interface CapacityReport {
     /** Why the last template stopped. */
     failReason: CapacityFailReason;
     pods: CapacityPodResult[];
+    /** Stranded capacity per node group, when asked for (`fragmentation` option). */
+    fragmentation?: FragmentationReport;
   };
 }
 
@@ -79,6 +82,11 @@ export interface CapacityOptions
   templates: readonly Pod[];
   /** Stop after this many replicas over all templates (cluster-capacity's --max-limit); 0 or absent: no limit. */
   maxReplicas?: number;
+  /**
+   * Report the stranded capacity the run leaves (fragmentation.ts), nodes grouped by the value
+   * of `groupBy` (default `node.kubernetes.io/instance-type`).
+   */
+  fragmentation?: { groupBy?: string };
 }
 
 /** The reasons of a FitError message ("0/3 nodes are available: 1 Insufficient cpu, 2 ..."). */
@@ -199,6 +207,17 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
     last = result.failReason;
     results.push(result);
   }
+  const fragments = opts.fragmentation
+    ? fragmentation(
+        sched,
+        admittedTemplates,
+        pending.filter(
+          (p) =>
+            !cluster.pods.get(p.metadata?.namespace ?? "default", p.metadata?.name ?? "")?.spec?.nodeName,
+        ),
+        opts.fragmentation.groupBy ?? defaultFragmentationLabel,
+      )
+    : undefined;
   sched.close();
   return {
     apiVersion: capacityReportApiVersion,
@@ -210,6 +229,7 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
       replicas: total,
       failReason: last,
       pods: results,
+      ...(fragments ? { fragmentation: fragments } : {}),
     },
   };
 }
@@ -223,6 +243,56 @@ export const capacityReportSchema = {
   required: ["apiVersion", "kind", "spec", "status"],
   additionalProperties: false,
   $defs: {
+    cpuMemory: {
+      type: "object",
+      required: ["cpu", "memory"],
+      additionalProperties: false,
+      properties: { cpu: { type: "string" }, memory: { type: "string" } },
+    },
+    podShape: {
+      oneOf: [
+        { type: "null" },
+        {
+          type: "object",
+          required: ["cpu", "memory", "node"],
+          additionalProperties: false,
+          properties: { cpu: { type: "string" }, memory: { type: "string" }, node: { type: "string" } },
+        },
+      ],
+    },
+    largestShapes: {
+      type: "object",
+      required: ["cpuFirst", "memoryFirst"],
+      additionalProperties: false,
+      properties: { cpuFirst: { $ref: "#/$defs/podShape" }, memoryFirst: { $ref: "#/$defs/podShape" } },
+    },
+    fragmentation: {
+      type: "object",
+      required: ["groupBy", "referencePods", "groups", "largestShapes"],
+      additionalProperties: false,
+      properties: {
+        groupBy: { type: "string" },
+        referencePods: { type: "array", items: { type: "string" } },
+        groups: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["value", "nodes", "allocatable", "free", "stranded", "unreachable", "largestShapes"],
+            additionalProperties: false,
+            properties: {
+              value: { type: ["string", "null"] },
+              nodes: { type: "integer", minimum: 1 },
+              allocatable: { $ref: "#/$defs/cpuMemory" },
+              free: { $ref: "#/$defs/cpuMemory" },
+              stranded: { $ref: "#/$defs/cpuMemory" },
+              unreachable: { $ref: "#/$defs/cpuMemory" },
+              largestShapes: { $ref: "#/$defs/largestShapes" },
+            },
+          },
+        },
+        largestShapes: { $ref: "#/$defs/largestShapes" },
+      },
+    },
     failReason: {
       type: "object",
       required: ["failType", "failMessage"],
@@ -253,6 +323,7 @@ export const capacityReportSchema = {
         creationTimestamp: { type: "string", format: "date-time" },
         replicas: { type: "integer", minimum: 0 },
         failReason: { $ref: "#/$defs/failReason" },
+        fragmentation: { $ref: "#/$defs/fragmentation" },
         pods: {
           type: "array",
           items: {
