@@ -99,14 +99,18 @@ function checkInt32(v: unknown, field: string, where: string, errors: string[]):
 
 const taintEffects = new Set(["NoSchedule", "PreferNoSchedule", "NoExecute"]);
 
+/** metadata.name is set; else the error, and false. */
+function hasName(obj: Json, where: string, errors: string[]): boolean {
+  const md = obj.metadata;
+  if (isJsonObject(md) && typeof md.name === "string" && md.name !== "") return true;
+  errors.push(`${where}: metadata.name: Required value`);
+  return false;
+}
+
 /** Checks the fields the scheduler reads of an object of a kind it loads; quantities must parse. */
 export function validateObject(kind: SupportedKind, obj: Json, where: string, p: Problems): void {
   const errors = p.errors;
-  const md = obj.metadata;
-  if (!isJsonObject(md) || typeof md.name !== "string" || md.name === "") {
-    errors.push(`${where}: metadata.name: Required value`);
-    return;
-  }
+  if (!hasName(obj, where, errors)) return;
   const spec = isJsonObject(obj.spec) ? obj.spec : {};
   switch (kind) {
     case "Node": {
@@ -134,7 +138,10 @@ export function validateObject(kind: SupportedKind, obj: Json, where: string, p:
     case "PriorityClass":
       if (checkInt32(obj.value, "value", where, errors)) {
         const value = typeof obj.value === "number" ? obj.value : 0;
-        if (value > highestUserDefinablePriority && !md.name.startsWith(systemPriorityClassPrefix)) {
+        if (
+          value > highestUserDefinablePriority &&
+          !String((obj.metadata as Json).name).startsWith(systemPriorityClassPrefix)
+        ) {
           errors.push(
             `${where}: value: Forbidden: maximum allowed value of a user defined priority is ${highestUserDefinablePriority}`,
           );
@@ -283,11 +290,7 @@ const scopeOperators = new Set(["In", "NotIn", "Exists", "DoesNotExist"]);
  */
 export function validateAdmissionObject(kind: AdmissionKind, obj: Json, where: string, p: Problems): void {
   const errors = p.errors;
-  const md = obj.metadata;
-  if (!isJsonObject(md) || typeof md.name !== "string" || md.name === "") {
-    errors.push(`${where}: metadata.name: Required value`);
-    return;
-  }
+  if (!hasName(obj, where, errors)) return;
   const spec = isJsonObject(obj.spec) ? obj.spec : {};
   if (kind === "LimitRange") {
     const limits = spec.limits;
