@@ -169,8 +169,7 @@ function pick(a: Candidate | null, b: Candidate | null, first: "cpu" | "memory")
  * template asking for exactly that); the first accepted is the answer.
  */
 function largest(
-  sched: Scheduler,
-  template: Pod,
+  fits: (cpu: number, memory: number) => ReadonlySet<string>,
   members: readonly NodeFree[],
   reach: ReadonlySet<string>,
   first: "cpu" | "memory",
@@ -179,11 +178,7 @@ function largest(
     .filter((n) => reach.has(n.ni.nodeName) && n.cpu > 0 && n.memory > 0)
     .map((n) => ({ node: n.ni.nodeName, cpu: n.cpu, memory: n.memory }))
     .sort((a, b) => (before(a, b, first) ? -1 : before(b, a, first) ? 1 : 0));
-  for (const c of candidates) {
-    const d = sched.diagnoseFilters(shaped(template, c.cpu, c.memory));
-    const node = d?.nodes.find((n) => n.nodeName === c.node);
-    if (node && nodeFits(node)) return c;
-  }
+  for (const c of candidates) if (fits(c.cpu, c.memory).has(c.node)) return c;
   return null;
 }
 
@@ -241,7 +236,20 @@ export function fragmentation(
   }
 
   const first = templates[0];
-  const firstReach = first ? reachOf[0]?.reach : undefined;
+  const firstReach = first && sched.responsibleForPod(first) ? reachOf[0]?.reach : undefined;
+  // The nodes the template asking for exactly a shape fits, by shape: one diagnostic pass
+  // answers for every node, and groups of like nodes ask for the same shapes.
+  const fitsByShape = new Map<string, ReadonlySet<string>>();
+  const fits = (cpu: number, memory: number): ReadonlySet<string> => {
+    const key = `${cpu}/${memory}`;
+    let set = fitsByShape.get(key);
+    if (!set) {
+      const d = first ? sched.diagnoseFilters(shaped(first, cpu, memory)) : undefined;
+      set = new Set((d?.nodes ?? []).filter(nodeFits).map((n) => n.nodeName));
+      fitsByShape.set(key, set);
+    }
+    return set;
+  };
   const out: FragmentationGroup[] = [];
   let overallCpu: Candidate | null = null;
   let overallMemory: Candidate | null = null;
@@ -278,8 +286,8 @@ export function fragmentation(
       if (memoryFull) strandedCpu += n.cpu;
       if (cpuFull) strandedMem += n.memory;
     }
-    const cpuFirst = first && firstReach ? largest(sched, first, members, firstReach, "cpu") : null;
-    const memoryFirst = first && firstReach ? largest(sched, first, members, firstReach, "memory") : null;
+    const cpuFirst = firstReach ? largest(fits, members, firstReach, "cpu") : null;
+    const memoryFirst = firstReach ? largest(fits, members, firstReach, "memory") : null;
     overallCpu = pick(overallCpu, cpuFirst, "cpu");
     overallMemory = pick(overallMemory, memoryFirst, "memory");
     out.push({
