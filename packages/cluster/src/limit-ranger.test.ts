@@ -80,6 +80,27 @@ function validPodInit(pod: Pod, ...init: Res[]): Pod {
   };
 }
 
+/** upstream withRestartableInitContainer: a sidecar (restartPolicy Always) appended. */
+function withRestartableInitContainer(requests: ResourceList, limits: ResourceList, pod: Pod): Pod {
+  const init = pod.spec?.initContainers ?? [];
+  return {
+    ...pod,
+    spec: {
+      ...pod.spec,
+      containers: pod.spec?.containers ?? [],
+      initContainers: [
+        ...init,
+        {
+          name: `foo-${init.length}`,
+          image: `foo:V${init.length}`,
+          restartPolicy: "Always",
+          resources: { requests, limits },
+        },
+      ],
+    },
+  };
+}
+
 function admit(lr: LimitRange, pod: Pod): string | Pod {
   const out = new LimitRanges([lr]).admitPod(pod);
   return "error" in out ? out.error : out.pod;
@@ -368,6 +389,20 @@ describe("LimitRanger validation (TestPodLimitFunc)", () => {
       createLimitRange("Container", storage("50Mi"), none),
       "minimum ephemeral-storage usage per Container is 50Mi.  No request is specified",
     ],
+    [
+      withRestartableInitContainer(
+        compute("1500m", ""),
+        {},
+        validPod(
+          "ctr-max-cpu-limit-restartable-init-container",
+          1,
+          res(compute("1000m", ""), compute("1500m", "")),
+        ),
+      ),
+      createLimitRange("Pod", none, compute("2", "")),
+      // The sidecar's request adds to the containers' (2500m); its missing limit adds nothing.
+      "maximum cpu usage per Pod is 2, but request is 2500m",
+    ],
   ];
   it.each(errors)("refuses %#", (pod, lr, message) => {
     expect(admit(lr, pod)).toBe(`pods "${pod.metadata?.name}" is forbidden: ${message}`);
@@ -382,33 +417,60 @@ describe("LimitRanger validation (TestPodLimitFunc)", () => {
 });
 
 describe("LimitRanger on claims (TestPersistentVolumeClaimLimitFunc)", () => {
-  const lr = createLimitRange("PersistentVolumeClaim", { storage: "1Gi" }, { storage: "10Gi" });
-  const claim = (name: string, request?: string) => ({
+  const claim = (name: string, request: string) => ({
     metadata: { name, namespace: "test" },
-    spec: { resources: { requests: (request ? { storage: request } : {}) as ResourceList } },
+    spec: { resources: { requests: { storage: request } } },
   });
+  const pvcRange = (min: string, max: string) =>
+    createLimitRange("PersistentVolumeClaim", min ? { storage: min } : {}, max ? { storage: max } : {});
   it.each([
-    ["pvc-is-min-storage-request", "1Gi"],
-    ["pvc-is-max-storage-request", "10Gi"],
-    ["pvc-between", "5Gi"],
-  ])("admits %s", (name, request) => {
+    ["pvc-is-min-storage-request", "1Gi", pvcRange("1Gi", "")],
+    ["pvc-is-max-storage-request", "1Gi", pvcRange("", "1Gi")],
+    ["pvc-no-minmax-storage-request", "100Gi", pvcRange("", "")],
+    ["pvc-within-minmax-storage-request", "5Gi", pvcRange("1Gi", "10Gi")],
+  ])("admits %s", (name, request, lr) => {
     expect(new LimitRanges([lr]).admitClaim(claim(name, request))).toBeNull();
   });
   it.each([
     [
-      "pvc-below-min",
-      "512Mi",
-      "minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 512Mi",
+      "pvc-below-min-storage-request",
+      "500Mi",
+      pvcRange("1Gi", ""),
+      "minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi",
     ],
-    ["pvc-above-max", "20Gi", "maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi"],
     [
-      "pvc-no-request",
-      undefined,
-      "[minimum storage usage per PersistentVolumeClaim is 1Gi.  No request is specified, maximum storage usage per PersistentVolumeClaim is 10Gi.  No request is specified]",
+      "pvc-exceeds-max-storage-request",
+      "100Gi",
+      pvcRange("1Gi", "1Gi"),
+      "maximum storage usage per PersistentVolumeClaim is 1Gi, but request is 100Gi",
     ],
-  ])("refuses %s", (name, request, message) => {
+  ])("refuses %s", (name, request, lr, message) => {
     expect(new LimitRanges([lr]).admitClaim(claim(name, request))).toBe(
       `persistentvolumeclaims "${name}" is forbidden: ${message}`,
+    );
+  });
+});
+
+describe("LimitRanger admission (TestPodLimitFuncApplyDefault, TestLimitRangerAdmitPod)", () => {
+  it("defaults every container and init container", () => {
+    const pod = admit(validLimitRange(), validPodInit(validPod("foo", 1, res({}, {})), res({}, {}))) as Pod;
+    for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
+      expect(c.resources).toEqual({ requests: compute("50m", "5Mi"), limits: compute("75m", "10Mi") });
+    }
+  });
+
+  it("refuses a pod without limits where the LimitRange has a max and no defaults", () => {
+    const noDefaults: LimitRange = {
+      metadata: { name: "abc", namespace: "test" },
+      spec: {
+        limits: [
+          { type: "Pod", max: compute("200m", "4Gi"), min: compute("50m", "2Mi") },
+          { type: "Container", max: compute("100m", "2Gi"), min: compute("25m", "1Mi") },
+        ],
+      },
+    };
+    expect(admit(noDefaults, validPod("testPod", 1, res({}, {})))).toBe(
+      'pods "testPod" is forbidden: [minimum cpu usage per Pod is 50m.  No request is specified, minimum memory usage per Pod is 2Mi.  No request is specified, maximum cpu usage per Pod is 200m.  No limit is specified, maximum memory usage per Pod is 4Gi.  No limit is specified, minimum cpu usage per Container is 25m.  No request is specified, minimum memory usage per Container is 1Mi.  No request is specified, maximum cpu usage per Container is 100m.  No limit is specified, maximum memory usage per Container is 2Gi.  No limit is specified]',
     );
   });
 });
