@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse as parseYAML } from "yaml";
 import { runCliIn } from "./run-cli.test-util";
 
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-fragmentation-"));
@@ -99,6 +100,17 @@ describe("kubesched capacity --fragmentation", () => {
         memoryFirst: { cpu: "500m", memory: "7Gi", node: "m1" },
       },
     });
+    const yaml = await run(
+      "capacity",
+      "--cluster",
+      cluster,
+      "--pod",
+      template,
+      "--fragmentation",
+      "-o",
+      "yaml",
+    );
+    expect(parseYAML(yaml.stdout)).toEqual(r);
     const schema = JSON.parse((await run("capacity", "--schema")).stdout);
     const validate = new Ajv2020({ strict: true, allErrors: true, validateFormats: false }).compile(schema);
     expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
