@@ -405,6 +405,15 @@ describe("admission (resourcequota admission_test.go)", () => {
   it("takes status.used where it is above what the snapshot's pods use", () => {
     const t = new QuotaTracker([quota("quota", { pods: "2" }, {}, { pods: "2" })], [], now);
     expect(t.admit(podWith("p", {}))?.exhausted).toBe(true);
+    const cpu = new QuotaTracker(
+      [quota("quota", { "requests.cpu": "2" }, {}, { "requests.cpu": "1500m" })],
+      [podWith("running", { cpu: "1" })],
+      now,
+    );
+    expect(cpu.admit(podWith("p", { cpu: "600m" }))?.error).toBe(
+      'pods "p" is forbidden: exceeded quota: quota, requested: requests.cpu=600m, used: requests.cpu=1500m, limited: requests.cpu=2',
+    );
+    expect(cpu.admit(podWith("q", { cpu: "500m" }))).toBeNull();
   });
 
   it("prints the amounts as the hard limit is written and names every exceeded resource", () => {

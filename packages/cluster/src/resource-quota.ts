@@ -295,16 +295,13 @@ export class QuotaTracker {
           this.charge(tracked, p, 1);
       }
       // A live snapshot's status.used covers pods the snapshot left out: the larger counts.
-      for (const [k, v] of amounts(q.status?.used)) {
+      for (const [k, s] of Object.entries(q.status?.used ?? {})) {
         const cur = tracked.used.get(k);
-        if (cur !== undefined && v > cur) tracked.used.set(k, v);
+        if (cur === undefined || !tryParseQuantity(s)) continue;
+        const v = resourceAmount(unitOf(k), s);
+        if (v > cur) tracked.used.set(k, v);
       }
     }
-  }
-
-  /** True when a quota exists in the pod's namespace. */
-  hasQuotas(namespace: string): boolean {
-    return (this.byNamespace.get(namespace)?.length ?? 0) > 0;
   }
 
   private charge(q: TrackedQuota, pod: Pod, sign: 1 | -1): void {
