@@ -1,8 +1,13 @@
 // What the API server would have done to objects created through it, for snapshots that
 // were written by hand: defaults and admission (Priority, MatchLabelKeysInPodAffinity), so
-// that hand-written and `kubectl get -o yaml` snapshots behave alike.
+// that hand-written and `kubectl get -o yaml` snapshots behave alike. The pods kubesched itself
+// creates (a workload's pods, capacity's replicas) also go through LimitRanger and ResourceQuota
+// (limit-ranger.ts, resource-quota.ts); pods of the snapshot were admitted already.
 import type { LabelSelector, Node, Pod, PodAffinityTerm, PriorityClass } from "@kubesched/api";
+import { type LimitRange, LimitRanges } from "./limit-ranger";
 import type { SourcedObject } from "./load";
+import { QuotaTracker, type ResourceQuota } from "./resource-quota";
+import { simulationEpoch } from "./simulate";
 
 export class AdmissionError extends Error {
   constructor(readonly errors: string[]) {
@@ -131,4 +136,60 @@ export function admit(objects: readonly SourcedObject[]): SourcedObject[] {
   }
   if (errors.length) throw new AdmissionError(errors);
   return out;
+}
+
+/** LimitRanger and ResourceQuota over a snapshot's LimitRanges, ResourceQuotas and pods. */
+export interface CreatedObjectAdmission {
+  limitRanges: LimitRanges;
+  quotas: QuotaTracker;
+  /** The globalDefault PriorityClass' name: the Priority plugin gives it to pods without one. */
+  defaultPriorityClass: string | undefined;
+}
+
+/**
+ * The admission state for pods created into the snapshot: `pods` (default: the snapshot's pods)
+ * exist already and count against the quotas.
+ */
+export function createdObjectAdmission(
+  objects: readonly SourcedObject[],
+  pods: readonly Pod[] = objects.filter((o) => o.kind === "Pod").map((o) => o.obj as Pod),
+): CreatedObjectAdmission {
+  let globalDefault: PriorityClass | undefined;
+  for (const o of objects) {
+    const pc = o.obj as PriorityClass;
+    if (o.kind === "PriorityClass" && pc.globalDefault && (!globalDefault || pc.value > globalDefault.value))
+      globalDefault = pc;
+  }
+  return {
+    limitRanges: new LimitRanges(
+      objects.filter((o) => o.kind === "LimitRange").map((o) => o.obj as LimitRange),
+    ),
+    quotas: new QuotaTracker(
+      objects.filter((o) => o.kind === "ResourceQuota").map((o) => o.obj as ResourceQuota),
+      pods,
+      simulationEpoch,
+    ),
+    defaultPriorityClass: globalDefault?.metadata?.name,
+  };
+}
+
+/**
+ * LimitRanger (defaults, then min/max/ratio) and ResourceQuota for a pod being created, in the
+ * API server's order: the defaulted pod (its usage now charged), or the Forbidden message;
+ * `exhausted` marks a quota whose usage leaves no room (`exceeded quota: ...`).
+ */
+export function admitCreatedPod(
+  admission: CreatedObjectAdmission,
+  pod: Pod,
+): { pod: Pod } | { error: string; exhausted: boolean } {
+  const limited = admission.limitRanges.admitPod(pod);
+  if ("error" in limited) return { error: limited.error, exhausted: false };
+  // The Priority plugin runs before ResourceQuota: a PriorityClass scope sees the default class.
+  const spec = limited.pod.spec;
+  const forQuota =
+    spec && !spec.priorityClassName && admission.defaultPriorityClass
+      ? { ...limited.pod, spec: { ...spec, priorityClassName: admission.defaultPriorityClass } }
+      : limited.pod;
+  const refused = admission.quotas.admit(forQuota);
+  return refused ?? limited;
 }

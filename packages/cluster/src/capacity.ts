@@ -4,7 +4,8 @@
 // is reached; then the next template fills what is left (a workload mix, in order).
 // upstream: kubernetes-sigs/cluster-capacity pkg/framework/simulator.go, report.go
 import { type Pod, podKey } from "@kubesched/api";
-import { admit } from "./admission";
+import { AdmissionError, admit, admitCreatedPod, createdObjectAdmission } from "./admission";
+import { defaultFragmentationLabel, type FragmentationReport, fragmentation } from "./fragmentation";
 import type { K8sObject } from "./in-memory-cluster";
 import type { SourcedObject } from "./load";
 import { openSimulation, type SimulateOptions, simulationEpoch } from "./simulate";
@@ -32,11 +33,12 @@ export interface FailReasonSummary {
  */
 export interface CapacityFailReason {
   /**
-   * "Unschedulable" (the next replica did not fit), "LimitReached" (--max), or "SchedulerError"
-   * (the condition reason of a scheduling error, where cluster-capacity would hang: it only
-   * stops on Unschedulable).
+   * "Unschedulable" (the next replica did not fit), "LimitReached" (--max), "QuotaExceeded" (a
+   * ResourceQuota of the namespace refused the next replica: upstream's `exceeded quota: ...`
+   * message), or "SchedulerError" (the condition reason of a scheduling error, where
+   * cluster-capacity would hang: it only stops on Unschedulable).
    */
-  failType: "Unschedulable" | "LimitReached" | "SchedulerError";
+  failType: "Unschedulable" | "LimitReached" | "QuotaExceeded" | "SchedulerError";
   failMessage: string;
 }
 
@@ -67,6 +69,8 @@ export interface CapacityReport {
     /** Why the last template stopped. */
     failReason: CapacityFailReason;
     pods: CapacityPodResult[];
+    /** Stranded capacity per node group, when asked for (`fragmentation` option). */
+    fragmentation?: FragmentationReport;
   };
 }
 
@@ -78,6 +82,11 @@ export interface CapacityOptions
   templates: readonly Pod[];
   /** Stop after this many replicas over all templates (cluster-capacity's --max-limit); 0 or absent: no limit. */
   maxReplicas?: number;
+  /**
+   * Report the stranded capacity the run leaves (fragmentation.ts), nodes grouped by the value
+   * of `groupBy` (default `node.kubernetes.io/instance-type`).
+   */
+  fragmentation?: { groupBy?: string };
 }
 
 /** The reasons of a FitError message ("0/3 nodes are available: 1 Insufficient cpu, 2 ..."). */
@@ -115,8 +124,25 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
       (t, i): SourcedObject => ({ kind: "Pod", obj: t as K8sObject, origin: `template ${i + 1}` }),
     ),
   ]);
-  const admittedTemplates = checked.slice(opts.objects.length).map((o) => o.obj as Pod);
-  const { session, pending } = await openSimulation(opts, checked.slice(0, opts.objects.length));
+  const snapshot = checked.slice(0, opts.objects.length);
+  // Replicas are created through the API server: LimitRanger defaults and checks the template
+  // (every replica is the same), ResourceQuota counts each replica against what exists.
+  const admission = createdObjectAdmission(snapshot);
+  const errors: string[] = [];
+  const admittedTemplates = checked.slice(opts.objects.length).map((o, i) => {
+    const t = o.obj as Pod;
+    const limited = admission.limitRanges.admitPod(t);
+    if ("error" in limited) {
+      errors.push(`template ${i + 1} (Pod ${t.metadata?.namespace}/${t.metadata?.name}): ${limited.error}`);
+      return t;
+    }
+    const refused = admission.quotas.constraints(limited.pod);
+    if (refused)
+      errors.push(`template ${i + 1} (Pod ${t.metadata?.namespace}/${t.metadata?.name}): ${refused}`);
+    return limited.pod;
+  });
+  if (errors.length) throw new AdmissionError(errors);
+  const { session, pending } = await openSimulation(opts, snapshot);
   const { cluster, sched, lastFailure } = session;
   for (const p of pending) session.addPending(p);
   await session.drain();
@@ -143,6 +169,11 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
         break;
       }
       const replica = replicaOf(t, i);
+      const admitted = admitCreatedPod(admission, replica);
+      if ("error" in admitted) {
+        result.failReason = { failType: "QuotaExceeded", failMessage: admitted.error };
+        break;
+      }
       session.addPending(replica);
       await session.drain();
       const ns = replica.metadata?.namespace ?? "default";
@@ -166,6 +197,7 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
       // The replica that did not fit leaves, so it neither holds a nomination nor comes back
       // when the next template's pods change the cluster.
       if (cur) cluster.delete("Pod", cur as K8sObject);
+      admission.quotas.release(replica);
       await session.drain();
       break;
     }
@@ -175,6 +207,17 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
     last = result.failReason;
     results.push(result);
   }
+  const fragments = opts.fragmentation
+    ? fragmentation(
+        sched,
+        admittedTemplates,
+        pending.filter(
+          (p) =>
+            !cluster.pods.get(p.metadata?.namespace ?? "default", p.metadata?.name ?? "")?.spec?.nodeName,
+        ),
+        opts.fragmentation.groupBy ?? defaultFragmentationLabel,
+      )
+    : undefined;
   sched.close();
   return {
     apiVersion: capacityReportApiVersion,
@@ -186,6 +229,7 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
       replicas: total,
       failReason: last,
       pods: results,
+      ...(fragments ? { fragmentation: fragments } : {}),
     },
   };
 }
@@ -199,12 +243,62 @@ export const capacityReportSchema = {
   required: ["apiVersion", "kind", "spec", "status"],
   additionalProperties: false,
   $defs: {
+    cpuMemory: {
+      type: "object",
+      required: ["cpu", "memory"],
+      additionalProperties: false,
+      properties: { cpu: { type: "string" }, memory: { type: "string" } },
+    },
+    podShape: {
+      oneOf: [
+        { type: "null" },
+        {
+          type: "object",
+          required: ["cpu", "memory", "node"],
+          additionalProperties: false,
+          properties: { cpu: { type: "string" }, memory: { type: "string" }, node: { type: "string" } },
+        },
+      ],
+    },
+    largestShapes: {
+      type: "object",
+      required: ["cpuFirst", "memoryFirst"],
+      additionalProperties: false,
+      properties: { cpuFirst: { $ref: "#/$defs/podShape" }, memoryFirst: { $ref: "#/$defs/podShape" } },
+    },
+    fragmentation: {
+      type: "object",
+      required: ["groupBy", "referencePods", "groups", "largestShapes"],
+      additionalProperties: false,
+      properties: {
+        groupBy: { type: "string" },
+        referencePods: { type: "array", items: { type: "string" } },
+        groups: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["value", "nodes", "allocatable", "free", "stranded", "unreachable", "largestShapes"],
+            additionalProperties: false,
+            properties: {
+              value: { type: ["string", "null"] },
+              nodes: { type: "integer", minimum: 1 },
+              allocatable: { $ref: "#/$defs/cpuMemory" },
+              free: { $ref: "#/$defs/cpuMemory" },
+              stranded: { $ref: "#/$defs/cpuMemory" },
+              unreachable: { $ref: "#/$defs/cpuMemory" },
+              largestShapes: { $ref: "#/$defs/largestShapes" },
+            },
+          },
+        },
+        largestShapes: { $ref: "#/$defs/largestShapes" },
+      },
+    },
     failReason: {
       type: "object",
       required: ["failType", "failMessage"],
       additionalProperties: false,
       properties: {
-        failType: { enum: ["Unschedulable", "LimitReached", "SchedulerError"] },
+        failType: { enum: ["Unschedulable", "LimitReached", "QuotaExceeded", "SchedulerError"] },
         failMessage: { type: "string" },
       },
     },
@@ -229,6 +323,7 @@ export const capacityReportSchema = {
         creationTimestamp: { type: "string", format: "date-time" },
         replicas: { type: "integer", minimum: 0 },
         failReason: { $ref: "#/$defs/failReason" },
+        fragmentation: { $ref: "#/$defs/fragmentation" },
         pods: {
           type: "array",
           items: {

@@ -4,7 +4,7 @@ import type { DeviceClass, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { type CustomObject, defineCustomResource, fieldErrors } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { InMemoryCluster } from "./in-memory-cluster";
-import { loadSnapshotFiles, loadSnapshotTexts, SnapshotLoadError } from "./load";
+import { isClusterObject, loadSnapshotFiles, loadSnapshotTexts, SnapshotLoadError } from "./load";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test-fixtures");
 
@@ -273,7 +273,7 @@ describe("loadSnapshotTexts with declared custom resources", () => {
 // in-memory cluster as v1; what the API server refuses is one error naming object and field.
 function clusterOf(r: ReturnType<typeof load>): InMemoryCluster {
   const cluster = new InMemoryCluster({ now: () => 0 } as never);
-  for (const o of r.objects) if (!o.resource) cluster.apply(o.kind, o.obj);
+  for (const o of r.objects) if (isClusterObject(o)) cluster.apply(o.kind, o.obj);
   return cluster;
 }
 

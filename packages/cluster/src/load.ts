@@ -12,11 +12,15 @@ import {
   resourceKinds,
 } from "@kubesched/api";
 import type { CustomObject, CustomResource } from "@kubesched/framework";
+import { admitCreatedPod, createdObjectAdmission } from "./admission";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
 import { defaultMaxInputBytes, InputBudget, InputSizeLimitError } from "./input-reader";
 import {
+  type AdmissionKind,
+  admissionKinds,
   missingNamespaces,
   type Problems,
+  validateAdmissionObject,
   validateCustomObject,
   validateObject,
   validWorkload,
@@ -43,8 +47,24 @@ export interface CustomSourcedObject {
   resource: CustomResource;
 }
 
+/**
+ * A loaded LimitRange or ResourceQuota: read by admission (LimitRanger, ResourceQuota) for the
+ * pods kubesched creates, never given to the scheduler.
+ */
+export interface AdmissionSourcedObject {
+  kind: AdmissionKind;
+  obj: K8sObject;
+  origin: string;
+  resource?: undefined;
+}
+
 /** A loaded object and where it came from. */
-export type SourcedObject = BuiltinSourcedObject | CustomSourcedObject;
+export type SourcedObject = BuiltinSourcedObject | CustomSourcedObject | AdmissionSourcedObject;
+
+/** A scheduler object of a kind the in-memory cluster stores (not custom, not admission-only). */
+export function isClusterObject(o: SourcedObject): o is BuiltinSourcedObject {
+  return !o.resource && !admissionKinds.has(o.kind);
+}
 
 export interface LoadOptions {
   /**
@@ -178,17 +198,19 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
         workloads.push({ at: objects.length, kind: kind as WorkloadKind, obj, origin });
         continue;
       }
-      const custom = isSupportedKind(kind) ? undefined : customByKind.get(kind);
-      if (!custom && !isSupportedKind(kind)) {
+      const admission = admissionKinds.has(kind);
+      const custom = isSupportedKind(kind) || admission ? undefined : customByKind.get(kind);
+      if (!custom && !admission && !isSupportedKind(kind)) {
         warnings.push(`${origin}: kind ${kind} is not used by the scheduler; skipped`);
         continue;
       }
       const before = errors.length;
       if (custom) validateCustomObject(custom, obj, where, errors);
+      else if (admission) validateAdmissionObject(kind as AdmissionKind, obj, where, problems);
       else validateObject(kind as SupportedKind, obj, where, problems);
       if (errors.length > before) continue;
       const md = obj.metadata as Json;
-      const namespaced = custom ? custom.namespaced : namespacedKinds.has(kind);
+      const namespaced = custom ? custom.namespaced : admission || namespacedKinds.has(kind);
       const ns = namespaced ? (typeof md.namespace === "string" && md.namespace) || "default" : undefined;
       const o = (ns !== undefined ? { ...obj, metadata: { ...md, namespace: ns } } : obj) as K8sObject;
       const key = `${kind}/${ns ?? ""}/${md.name as string}`;
@@ -201,7 +223,11 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
       }
       seen.set(key, origin);
       objects.push(
-        custom ? { kind, obj: o, origin, resource: custom } : { kind: kind as SupportedKind, obj: o, origin },
+        custom
+          ? { kind, obj: o, origin, resource: custom }
+          : admission
+            ? { kind: kind as AdmissionKind, obj: o, origin }
+            : { kind: kind as SupportedKind, obj: o, origin },
       );
       if ((kind === "ReplicaSet" || kind === "StatefulSet") && validWorkload(obj, where, problems)) {
         workloads.push({ at: objects.length, kind, obj: o as Json, origin });
@@ -210,7 +236,7 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
   }
   warnings.push(...namespaceWarnings(objects, workloads), ...deviceClassWarnings(objects));
   if (errors.length) throw new SnapshotLoadError(errors);
-  return { objects: expandWorkloads(objects, workloads, seen, errors), warnings };
+  return { objects: expandWorkloads(objects, workloads, seen, errors, warnings), warnings };
 }
 
 /** Objects in namespaces a snapshot with Namespace objects lacks (object-validation.ts). */
@@ -257,6 +283,7 @@ function expandWorkloads(
   workloads: readonly { at: number; kind: WorkloadKind; obj: Json; origin: string }[],
   seen: Map<string, string>,
   errors: string[],
+  warnings: string[],
 ): SourcedObject[] {
   if (workloads.length === 0) return objects;
   const pods = objects.filter((o) => o.kind === "Pod").map((o) => o.obj as Pod);
@@ -268,12 +295,14 @@ function expandWorkloads(
       .map((o) => `${o.obj.metadata?.namespace ?? "default"}/${o.obj.metadata?.name ?? ""}`),
   );
   const out: SourcedObject[] = [];
+  const admission = createdObjectAdmission(objects, pods);
   let next = 0;
   for (const w of workloads) {
     while (next < w.at) out.push(objects[next++] as SourcedObject);
     const md = w.obj.metadata as Json;
     const ns = (typeof md.namespace === "string" && md.namespace) || "default";
     const workload = { ...w.obj, metadata: { ...md, namespace: ns } };
+    let claimRejected = false;
     for (const e of expandWorkload(w.kind, workload, { pods, replicaSets, nodes, claims })) {
       const emd = e.obj.metadata as Json;
       const key = `${e.kind}/${ns}/${String(emd.name)}`;
@@ -285,8 +314,30 @@ function expandWorkloads(
         );
         continue;
       }
+      // The API server's admission of what the controller creates: a refused object is not
+      // created (the controller's FailedCreate), nor is a StatefulSet pod whose claim was refused.
+      let obj = e.obj as K8sObject;
+      if (e.kind === "PersistentVolumeClaim") {
+        const refused = admission.limitRanges.admitClaim(obj);
+        if (refused) {
+          warnings.push(`${origin}: ${refused}`);
+          claimRejected = true;
+          continue;
+        }
+      } else if (e.kind === "Pod") {
+        if (claimRejected) {
+          claimRejected = false;
+          continue;
+        }
+        const admitted = admitCreatedPod(admission, obj as Pod);
+        if ("error" in admitted) {
+          warnings.push(`${origin}: ${admitted.error}`);
+          continue;
+        }
+        obj = admitted.pod as K8sObject;
+      }
       seen.set(key, origin);
-      out.push({ kind: e.kind, obj: e.obj as K8sObject, origin });
+      out.push({ kind: e.kind, obj, origin });
     }
   }
   while (next < objects.length) out.push(objects[next++] as SourcedObject);

@@ -99,14 +99,18 @@ function checkInt32(v: unknown, field: string, where: string, errors: string[]):
 
 const taintEffects = new Set(["NoSchedule", "PreferNoSchedule", "NoExecute"]);
 
+/** metadata.name is set; else the error, and false. */
+function hasName(obj: Json, where: string, errors: string[]): boolean {
+  const md = obj.metadata;
+  if (isJsonObject(md) && typeof md.name === "string" && md.name !== "") return true;
+  errors.push(`${where}: metadata.name: Required value`);
+  return false;
+}
+
 /** Checks the fields the scheduler reads of an object of a kind it loads; quantities must parse. */
 export function validateObject(kind: SupportedKind, obj: Json, where: string, p: Problems): void {
   const errors = p.errors;
-  const md = obj.metadata;
-  if (!isJsonObject(md) || typeof md.name !== "string" || md.name === "") {
-    errors.push(`${where}: metadata.name: Required value`);
-    return;
-  }
+  if (!hasName(obj, where, errors)) return;
   const spec = isJsonObject(obj.spec) ? obj.spec : {};
   switch (kind) {
     case "Node": {
@@ -134,7 +138,10 @@ export function validateObject(kind: SupportedKind, obj: Json, where: string, p:
     case "PriorityClass":
       if (checkInt32(obj.value, "value", where, errors)) {
         const value = typeof obj.value === "number" ? obj.value : 0;
-        if (value > highestUserDefinablePriority && !md.name.startsWith(systemPriorityClassPrefix)) {
+        if (
+          value > highestUserDefinablePriority &&
+          !String((obj.metadata as Json).name).startsWith(systemPriorityClassPrefix)
+        ) {
           errors.push(
             `${where}: value: Forbidden: maximum allowed value of a user defined priority is ${highestUserDefinablePriority}`,
           );
@@ -258,4 +265,81 @@ export function missingNamespaces(
     );
   }
   return out;
+}
+
+/** The kinds kubesched reads for admission only (LimitRanger, ResourceQuota): not scheduler objects. */
+export const admissionKinds = new Set(["LimitRange", "ResourceQuota"]);
+export type AdmissionKind = "LimitRange" | "ResourceQuota";
+
+const limitTypes = new Set(["Container", "Pod", "PersistentVolumeClaim"]);
+const quotaScopes = new Set([
+  "Terminating",
+  "NotTerminating",
+  "BestEffort",
+  "NotBestEffort",
+  "PriorityClass",
+  "CrossNamespacePodAffinity",
+  "VolumeAttributesClass",
+]);
+const scopeOperators = new Set(["In", "NotIn", "Exists", "DoesNotExist"]);
+
+/**
+ * Checks a LimitRange or ResourceQuota as the API server would for the fields admission reads.
+ * upstream: pkg/apis/core/validation/validation.go (ValidateLimitRange: the type, quantities;
+ * ValidateResourceQuota: hard quantities, scopes, scopeSelector operators).
+ */
+export function validateAdmissionObject(kind: AdmissionKind, obj: Json, where: string, p: Problems): void {
+  const errors = p.errors;
+  if (!hasName(obj, where, errors)) return;
+  const spec = isJsonObject(obj.spec) ? obj.spec : {};
+  if (kind === "LimitRange") {
+    const limits = spec.limits;
+    if (limits === undefined || limits === null) return;
+    if (!Array.isArray(limits)) {
+      errors.push(`${where}: spec.limits: must be a list`);
+      return;
+    }
+    limits.forEach((item: unknown, i) => {
+      const f = `spec.limits[${i}]`;
+      if (!isJsonObject(item)) {
+        errors.push(`${where}: ${f}: must be an object`);
+        return;
+      }
+      if (typeof item.type !== "string" || !limitTypes.has(item.type)) {
+        errors.push(
+          `${where}: ${f}.type: Unsupported value: ${JSON.stringify(item.type ?? "")}: supported values: "Container", "PersistentVolumeClaim", "Pod"`,
+        );
+      }
+      for (const field of ["max", "min", "default", "defaultRequest", "maxLimitRequestRatio"]) {
+        checkQuantities(item[field], `${f}.${field}`, where, p);
+      }
+    });
+    return;
+  }
+  checkQuantities(spec.hard, "spec.hard", where, p);
+  if (Array.isArray(spec.scopes)) {
+    spec.scopes.forEach((s: unknown, i) => {
+      if (typeof s !== "string" || !quotaScopes.has(s))
+        errors.push(`${where}: spec.scopes[${i}]: Invalid value: ${JSON.stringify(s)}: unsupported scope`);
+    });
+  }
+  const sel = isJsonObject(spec.scopeSelector) ? spec.scopeSelector : {};
+  if (Array.isArray(sel.matchExpressions)) {
+    sel.matchExpressions.forEach((e: unknown, i) => {
+      const f = `spec.scopeSelector.matchExpressions[${i}]`;
+      if (!isJsonObject(e)) {
+        errors.push(`${where}: ${f}: must be an object`);
+        return;
+      }
+      if (typeof e.scopeName !== "string" || !quotaScopes.has(e.scopeName))
+        errors.push(
+          `${where}: ${f}.scopeName: Invalid value: ${JSON.stringify(e.scopeName)}: unsupported scope`,
+        );
+      if (typeof e.operator !== "string" || !scopeOperators.has(e.operator))
+        errors.push(
+          `${where}: ${f}.operator: Invalid value: ${JSON.stringify(e.operator)}: not a valid selector operator`,
+        );
+    });
+  }
+  checkQuantities(isJsonObject(obj.status) ? obj.status.used : undefined, "status.used", where, p);
 }

@@ -29,7 +29,7 @@ import {
 } from "@kubesched/scheduler";
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
-import type { SourcedObject } from "./load";
+import { isClusterObject, type SourcedObject } from "./load";
 import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
@@ -185,6 +185,8 @@ export async function openSimulation(
   const pods: Pod[] = [];
   for (const o of objects) {
     if (o.resource) cluster.applyCustom(o.resource, o.obj);
+    else if (!isClusterObject(o))
+      continue; // LimitRange, ResourceQuota: admission reads them.
     else if (o.kind === "Pod") pods.push(o.obj as Pod);
     else cluster.apply(o.kind, o.obj);
   }

@@ -7,7 +7,7 @@ import { parseSelector } from "@kubesched/api";
 import type { CustomResource } from "@kubesched/framework";
 import type { KubeObject } from "@kubesched/scheduler";
 import { RawClient } from "./raw-client";
-import { customResourceSpec, type ResourceSpec, resources } from "./resources";
+import { admissionResources, customResourceSpec, type ResourceSpec, resources } from "./resources";
 
 export interface ReadClusterOptions {
   /** Only pending pods of this namespace are kept (running pods all count: they use the nodes). */
@@ -21,7 +21,8 @@ export interface ReadClusterOptions {
 }
 
 /**
- * Lists every kind the scheduler uses, in `resources` order, each item with its kind and
+ * Lists every kind the scheduler uses, in `resources` order, then LimitRanges and
+ * ResourceQuotas (admission's objects), each item with its kind and
  * apiVersion set (a list's items carry neither). Running pods are all kept; pending pods are
  * filtered by namespace and selector, as users of the simulators ask for ("simulate only my
  * team's pods against the real cluster").
@@ -32,6 +33,7 @@ export async function readCluster(kc: KubeConfig, opts: ReadClusterOptions = {})
   const out: KubeObject[] = [];
   const specs: ResourceSpec[] = [
     ...Object.values(resources),
+    ...admissionResources,
     ...(opts.customResources ?? []).map(customResourceSpec),
   ];
   for (const spec of specs) {

@@ -115,6 +115,16 @@ export const resources: Readonly<Record<WatchedKind, ResourceSpec>> = {
   },
 };
 
+/**
+ * Not watched by the scheduler: what the API server's LimitRanger and ResourceQuota admission
+ * read. A snapshot (`readCluster`) lists them, so that the pods kubesched creates offline (a
+ * workload's pods, capacity's replicas) are admitted as the cluster would admit them.
+ */
+export const admissionResources: readonly ResourceSpec[] = [
+  { kind: "LimitRange", apiVersion: "v1", path: "/api/v1/limitranges", namespaced: true },
+  { kind: "ResourceQuota", apiVersion: "v1", path: "/api/v1/resourcequotas", namespaced: true },
+];
+
 /** Every watched kind, nodes and pods first. */
 export const watchedKinds: readonly WatchedKind[] = Object.keys(resources) as WatchedKind[];
 

@@ -2,7 +2,15 @@
 // does not: kubernetes-sigs/cluster-capacity's question on the simulate path, with a versioned
 // output (kubesched.io/v1alpha1 CapacityReport, JSON Schema from `--schema`).
 import type { Pod } from "@kubesched/api";
-import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } from "@kubesched/cluster";
+import {
+  AdmissionError,
+  type CapacityReport,
+  capacity,
+  capacityReportSchema,
+  defaultFragmentationLabel,
+  type FragmentationReport,
+  type PodShape,
+} from "@kubesched/cluster";
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
@@ -20,7 +28,40 @@ import {
   schedulerEmulation,
   seedFlag,
 } from "./shared-flags";
-import { forTerminal } from "./table";
+import { forTerminal, pad } from "./table";
+
+function shapeCell(s: PodShape | null): string {
+  return s ? `${s.cpu}/${s.memory} on ${s.node}` : "-";
+}
+
+/** The `--fragmentation` section of the table output. */
+export function renderFragmentationTable(f: FragmentationReport): string {
+  const rows = [
+    [
+      "GROUP",
+      "NODES",
+      "FREE CPU/MEMORY",
+      "STRANDED CPU/MEMORY",
+      "UNREACHABLE CPU/MEMORY",
+      "LARGEST SHAPE (CPU FIRST)",
+      "LARGEST SHAPE (MEMORY FIRST)",
+    ],
+    ...f.groups.map((g) => [
+      g.value ?? "(no label)",
+      String(g.nodes),
+      `${g.free.cpu}/${g.free.memory}`,
+      `${g.stranded.cpu}/${g.stranded.memory}`,
+      `${g.unreachable.cpu}/${g.unreachable.memory}`,
+      shapeCell(g.largestShapes.cpuFirst),
+      shapeCell(g.largestShapes.memoryFirst),
+    ]),
+  ];
+  return [
+    `Fragmentation, nodes grouped by ${f.groupBy} (reference pods: ${f.referencePods.join(", ")}):`,
+    pad(rows),
+    `Largest shape anywhere: ${shapeCell(f.largestShapes.cpuFirst)} (cpu first), ${shapeCell(f.largestShapes.memoryFirst)} (memory first)`,
+  ].join("\n");
+}
 
 export function renderCapacityTable(report: CapacityReport): string {
   const r = forTerminal(report);
@@ -32,6 +73,7 @@ export function renderCapacityTable(report: CapacityReport): string {
     for (const f of p.failSummary) lines.push(`    ${f.count} ${f.reason}`);
   }
   lines.push("", `${r.status.replicas} replica(s) in total`);
+  if (r.status.fragmentation) lines.push("", renderFragmentationTable(r.status.fragmentation));
   return `${lines.join("\n")}\n`;
 }
 
@@ -59,6 +101,16 @@ export const capacityCommand = defineCommand({
     seedFlag,
     outputFlag,
     outFlag("the report"),
+    boolFlag({
+      name: "fragmentation",
+      description:
+        "Also report the stranded capacity the run leaves, per node group: free cpu on nodes whose memory is full and the reverse, free capacity on nodes no template or pending pod may use, and the largest pod shape like the first --pod that still fits.",
+    }),
+    valueFlag({
+      name: "group-by",
+      value: "LABEL",
+      description: `The node label --fragmentation groups nodes by (default ${defaultFragmentationLabel}).`,
+    }),
     boolFlag({ name: "schema", description: "Print the JSON Schema of the CapacityReport output and exit." }),
     progressFlag,
   ],
@@ -73,6 +125,11 @@ export const capacityCommand = defineCommand({
       return 2;
     }
     const { seed, max = 0 } = ctx.flags;
+    const groupBy = ctx.flags["group-by"];
+    if (groupBy !== undefined && ctx.flags.fragmentation !== true) {
+      ctx.io.stderr("error: --group-by: only with --fragmentation\n");
+      return 2;
+    }
     const emulation = emulationOf(ctx);
     const config = loadConfigFlag(ctx, ctx.flags.config, emulation);
     if (config === null) return 1;
@@ -105,6 +162,9 @@ export const capacityCommand = defineCommand({
         ...schedulerEmulation(emulation),
         seed,
         ...(max > 0 ? { maxReplicas: max } : {}),
+        ...(ctx.flags.fragmentation === true
+          ? { fragmentation: groupBy !== undefined ? { groupBy } : {} }
+          : {}),
         observer: progress.observer(),
       });
     } catch (e) {

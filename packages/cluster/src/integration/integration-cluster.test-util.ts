@@ -19,7 +19,7 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { admit } from "../admission";
 import type { K8sObject, SupportedKind } from "../in-memory-cluster";
-import type { SourcedObject } from "../load";
+import { isClusterObject, type SourcedObject } from "../load";
 import {
   openSimulation,
   type PodResult,
@@ -140,7 +140,7 @@ export async function openSession(
  */
 export function create(session: SimulationSession, cluster: IntegrationCluster): void {
   for (const o of admit(objectsOf(cluster))) {
-    if (o.resource) throw new Error(`${o.origin}: custom resources are not created here`);
+    if (!isClusterObject(o)) throw new Error(`${o.origin}: only scheduler objects are created here`);
     if (o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName) session.addPending(o.obj as Pod);
     else session.cluster.apply(o.kind, o.obj);
   }

@@ -1,5 +1,5 @@
-// The collections the emulator serves (the kinds the scheduler lists and watches, Leases, Events
-// and scheduler-plugins' CRDs), and the key an object is stored under.
+// The collections the emulator serves (the kinds the scheduler lists and watches, LimitRanges and
+// ResourceQuotas a snapshot reads, Leases, Events and scheduler-plugins' CRDs), and the key an object is stored under.
 
 export interface KindInfo {
   kind: string;
@@ -16,6 +16,8 @@ export const collections: Record<string, KindInfo> = {
   "api/v1/persistentvolumeclaims": { kind: "PersistentVolumeClaim", apiVersion: "v1", namespaced: true },
   "api/v1/services": { kind: "Service", apiVersion: "v1", namespaced: true },
   "api/v1/replicationcontrollers": { kind: "ReplicationController", apiVersion: "v1", namespaced: true },
+  "api/v1/limitranges": { kind: "LimitRange", apiVersion: "v1", namespaced: true },
+  "api/v1/resourcequotas": { kind: "ResourceQuota", apiVersion: "v1", namespaced: true },
   "apis/storage.k8s.io/v1/storageclasses": {
     kind: "StorageClass",
     apiVersion: "storage.k8s.io/v1",
