@@ -89,9 +89,7 @@ describe("SpillExplanationStore", () => {
   it("--pod: only the named pods' attempts are stored", async () => {
     const store = new SpillExplanationStore(tmp);
     try {
-      const r = await simulate(
-        options("cluster.yaml", { explainStore: store, explainPods: ["shop/web-1"] }),
-      );
+      const r = await simulate(options("cluster.yaml", { explainStore: store, explainPods: ["shop/web-1"] }));
       expect(r.pods.filter((p) => p.explain).map((p) => p.name)).toEqual(["web-1"]);
       expect(r.pods.filter((p) => store.has(`${p.namespace}/${p.name}`)).map((p) => p.name)).toEqual([
         "web-1",
