@@ -5,18 +5,17 @@
 // peak RSS (`/usr/bin/time -v` when present, else /proc/PID/status VmHWM polled). Checked: every
 // pod has an outcome, the counts add up, stderr carried the progress display.
 //   pnpm bench:newcomer [--nodes N] [--pods N] [--keep DIR] [--json FILE]
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { runMeasured } from "./lib/measured-child";
 import { newcomerDefaults, newcomerWorkloads, writeNewcomerCluster } from "./lib/newcomer-cluster";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** The checkout's `kubesched`: what `pnpm kubesched` runs (apps/kubesched/bin, src through tsx). */
 export const kubeschedBin = join(root, "apps/kubesched/bin/kubesched.js");
-const gnuTime = "/usr/bin/time";
 
 export interface SimulatedPod {
   namespace: string;
@@ -51,27 +50,6 @@ export interface NewcomerRun {
   problems: string[];
 }
 
-/** Polls a process's VmHWM (peak RSS, kB) until it exits. */
-function pollPeakRss(pid: number): { stop(): number } {
-  let peak = 0;
-  const read = () => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (m) peak = Math.max(peak, Number(m[1]));
-    } catch {
-      // exited
-    }
-  };
-  const timer = setInterval(read, 50);
-  read();
-  return {
-    stop() {
-      clearInterval(timer);
-      return peak;
-    },
-  };
-}
-
 /**
  * Generates the cluster into `dir`, runs the CLI on it and checks the result. `extra` flags go to
  * `simulate` (e.g. `--explain --pod NS/NAME`).
@@ -97,19 +75,8 @@ export async function runNewcomer(
     out,
     ...(o.extra ?? []),
   ];
-  const useTime = existsSync(gnuTime);
-  const load = loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
-  const started = performance.now();
-  const child = useTime
-    ? spawn(gnuTime, ["-v", process.execPath, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  const poll = useTime || child.pid === undefined ? null : pollPeakRss(child.pid);
-  let stderr = "";
   let echoed = 0;
-  child.stderr.setEncoding("utf8").on("data", (s: string) => {
-    stderr += s;
+  const run = await runMeasured(args, root, (stderr) => {
     if (!o.echo) return;
     // The progress display as it comes, whole lines; not `time -v`'s report (lines after a tab).
     const end = stderr.lastIndexOf("\n") + 1;
@@ -117,17 +84,8 @@ export async function runNewcomer(
     echoed = Math.max(echoed, end);
     process.stderr.write(lines);
   });
-  child.stdout.resume();
-  const exitCode = await new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve(code));
-  });
-  const wallSeconds = (performance.now() - started) / 1000;
-  let peakKB = poll?.stop() ?? 0;
-  if (useTime) {
-    const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-    peakKB = m ? Number(m[1]) : 0;
-  }
+  const { exitCode, wallSeconds, stderr, load } = run;
+  const peakKB = run.peakRssMB * 1024;
   const problems: string[] = [];
   let result: NewcomerRun["result"] = null;
   try {
@@ -160,8 +118,8 @@ export async function runNewcomer(
     exitCode,
     wallSeconds,
     simulateSeconds: typeof wallMs === "number" ? wallMs / 1000 : null,
-    peakRssMB: peakKB / 1024,
-    rssFrom: useTime ? "time -v" : "VmHWM",
+    peakRssMB: run.peakRssMB,
+    rssFrom: run.rssFrom,
     outcomes,
     podsInResult,
     progressLines,

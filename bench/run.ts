@@ -19,6 +19,10 @@
 // --micro       run the per-plugin micro-benchmarks (bench/micro/*.bench.ts) instead
 // --no-columnar hide these plugins' columnar methods (@kubesched/framework/columnar), or every
 //               plugin's with `all`: they run per node, to measure what their columnar path gains
+//
+// After the workloads, the CLI rows (lib/cli-rows.ts: `cli/...`, selected by --filter and sized by
+// --scale like the workloads): `kubesched simulate --explain` and `kubesched why` on the
+// SchedulingBasic/5000Nodes_10000Pods cluster as child processes, wall time and peak RSS.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -27,9 +31,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CeilingResult } from "./ceiling";
 import { writeCharts } from "./lib/chart-files";
+import { type CliRowResult, cliRows, cliRowsCluster, formatCliRows, runCliRow } from "./lib/cli-rows";
 import { formatPhases } from "./lib/phases";
 import { formatProfileSummary, summarizeProfile } from "./lib/profile-summary";
 import type { WorkloadResult } from "./lib/result";
+import { writeSchedulingBasicSnapshot } from "./lib/scheduling-basic-snapshot";
 import { ceilingWorkload, formatScalingTable, formatTable, type Machine } from "./lib/table";
 import {
   findWorkload,
@@ -37,6 +43,7 @@ import {
   measuredOp,
   nodeCount,
   scaleWorkload,
+  selectByName,
   selectWorkloads,
 } from "./lib/workloads";
 
@@ -100,7 +107,8 @@ function machine(): Machine {
 async function main(): Promise<void> {
   if (values.micro) return micro();
   const selected = selectWorkloads(values.filter);
-  if (selected.length === 0) {
+  const rows = selectByName(cliRows, values.filter);
+  if (selected.length === 0 && rows.length === 0) {
     console.error(`no workload matches "${values.filter}"`);
     process.exit(2);
   }
@@ -114,12 +122,12 @@ async function main(): Promise<void> {
   if (values.gc) nodeFlags.push("--expose-gc");
   if (values["max-old-space-size"]) nodeFlags.push(`--max-old-space-size=${values["max-old-space-size"]}`);
   console.log(
-    `kubesched bench: ${selected.length} workload(s) on ${mach.cpus} x ${mach.cpuModel}, Node ${mach.node}, load ${mach.loadAvgAtStart.toFixed(1)}`,
+    `kubesched bench: ${selected.length} workload(s), ${rows.length} CLI row(s) on ${mach.cpus} x ${mach.cpuModel}, Node ${mach.node}, load ${mach.loadAvgAtStart.toFixed(1)}`,
   );
 
   // The bare loop at SchedulingBasic's size, and at each size of the scaling curve selected.
   const ceilings = new Map<string, CeilingResult>();
-  if (!values["no-ceiling"]) {
+  if (!values["no-ceiling"] && selected.length > 0) {
     const sized = selected.filter((w) => w.scaling && w.name !== ceilingWorkload);
     const basic = findWorkload(ceilingWorkload);
     for (const w of basic ? [basic, ...sized] : sized) {
@@ -162,11 +170,34 @@ async function main(): Promise<void> {
     );
     for (const line of r.verification) if (!line.startsWith("ok")) console.log(`    ${line}`);
   }
+  const rowResults: CliRowResult[] = [];
+  if (rows.length > 0) {
+    const o = cliRowsCluster(scale);
+    const cluster = join(tmp, "scheduling-basic.json");
+    writeSchedulingBasicSnapshot(cluster, o);
+    for (const row of rows) {
+      const r = await runCliRow(row, cluster, o, tmp);
+      rowResults.push(r);
+      console.log(
+        `  ${r.name}: ${r.wallSeconds.toFixed(1)} s, ${r.peakRssMB.toFixed(0)} MB, output ${r.outputBytes} bytes, ${r.verified ? "verified" : `NOT verified: ${r.problems.join("; ")}`}`,
+      );
+    }
+  }
   rmSync(tmp, { recursive: true, force: true });
   const totalS = (performance.now() - started) / 1000;
 
-  console.log();
-  console.log(formatTable(results, ceilings, mach, totalS));
+  if (results.length > 0) {
+    console.log();
+    console.log(formatTable(results, ceilings, mach, totalS));
+  }
+  if (rowResults.length > 0) {
+    console.log();
+    console.log(
+      "CLI rows: the command as a child process on SchedulingBasic/5000Nodes_10000Pods' cluster (+ one 9-CPU pod)",
+    );
+    console.log();
+    console.log(formatCliRows(rowResults));
+  }
   const scalingRows = results
     .filter((r) => findWorkload(r.name)?.scaling && r.status !== "skipped")
     .map((result) => ({ result, ceiling: ceilings.get(result.name) ?? null }));
@@ -181,7 +212,7 @@ async function main(): Promise<void> {
   const phases = formatPhases(results);
   if (phases) console.log(`\n${phases}`);
   const chartsDir = values.charts ?? (values.scale || values["no-charts"] ? null : join(here, "results"));
-  if (chartsDir) {
+  if (chartsDir && results.length > 0) {
     const files = writeCharts(chartsDir, results, scalingRows, mach);
     console.log();
     console.log(`charts: ${files.length} SVG files in ${relative(process.cwd(), chartsDir) || "."}`);
@@ -206,10 +237,16 @@ async function main(): Promise<void> {
     );
     process.exitCode = 1;
   }
+  const unverifiedRows = rowResults.filter((r) => !r.verified);
+  if (unverifiedRows.length > 0) {
+    console.log();
+    console.log(`CLI rows NOT verified: ${unverifiedRows.map((r) => r.name).join(", ")}`);
+    process.exitCode = 1;
+  }
   if (values.json) {
     writeFileSync(
       values.json,
-      `${JSON.stringify({ machine: mach, totalSeconds: totalS, ceilings: Object.fromEntries(ceilings), workloads: results }, null, 2)}\n`,
+      `${JSON.stringify({ machine: mach, totalSeconds: totalS, ceilings: Object.fromEntries(ceilings), workloads: results, cliRows: rowResults }, null, 2)}\n`,
     );
   }
 }

@@ -625,17 +625,25 @@ export const workloads: Workload[] = [
   },
 ];
 
-/** Workloads whose name matches `filter` (a case-insensitive regular expression, or a substring if it is not one). */
-export function selectWorkloads(filter: string | undefined): Workload[] {
-  if (!filter) return workloads;
+/** Items whose name matches `filter` (a case-insensitive regular expression, or a substring if it is not one). */
+export function selectByName<T extends { name: string }>(
+  items: readonly T[],
+  filter: string | undefined,
+): T[] {
+  if (!filter) return [...items];
   let re: RegExp;
   try {
     re = new RegExp(filter, "i");
   } catch {
     const f = filter.toLowerCase();
-    return workloads.filter((w) => w.name.toLowerCase().includes(f));
+    return items.filter((w) => w.name.toLowerCase().includes(f));
   }
-  return workloads.filter((w) => re.test(w.name));
+  return items.filter((w) => re.test(w.name));
+}
+
+/** Workloads whose name matches `filter` (see selectByName). */
+export function selectWorkloads(filter: string | undefined): Workload[] {
+  return selectByName(workloads, filter);
 }
 
 export function findWorkload(name: string): Workload | undefined {

@@ -75,7 +75,7 @@ export interface CapacityReport {
 }
 
 export interface CapacityOptions
-  extends Omit<SimulateOptions, "objects" | "timing" | "explain" | "explainPods"> {
+  extends Omit<SimulateOptions, "objects" | "timing" | "explain" | "explainPods" | "explainStore"> {
   /** The cluster snapshot; its pending pods are scheduled first, as simulate would. */
   objects: readonly SourcedObject[];
   /** The pods whose replicas are counted, in order. */

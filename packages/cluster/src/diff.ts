@@ -75,7 +75,10 @@ export interface SimulationDiff {
 }
 
 export interface DiffOptions
-  extends Omit<SimulateOptions, "config" | "explain" | "explainPods" | "timing" | "observer"> {
+  extends Omit<
+    SimulateOptions,
+    "config" | "explain" | "explainPods" | "explainStore" | "timing" | "observer"
+  > {
   configs: readonly [KubeSchedulerConfiguration, KubeSchedulerConfiguration];
   /** Watch each run (the first configuration's, the second's) as its scheduler's observer. */
   observers?: readonly [SchedulingObserver | undefined, SchedulingObserver | undefined];

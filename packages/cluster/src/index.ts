@@ -2,6 +2,7 @@ export type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@ku
 export * from "./admission";
 export * from "./capacity";
 export * from "./diff";
+export { SpillExplanationStore } from "./explain-spill";
 export * from "./fragmentation";
 export * from "./in-memory-cluster";
 export { defaultMaxInputBytes, formatByteSize } from "./input-reader";

@@ -23,6 +23,7 @@ import {
   type AttemptExplanation,
   composeObservers,
   ExplainRecorder,
+  type ExplanationStore,
   httpExtenders,
   Scheduler,
   type SchedulingObserver,
@@ -98,6 +99,13 @@ export interface SimulateOptions {
   explain?: boolean;
   /** With `explain`: only these pods (`namespace/name`) carry an explanation; all when absent. */
   explainPods?: readonly string[];
+  /**
+   * With `explain`: where the explanations go as each attempt ends (`SpillExplanationStore`: a
+   * temporary file). Given, a PodResult's `explain` is a getter that reads it from the store on
+   * each access: the result holds no explanation, and a caller that writes the result out pod by
+   * pod holds one at a time. Absent: kept in memory and set on the PodResults.
+   */
+  explainStore?: ExplanationStore;
   /**
    * Watches the run as the scheduler's observer (the scheduler instruments only what it
    * implements); the result does not depend on it.
@@ -195,7 +203,7 @@ export async function openSimulation(
 
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
-  const explain = opts.explain ? new ExplainRecorder(opts.explainPods) : undefined;
+  const explain = opts.explain ? new ExplainRecorder(opts.explainPods, opts.explainStore) : undefined;
   const extenderRetries = new ExtenderRetries(clock);
   let lastProgress = clock.now();
   const sched: Scheduler = await Scheduler.create({
@@ -334,9 +342,13 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
         : "the pod was never attempted";
       gated++;
     }
-    if (explain && r.outcome !== "Skipped" && r.outcome !== "Gated" && wantExplain(opts, r)) {
-      const e = explain.get(key);
-      if (e) r.explain = e;
+    if (explain?.has(key) && r.outcome !== "Skipped" && r.outcome !== "Gated" && wantExplain(opts, r)) {
+      if (opts.explainStore) {
+        const recorder = explain;
+        Object.defineProperty(r, "explain", { enumerable: true, get: () => recorder.get(key) });
+      } else {
+        r.explain = explain.get(key);
+      }
     }
     results.push(r);
   }

@@ -1,11 +1,18 @@
 // The page's model from real simulations: interned strings, shared filter/score rows that
 // expand back to the SimulationResult's explain, and reasons aggregated from FitError messages.
-import { loadSnapshotFiles, loadSnapshotTexts, type SimulationResult, simulate } from "@kubesched/cluster";
+import {
+  loadSnapshotFiles,
+  loadSnapshotTexts,
+  type SimulationResult,
+  simulate,
+  why,
+} from "@kubesched/cluster";
 import { defaultConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { formatFilterDetail } from "@kubesched/runtime";
 import { recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { fitErrorReasons, type PodExplain, simulationSection } from "./model";
+import { fitErrorReasons, type PodExplain, simulationSection, whySection } from "./model";
 import { renderReport, reportModel, scriptSafeJSON } from "./render-report";
 
 const root = new URL("../../../", import.meta.url).pathname;
@@ -134,5 +141,46 @@ describe("renderReport", () => {
     const s = scriptSafeJSON({ m: "</script><!-- \u2028" });
     expect(s).not.toContain("<");
     expect(JSON.parse(s)).toEqual({ m: "</script><!-- \u2028" });
+  });
+});
+
+describe("whySection", () => {
+  it("is the WhyReport as why made it, each filter detail as `kubesched why` writes it; fixes when present", async () => {
+    const r = await why({
+      config: defaultConfig({ registry: inTreeRegistry }),
+      registry: inTreeRegistry,
+      logger: recordingLogger(),
+      objects: loadSnapshotFiles(["examples/cluster.yaml"], root).objects,
+      pod: { namespace: "default", name: "render-xl" },
+    });
+    const sec = whySection(r);
+    expect(sec).toEqual({
+      kind: "why",
+      pod: r.pod,
+      summary: r.summary,
+      preFilter: r.preFilter,
+      groups: r.groups,
+      preemption: r.preemption,
+      nodes: r.nodes.map((n) => ({
+        ...n,
+        rejections: n.rejections.map((j) => ({ ...j, details: j.details.map(formatFilterDetail) })),
+      })),
+    });
+    expect(sec.nodes.find((n) => n.name === "node-a1")?.rejections[0]?.details).toEqual([
+      "cpu: requested 12, free 3 of 4, short 9",
+      "memory: requested 48Gi, free 15Gi of 16Gi, short 33Gi",
+    ]);
+    const fixSearch = { budgetSeconds: 60, exhausted: false, tried: 3 };
+    const fix = {
+      kind: "Uncordon",
+      target: "cluster" as const,
+      description: "uncordon node-a2",
+      size: 1,
+      node: "node-a2",
+      displaces: [],
+      kubectl: ["kubectl uncordon node-a2"],
+    };
+    expect(whySection({ ...r, fixes: [fix], fixSearch })).toMatchObject({ fixes: [fix], fixSearch });
+    expect(reportModel({ why: r }).title).toBe("kubesched why default/render-xl");
   });
 });

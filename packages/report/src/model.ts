@@ -4,7 +4,8 @@
 // score rows (nodes of one shape in a homogeneous cluster) are stored once with the nodes that
 // share them.
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
-import type { NodeResult, PodResult, SimulationDiff, SimulationResult } from "@kubesched/cluster";
+import type { NodeResult, PodResult, SimulationDiff, SimulationResult, WhyReport } from "@kubesched/cluster";
+import { formatFilterDetail } from "@kubesched/runtime";
 
 /** One resource of a node: allocatable, requested before and after, as shown and as numbers. */
 export interface ResourceCell {
@@ -86,8 +87,57 @@ export interface DiffSection {
   changed: number;
 }
 
+/**
+ * A verified fix of a WhyReport: a change to the pod or the cluster, proven by re-running the
+ * scheduler on a modified copy (where the pod lands, the pending pods it displaces, the kubectl
+ * commands that make it).
+ */
+export interface WhyFix {
+  kind: string;
+  target: "pod" | "cluster";
+  description: string;
+  /** The size of the change; fixes are ranked smallest first. */
+  size: number;
+  node: string;
+  displaces: string[];
+  kubectl: string[];
+}
+
+/** How the fix search went: its time budget, whether it ran out, the candidates tried. */
+export interface WhyFixSearch {
+  budgetSeconds: number;
+  exhausted: boolean;
+  tried: number;
+  note?: string;
+}
+
+/** A WhyReport as the page reads it: `fixes` and `fixSearch` when the report carries them. */
+export type WhyReportInput = WhyReport & { fixes?: WhyFix[]; fixSearch?: WhyFixSearch };
+
+/**
+ * `kubesched why --report`: one pod's view, from the WhyReport `why` prints (nothing is
+ * diagnosed again): the reasons grouped, every node's rejections with the plugins' numbers as
+ * text, preemption, and the verified fixes when the report has them.
+ */
+export interface WhySection {
+  kind: "why";
+  pod: WhyReport["pod"];
+  summary: WhyReport["summary"];
+  preFilter: WhyReport["preFilter"];
+  groups: WhyReport["groups"];
+  nodes: {
+    name: string;
+    excludedBy: string[];
+    withNominatedPods: boolean;
+    rejections: { plugin: string; code: string; reasons: string[]; details: string[] }[];
+  }[];
+  preemption: WhyReport["preemption"];
+  fixes?: WhyFix[];
+  fixSearch?: WhyFixSearch;
+}
+
 /** Every section the page knows how to render; each has a client renderer of the same kind. */
-export type ReportSection = SimulationSection | DiffSection;
+export type ReportSection = SimulationSection | DiffSection | WhySection;
 
 export interface ReportModel {
   title: string;
@@ -295,4 +345,30 @@ export function diffSection(d: SimulationDiff): DiffSection {
     pods: d.pods,
     changed: d.changed,
   };
+}
+
+/** The pod view of a WhyReport: its fields as they are, each filter detail as `kubesched why` writes it. */
+export function whySection(r: WhyReportInput): WhySection {
+  const out: WhySection = {
+    kind: "why",
+    pod: r.pod,
+    summary: r.summary,
+    preFilter: r.preFilter,
+    groups: r.groups,
+    nodes: r.nodes.map((n) => ({
+      name: n.name,
+      excludedBy: n.excludedBy,
+      withNominatedPods: n.withNominatedPods,
+      rejections: n.rejections.map((j) => ({
+        plugin: j.plugin,
+        code: j.code,
+        reasons: j.reasons,
+        details: j.details.map(formatFilterDetail),
+      })),
+    })),
+    preemption: r.preemption,
+  };
+  if (r.fixes) out.fixes = r.fixes;
+  if (r.fixSearch) out.fixSearch = r.fixSearch;
+  return out;
 }

@@ -2,11 +2,18 @@
 // that renders it. Nothing is fetched: the file can be opened offline or attached to a ticket.
 import type { SimulationDiff, SimulationResult } from "@kubesched/cluster";
 import { clientScript } from "./client-script.generated";
-import { diffSection, type ReportModel, type ReportSection, simulationSection } from "./model";
+import {
+  diffSection,
+  type ReportModel,
+  type ReportSection,
+  simulationSection,
+  type WhyReportInput,
+  whySection,
+} from "./model";
 import { styles } from "./styles";
 
 interface ReportText {
-  /** The page title; default "kubesched simulation report" (or "kubesched diff report"). */
+  /** The page title; default "kubesched simulation report" (or "kubesched diff report", "kubesched why NS/NAME"). */
   title?: string;
   /** A line under the title, e.g. the command and inputs that produced the simulation. */
   subtitle?: string;
@@ -19,16 +26,28 @@ export type ReportInput = ReportText &
         /** The simulation to report (with `explain` for the per-pod filter matrix and scores). */
         simulation: SimulationResult;
         diff?: never;
+        why?: never;
       }
     | {
         /** `kubesched diff`'s result: summaries side by side and each pod's two placements. */
         diff: SimulationDiff;
         simulation?: never;
+        why?: never;
+      }
+    | {
+        /** `kubesched why`'s report: one pod's reasons per node, preemption, fixes. */
+        why: WhyReportInput;
+        simulation?: never;
+        diff?: never;
       }
   );
 
 /** The page's model: the sections in order. */
 export function reportModel(input: ReportInput): ReportModel {
+  if (input.why) {
+    const { namespace, name } = input.why.pod;
+    return { title: input.title ?? `kubesched why ${namespace}/${name}`, sections: [whySection(input.why)] };
+  }
   if (input.diff) {
     return { title: input.title ?? "kubesched diff report", sections: [diffSection(input.diff)] };
   }

@@ -17,12 +17,14 @@ import {
   loadSnapshotTexts,
   type SimulationResult,
   simulate,
+  why,
 } from "@kubesched/cluster";
 import { defaultConfig, loadConfigFile } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { WhyReportInput } from "./model";
 import { renderReport } from "./render-report";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -234,6 +236,136 @@ describe.skipIf(!executablePath && !process.env.CI)(
       expect(await page.locator("#diff-pods-table tbody tr").count()).toBe(1);
       expect(errors).toEqual([]);
       await page.close();
+    });
+
+    async function whyRenderXL() {
+      return why({
+        config: defaultConfig({ registry: inTreeRegistry }),
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        objects: loadSnapshotFiles(["examples/cluster.yaml"], root).objects,
+        pod: { namespace: "default", name: "render-xl" },
+      });
+    }
+
+    it("kubesched why --report: render-xl's pod view, the reasons grouped, every node's rejections, preemption", async () => {
+      const r = await whyRenderXL();
+      const { page, errors } = await open(
+        "why.html",
+        renderReport({ why: r, subtitle: "kubesched why default/render-xl on examples/cluster.yaml" }),
+      );
+      expect(await page.title()).toBe("kubesched why default/render-xl");
+      expect(await text(page, "#why-summary")).toBe("pending 0/6 nodes fit (profile default-scheduler).");
+      if (updateScreenshots) await page.screenshot({ path: join(docs, "why.png"), fullPage: true });
+      // The groups as `why` groups them, in its order, with its numbers.
+      const groups = page.locator("#why-groups-table tbody tr");
+      expect(await groups.count()).toBe(r.groups.length);
+      for (const [i, g] of r.groups.entries()) {
+        expect(await groups.nth(i).locator("td").allTextContents()).toEqual([
+          String(g.count),
+          g.reason,
+          g.detail,
+          g.plugin,
+          "show nodes",
+        ]);
+      }
+      expect(await text(page, "#why-groups-table")).toContain("Insufficient cpu");
+      // Every node, every rejecting plugin, the plugin's numbers.
+      expect(await page.locator("#why-nodes-table tbody tr").count()).toBe(6);
+      const a1 = page.locator('#why-nodes-table tr[data-node="node-a1"]');
+      expect(await a1.locator(".rejection .plugin").allTextContents()).toEqual(["NodeResourcesFit"]);
+      expect(await a1.locator(".rejection .reason").textContent()).toBe(
+        "Insufficient cpu, Insufficient memory",
+      );
+      expect(await a1.locator(".detail").allTextContents()).toEqual([
+        "cpu: requested 12, free 3 of 4, short 9",
+        "memory: requested 48Gi, free 15Gi of 16Gi, short 33Gi",
+      ]);
+      const a2 = page.locator('#why-nodes-table tr[data-node="node-a2"]');
+      expect(await a2.locator(".rejection .plugin").allTextContents()).toEqual(
+        r.nodes.find((n) => n.name === "node-a2")?.rejections.map((j) => j.plugin),
+      );
+      // A group's "show nodes" narrows the node table to that group.
+      const taint = r.groups.find((g) => g.plugin === "TaintToleration");
+      await page.click(`#why-groups-table tr[data-reason="${taint?.reason}"] button.group-nodes`);
+      expect(await page.locator("#why-nodes-table tbody tr").count()).toBe(taint?.count);
+      expect(await text(page, "#why-node-group")).toBe(
+        `showing the ${taint?.count} nodes of: ${taint?.reason}`,
+      );
+      await page.click("#why-all-nodes");
+      expect(await page.locator("#why-nodes-table tbody tr").count()).toBe(6);
+      // Preemption, as why found it: not helpful anywhere, each node's reason.
+      expect(await text(page, "#why-preemption h2")).toBe("Preemption (DefaultPreemption)");
+      expect(await text(page, "#why-preemption-outcome")).toBe(r.preemption.reason);
+      expect(await page.locator("#why-not-helpful-table tbody tr").count()).toBe(
+        r.preemption.notHelpful.length,
+      );
+      // No fixes in this report: no fixes section.
+      expect(await page.locator("#why-fixes").count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("kubesched why --report: a report carrying verified fixes shows them, smallest first, with kubectl", async () => {
+      const r: WhyReportInput = {
+        ...(await whyRenderXL()),
+        fixes: [
+          {
+            kind: "LowerRequest",
+            target: "pod",
+            description: "lower cpu request of container render from 12 to 3",
+            size: 1,
+            node: "node-a1",
+            displaces: [],
+            kubectl: ["kubectl -n default set resources pod/render-xl -c render --requests=cpu=3"],
+          },
+          {
+            kind: "AddNodes",
+            target: "cluster",
+            description: "add 1 node shaped like node-b1 (16 cpu, 64Gi)",
+            size: 2,
+            node: "node-b1-copy-1",
+            displaces: ["shop/web-3"],
+            kubectl: ["kubectl get node node-b1 -o yaml > node.yaml", "kubectl apply -f node.yaml"],
+          },
+        ],
+        fixSearch: { budgetSeconds: 60, exhausted: false, tried: 14 },
+      };
+      const { page, errors } = await open("why-fixes.html", renderReport({ why: r }));
+      expect(await text(page, "#why-fix-search")).toBe("14 candidates tried in a 60 s budget.");
+      const rows = page.locator("#why-fixes-table tbody tr");
+      expect(await rows.count()).toBe(2);
+      expect(await rows.nth(0).locator("td").allTextContents()).toEqual([
+        "1",
+        "LowerRequestlower cpu request of container render from 12 to 3",
+        "pod",
+        "node-a1",
+        "no other pending pod",
+        "kubectl -n default set resources pod/render-xl -c render --requests=cpu=3",
+      ]);
+      expect(await rows.nth(1).locator("td").nth(4).textContent()).toBe("shop/web-3");
+      expect(await rows.nth(1).locator("code.cmd").allTextContents()).toEqual(r.fixes?.[1]?.kubectl);
+      if (updateScreenshots)
+        await page.locator("#why-fixes").screenshot({ path: join(docs, "why-fixes.png") });
+
+      // The budget ran out with nothing found: said so.
+      const none = await open(
+        "why-no-fix.html",
+        renderReport({
+          why: {
+            ...r,
+            fixes: [],
+            fixSearch: { budgetSeconds: 60, exhausted: true, tried: 40, note: "stopped after 60 s" },
+          },
+        }),
+      );
+      expect(await text(none.page, "#why-fix-search")).toBe(
+        "40 candidates tried in a 60 s budget: the budget ran out before every candidate was tried. stopped after 60 s",
+      );
+      expect(await text(none.page, "#why-no-fix")).toBe("No change tried makes the pod schedulable.");
+      expect([...errors, ...none.errors]).toEqual([]);
+      await page.close();
+      await none.page.close();
     });
 
     it("5000 nodes: loads, pages the node table, opens an explain view", async () => {

@@ -64,6 +64,12 @@ tr.selected td { background: #ddf4ff; }
 .chip.ok { color: var(--ok); }
 .chip.skip { color: var(--muted); }
 .chip.fail { color: var(--fail); background: var(--failbg); border-color: var(--fail); }
-td.strong { font-weight: 600; }
+td.strong, div.strong { font-weight: 600; }
 tr.changed td { background: #fff8c5; }
+td.rejections .rejection + .rejection { margin-top: 4px; }
+td.rejections .reason { color: var(--fail); }
+td.rejections .plugin { font-weight: 600; }
+td.rejections .detail { margin-left: 16px; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
+code.cmd { display: block; font-size: 12px; white-space: pre-wrap; background: var(--soft); border-radius: 4px; padding: 1px 6px; margin: 2px 0; }
+.fail-note { color: #9a6700; }
 `;

@@ -44,25 +44,48 @@ function view(s: Status | null): StatusView {
   return reasons.length ? { code: codeName(s.code), reasons: [...reasons] } : { code: codeName(s.code) };
 }
 
+/**
+ * Where an ExplainRecorder puts each pod's attempt as the cycle ends: a later attempt of the same
+ * pod replaces the earlier one. The default keeps them in memory; `simulate --explain` writes
+ * them to a file as they come (`@kubesched/cluster`'s spill store), so that memory does not grow
+ * with the pods explained.
+ */
+export interface ExplanationStore {
+  set(podKey: string, explanation: AttemptExplanation): void;
+  get(podKey: string): AttemptExplanation | undefined;
+  has(podKey: string): boolean;
+}
+
+/** The in-memory ExplanationStore: a map by pod key. */
+export function memoryExplanationStore(): ExplanationStore {
+  return new Map<string, AttemptExplanation>();
+}
+
 /** Collects one attempt per pod; the last attempt is the one that decided the outcome. */
 export class ExplainRecorder implements SchedulingObserver {
   private current: AttemptExplanation | null = null;
   /** The attempt's scores, kept once a host is selected from them (not when Score fails). */
   private scores: Record<string, Record<string, ScoreView>> | null = null;
-  private readonly byPod = new Map<string, AttemptExplanation>();
+  private readonly byPod: ExplanationStore;
   /** The pods recorded (namespace/name); null: every pod. */
   private readonly pods: ReadonlySet<string> | null;
 
   /**
    * Records the attempts of `pods` (namespace/name) only, when given: the other pods' attempts
-   * cost no memory (`simulate --explain --pod`).
+   * cost no memory (`simulate --explain --pod`). Each finished attempt goes to `store` (default:
+   * in memory).
    */
-  constructor(pods?: Iterable<string>) {
+  constructor(pods?: Iterable<string>, store: ExplanationStore = memoryExplanationStore()) {
     this.pods = pods === undefined ? null : new Set(pods);
+    this.byPod = store;
   }
 
   get(podKey: string): AttemptExplanation | undefined {
     return this.byPod.get(podKey);
+  }
+
+  has(podKey: string): boolean {
+    return this.byPod.has(podKey);
   }
 
   forPod(pod: Pod): AttemptExplanation | undefined {

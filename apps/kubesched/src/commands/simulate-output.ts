@@ -1,7 +1,7 @@
 // Rendering a SimulationResult: table (for people), json and yaml (for tools).
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
 import type { PodResult, SimulationResult } from "@kubesched/cluster";
-import { formatted } from "./outputs";
+import { jsonChunks, yamlChunks } from "./outputs";
 import { forTerminal, pad } from "./table";
 
 export type OutputFormat = "table" | "json" | "yaml";
@@ -118,8 +118,13 @@ export function renderExplain(p: PodResult, top: number, nodeCount: number): str
   return lines;
 }
 
-export function renderTable(result: SimulationResult, top = 3): string {
-  const r = forTerminal(result);
+/**
+ * The table for people, in pieces: the pods and nodes tables, the summary and preemptions, then
+ * each explained pod's explanation one at a time (read from its store as it is written).
+ */
+export function* tableChunks(result: SimulationResult, top = 3): Generator<string> {
+  // The explanations are escaped pod by pod below, not here with the rest.
+  const r = forTerminal({ ...result, pods: result.pods.map(({ explain: _, ...p }) => p) });
   const pods = [["POD", "OUTCOME", "NODE", "ATTEMPTS", "MESSAGE"]];
   for (const p of r.pods) {
     const node = p.node ?? (p.nominatedNode ? `(nominated ${p.nominatedNode})` : "-");
@@ -146,14 +151,27 @@ export function renderTable(result: SimulationResult, top = 3): string {
     lines.push("", "PREEMPTIONS");
     for (const p of r.preemptions) lines.push(`${p.preemptor} on ${p.node}: evicted ${p.victims.join(", ")}`);
   }
-  const explained = r.pods.filter((p) => p.explain);
-  if (explained.length) {
-    lines.push("", "EXPLAIN");
-    for (const p of explained) lines.push(...renderExplain(p, top, r.nodes.length));
+  yield lines.join("\n");
+  let first = true;
+  for (const pod of result.pods) {
+    if (!("explain" in pod)) continue;
+    const explained = forTerminal({ ...pod });
+    if (!explained.explain) continue;
+    if (first) yield "\n\nEXPLAIN";
+    first = false;
+    yield `\n${renderExplain(explained, top, r.nodes.length).join("\n")}`;
   }
-  return `${lines.join("\n")}\n`;
+  yield "\n";
 }
 
-export function renderResult(r: SimulationResult, format: OutputFormat, top = 3): string {
-  return formatted(format, r, () => renderTable(r, top));
+/** The result in an `--output` format, in pieces (see jsonChunks, yamlChunks, tableChunks). */
+export function resultChunks(r: SimulationResult, format: OutputFormat, top = 3): Iterable<string> {
+  if (format === "json") return chunksThenNewline(jsonChunks(r, 2));
+  if (format === "yaml") return yamlChunks({ ...r });
+  return tableChunks(r, top);
+}
+
+function* chunksThenNewline(chunks: Iterable<string>): Generator<string> {
+  yield* chunks;
+  yield "\n";
 }

@@ -1,13 +1,19 @@
 // kubesched simulate: the contract in docs/simulate.md (flags, SimulationResult and its JSON Schema,
 // determinism).
-import { AdmissionError, defaultDeleteLatencyMs, simulate, simulationResultSchema } from "@kubesched/cluster";
+import {
+  AdmissionError,
+  defaultDeleteLatencyMs,
+  SpillExplanationStore,
+  simulate,
+  simulationResultSchema,
+} from "@kubesched/cluster";
 import { formatDuration, parseDuration } from "@kubesched/config";
 import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
 import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
-import { writeFile, writeOutput } from "./outputs";
+import { writeFile, writeOutputChunks } from "./outputs";
 import {
   clusterInputFlags,
   configFlag,
@@ -20,7 +26,7 @@ import {
   schedulerEmulation,
   seedFlag,
 } from "./shared-flags";
-import { type OutputFormat, renderResult } from "./simulate-output";
+import { type OutputFormat, resultChunks } from "./simulate-output";
 
 const simulateFlags = [
   configFlag,
@@ -98,7 +104,6 @@ export const simulateCommand = defineCommand({
       ctx.io.stdout(`${JSON.stringify(simulationResultSchema, null, 2)}\n`);
       return 0;
     }
-    const { seed, top, timing } = ctx.flags;
     const podFilter = ctx.flags.pod.length > 0 ? ctx.flags.pod : undefined;
     // --pod names the pods to explain: it means --explain (it has no use without it).
     if (podFilter && ctx.flags.explain === false) {
@@ -111,55 +116,76 @@ export const simulateCommand = defineCommand({
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
-    let result: Awaited<ReturnType<typeof simulate>>;
-    const progress = startProgress(ctx, ctx.flags.progress, {
-      label: "simulate",
-      total: pendingPods(loaded.objects),
-    });
+    // Each explanation goes to a temporary file as it is recorded and is read back as the output
+    // is written, pod by pod: memory does not grow with the pods explained.
+    const explainStore = explain ? new SpillExplanationStore() : undefined;
     try {
-      result = await simulate({
-        config,
-        registry: ctx.registry,
-        objects: loaded.objects,
-        logger: ctx.logger,
-        ...schedulerEmulation(emulation),
-        seed,
-        deleteLatencyMs: ctx.flags["delete-latency"],
-        explain,
-        ...(podFilter ? { explainPods: podFilter } : {}),
-        timing: timing === true,
-        observer: progress.observer(),
-      });
-    } catch (e) {
-      if (!(e instanceof AdmissionError)) throw e;
-      printErrors(ctx, e.errors);
-      return 1;
+      return await simulateAndWrite(ctx, { emulation, config, loaded, explain, podFilter, explainStore });
     } finally {
-      progress.stop();
+      explainStore?.close();
     }
-    if (result.summary.pods === 0) {
-      ctx.io.stderr(`warning: no pending pods (pods without spec.nodeName) in ${loaded.source}\n`);
-    }
-    for (const p of podFilter ?? []) {
-      if (!result.pods.some((r) => `${r.namespace}/${r.name}` === p)) {
-        ctx.io.stderr(`warning: --pod ${p}: no such pending pod\n`);
-      }
-    }
-    const format: OutputFormat = ctx.flags.output;
-    const text = renderResult(result, format, top);
-    const { out, report } = ctx.flags;
-    if (!writeOutput(ctx, out, text)) return 1;
-    if (report !== undefined) {
-      if (
-        !writeFile(ctx, report, renderReport({ simulation: result, subtitle: reportSubtitle(ctx, explain) }))
-      )
-        return 1;
-    }
-    if (format === "table" && result.summary.wallMs !== null) {
-      ctx.io.stderr(
-        `scheduled ${result.summary.scheduled} pods in ${result.summary.wallMs} ms (${result.summary.podsPerSecond} pods/s)\n`,
-      );
-    }
-    return 0;
   },
 });
+
+async function simulateAndWrite(
+  ctx: CommandContext<FlagValues<typeof simulateFlags>>,
+  o: {
+    emulation: ReturnType<typeof emulationOf>;
+    config: NonNullable<ReturnType<typeof loadConfigFlag>>;
+    loaded: Exclude<Awaited<ReturnType<typeof loadClusterInput>>, 1 | 2>;
+    explain: boolean;
+    podFilter: string[] | undefined;
+    explainStore: SpillExplanationStore | undefined;
+  },
+): Promise<number> {
+  const { seed, top, timing } = ctx.flags;
+  const { emulation, config, loaded, explain, podFilter, explainStore } = o;
+  let result: Awaited<ReturnType<typeof simulate>>;
+  const progress = startProgress(ctx, ctx.flags.progress, {
+    label: "simulate",
+    total: pendingPods(loaded.objects),
+  });
+  try {
+    result = await simulate({
+      config,
+      registry: ctx.registry,
+      objects: loaded.objects,
+      logger: ctx.logger,
+      ...schedulerEmulation(emulation),
+      seed,
+      deleteLatencyMs: ctx.flags["delete-latency"],
+      explain,
+      ...(podFilter ? { explainPods: podFilter } : {}),
+      ...(explainStore ? { explainStore } : {}),
+      timing: timing === true,
+      observer: progress.observer(),
+    });
+  } catch (e) {
+    if (!(e instanceof AdmissionError)) throw e;
+    printErrors(ctx, e.errors);
+    return 1;
+  } finally {
+    progress.stop();
+  }
+  if (result.summary.pods === 0) {
+    ctx.io.stderr(`warning: no pending pods (pods without spec.nodeName) in ${loaded.source}\n`);
+  }
+  for (const p of podFilter ?? []) {
+    if (!result.pods.some((r) => `${r.namespace}/${r.name}` === p)) {
+      ctx.io.stderr(`warning: --pod ${p}: no such pending pod\n`);
+    }
+  }
+  const format: OutputFormat = ctx.flags.output;
+  const { out, report } = ctx.flags;
+  if (!writeOutputChunks(ctx, out, resultChunks(result, format, top))) return 1;
+  if (report !== undefined) {
+    if (!writeFile(ctx, report, renderReport({ simulation: result, subtitle: reportSubtitle(ctx, explain) })))
+      return 1;
+  }
+  if (format === "table" && result.summary.wallMs !== null) {
+    ctx.io.stderr(
+      `scheduled ${result.summary.scheduled} pods in ${result.summary.wallMs} ms (${result.summary.podsPerSecond} pods/s)\n`,
+    );
+  }
+  return 0;
+}

@@ -1,12 +1,13 @@
 // kubesched why, in process: the bundled example (table, json and yaml), a pod spec file, preemption
 // (victims, PDBs, preemptionPolicy), the user-facing errors, and the live path against the API
 // server emulator, which must see reads only.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WhyReport } from "@kubesched/cluster";
 import { FakeApiServer } from "@kubesched/kube/testing";
+import { reportModel } from "@kubesched/report";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
@@ -249,5 +250,49 @@ status: {disruptionsAllowed: 0}
     } finally {
       await api.close();
     }
+  });
+});
+
+describe("kubesched why --report", { timeout: 120_000 }, () => {
+  it("writes the pod view built from the same WhyReport as -o json; the table still on stdout", async () => {
+    const html = join(tmp, "why.html");
+    const r = await run("why", "default/render-xl", "--cluster", "examples/cluster.yaml", "--report", html);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("Pod default/render-xl (default-scheduler): 0/6 nodes fit.");
+    const json = report(
+      (await run("why", "default/render-xl", "--cluster", "examples/cluster.yaml", "-o", "json")).stdout,
+    );
+    const page = readFileSync(html, "utf8");
+    const blob = /<script type="application\/json" id="kubesched-report-data">(.*?)<\/script>/s.exec(
+      page,
+    )?.[1];
+    expect(JSON.parse(blob ?? "null")).toEqual(reportModel({ why: json }));
+    expect(page).toContain("<title>kubesched why default/render-xl</title>");
+    expect(page).toContain("kubesched why default/render-xl on examples/cluster.yaml");
+  });
+
+  it("-f FILE: the subtitle names the file; a report path that cannot be written is one error line", async () => {
+    const pod = file(
+      "huge.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata: { name: huge }\nspec:\n  containers: [{ name: c, image: i, resources: { requests: { cpu: '100' } } }]\n",
+    );
+    const html = join(tmp, "huge.html");
+    const ok = await run(
+      "why",
+      "-f",
+      pod,
+      "--cluster",
+      "examples/cluster.yaml",
+      "-o",
+      "json",
+      "--report",
+      html,
+    );
+    expect(ok.code).toBe(0);
+    expect(readFileSync(html, "utf8")).toContain(`kubesched why -f ${pod} on examples/cluster.yaml`);
+    const bad = await run("why", "-f", pod, "--cluster", "examples/cluster.yaml", "--report", tmp);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe(`error: ${tmp}: cannot write: is a directory\n`);
   });
 });

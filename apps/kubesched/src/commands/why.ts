@@ -3,11 +3,12 @@
 // (--kubeconfig, read-only: it lists), or a pod spec (-f FILE) tried on either.
 import type { Pod } from "@kubesched/api";
 import { AdmissionError, WhyError, type WhyReport, why, whyReportSchema } from "@kubesched/cluster";
+import { renderReport } from "@kubesched/report";
 import { formatFilterDetail } from "@kubesched/runtime";
 import { defineCommand } from "../cli";
 import { boolFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
-import { formatted, writeOutput } from "./outputs";
+import { formatted, writeFile, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
   configFlag,
@@ -85,6 +86,12 @@ export const whyCommand = defineCommand({
     seedFlag,
     outputFlag,
     outFlag("the report"),
+    valueFlag({
+      name: "report",
+      value: "FILE",
+      description:
+        "Also write the pod's view as a self-contained HTML page to FILE: the reasons grouped, every node's rejections with the plugins' numbers, preemption (the same WhyReport as -o json).",
+    }),
     boolFlag({ name: "schema", description: "Print the JSON Schema of the WhyReport output and exit." }),
   ],
   async run(ctx) {
@@ -148,6 +155,13 @@ export const whyCommand = defineCommand({
       return 1;
     }
     const text = formatted(ctx.flags.output, report, () => renderWhyTable(report));
-    return writeOutput(ctx, ctx.flags.out, text) ? 0 : 1;
+    if (!writeOutput(ctx, ctx.flags.out, text)) return 1;
+    const html = ctx.flags.report;
+    if (html !== undefined) {
+      const source = file !== undefined ? `-f ${file}` : `${target.namespace}/${target.name}`;
+      const subtitle = `kubesched why ${source} on ${loaded.source}`;
+      if (!writeFile(ctx, html, renderReport({ why: report, subtitle }))) return 1;
+    }
+    return 0;
   },
 });

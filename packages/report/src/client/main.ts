@@ -5,6 +5,7 @@ import type { ReportModel, ReportSection } from "../model";
 import { diff } from "./diff";
 import { h } from "./dom";
 import { simulation } from "./simulation";
+import { why } from "./why";
 
 const dataEl = document.getElementById("kubesched-report-data");
 const app = document.getElementById("app");
@@ -17,6 +18,7 @@ const renderers: {
 } = {
   simulation,
   diff,
+  why,
 };
 const nav = h("nav", null);
 for (const sec of model.sections) {
