@@ -22,6 +22,7 @@ import { type FilterDiagnosis, type Framework, groupFilterDiagnosis, nodeFits } 
 import { admit } from "./admission";
 import type { SourcedObject } from "./load";
 import { openSimulation } from "./simulate";
+import { findFixes, type WhyFix, type WhyFixSearch } from "./why-fixes";
 
 /** The versioned output of `kubesched why` (schema: whyReportSchema). */
 export interface WhyReport {
@@ -42,6 +43,10 @@ export interface WhyReport {
     rejections: { plugin: string; code: CodeName; reasons: string[]; details: FilterDetail[] }[];
   }[];
   preemption: WhyPreemption;
+  /** Changes proven to make the pod schedulable, smallest first (absent when not searched). */
+  fixes?: WhyFix[];
+  /** How the search for fixes went (absent when not searched). */
+  fixSearch?: WhyFixSearch;
 }
 
 /** What preemption would do for the pod. */
@@ -74,6 +79,11 @@ export interface WhyOptions {
   /** The emulated Kubernetes release (`--emulated-version`; SimulateOptions.kubernetesVersion). */
   kubernetesVersion?: string;
   seed?: number;
+  /**
+   * Search for verified fixes (each proven by simulating the changed snapshot with every pending
+   * pod): the wall-clock budget in seconds and how many to report. Absent: no search.
+   */
+  fixes?: { budgetSeconds: number; maxFixes: number };
 }
 
 function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {
@@ -97,6 +107,7 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
     admit(opts.objects),
   );
   const sched = session.sched;
+  let report: WhyReport;
   try {
     const pod = pending.find((p) => podKey(p) === key);
     if (pod === undefined) {
@@ -112,7 +123,7 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
         `pod ${key} is for scheduler "${schedulerName}", which no profile of the configuration is`,
       );
     }
-    return {
+    report = {
       apiVersion: "kubesched.io/v1alpha1",
       kind: "WhyReport",
       pod: { namespace: opts.pod.namespace, name: opts.pod.name, schedulerName },
@@ -141,6 +152,19 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
   } finally {
     sched.close();
   }
+  if (opts.fixes === undefined) return report;
+  const { fixes, fixSearch } = await findFixes(report, {
+    config: opts.config,
+    registry: opts.registry,
+    objects: opts.objects,
+    logger: opts.logger,
+    ...(opts.features ? { features: opts.features } : {}),
+    ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
+    seed: opts.seed ?? 0,
+    pod: key,
+    ...opts.fixes,
+  });
+  return { ...report, fixes, fixSearch };
 }
 
 /** A PostFilter plugin with upstream's preemption Evaluator (DefaultPreemption, CapacityScheduling). */
