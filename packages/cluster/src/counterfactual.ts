@@ -198,11 +198,10 @@ function applyChange(objects: SourcedObject[], c: ClusterChange): SourcedObject[
     case "AddNodes": {
       const template =
         typeof c.like === "string" ? (objects[find(objects, "Node", c.like)]?.obj as Node) : c.like;
-      const base = template.metadata?.name ?? "node";
-      for (let i = 1; i <= c.count; i++)
+      for (const name of addedNodeNames(template.metadata?.name ?? "node", c.count))
         objects.push({
           kind: "Node",
-          obj: shapedLike(template, `${base}-new-${i}`),
+          obj: shapedLike(template, name),
           origin: "an added node",
         });
       return objects;
@@ -219,6 +218,11 @@ function applyChange(objects: SourcedObject[], c: ClusterChange): SourcedObject[
       return objects;
     }
   }
+}
+
+/** The names of `count` nodes added like `like`: `<like>-new-1`, `<like>-new-2`, ... */
+export function addedNodeNames(like: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${like}-new-${i + 1}`);
 }
 
 /** A new node shaped like `template`: labels (its own hostname), taints but the cordon's, allocatable. */

@@ -18,6 +18,7 @@ import {
 import type { FilterDetail } from "@kubesched/framework";
 import { admit } from "./admission";
 import {
+  addedNodeNames,
   type ClusterChange,
   type CounterfactualOptions,
   type CounterfactualOutcome,
@@ -602,18 +603,27 @@ function commands(c: ClusterChange, raw: Pod): string[] {
         `remove the term with topologyKey ${c.topologyKey}`,
       );
     case "SetPriorityClass":
-      return edit("spec.priorityClassName", c.priorityClassName);
+      // The class decides the priority and preemptionPolicy: values set by hand would win over it.
+      return [
+        ...edit("spec.priorityClassName", c.priorityClassName),
+        ...(raw.spec?.priority !== undefined ? edit("spec.priority", "(remove)") : []),
+        ...(raw.spec?.preemptionPolicy !== undefined ? edit("spec.preemptionPolicy", "(remove)") : []),
+      ];
     case "Uncordon":
       return [`kubectl uncordon ${c.node}`];
     case "RemoveTaint":
       return [`kubectl taint nodes ${c.node} ${tolerationString(toleration(c.taint))}-`];
     case "SetNodeLabel":
       return [`kubectl label nodes ${c.node} ${c.key}=${c.value}`];
-    case "AddNodes":
+    case "AddNodes": {
+      const like = typeof c.like === "string" ? c.like : (c.like.metadata?.name ?? "");
+      const names = addedNodeNames(like, c.count);
       return [
-        `add ${c.count} node${c.count === 1 ? "" : "s"} with the labels, taints and allocatable of ${typeof c.like === "string" ? c.like : (c.like.metadata?.name ?? "")} (its node pool)`,
+        `add node${c.count === 1 ? "" : "s"} ${names.join(", ")} with the labels, taints and allocatable of ${like} (its node pool)`,
       ];
+    }
     case "MovePods":
+      return c.pods.map((p) => `kubectl delete pod ${podRef(p)}  # its controller re-creates it`);
     case "RemovePods":
       return c.pods.map((p) => `kubectl delete pod ${podRef(p)}`);
   }

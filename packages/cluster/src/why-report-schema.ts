@@ -125,7 +125,7 @@ const changes = [
   object({ kind: { const: "RemoveTaint" }, node: str, taint }),
   object({ kind: { const: "SetNodeLabel" }, node: str, key: str, value: str }),
   // `like` is a node's name in why's fixes (the engine also takes a Node template).
-  object({ kind: { const: "AddNodes" }, like: { type: ["string", "object"] }, count: { type: "integer" } }),
+  object({ kind: { const: "AddNodes" }, like: str, count: { type: "integer" } }),
   object({ kind: { const: "MovePods" }, pods: strings }),
   object({ kind: { const: "RemovePods" }, pods: strings }),
 ];
