@@ -2,7 +2,8 @@
 // scheduler's all-filters diagnostic pass, with the plugins' numbers), grouped for people, and
 // preemption as the pod's PostFilter plugin would find it: which victims on which node, and why
 // preemption fails where it does (upstream preemption.Evaluator's dry run, on every node). It
-// explains and changes nothing: no cycle runs, nothing is nominated, evicted or bound.
+// explains and changes nothing: no cycle runs, nothing is nominated, evicted or bound. Verified
+// fixes (why-fixes.ts) are then proven by simulating changed copies of the objects.
 import { type Pod, podKey } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {

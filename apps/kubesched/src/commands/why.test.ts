@@ -238,7 +238,12 @@ status: {disruptionsAllowed: 0}
       const r = await run("why", "default/p", "--kubeconfig", kubeconfig, "-o", "json");
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      expect(report(r.stdout).groups.map((g) => g.reason)).toEqual(["Insufficient cpu"]);
+      const live = report(r.stdout);
+      expect(live.groups.map((g) => g.reason)).toEqual(["Insufficient cpu"]);
+      // Fixes are proven on the copy read from the server (the GET-only check below covers them).
+      expect(live.fixes?.map((f) => [f.description, f.node])).toEqual([
+        ["lower container c's requests: cpu 2 → 1", "n1"],
+      ]);
       expect(api.requests.length).toBeGreaterThan(0);
       // list and watch are GETs; nothing else reached the server.
       expect(api.requests.filter((q) => q.method !== "GET").map((q) => `${q.method} ${q.path}`)).toEqual([]);

@@ -1,5 +1,5 @@
-// kubesched why NS/NAME: every reason a pending pod does not fit, on every node, and what
-// preemption would do (see @kubesched/cluster's why). Snapshot (--cluster) or cluster
+// kubesched why NS/NAME: every reason a pending pod does not fit, on every node, what
+// preemption would do, and verified fixes (see @kubesched/cluster's why). Snapshot (--cluster) or cluster
 // (--kubeconfig, read-only: it lists), or a pod spec (-f FILE) tried on either.
 import type { Pod } from "@kubesched/api";
 import { AdmissionError, WhyError, type WhyReport, why, whyReportSchema } from "@kubesched/cluster";
@@ -85,7 +85,8 @@ function renderFixes(fixes: NonNullable<WhyReport["fixes"]>, search: WhyReport["
 
 export const whyCommand = defineCommand({
   name: "why",
-  summary: "Why a pending pod does not fit: every reason on every node, and what preemption would do.",
+  summary:
+    "Why a pending pod does not fit: every reason on every node, what preemption would do, and changes proven to fix it.",
   args: [{ name: "NS/NAME", required: false }],
   flags: [
     ...clusterInputFlags,
