@@ -59,6 +59,8 @@ export interface WhyFixSearch {
   exhausted: boolean;
   /** Simulations run to prove candidates (the baseline's not counted). */
   tried: number;
+  /** Whether the other pending pods were simulated with the pod (else the pod alone). */
+  withPendingPods: boolean;
   note?: string;
 }
 
@@ -68,6 +70,8 @@ export interface WhyFixOptions extends CounterfactualOptions {
   /** Wall-clock seconds for the search (checked between simulations). */
   budgetSeconds: number;
   maxFixes: number;
+  /** Prove fixes with the pod alone, not every other pending pod too (the default). */
+  alone?: boolean;
   /** The clock the budget is measured on (Date.now; tests give their own). */
   now?: () => number;
 }
@@ -374,7 +378,12 @@ export async function findFixes(
 ): Promise<{ fixes: WhyFix[]; fixSearch: WhyFixSearch }> {
   const now = opts.now ?? Date.now;
   const deadline = now() + opts.budgetSeconds * 1000;
-  const search: WhyFixSearch = { budgetSeconds: opts.budgetSeconds, exhausted: false, tried: 0 };
+  const search: WhyFixSearch = {
+    budgetSeconds: opts.budgetSeconds,
+    exhausted: false,
+    tried: 0,
+    withPendingPods: opts.alone !== true,
+  };
   const fixes: WhyFix[] = [];
   if (report.summary.feasible > 0) {
     search.note = "the pod fits a node: no fix needed";
@@ -391,20 +400,25 @@ export async function findFixes(
   }
   const list = candidates(report, pod, opts.pod, admitted);
   const proven = new Set<string>();
-  let left = list.length;
+  const pendingPods = opts.alone ? [opts.pod] : undefined;
   const prove = async (changes: ClusterChange[]): Promise<CounterfactualOutcome | null> => {
-    if (now() >= deadline) return null;
+    if (now() >= deadline) {
+      search.exhausted = true;
+      return null;
+    }
     search.tried++;
-    const o = await engine.run(changes);
+    const o = await engine.run(changes, pendingPods);
     return o.pods.get(opts.pod)?.outcome === "Scheduled" ? o : null;
   };
+  // Candidates started: one cut short by the budget counts as tried.
+  let started = 0;
   for (const c of list) {
-    if (fixes.length >= opts.maxFixes) break;
+    if (fixes.length >= opts.maxFixes || search.exhausted) break;
     if (now() >= deadline) {
       search.exhausted = true;
       break;
     }
-    left--;
+    started++;
     if (c.group !== undefined && proven.has(c.group)) continue;
     const found = c.lower
       ? await lowered(c, raw, engine, prove)
@@ -413,9 +427,9 @@ export async function findFixes(
     if (c.group !== undefined) proven.add(c.group);
     fixes.push(fixOf(c.target, found.changes, found.o, raw, opts.pod));
   }
-  if (now() >= deadline && left > 0) search.exhausted = true;
   if (search.exhausted) {
-    search.note = `the time budget (${opts.budgetSeconds} s of wall-clock time) ran out with ${left} candidate(s) not tried: smaller or other fixes may exist`;
+    const untried = list.length - started;
+    search.note = `the time budget (${opts.budgetSeconds} s of wall-clock time) ran out ${untried > 0 ? `with ${untried} candidate(s) not tried` : "during the last candidate"}: more fixes may exist`;
   } else if (list.length === 0) {
     search.note = "no candidate change follows from the reasons found";
   }

@@ -214,6 +214,7 @@ export const whyReportSchema = {
           budgetSeconds: { type: "integer" },
           exhausted: { type: "boolean" },
           tried: { type: "integer" },
+          withPendingPods: { type: "boolean" },
           note: str,
         },
         ["note"],

@@ -82,9 +82,10 @@ export interface WhyOptions {
   seed?: number;
   /**
    * Search for verified fixes (each proven by simulating the changed snapshot with every pending
-   * pod): the wall-clock budget in seconds and how many to report. Absent: no search.
+   * pod, or with the pod `alone`): the wall-clock budget in seconds and how many to report.
+   * Absent: no search.
    */
-  fixes?: { budgetSeconds: number; maxFixes: number };
+  fixes?: { budgetSeconds: number; maxFixes: number; alone?: boolean };
 }
 
 function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {

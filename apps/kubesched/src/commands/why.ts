@@ -69,7 +69,8 @@ export function renderWhyTable(report: WhyReport): string {
 
 /** The verified fixes, smallest first, with the commands and what each displaces. */
 function renderFixes(fixes: NonNullable<WhyReport["fixes"]>, search: WhyReport["fixSearch"]): string[] {
-  const lines = ["Fixes (each proven by simulating the changed cluster with every pending pod):"];
+  const others = search?.withPendingPods === false ? "the pod alone" : "every pending pod";
+  const lines = [`Fixes (each proven by simulating the changed cluster with ${others}):`];
   if (fixes.length === 0) lines.push("  none found");
   fixes.forEach((f, i) => {
     lines.push(`  ${i + 1}. [${f.target}] ${f.description}: the pod lands on ${f.node}`);
@@ -117,6 +118,10 @@ export const whyCommand = defineCommand({
       description:
         "Wall-clock seconds for proving fixes (each is a simulation of the changed cluster); the report says when it ran out.",
       parse: integer(0, 86400, "must be a whole number of seconds from 0 to 86400"),
+    }),
+    boolFlag({
+      name: "fix-alone",
+      description: "Prove fixes with the pod alone, without the other pending pods (default: with them).",
     }),
     boolFlag({ name: "no-fixes", description: "Do not search for fixes (only the reasons and preemption)." }),
     boolFlag({ name: "schema", description: "Print the JSON Schema of the WhyReport output and exit." }),
@@ -173,7 +178,13 @@ export const whyCommand = defineCommand({
         seed: ctx.flags.seed,
         ...(ctx.flags["no-fixes"] === true
           ? {}
-          : { fixes: { budgetSeconds: ctx.flags["fix-budget"], maxFixes: ctx.flags["max-fixes"] } }),
+          : {
+              fixes: {
+                budgetSeconds: ctx.flags["fix-budget"],
+                maxFixes: ctx.flags["max-fixes"],
+                alone: ctx.flags["fix-alone"] === true,
+              },
+            }),
       });
     } catch (e) {
       if (e instanceof WhyError) {
