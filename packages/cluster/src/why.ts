@@ -97,17 +97,16 @@ function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {
 /** Why the pod does not fit, on the objects' cluster; WhyError for bad input. */
 export async function why(opts: WhyOptions): Promise<WhyReport> {
   const key = `${opts.pod.namespace}/${opts.pod.name}`;
-  const { session, pending } = await openSimulation(
-    {
-      config: opts.config,
-      registry: opts.registry,
-      logger: opts.logger,
-      ...(opts.features ? { features: opts.features } : {}),
-      ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
-      seed: opts.seed ?? 0,
-    },
-    admit(opts.objects),
-  );
+  // The diagnosis and the fixes' simulations run with the same options.
+  const simulation = {
+    config: opts.config,
+    registry: opts.registry,
+    logger: opts.logger,
+    ...(opts.features ? { features: opts.features } : {}),
+    ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
+    seed: opts.seed ?? 0,
+  };
+  const { session, pending } = await openSimulation(simulation, admit(opts.objects));
   const sched = session.sched;
   let report: WhyReport;
   try {
@@ -156,13 +155,8 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
   }
   if (opts.fixes === undefined) return report;
   const { fixes, fixSearch } = await findFixes(report, {
-    config: opts.config,
-    registry: opts.registry,
+    ...simulation,
     objects: opts.objects,
-    logger: opts.logger,
-    ...(opts.features ? { features: opts.features } : {}),
-    ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
-    seed: opts.seed ?? 0,
     pod: key,
     ...opts.fixes,
   });

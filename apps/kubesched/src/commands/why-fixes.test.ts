@@ -5,33 +5,24 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { SimulationResult, WhyReport } from "@kubesched/cluster";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 // The random clusters of the cluster package's property tests (a test utility, not its API).
 import { randomCluster } from "../../../../packages/cluster/src/random-cluster.test-util";
-import { runCliIn } from "./run-cli.test-util";
+import { repoRoot, runFromRoot, whyReportReader } from "./why-cli.test-util";
 
-const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-why-fixes-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const run = (...argv: string[]) => runCliIn(root, argv);
+const run = runFromRoot;
 
-let validate: ValidateFunction;
+// Every -o json report below must be valid against the schema `why --schema` prints.
+let report: (json: string) => WhyReport;
 beforeAll(async () => {
-  const { stdout } = await run("why", "--schema");
-  validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(stdout));
+  report = await whyReportReader();
 });
-
-function report(json: string): WhyReport {
-  const r = JSON.parse(json) as WhyReport;
-  expect(validate(r), JSON.stringify(validate.errors, null, 2)).toBe(true);
-  return r;
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: YAML documents edited by path, as a user edits them
 type Doc = Record<string, any>;
@@ -214,7 +205,7 @@ describe("kubesched why: verified fixes", { timeout: 180_000 }, () => {
     // Sizes never decrease down the list.
     const sizes = r.fixes?.map((f) => f.size) ?? [];
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
-    await proveByHand(readDocs(readFileSync(join(root, "examples/cluster.yaml"), "utf8")), r, "example");
+    await proveByHand(readDocs(readFileSync(join(repoRoot, "examples/cluster.yaml"), "utf8")), r, "example");
   });
 
   it("proves cluster-side fixes too: uncordon, a label, moving a named pod, nodes like an existing one", async () => {
@@ -284,7 +275,7 @@ spec:
     const r = report(out.stdout);
     expect(r.fixSearch?.withPendingPods).toBe(false);
     expect(r.fixes?.map((f) => [f.kind, f.node])).toContainEqual(["RemoveTaint", "gpu-c2"]);
-    await proveByHand(readDocs(readFileSync(join(root, "examples/cluster.yaml"), "utf8")), r, "alone");
+    await proveByHand(readDocs(readFileSync(join(repoRoot, "examples/cluster.yaml"), "utf8")), r, "alone");
   });
 
   it("--no-fixes leaves them out; --fix-budget 0 says the budget ran out", async () => {
