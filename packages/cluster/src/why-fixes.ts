@@ -272,8 +272,7 @@ function candidates(
 ): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
-  const add = (c: Candidate) => {
-    const sig = JSON.stringify([c.changes, c.lower?.resources]);
+  const add = (c: Candidate, sig = JSON.stringify([c.changes, c.lower?.resources])) => {
     if (seen.has(sig)) return;
     seen.add(sig);
     out.push(c);
@@ -303,10 +302,14 @@ function candidates(
         ...(lowers.length > 0 && changes.length === 0 ? { group: "lower" } : {}),
       });
     }
-    if (opts.every((o) => o.cluster !== undefined)) {
-      add({ target: "cluster", changes: merged(opts.flatMap((o) => o.cluster ?? [])) });
-    }
     const shape = shapeOf(admitted, n.name);
+    if (opts.every((o) => o.cluster !== undefined)) {
+      const changes = merged(opts.flatMap((o) => o.cluster ?? []));
+      // The same change on nodes of one shape with the same rejections is one candidate (the first
+      // node's): the others would only repeat it.
+      const unnamed = changes.map((c) => ("node" in c ? { ...c, node: "" } : c));
+      add({ target: "cluster", changes }, JSON.stringify([shape, unnamed, relevant]));
+    }
     if (details.every(freshNodeHelps) && !shapes.has(shape)) {
       shapes.add(shape);
       for (let count = 1; count <= 3; count++)
