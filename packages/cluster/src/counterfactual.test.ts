@@ -156,6 +156,21 @@ describe("applyChanges", () => {
         expect(node(o, "n1").spec?.taints?.map((t) => t.key)).toEqual(["node.kubernetes.io/unschedulable"]),
     },
     {
+      name: "a taint is adjusted to another effect",
+      change: {
+        kind: "SetTaintEffect",
+        node: "n1",
+        taint: { key: "gpu", value: "yes", effect: "NoSchedule" },
+        effect: "PreferNoSchedule",
+      },
+      check: (o) =>
+        expect(node(o, "n1").spec?.taints?.[1]).toEqual({
+          key: "gpu",
+          value: "yes",
+          effect: "PreferNoSchedule",
+        }),
+    },
+    {
       name: "a label is set",
       change: { kind: "SetNodeLabel", node: "n1", key: "disk", value: "ssd" },
       check: (o) => expect(node(o, "n1").metadata?.labels).toMatchObject({ disk: "ssd", zone: "a" }),

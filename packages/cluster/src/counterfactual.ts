@@ -32,6 +32,8 @@ export type ClusterChange =
   /** `kubectl uncordon`: spec.unschedulable off and the cordon taint gone. */
   | { kind: "Uncordon"; node: string }
   | { kind: "RemoveTaint"; node: string; taint: Taint }
+  /** Adjusts a taint: the same key and value with another effect (NoSchedule → PreferNoSchedule). */
+  | { kind: "SetTaintEffect"; node: string; taint: Taint; effect: string }
   | { kind: "SetNodeLabel"; node: string; key: string; value: string }
   /**
    * Adds `count` nodes shaped like `like` (a node of the snapshot by name, or a Node template):
@@ -188,6 +190,14 @@ function applyChange(objects: SourcedObject[], c: ClusterChange): SourcedObject[
         const taints = node.spec?.taints?.filter((t) => !sameTaint(t, c.taint));
         if (node.spec && taints?.length) node.spec.taints = taints;
         else if (node.spec) delete node.spec.taints;
+      });
+      return objects;
+    case "SetTaintEffect":
+      patchNode(objects, c.node, (node) => {
+        const t = node.spec?.taints?.find((x) => sameTaint(x, c.taint));
+        if (t === undefined) throw new CounterfactualError(`node ${c.node} has no taint ${c.taint.key}`);
+        t.effect = c.effect;
+        delete t.timeAdded;
       });
       return objects;
     case "SetNodeLabel":

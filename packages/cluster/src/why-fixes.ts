@@ -233,6 +233,17 @@ function merged(changes: ClusterChange[]): ClusterChange[] {
   return out;
 }
 
+function unnamedChange(c: ClusterChange): ClusterChange {
+  return "node" in c ? { ...c, node: "" } : c;
+}
+
+/** A taint's removal as its adjustment to PreferNoSchedule. */
+function soften(c: ClusterChange): ClusterChange {
+  return c.kind === "RemoveTaint"
+    ? { kind: "SetTaintEffect", node: c.node, taint: c.taint, effect: "PreferNoSchedule" }
+    : c;
+}
+
 /** A node shape: what a node added like it would have. */
 function shapeOf(admitted: readonly SourcedObject[], node: string): string {
   const n = admitted.find((o) => o.kind === "Node" && o.obj.metadata?.name === node)?.obj as
@@ -307,8 +318,15 @@ function candidates(
       const changes = merged(opts.flatMap((o) => o.cluster ?? []));
       // The same change on nodes of one shape with the same rejections is one candidate (the first
       // node's): the others would only repeat it.
-      const unnamed = changes.map((c) => ("node" in c ? { ...c, node: "" } : c));
-      add({ target: "cluster", changes }, JSON.stringify([shape, unnamed, relevant]));
+      add({ target: "cluster", changes }, JSON.stringify([shape, changes.map(unnamedChange), relevant]));
+      // Adjusting the taints instead: the node then only discourages pods that do not tolerate them.
+      if (changes.some((c) => c.kind === "RemoveTaint")) {
+        const softened = changes.map(soften);
+        add(
+          { target: "cluster", changes: softened },
+          JSON.stringify([shape, softened.map(unnamedChange), relevant]),
+        );
+      }
     }
     if (details.every(freshNodeHelps) && !shapes.has(shape)) {
       shapes.add(shape);
@@ -569,6 +587,8 @@ function describe(c: ClusterChange, raw: Pod): string {
       return `uncordon node ${c.node}`;
     case "RemoveTaint":
       return `remove the taint ${tolerationString(toleration(c.taint))} from node ${c.node}`;
+    case "SetTaintEffect":
+      return `change the taint ${tolerationString(toleration(c.taint))} on node ${c.node} to ${c.effect}`;
     case "SetNodeLabel":
       return `label node ${c.node} ${c.key}=${c.value}`;
     case "AddNodes":
@@ -630,6 +650,13 @@ function commands(c: ClusterChange, raw: Pod): string[] {
       return [`kubectl uncordon ${c.node}`];
     case "RemoveTaint":
       return [`kubectl taint nodes ${c.node} ${tolerationString(toleration(c.taint))}-`];
+    case "SetTaintEffect": {
+      const t = tolerationString(toleration(c.taint));
+      return [
+        `kubectl taint nodes ${c.node} ${t}-`,
+        `kubectl taint nodes ${c.node} ${tolerationString(toleration({ ...c.taint, effect: c.effect }))}`,
+      ];
+    }
     case "SetNodeLabel":
       return [`kubectl label nodes ${c.node} ${c.key}=${c.value}`];
     case "AddNodes": {

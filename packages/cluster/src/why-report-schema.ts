@@ -123,6 +123,7 @@ const changes = [
   object({ kind: { const: "SetPriorityClass" }, pod: podRef, priorityClassName: str }),
   object({ kind: { const: "Uncordon" }, node: str }),
   object({ kind: { const: "RemoveTaint" }, node: str, taint }),
+  object({ kind: { const: "SetTaintEffect" }, node: str, taint, effect: str }),
   object({ kind: { const: "SetNodeLabel" }, node: str, key: str, value: str }),
   // `like` is a node's name in why's fixes (the engine also takes a Node template).
   object({ kind: { const: "AddNodes" }, like: str, count: { type: "integer" } }),

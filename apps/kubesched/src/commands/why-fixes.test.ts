@@ -80,6 +80,13 @@ function carryOut(docs: Doc[], line: string, pod: { ns: string; name: string }):
     );
     return docs;
   }
+  m = /^kubectl taint nodes (\S+) ([^=:\s]+)(?:=([^:\s]*))?:(\w+)$/.exec(line);
+  if (m) {
+    const [, node, key, value, effect] = m;
+    const n = nodeDoc(docs, node as string);
+    n.spec.taints = [...(n.spec.taints ?? []), { key, ...(value ? { value } : {}), effect }];
+    return docs;
+  }
   m = /^kubectl label nodes (\S+) ([^=\s]+)=(\S*)$/.exec(line);
   if (m) {
     const n = nodeDoc(docs, m[1] as string);
@@ -200,6 +207,7 @@ describe("kubesched why: verified fixes", { timeout: 180_000 }, () => {
     expect(r.fixSearch).toMatchObject({ budgetSeconds: 60, exhausted: false });
     expect(r.fixes?.map((f) => [f.kind, f.target, f.size, f.node])).toEqual([
       ["AddToleration", "pod", 1, "gpu-c2"],
+      ["SetTaintEffect", "cluster", 1, "gpu-c2"],
       ["SetContainerRequests", "pod", 2, "node-b2"],
     ]);
     // Sizes never decrease down the list.
