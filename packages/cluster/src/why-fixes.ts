@@ -72,8 +72,6 @@ export interface WhyFixOptions extends CounterfactualOptions {
   maxFixes: number;
   /** Prove fixes with the pod alone, not every other pending pod too (the default). */
   alone?: boolean;
-  /** The clock the budget is measured on (Date.now; tests give their own). */
-  now?: () => number;
 }
 
 interface Candidate {
@@ -99,14 +97,23 @@ function toleration(t: { key: string; value?: string; effect: string }): Tolerat
     : { key: t.key, operator: "Exists", effect: t.effect };
 }
 
-/** The running pods on a node, lowest priority first, then the largest request of `resource`. */
-function podsOn(admitted: readonly SourcedObject[], node: string): Pod[] {
-  return admitted
-    .filter((o) => o.kind === "Pod" && (o.obj as Pod).spec?.nodeName === node)
-    .map((o) => o.obj as Pod);
+/** The running pods by node. */
+function podsByNode(admitted: readonly SourcedObject[]): Map<string, Pod[]> {
+  const out = new Map<string, Pod[]>();
+  for (const o of admitted) {
+    const node = o.kind === "Pod" ? (o.obj as Pod).spec?.nodeName : undefined;
+    if (!node) continue;
+    const list = out.get(node);
+    if (list) list.push(o.obj as Pod);
+    else out.set(node, [o.obj as Pod]);
+  }
+  return out;
 }
 
-/** Pods to move off a node until `short` of `resource` is free; null when they cannot free it. */
+/**
+ * Pods to move off a node until `short` of `resource` is free (lowest priority first, then the
+ * largest request of it); null when they cannot free it.
+ */
 function podsToFree(running: Pod[], resource: string, short: number): string[] | null {
   const sorted = [...running].sort(
     (a, b) =>
@@ -289,6 +296,7 @@ function candidates(
     out.push(c);
   };
   const shapes = new Set<string>();
+  const running = podsByNode(admitted);
   for (const n of report.nodes) {
     if (n.rejections.length === 0 || n.rejections.some((r) => r.details.length === 0)) continue;
     const details = n.rejections.flatMap((r) => r.details);
@@ -300,8 +308,7 @@ function candidates(
         !termSource.test(d.source) ||
         (firstTerm?.kind === "NodeLabelMismatch" && d.source === firstTerm.source),
     );
-    const running = podsOn(admitted, n.name);
-    const opts = relevant.map((d) => optionsFor(d, pod, key, n.name, running));
+    const opts = relevant.map((d) => optionsFor(d, pod, key, n.name, running.get(n.name) ?? []));
     if (opts.every((o) => o.pod !== undefined || o.lower !== undefined)) {
       const lowers = opts.flatMap((o) => (o.lower ? [o.lower] : []));
       const changes = merged(opts.flatMap((o) => o.pod ?? []));
@@ -397,7 +404,7 @@ export async function findFixes(
   report: WhyReport,
   opts: WhyFixOptions,
 ): Promise<{ fixes: WhyFix[]; fixSearch: WhyFixSearch }> {
-  const now = opts.now ?? Date.now;
+  const now = Date.now;
   const deadline = now() + opts.budgetSeconds * 1000;
   const search: WhyFixSearch = {
     budgetSeconds: opts.budgetSeconds,

@@ -310,6 +310,15 @@ spec:
     expect(table.stdout).toContain("  none found\n  (the time budget (0 s of wall-clock time) ran out with");
     const bad = await run("why", ...ex, "--max-fixes", "0");
     expect(bad.code).toBe(2);
+    const small = join(tmp, "small.yaml");
+    writeFileSync(
+      small,
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: small}\nspec: {containers: [{name: c, image: x}]}\n",
+    );
+    const fits = report(
+      (await run("why", "-f", small, "--cluster", "examples/cluster.yaml", "-o", "json")).stdout,
+    );
+    expect([fits.fixes, fits.fixSearch?.note]).toEqual([[], "the pod fits a node: no fix needed"]);
   });
 
   it("on random clusters, every printed fix places the pod where why says when applied by hand (with the other pending pods or, for odd seeds, alone)", async () => {
