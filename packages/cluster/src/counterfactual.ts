@@ -9,7 +9,10 @@ import type { Logger } from "@kubesched/framework";
 import type { SourcedObject } from "./load";
 import { type PodResult, type SimulateOptions, type SimulationResult, simulate } from "./simulate";
 
-/** The cordon taint the node lifecycle controller keeps in step with `spec.unschedulable`. */
+/**
+ * The cordon taint the node lifecycle controller keeps in step with `spec.unschedulable` (upstream:
+ * pkg/controller/nodelifecycle/node_lifecycle_controller.go, doNoScheduleTaintingPass).
+ */
 export const unschedulableTaintKey = "node.kubernetes.io/unschedulable";
 
 /**
