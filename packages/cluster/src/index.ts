@@ -1,6 +1,7 @@
 export type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@kubesched/scheduler";
 export * from "./admission";
 export * from "./capacity";
+export * from "./counterfactual";
 export * from "./diff";
 export { SpillExplanationStore } from "./explain-spill";
 export * from "./fragmentation";
@@ -11,5 +12,6 @@ export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./reda
 export * from "./simulate";
 export * from "./simulation-result-schema";
 export * from "./why";
+export type { WhyFix, WhyFixSearch } from "./why-fixes";
 export * from "./why-report-schema";
 export * from "./workloads";

@@ -2,7 +2,8 @@
 // scheduler's all-filters diagnostic pass, with the plugins' numbers), grouped for people, and
 // preemption as the pod's PostFilter plugin would find it: which victims on which node, and why
 // preemption fails where it does (upstream preemption.Evaluator's dry run, on every node). It
-// explains and changes nothing: no cycle runs, nothing is nominated, evicted or bound.
+// explains and changes nothing: no cycle runs, nothing is nominated, evicted or bound. Verified
+// fixes (why-fixes.ts) are then proven by simulating changed copies of the objects.
 import { type Pod, podKey } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
@@ -22,6 +23,7 @@ import { type FilterDiagnosis, type Framework, groupFilterDiagnosis, nodeFits } 
 import { admit } from "./admission";
 import type { SourcedObject } from "./load";
 import { openSimulation } from "./simulate";
+import { findFixes, type WhyFix, type WhyFixSearch } from "./why-fixes";
 
 /** The versioned output of `kubesched why` (schema: whyReportSchema). */
 export interface WhyReport {
@@ -42,6 +44,10 @@ export interface WhyReport {
     rejections: { plugin: string; code: CodeName; reasons: string[]; details: FilterDetail[] }[];
   }[];
   preemption: WhyPreemption;
+  /** Changes proven to make the pod schedulable, smallest first (absent when not searched). */
+  fixes?: WhyFix[];
+  /** How the search for fixes went (absent when not searched). */
+  fixSearch?: WhyFixSearch;
 }
 
 /** What preemption would do for the pod. */
@@ -74,6 +80,12 @@ export interface WhyOptions {
   /** The emulated Kubernetes release (`--emulated-version`; SimulateOptions.kubernetesVersion). */
   kubernetesVersion?: string;
   seed?: number;
+  /**
+   * Search for verified fixes (each proven by simulating the changed snapshot with every pending
+   * pod, or with the pod `alone`): the wall-clock budget in seconds and how many to report.
+   * Absent: no search.
+   */
+  fixes?: { budgetSeconds: number; maxFixes: number; alone?: boolean };
 }
 
 function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {
@@ -85,18 +97,18 @@ function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {
 /** Why the pod does not fit, on the objects' cluster; WhyError for bad input. */
 export async function why(opts: WhyOptions): Promise<WhyReport> {
   const key = `${opts.pod.namespace}/${opts.pod.name}`;
-  const { session, pending } = await openSimulation(
-    {
-      config: opts.config,
-      registry: opts.registry,
-      logger: opts.logger,
-      ...(opts.features ? { features: opts.features } : {}),
-      ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
-      seed: opts.seed ?? 0,
-    },
-    admit(opts.objects),
-  );
+  // The diagnosis and the fixes' simulations run with the same options.
+  const simulation = {
+    config: opts.config,
+    registry: opts.registry,
+    logger: opts.logger,
+    ...(opts.features ? { features: opts.features } : {}),
+    ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
+    seed: opts.seed ?? 0,
+  };
+  const { session, pending } = await openSimulation(simulation, admit(opts.objects));
   const sched = session.sched;
+  let report: WhyReport;
   try {
     const pod = pending.find((p) => podKey(p) === key);
     if (pod === undefined) {
@@ -112,7 +124,7 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
         `pod ${key} is for scheduler "${schedulerName}", which no profile of the configuration is`,
       );
     }
-    return {
+    report = {
       apiVersion: "kubesched.io/v1alpha1",
       kind: "WhyReport",
       pod: { namespace: opts.pod.namespace, name: opts.pod.name, schedulerName },
@@ -141,6 +153,14 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
   } finally {
     sched.close();
   }
+  if (opts.fixes === undefined) return report;
+  const { fixes, fixSearch } = await findFixes(report, {
+    ...simulation,
+    objects: opts.objects,
+    pod: key,
+    ...opts.fixes,
+  });
+  return { ...report, fixes, fixSearch };
 }
 
 /** A PostFilter plugin with upstream's preemption Evaluator (DefaultPreemption, CapacityScheduling). */

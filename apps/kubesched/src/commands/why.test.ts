@@ -4,33 +4,24 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { WhyReport } from "@kubesched/cluster";
 import { FakeApiServer } from "@kubesched/kube/testing";
 import { reportModel } from "@kubesched/report";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
-import { runCliIn } from "./run-cli.test-util";
+import { runFromRoot, whyReportReader } from "./why-cli.test-util";
 
-const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-why-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const run = (...argv: string[]) => runCliIn(root, argv);
+const run = runFromRoot;
 
-// The schema `why --schema` prints; every -o json report below must be valid against it.
-let validate: ValidateFunction;
+// Every -o json report below must be valid against the schema `why --schema` prints.
+let report: (json: string) => WhyReport;
 beforeAll(async () => {
-  const { stdout } = await run("why", "--schema");
-  validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(stdout));
+  report = await whyReportReader();
 });
-
-function report(json: string): WhyReport {
-  const r = JSON.parse(json) as WhyReport;
-  expect(validate(r), JSON.stringify(validate.errors, null, 2)).toBe(true);
-  return r;
-}
 
 function file(name: string, text: string): string {
   const f = join(tmp, name);
@@ -239,7 +230,12 @@ status: {disruptionsAllowed: 0}
       const r = await run("why", "default/p", "--kubeconfig", kubeconfig, "-o", "json");
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      expect(report(r.stdout).groups.map((g) => g.reason)).toEqual(["Insufficient cpu"]);
+      const live = report(r.stdout);
+      expect(live.groups.map((g) => g.reason)).toEqual(["Insufficient cpu"]);
+      // Fixes are proven on the copy read from the server (the GET-only check below covers them).
+      expect(live.fixes?.map((f) => [f.description, f.node])).toEqual([
+        ["lower container c's requests: cpu 2 → 1", "n1"],
+      ]);
       expect(api.requests.length).toBeGreaterThan(0);
       // list and watch are GETs; nothing else reached the server.
       expect(api.requests.filter((q) => q.method !== "GET").map((q) => `${q.method} ${q.path}`)).toEqual([]);

@@ -1,12 +1,12 @@
-// kubesched why NS/NAME: every reason a pending pod does not fit, on every node, and what
-// preemption would do (see @kubesched/cluster's why). Snapshot (--cluster) or cluster
+// kubesched why NS/NAME: every reason a pending pod does not fit, on every node, what
+// preemption would do, and verified fixes (see @kubesched/cluster's why). Snapshot (--cluster) or cluster
 // (--kubeconfig, read-only: it lists), or a pod spec (-f FILE) tried on either.
 import type { Pod } from "@kubesched/api";
 import { AdmissionError, WhyError, type WhyReport, why, whyReportSchema } from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import { formatFilterDetail } from "@kubesched/runtime";
 import { defineCommand } from "../cli";
-import { boolFlag, valueFlag } from "../flags";
+import { boolFlag, integer, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
 import {
@@ -64,12 +64,31 @@ export function renderWhyTable(report: WhyReport): string {
     lines.push(`  ${c.node}: evict ${c.victims.join(", ")}${pdb}${selected}`);
   }
   for (const n of p.notHelpful) lines.push(`  ${n.node}: not helpful: ${n.reasons.join(", ") || n.code}`);
+  if (r.fixes !== undefined) lines.push("", ...renderFixes(r.fixes, r.fixSearch));
   return `${lines.join("\n")}\n`;
+}
+
+/** The verified fixes, smallest first, with the commands and what each displaces. */
+function renderFixes(fixes: NonNullable<WhyReport["fixes"]>, search: WhyReport["fixSearch"]): string[] {
+  const others = search?.withPendingPods === false ? "the pod alone" : "every pending pod";
+  const lines = [`Fixes (each proven by simulating the changed cluster with ${others}):`];
+  if (fixes.length === 0) lines.push("  none found");
+  fixes.forEach((f, i) => {
+    lines.push(`  ${i + 1}. [${f.target}] ${f.description}: the pod lands on ${f.node}`);
+    for (const m of f.moved) lines.push(`       ${m.pod} moves to ${m.node ?? "no node: it stays pending"}`);
+    lines.push(
+      `       other pods that would no longer fit: ${f.displaces.length > 0 ? f.displaces.join(", ") : "none"}`,
+    );
+    for (const k of f.kubectl) lines.push(`       $ ${k}`);
+  });
+  if (search?.note) lines.push(`  (${search.note})`);
+  return lines;
 }
 
 export const whyCommand = defineCommand({
   name: "why",
-  summary: "Why a pending pod does not fit: every reason on every node, and what preemption would do.",
+  summary:
+    "Why a pending pod does not fit: every reason on every node, what preemption would do, and changes proven to fix it.",
   args: [{ name: "NS/NAME", required: false }],
   flags: [
     ...clusterInputFlags,
@@ -90,8 +109,28 @@ export const whyCommand = defineCommand({
       name: "report",
       value: "FILE",
       description:
-        "Also write the pod's view as a self-contained HTML page to FILE: the reasons grouped, every node's rejections with the plugins' numbers, preemption (the same WhyReport as -o json).",
+        "Also write the pod's view as a self-contained HTML page to FILE: the reasons grouped, every node's rejections with the plugins' numbers, preemption and fixes (the same WhyReport as -o json).",
     }),
+    valueFlag({
+      name: "max-fixes",
+      value: "N",
+      default: "5",
+      description: "Report at most N verified fixes (the smallest changes first).",
+      parse: integer(1, 1000, "must be an integer from 1 to 1000"),
+    }),
+    valueFlag({
+      name: "fix-budget",
+      value: "SECONDS",
+      default: "60",
+      description:
+        "Wall-clock seconds for proving fixes (each is a simulation of the changed cluster); the report says when it ran out.",
+      parse: integer(0, 86400, "must be a whole number of seconds from 0 to 86400"),
+    }),
+    boolFlag({
+      name: "fix-alone",
+      description: "Prove fixes with the pod alone, without the other pending pods (default: with them).",
+    }),
+    boolFlag({ name: "no-fixes", description: "Do not search for fixes (only the reasons and preemption)." }),
     boolFlag({ name: "schema", description: "Print the JSON Schema of the WhyReport output and exit." }),
   ],
   async run(ctx) {
@@ -144,6 +183,15 @@ export const whyCommand = defineCommand({
         logger: ctx.logger,
         ...schedulerEmulation(emulation),
         seed: ctx.flags.seed,
+        ...(ctx.flags["no-fixes"] === true
+          ? {}
+          : {
+              fixes: {
+                budgetSeconds: ctx.flags["fix-budget"],
+                maxFixes: ctx.flags["max-fixes"],
+                alone: ctx.flags["fix-alone"] === true,
+              },
+            }),
       });
     } catch (e) {
       if (e instanceof WhyError) {
