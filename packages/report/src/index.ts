@@ -9,9 +9,6 @@ export type {
   ReportSection,
   ResourceCell,
   SimulationSection,
-  WhyFix,
-  WhyFixSearch,
-  WhyReportInput,
   WhySection,
 } from "./model";
 export { type ReportInput, renderReport, reportModel } from "./render-report";

@@ -170,7 +170,7 @@ describe("whySection", () => {
       "cpu: requested 12, free 3 of 4, short 9",
       "memory: requested 48Gi, free 15Gi of 16Gi, short 33Gi",
     ]);
-    const fixSearch = { budgetSeconds: 60, exhausted: false, tried: 3 };
+    const fixSearch = { budgetSeconds: 60, withPendingPods: true, exhausted: false, tried: 3 };
     const fix = {
       kind: "Uncordon",
       target: "cluster" as const,
@@ -179,6 +179,8 @@ describe("whySection", () => {
       node: "node-a2",
       displaces: [],
       kubectl: ["kubectl uncordon node-a2"],
+      changes: [],
+      moved: [],
     };
     expect(whySection({ ...r, fixes: [fix], fixSearch })).toMatchObject({ fixes: [fix], fixSearch });
     expect(reportModel({ why: r }).title).toBe("kubesched why default/render-xl");

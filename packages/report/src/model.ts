@@ -88,33 +88,6 @@ export interface DiffSection {
 }
 
 /**
- * A verified fix of a WhyReport: a change to the pod or the cluster, proven by re-running the
- * scheduler on a modified copy (where the pod lands, the pending pods it displaces, the kubectl
- * commands that make it).
- */
-export interface WhyFix {
-  kind: string;
-  target: "pod" | "cluster";
-  description: string;
-  /** The size of the change; fixes are ranked smallest first. */
-  size: number;
-  node: string;
-  displaces: string[];
-  kubectl: string[];
-}
-
-/** How the fix search went: its time budget, whether it ran out, the candidates tried. */
-export interface WhyFixSearch {
-  budgetSeconds: number;
-  exhausted: boolean;
-  tried: number;
-  note?: string;
-}
-
-/** A WhyReport as the page reads it: `fixes` and `fixSearch` when the report carries them. */
-export type WhyReportInput = WhyReport & { fixes?: WhyFix[]; fixSearch?: WhyFixSearch };
-
-/**
  * `kubesched why --report`: one pod's view, from the WhyReport `why` prints (nothing is
  * diagnosed again): the reasons grouped, every node's rejections with the plugins' numbers as
  * text, preemption, and the verified fixes when the report has them.
@@ -132,8 +105,8 @@ export interface WhySection {
     rejections: { plugin: string; code: string; reasons: string[]; details: string[] }[];
   }[];
   preemption: WhyReport["preemption"];
-  fixes?: WhyFix[];
-  fixSearch?: WhyFixSearch;
+  fixes?: WhyReport["fixes"];
+  fixSearch?: WhyReport["fixSearch"];
 }
 
 /** Every section the page knows how to render; each has a client renderer of the same kind. */
@@ -348,7 +321,7 @@ export function diffSection(d: SimulationDiff): DiffSection {
 }
 
 /** The pod view of a WhyReport: its fields as they are, each filter detail as `kubesched why` writes it. */
-export function whySection(r: WhyReportInput): WhySection {
+export function whySection(r: WhyReport): WhySection {
   const out: WhySection = {
     kind: "why",
     pod: r.pod,

@@ -1,15 +1,8 @@
 // One self-contained HTML file: inline CSS, the model as one inline JSON blob, and the script
 // that renders it. Nothing is fetched: the file can be opened offline or attached to a ticket.
-import type { SimulationDiff, SimulationResult } from "@kubesched/cluster";
+import type { SimulationDiff, SimulationResult, WhyReport } from "@kubesched/cluster";
 import { clientScript } from "./client-script.generated";
-import {
-  diffSection,
-  type ReportModel,
-  type ReportSection,
-  simulationSection,
-  type WhyReportInput,
-  whySection,
-} from "./model";
+import { diffSection, type ReportModel, type ReportSection, simulationSection, whySection } from "./model";
 import { styles } from "./styles";
 
 interface ReportText {
@@ -36,7 +29,7 @@ export type ReportInput = ReportText &
       }
     | {
         /** `kubesched why`'s report: one pod's reasons per node, preemption, fixes. */
-        why: WhyReportInput;
+        why: WhyReport;
         simulation?: never;
         diff?: never;
       }

@@ -17,6 +17,7 @@ import {
   loadSnapshotTexts,
   type SimulationResult,
   simulate,
+  type WhyReport,
   why,
 } from "@kubesched/cluster";
 import { defaultConfig, loadConfigFile } from "@kubesched/config";
@@ -24,7 +25,6 @@ import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WhyReportInput } from "./model";
 import { renderReport } from "./render-report";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -307,7 +307,7 @@ describe.skipIf(!executablePath && !process.env.CI)(
     });
 
     it("kubesched why --report: a report carrying verified fixes shows them, smallest first, with kubectl", async () => {
-      const r: WhyReportInput = {
+      const r: WhyReport = {
         ...(await whyRenderXL()),
         fixes: [
           {
@@ -318,6 +318,8 @@ describe.skipIf(!executablePath && !process.env.CI)(
             node: "node-a1",
             displaces: [],
             kubectl: ["kubectl -n default set resources pod/render-xl -c render --requests=cpu=3"],
+            changes: [],
+            moved: [],
           },
           {
             kind: "AddNodes",
@@ -327,9 +329,11 @@ describe.skipIf(!executablePath && !process.env.CI)(
             node: "node-b1-copy-1",
             displaces: ["shop/web-3"],
             kubectl: ["kubectl get node node-b1 -o yaml > node.yaml", "kubectl apply -f node.yaml"],
+            changes: [],
+            moved: [],
           },
         ],
-        fixSearch: { budgetSeconds: 60, exhausted: false, tried: 14 },
+        fixSearch: { budgetSeconds: 60, withPendingPods: true, exhausted: false, tried: 14 },
       };
       const { page, errors } = await open("why-fixes.html", renderReport({ why: r }));
       expect(await text(page, "#why-fix-search")).toBe("14 candidates tried in a 60 s budget.");
@@ -355,7 +359,13 @@ describe.skipIf(!executablePath && !process.env.CI)(
           why: {
             ...r,
             fixes: [],
-            fixSearch: { budgetSeconds: 60, exhausted: true, tried: 40, note: "stopped after 60 s" },
+            fixSearch: {
+              budgetSeconds: 60,
+              withPendingPods: true,
+              exhausted: true,
+              tried: 40,
+              note: "stopped after 60 s",
+            },
           },
         }),
       );

@@ -7,7 +7,6 @@ import { join } from "node:path";
 import type { WhyReport } from "@kubesched/cluster";
 import { FakeApiServer } from "@kubesched/kube/testing";
 import { reportModel } from "@kubesched/report";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
 import { runFromRoot, whyReportReader } from "./why-cli.test-util";
