@@ -99,6 +99,12 @@ export interface BatchHandle {
   ): Status | null;
 }
 
+/** What watches the batch (the scheduling observer's batching events). */
+export interface BatchObserver {
+  onBatchAttempt?(profile: string, result: BatchAttempt): void;
+  onBatchCacheFlushed?(profile: string, reason: BatchFlushReason): void;
+}
+
 /** Counts of the batch's decisions (upstream's batch metrics, by label). */
 export interface BatchStats {
   attempts: Record<BatchAttempt, number>;
@@ -143,7 +149,13 @@ export class OpportunisticBatch {
     private readonly handle: BatchHandle,
     private readonly clock: Clock,
     private readonly maxAgeMs: number = maxBatchAgeMs,
+    private readonly observer: BatchObserver | null = null,
   ) {}
+
+  private attempt(result: BatchAttempt): void {
+    this.stats.attempts[result]++;
+    this.observer?.onBatchAttempt?.(this.handle.profileName(), result);
+  }
 
   /**
    * A node hint for `pod` from the previous cycles' results, or "" (upstream GetNodeHint).
@@ -151,7 +163,7 @@ export class OpportunisticBatch {
    */
   getNodeHint(pod: Pod, signature: string | null, state: CycleState, cycleCount: number): string {
     if (!this.batchStateCompatible(pod, signature, cycleCount) || !this.refreshHintCandidates(pod, state)) {
-      this.stats.attempts.no_hint++;
+      this.attempt("no_hint");
       return "";
     }
     return (this.state as BatchState).sortedNodes.pop();
@@ -167,11 +179,11 @@ export class OpportunisticBatch {
   ): void {
     this.lastCycle = { cycleCount, chosenNode, succeeded: true };
     if (hintedNode === chosenNode) {
-      this.stats.attempts.hint_used++;
+      this.attempt("hint_used");
       this.stats.batchedPods++;
       return;
     }
-    if (hintedNode !== "") this.stats.attempts.hint_not_used++;
+    if (hintedNode !== "") this.attempt("hint_not_used");
     if (signature === null) {
       this.stats.stores.pod_not_batchable++;
       this.state = null;
@@ -247,6 +259,7 @@ export class OpportunisticBatch {
   /** Discards a usable state, counting why (upstream logUnusableState and the flush). */
   private drop(reason: BatchFlushReason): false {
     this.stats.flushes[reason] = (this.stats.flushes[reason] ?? 0) + 1;
+    this.observer?.onBatchCacheFlushed?.(this.handle.profileName(), reason);
     this.state = null;
     return false;
   }

@@ -93,6 +93,7 @@ import {
 } from "@kubesched/framework/columnar";
 import {
   type BatchStats,
+  maxBatchAgeMs,
   OpportunisticBatch,
   type RawNodeScores,
   type ScoredCandidate,
@@ -445,6 +446,8 @@ export class Framework implements Handle {
           this.normalizeScores(state, pod, plugins, candidates),
       },
       this.clockImpl,
+      maxBatchAgeMs,
+      this.opts.observer ?? null,
     );
     this.enableSignatures = (this.opts.extenders?.length ?? 0) === 0;
     const seen = new Set<string>();
