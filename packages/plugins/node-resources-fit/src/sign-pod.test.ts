@@ -51,7 +51,10 @@ describe("TestFitSignPod", () => {
       const pod = makePod().name("p").req({ cpu: "1000m", memory: "2000" }).obj();
       expect(signPodSummary(plugin, pod)).toEqual({
         fragments: [],
-        status: { code: "Unschedulable", reasons: ["signature disabled when dra extended resources enabled"] },
+        status: {
+          code: "Unschedulable",
+          reasons: ["signature disabled when dra extended resources enabled"],
+        },
       });
     });
     it(`pod with CPU and memory requests (${release}, DRAExtendedResource off)`, async () => {
