@@ -647,7 +647,8 @@ function batchingWorkloads(testCase: string, template: PodTemplateName): Workloa
     threshold: null,
     target: null,
     rssTargetMB: 1024,
-    timeoutMs: 180_000,
+    // Without batching every pod of the last thousands scans most of the 20000 full nodes.
+    timeoutMs: 300_000,
     profile: "no-topology" as const,
   };
   const onePerNode: VerifyRule[] = [...bound, { kind: "maxPerHost", max: 1 }];
