@@ -34,6 +34,7 @@ import {
   type BatchAttempt,
   type BatchFlushReason,
   type BatchHandle,
+  maxBatchAgeMs,
   OpportunisticBatch,
   SortedScoredNodes,
 } from "./batch";
@@ -738,18 +739,7 @@ describe("TestBatchMetricsOtherPaths", () => {
   it("the batch is 500 ms old at most on the scheduler's clock (upstream maxBatchAge)", async () => {
     const { fwk, l } = await newBatchTestFramework(null, null);
     const clock = new ManualClock(0);
-    const batch = new OpportunisticBatch(
-      {
-        profileName: () => fwk.profileName(),
-        rescoring: () => true,
-        getNodeInfo: (name) => fwk.snapshotSharedLister().nodeInfos().get(name),
-        runFilterPlugins: (s, p, ni) => fwk.runFilterPlugins(s, p, ni),
-        runPreScorePlugins: (s, p, nodes) => fwk.runPreScorePlugins(s, p, nodes),
-        runRawScorePlugins: (s, p, ni) => fwk.runRawScorePlugins(s, p, ni),
-        normalizeScores: (s, p, plugins, candidates) => fwk.normalizeScores(s, p, plugins, candidates),
-      },
-      clock,
-    );
+    const batch = newOpportunisticBatch(fwk, clock, maxBatchAgeMs);
     const first = podWith("p1", blockingPodID("1"));
     l.nodes = [nodeInfo("n3", first), nodeInfo("n1"), nodeInfo("n2")];
     batch.storeScheduleResults(sig, "", "n3", newTestNodes(["n1", "n2"]), 1);

@@ -348,11 +348,11 @@ function newNode(d: NodeDef): Node {
 async function runScenario(
   tt: Scenario,
   release: "1.34" | "1.36" | "1.37",
-  batching: boolean,
+  gates: Partial<Features> = {},
 ): Promise<{ nodes: (string | null)[]; batched: boolean[]; outcomes: string[] }> {
   const batched = new Map<string, boolean>();
   let current = "";
-  const features = { ...featuresAt(release), enableOpportunisticBatching: batching && release !== "1.34" };
+  const features = { ...featuresAt(release), ...gates };
   const result = await simulate({
     config: configAt(features),
     registry,
@@ -380,7 +380,7 @@ async function runScenario(
 describe("TestBatchScenarios", () => {
   for (const tt of scenarios) {
     it(tt.name, async () => {
-      const got = await runScenario(tt, "1.37", true);
+      const got = await runScenario(tt, "1.37");
       expect(got.nodes).toEqual(tt.pods.map((p) => (p.expectUnschedulable ? null : p.expectedNode)));
       expect(got.outcomes).toEqual(
         tt.pods.map((p) => (p.expectUnschedulable ? "Unschedulable" : "Scheduled")),
@@ -397,16 +397,16 @@ describe("TestBatchScenarios across releases and with the gate off (kubesched)",
   for (const tt of scenarios) {
     it(`${tt.name}: gate off, 1.36 and 1.34 place every pod as 1.37 does`, async () => {
       const want = tt.pods.map((p) => (p.expectUnschedulable ? null : p.expectedNode));
-      const off = await runScenario(tt, "1.37", false);
+      const off = await runScenario(tt, "1.37", { enableOpportunisticBatching: false });
       expect(off.nodes).toEqual(want);
       expect(off.batched.some(Boolean)).toBe(false);
 
       // 1.36 has DRAExtendedResource on, and NodeResourcesFit then signs no pod: no batching.
-      const v136 = await runScenario(tt, "1.36", true);
+      const v136 = await runScenario(tt, "1.36");
       expect(v136.nodes).toEqual(want);
       expect(v136.batched.some(Boolean)).toBe(false);
 
-      const v134 = await runScenario(tt, "1.34", true);
+      const v134 = await runScenario(tt, "1.34");
       expect(v134.nodes).toEqual(want);
       expect(v134.batched.some(Boolean)).toBe(false);
     });
@@ -414,30 +414,9 @@ describe("TestBatchScenarios across releases and with the gate off (kubesched)",
 
   it("1.36 with DRAExtendedResource off batches as 1.35 did: without rescoring", async () => {
     for (const tt of scenarios) {
-      const batched = new Map<string, boolean>();
-      let current = "";
-      const features = { ...featuresAt("1.36"), enableDRAExtendedResource: false };
-      const result = await simulate({
-        config: configAt(features),
-        registry,
-        objects: objectsOf({ nodes: tt.nodes.map(newNode), pods: tt.pods.map(newPod) }),
-        logger: recordingLogger(),
-        kubernetesVersion: "1.36",
-        features,
-        observer: {
-          onAttemptStart(pod) {
-            current = pod.metadata?.name ?? "";
-          },
-          onBatchAttempt(profile, r) {
-            if (profile === "default-scheduler" && r === "hint_used") batched.set(current, true);
-          },
-        },
-      });
-      const byName = new Map(result.pods.map((p) => [p.name, p.node]));
-      expect(tt.pods.map((p) => byName.get(p.name) ?? null)).toEqual(
-        tt.pods.map((p) => (p.expectUnschedulable ? null : p.expectedNode)),
-      );
-      expect(tt.pods.map((p) => batched.get(p.name) ?? false)).toEqual(
+      const got = await runScenario(tt, "1.36", { enableDRAExtendedResource: false });
+      expect(got.nodes).toEqual(tt.pods.map((p) => (p.expectUnschedulable ? null : p.expectedNode)));
+      expect(got.batched).toEqual(
         tt.pods.map((p) => (p.expectBatched ?? false) && !rescoredOnly.has(p.name)),
       );
     }
