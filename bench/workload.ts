@@ -18,7 +18,8 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
 import { InMemoryCluster, type K8sObject, type SupportedKind } from "@kubesched/cluster";
-import { type Registry, realClock, seededRandom } from "@kubesched/framework";
+import { featuresAt } from "@kubesched/config";
+import { defaultKubernetesVersion, type Registry, realClock, seededRandom } from "@kubesched/framework";
 import { PriorityQueue } from "@kubesched/queue";
 import {
   composeObservers,
@@ -151,7 +152,7 @@ function hideColumnar(registry: Registry, names: string | undefined): Registry {
 }
 
 async function main(): Promise<WorkloadResult> {
-  const bench = benchConfig(values.config);
+  const bench = benchConfig(values.config, undefined, workload.profile);
   const { config, missingPlugins } = bench;
   const registry = hideColumnar(bench.registry, values["no-columnar"]);
   const base = {
@@ -205,6 +206,7 @@ async function main(): Promise<WorkloadResult> {
   };
   const metrics = values["no-metrics"] ? null : new SchedulerMetrics();
   const phases = new PhaseRecorder();
+  let batchHintsUsed = 0;
   const sched = await Scheduler.create({
     config,
     registry,
@@ -213,7 +215,15 @@ async function main(): Promise<WorkloadResult> {
     clock: realClock,
     rand: seededRandom(1),
     metrics: metrics ?? false,
-    observer: composeObservers(phases, { onScheduled: (pod) => finish(pod), onFailed: (pod) => finish(pod) }),
+    // upstream's workload featureGates, over the release's defaults.
+    features: featuresAt(defaultKubernetesVersion, new Map(Object.entries(workload.featureGates ?? {}))),
+    observer: composeObservers(phases, {
+      onScheduled: (pod) => finish(pod),
+      onFailed: (pod) => finish(pod),
+      onBatchAttempt: (_profile, result) => {
+        if (measuring && result === "hint_used") batchHintsUsed++;
+      },
+    }),
   });
   const queue = sched.queue;
   const pop = queue.pop.bind(queue);
@@ -306,24 +316,32 @@ async function main(): Promise<WorkloadResult> {
     expected.set(ns, 0);
     if (!cluster.namespaces.get(ns)) cluster.apply("Namespace", makeNamespace(ns));
   };
-  const createPods = (template: PodTemplateName, count: number, ns: string, pvs: boolean) => {
+  // signatureBatchSize N: runs of N pods share a signature, the next run has another (a label of
+  // its own, which InterPodAffinity signs).
+  const createPods = (template: PodTemplateName, count: number, ns: string, pvs: boolean, batchSize = 0) => {
     for (let i = 0; i < count; i++) {
       if (pvs) {
         const { pv, pvc, pod } = makePodWithPersistentVolume(template, ns, i);
         cluster.apply("PersistentVolumeClaim", pvc);
         cluster.apply("PersistentVolume", pv);
         cluster.apply("Pod", pod);
-      } else cluster.apply("Pod", makePod(template, ns));
+      } else {
+        const labels = batchSize > 0 ? { "signature-batch": String(Math.floor(i / batchSize)) } : undefined;
+        cluster.apply("Pod", makePod(template, ns, labels));
+      }
     }
   };
   const hardDeadline = performance.now() + timeoutMs * 2;
   /** Runs a createPods op that does not collect metrics. */
   const initPods = async (
-    op: Pick<CreatePodsOp, "template" | "count" | "skipWaitToCompletion" | "persistentVolumes">,
+    op: Pick<
+      CreatePodsOp,
+      "template" | "count" | "skipWaitToCompletion" | "persistentVolumes" | "signatureBatchSize"
+    >,
     ns: string,
   ) => {
     ensureNamespace(ns);
-    createPods(op.template, op.count, ns, !!op.persistentVolumes);
+    createPods(op.template, op.count, ns, !!op.persistentVolumes, op.signatureBatchSize);
     if (op.skipWaitToCompletion) {
       expected.set(ns, (expected.get(ns) ?? 0) + op.count);
       return;
@@ -475,7 +493,7 @@ async function main(): Promise<WorkloadResult> {
         }
         ensureNamespace(ns);
         const createStart = performance.now();
-        createPods(op.template, op.count, ns, !!op.persistentVolumes);
+        createPods(op.template, op.count, ns, !!op.persistentVolumes, op.signatureBatchSize);
         createMs = performance.now() - createStart;
         const initialBinds = bindsIn(ns);
         measuredInitialBinds = initialBinds;
@@ -543,6 +561,7 @@ async function main(): Promise<WorkloadResult> {
       deletion,
       podDeleteEvents,
       preemptionVictims: cluster.events.filter((e) => e.reason === "Preempted").length,
+      batchHintsUsed,
       deletingPodsSkipped: cluster.events.filter((e) => e.note.startsWith("skip schedule deleting pod"))
         .length,
       cachePodsPerNode,

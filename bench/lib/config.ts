@@ -18,9 +18,36 @@ export interface BenchConfig {
   missingPlugins: string[];
 }
 
-/** Upstream's default profile, or the configuration in `file` (to run a workload with another profile). */
-export function benchConfig(file?: string, registry: Registry = inTreeRegistry): BenchConfig {
+/**
+ * upstream test/integration/scheduler_perf/batching/scheduler-config-no-topology.yaml: the default
+ * profile without default topology spread (pods are then signed: opportunistic batching applies).
+ */
+const noTopology = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: PodTopologySpread
+    args:
+      defaultingType: List
+      defaultConstraints: []
+`;
+
+/** A workload's own scheduler configuration (upstream's schedulerConfigPath). */
+export type WorkloadProfile = "no-topology";
+
+/**
+ * Upstream's default profile, the configuration in `file` (to run a workload with another
+ * profile), or the workload's own (`profile`).
+ */
+export function benchConfig(
+  file?: string,
+  registry: Registry = inTreeRegistry,
+  profile?: WorkloadProfile,
+): BenchConfig {
   if (file) return { config: loadConfigFile(file, { registry }), registry, missingPlugins: [] };
+  if (profile === "no-topology")
+    return { config: loadConfig(noTopology, { registry }), registry, missingPlugins: [] };
   const defaults = defaultConfig({ registry });
   const wanted = defaults.profiles[0]?.plugins.multiPoint.enabled.map((e) => e.name) ?? [];
   const missingPlugins = wanted.filter((n) => registry.get(n) === undefined);

@@ -93,7 +93,9 @@ export type PodTemplateName =
   | "daemonset-pod"
   | "light-pod"
   | "gated-pod"
-  | "pod-with-finalizer";
+  | "pod-with-finalizer"
+  | "pod-hostport-80"
+  | "pod-saturation";
 
 const defaultResources = {
   limits: { cpu: "100m", memory: "500Mi" },
@@ -102,11 +104,11 @@ const defaultResources = {
 
 type Resources = NonNullable<PodSpec["containers"][number]["resources"]>;
 
-function container(resources: Resources | undefined, port: boolean) {
+function container(resources: Resources | undefined, port: boolean, hostPort?: number) {
   return {
     image: pauseImage,
     name: "pause",
-    ...(port ? { ports: [{ containerPort: 80 }] } : {}),
+    ...(port ? { ports: [{ containerPort: 80, ...(hostPort ? { hostPort } : {}) }] } : {}),
     ...(resources ? { resources } : {}),
   };
 }
@@ -131,6 +133,8 @@ interface Shape {
   resources?: Resources | null;
   /** The pause container exposes port 80 (all templates but the light ones). */
   noPort?: boolean;
+  /** Port 80 is also a host port (pod-hostport-80). */
+  hostPort?: number;
 }
 
 function requiredAntiAffinity(color: string, nsSelector: boolean): Omit<PodSpec, "containers"> {
@@ -334,6 +338,22 @@ function shape(t: PodTemplateName): Shape {
         resources: null,
         noPort: true,
       };
+    // batching/: templates/pod-hostport-80.yaml (one per node) and pod-saturation.yaml (3 of a
+    // node's 4 CPUs: one per node).
+    case "pod-hostport-80":
+      return {
+        generateName: "pod-hostport-80-",
+        spec: {},
+        resources: { requests: { cpu: "100m", memory: "100Mi" } },
+        hostPort: 80,
+      };
+    case "pod-saturation":
+      return {
+        generateName: "pod-saturation-",
+        spec: {},
+        resources: { requests: { cpu: "3", memory: "1Gi" } },
+        noPort: true,
+      };
   }
 }
 
@@ -342,9 +362,10 @@ function shape(t: PodTemplateName): Shape {
  * schedulerName, preemptionPolicy, priority 0 when unset — the Priority admission plugin is
  * off in scheduler_perf, pods set `priority` directly).
  */
-export function makePod(t: PodTemplateName, namespace: string): Pod {
+export function makePod(t: PodTemplateName, namespace: string, extraLabels?: Record<string, string>): Pod {
   const s = shape(t);
   const name = generateName(s.generateName);
+  const labels = s.labels || extraLabels ? { ...s.labels, ...extraLabels } : undefined;
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -352,7 +373,7 @@ export function makePod(t: PodTemplateName, namespace: string): Pod {
       name,
       namespace,
       uid: `${namespace}/${name}`,
-      ...(s.labels ? { labels: { ...s.labels } } : {}),
+      ...(labels ? { labels } : {}),
       ...(s.finalizers ? { finalizers: [...s.finalizers] } : {}),
     },
     spec: {
@@ -361,7 +382,11 @@ export function makePod(t: PodTemplateName, namespace: string): Pod {
       schedulerName: "default-scheduler",
       preemptionPolicy: "PreemptLowerPriority",
       containers: [
-        container(s.resources === null ? undefined : (s.resources ?? defaultResources), !s.noPort),
+        container(
+          s.resources === null ? undefined : (s.resources ?? defaultResources),
+          !s.noPort,
+          s.hostPort,
+        ),
       ],
     },
     status: { phase: "Pending" },

@@ -61,6 +61,11 @@ export type VerifyRule =
   | { kind: "churnRecreated" }
   /** Preemptors are bound and lower-priority pods were evicted for them (Preempted events). */
   | { kind: "preempted" }
+  /**
+   * Opportunistic batching: at least `min` of the measured pods were bound to their batch hint
+   * (upstream batch_attempts_total{result="hint_used"}); `min` 0 with `none`: no pod was.
+   */
+  | { kind: "batched"; min: number; none?: boolean }
   /** Pods with scheduling gates stay pending and are never popped for a scheduling attempt. */
   | { kind: "gatedStayPending" }
   /** The deletePods op deleted pods, no faster than its rate. */
@@ -102,6 +107,8 @@ export interface RunObservations {
   podDeleteEvents: number;
   /** Preempted events (victims) recorded by the cluster. */
   preemptionVictims: number;
+  /** Attempts bound to their opportunistic-batching hint (onBatchAttempt "hint_used"). */
+  batchHintsUsed: number;
   /** FailedScheduling events "skip schedule deleting pod". */
   deletingPodsSkipped: number;
   /** Bound pods per node in the scheduler's cache at the end; null when not collected. */
@@ -286,6 +293,16 @@ export function verify(input: VerifyInput): Verification {
         check(
           ok,
           `churn created ${created || "nothing"} and deleted ${deleted || "nothing"}; ${onChurnNodes} pods on churn nodes`,
+        );
+        break;
+      }
+      case "batched": {
+        const share = measured.length === 0 ? 0 : observed.batchHintsUsed / measured.length;
+        check(
+          rule.none ? observed.batchHintsUsed === 0 : share >= rule.min,
+          rule.none
+            ? `no pod took a batch hint (${observed.batchHintsUsed} did)`
+            : `at least ${Math.round(rule.min * 100)} % of the measured pods took their batch hint (${observed.batchHintsUsed} of ${measured.length})`,
         );
         break;
       }

@@ -4,6 +4,7 @@
 // decisions to verify. bench/workload.ts executes the ops as upstream's WorkloadExecutor does
 // (executor.go): a createPods op without a namespace uses `namespace-<opIndex>`, createNamespaces
 // makes `<prefix>-<i>`, createPodSets makes one createPods op per `<namespacePrefix>-<i>`.
+import type { WorkloadProfile } from "./config";
 import type { NodeTemplateName, PodTemplateName } from "./templates";
 import type { VerifyRule } from "./verify";
 
@@ -25,6 +26,8 @@ export interface CreatePodsOp {
   collectMetrics?: boolean;
   /** persistentVolumeTemplatePath pv-aws.yaml + persistentVolumeClaimTemplatePath pvc.yaml. */
   persistentVolumes?: boolean;
+  /** upstream signatureBatchSizeParam: runs of this many pods share a signature. */
+  signatureBatchSize?: number;
 }
 
 /** One object a churn op creates (and, in recreate mode, deletes) per tick. */
@@ -83,6 +86,10 @@ export interface Workload {
   verify: VerifyRule[];
   /** A point of the scaling curve (SchedulingBasic at several node counts). */
   scaling?: boolean;
+  /** upstream schedulerConfigPath: the workload's own profile (default: upstream's default profile). */
+  profile?: WorkloadProfile;
+  /** upstream featureGates: gates set over the defaults of the release kubesched tracks. */
+  featureGates?: Readonly<Record<string, boolean>>;
   /** Not an upstream workload of its own: this one's ops at another size (the scaling curve's extra points). */
   sizeOf?: string;
   notes?: string;
@@ -91,6 +98,7 @@ export interface Workload {
 const misc = "test/integration/scheduler_perf/misc/performance-config.yaml";
 const affinity = "test/integration/scheduler_perf/affinity/performance-config.yaml";
 const spreading = "test/integration/scheduler_perf/topology_spreading/performance-config.yaml";
+const batching = "test/integration/scheduler_perf/batching/performance-config.yaml";
 const volumes = "test/integration/scheduler_perf/volumes/performance-config.yaml";
 const zone = "topology.kubernetes.io/zone";
 const moons: NodeLabelling = { key: zone, values: ["moon-1", "moon-2", "moon-3"] };
@@ -623,7 +631,45 @@ export const workloads: Workload[] = [
       { kind: "pluginRan", plugin: "NodeVolumeLimits", point: "Filter" },
     ],
   },
+  ...batchingWorkloads("HostPortConflict", "pod-hostport-80"),
+  ...batchingWorkloads("ResourceSaturation", "pod-saturation"),
 ];
+
+/**
+ * upstream batching/: one pod per node (host port 80, or 3 of a node's 4 CPUs) on 20000 nodes, with
+ * the profile without default topology spread, OpportunisticBatching on (signature batches of 1000
+ * pods) and off. No CI threshold; the runs compare the gate on against off. The release is the one
+ * kubesched tracks (1.37: NodeResourcesFit signs, the last chosen node is rescored when it still fits).
+ */
+function batchingWorkloads(testCase: string, template: PodTemplateName): Workload[] {
+  const base = {
+    source: batching,
+    threshold: null,
+    target: null,
+    rssTargetMB: 1024,
+    // Without batching every pod of the last thousands scans most of the 20000 full nodes.
+    timeoutMs: 300_000,
+    profile: "no-topology" as const,
+  };
+  const onePerNode: VerifyRule[] = [...bound, { kind: "maxPerHost", max: 1 }];
+  return [
+    {
+      ...base,
+      name: `${testCase}/20000Nodes_20000Pods_1000BatchSize`,
+      ops: [nodes(20000), measure(20000, template, { signatureBatchSize: 1000 })],
+      featureGates: { OpportunisticBatching: true },
+      // The first pod of each signature batch is scheduled in full; most of the others take a hint.
+      verify: [...onePerNode, { kind: "batched", min: 0.9 }],
+    },
+    {
+      ...base,
+      name: `${testCase}/20000Nodes_20000Pods_OpportunisticBatchingDisabled`,
+      ops: [nodes(20000), measure(20000, template, { signatureBatchSize: 1 })],
+      featureGates: { OpportunisticBatching: false },
+      verify: [...onePerNode, { kind: "batched", min: 0, none: true }],
+    },
+  ];
+}
 
 /** Items whose name matches `filter` (a case-insensitive regular expression, or a substring if it is not one). */
 export function selectByName<T extends { name: string }>(

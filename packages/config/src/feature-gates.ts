@@ -303,6 +303,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableNodeDeclaredFeatures: "NodeDeclaredFeatures",
   enableTaintTolerationComparisonOperators: "TaintTolerationComparisonOperators",
   enableVolumeLimitScaling: "VolumeLimitScaling",
+  enableOpportunisticBatching: "OpportunisticBatching",
 };
 
 /** The `Features` plugins read at `release` with `settings` applied. */

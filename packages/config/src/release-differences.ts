@@ -28,6 +28,13 @@ export const releaseDifferences: readonly ReleaseDifference[] = [
     read: "gate specs: versioned_feature_list.yaml at omeryahud/kubernetes@52e01d7; the plugin list: default_plugins.go applyFeatureGates as ported in default-plugins.ts (the index holds it only at kubernetes/kubernetes@0d725d5, 1.27: the same insertion before DefaultPreemption)",
   },
   {
+    what: "Opportunistic batching: a pod with the same signature as the pod of the cycle before takes that cycle's next-best node (checked by Filter) when the node that pod took no longer fits it; profiles with default topology spread, a plugin that cannot sign or an extender never batch",
+    change: "KEP-5598 (OpportunisticBatching beta, on by default)",
+    since: "1.35",
+    gate: "OpportunisticBatching",
+    read: "pkg/scheduler/framework/runtime/batch.go at kubernetes/kubernetes@db8b216c; schedule_one.go findNodesThatFitPod / evaluateNominatedNode; frameworkImpl.SignPod",
+  },
+  {
     what: "NodeResourcesBalancedAllocation scores the change in balance the pod causes, 50 + (50 + with − without) / 2 (no change: 75); before, the balance with the pod, (1 − std) × 100",
     change: "kubernetes/kubernetes#135573",
     since: "1.36",
@@ -40,5 +47,19 @@ export const releaseDifferences: readonly ReleaseDifference[] = [
     since: "1.36",
     gate: "NodeDeclaredFeatures",
     read: "gate specs: the scheduler's 1.37 gate list (SetupCurrentKubernetesSpecificFeatureGates); the plugin list: default-plugins.ts (applyFeatureGates)",
+  },
+  {
+    what: "Opportunistic batching rescores the node the last pod took when the next pod still fits it, and hints the best of it and the cached nodes; before, the batch was dropped (one pod per node only)",
+    change: "kubernetes/kubernetes#140289",
+    since: "1.37",
+    gate: null,
+    read: "the newest stored batch.go (refreshHintCandidates, rescoreHintedNode) and batch_test.go (TestBatchRescore); test/integration/scheduler/batch/batch_test.go (rescoring scenarios)",
+  },
+  {
+    what: "NodeResourcesFit and NodeResourcesBalancedAllocation sign pods while DRAExtendedResource is on, refusing only pods that request an extended resource a DeviceClass backs; before, they signed no pod while the gate was on (on by default from 1.36: no batching by default in 1.36)",
+    change: "fit.go / balanced_allocation.go SignPod (pull request not identified)",
+    since: "1.37",
+    gate: null,
+    read: "fit.go SignPod of the 1.36 cycle (with DeviceClassResolver, refuses every pod); the 1.37 integration batch_test.go batching with the default gates",
   },
 ];

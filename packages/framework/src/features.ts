@@ -45,6 +45,11 @@ export interface Features {
   enableTaintTolerationComparisonOperators: boolean;
   /** Gate VolumeLimitScaling. */
   enableVolumeLimitScaling: boolean;
+  /**
+   * Gate OpportunisticBatching (KEP-5598): the scheduler reuses a cycle's sorted nodes for the
+   * next pods with the same signature. Read by the scheduler, not by plugins.
+   */
+  enableOpportunisticBatching: boolean;
 }
 
 /**
@@ -87,4 +92,5 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableNodeDeclaredFeatures: true,
   enableTaintTolerationComparisonOperators: false,
   enableVolumeLimitScaling: true,
+  enableOpportunisticBatching: true,
 });

@@ -11,3 +11,4 @@ export {
   scoreColumnsPerNode,
 } from "./resource-allocation";
 export { buildBrokenLinearFunction, type FunctionShapePoint } from "./shape-score";
+export { signatureDisabledWithDRAExtendedResource, signPodResources } from "./sign-resources";

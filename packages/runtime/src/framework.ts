@@ -37,11 +37,13 @@ import {
   isQueueSortPlugin,
   isReservePlugin,
   isScorePlugin,
+  isSignPlugin,
   isStatus,
   type Logger,
   MaxNodeScore,
   MaxTotalScore,
   MinNodeScore,
+  minorOf,
   type NodeInfo,
   type NodePluginScores,
   type NodeScore,
@@ -72,8 +74,10 @@ import {
   type Registry,
   type ReservePlugin,
   realClock,
+  SchedulerNameSignerName,
   type ScorePlugin,
   type SharedLister,
+  type SignPlugin,
   Status,
   seededRandom,
   type WaitingPod,
@@ -87,6 +91,14 @@ import {
   isColumnarScorePlugin,
   type NodeColumns,
 } from "@kubesched/framework/columnar";
+import {
+  type BatchStats,
+  maxBatchAgeMs,
+  OpportunisticBatch,
+  type RawNodeScores,
+  type ScoredCandidate,
+  SortedScoredNodes,
+} from "./batch";
 import { instrumentPlugins, type PluginLists } from "./instrumented-plugins";
 import { FeasibleIndex, FilterWindow, filterEach, ReusedColumnWindow, ScoreRows } from "./node-window";
 import { observesPlugins, type SchedulingObserver } from "./observer";
@@ -200,6 +212,11 @@ export interface NodeScoresOutput {
   totals: Float64Array;
   /** The same scores as upstream's NodePluginScores list (built on demand). */
   list(): NodePluginScores[];
+  /**
+   * The nodes but `chosen`, best first, with their raw scores (opportunistic batching's state);
+   * null unless Score ran with `keepRawScores`.
+   */
+  sortedOtherNodes(chosen: string): SortedScoredNodes | null;
 }
 
 /** Filter's window never shrinks below this many nodes (when more are needed, fewer would mean more rounds). */
@@ -398,8 +415,155 @@ export class Framework implements Handle {
       }
     }
 
+    this.initSignatures();
     const observer = this.opts.observer;
     if (observer !== undefined && observesPlugins(observer)) this.instrument(observer);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pod signatures and opportunistic batching (KEP-5598; upstream frameworkImpl's SignPod,
+  // GetNodeHint and StoreScheduleResults)
+
+  private batchablePlugins: SignPlugin[] = [];
+  private enableSignatures = false;
+  private batch: OpportunisticBatch | null = null;
+
+  /**
+   * Pods are signed only when every PreFilter, Filter, PreScore and Score plugin can sign and no
+   * extender is configured (upstream): any other plugin or an extender may depend on more of the
+   * pod than the signature holds. Before instrumentation: the plugins themselves sign.
+   */
+  private initSignatures(): void {
+    this.batch = new OpportunisticBatch(
+      {
+        profileName: () => this.profileNameValue,
+        rescoring: () => minorOf(this.kubernetesVersionImpl) >= 37,
+        getNodeInfo: (name) => this.snapshotLister.nodeInfos().get(name),
+        runFilterPlugins: (state, pod, ni) => this.runFilterPlugins(state, pod, ni),
+        runPreScorePlugins: (state, pod, nodes) => this.runPreScorePlugins(state, pod, nodes),
+        runRawScorePlugins: (state, pod, ni) => this.runRawScorePlugins(state, pod, ni),
+        normalizeScores: (state, pod, plugins, candidates) =>
+          this.normalizeScores(state, pod, plugins, candidates),
+      },
+      this.clockImpl,
+      maxBatchAgeMs,
+      this.opts.observer ?? null,
+    );
+    this.enableSignatures = (this.opts.extenders?.length ?? 0) === 0;
+    const seen = new Set<string>();
+    for (const pl of [...this.preFilter, ...this.filter, ...this.preScore, ...this.score]) {
+      if (seen.has(pl.name())) continue;
+      seen.add(pl.name());
+      if (isSignPlugin(pl)) this.batchablePlugins.push(pl);
+      else this.enableSignatures = false;
+    }
+  }
+
+  /**
+   * The pod's signature (upstream SignPod): equal signatures get the same feasibility and scores
+   * on the same nodes in the same state. null when the profile cannot sign or a plugin refuses.
+   */
+  signPod(pod: Pod): string | null {
+    if (!this.enableSignatures) return null;
+    const sig: Record<string, unknown> = { [SchedulerNameSignerName]: pod.spec?.schedulerName ?? "" };
+    for (const pl of this.batchablePlugins) {
+      const { fragments, status } = pl.signPod(pod);
+      if (status !== null && !status.isSuccess()) {
+        if (status.code === Code.Error) {
+          this.loggerImpl.error("SignPod failed for plugin", { err: status.asError(), plugin: pl.name() });
+        }
+        return null;
+      }
+      for (const f of fragments) sig[f.key] = f.value;
+    }
+    // Keys sorted, as Go marshals a map.
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(sig).sort()) sorted[k] = sig[k];
+    return JSON.stringify(sorted);
+  }
+
+  /** A node hint for `pod` from the previous cycles (upstream GetNodeHint), or "". */
+  getNodeHint(pod: Pod, signature: string | null, state: CycleState, cycleCount: number): string {
+    return (this.batch as OpportunisticBatch).getNodeHint(pod, signature, state, cycleCount);
+  }
+
+  /** Keeps a cycle's results for the next pods with the same signature (upstream StoreScheduleResults). */
+  storeScheduleResults(
+    signature: string | null,
+    hintedNode: string,
+    chosenNode: string,
+    otherNodes: SortedScoredNodes | null,
+    cycleCount: number,
+  ): void {
+    (this.batch as OpportunisticBatch).storeScheduleResults(
+      signature,
+      hintedNode,
+      chosenNode,
+      otherNodes,
+      cycleCount,
+    );
+  }
+
+  /**
+   * The raw Score of every Score plugin PreScore did not skip on one node (upstream
+   * RunRawScorePlugins, for batching's rescoring).
+   */
+  runRawScorePlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): RawNodeScores | Status {
+    const plugins: string[] = [];
+    const scores: number[] = [];
+    for (const pl of this.score) {
+      if (state.skipScorePlugins.has(pl.name())) continue;
+      const r = pl.score(state, pod, nodeInfo);
+      if (typeof r !== "number" && !r.isSuccess()) {
+        return wrapError(`running Score plugins: plugin "${pl.name()}" failed with: ${errMessage(r)}`);
+      }
+      plugins.push(pl.name());
+      scores.push(typeof r === "number" ? r : 0);
+    }
+    return { plugins, scores: Float64Array.from(scores) };
+  }
+
+  /**
+   * NormalizeScore of every Score plugin over the candidates' raw scores, range check and
+   * weights: each candidate's total (upstream NormalizeScores, for batching's rescoring).
+   */
+  normalizeScores(
+    state: CycleState,
+    pod: Pod,
+    plugins: readonly string[],
+    candidates: readonly ScoredCandidate[],
+  ): Status | null {
+    for (const c of candidates) c.total = 0;
+    for (let p = 0; p < plugins.length; p++) {
+      const name = plugins[p] as string;
+      const pl = this.score.find((s) => s.name() === name);
+      const list: NodeScore[] = candidates.map((c) => ({ name: c.name, score: c.raw[p] as number }));
+      const ext = pl?.scoreExtensions();
+      if (ext) {
+        const s = ext.normalizeScore(state, pod, list);
+        if (s && !s.isSuccess()) {
+          return wrapError(
+            `running Normalize on Score plugins: plugin "${name}" failed with: ${errMessage(s)}`,
+          );
+        }
+      }
+      const w = this.scorePluginWeight.get(name) ?? 0;
+      for (let n = 0; n < candidates.length; n++) {
+        const score = (list[n] as NodeScore).score;
+        if (score > MaxNodeScore || score < MinNodeScore) {
+          return wrapError(
+            `applying score defaultWeights on Score plugins: plugin "${name}" returns an invalid score ${score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
+          );
+        }
+        (candidates[n] as ScoredCandidate).total += score * w;
+      }
+    }
+    return null;
+  }
+
+  /** What opportunistic batching did in this profile (upstream's batch metrics). */
+  batchStats(): Readonly<BatchStats> {
+    return (this.batch as OpportunisticBatch).stats;
   }
 
   /** Every plugin of the lists wrapped for the observer (upstream's instrumented plugins). */
@@ -1263,7 +1427,12 @@ export class Framework implements Handle {
    * asked for: columnar Score plugins score every node at once over the snapshot's columns, the
    * others node by node; normalization, checks and weights as upstream's.
    */
-  runScorePluginsOnNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
+  runScorePluginsOnNodes(
+    state: CycleState,
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+    keepRawScores = false,
+  ): NodeScoresOutput {
     const plugins: ScorePlugin[] = [];
     for (const pl of this.score) if (!state.skipScorePlugins.has(pl.name())) plugins.push(pl);
     const np = plugins.length;
@@ -1301,6 +1470,8 @@ export class Framework implements Handle {
       }
     }
 
+    // Opportunistic batching keeps the raw scores to normalize again when it rescores a node.
+    const raw = keepRawScores ? buf.slice(0, np).map((row) => row.slice(0, numNodes)) : null;
     for (let p = 0; p < np; p++) {
       const pl = plugins[p] as ScorePlugin;
       const ext = pl.scoreExtensions();
@@ -1341,7 +1512,7 @@ export class Framework implements Handle {
         totals[n] = (totals[n] as number) + score * w;
       }
     }
-    return new ScoredNodes(this, call, plugins, weights, nodes, buf, totals);
+    return new ScoredNodes(this, call, plugins, weights, nodes, buf, totals, raw);
   }
 
   /** A score out of range: the first in upstream's order (node by node, plugin by plugin). */
@@ -1586,6 +1757,9 @@ class ScoreFailure implements NodeScoresOutput {
   list(): NodePluginScores[] {
     return [];
   }
+  sortedOtherNodes(): SortedScoredNodes | null {
+    return null;
+  }
 }
 
 /** A Score's results: totals per node, and upstream's per-plugin list built on demand. */
@@ -1599,7 +1773,25 @@ class ScoredNodes implements NodeScoresOutput {
     private readonly nodes: readonly NodeInfo[],
     private readonly buf: readonly Float64Array[],
     readonly totals: Float64Array,
+    private readonly raw: readonly Float64Array[] | null,
   ) {}
+
+  sortedOtherNodes(chosen: string): SortedScoredNodes | null {
+    const { raw, nodes, totals } = this;
+    if (raw === null) return null;
+    const candidates: ScoredCandidate[] = [];
+    for (let n = 0; n < nodes.length; n++) {
+      const name = (nodes[n] as NodeInfo).nodeName;
+      if (name === chosen) continue;
+      const r = new Float64Array(raw.length);
+      for (let p = 0; p < raw.length; p++) r[p] = (raw[p] as Float64Array)[n] as number;
+      candidates.push({ name, raw: r, total: totals[n] as number });
+    }
+    return new SortedScoredNodes(
+      this.plugins.map((pl) => pl.name()),
+      candidates,
+    );
+  }
 
   list(): NodePluginScores[] {
     if (!this.fwk.isCurrentScore(this.call)) {

@@ -1,6 +1,17 @@
 // @kubesched/runtime — the framework runtime (upstream pkg/scheduler/framework/runtime).
 
 export {
+  type BatchAttempt,
+  type BatchFlushReason,
+  type BatchHandle,
+  type BatchStats,
+  maxBatchAgeMs,
+  OpportunisticBatch,
+  type RawNodeScores,
+  type ScoredCandidate,
+  SortedScoredNodes,
+} from "./batch";
+export {
   diagnoseFilters,
   type FilterDiagnosis,
   type FilterRejection,

@@ -94,9 +94,14 @@ class ObservedFramework extends Framework {
     return s;
   }
 
-  override runScorePluginsOnNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScoresOutput {
+  override runScorePluginsOnNodes(
+    state: CycleState,
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+    keepRawScores = false,
+  ): NodeScoresOutput {
     const start = now();
-    const out = super.runScorePluginsOnNodes(state, pod, nodes);
+    const out = super.runScorePluginsOnNodes(state, pod, nodes, keepRawScores);
     this.point("Score", out.status, start);
     return out;
   }

@@ -16,6 +16,7 @@ import type {
   QueuedPodInfo,
   Status,
 } from "@kubesched/framework";
+import type { BatchAttempt, BatchFlushReason } from "./batch";
 
 /** The phases an attempt's time is split into (`onPhase`), in cycle order. */
 export const schedulingPhases = [
@@ -145,6 +146,17 @@ export interface SchedulingObserver {
   onPreemptionAttempt?(): void;
   /** The victims of the selected preemption candidate (upstream scheduler_preemption_victims). */
   onPreemptionVictims?(count: number): void;
+
+  // -------------------------------------------------------------------------------------------
+  // Opportunistic batching (KEP-5598)
+
+  /**
+   * A pod asked the batch for a node hint ("no_hint"), or a node was selected after one
+   * ("hint_used", "hint_not_used") (upstream scheduler_batch_attempts_total).
+   */
+  onBatchAttempt?(profile: string, result: BatchAttempt): void;
+  /** A usable batch state was discarded, and why (upstream scheduler_batch_cache_flushed_total). */
+  onBatchCacheFlushed?(profile: string, reason: BatchFlushReason): void;
 }
 
 type Method = keyof SchedulingObserver;
@@ -169,6 +181,8 @@ const methodSet: Record<Method, true> = {
   onNormalizeScore: true,
   onPreemptionAttempt: true,
   onPreemptionVictims: true,
+  onBatchAttempt: true,
+  onBatchCacheFlushed: true,
 };
 
 /** The observer's methods, for decorators that forward each one. */

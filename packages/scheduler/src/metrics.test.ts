@@ -74,3 +74,36 @@ describe("metrics the plugins record through the assembled scheduler", () => {
     expect(text).toContain("scheduler_preemption_victims_count 1");
   });
 });
+
+describe("opportunistic batching's metrics through the assembled scheduler", () => {
+  it("scheduler_batch_attempts_total and scheduler_batch_cache_flushed_total, by profile", async () => {
+    const metrics = new SchedulerMetrics();
+    const ts = await newTestScheduler({
+      plugins: [],
+      profiles: [
+        profile({
+          preFilter: ["NodePorts"],
+          filter: ["NodePorts"],
+          preScore: ["TaintToleration"],
+          score: [{ name: "TaintToleration", weight: 1 }],
+        }),
+      ],
+      nodes: ["n1", "n2", "n3", "n4"].map((n) => makeNode().name(n).capacity({ pods: "10" }).obj()),
+      metrics,
+    });
+    // Host port 80: one pod per node; the second and third pods take the first one's sorted nodes.
+    for (const name of ["p1", "p2", "p3"]) {
+      await ts.schedule(makePod().name(name).uid(name).hostPort(80).obj());
+    }
+    // Another signature while a node is left in the batch: the batch is dropped.
+    await ts.schedule(makePod().name("other").uid("other").hostPort(81).obj());
+    const text = await metrics.text();
+    expect(lines(text, "scheduler_batch_attempts_total").sort()).toEqual([
+      'scheduler_batch_attempts_total{profile="default-scheduler",result="hint_used"} 2',
+      'scheduler_batch_attempts_total{profile="default-scheduler",result="no_hint"} 2',
+    ]);
+    expect(lines(text, "scheduler_batch_cache_flushed_total")).toEqual([
+      'scheduler_batch_cache_flushed_total{profile="default-scheduler",reason="pod_incompatible"} 1',
+    ]);
+  });
+});

@@ -8,7 +8,7 @@ import {
   type QueuedPodInfo,
   type Status,
 } from "@kubesched/framework";
-import type { SchedulingObserver } from "@kubesched/runtime";
+import type { BatchAttempt, BatchFlushReason, SchedulingObserver } from "@kubesched/runtime";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { FastHistogramVec, type HistogramSeries } from "./fast-histogram";
 
@@ -95,6 +95,18 @@ export class SchedulerMetrics {
   readonly preemptionAttempts = new Counter({
     name: "scheduler_preemption_attempts_total",
     help: "Total preemption attempts in the cluster till now",
+    registers: [this.registry],
+  });
+  readonly batchAttempts = new Counter({
+    name: "scheduler_batch_attempts_total",
+    help: "Counts of results when we attempt to use batching, by scheduler profile. 'no_hint' covers every pod that asked for a hint and got none, including pods that later fail to schedule. 'hint_used' and 'hint_not_used' are recorded only when a node is selected, and say whether it was the hinted one.",
+    labelNames: ["profile", "result"],
+    registers: [this.registry],
+  });
+  readonly batchCacheFlushed = new Counter({
+    name: "scheduler_batch_cache_flushed_total",
+    help: "Counts of batch cache flushes by reason and scheduler profile. A flush discards a usable batch state. 'pod_skipped' means the previous pod was handled by another profile or failed to schedule, 'node_missing' means a node needed to reuse the state is no longer in the snapshot, and the 'filter_error', 'prescore_error', 'rescore_error' and 'normalize_error' reasons mean that phase failed while rescoring.",
+    labelNames: ["profile", "reason"],
     registers: [this.registry],
   });
   readonly preemptionVictims = new Histogram({
@@ -264,5 +276,13 @@ export class MetricsObserver implements SchedulingObserver {
 
   onPreemptionVictims(count: number): void {
     this.metrics.preemptionVictims.observe(count);
+  }
+
+  onBatchAttempt(profile: string, result: BatchAttempt): void {
+    this.metrics.batchAttempts.inc({ profile, result });
+  }
+
+  onBatchCacheFlushed(profile: string, reason: BatchFlushReason): void {
+    this.metrics.batchCacheFlushed.inc({ profile, reason });
   }
 }

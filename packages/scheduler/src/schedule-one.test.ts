@@ -1674,6 +1674,7 @@ describe("TestUpdatePod", () => {
         podsToActivate: new PodsToActivate(),
         startedMs: 0,
         algorithmStartMs: 0,
+        batch: null,
       };
       handleSchedulingFailure(schedulerState(ts.sched), attempt, qpi, tc.status, tc.nominatingInfo);
       await new Promise((r) => setTimeout(r, 0));

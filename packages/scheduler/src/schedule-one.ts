@@ -25,7 +25,13 @@ import {
   Status,
 } from "@kubesched/framework";
 import { EventAssignedPodDelete } from "@kubesched/queue";
-import { ExtenderName, type Framework, type PreFilterOutput } from "@kubesched/runtime";
+import {
+  ExtenderName,
+  type Framework,
+  type NodeScoresOutput,
+  type PreFilterOutput,
+  SortedScoredNodes,
+} from "@kubesched/runtime";
 import type { SchedulerState } from "./scheduler-state";
 
 /** Minimum number of nodes scored per cycle (upstream minFeasibleNodesToFind). */
@@ -81,6 +87,8 @@ export interface Attempt {
    * cycle, which reports durations from them; 0 otherwise). */
   startedMs: number;
   algorithmStartMs: number;
+  /** The attempt's part in opportunistic batching (set when the gate is on). */
+  batch: BatchAttempt | null;
 }
 
 /** The nodes a Filter pass found, or the error that stopped it. */
@@ -93,7 +101,9 @@ interface FilterResult {
  * The scores a host is selected from: upstream's per-node list, or (without extenders to add
  * theirs) just the total of each feasible node, in their order.
  */
-export type Priorities = { list: NodePluginScores[]; totals: null } | { list: null; totals: Float64Array };
+export type Priorities =
+  | { list: NodePluginScores[]; totals: null }
+  | { list: null; totals: Float64Array; scores?: NodeScoresOutput };
 
 /**
  * The phase functions of an attempt, in cycle order. scheduleOne and its helpers call them
@@ -201,7 +211,7 @@ function pop(sched: SchedulerState): Attempt | boolean {
   const state = new CycleState();
   const podsToActivate = new PodsToActivate();
   state.write(podsToActivateKey, podsToActivate);
-  return { qpi, pod, fwk, state, podsToActivate, startedMs: 0, algorithmStartMs: 0 };
+  return { qpi, pod, fwk, state, podsToActivate, startedMs: 0, algorithmStartMs: 0, batch: null };
 }
 
 function startBindingCycle(sched: SchedulerState, a: Attempt, outcome: CycleOutcome): void {
@@ -344,22 +354,43 @@ async function schedulePod(sched: SchedulerState, a: Attempt): Promise<ScheduleR
   if (numNodes === 0) throw errNoNodesAvailable;
 
   const { feasible, diagnosis } = await findNodesThatFitPod(sched, a);
+  const batch = a.batch;
   if (feasible.length === 0) throw new FitError(a.pod, numNodes, diagnosis);
   if (feasible.length === 1) {
+    const host = cycle.select(sched, a, feasible, null);
+    batch?.store(host, null);
     return {
-      suggestedHost: cycle.select(sched, a, feasible, null),
+      suggestedHost: host,
       evaluatedNodes: 1 + diagnosis.nodeToStatus.size,
       feasibleNodes: 1,
       nominatingInfo: null,
     };
   }
   const priorities = await cycle.score(sched, a, feasible);
+  const host = cycle.select(sched, a, feasible, priorities);
+  batch?.store(host, batch.signature === null ? null : otherNodes(priorities, host));
   return {
-    suggestedHost: cycle.select(sched, a, feasible, priorities),
+    suggestedHost: host,
     evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size,
     feasibleNodes: feasible.length,
     nominatingInfo: null,
   };
+}
+
+/**
+ * The feasible nodes but the chosen one, best first, for the batch (upstream stores what is left
+ * of newSortedNodeScores after popping the host). Equal totals keep the feasible order, where
+ * upstream orders them by a random number drawn per node; the host is selectHost's either way.
+ */
+function otherNodes(priorities: Priorities, host: string): SortedScoredNodes | null {
+  if (priorities.list === null) return priorities.scores?.sortedOtherNodes(host) ?? null;
+  const none = new Float64Array(0);
+  return new SortedScoredNodes(
+    [],
+    priorities.list
+      .filter((n) => n.name !== host)
+      .map((n) => ({ name: n.name, raw: none, total: n.totalScore })),
+  );
 }
 
 function updateSnapshot(sched: SchedulerState): void {
@@ -382,11 +413,18 @@ function select(
     : selectHostByTotals(sched.rand, feasible, priorities.totals);
 }
 
+/** An attempt's part in opportunistic batching: its signature, the hint it got, and where to store its result. */
+interface BatchAttempt {
+  readonly signature: string | null;
+  /** Records the chosen node and the other feasible nodes, best first (null: none or unsigned). */
+  store(host: string, otherNodes: SortedScoredNodes | null): void;
+}
+
 async function findNodesThatFitPod(
   sched: SchedulerState,
   a: Attempt,
 ): Promise<{ feasible: NodeInfo[]; diagnosis: Diagnosis }> {
-  const { pod } = a;
+  const { pod, fwk } = a;
   const cycle = sched.cycle;
   const diagnosis = new Diagnosis();
   const lister = sched.snapshot.nodeInfos();
@@ -401,8 +439,22 @@ async function findNodesThatFitPod(
     return { feasible: [], diagnosis };
   }
 
-  // A nominated node (set by an earlier preemption) is likely the only fit: try it first.
-  const nominated = pod.status?.nominatedNodeName;
+  // OpportunisticBatching (KEP-5598): a hint from the previous cycle, checked like a nominated node.
+  let nodeHint = "";
+  if (fwk.features().enableOpportunisticBatching) {
+    const signature = fwk.signPod(pod);
+    const cycleCount = sched.queue.schedulingCycle();
+    nodeHint = fwk.getNodeHint(pod, signature, a.state, cycleCount);
+    const hint = nodeHint;
+    a.batch = {
+      signature,
+      store: (host, others) => fwk.storeScheduleResults(signature, hint, host, others, cycleCount),
+    };
+  }
+
+  // A nominated node (set by an earlier preemption) is likely the only fit: try it first; so is
+  // the batch's hint.
+  const nominated = pod.status?.nominatedNodeName || nodeHint;
   if (nominated) {
     const ni = lister.get(nominated);
     if (ni) {
@@ -517,9 +569,11 @@ async function prioritizeNodes(sched: SchedulerState, a: Attempt, nodes: NodeInf
   const interested = sched.extenders.filter((e) => e.isPrioritizer() && e.isInterested(pod));
   const ps = fwk.runPreScorePlugins(state, pod, nodes);
   if (ps && !ps.isSuccess()) throw ps.asError();
-  const out = fwk.runScorePluginsOnNodes(state, pod, nodes);
+  const signed = a.batch !== null && a.batch.signature !== null;
+  const out = fwk.runScorePluginsOnNodes(state, pod, nodes, signed);
   if (out.status && !out.status.isSuccess()) throw out.status.asError();
-  if (interested.length === 0) return { list: null, totals: out.totals };
+  if (interested.length === 0)
+    return signed ? { list: null, totals: out.totals, scores: out } : { list: null, totals: out.totals };
   const scores = out.list();
 
   const results = await Promise.all(

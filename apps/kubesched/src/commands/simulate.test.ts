@@ -1016,3 +1016,55 @@ describe("kubesched simulate --emulated-version", () => {
     }
   });
 });
+
+// issue 27 item 5: opportunistic batching (KEP-5598) runs in simulate with the gate on (upstream's
+// HostPortConflict shape: one pod per node by host port, the profile without default topology
+// spread so that pods are signed). Among equally scored nodes the hint may pick another node than
+// selectHost's draw with the gate off, as upstream's; the placement stays one pod per node.
+describe("kubesched simulate --feature-gates OpportunisticBatching", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubesched-batch-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const config = join(dir, "no-topology.yaml");
+  writeFileSync(
+    config,
+    `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: PodTopologySpread
+    args: { defaultingType: List, defaultConstraints: [] }
+`,
+  );
+  const cluster = join(dir, "cluster.yaml");
+  const nodes = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `apiVersion: v1\nkind: Node\nmetadata: { name: node-${i} }\nstatus: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }\n`,
+  );
+  const pods = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `apiVersion: v1\nkind: Pod\nmetadata: { name: web-${i}, namespace: default }\nspec:\n  containers: [{ name: c, image: nginx, ports: [{ containerPort: 80, hostPort: 80 }], resources: { requests: { cpu: 100m, memory: 128Mi } } }]\n`,
+  );
+  writeFileSync(cluster, [...nodes, ...pods].join("---\n"));
+
+  it("reads the gate (no 'has no effect' warning) and places one pod per node, gate on or off", async () => {
+    const at = async (...flags: string[]) => {
+      const r = await run("simulate", "--cluster", cluster, "--config", config, "-o", "json", ...flags);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain("has no effect");
+      return (JSON.parse(r.stdout) as Result).pods.map((p) => p.node);
+    };
+    for (const flags of [
+      ["--emulated-version", "1.35", "--feature-gates", "OpportunisticBatching=true"],
+      ["--emulated-version", "1.35", "--feature-gates", "OpportunisticBatching=false"],
+      ["--feature-gates", "OpportunisticBatching=false"],
+      [],
+    ]) {
+      const placed = await at(...flags);
+      expect(placed.every((n) => n !== null)).toBe(true);
+      expect(new Set(placed).size).toBe(6);
+    }
+  });
+});

@@ -8,8 +8,6 @@ import {
   minorOf,
   type NodeInfo,
   type PreScorePlugin,
-  podResourcesSigner,
-  ResourcesSignerName,
   type ScoreExtensions,
   type ScorePlugin,
   type SignPlugin,
@@ -19,7 +17,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
-import { ResourceAllocationScorer } from "@kubesched/plugin-helpers";
+import { ResourceAllocationScorer, signPodResources } from "@kubesched/plugin-helpers";
 import type { NodeResourcesBalancedAllocationArgs } from "./args";
 import { balancedResourceScorerFor } from "./balanced-allocation";
 
@@ -44,7 +42,8 @@ export class NodeResourcesBalancedAllocation
   implements PreScorePlugin, ScorePlugin, ColumnarScorePlugin, SignPlugin
 {
   private readonly scorer: ResourceAllocationScorer;
-  private readonly enablePodLevelResources: boolean;
+  private readonly features: Features;
+  private readonly kubernetesVersion: string;
 
   /**
    * `args` are validated by the descriptor's args spec (nodeResourcesBalancedAllocationArgsSpec);
@@ -55,7 +54,8 @@ export class NodeResourcesBalancedAllocation
     features: Features,
     kubernetesVersion = defaultKubernetesVersion,
   ) {
-    this.enablePodLevelResources = features.enablePodLevelResources;
+    this.features = features;
+    this.kubernetesVersion = kubernetesVersion;
     this.scorer = new ResourceAllocationScorer({
       name,
       resources: args.resources,
@@ -71,14 +71,11 @@ export class NodeResourcesBalancedAllocation
   }
 
   /**
-   * Scoring depends on the pod's requests and overhead (upstream SignPod; on DRA-backed extended
-   * resources, as NodeResourcesFit's).
+   * Scoring depends on the pod's requests and overhead (upstream SignPod; as NodeResourcesFit's,
+   * refused up to 1.36 while DRAExtendedResource is on).
    */
   signPod(pod: Pod): SignPodResult {
-    return {
-      fragments: [{ key: ResourcesSignerName, value: podResourcesSigner(pod, this.enablePodLevelResources) }],
-      status: null,
-    };
+    return signPodResources(pod, this.features, this.kubernetesVersion);
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {

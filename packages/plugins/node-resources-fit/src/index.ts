@@ -29,6 +29,6 @@ export {
 /** The NodeResourcesFit plugin with its NodeResourcesFitArgs. */
 export const nodeResourcesFitPlugin = definePlugin<NodeResourcesFitArgs>({
   name,
-  factory: (args, handle) => new NodeResourcesFit(args, handle.features()),
+  factory: (args, handle) => new NodeResourcesFit(args, handle.features(), handle.kubernetesVersion()),
   args: nodeResourcesFitArgsSpec,
 });

@@ -4,6 +4,7 @@ import {
   asStatus,
   Code,
   type CycleState,
+  defaultKubernetesVersion,
   type EnqueueExtensions,
   type Features,
   type FilterDetail,
@@ -14,8 +15,6 @@ import {
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
-  podResourcesSigner,
-  ResourcesSignerName,
   type ScoreExtensions,
   type ScorePlugin,
   type SignPlugin,
@@ -31,6 +30,7 @@ import {
   ResourceAllocationScorer,
   type ResourceScorerFn,
   requestedToCapacityRatioScorer,
+  signPodResources,
 } from "@kubesched/plugin-helpers";
 import { LeastAllocated, MostAllocated, type NodeResourcesFitArgs, RequestedToCapacityRatio } from "./args";
 import { eventsToRegister } from "./events";
@@ -91,7 +91,11 @@ export class NodeResourcesFit
   private readonly scorer: ResourceAllocationScorer;
 
   /** `args` are validated by the descriptor's args spec (nodeResourcesFitArgsSpec). */
-  constructor(args: NodeResourcesFitArgs, features: Features) {
+  constructor(
+    args: NodeResourcesFitArgs,
+    features: Features,
+    private readonly kubernetesVersion = defaultKubernetesVersion,
+  ) {
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
     this.features = features;
@@ -110,18 +114,13 @@ export class NodeResourcesFit
   }
 
   /**
-   * Filtering and scoring depend on the pod's requests and overhead (upstream SignPod). Upstream
-   * refuses to sign, with DRAExtendedResource on, a pod requesting an extended resource that its
-   * SharedDRAManager maps to a DeviceClass; kubesched has no DRA manager yet, so, as upstream
-   * without one, every pod is signed.
+   * Filtering and scoring depend on the pod's requests and overhead (upstream SignPod). Up to
+   * 1.36 no pod is signed while DRAExtendedResource is on; 1.37 refuses a pod requesting an
+   * extended resource that its SharedDRAManager maps to a DeviceClass, and kubesched, without a DRA
+   * manager yet, signs every pod as upstream without one.
    */
   signPod(pod: Pod): SignPodResult {
-    return {
-      fragments: [
-        { key: ResourcesSignerName, value: podResourcesSigner(pod, this.features.enablePodLevelResources) },
-      ],
-      status: null,
-    };
+    return signPodResources(pod, this.features, this.kubernetesVersion);
   }
 
   preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {

@@ -1,7 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/fit_test.go (TestFitSignPod). Upstream's
-// DRA cases (a requested extended resource that the SharedDRAManager maps to a DeviceClass) are
-// not ported: kubesched has no DRA manager yet, and without one upstream signs every pod (the
-// last case).
+// 1.37 DRA cases (a requested extended resource that the SharedDRAManager maps to a DeviceClass)
+// are not ported: kubesched has no DRA manager yet, and without one upstream signs every pod (the
+// last case). The 1.35/1.36 case (any pod refused while DRAExtendedResource is on) is.
 import type { Pod } from "@kubesched/api";
 import { podResourcesSigner } from "@kubesched/framework";
 import { createPluginHarness, makePod, type StatusSummary, signPodSummary } from "@kubesched/testing";
@@ -39,6 +39,34 @@ describe("TestFitSignPod", () => {
       enableDRAExtendedResource: true,
     },
   ];
+  // The 1.35/1.36 table (the stored noderesources tests of the 1.36 cycle): any pod is refused
+  // while DRAExtendedResource is on.
+  for (const release of ["1.35", "1.36"]) {
+    it(`DRA extended resource enabled - returns unschedulable (${release})`, async () => {
+      const { plugin } = await createPluginHarness({
+        plugin: nodeResourcesFitPlugin,
+        features: { enableDRAExtendedResource: true },
+        kubernetesVersion: release,
+      });
+      const pod = makePod().name("p").req({ cpu: "1000m", memory: "2000" }).obj();
+      expect(signPodSummary(plugin, pod)).toEqual({
+        fragments: [],
+        status: {
+          code: "Unschedulable",
+          reasons: ["signature disabled when dra extended resources enabled"],
+        },
+      });
+    });
+    it(`pod with CPU and memory requests (${release}, DRAExtendedResource off)`, async () => {
+      const { plugin } = await createPluginHarness({
+        plugin: nodeResourcesFitPlugin,
+        features: { enableDRAExtendedResource: false },
+        kubernetesVersion: release,
+      });
+      const pod = makePod().name("p").req({ cpu: "1000m", memory: "2000" }).obj();
+      expect(signPodSummary(plugin, pod).status).toEqual(ok);
+    });
+  }
   for (const tt of tests) {
     it(tt.name, async () => {
       const { plugin } = await createPluginHarness({
