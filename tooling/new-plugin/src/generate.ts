@@ -73,6 +73,20 @@ export function trackedKubernetes(root: string): string {
  * "^0.1.0"): a new plugin states the same. A plain semver range, not workspace:^, so that changesets
  * and kubesched's load-time check see what the plugin supports (see the framework's version policy).
  */
+/**
+ * The Kubernetes releases in-tree plugin packages implement, as the in-tree registry states them
+ * (`"kubesched": {"kubernetes": ">=1.33 <=1.37"}`): every release kubesched emulates, up to the
+ * framework's.
+ */
+export function inTreeReleases(root: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, "packages/plugins/in-tree/package.json"), "utf8")) as {
+    kubesched?: { kubernetes?: string };
+  };
+  const range = pkg.kubesched?.kubernetes;
+  if (!range) throw new Error("packages/plugins/in-tree/package.json has no kubesched.kubernetes");
+  return range;
+}
+
 export function frameworkPeerRange(root: string): string {
   const pkg = JSON.parse(readFileSync(join(root, "packages/plugins/in-tree/package.json"), "utf8")) as {
     peerDependencies?: Record<string, string>;
@@ -171,7 +185,7 @@ export function newPlugin(opts: NewPluginOptions): NewPluginResult {
     kebab,
     camel: camelCase(kebab),
     packageName,
-    kubernetes: trackedKubernetes(root),
+    kubernetes: contrib ? trackedKubernetes(root) : inTreeReleases(root),
     frameworkRange: frameworkPeerRange(root),
   };
 

@@ -15,6 +15,7 @@ import {
 } from "@kubesched/config";
 import type { Features } from "@kubesched/framework";
 import { choiceFlag, FlagValueError, integer, invalidValue, listFlag, valueFlag } from "../flags";
+import { type LoadedPluginPackage, pluginReleaseWarnings } from "../plugins/plugin-packages";
 
 export const configFlag = valueFlag({
   name: "config",
@@ -195,6 +196,18 @@ export function snapshotEmulation(
   ctx: {
     flags: { "emulated-version": string[]; "feature-gates": string[] };
     io: { stderr(text: string): void };
+    pluginPackages: readonly LoadedPluginPackage[];
+  },
+  flagged: Emulation,
+  recorded: RecordedServerVersion | undefined,
+): Emulation {
+  return warnPluginReleases(ctx, recordedEmulation(ctx, flagged, recorded));
+}
+
+function recordedEmulation(
+  ctx: {
+    flags: { "emulated-version": string[]; "feature-gates": string[] };
+    io: { stderr(text: string): void };
   },
   flagged: Emulation,
   recorded: RecordedServerVersion | undefined,
@@ -216,6 +229,19 @@ export function snapshotEmulation(
   const emulation = readEmulation({ ...ctx.flags, "emulated-version": [release] });
   const printed = new Set(flagged.warnings);
   for (const w of emulation.warnings) if (!printed.has(w)) ctx.io.stderr(`warning: ${w}\n`);
+  return emulation;
+}
+
+/**
+ * The emulation a command runs at, once final: the plugin packages loaded that do not implement
+ * its release are warned about, one line each (`snapshotEmulation` calls it; `run` too).
+ */
+export function warnPluginReleases(
+  ctx: { io: { stderr(text: string): void }; pluginPackages: readonly LoadedPluginPackage[] },
+  emulation: Emulation,
+): Emulation {
+  for (const w of pluginReleaseWarnings(ctx.pluginPackages, emulation.release))
+    ctx.io.stderr(`warning: ${w}\n`);
   return emulation;
 }
 
