@@ -442,6 +442,18 @@ describe("the snapshot knows its Kubernetes version", () => {
       const live = await run("simulate", "--kubeconfig", cfg, "-o", "json");
       expect(live.stderr).toBe(note("1.33", "v1.33.5"));
       expect(live.stdout).toBe(offline.stdout);
+      // Gates are checked at the snapshot's release, as upstream checks them at the emulated one.
+      const gate = await run(
+        "simulate",
+        "--cluster",
+        "snap-133.yaml",
+        "--feature-gates",
+        "OpportunisticBatching=false",
+      );
+      expect(gate.code).toBe(2);
+      expect(gate.stderr).toContain(
+        `${note("1.33", "v1.33.5")}error: invalid argument "OpportunisticBatching=false" for "--feature-gates" flag: cannot set feature gate OpportunisticBatching to false, feature is PreAlpha at emulated version 1.33`,
+      );
       // An explicit --emulated-version wins, silently.
       const at135 = await run(
         "simulate",
