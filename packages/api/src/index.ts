@@ -118,6 +118,7 @@ export {
 export { escapeTerminal } from "./terminal";
 export type * from "./types";
 export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "./validation";
+export { type VersionInfo, versionInfoMinor } from "./version-info";
 export {
   LabelFailureDomainBetaRegion,
   LabelFailureDomainBetaZone,

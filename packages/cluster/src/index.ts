@@ -9,6 +9,7 @@ export * from "./in-memory-cluster";
 export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
+export { type RecordedServerVersion, serverVersionAnnotation, snapshotList } from "./server-version";
 export * from "./simulate";
 export * from "./simulation-result-schema";
 export * from "./why";

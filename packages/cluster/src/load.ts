@@ -27,6 +27,7 @@ import {
 } from "./object-validation";
 import { describeObject, type RawObject, readObjects, type SnapshotInput } from "./read-objects";
 import { missingDeviceClasses } from "./resource-validation";
+import { type RecordedServerVersion, recordedServerVersion } from "./server-version";
 import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
 /** A loaded object of a kind the scheduler reads, and where it came from. */
@@ -94,6 +95,8 @@ export class SnapshotLoadError extends Error {
 export interface LoadResult {
   objects: SourcedObject[];
   warnings: string[];
+  /** The API server version the snapshot records (`kubesched snapshot` writes it), if any. */
+  serverVersion?: RecordedServerVersion;
 }
 
 type Json = Record<string, unknown>;
@@ -158,11 +161,22 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
   // Workloads, and where their pods go in the input order (right after the workload).
   const workloads: { at: number; kind: WorkloadKind; obj: Json; origin: string }[] = [];
   const budget = new InputBudget(opts.maxInputBytes ?? defaultMaxInputBytes);
+  let serverVersion: RecordedServerVersion | undefined;
+  const onListMetadata = (metadata: Json, origin: string) => {
+    const found = recordedServerVersion(metadata, origin);
+    if (found === undefined) return;
+    if ("error" in found) errors.push(found.error);
+    else if (serverVersion === undefined) serverVersion = found;
+    else if (found.info.gitVersion !== serverVersion.info.gitVersion)
+      warnings.push(
+        `${origin}: records server version ${found.info.gitVersion}, ${serverVersion.origin} ${serverVersion.info.gitVersion}; using the first`,
+      );
+  };
   for (const input of inputs) {
     // One input is read to its end before its objects are checked: its parse errors come first.
     let parsed: RawObject[];
     try {
-      parsed = [...readObjects(input, errors, { budget })];
+      parsed = [...readObjects(input, errors, { budget, onListMetadata })];
     } catch (e) {
       if (!(e instanceof InputSizeLimitError)) throw e;
       throw new SnapshotLoadError([...errors, e.message], { input: e.input, limit: e.limit });
@@ -236,7 +250,11 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
   }
   warnings.push(...namespaceWarnings(objects, workloads), ...deviceClassWarnings(objects));
   if (errors.length) throw new SnapshotLoadError(errors);
-  return { objects: expandWorkloads(objects, workloads, seen, errors, warnings), warnings };
+  return {
+    objects: expandWorkloads(objects, workloads, seen, errors, warnings),
+    warnings,
+    ...(serverVersion ? { serverVersion } : {}),
+  };
 }
 
 /** Objects in namespaces a snapshot with Namespace objects lacks (object-validation.ts). */

@@ -25,6 +25,9 @@ import { YamlObjectTooLargeError, type YamlPart, YamlSplitter } from "./yaml-str
 
 type Json = Record<string, unknown>;
 
+/** Receives a list envelope's `metadata` and where the list is. */
+export type ListMetadataHandler = (metadata: Json, origin: string) => void;
+
 /** An object as read, before validation, and where it came from (`file: document N, item M`). */
 export interface RawObject {
   obj: Json;
@@ -35,6 +38,8 @@ export interface RawObject {
 export type SnapshotInput = { name: string; path: string } | { name: string; text: string };
 
 export interface ReadOptions {
+  /** Called with the `metadata` of every list envelope read (where a snapshot records its server's version). */
+  onListMetadata?: ListMetadataHandler;
   /** Bytes read over every input of one load before reading stops (default 1 GiB). */
   budget?: InputBudget;
   /** A YAML document up to this many characters is parsed whole; a bigger list item by item. */
@@ -59,7 +64,13 @@ const maxAliasCount = 1000;
  * the scheduler never reads, in order and without recursion (a valid JSON value may nest lists
  * 100,000 deep).
  */
-function expand(value: unknown, origin: string, errors: string[], out: RawObject[]): void {
+function expand(
+  value: unknown,
+  origin: string,
+  errors: string[],
+  out: RawObject[],
+  onList?: ListMetadataHandler,
+): void {
   const stack: { value: unknown; origin: string }[] = [{ value, origin }];
   for (let top = stack.pop(); top; top = stack.pop()) {
     const { value: v, origin: at } = top;
@@ -70,6 +81,7 @@ function expand(value: unknown, origin: string, errors: string[], out: RawObject
       errors.push(`${at}: expected a Kubernetes object, got ${typeof v}`);
       continue;
     } else if (typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items)) {
+      if (onList && isJsonObject(v.metadata)) onList(v.metadata, at);
       const itemKind = v.kind === "List" ? undefined : v.kind.slice(0, -"List".length);
       // A typed list's items omit their kind and apiVersion: the list's are theirs (the version
       // decides how resource.k8s.io objects convert).
@@ -90,13 +102,20 @@ function expand(value: unknown, origin: string, errors: string[], out: RawObject
 
 /** The items of a list of `kind` (a typed list's items omit their kind). */
 function expandItems(
-  env: { kind: string; apiVersion?: unknown },
+  env: Json & { kind: string },
   items: unknown[],
   origin: string,
   errors: string[],
   out: RawObject[],
+  onList?: ListMetadataHandler,
 ): void {
-  expand({ kind: env.kind, apiVersion: env.apiVersion, items }, origin, errors, out);
+  expand(
+    { kind: env.kind, apiVersion: env.apiVersion, metadata: env.metadata, items },
+    origin,
+    errors,
+    out,
+    onList,
+  );
 }
 
 /** How an object is named in messages: `Kind ns/name` (`Kind` without a name, `object` without a kind). */
@@ -233,7 +252,9 @@ export function* readObjects(
         wholeDocumentChars: opts.wholeDocumentChars ?? defaultWholeDocumentChars,
         maxObjectChars,
       });
-  const assembler = json ? new JsonAssembler(name, errors) : new YamlAssembler(name, errors);
+  const assembler = json
+    ? new JsonAssembler(name, errors, opts.onListMetadata)
+    : new YamlAssembler(name, errors, opts.onListMetadata);
   let lines = 0;
   try {
     for (const chunk of chunks) {
@@ -274,6 +295,7 @@ class YamlAssembler implements Assembler {
   constructor(
     private readonly name: string,
     private readonly errors: string[],
+    private readonly onList?: ListMetadataHandler,
   ) {}
 
   *take(parts: (YamlPart | JsonPart)[]): Iterable<RawObject> {
@@ -282,7 +304,7 @@ class YamlAssembler implements Assembler {
       const origin = `${this.name}: document ${p.index}`;
       if (p.type === "document") {
         const value = parseYaml(p.text, origin, p.line, this.errors);
-        if (value !== undefined) expand(value, origin, this.errors, out);
+        if (value !== undefined) expand(value, origin, this.errors, out, this.onList);
       } else if (p.type === "item") {
         const value = parseYaml(p.text, `${origin}, item ${p.item}`, p.line, this.errors);
         if (value === undefined) continue;
@@ -309,16 +331,17 @@ class YamlAssembler implements Assembler {
         this.errors.push(`${origin}: invalid YAML: a root sequence followed by other content`);
         return;
       }
-      for (const { value, item } of items) expand(value, `${origin}, item ${item}`, this.errors, out);
+      for (const { value, item } of items)
+        expand(value, `${origin}, item ${item}`, this.errors, out, this.onList);
       return;
     }
     const env = parseYaml(p.text, origin, p.line, this.errors);
     if (env === undefined) return;
     const values = items.map((i) => i.value);
     if (isJsonObject(env) && typeof env.kind === "string" && env.kind.endsWith("List")) {
-      expandItems({ kind: env.kind, apiVersion: env.apiVersion }, values, origin, this.errors, out);
+      expandItems({ ...env, kind: env.kind }, values, origin, this.errors, out, this.onList);
     } else {
-      expand(isJsonObject(env) ? { ...env, items: values } : env, origin, this.errors, out);
+      expand(isJsonObject(env) ? { ...env, items: values } : env, origin, this.errors, out, this.onList);
     }
   }
 }
@@ -337,6 +360,7 @@ class JsonAssembler implements Assembler {
   constructor(
     private readonly name: string,
     private readonly errors: string[],
+    private readonly onList?: ListMetadataHandler,
   ) {}
 
   *take(parts: (YamlPart | JsonPart)[]): Iterable<RawObject> {
@@ -350,11 +374,11 @@ class JsonAssembler implements Assembler {
         if (p.type === "element" && p.list === "items") {
           this.items.push(isJsonObject(parsed.value) ? trimObject(parsed.value) : parsed.value);
         } else if (p.type === "element") {
-          expand(parsed.value, `${this.name}, item ${p.index + 1}`, this.errors, out);
+          expand(parsed.value, `${this.name}, item ${p.index + 1}`, this.errors, out, this.onList);
         } else if (p.type === "member") {
           this.members[p.key] = parsed.value;
         } else {
-          expand(parsed.value, this.name, this.errors, out);
+          expand(parsed.value, this.name, this.errors, out, this.onList);
         }
       }
       yield* out.splice(0);
@@ -420,9 +444,9 @@ class JsonAssembler implements Assembler {
     const env = this.members;
     this.reportDuplicates(env);
     if (this.sawItems && typeof env.kind === "string" && env.kind.endsWith("List")) {
-      expandItems({ kind: env.kind, apiVersion: env.apiVersion }, this.items, this.name, this.errors, out);
+      expandItems({ ...env, kind: env.kind }, this.items, this.name, this.errors, out, this.onList);
     } else {
-      expand(this.sawItems ? { ...env, items: this.items } : env, this.name, this.errors, out);
+      expand(this.sawItems ? { ...env, items: this.items } : env, this.name, this.errors, out, this.onList);
     }
     this.items = [];
     this.members = {};

@@ -141,7 +141,7 @@ ${extra}  containers: [{ name: c, image: i, resources: { requests: { cpu: "1", e
     );
     expect(r.pods[0]).toMatchObject({ outcome: "Unschedulable", node: null, attempts: 1 });
     expect(r.pods[0]?.message).toBe(
-      "0/4 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+      "0/4 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
     );
     expect(r.summary).toMatchObject({ pods: 1, scheduled: 0, unschedulable: 1 });
   });
@@ -151,7 +151,7 @@ ${extra}  containers: [{ name: c, image: i, resources: { requests: { cpu: "1", e
       node("n1", "4") + node("n2", "4") + pod("spread", "1", "  nodeSelector: { missing: label }\n"),
     );
     expect(r.pods[0]?.message).toBe(
-      "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+      "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     );
   });
 
@@ -414,7 +414,7 @@ describe("simulate with HTTP extenders", () => {
     );
     expect(outcomes(r)).toEqual({ p: "n3", big: "Unschedulable" });
     expect(r.pods[1]?.message).toBe(
-      "0/3 nodes are available: 1 n1 is reserved by the extender, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
+      "0/3 nodes are available: 1 n1 is reserved by the extender, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
     );
     expect(seen).toContain("/sched/filter");
     expect(seen).toContain("/sched/prioritize");

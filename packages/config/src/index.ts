@@ -28,6 +28,7 @@ export {
 } from "./feature-gates";
 export { ConfigError, defaultConfig, type LoadOptions, loadConfig, loadConfigFile } from "./load";
 export { type ReleaseDifference, releaseDifferences } from "./release-differences";
+export { releaseInRange } from "./release-range";
 export { buildConfigJSONSchema, configJSONSchema } from "./schema";
 export {
   APIVersion,

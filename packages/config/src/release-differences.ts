@@ -62,4 +62,18 @@ export const releaseDifferences: readonly ReleaseDifference[] = [
     gate: null,
     read: "fit.go SignPod of the 1.36 cycle (with DeviceClassResolver, refuses every pod); the 1.37 integration batch_test.go batching with the default gates",
   },
+  {
+    what: "DynamicResources' PostFilter keeps its Unschedulable status for pods without claims but no longer says `no new claims to deallocate`: the clause of 1.34–1.36 FitErrors is gone",
+    change: "kubernetes/kubernetes#140222",
+    since: "1.37",
+    gate: null,
+    read: "the PR's description (merged July 2026: no-op PostFilter reasons moved to V(5) logs); FailedScheduling events posted from minikube v1.37.0 clusters (October 2026) without the clause where 1.34–1.36 print it; the index holds dynamicresources.go only from before the change",
+  },
+  {
+    what: "A preemption that chose a node adds `preemption: found a potential placement for pod on node X, preempting K victims` to the FailedScheduling message; before, a successful preemption added nothing",
+    change: "kubernetes/kubernetes#140180",
+    since: "1.37",
+    gate: null,
+    read: 'the PR\'s description and release note (merged July 2026) and its Evaluator change `fwk.NewStatus(fwk.Success, "found a potential placement for pod on node %v, preempting %d victims")`; FailedScheduling events posted from minikube v1.37.0 clusters (October 2026) carrying it; default_preemption.go at kubernetes/kubernetes@008b365 (1.37 development: the `preemption: ` prefix on any message)',
+  },
 ];

@@ -64,5 +64,5 @@ export {
   type WatchRequest,
   type WatchResult,
 } from "./raw-client";
-export { type ReadClusterOptions, readCluster } from "./read-cluster";
+export { type ReadClusterOptions, readCluster, readServerVersion } from "./read-cluster";
 export { podFieldSelector, type ResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";

@@ -3,7 +3,7 @@
 // `kubesched snapshot` can write it for an offline rerun.
 
 import type { KubeConfig } from "@kubernetes/client-node";
-import { parseSelector } from "@kubesched/api";
+import { parseSelector, type VersionInfo } from "@kubesched/api";
 import type { CustomResource } from "@kubesched/framework";
 import type { KubeObject } from "@kubesched/scheduler";
 import { RawClient } from "./raw-client";
@@ -64,4 +64,12 @@ export async function readCluster(kc: KubeConfig, opts: ReadClusterOptions = {})
     } while (cont !== undefined);
   }
   return out;
+}
+
+/**
+ * The server's `GET /version` (what `kubectl version` shows as the server version): the release a
+ * snapshot records, so the simulators can behave as the cluster's scheduler release.
+ */
+export async function readServerVersion(kc: KubeConfig): Promise<VersionInfo> {
+  return new RawClient(kc).request<VersionInfo>("GET", "/version");
 }

@@ -15,7 +15,7 @@ export {
   postFilterResultWithNominatedNode,
   type SelectVictimsResult,
 } from "./preemption";
-export { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful } from "./reasons";
+export { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful, foundPlacementMessage } from "./reasons";
 export {
   filterPodsWithPDBViolation,
   getEarliestPodStartTime,

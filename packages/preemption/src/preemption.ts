@@ -11,6 +11,7 @@ import {
   type ExtenderVictims,
   FitError,
   type Handle,
+  minorOf,
   type NodeInfo,
   NodeToStatus,
   NominatingMode,
@@ -19,7 +20,7 @@ import {
   Status,
 } from "@kubesched/framework";
 import { type Candidate, Executor, type PreemptPodFunc } from "./executor";
-import { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful } from "./reasons";
+import { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful, foundPlacementMessage } from "./reasons";
 import { earliestStartTimeOf } from "./util";
 
 /** What SelectVictimsOnNode returns. */
@@ -250,7 +251,12 @@ export class Evaluator {
       const prepared = await this.executor.prepareCandidate(best, live);
       if (prepared) return { result: null, status: prepared };
     }
-    return { result: postFilterResultWithNominatedNode(best.name), status: null };
+    // 1.37 says where the pod may go (#140180); earlier releases return a bare Success.
+    const status =
+      minorOf(this.handle.kubernetesVersion()) >= 37
+        ? new Status(Code.Success, foundPlacementMessage(best.name, best.victims.pods.length))
+        : null;
+    return { result: postFilterResultWithNominatedNode(best.name), status };
   }
 
   /**

@@ -6,3 +6,12 @@ export const ErrReasonPreemptionNotHelpful = "Preemption is not helpful for sche
 
 /** No candidate was left after extenders and candidate selection. */
 export const ErrReasonNoCandidate = "no candidate node for preemption";
+
+/**
+ * The Success status of a preemption that chose a node (1.37+, kubernetes/kubernetes#140180):
+ * FailedScheduling then reads `... preemption: found a potential placement for pod on node X,
+ * preempting K victims`; before 1.37 a successful preemption adds nothing to the message.
+ */
+export function foundPlacementMessage(nodeName: string, victims: number): string {
+  return `found a potential placement for pod on node ${nodeName}, preempting ${victims} victims`;
+}

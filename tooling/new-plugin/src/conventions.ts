@@ -2,7 +2,7 @@
 // what every plugin package in packages/plugins and packages/plugins-contrib must keep.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { camelCase, frameworkPeerRange, trackedKubernetes } from "./generate";
+import { camelCase, frameworkPeerRange, inTreeReleases } from "./generate";
 
 /** README sections every plugin package has (a heading may go on, e.g. "## Args (`XArgs`)"). */
 export const readmeSections = ["## Extension points", "## Args", "## Example", "## Upstream parity"];
@@ -71,11 +71,14 @@ export function checkPluginPackage(dir: string, root: string, projects: readonly
     if (pkg.type !== "module") problems.push(`"type" is not "module"`);
     if (pkg.sideEffects !== false) problems.push(`"sideEffects" is not false`);
     minor = pkg.kubesched?.kubernetes;
-    // In-tree plugins track the framework's minor; contrib ports track their upstream's release.
-    if (!/^1\.\d+$/.test(minor ?? ""))
-      problems.push(`kubesched.kubernetes is ${minor}, want a minor such as 1.37`);
-    else if (!contrib && minor !== trackedKubernetes(root)) {
-      problems.push(`kubesched.kubernetes is ${minor}, want ${trackedKubernetes(root)} (the framework's)`);
+    // In-tree plugins implement every release kubesched emulates (they read the emulated release
+    // from their Handle), as the in-tree registry states; contrib ports track their upstream's.
+    if (contrib && !/^1\.\d+$/.test(minor ?? ""))
+      problems.push(`kubesched.kubernetes is ${minor}, want a minor such as 1.35`);
+    else if (!contrib && minor !== inTreeReleases(root)) {
+      problems.push(
+        `kubesched.kubernetes is ${minor}, want ${inTreeReleases(root)} (the in-tree registry's)`,
+      );
     }
     const peer = pkg.peerDependencies?.["@kubesched/framework"];
     if (!peer) {
@@ -179,7 +182,10 @@ export function checkPluginPackage(dir: string, root: string, projects: readonly
       if (!readme.split("\n").some((l) => l.startsWith(section)))
         problems.push(`README.md has no "${section}" section`);
     }
-    if (minor && !new RegExp(`Kubernetes\\W{0,4}${minor.replace(".", "\\.")}\\b`).test(readme)) {
+    // The release it tracks: the minor, or a range's newest release.
+    const newest = minor ? /(?:^|<=)(1\.\d+)$/.exec(minor)?.[1] : undefined;
+    const says = (m: string) => new RegExp(`Kubernetes\\W{0,4}${m.replace(".", "\\.")}\\b`).test(readme);
+    if (minor && !readme.includes(minor) && !(newest && says(newest))) {
       problems.push(`README.md does not say it tracks Kubernetes ${minor}`);
     }
   }

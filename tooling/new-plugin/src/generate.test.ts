@@ -67,7 +67,7 @@ describe("pnpm new:plugin", () => {
     expect(pkg).toMatchObject({
       name: "@kubesched/plugin-example",
       engines: { node: ">=20" },
-      kubesched: { kubernetes: "1.37" },
+      kubesched: { kubernetes: ">=1.33 <=1.37" },
       peerDependencies: { "@kubesched/framework": "^0.1.0" },
       devDependencies: { "@kubesched/testing": "workspace:^", vitest: "catalog:" },
     });
@@ -105,7 +105,7 @@ describe("pnpm new:plugin", () => {
       'README.md has no "## Extension points" section',
       'README.md has no "## Example" section',
       'README.md has no "## Upstream parity" section',
-      "README.md does not say it tracks Kubernetes 1.37",
+      "README.md does not say it tracks Kubernetes >=1.33 <=1.37",
     ]);
     expect(checkPluginPackage(dir, workspaceRoot, [])).toContain(
       `${relative(workspaceRoot, dir)}/vitest.config.ts is matched by 0 of the root vitest projects (want exactly 1)`,

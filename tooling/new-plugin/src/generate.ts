@@ -58,14 +58,27 @@ export function camelCase(kebab: string): string {
   return kebab.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
-/** The Kubernetes minor the framework tracks (its package.json), which a new plugin tracks too. */
-export function trackedKubernetes(root: string): string {
-  const pkg = JSON.parse(readFileSync(join(root, "packages/framework/package.json"), "utf8")) as {
+/** `"kubesched": {"kubernetes": ...}` of the workspace package at `dir` (relative to `root`). */
+function statedKubernetes(root: string, dir: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as {
     kubesched?: { kubernetes?: string };
   };
   const v = pkg.kubesched?.kubernetes;
-  if (!v) throw new Error("packages/framework/package.json has no kubesched.kubernetes");
+  if (!v) throw new Error(`${dir}/package.json has no kubesched.kubernetes`);
   return v;
+}
+
+/** The Kubernetes minor the framework tracks (its package.json), which a new contrib plugin tracks too. */
+export function trackedKubernetes(root: string): string {
+  return statedKubernetes(root, "packages/framework");
+}
+
+/**
+ * The Kubernetes releases in-tree plugin packages implement, as the in-tree registry states them
+ * (`">=1.33 <=1.37"`): every release kubesched emulates, up to the framework's.
+ */
+export function inTreeReleases(root: string): string {
+  return statedKubernetes(root, "packages/plugins/in-tree");
 }
 
 /**
@@ -171,7 +184,7 @@ export function newPlugin(opts: NewPluginOptions): NewPluginResult {
     kebab,
     camel: camelCase(kebab),
     packageName,
-    kubernetes: trackedKubernetes(root),
+    kubernetes: contrib ? trackedKubernetes(root) : inTreeReleases(root),
     frameworkRange: frameworkPeerRange(root),
   };
 

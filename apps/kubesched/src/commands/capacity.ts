@@ -14,7 +14,7 @@ import {
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, reloadConfigFlag } from "./inputs";
 import { formatted, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
@@ -130,11 +130,14 @@ export const capacityCommand = defineCommand({
       ctx.io.stderr("error: --group-by: only with --fragmentation\n");
       return 2;
     }
-    const emulation = emulationOf(ctx);
-    const config = loadConfigFlag(ctx, ctx.flags.config, emulation);
-    if (config === null) return 1;
-    const loaded = await loadClusterInput(ctx);
+    const flagged = emulationOf(ctx);
+    const flaggedConfig = loadConfigFlag(ctx, ctx.flags.config, flagged);
+    if (flaggedConfig === null) return 1;
+    const loaded = await loadClusterInput(ctx, flagged);
     if (loaded === 1 || loaded === 2) return loaded;
+    const { emulation } = loaded;
+    const config = reloadConfigFlag(ctx, ctx.flags.config, flaggedConfig, flagged, emulation);
+    if (config === null) return 1;
     const templates: Pod[] = [];
     for (const f of podFiles) {
       const t = loadObjectsFlag(ctx, [f], ctx.flags["max-input-size"]);

@@ -7,7 +7,7 @@ import { renderReport } from "@kubesched/report";
 import { defineCommand } from "../cli";
 import { listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
+import { loadClusterInput, loadConfigFlag, printErrors, reloadConfigFlag } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
@@ -88,15 +88,28 @@ export const diffCommand = defineCommand({
       return 2;
     }
     const seed = ctx.flags.seed;
-    const emulation = emulationOf(ctx);
-    const configs: KubeSchedulerConfiguration[] = [];
+    const flagged = emulationOf(ctx);
+    const flaggedConfigs: KubeSchedulerConfiguration[] = [];
     for (const f of files) {
-      const c = loadConfigFlag(ctx, f === "default" ? null : f, emulation);
+      const c = loadConfigFlag(ctx, f === "default" ? null : f, flagged);
+      if (c === null) return 1;
+      flaggedConfigs.push(c);
+    }
+    const loaded = await loadClusterInput(ctx, flagged);
+    if (loaded === 1 || loaded === 2) return loaded;
+    const { emulation } = loaded;
+    const configs: KubeSchedulerConfiguration[] = [];
+    for (const [i, f] of files.entries()) {
+      const c = reloadConfigFlag(
+        ctx,
+        f === "default" ? null : f,
+        flaggedConfigs[i] as KubeSchedulerConfiguration,
+        flagged,
+        emulation,
+      );
       if (c === null) return 1;
       configs.push(c);
     }
-    const loaded = await loadClusterInput(ctx);
-    if (loaded === 1 || loaded === 2) return loaded;
     let result: SimulationDiff;
     const progress = startProgress(ctx, ctx.flags.progress, {
       label: "diff",

@@ -3,7 +3,7 @@
 // errors printed capped, with a did-you-mean hint for unknown plugin names.
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { escapeTerminal } from "@kubesched/api";
+import { escapeTerminal, type VersionInfo } from "@kubesched/api";
 import {
   capErrors,
   formatByteSize,
@@ -11,6 +11,7 @@ import {
   loadSnapshotFiles,
   loadSnapshotTexts,
   SnapshotLoadError,
+  snapshotList,
 } from "@kubesched/cluster";
 import {
   ConfigError,
@@ -23,7 +24,13 @@ import type { KubeConfigFlags, ResolvedKubeConfig } from "@kubesched/kube";
 import type { KubeObject } from "@kubesched/scheduler";
 import type { CommandContext, FlagValues } from "../cli";
 import { closest } from "../suggest";
-import type { clusterInputFlags, kubeconfigFlags } from "./shared-flags";
+import {
+  type clusterInputFlags,
+  type Emulation,
+  type emulationFlags,
+  type kubeconfigFlags,
+  snapshotEmulation,
+} from "./shared-flags";
 
 /** What a helper that reads no flags takes: any command's context. */
 type AnyContext = CommandContext<unknown>;
@@ -59,22 +66,32 @@ export function readsCluster(flags: FlagValues<typeof kubeconfigFlags>): boolean
 
 /**
  * Lists the snapshot kinds from the API server of the cluster `--kubeconfig` / `--context` name
- * (kubectl's resolution: else $KUBECONFIG, else ~/.kube/config); null after printing an error.
+ * (kubectl's resolution: else $KUBECONFIG, else ~/.kube/config), then reads its /version (the
+ * release the snapshot records; a warning when it cannot be read); null after printing an error.
  */
 export async function readClusterFlag(
   ctx: CommandContext<FlagValues<typeof kubeconfigFlags>>,
-): Promise<{ objects: KubeObject[]; source: string } | null> {
+): Promise<{ objects: KubeObject[]; source: string; serverVersion?: VersionInfo } | null> {
   const { kubeconfig, context } = ctx.flags;
   const resolved = await loadKubeConfig(ctx, { kubeconfig, context, inCluster: "last" });
   if (resolved === null) return null;
   try {
-    const { readCluster } = await import("@kubesched/kube");
+    const { readCluster, readServerVersion } = await import("@kubesched/kube");
     const objects = await readCluster(resolved.kubeConfig, {
       customResources: customResourcesOf(ctx.registry),
       ...(ctx.flags.namespace !== undefined ? { namespace: ctx.flags.namespace } : {}),
       ...(ctx.flags.selector !== undefined ? { selector: ctx.flags.selector } : {}),
     });
-    return { objects, source: resolved.source };
+    // The release the snapshot records; without it the run still works (at the newest release).
+    let serverVersion: VersionInfo | undefined;
+    try {
+      serverVersion = await readServerVersion(resolved.kubeConfig);
+    } catch (e) {
+      ctx.io.stderr(
+        `warning: ${resolved.source}: cannot read the server's /version (${e instanceof Error ? e.message : String(e)}); the snapshot records no Kubernetes version\n`,
+      );
+    }
+    return { objects, source: resolved.source, ...(serverVersion ? { serverVersion } : {}) };
   } catch (e) {
     ctx.io.stderr(`error: ${resolved.source}: ${e instanceof Error ? e.message : String(e)}\n`);
     return null;
@@ -84,9 +101,19 @@ export async function readClusterFlag(
 /**
  * The cluster snapshot of a command: `--cluster` files, or what `--kubeconfig` / `--context` lists
  * (checked and expanded by the same loader), with where it came from (`source`: the files, or
- * the kubeconfig). Returns a usage code (2) when neither or both are given.
+ * the kubeconfig) and the emulation to run it at (`flagged`, or the release the snapshot's API
+ * server runs: snapshotEmulation). Returns a usage code (2) when neither or both are given.
  */
 export async function loadClusterInput(
+  ctx: CommandContext<FlagValues<typeof clusterInputFlags> & FlagValues<typeof emulationFlags>>,
+  flagged: Emulation,
+): Promise<(LoadResult & { source: string; emulation: Emulation }) | 1 | 2> {
+  const loaded = await loadSnapshotInput(ctx);
+  if (loaded === 1 || loaded === 2) return loaded;
+  return { ...loaded, emulation: snapshotEmulation(ctx, flagged, loaded.serverVersion) };
+}
+
+async function loadSnapshotInput(
   ctx: CommandContext<FlagValues<typeof clusterInputFlags>>,
 ): Promise<(LoadResult & { source: string }) | 1 | 2> {
   const clusters = ctx.flags.cluster;
@@ -105,7 +132,7 @@ export async function loadClusterInput(
   try {
     const name = `${read.source} (API server).json`;
     const loaded = loadSnapshotTexts(
-      [{ name, text: JSON.stringify({ kind: "List", items: read.objects }) }],
+      [{ name, text: JSON.stringify(snapshotList(read.objects, read.serverVersion)) }],
       {
         customResources: customResourcesOf(ctx.registry),
       },
@@ -199,6 +226,20 @@ function notAFile(path: string): string | null {
   } catch (e) {
     return fileErrorReason(e);
   }
+}
+
+/**
+ * `config` again at the emulation the snapshot chose (loadClusterInput), when its features differ
+ * from those it was loaded at (the default plugins and args depend on them); null after errors.
+ */
+export function reloadConfigFlag(
+  ctx: AnyContext,
+  file: string | null | undefined,
+  config: KubeSchedulerConfiguration,
+  loadedAt: Emulation,
+  emulation: Emulation,
+): KubeSchedulerConfiguration | null {
+  return emulation === loadedAt ? config : loadConfigFlag(ctx, file, emulation);
 }
 
 /**

@@ -156,6 +156,26 @@ describe("kubesched simulate --plugin", () => {
     expect(outcomes(door.stdout)).toEqual({ web: "closed-1" });
   });
 
+  it("a package whose stated releases leave out the emulated one gets one warning; it still runs (issue 27)", async () => {
+    const argv = [
+      "simulate",
+      "--plugin",
+      "@acme/label-gate",
+      "--config",
+      "sched.yaml",
+      "--cluster",
+      "cluster.yaml",
+    ];
+    const at135 = await run(project, ...argv, "-o", "json", "--emulated-version", "1.35");
+    expect(at135.code).toBe(0);
+    expect(at135.stderr).toBe(
+      `${labelGateLoad("--plugin")}warning: plugin package @acme/label-gate 1.2.3 implements Kubernetes 1.37 ("kubesched": {"kubernetes": "1.37"} in its package.json), not 1.35, the release kubesched behaves as: its plugins may not behave as 1.35's\n`,
+    );
+    expect(outcomes(at135.stdout)).toEqual({ web: "open-1" });
+    // At 1.37, the release it states: nothing to say. The same for `run`, at its own release.
+    expect((await run(project, ...argv, "-o", "json")).stderr).toBe(labelGateLoad("--plugin"));
+  });
+
   it("without the package, the configuration error says how to load it", async () => {
     const r = await run(project, "simulate", "--config", "sched.yaml", "--cluster", "cluster.yaml");
     expect(r.code).toBe(1);
@@ -277,6 +297,8 @@ describe("kubesched plugins", () => {
       extensionPoints: ["PreFilter", "Filter", "PreScore", "Score", "EnqueueExtensions"],
       args: { kind: "NodeAffinityArgs" },
     });
+    // In-tree plugin packages implement every release kubesched emulates.
+    expect(list.plugins.find((p) => p.name === "NodeAffinity")?.kubernetes).toBe(">=1.33 <=1.37");
     const table = await run(project, "plugins", "--plugin", "@acme/label-gate");
     expect(table.stdout).toMatch(
       /^LabelGate\s+@acme\/label-gate\s+1\.2\.3\s+1\.37\s+--plugin\s+Filter\s+LabelGateArgs$/m,
@@ -298,8 +320,9 @@ describe("the contrib plugins through --plugin (repository examples)", () => {
       "-o",
       "json",
     );
+    // The port tracks scheduler-plugins for Kubernetes 1.35; kubesched behaves as 1.37 by default.
     expect(r.stderr).toMatch(
-      /^loading plugin package @kubesched\/plugin-coscheduling@\S+ from \S+ \(--plugin @kubesched\/plugin-coscheduling\)\n$/,
+      /^loading plugin package @kubesched\/plugin-coscheduling@\S+ from \S+ \(--plugin @kubesched\/plugin-coscheduling\)\nwarning: plugin package @kubesched\/plugin-coscheduling \S+ implements Kubernetes 1\.35 \("kubesched": \{"kubernetes": "1\.35"\} in its package\.json\), not 1\.37, the release kubesched behaves as: its plugins may not behave as 1\.37's\n$/,
     );
     const o = outcomes(r.stdout);
     for (const p of ["training-0", "training-1", "training-2"]) expect(o[p]).toMatch(/^node-/);

@@ -46,7 +46,7 @@ import {
 } from "../serving/secure-serving";
 import { loadConfigFlag, loadKubeConfig, resolvePath } from "./inputs";
 import { writeFile } from "./outputs";
-import { emulationFlags, emulationOf, optionsFlag, pluginFlag } from "./shared-flags";
+import { emulationFlags, emulationOf, optionsFlag, pluginFlag, warnPluginReleases } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
@@ -514,7 +514,8 @@ interface AppliedRun {
  */
 export function applyRunFlags(ctx: RunContext): AppliedRun | null {
   const f = ctx.flags;
-  const emulation = emulationOf(ctx);
+  // As kube-scheduler, its own release unless --emulated-version (not the server's).
+  const emulation = warnPluginReleases(ctx, emulationOf(ctx));
   const { features } = emulation;
   const config = loadConfigFlag(ctx, f.config, emulation);
   if (config === null) return null;

@@ -1,6 +1,6 @@
 // Flags several commands share, declared once with their types (see ../flags.ts).
-import { quantityValue } from "@kubesched/api";
-import { defaultMaxInputBytes, formatByteSize } from "@kubesched/cluster";
+import { quantityValue, versionInfoMinor } from "@kubesched/api";
+import { defaultMaxInputBytes, formatByteSize, type RecordedServerVersion } from "@kubesched/cluster";
 import {
   FeatureGateError,
   type FeatureGateSettings,
@@ -15,6 +15,7 @@ import {
 } from "@kubesched/config";
 import type { Features } from "@kubesched/framework";
 import { choiceFlag, FlagValueError, integer, invalidValue, listFlag, valueFlag } from "../flags";
+import { type LoadedPluginPackage, pluginReleaseWarnings } from "../plugins/plugin-packages";
 
 export const configFlag = valueFlag({
   name: "config",
@@ -182,6 +183,65 @@ export function emulationOf(ctx: {
 }): Emulation {
   const emulation = readEmulation(ctx.flags);
   for (const w of emulation.warnings) ctx.io.stderr(`warning: ${w}\n`);
+  return emulation;
+}
+
+/**
+ * The emulation once the snapshot is loaded: without --emulated-version, the release of the API
+ * server the snapshot records when kubesched emulates it (said on stderr, one line), else the
+ * newest with a warning; `flagged` (what the flags chose) when --emulated-version is given or the
+ * snapshot records no version. Gate warnings of the new release not printed already are printed.
+ */
+export function snapshotEmulation(
+  ctx: {
+    flags: { "emulated-version": string[]; "feature-gates": string[] };
+    io: { stderr(text: string): void };
+    pluginPackages: readonly LoadedPluginPackage[];
+  },
+  flagged: Emulation,
+  recorded: RecordedServerVersion | undefined,
+): Emulation {
+  return warnPluginReleases(ctx, recordedEmulation(ctx, flagged, recorded));
+}
+
+function recordedEmulation(
+  ctx: {
+    flags: { "emulated-version": string[]; "feature-gates": string[] };
+    io: { stderr(text: string): void };
+  },
+  flagged: Emulation,
+  recorded: RecordedServerVersion | undefined,
+): Emulation {
+  if (recorded === undefined || ctx.flags["emulated-version"].some((v) => v.trim() !== "")) return flagged;
+  const { info, origin } = recorded;
+  const minor = versionInfoMinor(info);
+  const release = supportedReleases.find((r) => r === minor);
+  if (release === undefined) {
+    ctx.io.stderr(
+      `warning: ${origin}: the cluster's API server is ${info.gitVersion}, not a release kubesched emulates (${supportedReleases[0]}–${newestRelease}); behaving as ${newestRelease} (--emulated-version chooses)\n`,
+    );
+    return flagged;
+  }
+  ctx.io.stderr(
+    `emulating Kubernetes ${release}, the release of the snapshot's API server (${info.gitVersion}); --emulated-version overrides\n`,
+  );
+  if (release === flagged.release) return flagged;
+  const emulation = readEmulation({ ...ctx.flags, "emulated-version": [release] });
+  const printed = new Set(flagged.warnings);
+  for (const w of emulation.warnings) if (!printed.has(w)) ctx.io.stderr(`warning: ${w}\n`);
+  return emulation;
+}
+
+/**
+ * The emulation a command runs at, once final: the plugin packages loaded that do not implement
+ * its release are warned about, one line each (`snapshotEmulation` calls it; `run` too).
+ */
+export function warnPluginReleases(
+  ctx: { io: { stderr(text: string): void }; pluginPackages: readonly LoadedPluginPackage[] },
+  emulation: Emulation,
+): Emulation {
+  for (const w of pluginReleaseWarnings(ctx.pluginPackages, emulation.release))
+    ctx.io.stderr(`warning: ${w}\n`);
   return emulation;
 }
 

@@ -527,7 +527,7 @@ describe("kubesched simulate --cluster examples/preemption.yaml", () => {
     const crawl = r.pods.find((p) => p.name === "crawl-3")!;
     expect(crawl).toMatchObject({ outcome: "Unschedulable", node: null, nominatedNode: null });
     expect(crawl.message).toBe(
-      "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+      "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
     );
     expect(r.nodes.find((n) => n.name === "worker-1")).toMatchObject({ requested: { cpu: "4" }, pods: 2 });
     expect(r.summary).toMatchObject({ pods: 2, scheduled: 1, unschedulable: 1 });
@@ -994,6 +994,17 @@ describe("kubesched simulate --emulated-version", () => {
     expect(
       await message("--emulated-version", "1.33", "--feature-gates", "DynamicResourceAllocation=true"),
     ).toContain("no new claims to deallocate");
+  });
+
+  it("1.37 drops DynamicResources' clause that 1.34–1.36 add to the message (#140222)", async () => {
+    const message = async (release: string) =>
+      (await simulateAt("--emulated-version", release)).pods.find((p) => p.name === "render-xl")?.message;
+    const at137 =
+      "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.";
+    expect(await message("1.37")).toBe(at137);
+    expect(await message("1.36")).toBe(
+      at137.replace(". preemption: ", ". no new claims to deallocate, preemption: "),
+    );
   });
 
   it("refuses what upstream refuses, on every command", async () => {

@@ -12,7 +12,7 @@ import { renderReport } from "@kubesched/report";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, printErrors } from "./inputs";
+import { loadClusterInput, loadConfigFlag, printErrors, reloadConfigFlag } from "./inputs";
 import { writeFile, writeOutputChunks } from "./outputs";
 import {
   clusterInputFlags,
@@ -111,11 +111,14 @@ export const simulateCommand = defineCommand({
       return 2;
     }
     const explain = ctx.flags.explain === true || podFilter !== undefined;
-    const emulation = emulationOf(ctx);
-    const config = loadConfigFlag(ctx, ctx.flags.config, emulation);
-    if (config === null) return 1;
-    const loaded = await loadClusterInput(ctx);
+    const flagged = emulationOf(ctx);
+    const flaggedConfig = loadConfigFlag(ctx, ctx.flags.config, flagged);
+    if (flaggedConfig === null) return 1;
+    const loaded = await loadClusterInput(ctx, flagged);
     if (loaded === 1 || loaded === 2) return loaded;
+    const { emulation } = loaded;
+    const config = reloadConfigFlag(ctx, ctx.flags.config, flaggedConfig, flagged, emulation);
+    if (config === null) return 1;
     // Each explanation goes to a temporary file as it is recorded and is read back as the output
     // is written, pod by pod: memory does not grow with the pods explained.
     const explainStore = explain ? new SpillExplanationStore() : undefined;

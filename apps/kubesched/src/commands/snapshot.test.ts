@@ -4,8 +4,14 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSnapshotFiles } from "@kubesched/cluster";
-import { FakeApiServer, waitFor } from "@kubesched/kube/testing";
+import {
+  defaultServerVersion,
+  FakeApiServer,
+  type FakeApiServerOptions,
+  waitFor,
+} from "@kubesched/kube/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYAML } from "yaml";
 import { runCli } from "../cli";
 import { writeGeneratedCluster } from "./generated-cluster.test-util";
 import { runCliIn } from "./run-cli.test-util";
@@ -41,12 +47,15 @@ afterAll(async () => {
 });
 
 const run = (...argv: string[]) => runCliIn(tmp, argv);
+/** What a command reading the emulator (a v1.37.0 server by default) says about the release. */
+const emulating137 =
+  "emulating Kubernetes 1.37, the release of the snapshot's API server (v1.37.0); --emulated-version overrides\n";
 
 describe("kubesched snapshot and --kubeconfig", () => {
   it("simulate --kubeconfig --namespace equals simulate --cluster on the written snapshot", async () => {
     const live = await run("simulate", "--kubeconfig", kubeconfig, "--namespace", "team-a", "-o", "json");
     expect(live.code).toBe(0);
-    expect(live.stderr).toBe("");
+    expect(live.stderr).toBe(emulating137);
     const r = JSON.parse(live.stdout) as { pods: { name: string; outcome: string }[] };
     expect(r.pods.map((p) => [p.name, p.outcome])).toEqual([["web", "Scheduled"]]);
 
@@ -154,7 +163,7 @@ describe("the kubeconfig resolved as kubectl does: --kubeconfig, $KUBECONFIG, ~/
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(new RegExp(`^error: \\$KUBECONFIG \\(${env.KUBECONFIG}\\): `));
     const picked = await runIn(env, "simulate", "--context", "fake", "--namespace", "team-a", "-o", "json");
-    expect(picked.stderr).toBe("");
+    expect(picked.stderr).toBe(emulating137);
     expect(picked.code).toBe(0);
     expect((JSON.parse(picked.stdout) as { pods: { name: string }[] }).pods.map((p) => p.name)).toEqual([
       "web",
@@ -276,20 +285,23 @@ describe("kubesched snapshot redacts what a ticket should not carry", () => {
   });
 });
 
-describe("kubesched snapshot at the scale of the examples and of a 5000-node cluster", () => {
-  const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
 
-  /** A fresh API server holding the objects of a snapshot file, and a kubeconfig for it. */
-  async function serve(file: string): Promise<{ server: FakeApiServer; kubeconfig: string }> {
-    const server = await FakeApiServer.start();
-    const cfg = join(tmp, `kubeconfig-${server.kubeConfigYAML().length}-${Date.now()}`);
-    writeFileSync(cfg, server.kubeConfigYAML());
-    for (const { kind, obj } of loadSnapshotFiles([file], root).objects) {
-      server.put(kind, obj as Record<string, unknown>, { silent: true });
-    }
-    return { server, kubeconfig: cfg };
+/** A fresh API server holding the objects of a snapshot file, and a kubeconfig for it. */
+async function serve(
+  file: string,
+  options: FakeApiServerOptions = {},
+): Promise<{ server: FakeApiServer; kubeconfig: string }> {
+  const server = await FakeApiServer.start(options);
+  const cfg = join(tmp, `kubeconfig-${server.url.replace(/\D/g, "")}`);
+  writeFileSync(cfg, server.kubeConfigYAML());
+  for (const { kind, obj } of loadSnapshotFiles([file], root).objects) {
+    server.put(kind, obj as Record<string, unknown>, { silent: true });
   }
+  return { server, kubeconfig: cfg };
+}
 
+describe("kubesched snapshot at the scale of the examples and of a 5000-node cluster", () => {
   it("examples/cluster.yaml served by an API server: snapshot, rerun offline, same result as --cluster", async () => {
     const { server, kubeconfig: cfg } = await serve("examples/cluster.yaml");
     let directOut = "";
@@ -376,9 +388,145 @@ describe("kubesched snapshot with DRA objects", () => {
       ]);
       const offline = await run("simulate", "--cluster", "dra-snap.yaml", "-o", "json");
       expect(offline.code).toBe(0);
-      expect(offline.stderr).toBe("warning: no pending pods (pods without spec.nodeName) in dra-snap.yaml\n");
+      expect(offline.stderr).toBe(
+        `${emulating137}warning: no pending pods (pods without spec.nodeName) in dra-snap.yaml\n`,
+      );
     } finally {
       await dra.close();
     }
   }, 60_000);
+});
+
+// issue 27 item 2: the snapshot records the server's /version; the simulators behave as that release.
+describe("the snapshot knows its Kubernetes version", () => {
+  const at = (gitVersion: string, minor: string) => ({
+    ...defaultServerVersion,
+    minor,
+    emulationMinor: minor,
+    gitVersion,
+  });
+  const note = (release: string, gitVersion: string) =>
+    `emulating Kubernetes ${release}, the release of the snapshot's API server (${gitVersion}); --emulated-version overrides\n`;
+  /** The 1.33 message of examples/cluster.yaml's render-xl: no DynamicResources in the default profile. */
+  const renderXl133 =
+    "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.";
+  const renderXl = (stdout: string) =>
+    (JSON.parse(stdout) as { pods: { name: string; message: string }[] }).pods.find(
+      (p) => p.name === "render-xl",
+    )?.message;
+
+  it("snapshot writes one v1 List whose metadata records /version; simulate, capacity, diff and why on it behave as that release and say so", async () => {
+    const { server, kubeconfig: cfg } = await serve("examples/cluster.yaml", {
+      version: at("v1.33.5", "33"),
+    });
+    try {
+      const snap = await run("snapshot", "--kubeconfig", cfg, "--out", "snap-133.yaml");
+      expect(snap).toMatchObject({ code: 0, stderr: "read 22 objects\n" });
+      // The shape kubectl get -o yaml writes: kubectl and client libraries read its items.
+      const list = parseYAML(readFileSync(join(tmp, "snap-133.yaml"), "utf8")) as {
+        apiVersion: string;
+        kind: string;
+        metadata: { annotations: Record<string, string> };
+        items: unknown[];
+      };
+      expect([list.apiVersion, list.kind, list.items.length]).toEqual(["v1", "List", 22]);
+      expect(JSON.parse(list.metadata.annotations["kubesched.io/server-version"] ?? "")).toEqual(
+        at("v1.33.5", "33"),
+      );
+
+      const offline = await run("simulate", "--cluster", "snap-133.yaml", "-o", "json");
+      expect(offline.code).toBe(0);
+      expect(offline.stderr).toBe(note("1.33", "v1.33.5"));
+      expect(renderXl(offline.stdout)).toBe(renderXl133);
+      // Read live, the same release and the same result.
+      const live = await run("simulate", "--kubeconfig", cfg, "-o", "json");
+      expect(live.stderr).toBe(note("1.33", "v1.33.5"));
+      expect(live.stdout).toBe(offline.stdout);
+      // Gates are checked at the snapshot's release, as upstream checks them at the emulated one.
+      const gate = await run(
+        "simulate",
+        "--cluster",
+        "snap-133.yaml",
+        "--feature-gates",
+        "OpportunisticBatching=false",
+      );
+      expect(gate.code).toBe(2);
+      expect(gate.stderr).toContain(
+        `${note("1.33", "v1.33.5")}error: invalid argument "OpportunisticBatching=false" for "--feature-gates" flag: cannot set feature gate OpportunisticBatching to false, feature is PreAlpha at emulated version 1.33`,
+      );
+      // An explicit --emulated-version wins, silently.
+      const at135 = await run(
+        "simulate",
+        "--cluster",
+        "snap-133.yaml",
+        "-o",
+        "json",
+        "--emulated-version",
+        "1.35",
+      );
+      expect(at135.stderr).toBe("");
+      expect(renderXl(at135.stdout)).toContain(". no new claims to deallocate, preemption: ");
+
+      for (const argv of [
+        ["capacity", "--pod", "examples/workloads/web-pod.yaml"],
+        ["diff", "--config", "default", "--config", "examples/config/bin-packing.yaml"],
+        ["why", "default/render-xl"],
+      ]) {
+        const r = await runCliIn(root, [...argv, "--cluster", join(tmp, "snap-133.yaml"), "-o", "json"]);
+        expect(r.stderr, argv[0]).toBe(note("1.33", "v1.33.5"));
+      }
+      const why = await runCliIn(root, ["why", "default/render-xl", "--cluster", join(tmp, "snap-133.yaml")]);
+      expect(why.stdout).not.toContain("no new claims to deallocate");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a release kubesched does not emulate: the newest, with one warning; a vendor build's version is read", async () => {
+    const { server, kubeconfig: cfg } = await serve("examples/cluster.yaml", {
+      version: at("v1.31.4", "31"),
+    });
+    try {
+      const r = await run("simulate", "--kubeconfig", cfg, "-o", "json");
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(
+        `warning: ${cfg} (API server).json: the cluster's API server is v1.31.4, not a release kubesched emulates (1.33–1.37); behaving as 1.37 (--emulated-version chooses)\n`,
+      );
+      // 1.37's message: without DynamicResources' PostFilter clause (#140222), as 1.33's.
+      expect(renderXl(r.stdout)).toBe(renderXl133);
+      server.setVersion({ ...at("v1.34.1-eks-3cfe0ce", "34+"), emulationMajor: "", emulationMinor: "" });
+      const eks = await run("simulate", "--kubeconfig", cfg, "-o", "json");
+      expect(eks.stderr).toBe(note("1.34", "v1.34.1-eks-3cfe0ce"));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a server that does not serve /version: a warning, and the snapshot records none", async () => {
+    const { server, kubeconfig: cfg } = await serve("examples/cluster.yaml", { version: null });
+    try {
+      const snap = await run("snapshot", "--kubeconfig", cfg, "--out", "snap-none.yaml");
+      expect(snap.code).toBe(0);
+      expect(snap.stderr).toBe(
+        `warning: ${cfg}: cannot read the server's /version (GET /version: the server could not find the requested resource); the snapshot records no Kubernetes version\nread 22 objects\n`,
+      );
+      expect(readFileSync(join(tmp, "snap-none.yaml"), "utf8")).not.toContain("kubesched.io/server-version");
+      const offline = await run("simulate", "--cluster", "snap-none.yaml", "-o", "json");
+      expect(offline.stderr).toBe("");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a malformed recorded version is an error naming the field", async () => {
+    writeFileSync(
+      join(tmp, "bad-version.yaml"),
+      "apiVersion: v1\nkind: List\nmetadata:\n  annotations:\n    kubesched.io/server-version: v1.35.0\nitems: []\n",
+    );
+    const r = await run("simulate", "--cluster", "bad-version.yaml");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: bad-version.yaml: document 1: metadata.annotations["kubesched.io/server-version"]: invalid JSON; expected the JSON of an API server\'s /version\n',
+    );
+  });
 });

@@ -1,7 +1,8 @@
-// kubesched snapshot: what --kubeconfig reads from the API server, written as multi-document
-// YAML, so a simulate/capacity/diff run can be repeated offline with --cluster. What a ticket
-// should not carry is redacted unless --no-redact (@kubesched/cluster's redactObject).
-import { redactObject } from "@kubesched/cluster";
+// kubesched snapshot: what --kubeconfig reads from the API server, written as one `kind: List`
+// (YAML) recording the server's /version, so a simulate/capacity/diff run can be repeated offline
+// with --cluster at the cluster's release. What a ticket should not carry is redacted unless
+// --no-redact (@kubesched/cluster's redactObject).
+import { redactObject, snapshotList } from "@kubesched/cluster";
 import { defineCommand } from "../cli";
 import { boolFlag } from "../flags";
 import { readClusterFlag } from "./inputs";
@@ -25,7 +26,8 @@ export const snapshotCommand = defineCommand({
     if (read === null) return 1;
     const { objects } = read;
     if (ctx.flags["no-redact"] !== true) for (const o of objects) redactObject(o);
-    const text = objects.map((o) => `---\n${toYAML(o)}`).join("");
+    // One List, as `kubectl get -o yaml` writes, whose metadata records the server's /version.
+    const text = toYAML(snapshotList(objects, read.serverVersion));
     if (!writeOutput(ctx, ctx.flags.out, text)) return 1;
     ctx.io.stderr(`read ${objects.length} objects\n`);
     return 0;

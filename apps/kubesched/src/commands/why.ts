@@ -7,7 +7,7 @@ import { renderReport } from "@kubesched/report";
 import { formatFilterDetail } from "@kubesched/runtime";
 import { defineCommand } from "../cli";
 import { boolFlag, integer, valueFlag } from "../flags";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
+import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, reloadConfigFlag } from "./inputs";
 import { formatted, writeFile, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
@@ -150,11 +150,14 @@ export const whyCommand = defineCommand({
       ctx.io.stderr(`error: ${arg}: use NAMESPACE/NAME\n`);
       return 2;
     }
-    const emulation = emulationOf(ctx);
-    const config = loadConfigFlag(ctx, ctx.flags.config, emulation);
-    if (config === null) return 1;
-    const loaded = await loadClusterInput(ctx);
+    const flagged = emulationOf(ctx);
+    const flaggedConfig = loadConfigFlag(ctx, ctx.flags.config, flagged);
+    if (flaggedConfig === null) return 1;
+    const loaded = await loadClusterInput(ctx, flagged);
     if (loaded === 1 || loaded === 2) return loaded;
+    const { emulation } = loaded;
+    const config = reloadConfigFlag(ctx, ctx.flags.config, flaggedConfig, flagged, emulation);
+    if (config === null) return 1;
     const objects = [...loaded.objects];
     let target: { namespace: string; name: string };
     if (file !== undefined) {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { releaseInRange } from "@kubesched/config";
 import type { PluginDescriptor, Registry } from "@kubesched/framework";
 import { resolve as resolveImport } from "import-meta-resolve";
 import semver from "semver";
@@ -22,7 +23,10 @@ export interface LoadedPluginPackage {
   dir: string;
   /** `peerDependencies["@kubesched/framework"]`. */
   frameworkRange: string;
-  /** `kubesched.kubernetes`: the Kubernetes minor whose semantics it tracks. */
+  /**
+   * `kubesched.kubernetes`: the Kubernetes releases it implements, one (`1.35`) or a range
+   * (`>=1.33 <=1.37`); checked against the emulated release (`pluginReleaseWarnings`).
+   */
   kubernetes: string | null;
   /** Where it was named: "--plugin" or the options file. */
   from: string;
@@ -339,4 +343,28 @@ export function splitSpecs(values: readonly string[]): string[] {
     .flatMap((v) => v.split(","))
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * One warning per loaded plugin package whose stated releases (`"kubesched": {"kubernetes": ...}`
+ * in its package.json) leave out the release kubesched behaves as, or cannot be read. A warning,
+ * not an error: the package loads and runs (its framework peer range, checked at load, is what
+ * guards the API), but its plugins may behave as another release does.
+ */
+export function pluginReleaseWarnings(packages: readonly LoadedPluginPackage[], release: string): string[] {
+  const out: string[] = [];
+  for (const p of packages) {
+    if (p.kubernetes === null) continue;
+    const stated = `"kubesched": {"kubernetes": ${JSON.stringify(p.kubernetes)}}`;
+    const inRange = releaseInRange(p.kubernetes, release);
+    if (inRange === null)
+      out.push(
+        `plugin package ${p.name} ${p.version}: ${stated} in its package.json is not a release (1.35) or a range of releases (>=1.33 <=1.37)`,
+      );
+    else if (!inRange)
+      out.push(
+        `plugin package ${p.name} ${p.version} implements Kubernetes ${p.kubernetes} (${stated} in its package.json), not ${release}, the release kubesched behaves as: its plugins may not behave as ${release}'s`,
+      );
+  }
+  return out;
 }

@@ -2,7 +2,7 @@
 // answered 500 or cut), requests cut before they are served, and the status each was answered.
 import { makePod } from "@kubesched/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FakeApiServer, waitFor } from "../testing";
+import { defaultServerVersion, FakeApiServer, waitFor } from "../testing";
 
 let server: FakeApiServer;
 
@@ -65,5 +65,28 @@ describe("faults", () => {
     server.releaseHung();
     expect(await answer).toBe(503);
     expect(hung.status).toBe(503);
+  });
+});
+
+describe("GET /version", () => {
+  it("answers a v1.37.0 server by default, what the test configures, or 404", async () => {
+    const api = await FakeApiServer.start({
+      version: { ...defaultServerVersion, gitVersion: "v1.35.1", minor: "35" },
+    });
+    try {
+      const get = () =>
+        fetch(`${api.url}/version`).then(async (r) => ({ status: r.status, body: await r.json() }));
+      expect(await get()).toMatchObject({ status: 200, body: { gitVersion: "v1.35.1", minor: "35" } });
+      api.setVersion(null);
+      expect((await get()).status).toBe(404);
+    } finally {
+      await api.close();
+    }
+    const plain = await FakeApiServer.start();
+    try {
+      expect(await fetch(`${plain.url}/version`).then((r) => r.json())).toEqual(defaultServerVersion);
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -13,6 +13,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
+import type { VersionInfo } from "@kubesched/api";
 import { DelegatedAuth } from "./auth";
 import { collections, keyOf } from "./collections";
 import { listAnswer } from "./list";
@@ -26,7 +27,29 @@ import { bind, create, notFound, patch, patchStatus, remove, replace } from "./w
 export interface FakeApiServerOptions extends WatchOptions {
   /** List with resourceVersion=0 ignores `limit`, as the API server's watch cache (default true). */
   watchCacheIgnoresLimit?: boolean;
+  /**
+   * What `GET /version` answers (default `defaultServerVersion`, a v1.37.0 server); null: 404, as
+   * a server that does not serve it. `setVersion` changes it later.
+   */
+  version?: VersionInfo | null;
 }
+
+/** The emulator's default /version: an upstream v1.37.0 build. */
+export const defaultServerVersion: VersionInfo = {
+  major: "1",
+  minor: "37",
+  emulationMajor: "1",
+  emulationMinor: "37",
+  minCompatibilityMajor: "1",
+  minCompatibilityMinor: "36",
+  gitVersion: "v1.37.0",
+  gitCommit: "0000000000000000000000000000000000000000",
+  gitTreeState: "clean",
+  buildDate: "2026-08-26T00:00:00Z",
+  goVersion: "go1.26.0",
+  compiler: "gc",
+  platform: "linux/amd64",
+};
 
 interface Hung {
   res: http.ServerResponse;
@@ -43,12 +66,14 @@ export class FakeApiServer {
   private readonly faults: Fault[] = [];
   private readonly hung = new Set<Hung>();
   private readonly sockets = new Set<Socket>();
+  private version: VersionInfo | null;
 
   private constructor(
     private readonly server: http.Server,
     readonly url: string,
     private readonly options: FakeApiServerOptions,
   ) {
+    this.version = options.version === undefined ? defaultServerVersion : options.version;
     this.store = new ObjectStore((kind, entry) => this.watches.broadcast(kind, entry));
     this.watches = new Watches(this.store, options);
   }
@@ -104,6 +129,11 @@ export class FakeApiServer {
       "current-context: fake",
       "",
     ].join("\n");
+  }
+
+  /** What `GET /version` answers from now on; null: 404. */
+  setVersion(version: VersionInfo | null): void {
+    this.version = version;
   }
 
   /** The current resourceVersion (etcd revision). */
@@ -339,6 +369,11 @@ export class FakeApiServer {
   /** The answer to a request; undefined for a watch, which answers on `res` itself. */
   private route(r: RecordedRequest, res: http.ServerResponse): Answer | undefined {
     const segs = r.path.split("/").filter(Boolean);
+    if (r.path === "/version" && r.method === "GET") {
+      return this.version
+        ? ok(200, this.version)
+        : failure(404, "the server could not find the requested resource");
+    }
     const gvLen = segs[0] === "api" ? 2 : 3;
     const gv = segs.slice(0, gvLen).join("/");
     let rest = segs.slice(gvLen);

@@ -77,6 +77,8 @@ interface Setup {
   extenders?: Extender[];
   /** Gate SchedulerAsyncPreemption (default: on, as the release default). */
   asyncPreemption?: boolean;
+  /** The release emulated (default the framework's). */
+  kubernetesVersion?: string;
 }
 
 async function setup(s: Setup): Promise<{ h: PluginHarness; pl: DefaultPreemption }> {
@@ -91,6 +93,7 @@ async function setup(s: Setup): Promise<{ h: PluginHarness; pl: DefaultPreemptio
     ...(s.nominatedPods ? { nominatedPods: s.nominatedPods } : {}),
     ...(s.extenders ? { extenders: s.extenders } : {}),
     ...(s.asyncPreemption !== undefined ? { features: { enableAsyncPreemption: s.asyncPreemption } } : {}),
+    ...(s.kubernetesVersion !== undefined ? { kubernetesVersion: s.kubernetesVersion } : {}),
   });
   return { h, pl: h.plugin as DefaultPreemption };
 }
@@ -111,6 +114,13 @@ function topologyNode(spec: string, capacity: Record<string, string>): Node {
 const names = (pods: readonly Pod[]): string[] => pods.map((p) => p.metadata?.name ?? "");
 
 describe("TestPostFilter", () => {
+  // 1.37's table (kubernetes/kubernetes#140180): a successful preemption says where and how many.
+  const found = (node: string, victims: number) => ({
+    code: "Success",
+    reasons: [
+      `preemption: found a potential placement for pod on node ${node}, preempting ${victims} victims`,
+    ],
+  });
   const onePodRes = { pods: "1" };
   const nodeRes = { cpu: "200m", memory: "400" };
   const tests: Array<{
@@ -131,7 +141,7 @@ describe("TestPostFilter", () => {
       nodes: [makeNode().name("node1").capacity(onePodRes).obj()],
       filteredNodesStatuses: nodeToStatus({ node1: unsched() }, uau()),
       wantResult: "node1",
-      wantStatus: { code: "Success", reasons: [] },
+      wantStatus: found("node1", 1),
     },
     {
       name: "pod with tied priority is still unschedulable",
@@ -182,7 +192,7 @@ describe("TestPostFilter", () => {
       ],
       filteredNodesStatuses: nodeToStatus({ node1: unsched(), node2: unsched() }, uau()),
       wantResult: "node2",
-      wantStatus: { code: "Success", reasons: [] },
+      wantStatus: found("node2", 1),
     },
     {
       name: "pod can be made schedulable on minHighestPriority node",
@@ -234,7 +244,7 @@ describe("TestPostFilter", () => {
       ],
       filteredNodesStatuses: nodeToStatus({ node1: unsched(), node2: unsched() }, uau()),
       wantResult: "node2",
-      wantStatus: { code: "Success", reasons: [] },
+      wantStatus: found("node2", 1),
     },
     {
       name: "preemption result filtered out by extenders",
@@ -250,7 +260,7 @@ describe("TestPostFilter", () => {
       filteredNodesStatuses: nodeToStatus({ node1: unsched(), node2: unsched() }, uau()),
       extender: new FakeExtender("FakeExtender1", [node1PredicateExtender]),
       wantResult: "node1",
-      wantStatus: { code: "Success", reasons: [] },
+      wantStatus: found("node1", 1),
     },
     {
       name: "no candidate nodes found, no enough resource after removing low priority pods",
@@ -341,9 +351,25 @@ describe("TestPostFilter", () => {
       ],
       filteredNodesStatuses: nodeToStatus({ node1: unsched(), node2: unsched() }, uau()),
       wantResult: "node2",
-      wantStatus: { code: "Success", reasons: [] },
+      wantStatus: found("node2", 1),
     },
   ];
+
+  it("before 1.37, a successful preemption returns Success without a message (1.36's table)", async () => {
+    const tt = tests[0] as (typeof tests)[number];
+    const { h, pl } = await setup({
+      nodes: tt.nodes,
+      pods: tt.pods,
+      preemptor: tt.pod,
+      extraPlugins: [nodeResourcesFitPlugin, testPlugin],
+      kubernetesVersion: "1.36",
+    });
+    const state = h.newCycleState();
+    h.runPreFilter(state, tt.pod);
+    const { result, status } = await pl.postFilter(state, tt.pod, tt.filteredNodesStatuses);
+    expect(statusSummary(status)).toEqual({ code: "Success", reasons: [] });
+    expect(result?.nominatingInfo?.nominatedNodeName).toBe("node1");
+  });
 
   for (const tt of tests) {
     it(tt.name, async () => {
@@ -2329,10 +2355,15 @@ describe("DefaultPreemption prepares the candidate", () => {
     return { h, pl, activated, ...out };
   };
   const calls = (h: PluginHarness) => h.client.calls.map((c) => [c.verb, c.pod.metadata?.name]);
+  /** 1.37's Success status of a preemption that chose node1 for one victim (#140180). */
+  const foundOnNode1 = {
+    code: "Success",
+    reasons: ["preemption: found a potential placement for pod on node node1, preempting 1 victims"],
+  };
 
   it("clears the nomination of lower-priority pods nominated to the node", async () => {
     const { h, result, status } = await preemptOnNode1(false, false);
-    expect(statusSummary(status)).toEqual({ code: "Success", reasons: [] });
+    expect(statusSummary(status)).toEqual(foundOnNode1);
     expect(result?.nominatingInfo?.nominatedNodeName).toBe("node1");
     expect(calls(h)).toEqual([
       ["patchStatus", "p1"],
@@ -2351,7 +2382,7 @@ describe("DefaultPreemption prepares the candidate", () => {
 
   it("async: nominates, holds the preemptor at PreEnqueue until done; clears nominations first, then preempts", async () => {
     const { h, pl, result, status, activated } = await preemptOnNode1(true, false);
-    expect(statusSummary(status)).toEqual({ code: "Success", reasons: [] });
+    expect(statusSummary(status)).toEqual(foundOnNode1);
     expect(result?.nominatingInfo?.nominatedNodeName).toBe("node1");
     expect(pl.preEnqueue(preemptor)?.message()).toBe(
       "waiting for the preemption for this pod to be finished",
@@ -2368,7 +2399,7 @@ describe("DefaultPreemption prepares the candidate", () => {
 
   it("async: an API error leaves the nomination and activates the preemptor", async () => {
     const { pl, result, status, activated } = await preemptOnNode1(true, true);
-    expect(statusSummary(status)).toEqual({ code: "Success", reasons: [] });
+    expect(statusSummary(status)).toEqual(foundOnNode1);
     expect(result?.nominatingInfo?.nominatedNodeName).toBe("node1");
     await pl.evaluator.executor.settled();
     expect(activated).toEqual(["p"]);

@@ -38,9 +38,10 @@ describe("TestPlugin", () => {
       code: "Skip",
       reasons: [],
     });
+    // 1.37 (kubernetes/kubernetes#140222): Unschedulable without the no-op reason.
     expect(statusSummary(pl.postFilter(state, pod, new NodeToStatus()).status)).toEqual({
       code: "Unschedulable",
-      reasons: ["no new claims to deallocate"],
+      reasons: [],
     });
     expect(statusSummary(pl.preScore(state, pod, nodeInfos))).toEqual({
       code: "Skip",
@@ -52,6 +53,20 @@ describe("TestPlugin", () => {
       reasons: [],
     });
     expect(await pl.preBind(state, pod, "worker")).toBeNull();
+  });
+
+  it("empty, 1.34–1.36: PostFilter says there are no new claims to deallocate", async () => {
+    const at136 = await createPluginHarness({
+      plugin: dynamicResourcesPlugin,
+      nodes: [makeNode().name("worker").obj()],
+      kubernetesVersion: "1.36",
+    });
+    const pod = makePod().name("my-pod").namespace("default").obj();
+    const state = at136.newCycleState();
+    expect(statusSummary(preFilter(state, pod))).toEqual({ code: "Skip", reasons: [] });
+    expect(
+      statusSummary((at136.plugin as DynamicResources).postFilter(state, pod, new NodeToStatus()).status),
+    ).toEqual({ code: "Unschedulable", reasons: ["no new claims to deallocate"] });
   });
 
   it("claim-reference, missing claim: gated in PreEnqueue", () => {

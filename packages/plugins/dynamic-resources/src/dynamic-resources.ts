@@ -10,9 +10,11 @@ import {
   type ClusterEventWithHint,
   Code,
   type CycleState,
+  defaultKubernetesVersion,
   type EnqueueExtensions,
   EventResource,
   type FilterPlugin,
+  minorOf,
   type NodeInfo,
   type NodeToStatus,
   type PostFilterOutput,
@@ -116,7 +118,16 @@ export class DynamicResources
     EnqueueExtensions,
     SignPlugin
 {
-  constructor(readonly args: DynamicResourcesArgs) {}
+  /** Whether PostFilter's no-op outcomes carry their reason (1.34–1.36; gone in 1.37, #140222). */
+  private readonly postFilterReasons: boolean;
+
+  constructor(
+    readonly args: DynamicResourcesArgs,
+    /** The release behaved as (`handle.kubernetesVersion()`): PostFilter's wording depends on it. */
+    kubernetesVersion: string = defaultKubernetesVersion,
+  ) {
+    this.postFilterReasons = minorOf(kubernetesVersion) < 37;
+  }
 
   name(): string {
     return name;
@@ -189,9 +200,16 @@ export class DynamicResources
     return null;
   }
 
-  /** Deallocation of claims allocated for this pod would free devices; there are none. */
+  /**
+   * Deallocation of claims allocated for this pod would free devices; there are none. Through
+   * 1.36 the status says so, and FitErrors read `... no new claims to deallocate, preemption: ...`;
+   * 1.37 keeps the status but not the reason (kubernetes/kubernetes#140222: logged at V(5)).
+   */
   postFilter(_state: CycleState, _pod: Pod, _m: NodeToStatus): PostFilterOutput {
-    return { result: null, status: new Status(Code.Unschedulable, ErrReasonNoNewClaimsToDeallocate) };
+    const status = this.postFilterReasons
+      ? new Status(Code.Unschedulable, ErrReasonNoNewClaimsToDeallocate)
+      : new Status(Code.Unschedulable);
+    return { result: null, status };
   }
 
   preScore(_state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[]): Status | null {

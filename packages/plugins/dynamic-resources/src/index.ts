@@ -17,6 +17,6 @@ export { ErrAPIUnsupported, ErrClaimNotFound, ErrReasonNoNewClaimsToDeallocate }
 export const dynamicResourcesPlugin: PluginDescriptor<DynamicResourcesArgs> =
   definePlugin<DynamicResourcesArgs>({
     name,
-    factory: (args) => new DynamicResources(args),
+    factory: (args, handle) => new DynamicResources(args, handle.kubernetesVersion()),
     args: dynamicResourcesArgsSpec,
   });
