@@ -145,33 +145,68 @@ export const cliRows: CliRow[] = [
     },
   },
   {
-    name: "cli/why",
-    args: (cluster, out) => ["why", tooBigPod, "--cluster", cluster, "-o", "json", "--out", out],
+    // Every reason on every node: the diagnosis and the preemption dry run, without the fix search.
+    name: "cli/why --no-fixes",
+    args: (cluster, out) => [
+      "why",
+      tooBigPod,
+      "--cluster",
+      cluster,
+      "--no-fixes",
+      "-o",
+      "json",
+      "--out",
+      out,
+    ],
     maxSeconds: 10,
     maxRssMB: null,
+    verify: (out, o) => whyProblems(readWhy(out), o),
+  },
+  {
+    // The same with verified fixes, as `why` runs by default: each candidate is a simulate of the
+    // changed cluster with every pending pod, within the default 60 s wall-clock budget.
+    name: "cli/why",
+    args: (cluster, out) => ["why", tooBigPod, "--cluster", cluster, "-o", "json", "--out", out],
+    maxSeconds: 90,
+    maxRssMB: null,
     verify(out, o) {
-      const r = JSON.parse(readFileSync(out, "utf8")) as {
-        summary: { nodes: number; feasible: number };
-        groups: { count: number; reason: string }[];
-        nodes: { rejections: { reasons: string[] }[] }[];
-        preemption: { eligible: boolean; notHelpful: unknown[] };
-      };
-      const problems: string[] = [];
-      if (r.summary.nodes !== o.nodes) problems.push(`summary.nodes ${r.summary.nodes}, not ${o.nodes}`);
-      if (r.summary.feasible !== 0) problems.push(`${r.summary.feasible} nodes feasible, not 0`);
-      const withReason = r.nodes.filter((n) =>
-        n.rejections.some((j) => j.reasons.includes("Insufficient cpu")),
-      );
-      if (withReason.length !== o.nodes)
-        problems.push(`${withReason.length} nodes give Insufficient cpu, not ${o.nodes}`);
-      const grouped = r.groups.reduce((a, g) => a + g.count, 0);
-      if (grouped < o.nodes) problems.push(`the groups hold ${grouped} nodes, not ${o.nodes}`);
-      if (r.preemption.notHelpful.length !== o.nodes)
-        problems.push(`preemption: ${r.preemption.notHelpful.length} nodes not helpful, not ${o.nodes}`);
+      const r = readWhy(out);
+      const problems = whyProblems(r, o);
+      if (!r.fixSearch) problems.push("no fixSearch: the fix search did not run");
+      else if ((r.fixes ?? []).length === 0 && !r.fixSearch.exhausted)
+        problems.push("no fix found although the search was not cut short");
       return problems;
     },
   },
 ];
+
+interface WhyRowReport {
+  summary: { nodes: number; feasible: number };
+  groups: { count: number; reason: string }[];
+  nodes: { rejections: { reasons: string[] }[] }[];
+  preemption: { eligible: boolean; notHelpful: unknown[] };
+  fixes?: { node: string }[];
+  fixSearch?: { exhausted: boolean; tried: number };
+}
+
+function readWhy(out: string): WhyRowReport {
+  return JSON.parse(readFileSync(out, "utf8")) as WhyRowReport;
+}
+
+/** What every why row checks: every node rejects the too-big pod for cpu, grouped, preemption on each. */
+function whyProblems(r: WhyRowReport, o: SchedulingBasicSnapshotOptions): string[] {
+  const problems: string[] = [];
+  if (r.summary.nodes !== o.nodes) problems.push(`summary.nodes ${r.summary.nodes}, not ${o.nodes}`);
+  if (r.summary.feasible !== 0) problems.push(`${r.summary.feasible} nodes feasible, not 0`);
+  const withReason = r.nodes.filter((n) => n.rejections.some((j) => j.reasons.includes("Insufficient cpu")));
+  if (withReason.length !== o.nodes)
+    problems.push(`${withReason.length} nodes give Insufficient cpu, not ${o.nodes}`);
+  const grouped = r.groups.reduce((a, g) => a + g.count, 0);
+  if (grouped < o.nodes) problems.push(`the groups hold ${grouped} nodes, not ${o.nodes}`);
+  if (r.preemption.notHelpful.length !== o.nodes)
+    problems.push(`preemption: ${r.preemption.notHelpful.length} nodes not helpful, not ${o.nodes}`);
+  return problems;
+}
 
 /** The cluster at `scale` (1: the workload's size), with the too-big pod. */
 export function cliRowsCluster(scale: number): SchedulingBasicSnapshotOptions {
