@@ -245,10 +245,11 @@ describe.skipIf(!executablePath && !process.env.CI)(
         logger: recordingLogger(),
         objects: loadSnapshotFiles(["examples/cluster.yaml"], root).objects,
         pod: { namespace: "default", name: "render-xl" },
+        fixes: { budgetSeconds: 60, maxFixes: 5 },
       });
     }
 
-    it("kubesched why --report: render-xl's pod view, the reasons grouped, every node's rejections, preemption", async () => {
+    it("kubesched why --report: render-xl's pod view, the reasons grouped, every node's rejections, preemption, the verified fixes", async () => {
       const r = await whyRenderXL();
       const { page, errors } = await open(
         "why.html",
@@ -300,8 +301,13 @@ describe.skipIf(!executablePath && !process.env.CI)(
       expect(await page.locator("#why-not-helpful-table tbody tr").count()).toBe(
         r.preemption.notHelpful.length,
       );
-      // No fixes in this report: no fixes section.
-      expect(await page.locator("#why-fixes").count()).toBe(0);
+      // The verified fixes `why` found, smallest first, each with the node the pod lands on.
+      expect(r.fixes?.length).toBeGreaterThanOrEqual(2);
+      const fixes = page.locator("#why-fixes-table tbody tr");
+      expect(await fixes.count()).toBe(r.fixes?.length);
+      for (const [i, f] of (r.fixes ?? []).entries()) {
+        expect(await fixes.nth(i).locator("td.name").textContent()).toBe(f.node);
+      }
       expect(errors).toEqual([]);
       await page.close();
     });
