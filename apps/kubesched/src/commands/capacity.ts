@@ -1,12 +1,11 @@
 // kubesched capacity: how many more replicas of a pod fit, where they go, and why the next one
 // does not: kubernetes-sigs/cluster-capacity's question on the simulate path, with a versioned
 // output (kubesched.io/v1alpha1 CapacityReport, JSON Schema from `--schema`).
-import type { Pod } from "@kubesched/api";
 import { AdmissionError, type CapacityReport, capacity, capacityReportSchema } from "@kubesched/cluster";
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors } from "./inputs";
+import { loadClusterInput, loadConfigFlag, loadPodTemplates, printErrors } from "./inputs";
 import { formatted, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
@@ -78,17 +77,8 @@ export const capacityCommand = defineCommand({
     if (config === null) return 1;
     const loaded = await loadClusterInput(ctx);
     if (loaded === 1 || loaded === 2) return loaded;
-    const templates: Pod[] = [];
-    for (const f of podFiles) {
-      const t = loadObjectsFlag(ctx, [f], ctx.flags["max-input-size"]);
-      if (t === null) return 1;
-      const pods = t.objects.filter((o) => o.kind === "Pod");
-      if (pods.length !== 1 || t.objects.length !== 1) {
-        ctx.io.stderr(`error: ${f}: expected exactly one Pod, found ${t.objects.length} object(s)\n`);
-        return 1;
-      }
-      templates.push(pods[0]?.obj as Pod);
-    }
+    const templates = loadPodTemplates(ctx, podFiles, ctx.flags["max-input-size"]);
+    if (templates === null) return 1;
     let report: CapacityReport;
     // The snapshot's pending pods, then the replicas: how many is what capacity finds out.
     const progress = startProgress(ctx, ctx.flags.progress, {

@@ -1,0 +1,7 @@
+// The sweep's worker thread in a checkout, which has no build: sweep-worker.ts through tsx's
+// require hook. Node 20 applies `--import` loaders and module.register() hooks to the main
+// thread only, so a worker thread cannot import TypeScript the way bin/kubesched.js does; the
+// require hook is the thread's own. The published package runs dist/sweep-worker.js and does not
+// ship this file.
+require("tsx/cjs/api").register();
+module.exports = require("./sweep-worker.ts");
