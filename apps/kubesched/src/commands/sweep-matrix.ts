@@ -143,9 +143,9 @@ export interface SweepCell {
 /** Checks across fields the declaration cannot state: known releases, unique values, pool templates. */
 function crossFieldErrors(m: SweepMatrix): FieldError[] {
   const errors: FieldError[] = [];
-  const unique = (field: string, values: readonly unknown[]) => {
+  const unique = (field: string, values: readonly unknown[], sub = "") => {
     values.forEach((v, i) => {
-      if (values.indexOf(v) !== i) errors.push(fieldErrors.duplicate(`${field}[${i}]`, v));
+      if (values.indexOf(v) !== i) errors.push(fieldErrors.duplicate(`${field}[${i}]${sub}`, v));
     });
   };
   unique("snapshots", m.snapshots);
@@ -154,6 +154,7 @@ function crossFieldErrors(m: SweepMatrix): FieldError[] {
   unique(
     "pools",
     m.pools.map((p) => p.name),
+    ".name",
   );
   m.emulatedVersions.forEach((v, i) => {
     try {
@@ -203,15 +204,15 @@ export function parseSweepMatrix(text: string, file: string, dir: string): Sweep
     errors.push(fieldErrors.notSupported("apiVersion", raw.apiVersion, [sweepApiVersion]));
   if (raw.kind !== sweepMatrixKind)
     errors.push(fieldErrors.notSupported("kind", raw.kind, [sweepMatrixKind]));
-  const decoded = sweepMatrix.decode(raw, "", errors);
+  // Decoding leaves out what it reported; the rest is defaulted and checked too, so that one run
+  // reports every problem.
+  const matrix = sweepMatrix.withDefaults(sweepMatrix.decode(raw, "", errors));
+  const rules = sweepMatrix.validate(matrix, "");
+  errors.push(...rules);
+  if (rules.length === 0) errors.push(...crossFieldErrors(matrix));
   if (errors.length === 0) {
-    const matrix = sweepMatrix.withDefaults(decoded);
-    errors.push(...sweepMatrix.validate(matrix, ""));
-    if (errors.length === 0) errors.push(...crossFieldErrors(matrix));
-    if (errors.length === 0) {
-      const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-      return { file, dir, hash, matrix };
-    }
+    const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
+    return { file, dir, hash, matrix };
   }
   throw new SweepMatrixError(errors.map((e) => `${file}: ${formatFieldError(e)}`));
 }
