@@ -191,6 +191,15 @@ capacity: {pods: [web-pod.yaml], max: 40}
     expect(parseYAML(yaml.stdout)).toEqual(json);
   });
 
+  it("prints the README's example: examples/sweep.yaml, 16 cells", async () => {
+    const r = await runCliIn(root, ["sweep", "examples/sweep.yaml"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, "README.md"), "utf8")).toContain(
+      `$ kubesched sweep examples/sweep.yaml\n${r.stdout}\`\`\``,
+    );
+  });
+
   it("prints the matrix file's JSON Schema", async () => {
     const r = await run("sweep", "--matrix-schema");
     expect(r.code).toBe(0);
