@@ -7,5 +7,5 @@ import { baseConfig } from "../../tsup.config.base";
 export default defineConfig({
   ...baseConfig,
   // The sweep's worker thread is a file of its own (dist/sweep-worker.js), next to the chunk that starts it.
-  entry: ["src/index.ts", "src/bin.ts", "src/commands/sweep-worker.ts"],
+  entry: { index: "src/index.ts", bin: "src/bin.ts", "sweep-worker": "src/commands/sweep-worker.ts" },
 });

@@ -17,13 +17,18 @@ export interface SweepTask {
 
 export type SweepTaskResult = { result: SweepCellResult } | { errors: string[] };
 
+type ImportModule = (url: string) => Promise<unknown>;
+
 let context: { key: string; ctx: Promise<CommandContext<unknown>> } | undefined;
 
-function contextFor(plugins: PluginRequest[]): Promise<CommandContext<unknown>> {
+function contextFor(
+  plugins: PluginRequest[],
+  importModule: ImportModule | undefined,
+): Promise<CommandContext<unknown>> {
   const key = JSON.stringify(plugins);
   if (context?.key !== key) {
     const quiet = () => {};
-    const ctx = loadPlugins(plugins, inTreeRegistry).then(
+    const ctx = loadPlugins(plugins, inTreeRegistry, importModule ? { importModule } : {}).then(
       ({ registry, loaded }): CommandContext<unknown> => ({
         flags: {},
         args: [],
@@ -45,12 +50,17 @@ function contextFor(plugins: PluginRequest[]): Promise<CommandContext<unknown>> 
   return context.ctx;
 }
 
-export default async function runSweepTask(task: SweepTask): Promise<SweepTaskResult> {
-  const ctx = await contextFor(task.plugins);
-  try {
-    return { result: await runCell(ctx, task.matrix, task.cell, task.maxInputBytes) };
-  } catch (e) {
-    if (e instanceof SweepCellError) return { errors: [...e.errors] };
-    return { errors: [e instanceof Error ? e.message : String(e)] };
-  }
+/** The task function of a worker; `importModule` imports plugin packages (default `import()`). */
+export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => Promise<SweepTaskResult> {
+  return async (task) => {
+    try {
+      const ctx = await contextFor(task.plugins, importModule);
+      return { result: await runCell(ctx, task.matrix, task.cell, task.maxInputBytes) };
+    } catch (e) {
+      if (e instanceof SweepCellError) return { errors: [...e.errors] };
+      return { errors: [e instanceof Error ? e.message : String(e)] };
+    }
+  };
 }
+
+export default sweepWorker();

@@ -3,5 +3,9 @@
 // thread only, so a worker thread cannot import TypeScript the way bin/kubesched.js does; the
 // require hook is the thread's own. The published package runs dist/sweep-worker.js and does not
 // ship this file.
+// Plugin packages of the workspace (their entries are TypeScript too) are required the same way.
 require("tsx/cjs/api").register();
-module.exports = require("./sweep-worker.ts");
+const { fileURLToPath } = require("node:url");
+const { sweepWorker } = require("./sweep-worker.ts");
+
+module.exports = sweepWorker(async (url) => require(fileURLToPath(url)));

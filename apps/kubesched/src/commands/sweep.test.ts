@@ -2,7 +2,7 @@
 // configurations, a node pool, a workload scale; capacity per cell), each cell checked against
 // what `kubesched simulate` and `kubesched capacity` print for the same inputs; serial and
 // worker-thread runs byte for byte; the report against its schema; the matrix file's errors.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -198,6 +198,29 @@ capacity: {pods: [web-pod.yaml], max: 40}
     expect(readFileSync(join(root, "README.md"), "utf8")).toContain(
       `$ kubesched sweep examples/sweep.yaml\n${r.stdout}\`\`\``,
     );
+  });
+
+  it("loads --plugin packages in each worker thread: Coscheduling's all-or-nothing in every cell", async () => {
+    const gang = join(dir, "gang");
+    mkdirSync(gang);
+    for (const f of ["cluster.yaml", "scheduler-config.yaml"])
+      copyFileSync(join(root, "examples/gang-scheduling", f), join(gang, f));
+    writeFileSync(
+      join(gang, "sweep.yaml"),
+      "apiVersion: kubesched.io/v1alpha1\nkind: SweepMatrix\nsnapshots: [cluster.yaml]\nconfigs: [scheduler-config.yaml]\nscales: [1, 2]\n",
+    );
+    const plugin = join(root, "packages/plugins-contrib/coscheduling");
+    const sweep = (parallelism: string) =>
+      run("sweep", "gang/sweep.yaml", "--plugin", plugin, "-o", "json", "--parallelism", parallelism);
+    const threads = await sweep("2");
+    expect(threads.code, threads.stderr).toBe(0);
+    expect(threads.stdout).toBe((await sweep("1")).stdout);
+    // The training gang (3) schedules, the inference gang (4) is rejected as a whole.
+    const cells = (JSON.parse(threads.stdout) as SweepReport).status.cells;
+    expect(cells.map((c) => [c.scheduled, c.unschedulable])).toEqual([
+      [3, 4],
+      [3, 4],
+    ]);
   });
 
   it("prints the matrix file's JSON Schema", async () => {
