@@ -330,6 +330,35 @@ pools:
     );
   });
 
+  it("writes no report when a cell fails while running (here: a scale whose pods collide with a pod of the snapshot)", async () => {
+    // The Deployment's sixth pod (scale 2) has the name of a pod the snapshot already holds.
+    writeFileSync(
+      join(dir, "collides.yaml"),
+      `${readFileSync(join(dir, "workloads.yaml"), "utf8")}---
+apiVersion: v1
+kind: Pod
+metadata: {name: api-688d99f469-7kgrj, namespace: shop}
+spec: {containers: [{name: c, image: i}]}
+`,
+    );
+    const f = writeMatrix(
+      "collides-sweep.yaml",
+      "apiVersion: kubesched.io/v1alpha1\nkind: SweepMatrix\nsnapshots: [collides.yaml]\nscales: [1, 2]\n",
+    );
+    for (const parallelism of ["1", "2"]) {
+      const r = await run("sweep", f, "--parallelism", parallelism);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        [
+          "error: cell 1 (snapshot collides.yaml, config default, version 1.37, pool none, scale 2): collides.yaml: document 1 (Deployment shop/api): would create Pod shop/api-688d99f469-7kgrj, already defined in collides.yaml: document 3",
+          "error: 1 of 2 cell(s) failed; no report written",
+          "",
+        ].join("\n"),
+      );
+    }
+  });
+
   it("names the input a cell cannot load: a configuration, a snapshot", async () => {
     writeFileSync(
       join(dir, "broken-config.yaml"),
