@@ -3,6 +3,8 @@
 // simulate and capacity commands call — the same flag readers, loaders and runs, with the
 // matrix's values in place of flags. Cells run in the CLI's thread or on a worker thread
 // (sweep-worker.ts); either way a cell's result depends on its values and the seed only.
+// Another run per cell (`plan`, a later command) joins the same way: a matrix field asking for
+// it, its call here, its answer as a field beside `capacity` in the cell's result.
 import {
   formatResourceAmount,
   type Node,
@@ -25,7 +27,7 @@ import {
 import type { CommandContext } from "../cli";
 import { loadConfigFlag, loadObjectsFlag, loadPodTemplates, printErrors } from "./inputs";
 import { readEmulation, schedulerEmulation } from "./shared-flags";
-import { poolInput, type SweepCell, type SweepMatrixFile } from "./sweep-matrix";
+import { poolInput, type SweepCell, type SweepMatrixFile, type SweepPool } from "./sweep-matrix";
 
 /** What capacity found in a cell: replicas placed in all, and per template. */
 export interface SweepCellCapacity {
@@ -111,15 +113,14 @@ export function loadCellSnapshot(
  * the DaemonSet pods pinned to a pool node above the node's allocatable (a pool that conflicts
  * with itself). Empty when it can.
  */
-export function poolConflicts(loaded: LoadResult, poolName: string): string[] {
-  const prefix = `${poolName}-`;
-  const nodes = loaded.objects
-    .filter((o) => o.kind === "Node" && String(o.obj.metadata?.name).startsWith(prefix))
-    .map((o) => o.obj as Node);
-  const first = nodes[0];
-  if (first === undefined) return [];
-  const name = first.metadata?.name ?? "";
+export function poolConflicts(loaded: LoadResult, pool: SweepPool): string[] {
+  if (pool.count === 0) return [];
   // Every node of the pool is the same: the first one's DaemonSet pods stand for all.
+  const name = `${pool.name}-1`;
+  const first = loaded.objects.find((o) => o.kind === "Node" && o.obj.metadata?.name === name)?.obj as
+    | Node
+    | undefined;
+  if (first === undefined) return [];
   const pods = loaded.objects
     .filter((o) => o.kind === "Pod")
     .map((o) => o.obj as Pod)

@@ -43,14 +43,15 @@ export interface SweepShard {
 
 export function sweepSpec(m: SweepMatrixFile): SweepSpec {
   const x = m.matrix;
+  const cells = sweepCells(x);
   return {
     matrixHash: m.hash,
     seed: x.seed,
-    cells: sweepCells(x).length,
+    cells: cells.length,
     axes: {
       snapshots: [...x.snapshots],
       configs: [...x.configs],
-      emulatedVersions: [...new Set(sweepCells(x).map((c) => c.emulatedVersion))],
+      emulatedVersions: [...new Set(cells.map((c) => c.emulatedVersion))],
       pools: x.pools.map((p) => ({ name: p.name, count: p.count })),
       scales: [...x.scales],
     },

@@ -11,6 +11,7 @@
 import { mkdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { Tinypool } from "tinypool";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
 import { boolFlag, integer, invalidValue, valueFlag } from "../flags";
@@ -154,7 +155,7 @@ function checkInputs(ctx: SweepContext, m: SweepMatrixFile): boolean {
         ctx.flags["max-input-size"],
       );
       if (loaded === null) break;
-      for (const c of poolConflicts(loaded, pool.name)) {
+      for (const c of poolConflicts(loaded, pool)) {
         errors.push(`error: ${m.file}: pools[${i}] (${pool.name}): ${c} (snapshot ${snapshot})\n`);
       }
     }
@@ -196,7 +197,6 @@ async function runCells(
   const results: SweepCellResult[] = [];
   const failures: { cell: SweepCell; errors: readonly string[] }[] = [];
   const maxInputBytes = ctx.flags["max-input-size"];
-  const { inTreeRegistry } = await import("@kubesched/plugins-in-tree");
   if (parallelism <= 1 || cells.length <= 1 || !workersCanLoad(ctx, new Set(inTreeRegistry.keys()))) {
     for (const cell of cells) {
       try {
