@@ -131,7 +131,8 @@ type SweepContext = CommandContext<FlagValues<typeof sweepFlags>>;
 /**
  * What must hold before any cell runs: every configuration loads at every emulated version, every
  * snapshot loads with every pool and each pool's nodes can hold their DaemonSet pods, the
- * capacity templates load. Prints the errors; false when there are any.
+ * capacity templates load. Prints what the checks printed (errors, warnings, hints; each line
+ * once); false when there are errors.
  */
 function checkInputs(ctx: SweepContext, m: SweepMatrixFile): boolean {
   const x = m.matrix;
@@ -142,7 +143,7 @@ function checkInputs(ctx: SweepContext, m: SweepMatrixFile): boolean {
       const emulation = readEmulation({ "emulated-version": [version], "feature-gates": [] });
       const before = errors.length;
       loadConfigFlag(collected, config === "default" ? null : config, emulation);
-      // A configuration wrong at every version is told once.
+      // A configuration's errors are told once, at the first version that refuses it.
       if (errors.length > before) break;
     }
   }
@@ -161,12 +162,10 @@ function checkInputs(ctx: SweepContext, m: SweepMatrixFile): boolean {
     }
   }
   if (x.capacity) loadPodTemplates(collected, x.capacity.pods, ctx.flags["max-input-size"]);
-  const lines = errors
-    .join("")
-    .split("\n")
-    .filter((l) => l.startsWith("error: "));
+  // Each snapshot was loaded once per pool: its warnings are printed once.
+  const lines = [...new Set(errors.join("").split("\n"))].filter((l) => l !== "");
   for (const l of lines) ctx.io.stderr(`${l}\n`);
-  return lines.length === 0;
+  return !lines.some((l) => l.startsWith("error: "));
 }
 
 /**
