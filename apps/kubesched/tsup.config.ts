@@ -6,5 +6,6 @@ import { baseConfig } from "../../tsup.config.base";
 // installs are the ones that run.
 export default defineConfig({
   ...baseConfig,
-  entry: ["src/index.ts", "src/bin.ts"],
+  // The sweep's worker thread is a file of its own (dist/sweep-worker.js), next to the chunk that starts it.
+  entry: { index: "src/index.ts", bin: "src/bin.ts", "sweep-worker": "src/commands/sweep-worker.ts" },
 });

@@ -17,6 +17,7 @@ import { runCommand } from "./commands/run";
 import { optionsFlag, pluginFlag } from "./commands/shared-flags";
 import { simulateCommand } from "./commands/simulate";
 import { snapshotCommand } from "./commands/snapshot";
+import { sweepCommand } from "./commands/sweep";
 import { whyCommand } from "./commands/why";
 import {
   boolFlag,
@@ -118,6 +119,7 @@ export const rootCommand: CommandSpec = {
     capacityCommand,
     whyCommand,
     diffCommand,
+    sweepCommand,
     snapshotCommand,
     runCommand,
     pluginsCommand,

@@ -42,8 +42,12 @@ export interface PodDiff {
 }
 
 /** What one configuration did to the cluster as a whole. */
-export interface DiffSummary {
+export interface DiffSummary extends SimulationSummary {
   label: string;
+}
+
+/** What a simulation did to the cluster as a whole: outcomes, utilisation, packing. */
+export interface SimulationSummary {
   scheduled: number;
   unschedulable: number;
   error: number;
@@ -86,7 +90,8 @@ export interface DiffOptions
   labels: readonly [string, string];
 }
 
-function summarize(label: string, r: SimulationResult): DiffSummary {
+/** The outcomes, utilisation and packing of a simulation (diff's summaries, sweep's cells). */
+export function summarizeSimulation(r: SimulationResult): SimulationSummary {
   let cpuReq = 0;
   let cpuAlloc = 0;
   let memReq = 0;
@@ -108,7 +113,6 @@ function summarize(label: string, r: SimulationResult): DiffSummary {
   const pct = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) : 0);
   const s = r.summary;
   return {
-    label,
     scheduled: s.scheduled,
     unschedulable: s.unschedulable,
     error: s.error,
@@ -209,7 +213,10 @@ export async function diff(opts: DiffOptions): Promise<SimulationDiff> {
     apiVersion: simulationDiffApiVersion,
     kind: "SimulationDiff",
     seed: rest.seed ?? 0,
-    summary: { a: summarize(labels[0], a), b: summarize(labels[1], b) },
+    summary: {
+      a: { label: labels[0], ...summarizeSimulation(a) },
+      b: { label: labels[1], ...summarizeSimulation(b) },
+    },
     pods,
     changed,
     results: { a: withoutExplain(a), b: withoutExplain(b) },

@@ -459,3 +459,88 @@ spec: {}
     ]);
   });
 });
+
+describe("loadSnapshotTexts with a replica scale and additional inputs (kubesched sweep)", () => {
+  const workloads = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: i}]}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  selector: {matchLabels: {app: db}}
+  template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c, image: i}]}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: batch}
+spec:
+  parallelism: 2
+  completions: 5
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template: {metadata: {labels: {app: agent}}, spec: {containers: [{name: c, image: i}]}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+`;
+  const owners = (
+    objects: { kind: string; obj: { metadata?: { ownerReferences?: { kind: string; name: string }[] } } }[],
+  ) => {
+    const count = new Map<string, number>();
+    for (const o of objects) {
+      if (o.kind !== "Pod") continue;
+      const ref = o.obj.metadata?.ownerReferences?.[0];
+      const key = ref ? `${ref.kind}/${ref.name}` : "none";
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
+    return Object.fromEntries([...count].sort());
+  };
+
+  it("multiplies the replicas of Deployments, StatefulSets and Jobs, rounded up, and leaves DaemonSets alone", () => {
+    const base = loadSnapshotTexts([{ name: "w.yaml", text: workloads }]);
+    expect(owners(base.objects)).toEqual({
+      "DaemonSet/agent": 1,
+      "Job/batch": 2,
+      "ReplicaSet/web-5cb748794f": 3,
+      "StatefulSet/db": 1,
+    });
+    const scaled = loadSnapshotTexts([{ name: "w.yaml", text: workloads }], { replicaScale: 2.5 });
+    // 3 × 2.5 = 7.5 → 8; 1 → 3; Job parallelism 2 → 5 (completions 5 → 13).
+    expect(owners(scaled.objects)).toEqual({
+      "DaemonSet/agent": 1,
+      "Job/batch": 5,
+      "ReplicaSet/web-5cb748794f": 8,
+      "StatefulSet/db": 3,
+    });
+  });
+
+  it("reads additional inputs after the files: their nodes get the DaemonSets' pods", () => {
+    const pool = {
+      name: "sweep.yaml: pools[0] (pool p)",
+      text: JSON.stringify({
+        kind: "List",
+        items: [{ apiVersion: "v1", kind: "Node", metadata: { name: "p-1" } }],
+      }),
+    };
+    const loaded = loadSnapshotTexts([{ name: "w.yaml", text: workloads }], { additionalInputs: [pool] });
+    expect(
+      loaded.objects.filter((o) => o.kind === "Node").map((o) => [o.obj.metadata?.name, o.origin]),
+    ).toEqual([
+      ["n1", "w.yaml: document 5"],
+      ["p-1", "sweep.yaml: pools[0] (pool p): document 1, item 1"],
+    ]);
+    expect(owners(loaded.objects)["DaemonSet/agent"]).toBe(2);
+  });
+});

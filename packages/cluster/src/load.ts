@@ -28,7 +28,7 @@ import {
 import { describeObject, type RawObject, readObjects, type SnapshotInput } from "./read-objects";
 import { missingDeviceClasses } from "./resource-validation";
 import { type RecordedServerVersion, recordedServerVersion } from "./server-version";
-import { expandWorkload, type WorkloadKind, workloadKinds } from "./workloads";
+import { expandWorkload, scaleWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
 /** A loaded object of a kind the scheduler reads, and where it came from. */
 export interface BuiltinSourcedObject {
@@ -79,6 +79,17 @@ export interface LoadOptions {
    * limited the same way.
    */
   maxInputBytes?: number;
+  /**
+   * Texts read after the inputs, as more files (`kubesched sweep`'s node pools): their objects
+   * are checked like the others and the workloads' controllers see them (a DaemonSet's pod per
+   * added node).
+   */
+  additionalInputs?: readonly { name: string; text: string }[];
+  /**
+   * Workloads' replicas multiplied by this, rounded up (`kubesched sweep`'s workload scales; see
+   * scaleWorkload). Default 1.
+   */
+  replicaScale?: number;
 }
 
 export class SnapshotLoadError extends Error {
@@ -172,7 +183,8 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
         `${origin}: records server version ${found.info.gitVersion}, ${serverVersion.origin} ${serverVersion.info.gitVersion}; using the first`,
       );
   };
-  for (const input of inputs) {
+  const scale = opts.replicaScale ?? 1;
+  for (const input of [...inputs, ...(opts.additionalInputs ?? [])]) {
     // One input is read to its end before its objects are checked: its parse errors come first.
     let parsed: RawObject[];
     try {
@@ -209,7 +221,12 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
           continue;
         }
         if (!validWorkload(obj, where, problems)) continue;
-        workloads.push({ at: objects.length, kind: kind as WorkloadKind, obj, origin });
+        workloads.push({
+          at: objects.length,
+          kind: kind as WorkloadKind,
+          obj: scaleWorkload(kind as WorkloadKind, obj, scale),
+          origin,
+        });
         continue;
       }
       const admission = admissionKinds.has(kind);
@@ -226,7 +243,12 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
       const md = obj.metadata as Json;
       const namespaced = custom ? custom.namespaced : admission || namespacedKinds.has(kind);
       const ns = namespaced ? (typeof md.namespace === "string" && md.namespace) || "default" : undefined;
-      const o = (ns !== undefined ? { ...obj, metadata: { ...md, namespace: ns } } : obj) as K8sObject;
+      const namespacedObj = ns !== undefined ? { ...obj, metadata: { ...md, namespace: ns } } : obj;
+      const o = (
+        kind === "ReplicaSet" || kind === "StatefulSet"
+          ? scaleWorkload(kind, namespacedObj, scale)
+          : namespacedObj
+      ) as K8sObject;
       const key = `${kind}/${ns ?? ""}/${md.name as string}`;
       const first = seen.get(key);
       if (first) {

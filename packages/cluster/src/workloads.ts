@@ -379,6 +379,26 @@ function daemonSet(ds: Json, pods: readonly Pod[], nodes: readonly Node[]): Expa
 }
 
 /**
+ * The workload with its replicas multiplied by `scale` (a sweep's workload scale), rounded up:
+ * `spec.replicas` of Deployments, ReplicaSets and StatefulSets (absent: 1), `spec.parallelism`
+ * and `spec.completions` of Jobs. DaemonSets run one pod per node and are left as they are.
+ */
+export function scaleWorkload(kind: WorkloadKind, workload: Json, scale: number): Json {
+  if (scale === 1 || kind === "DaemonSet") return workload;
+  const sp = spec(workload);
+  const times = (n: number) => Math.ceil(n * scale);
+  const scaled: Json =
+    kind === "Job"
+      ? {
+          ...sp,
+          parallelism: times(typeof sp.parallelism === "number" ? sp.parallelism : 1),
+          ...(typeof sp.completions === "number" ? { completions: times(sp.completions) } : {}),
+        }
+      : { ...sp, replicas: times(replicasOf(workload)) };
+  return { ...workload, spec: scaled };
+}
+
+/**
  * The objects a workload's controller would create, given the snapshot's pods, ReplicaSets and
  * nodes (pods it already owns count; a Deployment whose ReplicaSet exists creates nothing).
  */

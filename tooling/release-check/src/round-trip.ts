@@ -182,6 +182,38 @@ async function main(): Promise<void> {
     );
   });
 
+  await step(
+    "kubesched sweep on worker threads (dist/sweep-worker.js), with --plugin loaded in each",
+    async () => {
+      writeFileSync(
+        path.join(app, "sweep.yaml"),
+        "apiVersion: kubesched.io/v1alpha1\nkind: SweepMatrix\nsnapshots: [cluster.yaml]\nconfigs: [scheduler-config.yaml]\nscales: [1, 2]\n",
+      );
+      const sweep = (parallelism: string) =>
+        run(
+          "npx",
+          [
+            "kubesched",
+            "sweep",
+            "sweep.yaml",
+            "--plugin",
+            "@kubesched/plugin-coscheduling",
+            "-o",
+            "json",
+            "--parallelism",
+            parallelism,
+          ],
+          { cwd: app, env },
+        );
+      const threads = await sweep("2");
+      const serial = await sweep("1");
+      check(threads.stdout === serial.stdout, "sweep printed other reports on worker threads and serially");
+      const cells = (JSON.parse(threads.stdout) as { status: { cells: { scheduled: number }[] } }).status
+        .cells;
+      check(cells.length === 2 && cells[0]?.scheduled === 3, `sweep's cells: ${JSON.stringify(cells)}`);
+    },
+  );
+
   await step("@kubernetes/client-node is not loaded by simulate", async () => {
     const dir = path.join(app, "node_modules/@kubernetes/client-node");
     check(existsSync(dir), "@kubernetes/client-node is not installed with @kubesched/cli");

@@ -1,7 +1,6 @@
 // kubesched capacity: how many more replicas of a pod fit, where they go, and why the next one
 // does not: kubernetes-sigs/cluster-capacity's question on the simulate path, with a versioned
 // output (kubesched.io/v1alpha1 CapacityReport, JSON Schema from `--schema`).
-import type { Pod } from "@kubesched/api";
 import {
   AdmissionError,
   type CapacityReport,
@@ -14,7 +13,7 @@ import {
 import { defineCommand } from "../cli";
 import { boolFlag, integer, listFlag, valueFlag } from "../flags";
 import { pendingPods, progressFlag, startProgress } from "../progress";
-import { loadClusterInput, loadConfigFlag, loadObjectsFlag, printErrors, reloadConfigFlag } from "./inputs";
+import { loadClusterInput, loadConfigFlag, loadPodTemplates, printErrors, reloadConfigFlag } from "./inputs";
 import { formatted, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
@@ -138,17 +137,8 @@ export const capacityCommand = defineCommand({
     const { emulation } = loaded;
     const config = reloadConfigFlag(ctx, ctx.flags.config, flaggedConfig, flagged, emulation);
     if (config === null) return 1;
-    const templates: Pod[] = [];
-    for (const f of podFiles) {
-      const t = loadObjectsFlag(ctx, [f], ctx.flags["max-input-size"]);
-      if (t === null) return 1;
-      const pods = t.objects.filter((o) => o.kind === "Pod");
-      if (pods.length !== 1 || t.objects.length !== 1) {
-        ctx.io.stderr(`error: ${f}: expected exactly one Pod, found ${t.objects.length} object(s)\n`);
-        return 1;
-      }
-      templates.push(pods[0]?.obj as Pod);
-    }
+    const templates = loadPodTemplates(ctx, podFiles, ctx.flags["max-input-size"]);
+    if (templates === null) return 1;
     let report: CapacityReport;
     // The snapshot's pending pods, then the replicas: how many is what capacity finds out.
     const progress = startProgress(ctx, ctx.flags.progress, {

@@ -3,10 +3,11 @@
 // errors printed capped, with a did-you-mean hint for unknown plugin names.
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { escapeTerminal, type VersionInfo } from "@kubesched/api";
+import { escapeTerminal, type Pod, type VersionInfo } from "@kubesched/api";
 import {
   capErrors,
   formatByteSize,
+  type LoadOptions,
   type LoadResult,
   loadSnapshotFiles,
   loadSnapshotTexts,
@@ -185,6 +186,8 @@ export function loadObjectsFlag(
   ctx: AnyContext,
   files: readonly string[],
   maxInputBytes?: number,
+  /** What `kubesched sweep` adds: a node pool's nodes, a workload scale. */
+  more: Pick<LoadOptions, "additionalInputs" | "replicaScale"> = {},
 ): LoadResult | null {
   const missing = files.filter((f) => !existsSync(resolvePath(ctx, f)));
   if (missing.length) {
@@ -195,6 +198,7 @@ export function loadObjectsFlag(
     const loaded = loadSnapshotFiles(files, ctx.io.cwd, {
       customResources: customResourcesOf(ctx.registry),
       ...(maxInputBytes !== undefined ? { maxInputBytes } : {}),
+      ...more,
     });
     for (const w of capErrors(loaded.warnings)) ctx.io.stderr(`warning: ${escapeTerminal(w)}\n`);
     return loaded;
@@ -212,6 +216,26 @@ export function loadObjectsFlag(
     );
     return null;
   }
+}
+
+/** The pods capacity counts (`--pod` files, one Pod each); null after printing why not. */
+export function loadPodTemplates(
+  ctx: AnyContext,
+  files: readonly string[],
+  maxInputBytes: number,
+): Pod[] | null {
+  const templates: Pod[] = [];
+  for (const f of files) {
+    const t = loadObjectsFlag(ctx, [f], maxInputBytes);
+    if (t === null) return null;
+    const pods = t.objects.filter((o) => o.kind === "Pod");
+    if (pods.length !== 1 || t.objects.length !== 1) {
+      ctx.io.stderr(`error: ${f}: expected exactly one Pod, found ${t.objects.length} object(s)\n`);
+      return null;
+    }
+    templates.push(pods[0]?.obj as Pod);
+  }
+  return templates;
 }
 
 /** A path from the command line, relative to the CLI's working directory. */

@@ -225,6 +225,11 @@ export interface LoadPluginOptions {
   globalDir?: string;
   /** Called once a package is resolved and checked, just before its code is imported. */
   onLoad?: (p: PluginLoadNotice) => void;
+  /**
+   * Imports the package's entry (a file URL); default `import()`. The sweep's worker threads in
+   * a checkout, which cannot `import()` TypeScript, require it through tsx instead.
+   */
+  importModule?: (url: string) => Promise<unknown>;
 }
 
 /** What is about to be imported: the package, its version, its folder (symbolic links resolved). */
@@ -273,7 +278,7 @@ export async function loadPluginPackage(spec: string, opts: LoadPluginOptions): 
   });
   let mod: { default?: unknown };
   try {
-    mod = (await import(url)) as { default?: unknown };
+    mod = (await (opts.importModule ?? ((u: string) => import(u)))(url)) as { default?: unknown };
   } catch (e) {
     throw new PluginLoadError(
       `${label}: ${id} failed to load: ${e instanceof Error ? e.message : String(e)}`,
@@ -314,7 +319,7 @@ export interface PluginRequest {
 export async function loadPlugins(
   requests: readonly PluginRequest[],
   registry: Registry,
-  opts: Pick<LoadPluginOptions, "framework" | "globalDir" | "onLoad"> = {},
+  opts: Pick<LoadPluginOptions, "framework" | "globalDir" | "onLoad" | "importModule"> = {},
 ): Promise<{ registry: Registry; loaded: LoadedPluginPackage[] }> {
   const loaded: LoadedPluginPackage[] = [];
   const merged = new Map(registry);

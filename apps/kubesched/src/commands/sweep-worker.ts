@@ -1,0 +1,66 @@
+// A worker thread of `kubesched sweep` (run by tinypool): runs one cell per task with the in-tree
+// plugins and the plugin packages the command loaded (loaded again here: a registry holds code,
+// which cannot cross threads), and answers with the cell's result or the errors its run printed.
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { createLogger } from "@kubesched/scheduler";
+import type { CommandContext } from "../cli";
+import { loadPlugins, type PluginRequest } from "../plugins/plugin-packages";
+import { runCell, SweepCellError, type SweepCellResult } from "./sweep-cell";
+import type { SweepCell, SweepMatrixFile } from "./sweep-matrix";
+
+export interface SweepTask {
+  matrix: SweepMatrixFile;
+  cell: SweepCell;
+  plugins: PluginRequest[];
+  maxInputBytes: number;
+}
+
+export type SweepTaskResult = { result: SweepCellResult } | { errors: string[] };
+
+type ImportModule = (url: string) => Promise<unknown>;
+
+let context: { key: string; ctx: Promise<CommandContext<unknown>> } | undefined;
+
+function contextFor(
+  plugins: PluginRequest[],
+  importModule: ImportModule | undefined,
+): Promise<CommandContext<unknown>> {
+  const key = JSON.stringify(plugins);
+  if (context?.key !== key) {
+    const quiet = () => {};
+    const ctx = loadPlugins(plugins, inTreeRegistry, importModule ? { importModule } : {}).then(
+      ({ registry, loaded }): CommandContext<unknown> => ({
+        flags: {},
+        args: [],
+        io: {
+          stdout: quiet,
+          stderr: quiet,
+          cwd: process.cwd(),
+          env: process.env,
+          stderrTerminal: false,
+          stderrDrawing: quiet,
+        },
+        registry,
+        pluginPackages: loaded,
+        logger: createLogger({ verbosity: 0, format: "text", write: quiet }),
+      }),
+    );
+    context = { key, ctx };
+  }
+  return context.ctx;
+}
+
+/** The task function of a worker; `importModule` imports plugin packages (default `import()`). */
+export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => Promise<SweepTaskResult> {
+  return async (task) => {
+    try {
+      const ctx = await contextFor(task.plugins, importModule);
+      return { result: await runCell(ctx, task.matrix, task.cell, task.maxInputBytes) };
+    } catch (e) {
+      if (e instanceof SweepCellError) return { errors: [...e.errors] };
+      return { errors: [e instanceof Error ? e.message : String(e)] };
+    }
+  };
+}
+
+export default sweepWorker();
