@@ -72,6 +72,11 @@ export interface WhyFixOptions extends CounterfactualOptions {
   maxFixes: number;
   /** Prove fixes with the pod alone, not every other pending pod too (the default). */
   alone?: boolean;
+  /**
+   * The pod comes from a manifest (`why -f FILE`), not from the cluster: its changes are edits of
+   * that manifest, never a `kubectl patch` of a pod that does not exist.
+   */
+  podFromManifest?: boolean;
 }
 
 interface Candidate {
@@ -453,7 +458,7 @@ export async function findFixes(
       : await prove(c.changes).then((o) => o && { o, changes: c.changes });
     if (found === null) continue;
     if (c.group !== undefined) proven.add(c.group);
-    fixes.push(fixOf(c.target, found.changes, found.o, raw, opts.pod));
+    fixes.push(fixOf(c.target, found.changes, found.o, raw, opts.pod, opts.podFromManifest === true));
   }
   if (search.exhausted) {
     const untried = list.length - started;
@@ -536,6 +541,7 @@ function fixOf(
   o: CounterfactualOutcome,
   raw: Pod,
   key: string,
+  podFromManifest: boolean,
 ): WhyFix {
   const moved = changes.flatMap((c) =>
     c.kind === "MovePods"
@@ -557,7 +563,7 @@ function fixOf(
     size: changes.reduce((s, c) => s + changeSize(c), 0),
     node: o.pods.get(key)?.node ?? "",
     displaces: [...new Set(displaces)],
-    kubectl: changes.flatMap((c) => commands(c, raw)),
+    kubectl: changes.flatMap((c) => commands(c, raw, podFromManifest)),
     changes,
     moved,
   };
@@ -612,8 +618,11 @@ function podRef(key: string): string {
   return `-n ${ns} ${name}`;
 }
 
-/** What a user runs: kubectl for nodes and running pods; manifest edits for the pod's immutable fields. */
-function commands(c: ClusterChange, raw: Pod): string[] {
+/**
+ * What a user runs: kubectl for nodes and running pods; manifest edits for the pod's immutable
+ * fields, and for every field of a pod that is only a manifest (`why -f`).
+ */
+function commands(c: ClusterChange, raw: Pod, podFromManifest: boolean): string[] {
   const edit = (path: string, value: string) => [
     `edit the pod's manifest (or its controller's pod template): ${path}: ${value}`,
   ];
@@ -623,6 +632,7 @@ function commands(c: ClusterChange, raw: Pod): string[] {
         edit(`spec.containers[${c.container}].resources.requests.${r}`, v),
       );
     case "AddToleration":
+      if (podFromManifest) return edit("spec.tolerations", `add ${JSON.stringify(c.toleration)}`);
       return [
         `kubectl patch pod ${podRef(c.pod)} --type=json -p '${JSON.stringify([
           {

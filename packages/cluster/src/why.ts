@@ -85,7 +85,7 @@ export interface WhyOptions {
    * pod, or with the pod `alone`): the wall-clock budget in seconds and how many to report.
    * Absent: no search.
    */
-  fixes?: { budgetSeconds: number; maxFixes: number; alone?: boolean };
+  fixes?: { budgetSeconds: number; maxFixes: number; alone?: boolean; podFromManifest?: boolean };
 }
 
 function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {

@@ -319,6 +319,26 @@ spec:
       (await run("why", "-f", small, "--cluster", "examples/cluster.yaml", "-o", "json")).stdout,
     );
     expect([fits.fixes, fits.fixSearch?.note]).toEqual([[], "the pod fits a node: no fix needed"]);
+    // A pod that is only a manifest (-f): its fixes are edits of the manifest, never a kubectl
+    // patch of a pod the cluster does not have.
+    const gpu = join(tmp, "gpu.yaml");
+    writeFileSync(
+      gpu,
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: gpu-job, namespace: default}\nspec:\n  nodeSelector: {accelerator: nvidia}\n  containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]\n",
+    );
+    const manifest = report(
+      (await run("why", "-f", gpu, "--cluster", "examples/cluster.yaml", "--max-fixes", "20", "-o", "json"))
+        .stdout,
+    );
+    const toleration = manifest.fixes?.find((f) => f.kind === "AddToleration");
+    expect(toleration?.kubectl).toEqual([
+      expect.stringMatching(
+        /^edit the pod's manifest \(or its controller's pod template\): spec\.tolerations: add \{/,
+      ),
+    ]);
+    expect(
+      manifest.fixes?.flatMap((f) => f.kubectl).filter((k) => k.startsWith("kubectl patch pod")),
+    ).toEqual([]);
   });
 
   it("on random clusters, every printed fix places the pod where why says when applied by hand (with the other pending pods or, for odd seeds, alone)", async () => {

@@ -193,6 +193,7 @@ export const whyCommand = defineCommand({
                 budgetSeconds: ctx.flags["fix-budget"],
                 maxFixes: ctx.flags["max-fixes"],
                 alone: ctx.flags["fix-alone"] === true,
+                podFromManifest: ctx.flags.filename !== undefined,
               },
             }),
       });
