@@ -202,7 +202,10 @@ describe("LimitRange and ResourceQuota from the API server", () => {
         status: { hard: { "requests.cpu": "4" }, used: { "requests.cpu": "1" } },
       });
       const live = await runCliIn(tmp, ["capacity", "--kubeconfig", kubeconfig, "--pod", bare, "-o", "json"]);
-      expect(live.stderr).toBe("");
+      // The only stderr line: the release of the emulator's /version, which the run follows.
+      expect(live.stderr).toBe(
+        "emulating Kubernetes 1.37, the release of the snapshot's API server (v1.37.0); --emulated-version overrides\n",
+      );
       const r = JSON.parse(live.stdout);
       expect(r.status.replicas).toBe(3);
       expect(r.status.failReason.failType).toBe("QuotaExceeded");
