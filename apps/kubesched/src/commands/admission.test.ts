@@ -204,7 +204,7 @@ describe("LimitRange and ResourceQuota from the API server", () => {
       const live = await runCliIn(tmp, ["capacity", "--kubeconfig", kubeconfig, "--pod", bare, "-o", "json"]);
       // The only stderr line: the release of the emulator's /version, which the run follows.
       expect(live.stderr).toBe(
-        "emulating Kubernetes 1.37, the release of the snapshot's API server (v1.37.0); --emulated-version overrides\n",
+        "emulating Kubernetes 1.37, the release of the cluster's API server (v1.37.0); --emulated-version overrides\n",
       );
       const r = JSON.parse(live.stdout);
       expect(r.status.replicas).toBe(3);

@@ -272,7 +272,7 @@ describe("kubesched simulate --plugin", () => {
 });
 
 describe("kubesched plugins", () => {
-  it("lists in-tree and loaded plugins with package, version, Kubernetes minor, extension points and args", async () => {
+  it("lists in-tree and loaded plugins with package, version, Kubernetes releases, extension points and args", async () => {
     const r = await run(project, "plugins", "--plugin", "@acme/label-gate", "-o", "json");
     expect(r.stderr).toBe(labelGateLoad("--plugin"));
     const list = JSON.parse(r.stdout) as { kind: string; plugins: Record<string, unknown>[] };

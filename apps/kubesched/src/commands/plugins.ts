@@ -1,5 +1,5 @@
 // kubesched plugins: the plugins this kubesched can run — in-tree and loaded packages — with the
-// package and version installed, the Kubernetes minor each tracks, extension points and args.
+// package and version installed, the Kubernetes releases each implements, extension points and args.
 import { defineCommand } from "../cli";
 import { choiceFlag } from "../flags";
 import { describePlugins, type PluginInfo } from "../plugins/describe";
@@ -36,7 +36,8 @@ export function renderPluginsTable(plugins: PluginList): string {
 
 export const pluginsCommand = defineCommand({
   name: "plugins",
-  summary: "List the in-tree and loaded plugins: package, version, Kubernetes minor, extension points, args.",
+  summary:
+    "List the in-tree and loaded plugins: package, version, Kubernetes releases implemented, extension points, args.",
   flags: [
     pluginFlag,
     optionsFlag,

@@ -223,7 +223,7 @@ function recordedEmulation(
     return flagged;
   }
   ctx.io.stderr(
-    `emulating Kubernetes ${release}, the release of the snapshot's API server (${info.gitVersion}); --emulated-version overrides\n`,
+    `emulating Kubernetes ${release}, the release of the cluster's API server (${info.gitVersion}); --emulated-version overrides\n`,
   );
   if (release === flagged.release) return flagged;
   const emulation = readEmulation({ ...ctx.flags, "emulated-version": [release] });

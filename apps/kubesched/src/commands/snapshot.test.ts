@@ -49,7 +49,7 @@ afterAll(async () => {
 const run = (...argv: string[]) => runCliIn(tmp, argv);
 /** What a command reading the emulator (a v1.37.0 server by default) says about the release. */
 const emulating137 =
-  "emulating Kubernetes 1.37, the release of the snapshot's API server (v1.37.0); --emulated-version overrides\n";
+  "emulating Kubernetes 1.37, the release of the cluster's API server (v1.37.0); --emulated-version overrides\n";
 
 describe("kubesched snapshot and --kubeconfig", () => {
   it("simulate --kubeconfig --namespace equals simulate --cluster on the written snapshot", async () => {
@@ -406,7 +406,7 @@ describe("the snapshot knows its Kubernetes version", () => {
     gitVersion,
   });
   const note = (release: string, gitVersion: string) =>
-    `emulating Kubernetes ${release}, the release of the snapshot's API server (${gitVersion}); --emulated-version overrides\n`;
+    `emulating Kubernetes ${release}, the release of the cluster's API server (${gitVersion}); --emulated-version overrides\n`;
   /** The 1.33 message of examples/cluster.yaml's render-xl: no DynamicResources in the default profile. */
   const renderXl133 =
     "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.";

@@ -228,7 +228,7 @@ status: {disruptionsAllowed: 0}
       const kubeconfig = file("kubeconfig", api.kubeConfigYAML());
       const r = await run("why", "default/p", "--kubeconfig", kubeconfig, "-o", "json");
       expect(r.stderr).toBe(
-        "emulating Kubernetes 1.37, the release of the snapshot's API server (v1.37.0); --emulated-version overrides\n",
+        "emulating Kubernetes 1.37, the release of the cluster's API server (v1.37.0); --emulated-version overrides\n",
       );
       expect(r.code).toBe(0);
       const live = report(r.stdout);

@@ -1,5 +1,5 @@
 // What `kubesched plugins` shows about each plugin of the registry: the package it comes from and
-// the version installed (what actually runs), the Kubernetes minor it tracks, its extension points
+// the version installed (what actually runs), the Kubernetes releases it implements, its extension points
 // (read from an instance, as the runtime detects them) and its args (kind, defaults, JSON Schema).
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -53,7 +53,7 @@ export interface PluginInfo {
   /** The npm package and the version installed; null for plugins given to a runner in code. */
   package: string | null;
   version: string | null;
-  /** The Kubernetes minor the package tracks (`"kubesched": {"kubernetes": ...}`). */
+  /** The Kubernetes releases the package implements (`"kubesched": {"kubernetes": ...}`). */
   kubernetes: string | null;
   /** "in-tree", or where the package was named ("--plugin", an options file). */
   source: string;
