@@ -1,43 +1,102 @@
 // upstream: staging/src/k8s.io/dynamic-resource-allocation/structured/internal/allocatortesting/allocator_testing.go
-// (TestAllocator, read at kubernetes/kubernetes 008b3652), ported case by case in upstream's
+// (TestAllocator, read at kubernetes/kubernetes 03ab440c, the commit of the incubating allocator ported), ported case by case in upstream's
 // order with upstream's names, inputs and expected values; the README lists what is not ported.
+
+import { AllocationResultsMaxSize } from "@kubesched/api";
 import { describe, it } from "vitest";
 import {
   type AllocatorTestCase,
+  allDeviceRequest,
   allocationResult,
+  allocationResultWithConfig,
+  allocationResultWithConfigs,
+  capacity0,
   cel,
+  claim,
   claim0,
   claim1,
+  claimWithDeviceConfig,
   claimWithRequest,
   claimWithRequests,
   deviceClass as class_,
   classA,
   classB,
+  classWithConfig,
+  counterSet,
+  counterSet1,
+  counterSet2,
   device,
+  device0,
   device1,
   device2,
+  device3,
+  device4,
   deviceAllocationResult,
+  deviceClaimConfig,
+  deviceConfiguration,
+  deviceCounterConsumption,
+  deviceRequest,
+  deviceRequestAllocationResultWithBindingConditions,
   driverA,
   driverB,
+  fieldNameKey,
+  fromCounters,
   localNodeSelector,
+  multipleDeviceAllocationResults,
   node,
   node1,
   node2,
+  nodeLabelSelector,
+  nodeSelectionAll,
+  nodeSelectionPerDevice,
+  planetKey,
+  planetValueEarth,
   pool1,
   pool2,
+  pool3,
+  pool4,
   region1,
   region2,
+  regionKey,
   req0,
+  req0SubReq0,
+  req0SubReq1,
   req1,
+  req1SubReq0,
+  req1SubReq1,
+  req2,
+  req2SubReq0,
+  req2SubReq1,
+  req3,
   request,
+  requestWithPrioritizedList,
   resourcePool,
   runAllocatorTestCase,
   slice1,
   slice2,
+  slice3,
+  slice4,
+  sliceWithCounterSets,
   sliceWithDevices,
+  sliceWithMultipleDevices,
+  sliceWithNoDevices,
   sliceWithOneDevice,
+  subReq0,
+  subReq1,
+  subRequest,
   unwrapResourceSlices,
 } from "./allocator-testing";
+import { makeDeviceID } from "./types";
+
+const nonExistentAttribute = `${driverA}/NonExistentAttribute`;
+const boolAttribute = `${driverA}/boolAttribute`;
+const stringAttribute = `${driverA}/stringAttribute`;
+const versionAttribute = `${driverA}/driverVersion`;
+const intAttribute = `${driverA}/numa`;
+
+/** upstream's `device.capacity["driver-a"].memory.compareTo(quantity("X")) >= 0` selector. */
+const memoryAtLeast = (quantity: string) =>
+  cel(`device.capacity["${driverA}"].memory.compareTo(quantity("${quantity}")) >= 0`);
 
 const testcases: Record<string, AllocatorTestCase> = {
   empty: {},
@@ -422,6 +481,1288 @@ const testcases: Record<string, AllocatorTestCase> = {
       allocationResult(
         localNodeSelector(node1),
         deviceAllocationResult(req0, driverB, pool1, device1, false),
+      ),
+    ],
+  },
+  "all-devices-many-plus-another-reversed": {
+    claimsToAllocate: [
+      claimWithRequests(claim1, null, {
+        name: req0,
+        exactly: { allocationMode: "ExactCount", count: 1, deviceClassName: classB },
+      }),
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+      sliceWithOneDevice(slice1, node1, pool1, driverB),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverB, pool1, device1, false),
+      ),
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "all-devices-no-solution": {
+    // One device, two claims both trying to allocate it.
+    claimsToAllocate: [
+      claimWithRequests(claim1, null, {
+        name: req0,
+        exactly: { allocationMode: "ExactCount", count: 1, deviceClassName: classA },
+      }),
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+  },
+  "all-devices-no-solution-reversed": {
+    // One device, two claims both trying to allocate it.
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+      claimWithRequests(claim1, null, {
+        name: req0,
+        exactly: { allocationMode: "ExactCount", count: 1, deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+  },
+  "all-devices-slice-without-devices": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithNoDevices(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "all-devices-no-slices": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: null,
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "all-devices-some-allocated": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "all-devices-some-allocated-admin-access": {
+    features: { adminAccess: true },
+    claimsToAllocate: (() => {
+      const c = claimWithRequest(claim0, req0, classA);
+      c.requests[0]!.exactly!.adminAccess = true;
+      c.requests[0]!.exactly!.allocationMode = "All";
+      return [c];
+    })(),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, true),
+        deviceAllocationResult(req0, driverA, pool1, device2, true),
+      ),
+    ],
+  },
+  "all-devices-some-allocating-admin-access": {
+    features: { adminAccess: true },
+    claimsToAllocate: (() => {
+      const c = claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1));
+      c.requests[0]!.exactly!.adminAccess = true;
+      // Second request for `All` cannot be fulfilled because
+      // the first request claims a device.
+      c.requests[1]!.exactly!.adminAccess = true;
+      c.requests[1]!.exactly!.allocationMode = "All";
+      return [c];
+    })(),
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "count-devices-some-allocated-admin-access": {
+    features: { adminAccess: true },
+    claimsToAllocate: (() => {
+      const c = claimWithRequest(claim0, req0, classA);
+      c.requests[0]!.exactly!.adminAccess = true;
+      c.requests[0]!.exactly!.allocationMode = "ExactCount";
+      c.requests[0]!.exactly!.count = 2;
+      return [c];
+    })(),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, true),
+        deviceAllocationResult(req0, driverA, pool1, device2, true),
+      ),
+    ],
+  },
+  "separate-claims-share-device-admin-access": {
+    features: { adminAccess: true },
+    claimsToAllocate: (() => {
+      const c1 = claimWithRequest(claim0, req0, classA);
+      c1.requests[0]!.exactly!.adminAccess = true;
+      const c2 = claimWithRequest(claim1, req0, classA);
+      c2.requests[0]!.exactly!.adminAccess = true;
+      return [c1, c2];
+    })(),
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, true)),
+      allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, true)),
+    ],
+  },
+  "admin-access-claims-device-allocating-for-non-admin-access": {
+    features: { adminAccess: true },
+    claimsToAllocate: (() => {
+      const admin = claimWithRequest(claim1, req0, classA);
+      admin.requests[0]!.exactly!.adminAccess = true;
+      return [claimWithRequest(claim0, req0, classA), admin];
+    })(),
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+      allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, true)),
+    ],
+  },
+  "all-devices-slice-without-devices-prioritized-list": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      (() => {
+        const c = claim(claim0).withRequests(
+          requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 1)),
+        );
+        c.requests[0]!.firstAvailable![0]!.allocationMode = "All";
+        c.requests[0]!.firstAvailable![0]!.count = 0;
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithNoDevices(slice1, node1, pool1, driverA),
+      sliceWithOneDevice(slice2, node1, pool2, driverB),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverB, pool2, device1, false),
+      ),
+    ],
+  },
+  "all-devices-no-slices-prioritized-list": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      (() => {
+        const c = claim(claim0).withRequests(
+          requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 1)),
+        );
+        c.requests[0]!.firstAvailable![0]!.allocationMode = "All";
+        c.requests[0]!.firstAvailable![0]!.count = 0;
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice2, node1, pool2, driverB)),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverB, pool2, device1, false),
+      ),
+    ],
+  },
+  "all-devices-some-allocated-prioritized-list": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      (() => {
+        const c = claim(claim0).withRequests(
+          requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 1)),
+        );
+        c.requests[0]!.firstAvailable![0]!.allocationMode = "All";
+        c.requests[0]!.firstAvailable![0]!.count = 0;
+        return c;
+      })(),
+    ],
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1)],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+      sliceWithOneDevice(slice2, node1, pool2, driverB),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverB, pool2, device1, false),
+      ),
+    ],
+  },
+  "network-attached-device": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithOneDevice(slice1, nodeLabelSelector(regionKey, region1), pool1, driverA),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        nodeLabelSelector(regionKey, region1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "unsuccessful-allocation-network-attached-device": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithOneDevice(slice1, nodeLabelSelector(regionKey, region1), pool1, driverA),
+    ),
+    // Wrong region, no devices available.
+    node: node(node2, region2),
+    expectResults: null,
+  },
+  "many-network-attached-devices": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 4))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithOneDevice(slice1, nodeLabelSelector(regionKey, region1), pool1, driverA),
+      sliceWithOneDevice(slice1, nodeSelectionAll, pool2, driverA),
+      sliceWithOneDevice(slice1, nodeLabelSelector(planetKey, planetValueEarth), pool3, driverA),
+      sliceWithOneDevice(slice1, localNodeSelector(node1), pool4, driverA),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        // A union of the individual selectors.
+        {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: regionKey, operator: "In", values: [region1] },
+                { key: planetKey, operator: "In", values: [planetValueEarth] },
+              ],
+              matchFields: [{ key: fieldNameKey, operator: "In", values: [node1] }],
+            },
+          ],
+        },
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool2, device1, false),
+        deviceAllocationResult(req0, driverA, pool3, device1, false),
+        deviceAllocationResult(req0, driverA, pool4, device1, false),
+      ),
+    ],
+  },
+  "local-and-network-attached-devices": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 2))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithOneDevice(slice1, nodeLabelSelector(regionKey, region1), pool1, driverA),
+      sliceWithOneDevice(slice1, node1, pool2, driverA),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        // Once there is any node-local device, the selector is for that node.
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool2, device1, false),
+      ),
+    ],
+  },
+  "several-different-drivers": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA), claimWithRequest(claim0, req0, classB)],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+      sliceWithOneDevice(slice1, node1, pool1, driverB),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverB, pool1, device1, false),
+      ),
+    ],
+  },
+  "already-allocated-devices": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1), makeDeviceID(driverA, pool1, device2)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "admin-access-disabled": {
+    features: { adminAccess: false },
+    claimsToAllocate: (() => {
+      const c = claimWithRequest(claim0, req0, classA);
+      c.requests[0]!.exactly!.adminAccess = true;
+      return [c];
+    })(),
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: null,
+    expectError: "claim claim-0, request req-0: admin access is requested, but the feature is disabled",
+  },
+  "admin-access-enabled": {
+    features: { adminAccess: true },
+    claimsToAllocate: (() => {
+      const c = claimWithRequest(claim0, req0, classA);
+      c.requests[0]!.exactly!.adminAccess = true;
+      return [c];
+    })(),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1), makeDeviceID(driverA, pool1, device2)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, true)),
+    ],
+  },
+  "with-constraint": {
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        [
+          { matchAttribute: intAttribute },
+          { matchAttribute: versionAttribute },
+          { matchAttribute: stringAttribute },
+          { matchAttribute: boolAttribute },
+        ],
+        request(req0, classA, 1),
+        request(req1, classA, 1),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, {
+          driverVersion: { version: "1.0.0" },
+          numa: { int: 1 },
+          stringAttribute: { string: "stringAttributeValue" },
+          boolAttribute: { bool: true },
+        }),
+        device(device2, null, {
+          driverVersion: { version: "1.0.0" },
+          numa: { int: 1 },
+          stringAttribute: { string: "stringAttributeValue" },
+          boolAttribute: { bool: true },
+        }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "with-constraint-non-existent-attribute": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA, { matchAttribute: nonExistentAttribute })],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "with-constraint-not-matching-int-attribute": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: intAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { numa: { int: 1 } }),
+        device(device2, null, { numa: { int: 2 } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "with-constraint-not-matching-int-attribute-all-devices": {
+    claimsToAllocate: [
+      (() => {
+        const c = claimWithRequests(claim0, [{ matchAttribute: intAttribute }], request(req0, classA, 0));
+        c.requests[0]!.exactly!.allocationMode = "All";
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { numa: { int: 1 } }),
+        device(device2, null, { numa: { int: 2 } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectError:
+      "claim claim-0, request req-0: cannot add device driver-a/pool-1/device-2 because a claim constraint would not be satisfied",
+  },
+  "with-constraint-not-matching-string-attribute": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "stringAttributeValue" } }),
+        device(device2, null, { stringAttribute: { string: "stringAttributeValue2" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "with-constraint-not-matching-bool-attribute": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: boolAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { boolAttribute: { bool: true } }),
+        device(device2, null, { boolAttribute: { bool: false } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "with-constraint-not-matching-version-attribute": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: versionAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { driverVersion: { version: "1.0.0" } }),
+        device(device2, null, { driverVersion: { version: "2.0.0" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "with-constraint-for-request": {
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        [{ requests: [req0], matchAttribute: versionAttribute }],
+        request(req0, classA, 1),
+        request(req1, classA, 1),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { driverVersion: { version: "1.0.0" } }),
+        device(device2, null, { driverVersion: { version: "2.0.0" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "with-constraint-for-request-retry": {
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        [{ requests: [req0], matchAttribute: versionAttribute }, { matchAttribute: stringAttribute }],
+        request(req0, classA, 1),
+        request(req1, classA, 1),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        // This device does not satisfy the second match attribute, so the allocator must
+        // backtrack.
+        device(device1, null, { driverVersion: { version: "1.0.0" }, stringAttribute: { string: "a" } }),
+        device(device2, null, { driverVersion: { version: "2.0.0" }, stringAttribute: { string: "b" } }),
+        device(device3, null, { driverVersion: { version: "3.0.0" }, stringAttribute: { string: "b" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+        deviceAllocationResult(req1, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "with-class-device-config": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [classWithConfig(classA, driverA, "classAttribute")],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResultWithConfigs(
+        localNodeSelector(node1),
+        [deviceAllocationResult(req0, driverA, pool1, device1, false)],
+        [{ source: "FromClass", ...deviceConfiguration(driverA, "classAttribute") }],
+      ),
+    ],
+  },
+  "with-class-device-config-with-multiple-request-and-configs": {
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        [],
+        request(req0, classA, 1),
+        request(req1, classA, 1),
+        request(req2, classB, 1),
+      ),
+    ],
+    classes: [
+      classWithConfig(classA, driverA, "classAttribute-A"),
+      classWithConfig(classB, driverB, "classAttribute-B"),
+    ],
+    slices: unwrapResourceSlices(
+      sliceWithMultipleDevices(slice1, node1, pool1, driverA, 2),
+      sliceWithOneDevice(slice2, node1, pool1, driverB),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResultWithConfigs(
+        localNodeSelector(node1),
+        [
+          deviceAllocationResult(req0, driverA, pool1, device0, false),
+          deviceAllocationResult(req1, driverA, pool1, device1, false),
+          deviceAllocationResult(req2, driverB, pool1, device1, false),
+        ],
+        [
+          {
+            source: "FromClass",
+            requests: [req0, req1],
+            ...deviceConfiguration(driverA, "classAttribute-A"),
+          },
+          { source: "FromClass", requests: [req2], ...deviceConfiguration(driverB, "classAttribute-B") },
+        ],
+      ),
+    ],
+  },
+  "claim-with-device-config": {
+    claimsToAllocate: [claimWithDeviceConfig(claim0, req0, classA, driverA, "deviceAttribute")],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResultWithConfig(
+        localNodeSelector(node1),
+        driverA,
+        "FromClaim",
+        "deviceAttribute",
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "unknown-selector": {
+    claimsToAllocate: [
+      (() => {
+        const c = claimWithRequest(claim0, req0, classA);
+        c.requests[0]!.exactly!.selectors = [
+          {
+            /* empty = unknown future selector */
+          },
+        ];
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectError: "CEL expression empty (unsupported selector type?)",
+  },
+  "unknown-allocation-mode": {
+    claimsToAllocate: [
+      (() => {
+        const c = claimWithRequest(claim0, req0, classA);
+        c.requests[0]!.exactly!.allocationMode = "future-mode";
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectError: "unsupported count mode future-mode",
+  },
+  "unknown-constraint": {
+    claimsToAllocate: [
+      (() => {
+        const c = claimWithRequest(claim0, req0, classA);
+        c.claim.spec!.devices!.constraints = [
+          {
+            /* empty = unknown */
+          },
+        ];
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectError: "empty constraint (unsupported constraint type?)",
+  },
+  "invalid-CEL-one-device": {
+    claimsToAllocate: [
+      (() => {
+        const c = claimWithRequest(claim0, req0, classA);
+        c.requests[0]!.exactly!.selectors = [cel("noSuchVar")];
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectError: "undeclared reference",
+  },
+  "invalid-CEL-one-device-class": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [
+      (() => {
+        const c = class_(classA, driverA);
+        c.spec!.selectors![0]!.cel!.expression = "noSuchVar";
+        return c;
+      })(),
+    ],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectError: "undeclared reference",
+  },
+  "invalid-CEL-all-devices": {
+    claimsToAllocate: [
+      (() => {
+        const c = claimWithRequest(claim0, req0, classA);
+        c.requests[0]!.exactly!.selectors = [cel("noSuchVar")];
+        c.requests[0]!.exactly!.allocationMode = "All";
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectError: "undeclared reference",
+  },
+  "too-many-devices-single-request": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 500))],
+    classes: [class_(classA, driverA)],
+    expectError: "exceeds the claim limit",
+  },
+  "many-devices-okay": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, AllocationResultsMaxSize))],
+    classes: [class_(classA, driverA)],
+  },
+  "too-many-devices-total": {
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        null,
+        request(req0, classA, AllocationResultsMaxSize),
+        request(req1, classA, 1),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithMultipleDevices(slice1, node1, pool1, driverA, AllocationResultsMaxSize + 1),
+    ),
+    node: node(node1, region1),
+    expectError: "exceeds the claim limit",
+  },
+  "all-devices-invalid-CEL": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 500))],
+    classes: [class_(classA, driverA)],
+    expectError: "exceeds the claim limit",
+  },
+  "prioritized-list-first-unavailable": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(req0, subRequest(subReq0, classB, 1), subRequest(subReq1, classA, 1)),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "prioritized-list-non-available": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(req0, subRequest(subReq0, classB, 2), subRequest(subReq1, classA, 2)),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithOneDevice(slice1, node1, pool1, driverA),
+      sliceWithOneDevice(slice2, node1, pool2, driverB),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "prioritized-list-device-config": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withRequests(
+          requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 2)),
+        )
+        .withConfigs([
+          deviceClaimConfig([req0SubReq0], deviceConfiguration(driverA, "foo")),
+          deviceClaimConfig([req0SubReq1], deviceConfiguration(driverB, "bar")),
+        ]),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, pool1, driverB, device(device1, null, {}), device(device2, null, {})),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResultWithConfigs(
+        localNodeSelector(node1),
+        [
+          deviceAllocationResult(req0SubReq1, driverB, pool1, device1, false),
+          deviceAllocationResult(req0SubReq1, driverB, pool1, device2, false),
+        ],
+        [{ source: "FromClaim", ...deviceConfiguration(driverB, "bar") }],
+      ),
+    ],
+  },
+  "prioritized-list-class-config": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(req0, subRequest(subReq0, classA, 2), subRequest(subReq1, classB, 2)),
+      ),
+    ],
+    classes: [classWithConfig(classA, driverA, "foo"), classWithConfig(classB, driverB, "bar")],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverB,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+      sliceWithDevices(slice2, node1, pool2, driverA, device(device3, null, null)),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResultWithConfigs(
+        localNodeSelector(node1),
+        [
+          deviceAllocationResult(req0SubReq1, driverB, pool1, device1, false),
+          deviceAllocationResult(req0SubReq1, driverB, pool1, device2, false),
+        ],
+        [{ source: "FromClass", ...deviceConfiguration(driverB, "bar") }],
+      ),
+    ],
+  },
+  "prioritized-list-subrequests-with-expressions": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1).withSelectors(memoryAtLeast("1Gi")),
+        requestWithPrioritizedList(
+          req1,
+          subRequest(subReq0, classA, 1, memoryAtLeast("4Gi")),
+          subRequest(subReq1, classA, 2, memoryAtLeast("2Gi")),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { memory: "2Gi" }, null),
+        device(device2, { memory: "2Gi" }, null),
+        device(device3, { memory: "1Gi" }, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool1, device1, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "prioritized-list-subrequests-with-constraints-ref-parent-request": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints({ requests: [req0, req1], matchAttribute: versionAttribute })
+        .withRequests(
+          deviceRequest(req0, classA, 1).withSelectors(memoryAtLeast("8Gi")),
+          requestWithPrioritizedList(
+            req1,
+            subRequest(subReq0, classA, 1, memoryAtLeast("2Gi")),
+            subRequest(subReq1, classA, 1, memoryAtLeast("1Gi")),
+          ),
+        ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { memory: "8Gi" }, { driverVersion: { version: "1.0.0" } }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        pool2,
+        driverA,
+        device(device2, { memory: "2Gi" }, { driverVersion: { version: "2.0.0" } }),
+        device(device3, { memory: "1Gi" }, { driverVersion: { version: "1.0.0" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool2, device3, false),
+      ),
+    ],
+  },
+  "prioritized-list-subrequests-with-constraints-ref-sub-request": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints({ requests: [req0, req1SubReq0], matchAttribute: versionAttribute })
+        .withRequests(
+          deviceRequest(req0, classA, 1).withSelectors(memoryAtLeast("8Gi")),
+          requestWithPrioritizedList(
+            req1,
+            subRequest(subReq0, classA, 1, memoryAtLeast("2Gi")),
+            subRequest(subReq1, classA, 1, memoryAtLeast("1Gi")),
+          ),
+        ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { memory: "8Gi" }, { driverVersion: { version: "1.0.0" } }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        pool2,
+        driverA,
+        device(device2, { memory: "2Gi" }, { driverVersion: { version: "2.0.0" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool2, device2, false),
+      ),
+    ],
+  },
+  "prioritized-list-subrequests-with-allocation-mode-all": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      (() => {
+        const c = claim(claim0).withRequests(
+          requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classA, 1)),
+        );
+        c.requests[0]!.firstAvailable![0]!.allocationMode = "All";
+        c.requests[0]!.firstAvailable![0]!.count = 0;
+        return c;
+      })(),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1)],
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "prioritized-list-allocation-mode-all-multiple-requests": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1),
+        requestWithPrioritizedList(
+          req1,
+          subRequest(subReq0, classA, 0).withAllocationMode("All"),
+          subRequest(subReq1, classA, 1),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "prioritized-list-disabled": {
+    features: { prioritizedList: false },
+    claimsToAllocate: [
+      claim(claim0).withRequests(requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1))),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: null,
+    expectError:
+      "claim claim-0, request req-0: has subrequests, but the DRAPrioritizedList feature is disabled",
+  },
+  "prioritized-list-multi-request": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req1, classA, 1).withSelectors(memoryAtLeast("8Gi")),
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 1, memoryAtLeast("8Gi")),
+          subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, pool1, driverA, device(device1, { memory: "8Gi" }, {})),
+      sliceWithDevices(slice2, node1, pool2, driverA, device(device2, { memory: "4Gi" }, {})),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req1, driverA, pool1, device1, false),
+        deviceAllocationResult(req0SubReq1, driverA, pool2, device2, false),
+      ),
+    ],
+  },
+  "prioritized-list-with-backtracking": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 1, memoryAtLeast("8Gi")),
+          subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")),
+        ),
+        deviceRequest(req1, classA, 1).withSelectors(memoryAtLeast("8Gi")),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, pool1, driverA, device(device1, { memory: "8Gi" }, {})),
+      sliceWithDevices(slice2, node1, pool2, driverA, device(device2, { memory: "4Gi" }, {})),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool2, device2, false),
+        deviceAllocationResult(req1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "prioritized-list-too-many-in-first-subrequest": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(req0, subRequest(subReq0, classB, 500), subRequest(subReq1, classA, 1)),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "partitionable-devices-single-device": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "partitionable-devices-prioritized-list": {
+    features: { prioritizedList: true, partitionableDevices: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1),
+        requestWithPrioritizedList(
+          req1,
+          subRequest(subReq0, classA, 1, memoryAtLeast("6Gi")),
+          subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool1, device3, false),
       ),
     ],
   },
