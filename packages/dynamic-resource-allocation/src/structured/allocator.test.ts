@@ -2,6 +2,7 @@
 // (TestAllocator, read at kubernetes/kubernetes 03ab440c, the commit of the incubating allocator ported), ported case by case in upstream's
 // order with upstream's names, inputs and expected values; the README lists what is not ported.
 
+import type { DeviceTaint, DeviceToleration } from "@kubesched/api";
 import { AllocationResultsMaxSize } from "@kubesched/api";
 import { describe, it } from "vitest";
 import {
@@ -97,6 +98,21 @@ const intAttribute = `${driverA}/numa`;
 /** upstream's `device.capacity["driver-a"].memory.compareTo(quantity("X")) >= 0` selector. */
 const memoryAtLeast = (quantity: string) =>
   cel(`device.capacity["${driverA}"].memory.compareTo(quantity("${quantity}")) >= 0`);
+
+const taintKey = "taint-key";
+const taintValue = "taint-value";
+const taintValue2 = "taint-value-2";
+const taintNone: DeviceTaint = { key: taintKey, value: taintValue, effect: "None" };
+const taintNoSchedule: DeviceTaint = { key: taintKey, value: taintValue, effect: "NoSchedule" };
+const taintNoExecute: DeviceTaint = { key: taintKey, value: taintValue2, effect: "NoExecute" };
+const tolerationNoSchedule: DeviceToleration = { operator: "Exists", key: taintKey, effect: "NoSchedule" };
+const tolerationNoExecute: DeviceToleration = {
+  operator: "Equal",
+  key: taintKey,
+  value: taintValue2,
+  effect: "NoExecute",
+};
+const tolerationNoScheduleKey1: DeviceToleration = { operator: "Exists", key: "key1", effect: "NoSchedule" };
 
 const testcases: Record<string, AllocatorTestCase> = {
   empty: {},
@@ -1763,6 +1779,797 @@ const testcases: Record<string, AllocatorTestCase> = {
         localNodeSelector(node1),
         deviceAllocationResult(req0, driverA, pool1, device1, false),
         deviceAllocationResult(req1SubReq1, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "partitionable-devices-multiple-devices": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "partitionable-devices-multiple-capacity-pools": {
+    features: { prioritizedList: true, partitionableDevices: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1),
+        requestWithPrioritizedList(
+          req1,
+          subRequest(subReq0, classA, 1, memoryAtLeast("6Gi")),
+          subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+          deviceCounterConsumption(counterSet2, { cpus: "4" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+          deviceCounterConsumption(counterSet2, { cpus: "6" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+          deviceCounterConsumption(counterSet2, { cpus: "4" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "18Gi" }),
+        counterSet(counterSet2, { cpus: "8" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "partitionable-devices-multiple-counters": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi", cpus: "6" }),
+          deviceCounterConsumption(counterSet2, { cpus: "4", memory: "2Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi", cpus: "4" }),
+          deviceCounterConsumption(counterSet2, { cpus: "6", memory: "6Gi" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi", cpus: "4" }),
+          deviceCounterConsumption(counterSet2, { cpus: "4", memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { cpus: "8", memory: "18Gi" }),
+        counterSet(counterSet2, { cpus: "12", memory: "18Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+        deviceAllocationResult(req1, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "partitionable-devices-multiple-pools": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpus: "6", memory: "4Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpus: "4", memory: "6Gi" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpus: "4", memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { cpus: "8", memory: "18Gi" }),
+      ),
+      sliceWithDevices(
+        slice3,
+        node1,
+        resourcePool(pool2, 2),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpus: "6", memory: "4Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpus: "1", memory: "7Gi" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpus: "1", memory: "7Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice4,
+        node1,
+        resourcePool(pool2, 2),
+        driverA,
+        counterSet(counterSet1, { cpus: "8", memory: "18Gi" }),
+      ),
+    ),
+    allocatedDevices: [
+      makeDeviceID(driverA, pool1, device2),
+      makeDeviceID(driverA, pool1, device3),
+      makeDeviceID(driverA, pool2, device1),
+    ],
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool2, device2, false),
+        deviceAllocationResult(req1, driverA, pool2, device3, false),
+      ),
+    ],
+  },
+  "partitionable-devices-unused-counters-in-counter-set": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 2))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "5Gi" }),
+        ),
+        device(device2, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+        device(device3, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi", unused: "1Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "partitionable-devices-no-capacity-available": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "16Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(slice2, node1, pool1, driverA, counterSet(counterSet1, { memory: "18Gi" })),
+    ),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device2)],
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "partitionable-devices-overallocated-capacity-pool": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "20Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(slice2, node1, pool1, driverA, counterSet(counterSet1, { memory: "18Gi" })),
+    ),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device2)],
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "partitionable-devices-disabled-device-consumes-counters": {
+    features: { partitionableDevices: false },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(slice2, node1, pool1, driverA, counterSet(counterSet1, { memory: "18Gi" })),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "partitionable-devices-disabled-other-device-do-not-consume-counters": {
+    features: { partitionableDevices: false },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+        device(device2, null, null),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "18Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "partitionable-devices-disabled-per-device-node-selection": {
+    features: { partitionableDevices: false },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        nodeSelectionPerDevice,
+        pool1,
+        driverA,
+        device(device2, null, null).withNodeSelection(node1),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "partitionable-devices-per-device-node-selection-nodename": {
+    features: { partitionableDevices: true, prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 1, memoryAtLeast("6Gi")),
+          subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        nodeSelectionPerDevice,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withNodeSelection(node1),
+        device(device2, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "6Gi" }))
+          .withNodeSelection(node2),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        nodeSelectionPerDevice,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "18Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "partitionable-devices-per-device-node-selection-node-selector": {
+    features: { partitionableDevices: true, prioritizedList: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        nodeSelectionPerDevice,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withNodeSelection(nodeLabelSelector(regionKey, region1)),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        nodeSelectionPerDevice,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "18Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: regionKey, operator: "In", values: [region1] }] }],
+        },
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "partitionable-devices-per-device-node-selection-node-selector-multiple-devices": {
+    features: { partitionableDevices: true, prioritizedList: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 3), request(req1, classB, 3))],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        nodeSelectionPerDevice,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withNodeSelection(nodeLabelSelector(regionKey, region1)),
+        device(device2, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withNodeSelection(node1),
+        device(device3, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withNodeSelection(nodeSelectionAll),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        nodeSelectionPerDevice,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "18Gi" }),
+      ),
+      sliceWithDevices(
+        slice3,
+        node1,
+        resourcePool(pool2, 2),
+        driverB,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet2, { memory: "4Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet2, { memory: "4Gi" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet2, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice4,
+        node1,
+        resourcePool(pool2, 2),
+        driverB,
+        counterSet(counterSet2, { memory: "12Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        { nodeSelectorTerms: [{ matchFields: [{ key: fieldNameKey, operator: "In", values: [node1] }] }] },
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+        deviceAllocationResult(req1, driverB, pool2, device1, false),
+        deviceAllocationResult(req1, driverB, pool2, device2, false),
+        deviceAllocationResult(req1, driverB, pool2, device3, false),
+      ),
+    ],
+  },
+  "tainted-two-devices": {
+    features: { deviceTaints: true },
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+        device(device2, null, null).withTaints(taintNoExecute),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "tainted-one-device-two-taints": {
+    features: { deviceTaints: true },
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule, taintNoExecute),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "tainted-two-devices-tolerated": {
+    features: { deviceTaints: true },
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA).withTolerations(tolerationNoExecute)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+        device(device2, null, null).withTaints(taintNoExecute),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device2, false, tolerationNoExecute), // Only second device's taints are tolerated.
+      ),
+    ],
+  },
+  "tainted-two-devices-prioritized-list-tolerated": {
+    features: { deviceTaints: true, prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 1),
+          subRequest(subReq1, classA, 1, tolerationNoExecute),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+        device(device2, null, null).withTaints(taintNoExecute),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device2, false, tolerationNoExecute), // Only second device's taints are tolerated.
+      ),
+    ],
+  },
+  "tainted-no-effect": {
+    features: { deviceTaints: true },
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withTaints(taintNone)),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "tainted-one-device-two-taints-both-tolerated": {
+    features: { deviceTaints: true },
+    claimsToAllocate: [
+      claimWithRequest(claim0, req0, classA).withTolerations(tolerationNoSchedule, tolerationNoExecute),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule, taintNoExecute),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(
+          req0,
+          driverA,
+          pool1,
+          device1,
+          false,
+          tolerationNoSchedule,
+          tolerationNoExecute,
+        ),
+      ),
+    ],
+  },
+  "tainted-disabled": {
+    features: { deviceTaints: false },
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule, taintNoExecute),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "tainted-prioritized-list": {
+    features: { deviceTaints: true, prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(req0, subRequest(subReq0, classB, 1), subRequest(subReq1, classA, 1)),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "tainted-prioritized-list-disabled": {
+    features: { deviceTaints: false, prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(req0, subRequest(subReq0, classB, 1), subRequest(subReq1, classA, 1)),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "tainted-admin-access": {
+    features: { deviceTaints: true, adminAccess: true },
+    claimsToAllocate: (() => {
+      const c = claimWithRequest(claim0, req0, classA);
+      c.requests[0]!.exactly!.adminAccess = true;
+      return [c];
+    })(),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1), makeDeviceID(driverA, pool1, device2)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "tainted-admin-access-disabled": {
+    features: { deviceTaints: false, adminAccess: true },
+    claimsToAllocate: (() => {
+      const c = claimWithRequest(claim0, req0, classA);
+      c.requests[0]!.exactly!.adminAccess = true;
+      return [c];
+    })(),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1), makeDeviceID(driverA, pool1, device2)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, true)),
+    ],
+  },
+  "tainted-all-devices-single": {
+    features: { deviceTaints: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "tainted-all-devices-single-disabled": {
+    features: { deviceTaints: false },
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withTaints(taintNoSchedule),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "prioritized-list-allocation-mode-all": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 0).withAllocationMode("All"),
+          subRequest(subReq1, classA, 1),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+    ),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device2)],
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
       ),
     ],
   },
