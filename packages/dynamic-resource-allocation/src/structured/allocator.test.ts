@@ -99,6 +99,10 @@ const intAttribute = `${driverA}/numa`;
 const memoryAtLeast = (quantity: string) =>
   cel(`device.capacity["${driverA}"].memory.compareTo(quantity("${quantity}")) >= 0`);
 
+/** upstream's `device.attributes["driver-a"].generation == "X"` selector. */
+const generationIs = (generation: string) =>
+  cel(`device.attributes["${driverA}"].generation == "${generation}"`);
+
 const taintKey = "taint-key";
 const taintValue = "taint-value";
 const taintValue2 = "taint-value-2";
@@ -2572,6 +2576,415 @@ const testcases: Record<string, AllocatorTestCase> = {
         deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
       ),
     ],
+  },
+  "prioritized-list-allocation-mode-all-with-selectors": {
+    // When using allocationMode:All, at least one device must be allocated, otherwise
+    // DRA will attempt the next subRequest.
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 0, generationIs("v6")).withAllocationMode("All"),
+          subRequest(subReq1, classA, 0, generationIs("v5")).withAllocationMode("All"),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { generation: { string: "v5" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "prioritized-list-allocation-mode-all-with-selectors-multiple-pools": {
+    // All devices selected by the DeviceClass will be allocated, even if they
+    // are spread across different resource pools.
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 0, generationIs("v6")).withAllocationMode("All"),
+          subRequest(subReq1, classA, 0, generationIs("v5")).withAllocationMode("All"),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { generation: { string: "v5" } }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        pool2,
+        driverA,
+        device(device1, null, { generation: { string: "v5" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
+        deviceAllocationResult(req0SubReq1, driverA, pool2, device1, false),
+      ),
+    ],
+  },
+  "prioritized-list-allocation-mode-all-with-selectors-multiple-pools-across-nodes": {
+    // All devices selected by the DeviceClass will be allocated, even if they
+    // are spread across different resource pools, as long as they are available
+    // on the node.
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 0, generationIs("v6")).withAllocationMode("All"),
+          subRequest(subReq1, classA, 0, generationIs("v5")).withAllocationMode("All"),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { generation: { string: "v5" } }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node2,
+        pool2,
+        driverA,
+        device(device1, null, { generation: { string: "v5" } }),
+        device(device2, null, { generation: { string: "v6" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "prioritized-list-allocation-mode-all-with-selectors-deviceclass-subset": {
+    // Only devices selected by the deviceclass will be considered
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 0, generationIs("v6")).withAllocationMode("All"),
+          subRequest(subReq1, classA, 0, generationIs("v5")).withAllocationMode("All"),
+        ),
+      ),
+    ],
+    classes: [
+      {
+        metadata: { name: classA },
+        spec: {
+          selectors: [cel(`device.driver == "${driverA}" && device.attributes["${driverA}"].selected`)],
+        },
+      },
+    ],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { generation: { string: "v6" }, selected: { bool: false } }),
+        device(device2, null, { generation: { string: "v5" }, selected: { bool: false } }),
+        device(device3, null, { generation: { string: "v5" }, selected: { bool: true } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "max-number-devices": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, AllocationResultsMaxSize))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithMultipleDevices(slice1, node1, pool1, driverA, AllocationResultsMaxSize),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        ...multipleDeviceAllocationResults(req0, driverA, pool1, AllocationResultsMaxSize, 0),
+      ),
+    ],
+  },
+  "partitionable-devices-with-attribute-selector": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        null,
+        request(req0, classA, 2),
+        request(req1, classA, 1, cel(`device.attributes["${driverA}"].special`)),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, { special: { bool: true } }).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpu1: "1" }),
+          deviceCounterConsumption(counterSet2, { mem: "10Gi" }),
+        ),
+        device(device2, null, { special: { bool: false } }).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpu2: "1" }),
+          deviceCounterConsumption(counterSet2, { mem: "10Gi" }),
+        ),
+        device(device3, null, { special: { bool: false } }).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { cpu3: "1" }),
+          deviceCounterConsumption(counterSet2, { mem: "10Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { cpu1: "1", cpu2: "1", cpu3: "1" }),
+        counterSet(counterSet2, { mem: "30Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+        deviceAllocationResult(req1, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "prioritized-list-max-allocation-limit-request": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, AllocationResultsMaxSize),
+          subRequest(subReq1, classA, AllocationResultsMaxSize / 2),
+        ),
+        requestWithPrioritizedList(
+          req1,
+          subRequest(subReq0, classA, AllocationResultsMaxSize),
+          subRequest(subReq1, classA, AllocationResultsMaxSize / 2),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithMultipleDevices(slice1, node1, pool1, driverA, AllocationResultsMaxSize * 2),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        ...multipleDeviceAllocationResults(req0SubReq1, driverA, pool1, AllocationResultsMaxSize / 2, 0),
+        ...multipleDeviceAllocationResults(
+          req1SubReq1,
+          driverA,
+          pool1,
+          AllocationResultsMaxSize / 2,
+          AllocationResultsMaxSize / 2,
+        ),
+      ),
+    ],
+    expectNumAllocateOneInvocations: 75,
+  },
+  "prioritized-list-max-allocation-allocation-mode-all": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 0).withAllocationMode("All"),
+          subRequest(subReq1, classA, 2),
+        ),
+        deviceRequest(req1, classB, 2),
+      ),
+    ],
+    classes: [class_(classA, driverA), class_(classB, driverB)],
+    slices: unwrapResourceSlices(
+      sliceWithMultipleDevices(slice1, node1, pool1, driverA, AllocationResultsMaxSize - 1),
+      sliceWithMultipleDevices(slice2, node1, pool2, driverB, 2),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, "device-0", false),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, "device-1", false),
+        deviceAllocationResult(req1, driverB, pool2, "device-0", false),
+        deviceAllocationResult(req1, driverB, pool2, "device-1", false),
+      ),
+    ],
+    expectNumAllocateOneInvocations: 42,
+  },
+  "device-binding-conditions": {
+    features: { deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device1,
+              ["IsPrepare"],
+              ["BindingFailed"],
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "binding-conditions-multiple-devices": {
+    features: { deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 2), request(req1, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+        device(device2, null, null).withBindingConditions(["IsPrepare2"], ["BindingFailed2"]),
+        device(device3, null, null).withBindingConditions(["IsPrepare3"], ["BindingFailed3"]),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device1,
+              ["IsPrepare"],
+              ["BindingFailed"],
+            ),
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device2,
+              ["IsPrepare2"],
+              ["BindingFailed2"],
+            ),
+            deviceRequestAllocationResultWithBindingConditions(
+              req1,
+              driverA,
+              pool1,
+              device3,
+              ["IsPrepare3"],
+              ["BindingFailed3"],
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "binding-conditions-with-and-without": {
+    features: { deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null).withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceRequestAllocationResultWithBindingConditions(
+              req1,
+              driverA,
+              pool1,
+              device2,
+              ["IsPrepare"],
+              ["BindingFailed"],
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "binding-conditions-without-feature-gate": {
+    features: { deviceBindingAndStatus: false },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
   },
 };
 
