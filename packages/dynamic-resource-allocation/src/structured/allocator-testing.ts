@@ -560,18 +560,13 @@ export function deviceRequestAllocationResultWithBindingConditions(
   driver: string,
   pool: string,
   deviceName: string,
-  bindingConditions: string[],
-  bindingFailureConditions: string[],
+  bindingConditions: string[] | null,
+  bindingFailureConditions: string[] | null,
   ...tolerations: DeviceToleration[]
 ): DeviceRequestAllocationResult {
-  const r: DeviceRequestAllocationResult = {
-    request: req,
-    driver,
-    pool,
-    device: deviceName,
-    bindingConditions,
-    bindingFailureConditions,
-  };
+  const r: DeviceRequestAllocationResult = { request: req, driver, pool, device: deviceName };
+  if (bindingConditions !== null) r.bindingConditions = bindingConditions;
+  if (bindingFailureConditions !== null) r.bindingFailureConditions = bindingFailureConditions;
   if (tolerations.length > 0) r.tolerations = tolerations;
   return r;
 }

@@ -2986,6 +2986,342 @@ const testcases: Record<string, AllocatorTestCase> = {
     node: node(node1, region1),
     expectResults: null,
   },
+  "node-restriction": {
+    features: { deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        nodeLabelSelector(planetKey, planetValueEarth),
+        pool1,
+        driverA,
+        device(device1, null, null).withBindsToNode(true),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "partitionable-devices-with-binding-conditions": {
+    features: { partitionableDevices: true, deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device1,
+              ["IsPrepare"],
+              ["BindingFailed"],
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "partitionable-devices-with-binding-conditions-multiple": {
+    features: { partitionableDevices: true, deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 2))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+        device(device2, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withBindingConditions(["IsPrepare2"], ["BindingFailed2"]),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device1,
+              ["IsPrepare"],
+              ["BindingFailed"],
+            ),
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device2,
+              ["IsPrepare2"],
+              ["BindingFailed2"],
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "partitionable-devices-with-binding-conditions-some-devices-no-conditions": {
+    features: { partitionableDevices: true, deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 3))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "2Gi" }))
+          .withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "2Gi" }),
+        ),
+        device(device3, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withBindingConditions(["IsReady"], ["BindingTimeout"]),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device1,
+              ["IsPrepare"],
+              ["BindingFailed"],
+            ),
+            deviceRequestAllocationResultWithBindingConditions(req0, driverA, pool1, device2, null, null),
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device3,
+              ["IsReady"],
+              ["BindingTimeout"],
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "partitionable-devices-with-binding-conditions-multi-slices": {
+    features: { partitionableDevices: true, deviceBindingAndStatus: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 2))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice4,
+        node1,
+        resourcePool(pool1, 4),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withBindingConditions(["IsPrepare"], ["BindingFailed"]),
+      ),
+      sliceWithCounterSets(
+        slice3,
+        node1,
+        resourcePool(pool1, 4),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        resourcePool(pool1, 4),
+        driverA,
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet2, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice1,
+        node1,
+        resourcePool(pool1, 4),
+        driverA,
+        counterSet(counterSet2, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceRequestAllocationResultWithBindingConditions(req0, driverA, pool1, device2, null, null),
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device1,
+              ["IsPrepare"],
+              ["BindingFailed"],
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "partitionable-devices-with-binding-conditions-and-taints": {
+    features: { partitionableDevices: true, deviceBindingAndStatus: true, deviceTaints: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 2))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withBindingConditions(["IsPrepare"], ["BindingFailed"])
+          .withTaints({ key: "key1", value: "value1", effect: "NoSchedule" }),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(slice2, node1, pool1, driverA, counterSet(counterSet1, { memory: "8Gi" })),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+  },
+  "partitionable-devices-with-binding-conditions-and-taints-tolerated": {
+    features: { partitionableDevices: true, deviceBindingAndStatus: true, deviceTaints: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, request(req0, classA, 2)).withTolerations(tolerationNoScheduleKey1),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withBindingConditions(["IsPrepare"], ["BindingFailed"])
+          .withTaints({ key: "key1", value: "value1", effect: "NoSchedule" }),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      {
+        devices: {
+          results: [
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device1,
+              ["IsPrepare"],
+              ["BindingFailed"],
+              tolerationNoScheduleKey1,
+            ),
+            deviceRequestAllocationResultWithBindingConditions(
+              req0,
+              driverA,
+              pool1,
+              device2,
+              null,
+              null,
+              tolerationNoScheduleKey1,
+            ),
+          ],
+        },
+        nodeSelector: localNodeSelector(node1),
+      },
+    ],
+  },
+  "consumable-capacity-disabled-feature": {
+    features: { deviceBindingAndStatus: true }, // add to forcefully use experimenting allocator
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1"))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: null,
+    expectError:
+      "claim claim-0, request req-0: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+  },
+  "consumable-capacity-disabled-feature-with-prioritized-list": {
+    features: { prioritizedList: true, deviceBindingAndStatus: true }, // add to forcefully use experimenting allocator
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 1).withCapacityRequest("1"),
+          subRequest(subReq1, classA, 1).withCapacityRequest("1"),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: null,
+    expectError:
+      "claim claim-0, subrequest subReq-0: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+  },
 };
 
 describe("TestAllocator", () => {
