@@ -12,6 +12,7 @@ import {
   allocationResultWithConfig,
   allocationResultWithConfigs,
   capacity0,
+  capacity1,
   cel,
   claim,
   claim0,
@@ -22,6 +23,7 @@ import {
   deviceClass as class_,
   classA,
   classB,
+  classWithAllowMultipleAllocations,
   classWithConfig,
   counterSet,
   counterSet1,
@@ -37,10 +39,12 @@ import {
   deviceConfiguration,
   deviceCounterConsumption,
   deviceRequest,
+  deviceRequestAllocationResult,
   deviceRequestAllocationResultWithBindingConditions,
   driverA,
   driverB,
   fieldNameKey,
+  fixedShareID,
   fromCounters,
   localNodeSelector,
   multipleDeviceAllocationResults,
@@ -87,7 +91,7 @@ import {
   subRequest,
   unwrapResourceSlices,
 } from "./allocator-testing";
-import { makeDeviceID } from "./types";
+import { makeDeviceID, makeSharedDeviceID } from "./types";
 
 const nonExistentAttribute = `${driverA}/NonExistentAttribute`;
 const boolAttribute = `${driverA}/boolAttribute`;
@@ -102,6 +106,10 @@ const memoryAtLeast = (quantity: string) =>
 /** upstream's `device.attributes["driver-a"].generation == "X"` selector. */
 const generationIs = (generation: string) =>
   cel(`device.attributes["${driverA}"].generation == "${generation}"`);
+
+/** upstream's deviceRequestAllocationResult(req, driverA, pool1, device).withConsumedCapacity(&fixedShareID, consumed). */
+const share = (req: string, deviceName: string, consumed: Record<string, string> | null) =>
+  deviceRequestAllocationResult(req, driverA, pool1, deviceName).withConsumedCapacity(fixedShareID, consumed);
 
 const taintKey = "taint-key";
 const taintValue = "taint-value";
@@ -3321,6 +3329,808 @@ const testcases: Record<string, AllocatorTestCase> = {
     expectResults: null,
     expectError:
       "claim claim-0, subrequest subReq-0: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+  },
+  "consumable-capacity-multi-allocatable-device-with-missing-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1"))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity1]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "consumable-capacity-multi-allocatable-device-allocation-mode-all-with-missing-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(allDeviceRequest(req0, classA).withCapacityRequest("1"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity1]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "consumable-capacity-multi-allocatable-device-without-capacity-without-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(deviceRequest(req0, classA, 1)),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1)),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      // both share the same device; no capacity is consumed since none is defined.
+      allocationResult(localNodeSelector(node1), share(req0, device1, null)),
+      allocationResult(localNodeSelector(node1), share(req0, device1, null)),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(deviceRequest(req0, classA, 1)),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1)),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+        device(device2, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      // both should get full capacity for different devices
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "1" })),
+      allocationResult(localNodeSelector(node1), share(req0, device2, { [capacity0]: "1" })),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request-block": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(deviceRequest(req0, classA, 1)),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1)),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "2" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [], // should not satisfy both
+  },
+  "consumable-capacity-multi-allocatable-device-without-policy-with-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1")),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1")),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "2" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "1" })),
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "1" })),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-with-policy-without-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, request(req0, classA, 1)),
+      claimWithRequests(claim1, null, request(req0, classA, 1)),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "4" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      // both requests applied the default request (two)
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" })),
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" })),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-with-zero-request-policy": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, request(req0, classA, 1)),
+      claimWithRequests(claim1, null, request(req0, classA, 1)),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyValidValues("0", { [capacity0]: "1" }, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "0" })),
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "0" })),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-violates-zero-request-policy": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyValidValues("0", { [capacity0]: "1" }, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "consumable-capacity-multi-allocatable-device-with-range-policy-with-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1")),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1")),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "4" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      // both requests allocated to the same device; capacity must be rounded up to default minimum (two)
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" })),
+      allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" })),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-with-range-policy-step": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("3"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "4" }),
+      ),
+    ),
+    node: node(node1, region1),
+    // capacity must be rounded up with Step (3 to 2+2 = 4)
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "4" }))],
+  },
+  "consumable-capacity-multi-allocatable-device-with-valid-values-policy": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("2"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyValidValues("1", { [capacity0]: "4" }, ["2"]),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" }))],
+  },
+  "consumable-capacity-multi-allocatable-device-with-valid-values-policy-round-up": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("2"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        // capacity value must be explicitly added
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyValidValues("1", { [capacity0]: "3" }, ["3"]),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "3" }))],
+  },
+  "consumable-capacity-multi-allocatable-device-with-exceeded-consumable-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1")),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("2")),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "consumable-capacity-multi-allocatable-device-with-request-over-max-sharing-policy": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("6"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "10" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [], // default max requestPolicy is 4, should not allocate even though 6 < 10
+  },
+  "consumable-capacity-multi-allocatable-device-with-allocated-capacity-use-remaining": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("2"))],
+    allocatedCapacityDevices: { [makeDeviceID(driverA, pool1, device1)]: { [capacity0]: "2" } },
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "4" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" }))],
+  },
+  "consumable-capacity-multi-allocatable-device-with-allocated-capacity-next-device": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("2"))],
+    allocatedCapacityDevices: { [makeDeviceID(driverA, pool1, device1)]: { [capacity0]: "2" } },
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+        device(device2, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device2, { [capacity0]: "2" }))],
+  },
+  "consumable-capacity-with-multi-allocatable-device-backtrack": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      // 2 requests with two per each
+      claim(claim0)
+        .withConstraints({ matchAttribute: stringAttribute })
+        .withRequests(
+          deviceRequest(req0, classA, 1).withCapacityRequest("2"),
+          deviceRequest(req1, classA, 1).withCapacityRequest("2"),
+        ),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("2")),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device2, null, { stringAttribute: { string: "stringAttributeValue1" } })
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+        device(device1, null, { stringAttribute: { string: "stringAttributeValue2" } })
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "4" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0, device1, { [capacity0]: "2" }),
+        share(req1, device1, { [capacity0]: "2" }),
+      ),
+      allocationResult(localNodeSelector(node1), share(req0, device2, { [capacity0]: "2" })),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-with-subrequest": {
+    features: { consumableCapacity: true, prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 1).withCapacityRequest("4"),
+          subRequest(subReq1, classA, 1).withCapacityRequest("2"),
+          subRequest(subReq1, classA, 1),
+        ),
+      ),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(localNodeSelector(node1), share(req0SubReq1, device1, { [capacity0]: "2" })),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-with-no-available-consumable-capacity": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("2"))],
+    allocatedCapacityDevices: { [makeDeviceID(driverA, pool1, device1)]: { [capacity0]: "2" } },
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-no-capacity": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(allDeviceRequest(req0, classA).withCapacityRequest("2"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "2" }, null).withAllowMultipleAllocations(),
+        device(device2, null, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    // only match device is allocated
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" }))],
+  },
+  "consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-insufficient-capacity": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(allDeviceRequest(req0, classA).withCapacityRequest("2"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "2" }, null).withAllowMultipleAllocations(),
+        device(device2, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    // only match device is allocated
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device1, { [capacity0]: "2" }))],
+  },
+  "consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-sufficient": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1).withCapacityRequest("1"),
+        allDeviceRequest(req1, classA).withCapacityRequest("1"),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "2" }, null).withAllowMultipleAllocations(),
+        device(device2, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0, device1, { [capacity0]: "1" }),
+        share(req1, device1, { [capacity0]: "1" }),
+        share(req1, device2, { [capacity0]: "1" }),
+      ),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-sufficient": {
+    features: { consumableCapacity: true },
+    allocatedCapacityDevices: { [makeDeviceID(driverA, pool1, device1)]: { [capacity0]: "1" } },
+    claimsToAllocate: [claim(claim0).withRequests(allDeviceRequest(req0, classA).withCapacityRequest("1"))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "2" }, null).withAllowMultipleAllocations(),
+        device(device2, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0, device1, { [capacity0]: "1" }),
+        share(req0, device2, { [capacity0]: "1" }),
+      ),
+    ],
+  },
+  "consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-insufficient": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1).withCapacityRequest("1"),
+        allDeviceRequest(req1, classA).withCapacityRequest("1"),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+        device(device2, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient": {
+    features: { consumableCapacity: true },
+    allocatedCapacityDevices: { [makeDeviceID(driverA, pool1, device1)]: { [capacity0]: "1" } },
+    claimsToAllocate: [claim(claim0).withRequests(allDeviceRequest(req0, classA).withCapacityRequest("1"))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+        device(device2, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [allocationResult(localNodeSelector(node1), share(req0, device2, { [capacity0]: "1" }))],
+  },
+  "consumable-capacity-dedicated-device-with-consumable-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, false)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, pool1, driverA, device(device1, { [capacity0]: "1" }, null)),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "consumable-capacity-dedicated-device-with-multiple-consumable-capacity-request": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1")),
+      claim(claim1).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1")),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, false)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, false)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, { [capacity0]: "1" }, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "allow-multiple-allocations-not-allocate-multi-allocatable-device-which-already-dedicated": {
+    features: { consumableCapacity: true },
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1)],
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1"))],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null)
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "allow-multiple-allocations-not-allocate-dedicated-device-which-change-from-multi-allocatable": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest("1"))],
+    allocatedCapacityDevices: { [makeDeviceID(driverA, pool1, device1)]: { [capacity0]: "1" } },
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "allow-multiple-allocations-with-partitionable-device": {
+    features: { prioritizedList: true, partitionableDevices: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1),
+        requestWithPrioritizedList(
+          req1,
+          subRequest(subReq0, classA, 1, memoryAtLeast("6Gi")),
+          subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")),
+        ),
+      ),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withAllowMultipleAllocations(),
+        device(device2, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "6Gi" }))
+          .withAllowMultipleAllocations(),
+        device(device3, fromCounters, null)
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { memory: "4Gi" }))
+          .withAllowMultipleAllocations(),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0, device1, { memory: "4Gi" }),
+        share(req1SubReq1, device3, { memory: "4Gi" }),
+      ),
+    ],
+  },
+  "allow-multiple-allocations-with-shared-device-counter-cross-cycle": {
+    features: { partitionableDevices: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1)
+          .withCapacityRequest("1")
+          .withSelectors(cel(`device.attributes["${driverA}"].mode == "b"`)),
+      ),
+    ],
+    allocatedSharedDeviceIDs: [makeSharedDeviceID(makeDeviceID(driverA, pool1, device1), fixedShareID)],
+    allocatedCapacityDevices: { [makeDeviceID(driverA, pool1, device1)]: { [capacity0]: "1" } },
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, { mode: { string: "a" } })
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { [capacity0]: "1" }))
+          .withAllowMultipleAllocations(),
+        device(device2, fromCounters, { mode: { string: "b" } })
+          .withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, { [capacity0]: "1" }))
+          .withAllowMultipleAllocations(),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { [capacity0]: "1" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "consumable-capacity-with-partitionable-device-multiple-capacity-pools": {
+    // This test case combines integration of PrioritizedList, PartitionableDevices, and ConsumableCapacity features.
+    features: { prioritizedList: true, partitionableDevices: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        deviceRequest(req0, classA, 1).withCapacityRequest("1"),
+        deviceRequest(req2, classA, 1).withCapacityRequest("2"),
+        requestWithPrioritizedList(
+          req1,
+          subRequest(
+            subReq0,
+            classA,
+            1,
+            cel(`device.capacity["${driverA}"]["${capacity0}"].compareTo(quantity("4")) >= 0`),
+          ).withCapacityRequest("1"),
+          subRequest(
+            subReq1,
+            classA,
+            1,
+            cel(`device.capacity["${driverA}"]["${capacity0}"].compareTo(quantity("2")) >= 0`),
+          ).withCapacityRequest("1"),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, fromCounters, null)
+          .withDeviceCounterConsumption(
+            deviceCounterConsumption(counterSet1, { [capacity0]: "2" }),
+            deviceCounterConsumption(counterSet2, { [capacity1]: "4" }),
+          )
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity1]: "4" }),
+        device(device2, fromCounters, null)
+          .withDeviceCounterConsumption(
+            deviceCounterConsumption(counterSet1, { [capacity0]: "4" }),
+            deviceCounterConsumption(counterSet2, { [capacity1]: "4" }),
+          )
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity1]: "4" }),
+        device(device3, fromCounters, null)
+          .withDeviceCounterConsumption(
+            deviceCounterConsumption(counterSet1, { [capacity0]: "2" }),
+            deviceCounterConsumption(counterSet2, { [capacity1]: "4" }),
+          )
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity1]: "4" }),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { [capacity0]: "4" }),
+        counterSet(counterSet2, { [capacity1]: "8" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0, device1, { [capacity0]: "1", [capacity1]: "2" }),
+        share(req2, device3, { [capacity0]: "2", [capacity1]: "2" }),
+        share(req1SubReq1, device1, { [capacity0]: "1", [capacity1]: "2" }),
+      ),
+    ],
   },
 };
 
