@@ -111,6 +111,22 @@ const generationIs = (generation: string) =>
 const share = (req: string, deviceName: string, consumed: Record<string, string> | null) =>
   deviceRequestAllocationResult(req, driverA, pool1, deviceName).withConsumedCapacity(fixedShareID, consumed);
 
+const boolAttributeTrue = cel(`device.attributes["${driverA}"].boolAttribute`);
+
+/** upstream's `device.attributes["driver-a"].type == "X"` selector. */
+const typeIs = (type: string) => cel(`device.attributes["${driverA}"].type == "${type}"`);
+
+/** A slice with its pool's generation and slice count set, as upstream's closures do. */
+const withPool = (
+  slice: ReturnType<typeof sliceWithDevices>,
+  generation: number,
+  resourceSliceCount: number,
+) => {
+  slice.spec.pool.generation = generation;
+  slice.spec.pool.resourceSliceCount = resourceSliceCount;
+  return slice;
+};
+
 const taintKey = "taint-key";
 const taintValue = "taint-value";
 const taintValue2 = "taint-value-2";
@@ -4131,6 +4147,805 @@ const testcases: Record<string, AllocatorTestCase> = {
         share(req1SubReq1, device1, { [capacity0]: "1", [capacity1]: "2" }),
       ),
     ],
+  },
+  "with-distinct-constraints": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints(
+          { distinctAttribute: boolAttribute, requests: [req0, req1] },
+          { distinctAttribute: versionAttribute, requests: [req0, req1, req2] },
+          { distinctAttribute: intAttribute, requests: [req0, req1, req2, req3] },
+        )
+        .withRequests(
+          deviceRequest(req0, classA, 1),
+          deviceRequest(req1, classA, 1),
+          deviceRequest(req2, classA, 1),
+          deviceRequest(req3, classA, 1),
+        ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, {
+          driverVersion: { version: "1.0.0" },
+          numa: { int: 0 },
+          boolAttribute: { bool: true },
+        }).withAllowMultipleAllocations(),
+        device(device2, null, {
+          driverVersion: { version: "1.0.1" },
+          numa: { int: 1 },
+          boolAttribute: { bool: false },
+        }).withAllowMultipleAllocations(),
+        device(device3, null, {
+          driverVersion: { version: "1.0.2" },
+          numa: { int: 2 },
+          boolAttribute: { bool: true },
+        }).withAllowMultipleAllocations(),
+        device(device4, null, {
+          driverVersion: { version: "1.0.0" },
+          numa: { int: 3 },
+          boolAttribute: { bool: true },
+        }).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0, device1, null),
+        share(req1, device2, null),
+        share(req2, device3, null),
+        share(req3, device4, null),
+      ),
+    ],
+  },
+  "with-distinct-constraints-attribute-not-set": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints({ distinctAttribute: boolAttribute, requests: [req0] })
+        .withRequests(deviceRequest(req0, classA, 1)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "with-distinct-constraints-unknown-type-attribute": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints({ distinctAttribute: boolAttribute, requests: [req0] })
+        .withRequests(deviceRequest(req0, classA, 1)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { boolAttribute: {} }).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+    expectError: "unsupported attribute value",
+  },
+  "with-distinct-constraints-with-subrequests": {
+    features: { consumableCapacity: true, prioritizedList: true },
+    // There are three requests, all preferring the boolAttribute.
+    // However, the DeviceConstraint applies only to the first two requests.
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints({ distinctAttribute: boolAttribute, requests: [req0, req1] })
+        .withRequests(
+          requestWithPrioritizedList(
+            req0,
+            subRequest(subReq0, classA, 1, boolAttributeTrue),
+            subRequest(subReq1, classA, 1),
+          ),
+          requestWithPrioritizedList(
+            req1,
+            subRequest(subReq0, classA, 1, boolAttributeTrue),
+            subRequest(subReq1, classA, 1),
+          ),
+          requestWithPrioritizedList(
+            req2,
+            subRequest(subReq0, classA, 1, boolAttributeTrue),
+            subRequest(subReq1, classA, 1),
+          ),
+        ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { boolAttribute: { bool: true } }).withAllowMultipleAllocations(),
+        device(device2, null, { boolAttribute: { bool: false } }).withAllowMultipleAllocations(),
+      ),
+    ),
+    node: node(node1, region1),
+    // Because the constraint applies only to req0 and req1,
+    // subreq0 cannot satisfy req1, so device2 (subreq1) is allocated instead.
+    // However, req2 has no such constraint and can use device1 (subreq0).
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0SubReq0, device1, null),
+        share(req1SubReq1, device2, null),
+        share(req2SubReq0, device1, null),
+      ),
+    ],
+  },
+  "distinct-constraint-one-multi-allocatable-device-with-distinct-constraint": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints({ distinctAttribute: stringAttribute })
+        .withRequests(
+          deviceRequest(req0, classA, 1).withCapacityRequest("1"),
+          deviceRequest(req1, classA, 1).withCapacityRequest("1"),
+        ),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "stringAttributeValue" } })
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "2" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+  },
+  "distinct-constraint-two-multi-allocatable-devices-with-distinct-constraint": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claim(claim0)
+        .withConstraints({ distinctAttribute: stringAttribute })
+        .withRequests(
+          deviceRequest(req0, classA, 1).withCapacityRequest("2"),
+          deviceRequest(req1, classA, 1).withCapacityRequest("2"),
+        ),
+    ],
+    classes: [classWithAllowMultipleAllocations(classA, driverA, true)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, { stringAttribute: { string: "stringAttributeValue1" } })
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "4" }),
+      ),
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device2, null, { stringAttribute: { string: "stringAttributeValue2" } })
+          .withAllowMultipleAllocations()
+          .withCapacityRequestPolicyRange({ [capacity0]: "4" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        share(req0, device1, { [capacity0]: "2" }),
+        share(req1, device2, { [capacity0]: "2" }),
+      ),
+    ],
+  },
+  "list-attributes-disabled-distinct-constraint-with-lists": {
+    features: { consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { strings: ["value1", "value2", "value3"] } }),
+        device(device2, null, { stringAttribute: { strings: ["value2", "value3", "value4"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+    expectError: "unsupported attribute value",
+  },
+  "allocation-mode-all-with-multi-host-resource-pool": {
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+      sliceWithDevices(slice2, node2, resourcePool(pool1, 2), driverA, device(device2, null, null)),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "multi-host-resource-pool-with-stale-slice-for-current-node": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      withPool(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null)), 1, 2),
+      withPool(sliceWithDevices(slice2, node2, pool1, driverA, device(device2, null, null)), 2, 2),
+    ),
+    node: node(node1, region1),
+  },
+  // update-from-node-1-to-node-2 and vice-versa is dangerous, DRA drivers should not do this:
+  // there is no guarantee that the scheduler sees the change and then might allocate a device for
+  // a node where it is no longer available.
+  "multi-host-resource-pool-complete-update-from-node-1-to-node-2": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      // Node 1, generation 1.
+      withPool(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null)), 1, 2),
+      withPool(sliceWithDevices(slice1, node1, pool1, driverA, device(device2, null, null)), 1, 2),
+      // Node 2, generation 2.
+      withPool(sliceWithDevices(slice2, node2, pool1, driverA, device(device1, null, null)), 2, 2),
+      withPool(sliceWithDevices(slice2, node2, pool1, driverA, device(device2, null, null)), 2, 2),
+    ),
+    node: node(node1, region1),
+    // We'd like this to *not* be allocated, but the current implementation ignores the updated
+    // slices. Allocating from the old pool is also what would happen if the scheduler hadn't
+    // received the update yet, so DRA drivers shouldn't depend on better handling of this situation.
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "multi-host-resource-pool-complete-update-from-node-2-to-node-1": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      // Node 2, generation 1.
+      withPool(sliceWithDevices(slice1, node2, pool1, driverA, device(device1, null, null)), 1, 2),
+      withPool(sliceWithDevices(slice1, node2, pool1, driverA, device(device2, null, null)), 1, 2),
+      // Node 1, generation 2.
+      withPool(sliceWithDevices(slice2, node1, pool1, driverA, device(device1, null, null)), 2, 2),
+      withPool(sliceWithDevices(slice2, node1, pool1, driverA, device(device2, null, null)), 2, 2),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "multi-host-resource-pool-incomplete-update-from-node-1-to-node-2": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      // Node 1, generation 1.
+      withPool(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null)), 1, 2),
+      withPool(sliceWithDevices(slice1, node1, pool1, driverA, device(device2, null, null)), 1, 2),
+      // Node 2, generation 2.
+      withPool(sliceWithDevices(slice2, node2, pool1, driverA, device(device1, null, null)), 2, 2),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "multi-host-resource-pool-incomplete-update-from-node-2-to-node-1": {
+    claimsToAllocate: [claimWithRequest(claim0, req0, classA)],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      // Node 2, generation 1.
+      withPool(sliceWithDevices(slice1, node2, pool1, driverA, device(device1, null, null)), 1, 2),
+      withPool(sliceWithDevices(slice1, node2, pool1, driverA, device(device2, null, null)), 1, 2),
+      // Node 1, generation 2.
+      withPool(sliceWithDevices(slice2, node1, pool1, driverA, device(device1, null, null)), 2, 2),
+    ),
+    node: node(node1, region1),
+    // This does not get allocated since slice2 is incomplete.
+  },
+  "partitionable-devices-same-counter-set-name-in-different-resource-slices": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, resourcePool(pool1, 4), driverA, device(device1, null, null)),
+      sliceWithCounterSets(slice2, node1, resourcePool(pool1, 4), driverA, counterSet(counterSet1, {})),
+      sliceWithDevices(slice3, node1, resourcePool(pool1, 4), driverA, device(device2, null, null)),
+      sliceWithCounterSets(slice4, node1, resourcePool(pool1, 4), driverA, counterSet(counterSet1, {})),
+    ),
+    node: node(node1, region1),
+    expectError: "invalid resource pools were encountered",
+  },
+  "partitionable-devices-device-counter-consumption-references-unknown-counter-set": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet2, {})),
+      ),
+      sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, counterSet(counterSet1, {})),
+    ),
+    node: node(node1, region1),
+    expectError: "invalid resource pools were encountered",
+  },
+  "partitionable-devices-device-counter-consumption-references-unknown-counter-in-counter-set": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "8Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { "other-memory": "8Gi" }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectError: "invalid resource pools were encountered",
+  },
+  "partitionable-devices-device-counter-consumption-references-counter-set-in-other-pool": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claim(claim0).withRequests(deviceRequest(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "8Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(slice2, node1, pool2, driverA, counterSet(counterSet1, { memory: "8Gi" })),
+    ),
+    node: node(node1, region1),
+    expectError: "invalid resource pools were encountered",
+  },
+  "partitionable-devices-devices-on-different-nodes-consume-same-counter-set": {
+    features: { partitionableDevices: true, prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        requestWithPrioritizedList(
+          req0,
+          subRequest(subReq0, classA, 1, memoryAtLeast("6Gi")),
+          subRequest(subReq1, classA, 1, memoryAtLeast("2Gi")),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithCounterSets(
+        slice1,
+        node1,
+        resourcePool(pool1, 3),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        resourcePool(pool1, 3),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+        ),
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "2Gi" }),
+        ),
+      ),
+      sliceWithDevices(
+        slice3,
+        node2,
+        resourcePool(pool1, 3),
+        driverA,
+        device(device3, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+        ),
+      ),
+    ),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device3)],
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0SubReq1, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "partitionable-devices-devices-consume-counter-set-in-different-nodes": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithCounterSets(
+        slice1,
+        node1,
+        resourcePool(pool1, 3),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        resourcePool(pool1, 3),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+        ),
+      ),
+      sliceWithDevices(
+        slice3,
+        node2,
+        resourcePool(pool1, 3),
+        driverA,
+        device(device2, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+        ),
+        device(device3, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "2Gi" }),
+        ),
+      ),
+    ),
+    allocatedDevices: [makeDeviceID(driverA, pool1, device1)],
+    node: node(node2, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node2),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "partitionable-devices-validation-error-on-non-targeting-slice": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithCounterSets(
+        slice1,
+        node1,
+        resourcePool(pool1, 3),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        resourcePool(pool1, 3),
+        driverA,
+        device(device1, fromCounters, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "6Gi" }),
+        ),
+      ),
+      sliceWithDevices(
+        slice3,
+        node2,
+        resourcePool(pool1, 3),
+        driverA,
+        device(device3, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet2, { memory: "6Gi" }),
+        ),
+      ),
+    ),
+    node: node(node1, region1),
+    expectError: "invalid resource pools were encountered",
+  },
+  "different-resourceslices-in-pool-can-target-different-nodes": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node2, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+      sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device2, null, null)),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "invalid-pool-is-ok-if-devices-can-be-allocated-from-other": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+      sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+      sliceWithDevices(slice3, node1, resourcePool(pool2, 1), driverA, device(device2, null, null)),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool2, device2, false),
+      ),
+    ],
+  },
+  "invalid-pool-is-error-if-no-other-device-can-be-allocated": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+      sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+      sliceWithDevices(slice3, node1, resourcePool(pool2, 1), driverA, device(device2, null, null)),
+    ),
+    allocatedDevices: [makeDeviceID(driverA, pool2, device2)],
+    node: node(node1, region1),
+    expectError: "invalid resource pools were encountered",
+  },
+  "no-allocation-from-incomplete-pools": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 1))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+    ),
+    node: node(node1, region1),
+  },
+  "check-combinations-within-single-request-single-pool-single-slice": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 5))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+        device(device3, null, null),
+        device(device4, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+    expectNumAllocateOneInvocations: 16,
+  },
+  "check-combinations-within-single-request-single-pool-multiple-slices": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 5))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, null),
+        device(device2, null, null),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device3, null, null),
+        device(device4, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+    expectNumAllocateOneInvocations: 16,
+  },
+  "check-combinations-within-single-request-multiple-pools-multiple-slices": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 5))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+      sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device2, null, null)),
+      sliceWithDevices(
+        slice3,
+        node1,
+        pool2,
+        driverA,
+        device(device3, null, null),
+        device(device4, null, null),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+    expectNumAllocateOneInvocations: 16,
+  },
+  "check-combinations-within-single-request-many-pools": {
+    claimsToAllocate: [claimWithRequests(claim0, null, request(req0, classA, 5))],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null)),
+      sliceWithDevices(slice2, node1, pool2, driverA, device(device2, null, null)),
+      sliceWithDevices(slice3, node1, pool3, driverA, device(device3, null, null)),
+      sliceWithDevices(slice4, node1, pool4, driverA, device(device4, null, null)),
+    ),
+    node: node(node1, region1),
+    expectResults: null,
+    expectNumAllocateOneInvocations: 16,
+  },
+  "check-combinations-with-backtracking": {
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        null,
+        // req-1 needs two generic devices.
+        request(req1, classA, 2),
+        // req-2 needs a specific device.
+        request(req2, classA, 1, typeIs("X")),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    // The order of devices is chosen such that the allocator will initially pick {device1,
+    // device2} for req1. This will fail because req-2 needs device1. The allocator has to
+    // backtrack. The correct solution is {device2, device3} for req-1 and {device1} for req-2.
+    // The optimized allocator avoids testing {device2, device1} for req-1 and thus finds the
+    // solution faster.
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { type: { string: "X" } }),
+        device(device2, null, { type: { string: "Y" } }),
+        device(device3, null, { type: { string: "Y" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req1, driverA, pool1, device2, false),
+        deviceAllocationResult(req1, driverA, pool1, device3, false),
+        deviceAllocationResult(req2, driverA, pool1, device1, false),
+      ),
+    ],
+    expectNumAllocateOneInvocations: 12,
+  },
+  "check-combinations-with-backtracking-across-slices-and-pools": {
+    features: { deviceBindingAndStatus: true },
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        null,
+        // req-1 needs two generic devices.
+        request(req1, classA, 2),
+        // req-2 needs a specific device.
+        request(req2, classA, 1, typeIs("X")),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, { type: { string: "X" } }),
+      ),
+      sliceWithDevices(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device2, null, { type: { string: "Y" } }),
+      ),
+      // Use a binding condition here to make sure pool2 is searched after pool1 when trying to
+      // allocate devices. This makes sure we see the same results every time.
+      sliceWithDevices(
+        slice3,
+        node1,
+        pool2,
+        driverA,
+        device(device3, null, { type: { string: "Y" } }).withBindingConditions(["IsPrepare"], []),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req1, driverA, pool1, device2, false),
+        deviceRequestAllocationResultWithBindingConditions(req1, driverA, pool2, device3, ["IsPrepare"], []),
+        deviceAllocationResult(req2, driverA, pool1, device1, false),
+      ),
+    ],
+    expectNumAllocateOneInvocations: 12,
+  },
+  "check-combinations-with-prioritized-list": {
+    features: { prioritizedList: true },
+    claimsToAllocate: [
+      claim(claim0).withRequests(
+        // The first alternative can't be satisfied since there aren't enough devices
+        // of type Y, but the allocator will try all devices before finding out.
+        requestWithPrioritizedList(
+          req1,
+          subRequest(subReq0, classA, 3, typeIs("Y")),
+          subRequest(subReq1, classA, 2),
+        ),
+        // The first subrequest asks for too many devices, so the second have to be chosen.
+        requestWithPrioritizedList(
+          req2,
+          subRequest(subReq0, classA, 2),
+          subRequest(subReq1, classA, 1, typeIs("X")),
+        ),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    // The order of devices is chosen such that the allocator will initially pick {device1,
+    // device2} for req1. This will fail because req-2 needs device1. The allocator has to
+    // backtrack. The correct solution is {device2, device3} for req-1 and {device1} for req-2.
+    // The optimized allocator avoids testing {device2, device1} for req-1 and thus finds the
+    // solution faster.
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { type: { string: "X" } }),
+        device(device2, null, { type: { string: "Y" } }),
+        device(device3, null, { type: { string: "Y" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req1SubReq1, driverA, pool1, device2, false),
+        deviceAllocationResult(req1SubReq1, driverA, pool1, device3, false),
+        deviceAllocationResult(req2SubReq1, driverA, pool1, device1, false),
+      ),
+    ],
+    expectNumAllocateOneInvocations: 26,
   },
 };
 

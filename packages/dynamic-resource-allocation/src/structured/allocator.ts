@@ -869,8 +869,8 @@ class AllocationRun {
           if (this.#features.deviceBindingAndStatus) {
             const bc = candidate.device.bindingConditions;
             const bfc = candidate.device.bindingFailureConditions;
-            if (bc !== undefined && bc.length > 0) r.bindingConditions = [...bc];
-            if (bfc !== undefined && bfc.length > 0) r.bindingFailureConditions = [...bfc];
+            if (bc !== undefined) r.bindingConditions = [...bc];
+            if (bfc !== undefined) r.bindingFailureConditions = [...bfc];
           }
           return r;
         },

@@ -88,13 +88,7 @@ function attributeValue(attribute: DeviceAttribute): AttributeValue | undefined 
   if (attribute.string !== undefined) return attribute.string;
   if (attribute.int !== undefined) return attribute.int;
   if (attribute.bool !== undefined) return attribute.bool;
-  if (attribute.version !== undefined) {
-    try {
-      return parseSemver(attribute.version);
-    } catch {
-      return undefined;
-    }
-  }
+  if (attribute.version !== undefined) return parseSemver(attribute.version);
   return undefined;
 }
 
@@ -110,8 +104,11 @@ export class DistinctAttributeConstraint implements Constraint {
   add(requestName: string, subRequestName: string, device: Device, driver: string): boolean {
     if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
     const attribute = lookupAttribute(device, driver, this.attributeName);
-    const value = attribute === undefined ? undefined : attributeValue(attribute);
-    if (value === undefined) return false;
+    if (attribute === undefined) return false;
+    const value = attributeValue(attribute);
+    // A value of no known type (also a list value: DRAListTypeAttributes is not supported here)
+    // fails the allocation, as upstream's attribute lookup does.
+    if (value === undefined) throw new Error(`attribute ${this.attributeName}: unsupported attribute value`);
     if (!this.#matchesAttribute(value)) return false;
     this.#attributes.push(value);
     return true;

@@ -212,8 +212,12 @@ function buildPool(
   const counterSetSlices: ResourceSlice[] = [];
   if (features.partitionableDevices) {
     for (const slice of sorted) {
+      if ((slice.spec.sharedCounters?.length ?? 0) === 0) deviceSlices.push(slice);
+    }
+    // Counter sets belong to the whole pool: also those published in slices for other nodes
+    // (the table at 03ab440c allocates on a node whose counter slice names another node).
+    for (const slice of allSlicesForPool ?? sorted) {
       if ((slice.spec.sharedCounters?.length ?? 0) > 0) counterSetSlices.push(slice);
-      else deviceSlices.push(slice);
     }
   } else {
     deviceSlices = sorted;
