@@ -4359,6 +4359,26 @@ const testcases: Record<string, AllocatorTestCase> = {
       ),
     ],
   },
+  "list-attributes-disabled-match-constraint-with-lists": {
+    features: {},
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { strings: ["value1", "value2", "value3"] } }),
+        device(device2, null, { stringAttribute: { strings: ["value2", "value3", "value4"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [],
+    expectError: "unsupported attribute value",
+  },
   "list-attributes-disabled-distinct-constraint-with-lists": {
     features: { consumableCapacity: true },
     claimsToAllocate: [

@@ -51,6 +51,9 @@ export class MatchAttributeConstraint implements Constraint {
     if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
     const attribute = lookupAttribute(device, driver, this.attributeName);
     if (attribute === undefined) return false;
+    if (attributeValue(attribute) === undefined) {
+      throw new Error(`attribute ${this.attributeName}: unsupported attribute value`);
+    }
     if (this.#numDevices === 0) {
       // The first device can always get picked.
       this.#attribute = attribute;
@@ -68,8 +71,9 @@ export class MatchAttributeConstraint implements Constraint {
       // semver 2.0.0 versions are minimal (no leading zeros): equal versions are equal strings.
       if (first.version === undefined || attribute.version !== first.version) return false;
     } else {
-      // Unknown value type, cannot match.
-      return false;
+      // A value of no known type (also a list value: DRAListTypeAttributes is not supported
+      // here) fails the allocation, as upstream's attribute lookup does.
+      throw new Error(`attribute ${this.attributeName}: unsupported attribute value`);
     }
     this.#numDevices++;
     return true;
