@@ -4,7 +4,9 @@
 
 import type { DeviceTaint, DeviceToleration } from "@kubesched/api";
 import { AllocationResultsMaxSize } from "@kubesched/api";
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { Cache } from "../cel/cache";
+import { newAllocator } from "./allocator";
 import {
   type AllocatorTestCase,
   allDeviceRequest,
@@ -23,6 +25,7 @@ import {
   deviceClass as class_,
   classA,
   classB,
+  classLister,
   classWithAllowMultipleAllocations,
   classWithConfig,
   counterSet,
@@ -386,6 +389,41 @@ const testcases: Record<string, AllocatorTestCase> = {
     ],
     classes: [class_(classA, driverA)],
     slices: unwrapResourceSlices(sliceWithOneDevice(slice1, node1, pool1, driverA)),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+      ),
+    ],
+  },
+  "all-devices-with-consumed-counters": {
+    features: { partitionableDevices: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, null, {
+        name: req0,
+        exactly: { allocationMode: "All", deviceClassName: classA },
+      }),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        device(device1, null, null).withDeviceCounterConsumption(
+          deviceCounterConsumption(counterSet1, { memory: "4Gi" }),
+        ),
+      ),
+      sliceWithCounterSets(
+        slice2,
+        node1,
+        resourcePool(pool1, 2),
+        driverA,
+        counterSet(counterSet1, { memory: "8Gi" }),
+      ),
+    ),
     node: node(node1, region1),
     expectResults: [
       allocationResult(
@@ -4973,6 +5011,61 @@ describe("TestAllocator", () => {
   for (const [name, tc] of Object.entries(testcases)) {
     it(name, () => {
       runAllocatorTestCase(tc);
+    });
+  }
+});
+
+// upstream: the "interrupt" subtests of TestAllocator. The context becomes an AbortSignal: a
+// deadline or timeout that has passed, a cancel, or none.
+describe("TestAllocator interrupt", () => {
+  const cases: Record<string, () => AbortSignal | undefined> = {
+    off: () => undefined,
+    timeout: () => AbortSignal.abort(new DOMException("signal timed out", "TimeoutError")),
+    deadline: () => AbortSignal.abort(new Error("context deadline exceeded")),
+    cancel: () => {
+      const controller = new AbortController();
+      controller.abort(new Error("context canceled"));
+      return controller.signal;
+    },
+  };
+  for (const [name, makeSignal] of Object.entries(cases)) {
+    it(name, () => {
+      // A smaller variant of kubernetes/kubernetes#131730: six devices out of five, so the whole
+      // search runs unless it is interrupted.
+      const allocator = newAllocator({
+        features: {},
+        allocatedState: { allocatedDevices: new Set() },
+        classLister: classLister([class_(classA, driverA)]),
+        slices: unwrapResourceSlices(
+          sliceWithDevices(
+            slice1,
+            node1,
+            pool1,
+            driverA,
+            device(device1, null, null),
+            device(device2, null, null),
+            device(device3, null, null),
+            device(device4, null, null),
+            device("device-5", null, null),
+          ),
+        ),
+        celCache: new Cache(1, { enableConsumableCapacity: false, enableListTypeAttributes: false }),
+      });
+      const signal = makeSignal();
+      const claims = [claimWithRequests(claim0, null, request(req0, classA, 6)).obj()];
+      if (signal === undefined) {
+        expect(allocator.allocate(node(node1, region1), claims)).toBeNull();
+        return;
+      }
+      let error: unknown;
+      try {
+        allocator.allocate(node(node1, region1), claims, signal);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toBe(`filter operation aborted: ${(signal.reason as Error).message}`);
+      expect((error as Error).cause).toBe(signal.reason);
     });
   }
 });

@@ -363,7 +363,21 @@ class AllocationRun {
    */
   #capacityFits(data: RequestData, c: number): boolean {
     if (!this.#features.consumableCapacity) return true;
+    // Fast path: a dedicated device without request policies, asked for no capacity, always
+    // fits (all of its capacity, nothing consumed before).
+    if (data.capacity === undefined && !this.#multi(c) && !this.#hasRequestPolicy(c)) {
+      if (this.#a.allocatedState.aggregatedCapacity?.has(this.#candidates[c]!.id) !== true) return true;
+    }
     return this.#consumedCapacity(data, c) !== undefined;
+  }
+
+  #hasRequestPolicy(c: number): boolean {
+    const capacity = this.#candidates[c]!.device.capacity;
+    if (capacity === undefined) return false;
+    for (const name in capacity) {
+      if (capacity[name]!.requestPolicy !== undefined) return true;
+    }
+    return false;
   }
 
   #consumedCapacity(data: RequestData, c: number): Map<string, Quantity> | undefined {
@@ -743,12 +757,13 @@ class AllocationRun {
       return true;
     }
     // As upstream, a failure here (checked before, so not expected) returns without undoing the above.
-    const consumed = this.#consumedCapacity(data, c);
-    if (consumed === undefined) return false;
     if (!multi) {
+      if (!this.#capacityFits(data, c)) return false;
       results.push({ request: data, candidate });
       return true;
     }
+    const consumed = this.#consumedCapacity(data, c);
+    if (consumed === undefined) return false;
     let allocatingCapacity = this.#allocatingCapacity[c];
     if (allocatingCapacity === undefined) {
       allocatingCapacity = new Map();
