@@ -31,6 +31,23 @@ export function lookupAttribute(
   return attributes[attributeName.slice(index + 1)];
 }
 
+/**
+ * The attribute a constraint compares, undefined when the device lacks it. A value of no known
+ * type (also a list value: DRAListTypeAttributes is not supported here) fails the allocation,
+ * as upstream's attribute lookup does.
+ */
+function constrainedAttribute(
+  device: Device,
+  driver: string,
+  attributeName: string,
+): DeviceAttribute | undefined {
+  const attribute = lookupAttribute(device, driver, attributeName);
+  if (attribute !== undefined && attributeValue(attribute) === undefined) {
+    throw new Error(`attribute ${attributeName}: unsupported attribute value`);
+  }
+  return attribute;
+}
+
 function appliesTo(requestNames: ReadonlySet<string>, requestName: string, subRequestName: string): boolean {
   if (requestNames.size === 0) return true;
   if (subRequestName === "") return requestNames.has(requestName);
@@ -49,11 +66,8 @@ export class MatchAttributeConstraint implements Constraint {
 
   add(requestName: string, subRequestName: string, device: Device, driver: string): boolean {
     if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
-    const attribute = lookupAttribute(device, driver, this.attributeName);
+    const attribute = constrainedAttribute(device, driver, this.attributeName);
     if (attribute === undefined) return false;
-    if (attributeValue(attribute) === undefined) {
-      throw new Error(`attribute ${this.attributeName}: unsupported attribute value`);
-    }
     if (this.#numDevices === 0) {
       // The first device can always get picked.
       this.#attribute = attribute;
@@ -67,13 +81,10 @@ export class MatchAttributeConstraint implements Constraint {
       if (first.int === undefined || attribute.int !== first.int) return false;
     } else if (attribute.bool !== undefined) {
       if (first.bool === undefined || attribute.bool !== first.bool) return false;
-    } else if (attribute.version !== undefined) {
-      // semver 2.0.0 versions are minimal (no leading zeros): equal versions are equal strings.
-      if (first.version === undefined || attribute.version !== first.version) return false;
     } else {
-      // A value of no known type (also a list value: DRAListTypeAttributes is not supported
-      // here) fails the allocation, as upstream's attribute lookup does.
-      throw new Error(`attribute ${this.attributeName}: unsupported attribute value`);
+      // A version (constrainedAttribute accepts no other type). semver 2.0.0 versions are
+      // minimal (no leading zeros): equal versions are equal strings.
+      if (first.version === undefined || attribute.version !== first.version) return false;
     }
     this.#numDevices++;
     return true;
@@ -107,12 +118,9 @@ export class DistinctAttributeConstraint implements Constraint {
 
   add(requestName: string, subRequestName: string, device: Device, driver: string): boolean {
     if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
-    const attribute = lookupAttribute(device, driver, this.attributeName);
+    const attribute = constrainedAttribute(device, driver, this.attributeName);
     if (attribute === undefined) return false;
-    const value = attributeValue(attribute);
-    // A value of no known type (also a list value: DRAListTypeAttributes is not supported here)
-    // fails the allocation, as upstream's attribute lookup does.
-    if (value === undefined) throw new Error(`attribute ${this.attributeName}: unsupported attribute value`);
+    const value = attributeValue(attribute) as AttributeValue;
     if (!this.#matchesAttribute(value)) return false;
     this.#attributes.push(value);
     return true;
