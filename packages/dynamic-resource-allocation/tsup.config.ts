@@ -1,8 +1,8 @@
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base";
 
-// One entry per subpath, as upstream's packages: cel (structured follows with the allocator).
+// One entry per subpath, as upstream's packages: cel and structured.
 export default defineConfig({
   ...baseConfig,
-  entry: { cel: "src/cel/index.ts" },
+  entry: { cel: "src/cel/index.ts", structured: "src/structured/index.ts" },
 });

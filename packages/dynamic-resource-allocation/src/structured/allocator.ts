@@ -1,0 +1,1011 @@
+// The structured parameters allocator. upstream:
+// staging/src/k8s.io/dynamic-resource-allocation/structured/allocator.go (variant selection) and
+// structured/internal/incubating/allocator_incubating.go (read at kubernetes/kubernetes 03ab440c:
+// the variant 1.37 runs with its default feature gates). One implementation here; the variant
+// upstream would pick is reported as `channel` and stable's narrower behaviour is kept where the
+// input can reach it (no distinctAttribute constraints).
+import type {
+  AllocationResult,
+  CapacityRequirements,
+  Counter,
+  Device,
+  DeviceAllocationConfiguration,
+  DeviceClass,
+  DeviceRequest,
+  DeviceRequestAllocationResult,
+  DeviceSelector,
+  DeviceSubRequest,
+  DeviceToleration,
+  Node,
+  NodeSelector,
+  NodeSelectorRequirement,
+  ResourceClaim,
+  ResourceSlice,
+} from "@kubesched/api";
+import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
+import type { Cache } from "../cel/cache";
+import { type Constraint, DistinctAttributeConstraint, MatchAttributeConstraint } from "./constraint";
+import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
+import { taintPreventsAllocation } from "./device-taints";
+import { gatherPools, nodeMatches, type Pool } from "./pools";
+import {
+  type AllocatedState,
+  type AllocatorChannel,
+  type DeviceClassLister,
+  type DeviceID,
+  FailedAllocationOnNodeError,
+  type Features,
+  featureSet,
+  makeDeviceID,
+} from "./types";
+
+/** What {@link newAllocator} needs (upstream NewAllocator's parameters). */
+export interface AllocatorOptions {
+  features: Features;
+  allocatedState: AllocatedState;
+  classLister: DeviceClassLister;
+  slices: readonly ResourceSlice[];
+  celCache: Cache;
+}
+
+/** Statistics of the allocation process (upstream Stats). */
+export interface AllocatorStats {
+  /** How often the search step ran, over every allocate() call (upstream NumAllocateOneInvocations). */
+  numAllocateOneInvocations: number;
+}
+
+/**
+ * Allocates devices for the claims of one pod on one node (upstream Allocator).
+ *
+ * `allocate` returns one AllocationResult per claim, in the order of the claims, or null when
+ * the claims cannot be allocated on the node (including when pools are being updated). It
+ * throws for problems that make every node fail (invalid input such as a CEL selector with a
+ * runtime error, a missing DeviceClass) and a {@link FailedAllocationOnNodeError} for problems
+ * of this node only. An aborted `signal` stops the search with `filter operation aborted: …`.
+ * The claims must not be allocated yet; the caller persists the results.
+ */
+export interface Allocator {
+  readonly channel: AllocatorChannel;
+  allocate(node: Node, claims: readonly ResourceClaim[], signal?: AbortSignal): AllocationResult[] | null;
+  stats(): AllocatorStats;
+}
+
+type FeatureName = keyof Features;
+
+/** The features each of upstream's variants supports, most stable first (SupportedFeatures). */
+const channels: readonly { name: AllocatorChannel; supported: readonly FeatureName[] }[] = [
+  { name: "stable", supported: ["adminAccess", "prioritizedList", "partitionableDevices", "deviceTaints"] },
+  {
+    name: "incubating",
+    supported: [
+      "adminAccess",
+      "prioritizedList",
+      "partitionableDevices",
+      "deviceTaints",
+      "deviceBindingAndStatus",
+      "consumableCapacity",
+    ],
+  },
+];
+
+/** The variant upstream's NewAllocator picks for these features: the first covering them all. */
+export function allocatorChannel(features: Features): AllocatorChannel {
+  for (const channel of channels) {
+    const uncovered = (Object.keys(features) as FeatureName[]).some(
+      (name) => features[name] === true && !channel.supported.includes(name),
+    );
+    if (!uncovered) return channel.name;
+  }
+  throw new Error(
+    `internal error: no allocator available for feature set ${featureSet(features).join(",")}, enabled allocators: ${channels.map((c) => c.name).join(", ")}`,
+  );
+}
+
+/** An allocator for the slices and the already allocated devices (upstream NewAllocator). */
+export function newAllocator(options: AllocatorOptions): Allocator {
+  return new StructuredAllocator(options);
+}
+
+/** The ways a claim's request can ask for devices, normalized (upstream requestAccessor). */
+interface RequestData {
+  /** The request's name, or the subrequest's. */
+  readonly name: string;
+  /** The parent request's name for a subrequest, else "". */
+  readonly parentName: string;
+  /** `request` or `request/subrequest`. */
+  readonly fullName: string;
+  readonly class: DeviceClass;
+  readonly all: boolean;
+  readonly adminAccess: boolean;
+  readonly selectors: readonly DeviceSelector[];
+  readonly tolerations: readonly DeviceToleration[] | undefined;
+  readonly capacity: CapacityRequirements | undefined;
+  numDevices: number;
+  /** Candidate indices of an "All" request. */
+  allDevices: number[];
+  /** Per candidate: 0 not checked yet, 1 selectable, 2 not. */
+  readonly selectable: Uint8Array;
+}
+
+/** One device the node can use, at a fixed position in the search order. */
+interface Candidate {
+  readonly id: DeviceID;
+  readonly pool: Pool;
+  readonly slice: ResourceSlice;
+  readonly device: Device;
+  /** In allocatedState.allocatedDevices. */
+  readonly allocated: boolean;
+}
+
+interface DeviceResult {
+  readonly request: RequestData;
+  readonly candidate: Candidate;
+  /** Set for a device that allows multiple allocations (DRAConsumableCapacity). */
+  readonly shareID?: string;
+  readonly consumedCapacity?: ReadonlyMap<string, Quantity>;
+}
+
+/** Signals that a claim needs more results than the API allows (upstream errAllocationResultMaxSizeExceeded). */
+const maxSizeExceeded = Symbol("allocation max size exceeded");
+type Outcome = boolean | typeof maxSizeExceeded;
+
+function claimName(claim: ResourceClaim): string {
+  const ns = claim.metadata?.namespace;
+  const name = claim.metadata?.name ?? "";
+  return ns ? `${ns}/${name}` : name;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+class StructuredAllocator implements Allocator {
+  readonly channel: AllocatorChannel;
+  readonly #features: Features;
+  readonly #allocatedState: AllocatedState;
+  readonly #classLister: DeviceClassLister;
+  readonly #celCache: Cache;
+  readonly #slicesOnNode = new Map<string, ResourceSlice[]>();
+  readonly #slicesShared: ResourceSlice[] = [];
+  readonly #allSlices: readonly ResourceSlice[];
+  /** Counters left in each pool after the allocated devices (`driver/pool` → set → counter). */
+  readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
+  #numAllocateOneInvocations = 0;
+
+  constructor(options: AllocatorOptions) {
+    this.channel = allocatorChannel(options.features);
+    this.#features = { ...options.features };
+    this.#allocatedState = options.allocatedState;
+    this.#classLister = options.classLister;
+    this.#celCache = options.celCache;
+    this.#allSlices = options.slices;
+    for (const slice of options.slices) {
+      const nodeName = slice.spec.nodeName ?? "";
+      if (nodeName === "") {
+        this.#slicesShared.push(slice);
+        continue;
+      }
+      let list = this.#slicesOnNode.get(nodeName);
+      if (list === undefined) {
+        list = [];
+        this.#slicesOnNode.set(nodeName, list);
+      }
+      list.push(slice);
+    }
+  }
+
+  stats(): AllocatorStats {
+    return { numAllocateOneInvocations: this.#numAllocateOneInvocations };
+  }
+
+  allocate(node: Node, claims: readonly ResourceClaim[], signal?: AbortSignal): AllocationResult[] | null {
+    const nodeName = node.metadata?.name ?? "";
+    const slicesForNode = [...(this.#slicesOnNode.get(nodeName) ?? []), ...this.#slicesShared];
+    let pools: Pool[];
+    try {
+      pools = gatherPools(slicesForNode, node, this.#features, this.#allSlices);
+    } catch (err) {
+      throw new Error(`gather pool information: ${errorMessage(err)}`);
+    }
+    const run = new AllocationRun(this, node, claims, pools, signal);
+    const done = run.run();
+    this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
+    if (done) return run.results();
+    // Invalid pools only fail this node: allocation on other nodes may proceed.
+    if (pools.some((pool) => pool.isInvalid)) {
+      throw new FailedAllocationOnNodeError("invalid resource pools were encountered");
+    }
+    return null;
+  }
+
+  /** @internal */
+  get features(): Features {
+    return this.#features;
+  }
+  /** @internal */
+  get allocatedState(): AllocatedState {
+    return this.#allocatedState;
+  }
+  /** @internal */
+  get classLister(): DeviceClassLister {
+    return this.#classLister;
+  }
+  /** @internal */
+  get celCache(): Cache {
+    return this.#celCache;
+  }
+
+  /** @internal The counters of the pool the allocated devices leave (computed once per pool). */
+  availableCounters(pool: Pool): Map<string, Map<string, Quantity>> {
+    const cached = this.#availableCounters.get(pool.id);
+    if (cached !== undefined) return cached;
+    const available = new Map<string, Map<string, Quantity>>();
+    for (const [name, counterSet] of pool.counterSets) {
+      const counters = new Map<string, Quantity>();
+      for (const [counterName, counter] of Object.entries(counterSet.counters)) {
+        counters.set(counterName, Quantity.parse(counter.value));
+      }
+      available.set(name, counters);
+    }
+    // Devices whose allocation has completed consume counters; this never changes while the
+    // allocator lives.
+    for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
+      for (const slice of slices) {
+        for (const device of slice.spec.devices ?? []) {
+          if (!this.isDeviceAllocated(makeDeviceID(slice.spec.driver, slice.spec.pool.name, device.name)))
+            continue;
+          for (const consumption of device.consumesCounters ?? []) {
+            const counters = available.get(consumption.counterSet);
+            if (counters === undefined) continue;
+            for (const [counterName, counter] of Object.entries(consumption.counters)) {
+              const existing = counters.get(counterName);
+              // Negative is fine: no counters available.
+              if (existing !== undefined) counters.set(counterName, existing.sub(parseCounter(counter)));
+            }
+          }
+        }
+      }
+    }
+    this.#availableCounters.set(pool.id, available);
+    return available;
+  }
+
+  /** Allocated exclusively, or shared, or with consumed capacity (upstream IsDeviceAllocated). */
+  isDeviceAllocated(id: DeviceID): boolean {
+    const state = this.#allocatedState;
+    if (state.allocatedDevices.has(id)) return true;
+    if (state.aggregatedCapacity?.has(id)) return true;
+    if (state.allocatedSharedDeviceIDs !== undefined) {
+      const prefix = `${id}/`;
+      for (const shared of state.allocatedSharedDeviceIDs) {
+        if (shared === id || shared.startsWith(prefix)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+const parsedCounters = new WeakMap<Counter, Quantity>();
+
+function parseCounter(counter: Counter): Quantity {
+  let q = parsedCounters.get(counter);
+  if (q === undefined) {
+    q = Quantity.parse(counter.value);
+    parsedCounters.set(counter, q);
+  }
+  return q;
+}
+
+const zero = Quantity.of(0);
+
+/** One Allocate call (upstream's unexported allocator type). */
+class AllocationRun {
+  numAllocateOneInvocations = 0;
+  readonly #a: StructuredAllocator;
+  readonly #features: Features;
+  readonly #node: Node;
+  readonly #claims: readonly ResourceClaim[];
+  readonly #pools: readonly Pool[];
+  readonly #signal: AbortSignal | undefined;
+  readonly #candidates: Candidate[] = [];
+  /** requestData[claim][request][subrequest] (one entry when there are no subrequests). */
+  readonly #requestData: RequestData[][][] = [];
+  /** The subrequest picked per claim and request. */
+  readonly #selectedSubRequest: number[][] = [];
+  readonly #constraints: Constraint[][] = [];
+  /** Per candidate: the claims the device is being allocated for in this attempt. */
+  readonly #allocating: (number[] | undefined)[];
+  /** Counters consumed by the devices being allocated (`driver/pool` → set → counter). */
+  readonly #consumedCounters = new Map<string, Map<string, Map<string, Quantity>>>();
+  readonly #results: DeviceResult[][] = [];
+  /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
+  readonly #allocatingCapacity: (Map<string, Quantity> | undefined)[];
+  readonly #allocatingShares: Uint32Array;
+
+  constructor(
+    a: StructuredAllocator,
+    node: Node,
+    claims: readonly ResourceClaim[],
+    pools: readonly Pool[],
+    signal: AbortSignal | undefined,
+  ) {
+    this.#a = a;
+    this.#features = a.features;
+    this.#node = node;
+    this.#claims = claims;
+    this.#pools = pools;
+    this.#signal = signal;
+    const allocatedDevices = a.allocatedState.allocatedDevices;
+    for (const pool of pools) {
+      for (const slice of pool.deviceSlicesTargetingNode) {
+        for (const device of slice.spec.devices ?? []) {
+          const id = makeDeviceID(pool.driver, pool.pool, device.name);
+          this.#candidates.push({ id, pool, slice, device, allocated: allocatedDevices.has(id) });
+        }
+      }
+    }
+    this.#allocating = new Array(this.#candidates.length);
+    this.#allocatingCapacity = new Array(this.#candidates.length);
+    this.#allocatingShares = new Uint32Array(this.#candidates.length);
+  }
+
+  /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
+  #multi(c: number): boolean {
+    return (
+      this.#features.consumableCapacity === true &&
+      this.#candidates[c]!.device.allowMultipleAllocations === true
+    );
+  }
+
+  /**
+   * With DRAConsumableCapacity, whether the request's capacity fits what remains of the device
+   * (upstream CmpRequestOverCapacity; an error skips the device, as upstream logs and skips).
+   */
+  #capacityFits(data: RequestData, c: number): boolean {
+    if (!this.#features.consumableCapacity) return true;
+    // Fast path: a dedicated device without request policies, asked for no capacity, always
+    // fits (all of its capacity, nothing consumed before).
+    if (data.capacity === undefined && !this.#multi(c) && !this.#hasRequestPolicy(c)) {
+      if (this.#a.allocatedState.aggregatedCapacity?.has(this.#candidates[c]!.id) !== true) return true;
+    }
+    return this.#consumedCapacity(data, c) !== undefined;
+  }
+
+  #hasRequestPolicy(c: number): boolean {
+    const capacity = this.#candidates[c]!.device.capacity;
+    if (capacity === undefined) return false;
+    for (const name in capacity) {
+      if (capacity[name]!.requestPolicy !== undefined) return true;
+    }
+    return false;
+  }
+
+  #consumedCapacity(data: RequestData, c: number): Map<string, Quantity> | undefined {
+    const candidate = this.#candidates[c]!;
+    try {
+      return consumeCapacity(
+        data.capacity,
+        candidate.pool.driver,
+        candidate.device,
+        this.#a.allocatedState.aggregatedCapacity?.get(candidate.id),
+        this.#allocatingCapacity[c],
+      );
+    } catch {
+      return undefined;
+    }
+  }
+
+  run(): boolean {
+    const features = this.#features;
+    for (let claimIndex = 0; claimIndex < this.#claims.length; claimIndex++) {
+      const claim = this.#claims[claimIndex]!;
+      const requests = claim.spec?.devices?.requests ?? [];
+      const perClaim: RequestData[][] = [];
+      let minDevicesPerClaim = 0;
+      for (const request of requests) {
+        const firstAvailable = request.firstAvailable ?? [];
+        const hasSubRequests = firstAvailable.length > 0;
+        if (!features.prioritizedList && hasSubRequests) {
+          throw new Error(
+            `claim ${claimName(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`,
+          );
+        }
+        if (!features.consumableCapacity) {
+          if (request.exactly?.capacity !== undefined) {
+            throw new Error(
+              `claim ${claimName(claim)}, request ${request.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled`,
+            );
+          }
+          for (const subRequest of firstAvailable) {
+            if (subRequest.capacity !== undefined) {
+              throw new Error(
+                `claim ${claimName(claim)}, subrequest ${subRequest.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled`,
+              );
+            }
+          }
+        }
+        if (hasSubRequests) {
+          let minDevicesPerRequest = Number.MAX_SAFE_INTEGER;
+          const subs: RequestData[] = [];
+          for (const subRequest of firstAvailable) {
+            const data = this.#validateDeviceRequest(claim, subRequest, request);
+            subs.push(data);
+            minDevicesPerRequest = Math.min(minDevicesPerRequest, data.numDevices);
+          }
+          perClaim.push(subs);
+          minDevicesPerClaim += minDevicesPerRequest;
+        } else {
+          const data = this.#validateDeviceRequest(claim, request, undefined);
+          perClaim.push([data]);
+          minDevicesPerClaim += data.numDevices;
+        }
+      }
+      this.#requestData.push(perClaim);
+      this.#selectedSubRequest.push(new Array(perClaim.length).fill(0));
+      // A lower bound: allocation checks the limit again.
+      if (minDevicesPerClaim > AllocationResultsMaxSize) {
+        throw new Error(
+          `claim ${claimName(claim)}: number of requested devices ${minDevicesPerClaim} exceeds the claim limit of ${AllocationResultsMaxSize}`,
+        );
+      }
+      this.#results.push([]);
+      this.#constraints.push(this.#buildConstraints(claim));
+    }
+    const outcome = this.#allocateOne(0, 0, 0, 0, false, 0);
+    return outcome === true;
+  }
+
+  #buildConstraints(claim: ResourceClaim): Constraint[] {
+    const constraints: Constraint[] = [];
+    const list = claim.spec?.devices?.constraints ?? [];
+    for (let i = 0; i < list.length; i++) {
+      const constraint = list[i]!;
+      const requestNames = new Set(constraint.requests ?? []);
+      if (constraint.matchAttribute !== undefined) {
+        constraints.push(new MatchAttributeConstraint(requestNames, constraint.matchAttribute));
+      } else if (constraint.distinctAttribute !== undefined && this.#a.channel !== "stable") {
+        constraints.push(new DistinctAttributeConstraint(requestNames, constraint.distinctAttribute));
+      } else {
+        throw new Error(
+          `claim ${claimName(claim)}, constraint #${i}: empty constraint (unsupported constraint type?)`,
+        );
+      }
+    }
+    return constraints;
+  }
+
+  /** upstream validateDeviceRequest: class, count, and the devices of an "All" request. */
+  #validateDeviceRequest(
+    claim: ResourceClaim,
+    request: DeviceRequest | DeviceSubRequest,
+    parent: DeviceRequest | undefined,
+  ): RequestData {
+    const exact = parent === undefined ? (request as DeviceRequest).exactly : undefined;
+    const spec = parent === undefined ? exact : (request as DeviceSubRequest);
+    const name = request.name;
+    const selectors = spec?.selectors ?? [];
+    for (let i = 0; i < selectors.length; i++) {
+      if (selectors[i]!.cel === undefined) {
+        throw new Error(
+          `claim ${claimName(claim)}, request ${name}, selector #${i}: CEL expression empty (unsupported selector type?)`,
+        );
+      }
+    }
+    const hasAdminAccess = exact?.adminAccess !== undefined;
+    if (!this.#features.adminAccess && hasAdminAccess) {
+      throw new Error(
+        `claim ${claimName(claim)}, request ${name}: admin access is requested, but the feature is disabled`,
+      );
+    }
+    const className = spec?.deviceClassName ?? "";
+    if (className === "") {
+      throw new Error(
+        `claim ${claimName(claim)}, request ${name}: missing device class name (unsupported request type?)`,
+      );
+    }
+    let deviceClass: DeviceClass;
+    try {
+      deviceClass = this.#a.classLister.get(className);
+    } catch (err) {
+      throw new Error(
+        `claim ${claimName(claim)}, request ${name}: could not retrieve device class ${className}: ${errorMessage(err)}`,
+      );
+    }
+    const mode = spec?.allocationMode ?? "ExactCount";
+    const parentName = parent?.name ?? "";
+    const data: RequestData = {
+      name,
+      parentName,
+      fullName: parent === undefined ? name : `${parentName}/${name}`,
+      class: deviceClass,
+      all: mode === "All",
+      adminAccess: exact?.adminAccess === true,
+      selectors,
+      tolerations: spec?.tolerations,
+      capacity: spec?.capacity,
+      numDevices: 0,
+      allDevices: [],
+      selectable: new Uint8Array(this.#candidates.length),
+    };
+    if (mode === "ExactCount") {
+      data.numDevices = spec?.count ?? 1;
+    } else if (mode === "All") {
+      let c = 0;
+      for (const pool of this.#pools) {
+        if (pool.isIncomplete) {
+          throw new Error(
+            `claim ${claimName(claim)}, request ${name}: asks for all devices, but resource pool ${pool.id} is currently being updated`,
+          );
+        }
+        if (pool.isInvalid) {
+          throw new Error(
+            `claim ${claimName(claim)}, request ${name}: asks for all devices, but resource pool ${pool.id} is currently invalid`,
+          );
+        }
+        // The candidates are in pool order.
+        for (; c < this.#candidates.length && this.#candidates[c]!.pool === pool; c++) {
+          if (this.#isSelectable(claim, data, c) && this.#capacityFits(data, c)) data.allDevices.push(c);
+        }
+      }
+      data.numDevices = data.allDevices.length;
+    } else {
+      throw new Error(`claim ${claimName(claim)}, request ${name}: unsupported count mode ${mode}`);
+    }
+    return data;
+  }
+
+  /**
+   * One search step (upstream allocateOne): allocate the device `deviceIndex` of the request
+   * or subrequest, trying candidates from `start` on so that each combination of devices is
+   * tried once.
+   */
+  #allocateOne(
+    claimIndex: number,
+    requestIndex: number,
+    subRequestIndex: number,
+    deviceIndex: number,
+    allocateSubRequest: boolean,
+    start: number,
+  ): Outcome {
+    this.numAllocateOneInvocations++;
+    const signal = this.#signal;
+    if (signal?.aborted) {
+      throw new Error(`filter operation aborted: ${errorMessage(signal.reason)}`, { cause: signal.reason });
+    }
+    if (claimIndex >= this.#claims.length) return true; // The first full solution wins.
+
+    const perClaim = this.#requestData[claimIndex]!;
+    if (requestIndex >= perClaim.length) {
+      // Done with the claim, continue with the next one. Exceeding the limit is not passed on:
+      // a different allocation of an earlier claim may let a subrequest with fewer devices fit.
+      const outcome = this.#allocateOne(claimIndex + 1, 0, 0, 0, false, 0);
+      return outcome === maxSizeExceeded ? false : outcome;
+    }
+    const subs = perClaim[requestIndex]!;
+    if (!allocateSubRequest && subs[0]!.parentName !== "") {
+      let allAllocationExceeded = true;
+      for (let sub = 0; sub < subs.length; sub++) {
+        const outcome = this.#allocateOne(claimIndex, requestIndex, sub, deviceIndex, true, 0);
+        if (outcome === maxSizeExceeded) continue;
+        allAllocationExceeded = false;
+        if (outcome) {
+          this.#selectedSubRequest[claimIndex]![requestIndex] = sub;
+          return true;
+        }
+      }
+      return allAllocationExceeded ? maxSizeExceeded : false;
+    }
+
+    const data = subs[subRequestIndex]!;
+    if (data.all && data.allDevices.length === 0) return false; // "All" needs at least one device.
+    if (deviceIndex >= data.numDevices) {
+      // Done with the request, continue with the next one.
+      return this.#allocateOne(claimIndex, requestIndex + 1, 0, 0, false, 0);
+    }
+    const results = this.#results[claimIndex]!;
+    if (results.length + data.numDevices - deviceIndex > AllocationResultsMaxSize) return maxSizeExceeded;
+
+    if (data.all) {
+      // The devices are known; the order does not matter, so only the next one is tried.
+      const candidate = data.allDevices[deviceIndex]!;
+      if (!this.#allocateDevice(claimIndex, data, candidate, true)) return false;
+      const outcome = this.#allocateOne(
+        claimIndex,
+        requestIndex,
+        subRequestIndex,
+        deviceIndex + 1,
+        allocateSubRequest,
+        0,
+      );
+      if (outcome !== true) this.#deallocateDevice(claimIndex, data, candidate);
+      return outcome;
+    }
+
+    const claim = this.#claims[claimIndex]!;
+    const candidates = this.#candidates;
+    for (let c = start; c < candidates.length; c++) {
+      // Checking for "in use" is cheap and thus gets done first.
+      if (data.adminAccess ? this.#allocatingForClaim(c, claimIndex) : this.#inUse(c)) continue;
+      if (!this.#isSelectable(claim, data, c)) continue;
+      if (!this.#capacityFits(data, c)) continue;
+      if (!this.#allocateDevice(claimIndex, data, c, false)) continue;
+      const outcome = this.#allocateOne(
+        claimIndex,
+        requestIndex,
+        subRequestIndex,
+        deviceIndex + 1,
+        allocateSubRequest,
+        c + 1,
+      );
+      if (outcome === true) return true;
+      this.#deallocateDevice(claimIndex, data, c);
+      if (outcome === maxSizeExceeded) return outcome;
+    }
+    return false;
+  }
+
+  #inUse(c: number): boolean {
+    return this.#candidates[c]!.allocated || (this.#allocating[c]?.length ?? 0) > 0;
+  }
+
+  #allocatingForClaim(c: number, claimIndex: number): boolean {
+    return this.#allocating[c]?.includes(claimIndex) ?? false;
+  }
+
+  /** Class and request selectors, and per-device node selection (upstream isSelectable; cached). */
+  #isSelectable(claim: ResourceClaim, data: RequestData, c: number): boolean {
+    const candidate = this.#candidates[c]!;
+    const device = candidate.device;
+    // Devices with binding conditions need the feature.
+    if (!this.#features.deviceBindingAndStatus && (device.bindingConditions?.length ?? 0) > 0) return false;
+    const cached = data.selectable[c]!;
+    if (cached !== 0) return cached === 1;
+    const selectable =
+      this.#selectorsMatch(claim, candidate, data.class, data.class.spec?.selectors ?? []) &&
+      this.#selectorsMatch(claim, candidate, undefined, data.selectors) &&
+      (candidate.slice.spec.perDeviceNodeSelection !== true ||
+        nodeMatches(this.#node, device.nodeName ?? "", device.allNodes ?? false, device.nodeSelector));
+    data.selectable[c] = selectable ? 1 : 2;
+    return selectable;
+  }
+
+  #selectorsMatch(
+    claim: ResourceClaim,
+    candidate: Candidate,
+    deviceClass: DeviceClass | undefined,
+    selectors: readonly DeviceSelector[],
+  ): boolean {
+    const owner =
+      deviceClass !== undefined ? `class ${deviceClass.metadata?.name ?? ""}` : `claim ${claimName(claim)}`;
+    for (let i = 0; i < selectors.length; i++) {
+      const expression = selectors[i]!.cel?.expression ?? "";
+      const compiled = this.#a.celCache.getOrCompile(expression);
+      if (compiled.error !== null) {
+        throw new Error(`${owner}: selector #${i}: CEL compile error: ${compiled.error.detail}`);
+      }
+      const device = candidate.device;
+      const { matches, error } = compiled.deviceMatches(
+        {
+          driver: candidate.pool.driver,
+          allowMultipleAllocations: device.allowMultipleAllocations ?? false,
+          attributes: device.attributes,
+          capacity: device.capacity,
+        },
+        { signal: this.#signal },
+      );
+      if (error !== null) {
+        throw new Error(
+          `${owner}: selector #${i} on device ${candidate.id}: CEL runtime error: ${error.message}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      if (!matches) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Checks availability, counters, taints and constraints for a selectable candidate and records
+   * it as allocated when they pass (upstream allocateDevice). `must`: the request needs exactly
+   * this device, so a violated constraint is an error.
+   */
+  #allocateDevice(claimIndex: number, data: RequestData, c: number, must: boolean): boolean {
+    const candidate = this.#candidates[c]!;
+    const device = candidate.device;
+    const multi = this.#multi(c);
+    if (!multi && data.adminAccess && this.#allocatingForClaim(c, claimIndex)) return false;
+    if (!data.adminAccess && this.#inUse(c)) return false;
+    const consumes = device.consumesCounters ?? [];
+    // Devices consuming counters need the partitionable devices feature.
+    if (!this.#features.partitionableDevices && consumes.length > 0) return false;
+    // A shared device whose capacity is already in use has its counters consumed already.
+    const skipCounterCheck =
+      multi &&
+      (this.#a.allocatedState.aggregatedCapacity?.has(candidate.id) === true ||
+        this.#allocatingShares[c]! > 0);
+    if (!skipCounterCheck && consumes.length > 0 && !this.#checkAvailableCounters(candidate)) return false;
+    // Might be tainted, in which case the taint has to be tolerated.
+    // As upstream, counters consumed above stay consumed when a taint or a constraint rejects
+    // the device (allocator_incubating.go returns without deallocateCountersForDevice).
+    if (this.#features.deviceTaints && taintPreventsAllocation(device, data.tolerations)) return false;
+    const baseName = data.parentName === "" ? data.name : data.parentName;
+    const subName = data.parentName === "" ? "" : data.name;
+    const constraints = this.#constraints[claimIndex]!;
+    for (let i = 0; i < constraints.length; i++) {
+      if (constraints[i]!.add(baseName, subName, device, candidate.pool.driver)) continue;
+      if (must) {
+        throw new Error(
+          `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.name}: cannot add device ${candidate.id} because a claim constraint would not be satisfied`,
+        );
+      }
+      for (let e = 0; e < i; e++) constraints[e]!.remove(baseName, subName, device, candidate.pool.driver);
+      return false;
+    }
+    if (!multi) {
+      let allocating = this.#allocating[c];
+      if (allocating === undefined) {
+        allocating = [];
+        this.#allocating[c] = allocating;
+      }
+      allocating.push(claimIndex);
+    }
+    const results = this.#results[claimIndex]!;
+    if (!this.#features.consumableCapacity) {
+      results.push({ request: data, candidate });
+      return true;
+    }
+    // As upstream, a failure here (checked before, so not expected) returns without undoing the above.
+    if (!multi) {
+      if (!this.#capacityFits(data, c)) return false;
+      results.push({ request: data, candidate });
+      return true;
+    }
+    const consumed = this.#consumedCapacity(data, c);
+    if (consumed === undefined) return false;
+    let allocatingCapacity = this.#allocatingCapacity[c];
+    if (allocatingCapacity === undefined) {
+      allocatingCapacity = new Map();
+      this.#allocatingCapacity[c] = allocatingCapacity;
+    }
+    addConsumed(allocatingCapacity, consumed, 1);
+    this.#allocatingShares[c]!++;
+    const claim = this.#claims[claimIndex]!;
+    results.push({
+      request: data,
+      candidate,
+      shareID: shareID(
+        claimName(claim),
+        claim.metadata?.uid ?? "",
+        data.fullName,
+        candidate.id,
+        String(results.length),
+      ),
+      consumedCapacity: consumed.size > 0 ? consumed : undefined,
+    });
+    return true;
+  }
+
+  /** Undoes the last {@link #allocateDevice} of the claim (upstream's deallocate closure). */
+  #deallocateDevice(claimIndex: number, data: RequestData, c: number): void {
+    const candidate = this.#candidates[c]!;
+    const device = candidate.device;
+    const baseName = data.parentName === "" ? data.name : data.parentName;
+    const subName = data.parentName === "" ? "" : data.name;
+    for (const constraint of this.#constraints[claimIndex]!) {
+      constraint.remove(baseName, subName, device, candidate.pool.driver);
+    }
+    const result = this.#results[claimIndex]!.pop()!;
+    if (this.#multi(c)) {
+      if (result.consumedCapacity !== undefined)
+        addConsumed(this.#allocatingCapacity[c]!, result.consumedCapacity, -1);
+      if (--this.#allocatingShares[c]! === 0) this.#allocatingCapacity[c] = undefined;
+    } else {
+      const allocating = this.#allocating[c]!;
+      allocating.splice(allocating.lastIndexOf(claimIndex), 1);
+      if (this.#features.partitionableDevices && (device.consumesCounters?.length ?? 0) > 0) {
+        this.#deallocateCounters(candidate);
+      }
+    }
+  }
+
+  /** Adds the device's counters to the consumed ones if they fit (upstream checkAvailableCounters). */
+  #checkAvailableCounters(candidate: Candidate): boolean {
+    const pool = candidate.pool;
+    const available = this.#a.availableCounters(pool);
+    let consumedForPool = this.#consumedCounters.get(pool.id);
+    if (consumedForPool === undefined) {
+      consumedForPool = new Map();
+      this.#consumedCounters.set(pool.id, consumedForPool);
+    }
+    for (const consumption of candidate.device.consumesCounters ?? []) {
+      let consumedForSet = consumedForPool.get(consumption.counterSet);
+      if (consumedForSet === undefined) {
+        consumedForSet = new Map();
+        consumedForPool.set(consumption.counterSet, consumedForSet);
+      }
+      for (const [name, counter] of Object.entries(consumption.counters)) {
+        const value = parseCounter(counter);
+        const consumed = consumedForSet.get(name);
+        consumedForSet.set(name, consumed === undefined ? value : consumed.add(value));
+      }
+    }
+    for (const [setName, counters] of available) {
+      const consumedForSet = consumedForPool.get(setName);
+      for (const [name, value] of counters) {
+        if (value.cmp(consumedForSet?.get(name) ?? zero) < 0) {
+          this.#deallocateCounters(candidate);
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** upstream deallocateCountersForDevice. */
+  #deallocateCounters(candidate: Candidate): void {
+    const consumedForPool = this.#consumedCounters.get(candidate.pool.id);
+    if (consumedForPool === undefined) return;
+    for (const consumption of candidate.device.consumesCounters ?? []) {
+      const consumedForSet = consumedForPool.get(consumption.counterSet);
+      if (consumedForSet === undefined) continue;
+      for (const [name, counter] of Object.entries(consumption.counters)) {
+        const consumed = consumedForSet.get(name) ?? zero;
+        consumedForSet.set(name, consumed.sub(parseCounter(counter)));
+      }
+    }
+  }
+
+  /** The AllocationResults of a successful search. */
+  results(): AllocationResult[] {
+    const out: AllocationResult[] = [];
+    const nodeName = this.#node.metadata?.name ?? "";
+    for (let claimIndex = 0; claimIndex < this.#claims.length; claimIndex++) {
+      const claim = this.#claims[claimIndex]!;
+      const devices = this.#results[claimIndex]!;
+      const results: DeviceRequestAllocationResult[] = devices.map(
+        ({ request, candidate, shareID, consumedCapacity }) => {
+          const r: DeviceRequestAllocationResult = {
+            request: request.fullName,
+            driver: candidate.pool.driver,
+            pool: candidate.pool.pool,
+            device: candidate.device.name,
+          };
+          if (request.adminAccess) r.adminAccess = true;
+          if (request.tolerations !== undefined && request.tolerations.length > 0)
+            r.tolerations = [...request.tolerations];
+          if (shareID !== undefined) r.shareID = shareID;
+          if (consumedCapacity !== undefined) {
+            r.consumedCapacity = Object.fromEntries(
+              [...consumedCapacity].map(([name, q]) => [name, q.toString()]),
+            );
+          }
+          if (this.#features.deviceBindingAndStatus) {
+            const bc = candidate.device.bindingConditions;
+            const bfc = candidate.device.bindingFailureConditions;
+            if (bc !== undefined) r.bindingConditions = [...bc];
+            if (bfc !== undefined) r.bindingFailureConditions = [...bfc];
+          }
+          return r;
+        },
+      );
+      const allocation: AllocationResult = { devices: { results } };
+      const config = this.#configs(claimIndex, claim);
+      if (config.length > 0) allocation.devices!.config = config;
+      let nodeSelector: NodeSelector | undefined;
+      try {
+        nodeSelector = createNodeSelector(devices, nodeName);
+      } catch (err) {
+        throw new Error(`create NodeSelector for claim ${claim.metadata?.name ?? ""}: ${errorMessage(err)}`);
+      }
+      if (nodeSelector !== undefined) allocation.nodeSelector = nodeSelector;
+      out.push(allocation);
+    }
+    return out;
+  }
+
+  /** The class configs once per class, then the claim's configs that apply (upstream's "Populate configs"). */
+  #configs(claimIndex: number, claim: ResourceClaim): DeviceAllocationConfiguration[] {
+    const config: DeviceAllocationConfiguration[] = [];
+    const perClaim = this.#requestData[claimIndex]!;
+    const selected = this.#selectedSubRequest[claimIndex]!;
+    const classRanges = new Map<string, [number, number]>();
+    for (let requestIndex = 0; requestIndex < perClaim.length; requestIndex++) {
+      const data = perClaim[requestIndex]![selected[requestIndex]!]!;
+      const className = data.class.metadata?.name ?? "";
+      const range = classRanges.get(className);
+      if (range !== undefined) {
+        for (let i = range[0]; i < range[1]; i++) config[i]!.requests!.push(data.fullName);
+        continue;
+      }
+      const startLen = config.length;
+      for (const classConfig of data.class.spec?.config ?? []) {
+        config.push({ ...classConfig, source: "FromClass", requests: [data.fullName] });
+      }
+      classRanges.set(className, [startLen, config.length]);
+    }
+    const requests = claim.spec?.devices?.requests ?? [];
+    for (const claimConfig of claim.spec?.devices?.config ?? []) {
+      const { requests: configRequests, ...deviceConfiguration } = claimConfig;
+      const entry = (): DeviceAllocationConfiguration => {
+        const e: DeviceAllocationConfiguration = { ...deviceConfiguration, source: "FromClaim" };
+        if (configRequests !== undefined) e.requests = [...configRequests];
+        return e;
+      };
+      if (configRequests === undefined || configRequests.length === 0) {
+        config.push(entry());
+        continue;
+      }
+      for (let i = 0; i < requests.length; i++) {
+        const request = requests[i]!;
+        if (configRequests.includes(request.name)) {
+          config.push(entry());
+          continue;
+        }
+        const data = perClaim[i]![selected[i]!]!;
+        if (data.parentName === "") continue;
+        if (configRequests.includes(data.fullName)) config.push(entry());
+      }
+    }
+    // A config for every request: "empty means all".
+    for (const c of config) {
+      if (c.requests !== undefined && c.requests.length === requests.length) delete c.requests;
+    }
+    return config;
+  }
+}
+
+/** The node selector of an allocation (upstream createNodeSelector). */
+function createNodeSelector(
+  devices: readonly DeviceResult[],
+  targetNodeName: string,
+): NodeSelector | undefined {
+  const matchFields: NodeSelectorRequirement[] = [];
+  const matchExpressions: NodeSelectorRequirement[] = [];
+  for (const { candidate } of devices) {
+    const sliceSpec = candidate.slice.spec;
+    const perDevice = sliceSpec.perDeviceNodeSelection === true;
+    const nodeName = perDevice ? candidate.device.nodeName : sliceSpec.nodeName;
+    const nodeSelector = perDevice ? candidate.device.nodeSelector : sliceSpec.nodeSelector;
+    if (nodeName !== undefined || candidate.device.bindsToNode === true) {
+      // Local to one node or bound to it: the allocation is for that node.
+      return {
+        nodeSelectorTerms: [
+          { matchFields: [{ key: "metadata.name", operator: "In", values: [targetNodeName] }] },
+        ],
+      };
+    }
+    if (nodeSelector === undefined) continue;
+    const terms = nodeSelector.nodeSelectorTerms ?? [];
+    if (terms.length === 0) continue;
+    if (terms.length > 1) {
+      // Validation prevents such slices.
+      throw new Error(`unsupported ResourceSlice.NodeSelector with ${terms.length} terms`);
+    }
+    addNewNodeSelectorRequirements(terms[0]!.matchFields ?? [], matchFields);
+    addNewNodeSelectorRequirements(terms[0]!.matchExpressions ?? [], matchExpressions);
+  }
+  if (matchFields.length === 0 && matchExpressions.length === 0) return undefined; // Available everywhere.
+  const term: { matchFields?: NodeSelectorRequirement[]; matchExpressions?: NodeSelectorRequirement[] } = {};
+  if (matchFields.length > 0) term.matchFields = matchFields;
+  if (matchExpressions.length > 0) term.matchExpressions = matchExpressions;
+  return { nodeSelectorTerms: [term] };
+}
+
+function addNewNodeSelectorRequirements(
+  from: readonly NodeSelectorRequirement[],
+  to: NodeSelectorRequirement[],
+): void {
+  for (const requirement of from) {
+    const values = new Set(requirement.values ?? []);
+    const present = to.some(
+      (existing) =>
+        existing.key === requirement.key &&
+        existing.operator === requirement.operator &&
+        (existing.values ?? []).length === values.size &&
+        (existing.values ?? []).every((v) => values.has(v)),
+    );
+    if (!present) to.push(requirement);
+  }
+}

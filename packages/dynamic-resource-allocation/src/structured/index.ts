@@ -1,0 +1,25 @@
+// The structured parameters allocator (upstream k8s.io/dynamic-resource-allocation/structured).
+export {
+  type Allocator,
+  type AllocatorOptions,
+  type AllocatorStats,
+  allocatorChannel,
+  newAllocator,
+} from "./allocator";
+export { taintPreventsAllocation, toleratesTaint } from "./device-taints";
+export { gatherPools, nodeMatches, type Pool } from "./pools";
+export {
+  type AllocatedState,
+  type AllocatorChannel,
+  type ConsumedCapacity,
+  type DeviceClassLister,
+  type DeviceID,
+  FailedAllocationOnNodeError,
+  type Features,
+  featureSet,
+  featuresAll,
+  isFailedAllocationOnNode,
+  makeDeviceID,
+  makeSharedDeviceID,
+  type SharedDeviceID,
+} from "./types";

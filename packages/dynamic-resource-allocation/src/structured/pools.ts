@@ -1,0 +1,307 @@
+// Collecting the resource pools a node can use. upstream:
+// staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/pools_incubating.go
+// (the 1.37 form: counter sets in slices of their own, slices not targeting the node kept for
+// counter accounting; slices sorted by name and pools by ID, pools with binding conditions last,
+// as experimental/pools_experimental.go at 008b3652 and the table at 03ab440c expect).
+import type { CounterSet, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
+import { NodeSelectorError, newNodeSelector } from "@kubesched/api";
+import type { Features } from "./types";
+
+/** The devices of one pool that the allocator may use on one node (upstream Pool). */
+export interface Pool {
+  readonly driver: string;
+  readonly pool: string;
+  /** `<driver>/<pool>` (upstream PoolID.String()). */
+  readonly id: string;
+  readonly isIncomplete: boolean;
+  readonly isInvalid: boolean;
+  readonly invalidReason: string;
+  readonly deviceSlicesTargetingNode: readonly ResourceSlice[];
+  readonly deviceSlicesNotTargetingNode: readonly ResourceSlice[];
+  readonly counterSets: ReadonlyMap<string, CounterSet>;
+}
+
+/** How a node selector prints in errors (upstream prints the Go struct; JSON here). */
+function selectorString(selector: NodeSelector): string {
+  return JSON.stringify(selector);
+}
+
+/**
+ * Whether a node is selected by a node name, "all nodes", or a node selector (upstream
+ * NodeMatches). An invalid node selector is an error.
+ */
+export function nodeMatches(
+  node: Node | undefined,
+  nodeNameToMatch: string,
+  allNodesMatch: boolean,
+  nodeSelector: NodeSelector | undefined,
+): boolean {
+  if (nodeNameToMatch !== "") return node !== undefined && node.metadata?.name === nodeNameToMatch;
+  if (allNodesMatch) return true;
+  if (nodeSelector !== undefined) {
+    let matcher: ReturnType<typeof newNodeSelector>;
+    try {
+      matcher = newNodeSelector(nodeSelector, { strict: true });
+    } catch (err) {
+      const detail = err instanceof NodeSelectorError ? err.message : String(err);
+      throw new Error(`failed to parse node selector ${selectorString(nodeSelector)}: ${detail}`);
+    }
+    return matcher.match(node);
+  }
+  return false;
+}
+
+function poolKey(driver: string, pool: string): string {
+  return `${driver}/${pool}`;
+}
+
+function addSlice(pools: Map<string, ResourceSlice[]>, slice: ResourceSlice): void {
+  const id = poolKey(slice.spec.driver, slice.spec.pool.name);
+  const slicesForPool = pools.get(id);
+  if (slicesForPool === undefined) {
+    pools.set(id, [slice]);
+    return;
+  }
+  const generation = slicesForPool[0]!.spec.pool.generation;
+  if (slice.spec.pool.generation < generation) return; // Out-dated.
+  if (slice.spec.pool.generation > generation) {
+    // Newer, replaces all old slices.
+    pools.set(id, [slice]);
+    return;
+  }
+  slicesForPool.push(slice);
+}
+
+/**
+ * The pools with devices accessible from the node (upstream GatherPools). Out-dated slices are
+ * ignored; pools may be incomplete (not all slices of the current generation are known) or
+ * invalid (duplicate device names, counters that do not exist): both are recorded.
+ *
+ * `slicesForNode` may be all slices or a prefiltered list (the node's own slices and those
+ * without a node name); `allSlices` is every slice, consulted to decide completeness.
+ */
+export function gatherPools(
+  slicesForNode: readonly ResourceSlice[],
+  node: Node | undefined,
+  features: Features,
+  allSlices: readonly ResourceSlice[] = slicesForNode,
+): Pool[] {
+  const pools = new Map<string, ResourceSlice[]>();
+  for (const slice of slicesForNode) {
+    const spec = slice.spec;
+    const hasSharedCounters = (spec.sharedCounters?.length ?? 0) > 0;
+    if (!features.partitionableDevices && (spec.perDeviceNodeSelection !== undefined || hasSharedCounters)) {
+      continue;
+    }
+    const name = slice.metadata?.name ?? "";
+    // Slices with SharedCounters are needed to use a pool regardless of their node selection.
+    if (hasSharedCounters) {
+      addSlice(pools, slice);
+      continue;
+    }
+    const nodeName = spec.nodeName ?? "";
+    const allNodes = spec.allNodes ?? false;
+    if (nodeName !== "" || allNodes || spec.nodeSelector !== undefined) {
+      let match: boolean;
+      try {
+        match = nodeMatches(node, nodeName, allNodes, spec.nodeSelector);
+      } catch (err) {
+        throw new Error(`failed to perform node selection for slice ${name}: ${(err as Error).message}`);
+      }
+      if (match) addSlice(pools, slice);
+    } else if (spec.perDeviceNodeSelection === true) {
+      for (const device of spec.devices ?? []) {
+        let match: boolean;
+        try {
+          match = nodeMatches(node, device.nodeName ?? "", device.allNodes ?? false, device.nodeSelector);
+        } catch (err) {
+          throw new Error(
+            `failed to perform node selection for device ${device.name} in slice ${name}: ${(err as Error).message}`,
+          );
+        }
+        if (match) {
+          addSlice(pools, slice);
+          break;
+        }
+      }
+    }
+    // Else: nothing known was set, some future extension; other pools may still be usable.
+  }
+
+  const result: Pool[] = [];
+  const withBindingConditions: Pool[] = [];
+  const add = (pool: Pool): void => {
+    if (poolHasBindingConditions(pool)) withBindingConditions.push(pool);
+    else result.push(pool);
+  };
+  for (const [id, slicesForPool] of pools) {
+    const first = slicesForPool[0]!.spec;
+    const driver = first.driver;
+    const poolName = first.pool.name;
+    if (slicesForPool.length === first.pool.resourceSliceCount) {
+      add(buildPool(driver, poolName, id, slicesForPool, features, undefined));
+      continue;
+    }
+    // Look for slices that were filtered out because their node selection did not match: a
+    // pool is complete only when every slice of its generation exists.
+    const allSlicesForPool = checkSlicesInPool(allSlices, driver, poolName, first.pool.generation);
+    if (allSlicesForPool === undefined) continue; // Obsolete: a newer generation is being published.
+    if (allSlicesForPool.length !== first.pool.resourceSliceCount) {
+      result.push(emptyPool(driver, poolName, id, { isIncomplete: true }));
+      continue;
+    }
+    add(buildPool(driver, poolName, id, slicesForPool, features, allSlicesForPool));
+  }
+  // A deterministic first-fit order that lets driver authors prioritize by naming; pools with
+  // devices that have binding conditions come last.
+  result.sort(comparePools);
+  withBindingConditions.sort(comparePools);
+  return withBindingConditions.length > 0 ? [...result, ...withBindingConditions] : result;
+}
+
+function comparePools(a: Pool, b: Pool): number {
+  return compareStrings(a.driver, b.driver) || compareStrings(a.pool, b.pool);
+}
+
+/** Go's cmp.Compare on strings: byte order, not locale order. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function poolHasBindingConditions(pool: Pool): boolean {
+  for (const slice of pool.deviceSlicesTargetingNode) {
+    for (const device of slice.spec.devices ?? []) {
+      if (device.bindingConditions !== undefined) return true;
+    }
+  }
+  return false;
+}
+
+function emptyPool(
+  driver: string,
+  pool: string,
+  id: string,
+  flags: { isIncomplete?: boolean; isInvalid?: boolean; invalidReason?: string },
+): Pool {
+  return {
+    driver,
+    pool,
+    id,
+    isIncomplete: flags.isIncomplete ?? false,
+    isInvalid: flags.isInvalid ?? false,
+    invalidReason: flags.invalidReason ?? "",
+    deviceSlicesTargetingNode: [],
+    deviceSlicesNotTargetingNode: [],
+    counterSets: new Map(),
+  };
+}
+
+function buildPool(
+  driver: string,
+  pool: string,
+  id: string,
+  slices: readonly ResourceSlice[],
+  features: Features,
+  allSlicesForPool: readonly ResourceSlice[] | undefined,
+): Pool {
+  const invalid = (reason: string): Pool =>
+    emptyPool(driver, pool, id, { isInvalid: true, invalidReason: reason });
+  // Sorted by name: a deterministic first-fit order that lets driver authors prioritize.
+  const sorted = [...slices].sort((a, b) => compareStrings(a.metadata?.name ?? "", b.metadata?.name ?? ""));
+  let deviceSlices: ResourceSlice[] = [];
+  const counterSetSlices: ResourceSlice[] = [];
+  if (features.partitionableDevices) {
+    for (const slice of sorted) {
+      if ((slice.spec.sharedCounters?.length ?? 0) === 0) deviceSlices.push(slice);
+    }
+    // Counter sets belong to the whole pool: also those published in slices for other nodes
+    // (the table at 03ab440c allocates on a node whose counter slice names another node).
+    for (const slice of allSlicesForPool ?? sorted) {
+      if ((slice.spec.sharedCounters?.length ?? 0) > 0) counterSetSlices.push(slice);
+    }
+  } else {
+    deviceSlices = sorted;
+  }
+  const duplicate = validateDeviceNames(deviceSlices);
+  if (duplicate !== undefined) return invalid(duplicate);
+  const base = {
+    driver,
+    pool,
+    id,
+    isIncomplete: false,
+    isInvalid: false,
+    invalidReason: "",
+    deviceSlicesTargetingNode: deviceSlices,
+    deviceSlicesNotTargetingNode: [] as ResourceSlice[],
+    counterSets: new Map<string, CounterSet>(),
+  };
+  if (!features.partitionableDevices) return base;
+
+  const counterSets = new Map<string, CounterSet>();
+  for (const slice of counterSetSlices) {
+    for (const counterSet of slice.spec.sharedCounters ?? []) {
+      if (counterSets.has(counterSet.name)) return invalid(`duplicate counter set name ${counterSet.name}`);
+      counterSets.set(counterSet.name, counterSet);
+    }
+  }
+  const consumption = validateDeviceCounterConsumption(counterSets, slices);
+  if (consumption !== undefined) return invalid(consumption);
+  base.counterSets = counterSets;
+  if (allSlicesForPool === undefined || slices.length === allSlicesForPool.length) return base;
+
+  // Slices that did not target the node may hold devices consuming the pool's counters: the
+  // allocator needs them to know which counters are available.
+  const targeting = new Set(slices);
+  const notTargeting = allSlicesForPool.filter((slice) => !targeting.has(slice));
+  const notTargetingConsumption = validateDeviceCounterConsumption(counterSets, notTargeting);
+  if (notTargetingConsumption !== undefined) return invalid(notTargetingConsumption);
+  base.deviceSlicesNotTargetingNode = notTargeting;
+  return base;
+}
+
+function validateDeviceNames(slices: readonly ResourceSlice[]): string | undefined {
+  const names = new Set<string>();
+  for (const slice of slices) {
+    for (const device of slice.spec.devices ?? []) {
+      if (names.has(device.name)) return `duplicate device name ${device.name}`;
+      names.add(device.name);
+    }
+  }
+  return undefined;
+}
+
+function validateDeviceCounterConsumption(
+  counterSets: ReadonlyMap<string, CounterSet>,
+  slices: readonly ResourceSlice[],
+): string | undefined {
+  for (const slice of slices) {
+    for (const device of slice.spec.devices ?? []) {
+      for (const consumption of device.consumesCounters ?? []) {
+        const counterSet = counterSets.get(consumption.counterSet);
+        if (counterSet === undefined) return `counter set ${consumption.counterSet} not found`;
+        for (const counterName of Object.keys(consumption.counters)) {
+          if (counterSet.counters[counterName] === undefined) {
+            return `counter ${counterName} not found in counter set ${counterSet.name}`;
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Every slice of the pool at the generation, or undefined when a newer generation exists. */
+function checkSlicesInPool(
+  slices: readonly ResourceSlice[],
+  driver: string,
+  pool: string,
+  generation: number,
+): ResourceSlice[] | undefined {
+  const allSlicesForPool: ResourceSlice[] = [];
+  for (const slice of slices) {
+    if (slice.spec.driver !== driver || slice.spec.pool.name !== pool) continue;
+    if (slice.spec.pool.generation === generation) allSlicesForPool.push(slice);
+    else if (slice.spec.pool.generation > generation) return undefined;
+  }
+  return allSlicesForPool;
+}

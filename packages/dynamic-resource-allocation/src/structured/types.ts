@@ -1,0 +1,110 @@
+// The allocator's contract with its callers. upstream:
+// staging/src/k8s.io/dynamic-resource-allocation/structured/allocator.go,
+// structured/internal/types.go and structured/schedulerapi/types.go (read at kubernetes/kubernetes
+// 008b3652 and 03ab440c, the 1.37 allocator).
+import type { DeviceClass, QualifiedName, Quantity } from "@kubesched/api";
+
+/**
+ * The optional allocator functionality that is enabled (upstream internal.Features). Each entry
+ * corresponds to Kubernetes feature gates: `adminAccess` DRAAdminAccess, `consumableCapacity`
+ * DRAConsumableCapacity, `deviceBindingAndStatus` DRADeviceBindingConditions and
+ * DRAResourceClaimDeviceStatus (both), `deviceTaints` DRADeviceTaints, `partitionableDevices`
+ * DRAPartitionableDevices, `prioritizedList` DRAPrioritizedList. Absent means off.
+ */
+export interface Features {
+  adminAccess?: boolean;
+  consumableCapacity?: boolean;
+  deviceBindingAndStatus?: boolean;
+  deviceTaints?: boolean;
+  partitionableDevices?: boolean;
+  prioritizedList?: boolean;
+}
+
+/** The names of the enabled features as upstream's Features.Set() spells them, sorted. */
+export function featureSet(features: Features): string[] {
+  const enabled: string[] = [];
+  if (features.adminAccess) enabled.push("DRAAdminAccess");
+  if (features.consumableCapacity) enabled.push("DRAConsumableCapacity");
+  if (features.deviceBindingAndStatus)
+    enabled.push("DRADeviceBindingConditions+DRAResourceClaimDeviceStatus");
+  if (features.deviceTaints) enabled.push("DRADeviceTaints");
+  if (features.partitionableDevices) enabled.push("DRAPartitionableDevices");
+  if (features.prioritizedList) enabled.push("DRAPrioritizedList");
+  return enabled.sort();
+}
+
+/** Every feature on (upstream internal.FeaturesAll). */
+export const featuresAll: Readonly<Required<Features>> = Object.freeze({
+  adminAccess: true,
+  consumableCapacity: true,
+  deviceBindingAndStatus: true,
+  deviceTaints: true,
+  partitionableDevices: true,
+  prioritizedList: true,
+});
+
+/** A device: `<driver>/<pool>/<device>` (upstream DeviceID and its String()). */
+export type DeviceID = string;
+
+/** The DeviceID of a device. */
+export function makeDeviceID(driver: string, pool: string, device: string): DeviceID {
+  return `${driver}/${pool}/${device}`;
+}
+
+/**
+ * One share of a device that allows multiple allocations: `<driver>/<pool>/<device>/<shareID>`
+ * (upstream SharedDeviceID).
+ */
+export type SharedDeviceID = string;
+
+/** The SharedDeviceID of one allocation of a device (upstream MakeSharedDeviceID). */
+export function makeSharedDeviceID(deviceID: DeviceID, shareID: string | undefined): SharedDeviceID {
+  return shareID === undefined ? deviceID : `${deviceID}/${shareID}`;
+}
+
+/** Capacity consumed from one device, by capacity name (upstream ConsumedCapacity). */
+export type ConsumedCapacity = ReadonlyMap<QualifiedName, Quantity>;
+
+/**
+ * What existing allocations already use (upstream schedulerapi.AllocatedState): devices
+ * allocated exclusively, the shares of devices that allow multiple allocations, and the
+ * capacity those shares consume per device.
+ */
+export interface AllocatedState {
+  allocatedDevices: ReadonlySet<DeviceID>;
+  allocatedSharedDeviceIDs?: ReadonlySet<SharedDeviceID>;
+  aggregatedCapacity?: ReadonlyMap<DeviceID, ConsumedCapacity>;
+}
+
+/**
+ * Access to DeviceClasses (upstream DeviceClassLister). `get` throws when the class does not
+ * exist; its message ends up in the allocator's error (`could not retrieve device class X: …`).
+ */
+export interface DeviceClassLister {
+  list(): readonly DeviceClass[];
+  get(className: string): DeviceClass;
+}
+
+/**
+ * An error of Allocate that only concerns the node it ran for (upstream
+ * ErrFailedAllocationOnNode, checked with errors.Is): the scheduler reports it as the node's
+ * unschedulable reason and goes on with other nodes. Every other error Allocate throws is fatal
+ * for the scheduling attempt (invalid input such as a CEL selector that fails).
+ */
+export class FailedAllocationOnNodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FailedAllocationOnNodeError";
+  }
+}
+
+/** Whether an error thrown by Allocate only affects its node (upstream errors.Is(err, ErrFailedAllocationOnNode)). */
+export function isFailedAllocationOnNode(err: unknown): err is FailedAllocationOnNodeError {
+  return err instanceof FailedAllocationOnNodeError;
+}
+
+/**
+ * The three implementations upstream keeps (structured/internal/{stable,incubating,experimental}):
+ * NewAllocator picks the first whose supported features cover the enabled ones.
+ */
+export type AllocatorChannel = "stable" | "incubating" | "experimental";
