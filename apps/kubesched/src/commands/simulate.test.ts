@@ -1026,6 +1026,34 @@ describe("kubesched simulate --emulated-version", () => {
       );
     }
   });
+
+  it("refuses a gate whose dependency is off from 1.35, as component-base does, on every command", async () => {
+    const value = "ProcMountType=true,UserNamespacesSupport=false";
+    for (const argv of [
+      ["simulate", "--cluster", "examples/cluster.yaml"],
+      ["capacity", "--cluster", "examples/cluster.yaml", "--pod", "examples/workloads/web-pod.yaml"],
+      ["diff", "--cluster", "examples/cluster.yaml", "--config", "default", "--config", "default"],
+      ["config", "validate", "examples/config/bin-packing.yaml"],
+      ["run"],
+    ]) {
+      const refused = await run(...argv, "--emulated-version", "1.35", "--feature-gates", value);
+      expect(refused.code, argv[0]).toBe(2);
+      expect(refused.stderr).toBe(
+        `error: invalid argument "${value}" for "--feature-gates" flag: ProcMountType is enabled, but depends on features that are disabled: [UserNamespacesSupport]\n`,
+      );
+    }
+    // The 1.34 scheduler had no dependency check: the same flags run.
+    const at134 = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--emulated-version",
+      "1.34",
+      "--feature-gates",
+      value,
+    );
+    expect(at134.code).toBe(0);
+  });
 });
 
 // issue 27 item 5: opportunistic batching (KEP-5598) runs in simulate with the gate on (upstream's
