@@ -987,8 +987,9 @@ describe("kubesched simulate --emulated-version", () => {
     expect(await message("--emulated-version", "1.35")).toContain(
       ". no new claims to deallocate, preemption: ",
     );
+    // (1.33 also names the untolerated taint: kubernetes/kubernetes#134740 dropped it in 1.35.)
     expect(await message("--emulated-version", "1.33")).toBe(
-      "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.",
+      "0/6 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.",
     );
     // ... unless the user's 1.33 cluster turned the (beta) gate on.
     expect(

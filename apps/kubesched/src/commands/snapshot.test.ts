@@ -407,9 +407,12 @@ describe("the snapshot knows its Kubernetes version", () => {
   });
   const note = (release: string, gitVersion: string) =>
     `emulating Kubernetes ${release}, the release of the cluster's API server (${gitVersion}); --emulated-version overrides\n`;
-  /** The 1.33 message of examples/cluster.yaml's render-xl: no DynamicResources in the default profile. */
+  /**
+   * The 1.33 message of examples/cluster.yaml's render-xl: no DynamicResources in the default
+   * profile, and the untolerated taint named (kubernetes/kubernetes#134740 dropped it in 1.35).
+   */
   const renderXl133 =
-    "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.";
+    "0/6 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.";
   const renderXl = (stdout: string) =>
     (JSON.parse(stdout) as { pods: { name: string; message: string }[] }).pods.find(
       (p) => p.name === "render-xl",
