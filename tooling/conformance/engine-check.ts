@@ -154,7 +154,14 @@ async function replay(
 async function checkDiagnosis(inputs: ReplayInputs, call: EngineCall): Promise<Verdict> {
   const { config, registry, objects, pod } = inputs;
   const { session, pending } = await openSimulation(
-    { config, registry, logger: recordingLogger(), features: call.features, seed: 0 },
+    {
+      config,
+      registry,
+      logger: recordingLogger(),
+      features: call.features,
+      ...(call.kubernetesVersion ? { kubernetesVersion: call.kubernetesVersion } : {}),
+      seed: 0,
+    },
     admit(objects),
   );
   try {

@@ -180,37 +180,39 @@ describe("parseFeatureGates", () => {
   });
 });
 
-// upstream: component-base featuregate/feature_gate_test.go TestFeatureGateFlag, with real gates
-// standing in for its test gates: TestAlpha = CompositePodGroup (1.37 Alpha, off), TestBeta =
+// upstream: component-base featuregate/feature_gate_test.go TestFeatureGateFlag, with real gates of
+// 1.36 standing in for its test gates: TestAlpha = CRIListStreaming (Alpha, off), TestBeta =
 // SchedulerAsyncAPICalls (Beta, off), TestDeprecated = WindowsHostNetwork, TestLockedFalse =
-// DeclarativeValidationTakeover (locked to false in 1.37).
+// AllowOverwriteTerminationGracePeriodSeconds (locked to false). Upstream's test gates have no
+// dependencies; 1.37's real ones refuse AllAlpha=true alone (feature-gate-dependencies.test.ts), so
+// the table runs at 1.36.
 describe("TestFeatureGateFlag", () => {
   const gatesOf = (arg: string) => {
-    const settings = parseFeatureGates([arg], "1.37");
+    const settings = parseFeatureGates([arg], "1.36");
     return Object.fromEntries(
       [
-        "CompositePodGroup",
+        "CRIListStreaming",
         "SchedulerAsyncAPICalls",
         "WindowsHostNetwork",
-        "DeclarativeValidationTakeover",
-      ].map((g) => [g, featureGateEnabled(g, "1.37", settings)]),
+        "AllowOverwriteTerminationGracePeriodSeconds",
+      ].map((g) => [g, featureGateEnabled(g, "1.36", settings)]),
     );
   };
   const off = {
-    CompositePodGroup: false,
+    CRIListStreaming: false,
     SchedulerAsyncAPICalls: false,
     WindowsHostNetwork: false,
-    DeclarativeValidationTakeover: false,
+    AllowOverwriteTerminationGracePeriodSeconds: false,
   };
   it.each([
     ["", off],
     ["WindowsHostNetwork=true", { ...off, WindowsHostNetwork: true }],
     ["AllAlpha=false", off],
-    ["AllAlpha=true", { ...off, CompositePodGroup: true }],
-    ["AllAlpha=false,CompositePodGroup=true", { ...off, CompositePodGroup: true }],
-    ["CompositePodGroup=true,AllAlpha=false", { ...off, CompositePodGroup: true }],
-    ["AllAlpha=true,CompositePodGroup=false", off],
-    ["CompositePodGroup=false,AllAlpha=true", off],
+    ["AllAlpha=true", { ...off, CRIListStreaming: true }],
+    ["AllAlpha=false,CRIListStreaming=true", { ...off, CRIListStreaming: true }],
+    ["CRIListStreaming=true,AllAlpha=false", { ...off, CRIListStreaming: true }],
+    ["AllAlpha=true,CRIListStreaming=false", off],
+    ["CRIListStreaming=false,AllAlpha=true", off],
     ["SchedulerAsyncAPICalls=true,AllAlpha=false", { ...off, SchedulerAsyncAPICalls: true }],
     ["AllBeta=true", { ...off, SchedulerAsyncAPICalls: true }],
     ["AllBeta=true,SchedulerAsyncAPICalls=false", off],
@@ -219,13 +221,13 @@ describe("TestFeatureGateFlag", () => {
   });
   it.each([
     [
-      "DeclarativeValidationTakeover=true",
-      "cannot set feature gate DeclarativeValidationTakeover to true, feature is locked to false",
+      "AllowOverwriteTerminationGracePeriodSeconds=true",
+      "cannot set feature gate AllowOverwriteTerminationGracePeriodSeconds to true, feature is locked to false",
     ],
     ["fooBarBaz=true", "unrecognized feature gate: fooBarBaz"],
     ["AllAlpha=banana", "invalid value of AllAlpha=banana"],
   ])("%s: %s", (arg, message) => {
-    expect(() => parseFeatureGates([arg], "1.37")).toThrow(message);
+    expect(() => parseFeatureGates([arg], "1.36")).toThrow(message);
   });
 });
 

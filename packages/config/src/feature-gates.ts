@@ -7,6 +7,7 @@
 // 1.33–1.37 (upstream's binary reaches back three minors); the gate table is
 // `feature-gate-table.ts`.
 import { defaultFeatures, type Features } from "@kubesched/framework";
+import { type Dependencies, dependenciesAt } from "./feature-gate-dependencies";
 import { type GateRow, gateRows, removedGateRows } from "./feature-gate-table";
 
 /** The Kubernetes releases kubesched emulates, oldest first. */
@@ -169,7 +170,8 @@ export type FeatureGateSettings = ReadonlyMap<string, boolean>;
  * --feature-gates values (repeatable; `A=true,B=false`, each entry optionally `kube:A=true`) →
  * the settings, checked against the gates of `release` as kube-scheduler checks them. Throws
  * FeatureGateError with upstream's message: malformed entries, unknown gates, non-boolean values,
- * locked gates set to the other value, gates the release does not have yet.
+ * locked gates set to the other value, gates the release does not have yet, and (from 1.35) an
+ * enabled gate whose dependency is disabled.
  */
 export function parseFeatureGates(values: readonly string[], release: Release): FeatureGateSettings {
   // cli/flag ColonSeparatedMultimapStringString (default empty key allowed) over every value.
@@ -234,7 +236,38 @@ export function parseFeatureGates(values: readonly string[], release: Release): 
     }
   }
   if (errors.length > 0) throw new FeatureGateError(aggregate(errors));
+  const unmet = unmetDependencies(settings, release);
+  if (unmet.length > 0) throw new FeatureGateError(aggregate(unmet));
   return settings;
+}
+
+const dependencyCache = new Map<Release, Dependencies>();
+
+/** The gate dependencies kube-scheduler of `release` checks (none before 1.35), gate → its dependencies. */
+export function featureGateDependencies(release: Release): Dependencies {
+  let deps = dependencyCache.get(release);
+  if (!deps) {
+    deps = dependenciesAt(release, (gate) => featureGateSpec(gate, newestRelease) !== undefined);
+    dependencyCache.set(release, deps);
+  }
+  return deps;
+}
+
+// unsafeSetFromMap, after the settings are accepted: every enabled gate (set, through AllAlpha /
+// AllBeta, or by default) whose dependencies are not all enabled. Upstream walks a Go map, in no
+// fixed order; here by gate name. A pair with a gate the release does not know is skipped (it
+// cannot be enabled there).
+function unmetDependencies(settings: FeatureGateSettings, release: Release): string[] {
+  const messages: string[] = [];
+  const known = (gate: string) => featureGateSpec(gate, release) !== undefined;
+  for (const [gate, deps] of [...featureGateDependencies(release)].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!known(gate) || !featureGateEnabled(gate, release, settings)) continue;
+    const disabled = deps.filter((d) => known(d) && !featureGateEnabled(d, release, settings));
+    if (disabled.length > 0) {
+      messages.push(`${gate} is enabled, but depends on features that are disabled: [${disabled.join(" ")}]`);
+    }
+  }
+  return messages;
 }
 
 // strconv.ParseBool.

@@ -13,6 +13,7 @@ export {
   FeatureGateError,
   type FeatureGateSettings,
   type FeatureSpec,
+  featureGateDependencies,
   featureGateEnabled,
   featureGateOfField,
   featureGateSpec,

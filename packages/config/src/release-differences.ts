@@ -35,6 +35,13 @@ export const releaseDifferences: readonly ReleaseDifference[] = [
     read: "pkg/scheduler/framework/runtime/batch.go at kubernetes/kubernetes@db8b216c; schedule_one.go findNodesThatFitPod / evaluateNominatedNode; frameworkImpl.SignPod",
   },
   {
+    what: "TaintToleration no longer names the taint: `node(s) had untolerated taint(s)`; before, the first untolerated taint, `node(s) had untolerated taint {key: value}` (kubesched's 1.34 is 1.34 as released: a later 1.34 patch took the change too, kubernetes/kubernetes#135023)",
+    change: "kubernetes/kubernetes#134740",
+    since: "1.35",
+    gate: null,
+    read: "the PR's diff of taint_toleration.go Filter (October 2025) and its release-1.34 cherry-pick #135023; taint_toleration.go at the newest stored commit (fwk.NewStatus(UnschedulableAndUnresolvable, `node(s) had untolerated taint(s)`)); FailedScheduling messages posted from 1.34 clusters carrying both the named taint and the 1.34–1.36 `no new claims to deallocate` clause (tests/fixtures/real-messages)",
+  },
+  {
     what: "NodeResourcesBalancedAllocation scores the change in balance the pod causes, 50 + (50 + with − without) / 2 (no change: 75); before, the balance with the pod, (1 − std) × 100",
     change: "kubernetes/kubernetes#135573",
     since: "1.36",

@@ -987,8 +987,9 @@ describe("kubesched simulate --emulated-version", () => {
     expect(await message("--emulated-version", "1.35")).toContain(
       ". no new claims to deallocate, preemption: ",
     );
+    // (1.33 also names the untolerated taint: kubernetes/kubernetes#134740 dropped it in 1.35.)
     expect(await message("--emulated-version", "1.33")).toBe(
-      "0/6 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.",
+      "0/6 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, 4 Insufficient cpu, 4 Insufficient memory. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.",
     );
     // ... unless the user's 1.33 cluster turned the (beta) gate on.
     expect(
@@ -1025,6 +1026,34 @@ describe("kubesched simulate --emulated-version", () => {
         "cannot set feature gate DRAPrioritizedList to false, feature is locked to true",
       );
     }
+  });
+
+  it("refuses a gate whose dependency is off from 1.35, as component-base does, on every command", async () => {
+    const value = "ProcMountType=true,UserNamespacesSupport=false";
+    for (const argv of [
+      ["simulate", "--cluster", "examples/cluster.yaml"],
+      ["capacity", "--cluster", "examples/cluster.yaml", "--pod", "examples/workloads/web-pod.yaml"],
+      ["diff", "--cluster", "examples/cluster.yaml", "--config", "default", "--config", "default"],
+      ["config", "validate", "examples/config/bin-packing.yaml"],
+      ["run"],
+    ]) {
+      const refused = await run(...argv, "--emulated-version", "1.35", "--feature-gates", value);
+      expect(refused.code, argv[0]).toBe(2);
+      expect(refused.stderr).toBe(
+        `error: invalid argument "${value}" for "--feature-gates" flag: ProcMountType is enabled, but depends on features that are disabled: [UserNamespacesSupport]\n`,
+      );
+    }
+    // The 1.34 scheduler had no dependency check: the same flags run.
+    const at134 = await run(
+      "simulate",
+      "--cluster",
+      "examples/cluster.yaml",
+      "--emulated-version",
+      "1.34",
+      "--feature-gates",
+      value,
+    );
+    expect(at134.code).toBe(0);
   });
 });
 

@@ -127,89 +127,113 @@ describe("TestTaintTolerationScore", () => {
   }
 });
 
+// Each case's node and, before 1.35, the reason naming the first untolerated taint (upstream's
+// table before kubernetes/kubernetes#134740); from 1.35 every rejection reads
+// `node(s) had untolerated taint(s)`.
+const filterCases = (
+  untolerated: (taint: string) => StatusSummary,
+): { name: string; pod: Pod; node: Node; wantStatus?: StatusSummary }[] => [
+  {
+    name: "A pod having no tolerations can't be scheduled onto a node with nonempty taints",
+    pod: podWithTolerations("pod1", []),
+    node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
+    wantStatus: untolerated("{dedicated: user1}"),
+  },
+  {
+    name: "A pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
+    pod: podWithTolerations("pod1", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
+    node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
+  },
+  {
+    name: "A pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
+    pod: podWithTolerations("pod1", [
+      { key: "dedicated", operator: "Equal", value: "user2", effect: "NoSchedule" },
+    ]),
+    node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
+    wantStatus: untolerated("{dedicated: user1}"),
+  },
+  {
+    name: "A pod can be scheduled onto the node, with a toleration uses operator Exists that tolerates the taints on the node",
+    pod: podWithTolerations("pod1", [{ key: "foo", operator: "Exists", effect: "NoSchedule" }]),
+    node: nodeWithTaints("nodeA", [{ key: "foo", value: "bar", effect: "NoSchedule" }]),
+  },
+  {
+    name: "A pod has multiple tolerations, node has multiple taints, all the taints are tolerated, pod can be scheduled onto the node",
+    pod: podWithTolerations("pod1", [
+      { key: "dedicated", operator: "Equal", value: "user2", effect: "NoSchedule" },
+      { key: "foo", operator: "Exists", effect: "NoSchedule" },
+    ]),
+    node: nodeWithTaints("nodeA", [
+      { key: "dedicated", value: "user2", effect: "NoSchedule" },
+      { key: "foo", value: "bar", effect: "NoSchedule" },
+    ]),
+  },
+  {
+    name:
+      "A pod has a toleration that keys and values match the taint on the node, but (non-empty) effect doesn't match, " +
+      "can't be scheduled onto the node",
+    pod: podWithTolerations("pod1", [
+      { key: "foo", operator: "Equal", value: "bar", effect: "PreferNoSchedule" },
+    ]),
+    node: nodeWithTaints("nodeA", [{ key: "foo", value: "bar", effect: "NoSchedule" }]),
+    wantStatus: untolerated("{foo: bar}"),
+  },
+  {
+    name:
+      "The pod has a toleration that keys and values match the taint on the node, the effect of toleration is empty, " +
+      "and the effect of taint is NoSchedule. Pod can be scheduled onto the node",
+    pod: podWithTolerations("pod1", [{ key: "foo", operator: "Equal", value: "bar" }]),
+    node: nodeWithTaints("nodeA", [{ key: "foo", value: "bar", effect: "NoSchedule" }]),
+  },
+  {
+    name:
+      "The pod has a toleration that key and value don't match the taint on the node, " +
+      "but the effect of taint on node is PreferNoSchedule. Pod can be scheduled onto the node",
+    pod: podWithTolerations("pod1", [
+      { key: "dedicated", operator: "Equal", value: "user2", effect: "NoSchedule" },
+    ]),
+    node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "PreferNoSchedule" }]),
+  },
+  {
+    name:
+      "The pod has no toleration, " +
+      "but the effect of taint on node is PreferNoSchedule. Pod can be scheduled onto the node",
+    pod: podWithTolerations("pod1", []),
+    node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "PreferNoSchedule" }]),
+  },
+];
+
 describe("TestTaintTolerationFilter", () => {
-  // The newest upstream source reports `node(s) had untolerated taint(s)`; the stored upstream
-  // test table still has the pre-1.30 `node(s) had untolerated taint {key: value}` strings.
-  const untolerated: StatusSummary = {
+  for (const tc of filterCases(() => ({
     code: "UnschedulableAndUnresolvable",
     reasons: [ErrReasonUntoleratedTaint],
-  };
-  const tests: { name: string; pod: Pod; node: Node; wantStatus?: StatusSummary }[] = [
-    {
-      name: "A pod having no tolerations can't be scheduled onto a node with nonempty taints",
-      pod: podWithTolerations("pod1", []),
-      node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
-      wantStatus: untolerated,
-    },
-    {
-      name: "A pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
-      pod: podWithTolerations("pod1", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
-      node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
-    },
-    {
-      name: "A pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
-      pod: podWithTolerations("pod1", [
-        { key: "dedicated", operator: "Equal", value: "user2", effect: "NoSchedule" },
-      ]),
-      node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "NoSchedule" }]),
-      wantStatus: untolerated,
-    },
-    {
-      name: "A pod can be scheduled onto the node, with a toleration uses operator Exists that tolerates the taints on the node",
-      pod: podWithTolerations("pod1", [{ key: "foo", operator: "Exists", effect: "NoSchedule" }]),
-      node: nodeWithTaints("nodeA", [{ key: "foo", value: "bar", effect: "NoSchedule" }]),
-    },
-    {
-      name: "A pod has multiple tolerations, node has multiple taints, all the taints are tolerated, pod can be scheduled onto the node",
-      pod: podWithTolerations("pod1", [
-        { key: "dedicated", operator: "Equal", value: "user2", effect: "NoSchedule" },
-        { key: "foo", operator: "Exists", effect: "NoSchedule" },
-      ]),
-      node: nodeWithTaints("nodeA", [
-        { key: "dedicated", value: "user2", effect: "NoSchedule" },
-        { key: "foo", value: "bar", effect: "NoSchedule" },
-      ]),
-    },
-    {
-      name:
-        "A pod has a toleration that keys and values match the taint on the node, but (non-empty) effect doesn't match, " +
-        "can't be scheduled onto the node",
-      pod: podWithTolerations("pod1", [
-        { key: "foo", operator: "Equal", value: "bar", effect: "PreferNoSchedule" },
-      ]),
-      node: nodeWithTaints("nodeA", [{ key: "foo", value: "bar", effect: "NoSchedule" }]),
-      wantStatus: untolerated,
-    },
-    {
-      name:
-        "The pod has a toleration that keys and values match the taint on the node, the effect of toleration is empty, " +
-        "and the effect of taint is NoSchedule. Pod can be scheduled onto the node",
-      pod: podWithTolerations("pod1", [{ key: "foo", operator: "Equal", value: "bar" }]),
-      node: nodeWithTaints("nodeA", [{ key: "foo", value: "bar", effect: "NoSchedule" }]),
-    },
-    {
-      name:
-        "The pod has a toleration that key and value don't match the taint on the node, " +
-        "but the effect of taint on node is PreferNoSchedule. Pod can be scheduled onto the node",
-      pod: podWithTolerations("pod1", [
-        { key: "dedicated", operator: "Equal", value: "user2", effect: "NoSchedule" },
-      ]),
-      node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "PreferNoSchedule" }]),
-    },
-    {
-      name:
-        "The pod has no toleration, " +
-        "but the effect of taint on node is PreferNoSchedule. Pod can be scheduled onto the node",
-      pod: podWithTolerations("pod1", []),
-      node: nodeWithTaints("nodeA", [{ key: "dedicated", value: "user1", effect: "PreferNoSchedule" }]),
-    },
-  ];
-  for (const tc of tests) {
+  }))) {
     it(tc.name, async () => {
       const h = await createPluginHarness({ plugin: taintTolerationPlugin, nodes: [tc.node] });
       const got = h.filter(tc.pod);
       expect(statusSummary(got.preFilter.status)).toEqual({ code: "Success", reasons: [] });
       expect(statusSummary(got.statuses.get("nodeA"))).toEqual(
+        tc.wantStatus ?? { code: "Success", reasons: [] },
+      );
+    });
+  }
+});
+
+// The same table at 1.34 with upstream's strings of that release (taint_toleration_test.go before
+// kubernetes/kubernetes#134740): the reason names the first untolerated taint.
+describe("TestTaintTolerationFilter at 1.34", () => {
+  for (const tc of filterCases((taint) => ({
+    code: "UnschedulableAndUnresolvable",
+    reasons: [`node(s) had untolerated taint ${taint}`],
+  }))) {
+    it(tc.name, async () => {
+      // The harness also checks the columnar Filter decides (and says) what filter() does.
+      const h = await createPluginHarness({
+        plugin: taintTolerationPlugin,
+        nodes: [tc.node],
+        kubernetesVersion: "1.34",
+      });
+      expect(statusSummary(h.filter(tc.pod).statuses.get("nodeA"))).toEqual(
         tc.wantStatus ?? { code: "Success", reasons: [] },
       );
     });

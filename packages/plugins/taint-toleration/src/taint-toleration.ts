@@ -13,6 +13,7 @@ import {
   type ClusterEventWithHint,
   Code,
   type CycleState,
+  defaultKubernetesVersion,
   defaultNormalizer,
   type EnqueueExtensions,
   type Features,
@@ -20,6 +21,7 @@ import {
   type FilterDetailsPlugin,
   type FilterPlugin,
   MaxNodeScore,
+  minorOf,
   type NodeInfo,
   type PreScorePlugin,
   type ScoreExtensions,
@@ -34,7 +36,7 @@ import {
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import { eventsToRegister } from "./events";
-import { ErrReasonUntoleratedTaint } from "./reasons";
+import { ErrReasonUntoleratedTaint, errReasonUntoleratedTaintNamed } from "./reasons";
 
 export const name = "TaintToleration";
 
@@ -77,7 +79,12 @@ export class TaintToleration
   /** Per taint set of the columns, during one columnar call: -1 not decided yet, else the answer. */
   private perTaintSet = new Int32Array(16);
 
-  constructor(features: Features) {
+  /** Before 1.35 the reason names the taint (kubernetes/kubernetes#134740). */
+  private readonly namesTaint: boolean;
+
+  /** `kubernetesVersion` (`handle.kubernetesVersion()`): the release whose wording Filter uses. */
+  constructor(features: Features, kubernetesVersion: string = defaultKubernetesVersion) {
+    this.namesTaint = minorOf(kubernetesVersion) < 35;
     this.tolerationOptions = {
       enableComparisonOperators: features.enableTaintTolerationComparisonOperators,
     };
@@ -105,7 +112,14 @@ export class TaintToleration
       this.tolerationOptions,
     );
     if (taint === undefined) return null;
-    return new Status(Code.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaint);
+    return this.untolerated(taint);
+  }
+
+  private untolerated(taint: { key: string; value?: string }): Status {
+    return new Status(
+      Code.UnschedulableAndUnresolvable,
+      this.namesTaint ? errReasonUntoleratedTaintNamed(taint) : ErrReasonUntoleratedTaint,
+    );
   }
 
   /** Every NoSchedule/NoExecute taint of the node the pod does not tolerate (filter names none). */
@@ -135,7 +149,9 @@ export class TaintToleration
     const tolerations = pod.spec?.tolerations;
     // One status for the call's rejected nodes (statuses are not mutated once returned; the
     // framework only sets their plugin, this one's name).
+    // Before 1.35 the reason names the taint: one status per rejecting taint set.
     let untolerated: Status | null = null;
+    const named = this.namesTaint ? new Map<number, Status>() : null;
     for (let k = 0; k < count; k++) {
       const id = ids[indices[k]!]!;
       if (id === 0) {
@@ -144,18 +160,18 @@ export class TaintToleration
       }
       let f = fits[id]!;
       if (f < 0) {
-        f =
-          findMatchingUntoleratedTaint(
-            columns.taintSet(id),
-            tolerations,
-            doNotScheduleTaintsFilter,
-            this.tolerationOptions,
-          ) === undefined
-            ? 1
-            : 0;
+        const taint = findMatchingUntoleratedTaint(
+          columns.taintSet(id),
+          tolerations,
+          doNotScheduleTaintsFilter,
+          this.tolerationOptions,
+        );
+        f = taint === undefined ? 1 : 0;
         fits[id] = f;
+        if (taint !== undefined) named?.set(id, this.untolerated(taint));
       }
       if (f === 1) out[k] = null;
+      else if (named) out[k] = named.get(id) ?? null;
       else {
         untolerated ??= new Status(Code.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaint);
         out[k] = untolerated;
