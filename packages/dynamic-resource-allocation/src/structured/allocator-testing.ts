@@ -26,6 +26,7 @@ import type {
   ResourcePool,
   ResourceSlice,
 } from "@kubesched/api";
+import { Quantity } from "@kubesched/api";
 import { expect } from "vitest";
 import { Cache } from "../cel/cache";
 import { type Allocator, newAllocator } from "./allocator";
@@ -334,6 +335,34 @@ export class WrapDevice {
     out.bindsToNode = bindsToNode;
     return new WrapDevice(out);
   }
+  /** Adds capacities with the request policy default 2, range min 2, step 2, max 4. */
+  withCapacityRequestPolicyRange(capacity: Record<string, string>): WrapDevice {
+    const out = clone(this.device);
+    out.capacity ??= {};
+    for (const [name, value] of Object.entries(capacity)) {
+      out.capacity[name] = {
+        value,
+        requestPolicy: { default: "2", validRange: { min: "2", step: "2", max: "4" } },
+      };
+    }
+    return new WrapDevice(out);
+  }
+  /** Adds capacities with the request policy default `defaultValue`, valid values it and `additional`. */
+  withCapacityRequestPolicyValidValues(
+    defaultValue: string,
+    capacity: Record<string, string>,
+    additional: string[] | null,
+  ): WrapDevice {
+    const out = clone(this.device);
+    out.capacity ??= {};
+    for (const [name, value] of Object.entries(capacity)) {
+      out.capacity[name] = {
+        value,
+        requestPolicy: { default: defaultValue, validValues: [defaultValue, ...(additional ?? [])] },
+      };
+    }
+    return new WrapDevice(out);
+  }
   withAllowMultipleAllocations(): WrapDevice {
     const out = clone(this.device);
     out.allowMultipleAllocations = true;
@@ -433,6 +462,31 @@ export function deviceAllocationResult(
   if (tolerations.length > 0) r.tolerations = tolerations;
   if (adminAccess) r.adminAccess = true;
   return r;
+}
+
+/** The share ID the runner puts in place of generated ones (upstream fixedShareID). */
+export const fixedShareID = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
+
+export class WrapDeviceRequestAllocationResult {
+  constructor(readonly result: DeviceRequestAllocationResult) {}
+  withConsumedCapacity(
+    shareID: string | null,
+    consumedCapacity: Record<string, string> | null,
+  ): DeviceRequestAllocationResult {
+    const out = clone(this.result);
+    if (shareID !== null) out.shareID = shareID;
+    if (consumedCapacity !== null) out.consumedCapacity = consumedCapacity;
+    return out;
+  }
+}
+
+export function deviceRequestAllocationResult(
+  req: string,
+  driver: string,
+  pool: string,
+  deviceName: string,
+): WrapDeviceRequestAllocationResult {
+  return new WrapDeviceRequestAllocationResult({ request: req, driver, pool, device: deviceName });
 }
 
 export function capacityRequests(request: string | null): { requests: Record<string, string> } {
@@ -560,18 +614,13 @@ export function deviceRequestAllocationResultWithBindingConditions(
   driver: string,
   pool: string,
   deviceName: string,
-  bindingConditions: string[],
-  bindingFailureConditions: string[],
+  bindingConditions: string[] | null,
+  bindingFailureConditions: string[] | null,
   ...tolerations: DeviceToleration[]
 ): DeviceRequestAllocationResult {
-  const r: DeviceRequestAllocationResult = {
-    request: req,
-    driver,
-    pool,
-    device: deviceName,
-    bindingConditions,
-    bindingFailureConditions,
-  };
+  const r: DeviceRequestAllocationResult = { request: req, driver, pool, device: deviceName };
+  if (bindingConditions !== null) r.bindingConditions = bindingConditions;
+  if (bindingFailureConditions !== null) r.bindingFailureConditions = bindingFailureConditions;
   if (tolerations.length > 0) r.tolerations = tolerations;
   return r;
 }
@@ -585,6 +634,9 @@ export interface AllocatorTestCase {
   features?: Features;
   claimsToAllocate?: WrapResourceClaim[];
   allocatedDevices?: DeviceID[];
+  allocatedSharedDeviceIDs?: string[];
+  /** Capacity consumed by existing shares, per device (upstream allocatedCapacityDevices). */
+  allocatedCapacityDevices?: Record<DeviceID, Record<string, string>>;
   classes?: DeviceClass[];
   slices?: ResourceSlice[] | null;
   node?: Node;
@@ -635,7 +687,16 @@ export function runAllocatorTestCase(tc: AllocatorTestCase): Allocator {
   const slicesBefore = clone(slices);
   const allocator = newAllocator({
     features,
-    allocatedState: { allocatedDevices: new Set(tc.allocatedDevices ?? []) },
+    allocatedState: {
+      allocatedDevices: new Set(tc.allocatedDevices ?? []),
+      allocatedSharedDeviceIDs: new Set(tc.allocatedSharedDeviceIDs ?? []),
+      aggregatedCapacity: new Map(
+        Object.entries(tc.allocatedCapacityDevices ?? {}).map(([id, consumed]) => [
+          id,
+          new Map(Object.entries(consumed).map(([name, value]) => [name, Quantity.parse(value)])),
+        ]),
+      ),
+    },
     classLister: classLister(classes),
     slices,
     celCache: new Cache(1, {
@@ -655,6 +716,12 @@ export function runAllocatorTestCase(tc: AllocatorTestCase): Allocator {
     expect((error as Error).message).toContain(tc.expectError);
   } else if (error !== undefined) {
     throw error;
+  }
+  // Replace every share ID with a fixed value, as upstream's runner.
+  for (const result of results ?? []) {
+    for (const device of result.devices?.results ?? []) {
+      if (device.shareID !== undefined) device.shareID = fixedShareID;
+    }
   }
   const expected = tc.expectResults ?? [];
   expect((results ?? []).length, "number of allocation results").toBe(expected.length);

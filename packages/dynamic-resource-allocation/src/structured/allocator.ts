@@ -25,6 +25,7 @@ import type {
 import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import { type Constraint, DistinctAttributeConstraint, MatchAttributeConstraint } from "./constraint";
+import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
 import { gatherPools, nodeMatches, type Pool } from "./pools";
 import {
@@ -139,6 +140,9 @@ interface Candidate {
 interface DeviceResult {
   readonly request: RequestData;
   readonly candidate: Candidate;
+  /** Set for a device that allows multiple allocations (DRAConsumableCapacity). */
+  readonly shareID?: string;
+  readonly consumedCapacity?: ReadonlyMap<string, Quantity>;
 }
 
 /** Signals that a claim needs more results than the API allows (upstream errAllocationResultMaxSizeExceeded). */
@@ -314,6 +318,9 @@ class AllocationRun {
   /** Counters consumed by the devices being allocated (`driver/pool` → set → counter). */
   readonly #consumedCounters = new Map<string, Map<string, Map<string, Quantity>>>();
   readonly #results: DeviceResult[][] = [];
+  /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
+  readonly #allocatingCapacity: (Map<string, Quantity> | undefined)[];
+  readonly #allocatingShares: Uint32Array;
 
   constructor(
     a: StructuredAllocator,
@@ -338,6 +345,40 @@ class AllocationRun {
       }
     }
     this.#allocating = new Array(this.#candidates.length);
+    this.#allocatingCapacity = new Array(this.#candidates.length);
+    this.#allocatingShares = new Uint32Array(this.#candidates.length);
+  }
+
+  /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
+  #multi(c: number): boolean {
+    return (
+      this.#features.consumableCapacity === true &&
+      this.#candidates[c]!.device.allowMultipleAllocations === true
+    );
+  }
+
+  /**
+   * With DRAConsumableCapacity, whether the request's capacity fits what remains of the device
+   * (upstream CmpRequestOverCapacity; an error skips the device, as upstream logs and skips).
+   */
+  #capacityFits(data: RequestData, c: number): boolean {
+    if (!this.#features.consumableCapacity) return true;
+    return this.#consumedCapacity(data, c) !== undefined;
+  }
+
+  #consumedCapacity(data: RequestData, c: number): Map<string, Quantity> | undefined {
+    const candidate = this.#candidates[c]!;
+    try {
+      return consumeCapacity(
+        data.capacity,
+        candidate.pool.driver,
+        candidate.device,
+        this.#a.allocatedState.aggregatedCapacity?.get(candidate.id),
+        this.#allocatingCapacity[c],
+      );
+    } catch {
+      return undefined;
+    }
   }
 
   run(): boolean {
@@ -472,7 +513,6 @@ class AllocationRun {
       allDevices: [],
       selectable: new Uint8Array(this.#candidates.length),
     };
-    this.#checkUnportedFeatures(claim, data);
     if (mode === "ExactCount") {
       data.numDevices = spec?.count ?? 1;
     } else if (mode === "All") {
@@ -490,7 +530,7 @@ class AllocationRun {
         }
         // The candidates are in pool order.
         for (; c < this.#candidates.length && this.#candidates[c]!.pool === pool; c++) {
-          if (this.#isSelectable(claim, data, c)) data.allDevices.push(c);
+          if (this.#isSelectable(claim, data, c) && this.#capacityFits(data, c)) data.allDevices.push(c);
         }
       }
       data.numDevices = data.allDevices.length;
@@ -498,25 +538,6 @@ class AllocationRun {
       throw new Error(`claim ${claimName(claim)}, request ${name}: unsupported count mode ${mode}`);
     }
     return data;
-  }
-
-  /**
-   * Consumable capacity is not ported yet: input that would take its code paths fails clearly
-   * instead of being allocated differently from upstream.
-   */
-  #checkUnportedFeatures(claim: ResourceClaim, data: RequestData): void {
-    if (!this.#features.consumableCapacity) return;
-    const state = this.#a.allocatedState;
-    const used =
-      data.capacity !== undefined ||
-      (state.allocatedSharedDeviceIDs?.size ?? 0) > 0 ||
-      (state.aggregatedCapacity?.size ?? 0) > 0 ||
-      this.#candidates.some((c) => c.device.allowMultipleAllocations === true);
-    if (used) {
-      throw new Error(
-        `claim ${claimName(claim)}, request ${data.fullName}: consumable capacity (DRAConsumableCapacity) is not supported by kubesched's allocator yet`,
-      );
-    }
   }
 
   /**
@@ -592,6 +613,7 @@ class AllocationRun {
       // Checking for "in use" is cheap and thus gets done first.
       if (data.adminAccess ? this.#allocatingForClaim(c, claimIndex) : this.#inUse(c)) continue;
       if (!this.#isSelectable(claim, data, c)) continue;
+      if (!this.#capacityFits(data, c)) continue;
       if (!this.#allocateDevice(claimIndex, data, c, false)) continue;
       const outcome = this.#allocateOne(
         claimIndex,
@@ -678,11 +700,18 @@ class AllocationRun {
   #allocateDevice(claimIndex: number, data: RequestData, c: number, must: boolean): boolean {
     const candidate = this.#candidates[c]!;
     const device = candidate.device;
-    if (data.adminAccess ? this.#allocatingForClaim(c, claimIndex) : this.#inUse(c)) return false;
+    const multi = this.#multi(c);
+    if (!multi && data.adminAccess && this.#allocatingForClaim(c, claimIndex)) return false;
+    if (!data.adminAccess && this.#inUse(c)) return false;
     const consumes = device.consumesCounters ?? [];
     // Devices consuming counters need the partitionable devices feature.
     if (!this.#features.partitionableDevices && consumes.length > 0) return false;
-    if (consumes.length > 0 && !this.#checkAvailableCounters(candidate)) return false;
+    // A shared device whose capacity is already in use has its counters consumed already.
+    const skipCounterCheck =
+      multi &&
+      (this.#a.allocatedState.aggregatedCapacity?.has(candidate.id) === true ||
+        this.#allocatingShares[c]! > 0);
+    if (!skipCounterCheck && consumes.length > 0 && !this.#checkAvailableCounters(candidate)) return false;
     // Might be tainted, in which case the taint has to be tolerated.
     // As upstream, counters consumed above stay consumed when a taint or a constraint rejects
     // the device (allocator_incubating.go returns without deallocateCountersForDevice).
@@ -700,13 +729,46 @@ class AllocationRun {
       for (let e = 0; e < i; e++) constraints[e]!.remove(baseName, subName, device, candidate.pool.driver);
       return false;
     }
-    let allocating = this.#allocating[c];
-    if (allocating === undefined) {
-      allocating = [];
-      this.#allocating[c] = allocating;
+    if (!multi) {
+      let allocating = this.#allocating[c];
+      if (allocating === undefined) {
+        allocating = [];
+        this.#allocating[c] = allocating;
+      }
+      allocating.push(claimIndex);
     }
-    allocating.push(claimIndex);
-    this.#results[claimIndex]!.push({ request: data, candidate });
+    const results = this.#results[claimIndex]!;
+    if (!this.#features.consumableCapacity) {
+      results.push({ request: data, candidate });
+      return true;
+    }
+    // As upstream, a failure here (checked before, so not expected) returns without undoing the above.
+    const consumed = this.#consumedCapacity(data, c);
+    if (consumed === undefined) return false;
+    if (!multi) {
+      results.push({ request: data, candidate });
+      return true;
+    }
+    let allocatingCapacity = this.#allocatingCapacity[c];
+    if (allocatingCapacity === undefined) {
+      allocatingCapacity = new Map();
+      this.#allocatingCapacity[c] = allocatingCapacity;
+    }
+    addConsumed(allocatingCapacity, consumed, 1);
+    this.#allocatingShares[c]!++;
+    const claim = this.#claims[claimIndex]!;
+    results.push({
+      request: data,
+      candidate,
+      shareID: shareID(
+        claimName(claim),
+        claim.metadata?.uid ?? "",
+        data.fullName,
+        candidate.id,
+        String(results.length),
+      ),
+      consumedCapacity: consumed.size > 0 ? consumed : undefined,
+    });
     return true;
   }
 
@@ -719,12 +781,18 @@ class AllocationRun {
     for (const constraint of this.#constraints[claimIndex]!) {
       constraint.remove(baseName, subName, device, candidate.pool.driver);
     }
-    const allocating = this.#allocating[c]!;
-    allocating.splice(allocating.lastIndexOf(claimIndex), 1);
-    if (this.#features.partitionableDevices && (device.consumesCounters?.length ?? 0) > 0) {
-      this.#deallocateCounters(candidate);
+    const result = this.#results[claimIndex]!.pop()!;
+    if (this.#multi(c)) {
+      if (result.consumedCapacity !== undefined)
+        addConsumed(this.#allocatingCapacity[c]!, result.consumedCapacity, -1);
+      if (--this.#allocatingShares[c]! === 0) this.#allocatingCapacity[c] = undefined;
+    } else {
+      const allocating = this.#allocating[c]!;
+      allocating.splice(allocating.lastIndexOf(claimIndex), 1);
+      if (this.#features.partitionableDevices && (device.consumesCounters?.length ?? 0) > 0) {
+        this.#deallocateCounters(candidate);
+      }
     }
-    this.#results[claimIndex]!.pop();
   }
 
   /** Adds the device's counters to the consumed ones if they fit (upstream checkAvailableCounters). */
@@ -781,24 +849,32 @@ class AllocationRun {
     for (let claimIndex = 0; claimIndex < this.#claims.length; claimIndex++) {
       const claim = this.#claims[claimIndex]!;
       const devices = this.#results[claimIndex]!;
-      const results: DeviceRequestAllocationResult[] = devices.map(({ request, candidate }) => {
-        const r: DeviceRequestAllocationResult = {
-          request: request.fullName,
-          driver: candidate.pool.driver,
-          pool: candidate.pool.pool,
-          device: candidate.device.name,
-        };
-        if (request.adminAccess) r.adminAccess = true;
-        if (request.tolerations !== undefined && request.tolerations.length > 0)
-          r.tolerations = [...request.tolerations];
-        if (this.#features.deviceBindingAndStatus) {
-          const bc = candidate.device.bindingConditions;
-          const bfc = candidate.device.bindingFailureConditions;
-          if (bc !== undefined && bc.length > 0) r.bindingConditions = [...bc];
-          if (bfc !== undefined && bfc.length > 0) r.bindingFailureConditions = [...bfc];
-        }
-        return r;
-      });
+      const results: DeviceRequestAllocationResult[] = devices.map(
+        ({ request, candidate, shareID, consumedCapacity }) => {
+          const r: DeviceRequestAllocationResult = {
+            request: request.fullName,
+            driver: candidate.pool.driver,
+            pool: candidate.pool.pool,
+            device: candidate.device.name,
+          };
+          if (request.adminAccess) r.adminAccess = true;
+          if (request.tolerations !== undefined && request.tolerations.length > 0)
+            r.tolerations = [...request.tolerations];
+          if (shareID !== undefined) r.shareID = shareID;
+          if (consumedCapacity !== undefined) {
+            r.consumedCapacity = Object.fromEntries(
+              [...consumedCapacity].map(([name, q]) => [name, q.toString()]),
+            );
+          }
+          if (this.#features.deviceBindingAndStatus) {
+            const bc = candidate.device.bindingConditions;
+            const bfc = candidate.device.bindingFailureConditions;
+            if (bc !== undefined && bc.length > 0) r.bindingConditions = [...bc];
+            if (bfc !== undefined && bfc.length > 0) r.bindingFailureConditions = [...bfc];
+          }
+          return r;
+        },
+      );
       const allocation: AllocationResult = { devices: { results } };
       const config = this.#configs(claimIndex, claim);
       if (config.length > 0) allocation.devices!.config = config;

@@ -1,7 +1,8 @@
 // Collecting the resource pools a node can use. upstream:
 // staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/pools_incubating.go
 // (the 1.37 form: counter sets in slices of their own, slices not targeting the node kept for
-// counter accounting).
+// counter accounting; slices sorted by name and pools by ID, pools with binding conditions last,
+// as experimental/pools_experimental.go at 008b3652 and the table at 03ab440c expect).
 import type { CounterSet, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
 import { NodeSelectorError, newNodeSelector } from "@kubesched/api";
 import type { Features } from "./types";
@@ -128,12 +129,17 @@ export function gatherPools(
   }
 
   const result: Pool[] = [];
+  const withBindingConditions: Pool[] = [];
+  const add = (pool: Pool): void => {
+    if (poolHasBindingConditions(pool)) withBindingConditions.push(pool);
+    else result.push(pool);
+  };
   for (const [id, slicesForPool] of pools) {
     const first = slicesForPool[0]!.spec;
     const driver = first.driver;
     const poolName = first.pool.name;
     if (slicesForPool.length === first.pool.resourceSliceCount) {
-      result.push(buildPool(driver, poolName, id, slicesForPool, features, undefined));
+      add(buildPool(driver, poolName, id, slicesForPool, features, undefined));
       continue;
     }
     // Look for slices that were filtered out because their node selection did not match: a
@@ -144,9 +150,31 @@ export function gatherPools(
       result.push(emptyPool(driver, poolName, id, { isIncomplete: true }));
       continue;
     }
-    result.push(buildPool(driver, poolName, id, slicesForPool, features, allSlicesForPool));
+    add(buildPool(driver, poolName, id, slicesForPool, features, allSlicesForPool));
   }
-  return result;
+  // A deterministic first-fit order that lets driver authors prioritize by naming; pools with
+  // devices that have binding conditions come last.
+  result.sort(comparePools);
+  withBindingConditions.sort(comparePools);
+  return withBindingConditions.length > 0 ? [...result, ...withBindingConditions] : result;
+}
+
+function comparePools(a: Pool, b: Pool): number {
+  return compareStrings(a.driver, b.driver) || compareStrings(a.pool, b.pool);
+}
+
+/** Go's cmp.Compare on strings: byte order, not locale order. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function poolHasBindingConditions(pool: Pool): boolean {
+  for (const slice of pool.deviceSlicesTargetingNode) {
+    for (const device of slice.spec.devices ?? []) {
+      if (device.bindingConditions !== undefined) return true;
+    }
+  }
+  return false;
 }
 
 function emptyPool(
@@ -178,15 +206,17 @@ function buildPool(
 ): Pool {
   const invalid = (reason: string): Pool =>
     emptyPool(driver, pool, id, { isInvalid: true, invalidReason: reason });
+  // Sorted by name: a deterministic first-fit order that lets driver authors prioritize.
+  const sorted = [...slices].sort((a, b) => compareStrings(a.metadata?.name ?? "", b.metadata?.name ?? ""));
   let deviceSlices: ResourceSlice[] = [];
   const counterSetSlices: ResourceSlice[] = [];
   if (features.partitionableDevices) {
-    for (const slice of slices) {
+    for (const slice of sorted) {
       if ((slice.spec.sharedCounters?.length ?? 0) > 0) counterSetSlices.push(slice);
       else deviceSlices.push(slice);
     }
   } else {
-    deviceSlices = [...slices];
+    deviceSlices = sorted;
   }
   const duplicate = validateDeviceNames(deviceSlices);
   if (duplicate !== undefined) return invalid(duplicate);

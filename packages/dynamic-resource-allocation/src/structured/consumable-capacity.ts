@@ -1,0 +1,188 @@
+// Consumable capacity of devices that allow multiple allocations (DRAConsumableCapacity).
+// upstream: staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/consumable_capacity.go
+// (the newest stored version, 0c8a1b07, whose integer arithmetic is the 1.37 behaviour; the
+// fractional ranges of DRAFractionalCapacityRange, beta off in 1.37, are not ported).
+import type {
+  CapacityRequestPolicy,
+  CapacityRequestPolicyRange,
+  CapacityRequirements,
+  Device,
+} from "@kubesched/api";
+import { Quantity } from "@kubesched/api";
+import type { ConsumedCapacity } from "./types";
+
+const parsed = new Map<string, Quantity>();
+
+/** A quantity string parsed once (capacities repeat across devices). */
+export function quantity(value: string): Quantity {
+  let q = parsed.get(value);
+  if (q === undefined) {
+    q = Quantity.parse(value);
+    if (parsed.size > 10_000) parsed.clear();
+    parsed.set(value, q);
+  }
+  return q;
+}
+
+/**
+ * The device capacity a request names: the exact key, or the same identifier with or without
+ * the driver as domain (upstream resolveCapacityName). Undefined when the device has none.
+ */
+function resolveCapacityName(
+  requestName: string,
+  driver: string,
+  capacity: NonNullable<Device["capacity"]>,
+): string | undefined {
+  if (capacity[requestName] !== undefined) return requestName;
+  const sep = requestName.indexOf("/");
+  if (sep >= 0) {
+    if (requestName.slice(0, sep) !== driver) return undefined;
+    const id = requestName.slice(sep + 1);
+    return capacity[id] !== undefined ? id : undefined;
+  }
+  const qualified = `${driver}/${requestName}`;
+  return capacity[qualified] !== undefined ? qualified : undefined;
+}
+
+/**
+ * The requested amounts by the device's capacity name, or undefined when the device lacks a
+ * requested capacity (then it does not satisfy the request). Throws when one capacity is
+ * requested under two spellings.
+ */
+function resolveCapacityRequests(
+  requests: CapacityRequirements | undefined,
+  driver: string,
+  device: Device,
+): Map<string, Quantity> | undefined {
+  const resolved = new Map<string, Quantity>();
+  if (requests?.requests === undefined) return resolved;
+  const capacity = device.capacity ?? {};
+  for (const [name, value] of Object.entries(requests.requests)) {
+    const key = resolveCapacityName(name, driver, capacity);
+    if (key === undefined) return undefined;
+    if (resolved.has(key)) {
+      const id = key.includes("/") ? key.slice(key.indexOf("/") + 1) : key;
+      throw new Error(`capacity "${id}" requested both as "${name}" and another spelling`);
+    }
+    resolved.set(key, quantity(value));
+  }
+  return resolved;
+}
+
+function roundUpRange(requested: Quantity, range: CapacityRequestPolicyRange): Quantity {
+  const min = quantity(range.min!);
+  if (requested.cmp(min) < 0) return min;
+  if (range.step === undefined) return requested;
+  const requestedInt = requested.valueBig();
+  const step = quantity(range.step).valueBig();
+  const minInt = min.valueBig();
+  const added = requestedInt - minInt;
+  let n = added / step;
+  if (added % step !== 0n) n++;
+  return Quantity.of(minInt + step * n);
+}
+
+function roundUpValidValues(requested: Quantity, validValues: readonly string[]): Quantity {
+  for (const value of validValues) {
+    const q = quantity(value);
+    if (requested.cmp(q) <= 0) return q;
+  }
+  return requested;
+}
+
+/** What one allocation consumes of one capacity (upstream calculateConsumedQuantity). */
+function consumedQuantity(
+  requested: Quantity | undefined,
+  total: Quantity,
+  policy: CapacityRequestPolicy | undefined,
+): Quantity {
+  if (requested === undefined) return policy?.default !== undefined ? quantity(policy.default) : total;
+  if (policy === undefined) return requested;
+  if (policy.validRange?.min !== undefined) return roundUpRange(requested, policy.validRange);
+  if (policy.validValues !== undefined) return roundUpValidValues(requested, policy.validValues);
+  return requested;
+}
+
+function violatesPolicy(value: Quantity, policy: CapacityRequestPolicy | undefined): boolean {
+  if (policy === undefined) return false;
+  if (policy.default !== undefined && value.cmp(quantity(policy.default)) === 0) return false;
+  if (policy.validRange !== undefined) {
+    const range = policy.validRange;
+    if (range.max !== undefined && value.cmp(quantity(range.max)) > 0) return true;
+    if (range.step !== undefined) {
+      const min = range.min !== undefined ? quantity(range.min).valueBig() : 0n;
+      if ((value.valueBig() - min) % quantity(range.step).valueBig() !== 0n) return true;
+    }
+    return false;
+  }
+  if ((policy.validValues?.length ?? 0) > 0)
+    return !policy.validValues!.some((v) => value.cmp(quantity(v)) === 0);
+  return false;
+}
+
+/**
+ * What the request consumes of each of the device's capacities, or undefined when the device
+ * cannot serve it: a requested capacity it lacks, a value against its request policy, or more
+ * than remains after the allocated and the allocating shares (upstream cmpRequestOverCapacity
+ * and getConsumedCapacityFromRequest). Keys are the device's capacity names.
+ */
+export function consumeCapacity(
+  requests: CapacityRequirements | undefined,
+  driver: string,
+  device: Device,
+  allocated: ConsumedCapacity | undefined,
+  allocating: ConsumedCapacity | undefined,
+): Map<string, Quantity> | undefined {
+  const resolved = resolveCapacityRequests(requests, driver, device);
+  if (resolved === undefined) return undefined;
+  const consumed = new Map<string, Quantity>();
+  for (const [name, cap] of Object.entries(device.capacity ?? {})) {
+    const value = consumedQuantity(resolved.get(name), quantity(cap.value), cap.requestPolicy);
+    if (value.sign() < 0) throw new Error(`capacity "${name}": capacity value is negative`);
+    consumed.set(name, value);
+  }
+  for (const [name, cap] of Object.entries(device.capacity ?? {})) {
+    const value = consumed.get(name)!;
+    if (violatesPolicy(value, cap.requestPolicy)) return undefined;
+    let total = value;
+    const before = allocated?.get(name);
+    if (before !== undefined) total = total.add(before);
+    const pending = allocating?.get(name);
+    if (pending !== undefined) total = total.add(pending);
+    if (total.cmp(quantity(cap.value)) > 0) return undefined;
+  }
+  return consumed;
+}
+
+/** Adds (sign 1) or removes (sign -1) consumed capacity from a running total. */
+export function addConsumed(
+  total: Map<string, Quantity>,
+  consumed: ReadonlyMap<string, Quantity>,
+  sign: 1 | -1,
+): void {
+  for (const [name, value] of consumed) {
+    const current = total.get(name);
+    if (sign === 1) total.set(name, current === undefined ? value : current.add(value));
+    else if (current !== undefined) total.set(name, current.sub(value));
+  }
+}
+
+/**
+ * A share ID in UID form, derived from its inputs so that the same run gives the same IDs
+ * (upstream generates a random UID).
+ */
+export function shareID(...parts: string[]): string {
+  // Two FNV-1a 64-bit hashes with different offsets: 128 bits.
+  let h1 = 0xcbf29ce484222325n;
+  let h2 = 0x84222325cbf29ce4n;
+  const prime = 0x100000001b3n;
+  const mask = 0xffffffffffffffffn;
+  const text = parts.join("\u0000");
+  for (let i = 0; i < text.length; i++) {
+    const c = BigInt(text.charCodeAt(i));
+    h1 = ((h1 ^ c) * prime) & mask;
+    h2 = ((h2 ^ (c + 1n)) * prime) & mask;
+  }
+  const hex = h1.toString(16).padStart(16, "0") + h2.toString(16).padStart(16, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
