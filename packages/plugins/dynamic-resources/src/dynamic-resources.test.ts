@@ -8,7 +8,7 @@ import { createPluginHarness, makeNode, makePod, statusSummary } from "@kubesche
 import { describe, expect, it } from "vitest";
 import { computeScore, type DynamicResources } from "./dynamic-resources";
 import { dynamicResourcesPlugin } from "./index";
-import { runTestPluginCase, type TestPluginCase } from "./plugin-test-runner";
+import { runTestPluginCase, type TestPluginCase, testNow } from "./plugin-test-runner";
 import {
   adminAccess,
   allocated,
@@ -19,7 +19,10 @@ import {
   allocatedClaimWithPrioritizedList,
   allocatedClaimWithPrioritizedListAndSelector,
   allocatedClaimWithWrongTopology,
+  allocationResultWithBindingConditions,
   attrName,
+  boundClaim,
+  boundClaim2,
   breakCELInClaim,
   breakCELInClass,
   claim,
@@ -29,7 +32,11 @@ import {
   className,
   deviceClass,
   driver,
+  driver2,
   FakeClaimApi,
+  fabricSlice,
+  failedBindingClaim,
+  failedBindingClaim2,
   finalizer,
   inUseClaim,
   largeClaim,
@@ -459,6 +466,132 @@ const cases: Record<string, TestPluginCase> = {
     slices: [workerNodeSlice],
     want: withResources(allocatedClaim),
   },
+  "bound-claim-with-succeeded-binding-conditions": {
+    pod: podWithClaimName,
+    claims: [boundClaim],
+    want: { prebind: { assumedClaim: reserve(boundClaim), changes: (c) => reserve(c), status: null } },
+  },
+  "bound-claim-with-failed-binding": {
+    pod: podWithClaimName,
+    claims: [failedBindingClaim],
+    slices: [workerNodeSlice],
+    want: {
+      filter: {
+        [nodeName]: {
+          status: {
+            code: "UnschedulableAndUnresolvable",
+            message: "resourceclaim not available on the node",
+          },
+        },
+      },
+      postfilter: {
+        changes: (c) => deallocated(c),
+        status: { code: "Unschedulable", message: "deallocation of ResourceClaim completed" },
+      },
+    },
+  },
+  "bound-claim-with-timed-out-binding": {
+    pod: podWithClaimName,
+    // This claim has binding conditions but is timed out.
+    claims: [withTimestamp(allocatedClaim, testNow - 10 * 60_000 - 1000, {})],
+    want: {
+      filter: {
+        [nodeName]: {
+          status: {
+            code: "UnschedulableAndUnresolvable",
+            message: "resourceclaim not available on the node",
+          },
+        },
+      },
+      postfilter: {
+        changes: (c) => deallocated(c),
+        status: { code: "Unschedulable", message: "deallocation of ResourceClaim completed" },
+      },
+    },
+  },
+  "prebind-fail-with-binding-timeout": {
+    // Not timed out when the test starts; times out 10 s later, while PreBind waits.
+    args: { bindingTimeout: "600s" },
+    pod: podWithClaimName,
+    claims: [withTimestamp(allocatedClaim, testNow - 600_000 + 10_000, {})],
+    want: {
+      prebind: {
+        assumedClaim: reserve(withTimestamp(allocatedClaim, testNow - 600_000 + 10_000, {})),
+        changes: (c) => reserve(c),
+        status: { code: "Error", message: `claim ${claimName} binding timeout` },
+      },
+    },
+  },
+  "bound-claim-with-mixed-binding-conditions": {
+    pod: podWithClaimName,
+    claims: [
+      withTimestamp(allocatedClaim, testNow - 10 * 60_000 - 1000, {
+        condition1: "True",
+        condition2: "False",
+      }),
+    ],
+    want: {
+      filter: {
+        [nodeName]: {
+          status: {
+            code: "UnschedulableAndUnresolvable",
+            message: "resourceclaim not available on the node",
+          },
+        },
+      },
+      postfilter: {
+        changes: (c) => deallocated(c),
+        status: { code: "Unschedulable", message: "deallocation of ResourceClaim completed" },
+      },
+    },
+  },
+  "bound-claim-without-binding-conditions": {
+    // With DRADeviceBindingConditions on but no binding conditions or failures on the claim, the
+    // plugin proceeds as if all conditions are satisfied.
+    pod: podWithClaimTemplateInStatus,
+    claims: [allocatedClaim, otherClaim],
+    want: {
+      prebind: {
+        assumedClaim: reserve(allocatedClaim, podWithClaimTemplateInStatus),
+        changes: (c) =>
+          c.metadata?.name === claimName ? { ...c, status: { ...c.status, reservedFor: [reservedFor] } } : c,
+        status: null,
+      },
+    },
+  },
+  "multi-claims-binding-conditions-all-success": {
+    pod: podWithTwoClaimNames,
+    claims: [boundClaim, boundClaim2],
+    classes: [deviceClass],
+    slices: [fabricSlice(driver, "instance-1"), fabricSlice(driver2, "instance-2")],
+    want: {
+      prebind: {
+        assumedClaim: reserve(boundClaim, podWithTwoClaimNames),
+        changes: (c) => reserve(c, podWithTwoClaimNames),
+        status: null,
+      },
+    },
+  },
+  "multi-claims-binding-conditions-one-fail": {
+    pod: podWithTwoClaimNames,
+    claims: [boundClaim, failedBindingClaim2],
+    classes: [deviceClass],
+    slices: [fabricSlice(driver, "instance-1"), fabricSlice(driver2, "instance-2")],
+    want: {
+      filter: {
+        [nodeName]: {
+          status: {
+            code: "UnschedulableAndUnresolvable",
+            message: "resourceclaim not available on the node",
+          },
+        },
+      },
+      postfilter: {
+        changes: (c) => (c.metadata?.name === claimName2 ? deallocated(c) : c),
+        status: { code: "Unschedulable", message: "deallocation of ResourceClaim completed" },
+      },
+    },
+  },
   "single-claim-prioritized-list-scoring": {
     features: { enableDRAPrioritizedList: true },
     pod: podWithClaimName,
@@ -538,6 +671,37 @@ const cases: Record<string, TestPluginCase> = {
     },
   },
 };
+
+/** st.FromResourceClaim(c).Allocation(nil).AllocatedDeviceStatuses(nil). */
+function deallocated(c: ResourceClaim): ResourceClaim {
+  const out = allocated(c, undefined);
+  if (out.status) delete out.status.devices;
+  return out;
+}
+
+/** allocatedClaim with binding conditions, allocated at `at`, its device status with `conditions`. */
+function withTimestamp(c: ResourceClaim, at: number, conditions: Record<string, string>): ResourceClaim {
+  return {
+    ...c,
+    status: {
+      ...c.status,
+      allocation: {
+        ...allocationResultWithBindingConditions,
+        allocationTimestamp: new Date(at).toISOString().replace(".000Z", "Z"),
+      },
+      devices: [
+        {
+          driver,
+          pool: nodeName,
+          device: "instance-1",
+          ...(Object.keys(conditions).length > 0
+            ? { conditions: Object.entries(conditions).map(([type, status]) => ({ type, status })) }
+            : {}),
+        },
+      ],
+    },
+  };
+}
 
 function taintDevices(slice: typeof workerNodeSlice): typeof workerNodeSlice {
   const out = structuredClone(slice);

@@ -154,6 +154,12 @@ export class DynamicResources
   private readonly postFilterReasons: boolean;
   /** The DynamicResourceAllocation gate: off, the plugin does nothing (upstream `enabled`). */
   private readonly enabled: boolean;
+  /**
+   * DRADeviceBindingConditions and DRAResourceClaimDeviceStatus, both on by default from 1.35
+   * (not switches in `Features`): devices with binding conditions are allocated and PreBind waits
+   * for their conditions.
+   */
+  private readonly bindingConditions: boolean;
   /** The claims between cycles: assume cache and in-flight allocations (upstream SharedDRAManager). */
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
@@ -170,6 +176,7 @@ export class DynamicResources
   ) {
     this.postFilterReasons = minorOf(kubernetesVersion) < 37;
     this.enabled = handle.features().enableDynamicResourceAllocation;
+    this.bindingConditions = minorOf(kubernetesVersion) >= 35;
     this.draManager = new DraManager(handle.listers());
   }
 
@@ -297,6 +304,7 @@ export class DynamicResources
             adminAccess: features.enableDRAAdminAccess,
             prioritizedList: features.enableDRAPrioritizedList,
             deviceTaints: features.enableDRADeviceTaints,
+            deviceBindingAndStatus: this.bindingConditions,
           },
           allocatedState: { allocatedDevices: this.draManager.listAllAllocatedDevices() },
           classLister: this.classLister(),
@@ -355,7 +363,17 @@ export class DynamicResources
         unavailableClaims.push(index);
         continue;
       }
-      if (!claim.status?.allocation) continue;
+      if (!claim.status?.allocation || !this.bindingConditions) continue;
+      // An allocated claim whose binding failed or timed out: PostFilter may deallocate it so
+      // that other devices can be tried.
+      let ready: boolean;
+      try {
+        ready = isClaimReadyForBinding(claim);
+      } catch {
+        unavailableClaims.push(index);
+        continue;
+      }
+      if (!ready && this.isClaimTimeout(claim)) unavailableClaims.push(index);
     }
 
     let allocations: AllocationResult[] = [];
@@ -556,7 +574,60 @@ export class DynamicResources
         return asStatus(e);
       }
     }
+    if (!this.bindingConditions || !hasBindingConditions(s.claims)) return null;
+    // Wait for the devices' binding conditions (e.g. a device attached to the node by its driver).
+    this.handle
+      .eventRecorder()
+      .eventf(
+        pod,
+        null,
+        "Normal",
+        "BindingConditionsPending",
+        "Scheduling",
+        `waiting for binding conditions for device on node ${nodeName}`,
+      );
+    try {
+      await this.pollUntil(() => this.isPodReadyForBinding(s), 5000, this.args.bindingTimeoutMs);
+    } catch (e) {
+      // The next attempt's Filter finds the failure or the timeout and PostFilter deallocates.
+      return asStatus(e);
+    }
     return null;
+  }
+
+  /** upstream wait.PollUntilContextTimeout(immediate): on the scheduler's clock. */
+  private async pollUntil(done: () => boolean, intervalMs: number, timeoutMs: number): Promise<void> {
+    const clock = this.handle.clock();
+    const end = clock.now() + timeoutMs;
+    for (;;) {
+      if (done()) return;
+      if (clock.now() >= end) throw new Error("device binding timeout");
+      const wait = Math.min(intervalMs, end - clock.now());
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, wait));
+    }
+  }
+
+  /** upstream isClaimTimeout: allocated longer than bindingTimeout ago with conditions pending. */
+  private isClaimTimeout(claim: ResourceClaim): boolean {
+    const allocation = claim.status?.allocation;
+    if (!this.bindingConditions || !allocation?.allocationTimestamp) return false;
+    const allocatedAt = Date.parse(allocation.allocationTimestamp);
+    const pending = (allocation.devices?.results ?? []).some((r) => r.bindingConditions !== undefined);
+    return pending && allocatedAt + this.args.bindingTimeoutMs < this.handle.clock().now();
+  }
+
+  /** upstream isPodReadyForBinding: every claim (re-read) is ready; a failure or timeout throws. */
+  private isPodReadyForBinding(s: DynamicResourcesState): boolean {
+    for (const [index, claim] of s.claims.entries()) {
+      const cur = this.draManager.get(claim.metadata?.namespace ?? "", claim.metadata?.name ?? "");
+      if (!cur) throw new Error(`resourceclaim.resource.k8s.io "${claim.metadata?.name ?? ""}" not found`);
+      s.claims[index] = cur;
+      if (!isClaimReadyForBinding(cur)) {
+        if (this.isClaimTimeout(cur)) throw new Error(`claim ${cur.metadata?.name ?? ""} binding timeout`);
+        return false;
+      }
+    }
+    return true;
   }
 
   /** upstream bindClaim: finishes what Reserve started (allocation and reservation). */
@@ -605,6 +676,13 @@ export class DynamicResources
               }
             }
             claim.status = { ...claim.status, allocation };
+          }
+          const allocationNow = claim.status?.allocation;
+          if (this.bindingConditions && allocationNow && !allocationNow.allocationTimestamp) {
+            claim.status = {
+              ...claim.status,
+              allocation: { ...allocationNow, allocationTimestamp: rfc3339(this.handle.clock().now()) },
+            };
           }
           claim.status = {
             ...claim.status,
@@ -662,6 +740,46 @@ export function computeScore(
     }
   }
   return score;
+}
+
+/** RFC 3339 in seconds, as metav1.Time serializes. */
+function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * upstream isClaimReadyForBinding: every device with binding conditions has them all True in
+ * the claim's device status. Throws when a binding failure condition is True.
+ */
+export function isClaimReadyForBinding(claim: ResourceClaim): boolean {
+  const allocation = claim.status?.allocation;
+  if (!allocation) return false;
+  for (const r of allocation.devices?.results ?? []) {
+    if ((r.bindingConditions?.length ?? 0) === 0) continue;
+    const status = (claim.status?.devices ?? []).find(
+      (d) => d.device === r.device && d.driver === r.driver && d.pool === r.pool,
+    );
+    if (!status) return false;
+    for (const cond of r.bindingFailureConditions ?? []) {
+      const failed = status.conditions?.find((c) => c.type === cond);
+      if (failed?.status === "True") {
+        throw new Error(
+          `claim ${claim.metadata?.name ?? ""} binding failed: reason=${failed.reason ?? ""}, message=${JSON.stringify(failed.message ?? "")}`,
+        );
+      }
+    }
+    for (const cond of r.bindingConditions ?? []) {
+      if (status.conditions?.find((c) => c.type === cond)?.status !== "True") return false;
+    }
+  }
+  return true;
+}
+
+/** upstream hasBindingConditions: some allocated device has binding conditions. */
+function hasBindingConditions(claims: readonly ResourceClaim[]): boolean {
+  return claims.some((c) =>
+    (c.status?.allocation?.devices?.results ?? []).some((r) => (r.bindingConditions?.length ?? 0) > 0),
+  );
 }
 
 /** A write that failed on a stale resourceVersion: retried with the current claim. */

@@ -12,7 +12,7 @@ import {
   NodeToStatus,
   type Status,
 } from "@kubesched/framework";
-import { createPluginHarness } from "@kubesched/testing";
+import { createPluginHarness, fakeClock } from "@kubesched/testing";
 import { expect } from "vitest";
 import type { DynamicResources } from "./dynamic-resources";
 import { dynamicResourcesPlugin } from "./index";
@@ -51,6 +51,9 @@ export interface Want {
 export interface Prepare {
   prebind?: (c: ResourceClaim) => ResourceClaim;
 }
+
+/** The time the cases run at (the harness' clock; PreBind's waits advance it). */
+export const testNow = Date.parse("2026-11-26T12:00:00Z");
 
 export interface TestPluginCase {
   args?: unknown;
@@ -105,7 +108,9 @@ function checkStatus(step: string, got: Status | null, want: WantStatus | undefi
 /** Runs one TestPlugin case through the extension points in the scheduler's order. */
 export async function runTestPluginCase(tc: TestPluginCase): Promise<void> {
   const api = new FakeClaimApi();
+  const clock = fakeClock(testNow);
   const h = await createPluginHarness({
+    clock,
     plugin: dynamicResourcesPlugin,
     args: tc.args,
     nodes: tc.nodes ?? [workerNode],
@@ -221,7 +226,17 @@ export async function runTestPluginCase(tc: TestPluginCase): Promise<void> {
     before = snapshot();
     const flight = pl.preBindPreFlight(state, tc.pod, selected);
     checkStatus("PreBindPreFlight", flight, tc.want.prebindPreFlight);
-    const bound = await pl.preBind(state, tc.pod, selected);
+    // PreBind may wait on the clock (binding conditions): move it to each timer as it is set.
+    let settled = false;
+    const pending = pl.preBind(state, tc.pod, selected).finally(() => {
+      settled = true;
+    });
+    while (!settled) {
+      await new Promise((r) => setImmediate(r));
+      const next = clock.nextTimerAt();
+      if (!settled && next !== null) clock.advanceTo(next);
+    }
+    const bound = await pending;
     verify("PreBind", tc.want.prebind, before, bound);
     if (tc.want.unreserveAfterBindFailure) {
       before = snapshot();

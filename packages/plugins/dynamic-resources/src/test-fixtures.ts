@@ -325,6 +325,92 @@ export const allocatedClaimWithGoodTopology = allocated(allocatedClaim, {
     ],
   },
 });
+export const allocatedClaim2 = allocated(owned(claim2), allocationResult2);
+
+// DRA device binding conditions.
+export const bindingConditions = ["condition"];
+export const bindingFailureConditions = ["failed"];
+
+/** A slice whose one device binds to the node and has binding conditions. */
+export function fabricSlice(sliceDriver: string, device: string): ResourceSlice {
+  const s = makeResourceSlice(nodeName, sliceDriver, device);
+  const d = s.spec?.devices?.[0];
+  if (d) Object.assign(d, { bindsToNode: true, bindingConditions, bindingFailureConditions });
+  if (s.spec) {
+    s.spec.nodeSelector = onNode(nodeName);
+    delete s.spec.nodeName;
+  }
+  return s;
+}
+
+export const allocationResultWithBindingConditions: AllocationResult = {
+  devices: { results: [{ ...result("req-1"), bindingConditions, bindingFailureConditions }] },
+  nodeSelector: onNode(nodeName),
+};
+export const allocationResultWithBindingConditions2: AllocationResult = {
+  devices: {
+    results: [{ ...result("req-2", "instance-2", driver2), bindingConditions, bindingFailureConditions }],
+  },
+  nodeSelector: onNode(nodeName),
+};
+
+/** st.FromResourceClaim(c).Allocation(a).AllocatedDeviceStatuses(...). */
+function withDeviceStatus(
+  c: ResourceClaim,
+  a: AllocationResult,
+  statusDriver: string,
+  device: string,
+  conditions: Record<string, "True" | "False">,
+): ResourceClaim {
+  const out = allocated(c, a);
+  out.status = {
+    ...out.status,
+    devices: [
+      {
+        driver: statusDriver,
+        pool: nodeName,
+        device,
+        conditions: Object.entries(conditions).map(([type, status]) => ({ type, status })),
+      },
+    ],
+  };
+  return out;
+}
+export const boundClaim = withDeviceStatus(
+  allocatedClaim,
+  allocationResultWithBindingConditions,
+  driver,
+  "instance-1",
+  {
+    condition: "True",
+    failed: "False",
+  },
+);
+export const boundClaim2 = withDeviceStatus(
+  allocatedClaim2,
+  allocationResultWithBindingConditions2,
+  driver2,
+  "instance-2",
+  {
+    condition: "True",
+    failed: "False",
+  },
+);
+export const failedBindingClaim = withDeviceStatus(
+  allocatedClaim,
+  allocationResultWithBindingConditions,
+  driver,
+  "instance-1",
+  { condition: "False", failed: "True" },
+);
+export const failedBindingClaim2 = withDeviceStatus(
+  allocatedClaim2,
+  allocationResultWithBindingConditions2,
+  driver2,
+  "instance-2",
+  { condition: "False", failed: "True" },
+);
+
 export const otherClaim = makeClaim("not-my-claim", request(className));
 export const otherAllocatedClaim = allocated(otherClaim, allocationResult);
 
