@@ -2,7 +2,7 @@
 // (case names and expectations verbatim, in upstream's order; the cases not ported are listed in
 // the README with why), TestIsSchedulableAfterClaimChange, TestIsSchedulableAfterPodChange,
 // Test_computesScore and TestNormalizeScore.
-import type { Pod, ResourceClaim } from "@kubesched/api";
+import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { NodeToStatus, QueueingHint } from "@kubesched/framework";
 import { createPluginHarness, makeNode, makePod, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ import {
   allocatedClaimWithPrioritizedList,
   allocatedClaimWithPrioritizedListAndSelector,
   allocatedClaimWithWrongTopology,
+  allocationResult,
   allocationResultWithBindingConditions,
   attrName,
   boundClaim,
@@ -61,6 +62,7 @@ import {
   podWithTwoClaimNames,
   podWithTwoClaimTemplates,
   prioritizedList,
+  request,
   reserve,
   updateDeviceClassName,
   workerNode,
@@ -772,10 +774,16 @@ describe("TestPlugin", () => {
 
 /** A harness with the claims behind the fake API server; the plugin and the API. */
 async function setup(claims: ResourceClaim[] = []) {
+  return setupWith([], claims);
+}
+
+/** As setup, with a DeviceClass and these slices. */
+async function setupWith(slices: ResourceSlice[], claims: ResourceClaim[] = []) {
   const api = new FakeClaimApi();
   const h = await createPluginHarness({
     plugin: dynamicResourcesPlugin,
     nodes: [makeNode().name(nodeName).obj()],
+    objects: { deviceClasses: [deviceClass], resourceSlices: slices },
     client: api as never,
   });
   api.store = h.listers.resourceClaims;
@@ -1014,6 +1022,74 @@ describe("TestNormalizeScore", () => {
     const { pl, h } = await setup();
     pl.scoreExtensions()?.normalizeScore(h.newCycleState(), podWithClaimName, scores);
     expect(scores).toEqual(want);
+  });
+});
+
+describe("claims between cycles", () => {
+  /** One scheduling cycle up to Reserve on the harness' only node; returns its state. */
+  async function reserveFor(pl: DynamicResources, h: Awaited<ReturnType<typeof setup>>["h"], pod: Pod) {
+    const state = h.newCycleState();
+    expect(pl.preFilter(state, pod, h.snapshot.nodeInfos().list())).toBeNull();
+    expect(pl.filter(state, pod, h.nodeInfo(nodeName))).toBeNull();
+    expect(pl.reserve(state, pod, nodeName)).toBeNull();
+    return state;
+  }
+  const podWithClaim = (name: string, claimRef: string) =>
+    makePod()
+      .name(name)
+      .namespace("default")
+      .uid(`uid-${name}`)
+      .podResourceClaims({ name: "gpu", resourceClaimName: claimRef })
+      .obj();
+
+  it("a device allocated in Reserve is taken for the next cycles before PreBind writes it", async () => {
+    const { api, h, pl } = await setupWith([workerNodeSlice]);
+    api.create(makeClaim("a", request(className)));
+    api.create(makeClaim("b", request(className)));
+    await reserveFor(pl, h, podWithClaim("pa", "a"));
+    expect(api.store?.get("default", "a")?.status).toBeUndefined();
+    const state = h.newCycleState();
+    const pb = podWithClaim("pb", "b");
+    expect(pl.preFilter(state, pb, h.snapshot.nodeInfos().list())).toBeNull();
+    expect(statusSummary(pl.filter(state, pb, h.nodeInfo(nodeName)))).toEqual({
+      code: "UnschedulableAndUnresolvable",
+      reasons: ["cannot allocate all claims"],
+    });
+  });
+
+  it("a pod sharing a claim whose allocation is in flight waits (PreFilter)", async () => {
+    const { api, h, pl } = await setupWith([workerNodeSlice]);
+    api.create(makeClaim("a", request(className)));
+    await reserveFor(pl, h, podWithClaim("pa", "a"));
+    expect(statusSummary(pl.preFilter(h.newCycleState(), podWithClaim("pb", "a"), []) as never)).toEqual({
+      code: "UnschedulableAndUnresolvable",
+      reasons: ["resource claim default/a is in the process of being allocated"],
+    });
+  });
+
+  it("Unreserve ends the in-flight allocation: the device is free again", async () => {
+    const { api, h, pl } = await setupWith([workerNodeSlice]);
+    api.create(makeClaim("a", request(className)));
+    api.create(makeClaim("b", request(className)));
+    const pa = podWithClaim("pa", "a");
+    const state = await reserveFor(pl, h, pa);
+    pl.unreserve(state, pa, nodeName);
+    expect(pl.draManager.inFlightClaims()).toEqual([]);
+    await reserveFor(pl, h, podWithClaim("pb", "b"));
+  });
+
+  it("an allocated claim reserved for 256 other pods is in use (PreFilter)", async () => {
+    const { api, h, pl } = await setupWith([workerNodeSlice]);
+    const full = allocated(makeClaim("a", request(className)), allocationResult);
+    full.status = {
+      ...full.status,
+      reservedFor: Array.from({ length: 256 }, (_, i) => ({ resource: "pods", name: `p${i}`, uid: `u${i}` })),
+    };
+    api.create(full);
+    expect(statusSummary(pl.preFilter(h.newCycleState(), podWithClaim("pz", "a"), []) as never)).toEqual({
+      code: "UnschedulableAndUnresolvable",
+      reasons: ["resourceclaim in use"],
+    });
   });
 });
 
