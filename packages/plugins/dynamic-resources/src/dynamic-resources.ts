@@ -59,14 +59,7 @@ import {
   ErrReasonStillNotSchedulable,
   ErrReasonTimedOut,
 } from "./reasons";
-import {
-  canBeReserved,
-  checkIsForPod,
-  claimName,
-  isReservedForPod,
-  kObj,
-  type PodResourceClaim,
-} from "./resource-claim";
+import { canBeReserved, checkIsForPod, claimName, isReservedForPod, kObj } from "./resource-claim";
 
 export const name = "DynamicResources";
 
@@ -212,7 +205,7 @@ export class DynamicResources
    */
   foreachPodResourceClaim(pod: Pod, cb?: (podClaimName: string, claim: ResourceClaim) => void): void {
     const ns = pod.metadata?.namespace ?? "";
-    for (const pc of (pod.spec?.resourceClaims ?? []) as PodResourceClaim[]) {
+    for (const pc of pod.spec?.resourceClaims ?? []) {
       const { name: n, mustCheckOwner } = claimName(pod, pc);
       if (n === null) continue;
       const claim = this.draManager.get(ns, n);

@@ -3,12 +3,8 @@
 import { type Pod, type ResourceClaim, ResourceClaimReservedForMaxSize } from "@kubesched/api";
 import { ErrAPIUnsupported, ErrClaimNotFound } from "./reasons";
 
-/** The 1.31+ fields of a pod resource claim. */
-export interface PodResourceClaim {
-  name: string;
-  resourceClaimName?: string | null;
-  resourceClaimTemplateName?: string | null;
-}
+/** A pod's `spec.resourceClaims[]` entry (core/v1 PodResourceClaim, 1.31+ fields). */
+export type PodResourceClaim = NonNullable<NonNullable<Pod["spec"]>["resourceClaims"]>[number];
 
 /** `namespace/name` as klog.KObj prints an object. */
 export function kObj(o: { metadata?: { namespace?: string; name?: string } }): string {
