@@ -127,7 +127,7 @@ describe("DynamicResources in simulate", () => {
     );
     expect(devices).toHaveLength(7);
     expect(new Set(devices).size).toBe(7);
-    const byName = Object.fromEntries(claims.map((c) => [c.metadata?.name, c]));
+    const byName = Object.fromEntries(claims.map((c) => [c.metadata?.name ?? "", c]));
     const shared = byName["shared-gpu"];
     expect(shared?.metadata?.finalizers).toEqual(["resource.kubernetes.io/delete-protection"]);
     expect(shared?.status?.reservedFor?.map((r) => r.name).sort()).toEqual(["infer-0", "infer-1"]);
