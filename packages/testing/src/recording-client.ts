@@ -5,18 +5,25 @@ import type { ClusterClient, EventRecorder, EventType, PodStatusPatch } from "@k
 export type ClientCall =
   | { verb: "bind"; pod: Pod; nodeName: string }
   | { verb: "delete"; pod: Pod }
-  | { verb: "patchStatus"; pod: Pod; patch: PodStatusPatch }
-  | { verb: "updateResourceClaim"; claim: ResourceClaim }
-  | { verb: "updateResourceClaimStatus"; claim: ResourceClaim };
+  | { verb: "patchStatus"; pod: Pod; patch: PodStatusPatch };
+
+/** One ResourceClaim write the scheduler made (DynamicResources). */
+export interface ClaimCall {
+  verb: "updateResourceClaim" | "updateResourceClaimStatus";
+  claim: ResourceClaim;
+}
 
 /**
  * A ClusterClient that records every call in order. Alone it applies nothing; given an `inner`
  * client it records each call and then forwards it (unless `failWith` made the verb fail), and it
  * has `bindVolumes` exactly when `inner` has it (forwarded, not recorded in `calls`), and
- * `updateResourceClaim` / `updateResourceClaimStatus` exactly when `inner` has them (recorded).
+ * `updateResourceClaim` / `updateResourceClaimStatus` exactly when `inner` has them (recorded in
+ * `claimCalls`).
  */
 export class RecordingClusterClient implements ClusterClient {
   readonly calls: ClientCall[] = [];
+  /** The ResourceClaim writes, in order. */
+  readonly claimCalls: ClaimCall[] = [];
   private readonly failures = new Map<ClientCall["verb"], Error>();
   readonly bindVolumes?: (
     bindings: ReadonlyArray<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
@@ -32,16 +39,14 @@ export class RecordingClusterClient implements ClusterClient {
     const update = inner?.updateResourceClaim;
     if (inner && update) {
       this.updateResourceClaim = async (claim) => {
-        this.calls.push({ verb: "updateResourceClaim", claim });
-        this.maybeFail("updateResourceClaim");
+        this.claimCalls.push({ verb: "updateResourceClaim", claim });
         return update.call(inner, claim);
       };
     }
     const updateStatus = inner?.updateResourceClaimStatus;
     if (inner && updateStatus) {
       this.updateResourceClaimStatus = async (claim) => {
-        this.calls.push({ verb: "updateResourceClaimStatus", claim });
-        this.maybeFail("updateResourceClaimStatus");
+        this.claimCalls.push({ verb: "updateResourceClaimStatus", claim });
         return updateStatus.call(inner, claim);
       };
     }
