@@ -63,6 +63,8 @@ describe("kubesched run with DynamicResources", { timeout: 30_000 }, () => {
     expect(claim?.metadata?.finalizers).toEqual(["resource.kubernetes.io/delete-protection"]);
     expect(claim?.status).toEqual({
       allocation: {
+        // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (on in 1.37) add the time.
+        allocationTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
         devices: { results: [{ request: "gpu", driver: "gpu.example.com", pool: "n1", device: "gpu-0" }] },
         nodeSelector: {
           nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] }],
