@@ -328,6 +328,8 @@ export class InMemoryCluster implements ClusterSource {
       deletePod: (pod) => this.afterLatency(this.deleteLatencyMs, () => this.delete("Pod", pod)),
       patchPodStatus: async (pod, patch) => this.patchPodStatus(pod, patch),
       bindVolumes: async (bindings, provisions) => this.bindVolumes(bindings, provisions),
+      updateResourceClaim: async (claim) => this.updateResourceClaim(claim, "spec"),
+      updateResourceClaimStatus: async (claim) => this.updateResourceClaim(claim, "status"),
     };
   }
 
@@ -481,6 +483,36 @@ export class InMemoryCluster implements ClusterSource {
       },
     };
     this.apply("PersistentVolumeClaim", boundPVC);
+  }
+
+  /**
+   * PUT a ResourceClaim (`part` "spec": metadata and spec) or resourceclaims/status (`part`
+   * "status"), as the API server does: NotFound when absent, Conflict when the given
+   * resourceVersion is stale; the other part is kept from the stored object. Returns the stored
+   * object.
+   */
+  updateResourceClaim(claim: ResourceClaim, part: "spec" | "status"): ResourceClaim {
+    const ns = claim.metadata?.namespace ?? "";
+    const name = claim.metadata?.name ?? "";
+    const cur = this.resourceClaims.get(ns, name);
+    if (!cur) throw new ApiError("NotFound", `resourceclaims.resource.k8s.io "${name}" not found`);
+    const rv = claim.metadata?.resourceVersion;
+    if (
+      (rv && rv !== cur.metadata?.resourceVersion) ||
+      (claim.metadata?.uid && claim.metadata.uid !== cur.metadata?.uid)
+    ) {
+      throw new ApiError(
+        "Conflict",
+        `Operation cannot be fulfilled on resourceclaims.resource.k8s.io "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+      );
+    }
+    const next: ResourceClaim =
+      part === "status"
+        ? { ...cur, ...(claim.status ? { status: claim.status } : { status: undefined }) }
+        : { ...claim, ...(cur.status ? { status: cur.status } : {}) };
+    if (next.status === undefined) delete next.status;
+    this.apply("ResourceClaim", next);
+    return this.resourceClaims.get(ns, name) as ResourceClaim;
   }
 
   patchPodStatus(pod: Pod, patch: PodStatusPatch): void {

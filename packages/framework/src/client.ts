@@ -1,7 +1,13 @@
 // The writes the scheduler makes to the cluster (upstream: the clientset calls of kube-scheduler
 // and its plugins: pods/binding, pod deletion, pods/status patches, the volume binder's PV/PVC
 // updates). The in-memory cluster (simulation) and the API-server client (run) implement it.
-import type { PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from "@kubesched/api";
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodCondition,
+  ResourceClaim,
+} from "@kubesched/api";
 
 /**
  * A status patch the scheduler sends for a pod (a strategic merge of `status.conditions` by
@@ -39,4 +45,16 @@ export interface ClusterClient {
     bindings: ReadonlyArray<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
     provisions: ReadonlyArray<{ pvc: PersistentVolumeClaim; node: string }>,
   ): Promise<void>;
+  /**
+   * PUT a ResourceClaim (DynamicResources' PreBind adds its finalizer this way): replaces the
+   * claim's metadata and spec, resolves with the object the server stored. Rejects with a
+   * Conflict when `metadata.resourceVersion` is set and stale. Optional: without it and
+   * `updateResourceClaimStatus`, pods with claims to allocate or reserve fail in PreBind.
+   */
+  updateResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /**
+   * PUT resourceclaims/status (DynamicResources: the allocation and `reservedFor` in PreBind,
+   * deallocation in PostFilter): replaces the claim's status, resolves with the stored object.
+   */
+  updateResourceClaimStatus?(claim: ResourceClaim): Promise<ResourceClaim>;
 }

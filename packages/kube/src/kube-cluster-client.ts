@@ -1,6 +1,6 @@
 // The writes the scheduler makes (upstream: clientset calls in DefaultBinder, the failure
 // handler's updatePod, and preemption), as raw JSON requests through the scheduler's client.
-import { getPodCondition, type Pod, type PodCondition } from "@kubesched/api";
+import { getPodCondition, type Pod, type PodCondition, type ResourceClaim } from "@kubesched/api";
 import type { ClusterClient, PodStatusPatch } from "@kubesched/framework";
 import { isNotFound } from "./api-error";
 import { formatTime } from "./micro-time";
@@ -42,13 +42,19 @@ export function podStatusPatchBody(pod: Pod, patch: PodStatusPatch, now: number)
   return { status };
 }
 
+function resourceClaimPath(claim: ResourceClaim): string {
+  const namespace = claim.metadata?.namespace || "default";
+  const name = claim.metadata?.name ?? "";
+  return `/apis/resource.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/resourceclaims/${encodeURIComponent(name)}`;
+}
+
 function podPath(namespace: string, name: string): string {
   return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
 }
 
 /**
  * The scheduler's writes through `client` (its rate limiter, deadline and metrics): bindings,
- * pod deletions (preemption) and status patches.
+ * pod deletions (preemption), status patches and DynamicResources' ResourceClaim updates.
  */
 export function kubeClusterClient(client: RawClient, opts: KubeClusterClientOptions = {}): ClusterClient {
   const now = opts.now ?? Date.now;
@@ -81,6 +87,18 @@ export function kubeClusterClient(client: RawClient, opts: KubeClusterClientOpti
         what: `patching the status of pod ${namespace}/${name}`,
         body: podStatusPatchBody(pod, patch, now()),
         contentType: "application/strategic-merge-patch+json",
+      });
+    },
+    async updateResourceClaim(claim) {
+      return client.request<ResourceClaim>("PUT", resourceClaimPath(claim), {
+        what: `updating resourceclaim ${claim.metadata?.namespace ?? ""}/${claim.metadata?.name ?? ""}`,
+        body: claim,
+      });
+    },
+    async updateResourceClaimStatus(claim) {
+      return client.request<ResourceClaim>("PUT", `${resourceClaimPath(claim)}/status`, {
+        what: `updating the status of resourceclaim ${claim.metadata?.namespace ?? ""}/${claim.metadata?.name ?? ""}`,
+        body: claim,
       });
     },
   };

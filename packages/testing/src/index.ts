@@ -35,6 +35,7 @@ export {
   setHarnessEngineChecker,
 } from "./harness";
 export {
+  type ClaimCall,
   type ClientCall,
   type RecordedEvent,
   RecordingClusterClient,

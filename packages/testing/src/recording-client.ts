@@ -1,4 +1,4 @@
-import type { PersistentVolume, PersistentVolumeClaim, Pod } from "@kubesched/api";
+import type { PersistentVolume, PersistentVolumeClaim, Pod, ResourceClaim } from "@kubesched/api";
 import type { ClusterClient, EventRecorder, EventType, PodStatusPatch } from "@kubesched/framework";
 
 /** One API write the scheduler made. */
@@ -7,22 +7,49 @@ export type ClientCall =
   | { verb: "delete"; pod: Pod }
   | { verb: "patchStatus"; pod: Pod; patch: PodStatusPatch };
 
+/** One ResourceClaim write the scheduler made (DynamicResources). */
+export interface ClaimCall {
+  verb: "updateResourceClaim" | "updateResourceClaimStatus";
+  claim: ResourceClaim;
+}
+
 /**
  * A ClusterClient that records every call in order. Alone it applies nothing; given an `inner`
  * client it records each call and then forwards it (unless `failWith` made the verb fail), and it
- * has `bindVolumes` exactly when `inner` has it (forwarded, not recorded in `calls`).
+ * has `bindVolumes` exactly when `inner` has it (forwarded, not recorded in `calls`), and
+ * `updateResourceClaim` / `updateResourceClaimStatus` exactly when `inner` has them (recorded in
+ * `claimCalls`).
  */
 export class RecordingClusterClient implements ClusterClient {
   readonly calls: ClientCall[] = [];
+  /** The ResourceClaim writes, in order. */
+  readonly claimCalls: ClaimCall[] = [];
   private readonly failures = new Map<ClientCall["verb"], Error>();
   readonly bindVolumes?: (
     bindings: ReadonlyArray<{ pvc: PersistentVolumeClaim; pv: PersistentVolume }>,
     provisions: ReadonlyArray<{ pvc: PersistentVolumeClaim; node: string }>,
   ) => Promise<void>;
 
+  readonly updateResourceClaim?: (claim: ResourceClaim) => Promise<ResourceClaim>;
+  readonly updateResourceClaimStatus?: (claim: ResourceClaim) => Promise<ResourceClaim>;
+
   constructor(readonly inner: ClusterClient | null = null) {
     const bindVolumes = inner?.bindVolumes;
     if (inner && bindVolumes) this.bindVolumes = (b, p) => bindVolumes.call(inner, b, p);
+    const update = inner?.updateResourceClaim;
+    if (inner && update) {
+      this.updateResourceClaim = async (claim) => {
+        this.claimCalls.push({ verb: "updateResourceClaim", claim });
+        return update.call(inner, claim);
+      };
+    }
+    const updateStatus = inner?.updateResourceClaimStatus;
+    if (inner && updateStatus) {
+      this.updateResourceClaimStatus = async (claim) => {
+        this.claimCalls.push({ verb: "updateResourceClaimStatus", claim });
+        return updateStatus.call(inner, claim);
+      };
+    }
   }
 
   /** Makes every later call with this verb reject with `err` (null: succeed again). */

@@ -2,7 +2,7 @@
 // list/watch semantics clients depend on (list.ts, watches.ts) over one store with etcd's single
 // revision counter (object-store.ts): get, create, replace (resourceVersion preconditions), merge
 // patches, delete, pods/binding (BindingREST's refusals), pods/status, events (create and series
-// patches), Leases (writes.ts), TokenReview and SubjectAccessReview for delegated authentication
+// patches), status subresource PUTs (resourceclaims/status), Leases (writes.ts), TokenReview and SubjectAccessReview for delegated authentication
 // of the serving endpoints (auth.ts).
 //
 // Fault injection: failing, hanging or cut matching requests (or served with their answer lost),
@@ -22,7 +22,7 @@ import { requestInfo } from "./request-info";
 import { type Fault, pathMatches, type RecordedRequest } from "./requests";
 import { type Answer, failure, ok, reasons, status } from "./status";
 import { Watches, type WatchOptions } from "./watches";
-import { bind, create, notFound, patch, patchStatus, remove, replace } from "./writes";
+import { bind, create, notFound, patch, patchStatus, remove, replace, replaceStatus } from "./writes";
 
 export interface FakeApiServerOptions extends WatchOptions {
   /** List with resourceVersion=0 ignores `limit`, as the API server's watch cache (default true). */
@@ -415,6 +415,8 @@ export class FakeApiServer {
       return bind(this.store, this.bindings, namespace, name, body);
     } else if (info.kind === "Pod" && sub === "status" && m === "PATCH") {
       return patchStatus(this.store, namespace, name, contentType, body);
+    } else if (info.kind !== "Pod" && sub === "status" && m === "PUT") {
+      return replaceStatus(this.store, info, namespace, name, body);
     }
     return failure(405, `${m} is not supported on ${r.path}`);
   }

@@ -45,6 +45,23 @@ export function replace(
   return ok(200, store.put(info.kind, { ...body, metadata: { ...body.metadata, name, namespace: ns } }));
 }
 
+/** PUT of the status subresource: the stored object with the body's status (same conflict rule). */
+export function replaceStatus(
+  store: ObjectStore,
+  info: KindInfo,
+  namespace: string | undefined,
+  name: string,
+  body: Obj,
+): Answer {
+  const cur = store.of(info.kind).get(keyOf(info, namespace, name));
+  if (!cur) return notFound(info, name);
+  return replace(store, info, namespace, name, {
+    ...cur,
+    metadata: { ...cur.metadata, resourceVersion: body.metadata?.resourceVersion },
+    status: body.status,
+  });
+}
+
 /** A merge patch of an object (its metadata is not patched). */
 export function patch(
   store: ObjectStore,

@@ -1,21 +1,34 @@
-// upstream: pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go
-//
-// Our cluster model has no resource.k8s.io objects yet (ResourceClaim, ResourceSlice,
-// DeviceClass). Every claim a pod references is therefore missing, and upstream's PreEnqueue
-// keeps such a pod out of the queue with the lister's NotFound message. Pods without claims go
-// through every extension point as upstream: Skip or nothing to do.
-import type { Pod } from "@kubesched/api";
+// upstream: pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (the 1.36/1.37
+// development version with SignPod, Score for prioritized lists and the bindingTimeout arg), as
+// described in the package README (what is ported, what is not).
 import {
-  ActionType,
+  type AllocationResult,
+  type NodeSelectorMatcher,
+  newNodeSelector,
+  type Pod,
+  type ResourceClaim,
+  ResourceClaimFinalizer,
+} from "@kubesched/api";
+import { Cache as CelCache } from "@kubesched/dynamic-resource-allocation/cel";
+import {
+  type Allocator,
+  isFailedAllocationOnNode,
+  newAllocator,
+} from "@kubesched/dynamic-resource-allocation/structured";
+import {
+  asStatus,
   type ClusterEventWithHint,
   Code,
   type CycleState,
   defaultKubernetesVersion,
+  defaultNormalizeScore,
   type EnqueueExtensions,
-  EventResource,
   type FilterPlugin,
+  type Handle,
+  MaxNodeScore,
   minorOf,
   type NodeInfo,
+  type NodeScore,
   type NodeToStatus,
   type PostFilterOutput,
   type PostFilterPlugin,
@@ -25,85 +38,97 @@ import {
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
-  QueueingHint,
-  type QueueingHintFn,
   type ReservePlugin,
   type ScoreExtensions,
   type ScorePlugin,
   type SignPlugin,
   type SignPodResult,
+  type StateData,
   Status,
+  stateKey,
 } from "@kubesched/framework";
 import type { DynamicResourcesArgs } from "./args";
-import { ErrAPIUnsupported, ErrClaimNotFound, ErrReasonNoNewClaimsToDeallocate } from "./reasons";
+import { DraManager } from "./dra-manager";
+import { eventsToRegister } from "./events";
+import {
+  ErrReasonCannotAllocateAllClaims,
+  ErrReasonClaimNotAvailable,
+  ErrReasonDeallocationCompleted,
+  ErrReasonNoNewClaimsToDeallocate,
+  ErrReasonResourceClaimInUse,
+  ErrReasonStillNotSchedulable,
+  ErrReasonTimedOut,
+} from "./reasons";
+import { canBeReserved, checkIsForPod, claimName, isReservedForPod, kObj } from "./resource-claim";
 
 export const name = "DynamicResources";
 
-/** The 1.31+ fields of a pod resource claim (kubernetes-types has 1.30's `source`). */
-interface PodResourceClaim {
-  name: string;
-  resourceClaimName?: string | null;
-  resourceClaimTemplateName?: string | null;
+/** upstream resourceapi.FirstAvailableDeviceRequestMaxSize: Score's base for a prioritized list. */
+const FirstAvailableDeviceRequestMaxSize = 8;
+
+/** upstream retry.DefaultRetry: how often PreBind retries a write that hit a conflict. */
+const conflictRetries = 5;
+
+/** The cycle's state (upstream stateData): the pod's claims and what Filter found per node. */
+class DynamicResourcesState implements StateData {
+  /** The pod's claims (1:1 with the claims it needs), replaced by PreBind's writes. */
+  claims: ResourceClaim[] = [];
+  /** Per claim: the allocated claim's node selector, and the allocation Reserve chose. */
+  informationsForClaim: {
+    availableOnNodes: NodeSelectorMatcher | null;
+    allocation: AllocationResult | null;
+  }[] = [];
+  /** The allocator of this cycle, when some claim needs allocating. */
+  allocator: Allocator | null = null;
+  /** Indices of allocated claims that were not available on at least one node (PostFilter). */
+  unavailableClaims = new Set<number>();
+  /** Filter's allocation results per node, in the order of the claims to allocate. */
+  nodeAllocations = new Map<string, AllocationResult[]>();
+
+  /** Indices of the claims the scheduler allocates (no allocation yet). */
+  toAllocate(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.claims.length; i++) if (!this.claims[i]?.status?.allocation) out.push(i);
+    return out;
+  }
+
+  /** Shared, as upstream's pointer: the binding cycle sees what Reserve stored. */
+  clone(): StateData {
+    return this;
+  }
 }
 
+const stateKeyName = stateKey<DynamicResourcesState>(name);
+
 /**
- * upstream resourceclaim.Name: the ResourceClaim a pod resource claim refers to; null when the
- * claim generated from a template was deliberately not created.
+ * An abort signal for the allocator's synchronous search that turns aborted once `ms` of wall
+ * time have passed (upstream context.WithTimeout(filterTimeout)): a timer-based AbortSignal could
+ * not fire while the search holds the thread, so `aborted` reads the clock.
  */
-export function claimName(pod: Pod, podClaim: PodResourceClaim): string | null {
-  const ns = pod.metadata?.namespace ?? "";
-  const podName = pod.metadata?.name ?? "";
-  if (podClaim.resourceClaimName) return podClaim.resourceClaimName;
-  if (podClaim.resourceClaimTemplateName) {
-    for (const s of pod.status?.resourceClaimStatuses ?? []) {
-      if (s.name === podClaim.name) return s.resourceClaimName ?? null;
-    }
-    throw new Error(`pod "${ns}/${podName}": ${ErrClaimNotFound}`);
-  }
-  throw new Error(`pod "${ns}/${podName}", spec.resourceClaim "${podClaim.name}": ${ErrAPIUnsupported}`);
+function deadline(ms: number): { signal: AbortSignal; reason: Error } {
+  const end = performance.now() + ms;
+  const reason = new Error("context deadline exceeded");
+  const signal = {
+    get aborted() {
+      return performance.now() > end;
+    },
+    reason,
+  };
+  return { signal: signal as unknown as AbortSignal, reason };
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function clone<T>(o: T): T {
+  return structuredClone(o);
 }
 
 /**
- * upstream foreachPodResourceClaim without a claim lister: the first referenced claim is
- * reported missing (`resourceclaim.resource.k8s.io "<name>" not found`). Returns the number of
- * claims that are needed (0 when there are none, or all were intentionally not created).
- */
-function checkPodResourceClaims(pod: Pod): number {
-  const claims = (pod.spec?.resourceClaims ?? []) as PodResourceClaim[];
-  for (const c of claims) {
-    const n = claimName(pod, c);
-    if (n === null) continue;
-    throw new Error(`resourceclaim.resource.k8s.io "${n}" not found`);
-  }
-  return 0;
-}
-
-/** Queue when the updated pod is the pod itself (its generated claims appeared in its status). */
-const isSchedulableAfterPodChange: QueueingHintFn = (pod, _oldObj, newObj) => {
-  const p = newObj as Pod | undefined;
-  return p?.metadata?.uid === pod.metadata?.uid ? QueueingHint.Queue : QueueingHint.QueueSkip;
-};
-
-/** Queue when the added or updated claim is one the pod references (same namespace). */
-const isSchedulableAfterClaimChange: QueueingHintFn = (pod, _oldObj, newObj) => {
-  const c = newObj as { metadata?: { name?: string; namespace?: string } } | undefined;
-  if ((c?.metadata?.namespace ?? "") !== (pod.metadata?.namespace ?? "")) return QueueingHint.QueueSkip;
-  for (const pc of (pod.spec?.resourceClaims ?? []) as PodResourceClaim[]) {
-    let n: string | null;
-    try {
-      n = claimName(pod, pc);
-    } catch {
-      continue;
-    }
-    if (n !== null && n === c?.metadata?.name) return QueueingHint.Queue;
-  }
-  return QueueingHint.QueueSkip;
-};
-
-/**
- * Dynamic Resource Allocation: pods referencing ResourceClaims wait in PreEnqueue until their
- * claims exist; everything else is skipped. Allocating devices from ResourceSlices is not
- * available yet (no DRA objects in the cluster model).
+ * Dynamic Resource Allocation: allocates the devices of a pod's ResourceClaims from the
+ * ResourceSlices through the structured allocator, keeps allocations in flight visible to the
+ * next cycles, and writes the allocation and `reservedFor` to each claim in PreBind.
  */
 export class DynamicResources
   implements
@@ -118,15 +143,34 @@ export class DynamicResources
     EnqueueExtensions,
     SignPlugin
 {
-  /** Whether PostFilter's no-op outcomes carry their reason (1.34–1.36; gone in 1.37, #140222). */
+  /** Whether PostFilter's no-op outcome carries its reason (1.34–1.36; gone in 1.37, #140222). */
   private readonly postFilterReasons: boolean;
+  /** The DynamicResourceAllocation gate: off, the plugin does nothing (upstream `enabled`). */
+  private readonly enabled: boolean;
+  /**
+   * DRADeviceBindingConditions and DRAResourceClaimDeviceStatus, both on by default from 1.35
+   * (not switches in `Features`): devices with binding conditions are allocated and PreBind waits
+   * for their conditions.
+   */
+  private readonly bindingConditions: boolean;
+  /** The claims between cycles: assume cache and in-flight allocations (upstream SharedDRAManager). */
+  readonly draManager: DraManager;
+  /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
+  private readonly celCache = new CelCache(10, {
+    enableConsumableCapacity: false,
+    enableListTypeAttributes: false,
+  });
 
   constructor(
     readonly args: DynamicResourcesArgs,
+    private readonly handle: Handle,
     /** The release behaved as (`handle.kubernetesVersion()`): PostFilter's wording depends on it. */
     kubernetesVersion: string = defaultKubernetesVersion,
   ) {
     this.postFilterReasons = minorOf(kubernetesVersion) < 37;
+    this.enabled = handle.features().enableDynamicResourceAllocation;
+    this.bindingConditions = minorOf(kubernetesVersion) >= 35;
+    this.draManager = new DraManager(handle.listers());
   }
 
   name(): string {
@@ -148,93 +192,597 @@ export class DynamicResources
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    return [
-      {
-        event: {
-          resource: EventResource.Node,
-          actionType: ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint,
-        },
-      },
-      // Allocation is tracked in ResourceClaims.
-      {
-        event: { resource: EventResource.ResourceClaim, actionType: ActionType.Add | ActionType.Update },
-        queueingHintFn: isSchedulableAfterClaimChange,
-      },
-      // The generated claim's name lands in the pod's status.
-      {
-        event: { resource: EventResource.Pod, actionType: ActionType.UpdatePodGeneratedResourceClaim },
-        queueingHintFn: isSchedulableAfterPodChange,
-      },
-      { event: { resource: EventResource.DeviceClass, actionType: ActionType.Add | ActionType.Update } },
-      { event: { resource: EventResource.ResourceSlice, actionType: ActionType.Add | ActionType.Update } },
-    ];
+    if (!this.enabled) return [];
+    return eventsToRegister(this.handle.features().enableSchedulingQueueHint, (pod, cb) =>
+      this.foreachPodResourceClaim(pod, cb),
+    );
   }
 
-  /** Gates a pod whose claims do not exist yet (UnschedulableAndUnresolvable, the lookup's message). */
+  /**
+   * upstream foreachPodResourceClaim: each claim the pod needs must exist (through the assume
+   * cache), not be being deleted and, when generated from a template, be owned by the pod.
+   * Throws the first problem (upstream's message).
+   */
+  foreachPodResourceClaim(pod: Pod, cb?: (podClaimName: string, claim: ResourceClaim) => void): void {
+    const ns = pod.metadata?.namespace ?? "";
+    for (const pc of pod.spec?.resourceClaims ?? []) {
+      const { name: n, mustCheckOwner } = claimName(pod, pc);
+      if (n === null) continue;
+      const claim = this.draManager.get(ns, n);
+      if (!claim) throw new Error(`resourceclaim.resource.k8s.io "${n}" not found`);
+      if (claim.metadata?.deletionTimestamp) throw new Error(`resourceclaim "${n}" is being deleted`);
+      if (mustCheckOwner) checkIsForPod(pod, claim);
+      cb?.(pc.name, claim);
+    }
+  }
+
+  /** Gates a pod whose claims are missing or being deleted (UnschedulableAndUnresolvable). */
   preEnqueue(pod: Pod): Status | null {
-    if ((pod.spec?.resourceClaims?.length ?? 0) === 0) return null;
+    if (!this.enabled) return null;
     try {
-      checkPodResourceClaims(pod);
+      this.foreachPodResourceClaim(pod);
     } catch (e) {
-      return new Status(Code.UnschedulableAndUnresolvable, e instanceof Error ? e.message : String(e));
+      return new Status(Code.UnschedulableAndUnresolvable, message(e));
     }
     return null;
   }
 
-  /** Skip for pods without (needed) claims; a missing claim is UnschedulableAndUnresolvable. */
-  preFilter(_state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
+  preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
+    if (!this.enabled) return new Status(Code.Skip);
+    const s = new DynamicResourcesState();
+    state.write(stateKeyName, s);
+    const claims: ResourceClaim[] = [];
     try {
-      checkPodResourceClaims(pod);
+      this.foreachPodResourceClaim(pod, (_n, c) => claims.push(c));
     } catch (e) {
-      return new Status(Code.UnschedulableAndUnresolvable, e instanceof Error ? e.message : String(e));
+      return new Status(Code.UnschedulableAndUnresolvable, message(e));
     }
-    return new Status(Code.Skip);
+    if (claims.length === 0) return new Status(Code.Skip);
+
+    const prioritizedList = this.handle.features().enableDRAPrioritizedList;
+    let numClaimsToAllocate = 0;
+    s.informationsForClaim = claims.map(() => ({ availableOnNodes: null, allocation: null }));
+    for (const [index, claim] of claims.entries()) {
+      const allocation = claim.status?.allocation;
+      if (allocation && !canBeReserved(claim) && !isReservedForPod(pod, claim)) {
+        // Resource is in use. The pod has to wait.
+        return new Status(Code.UnschedulableAndUnresolvable, ErrReasonResourceClaimInUse);
+      }
+      if (allocation) {
+        if (allocation.nodeSelector) {
+          const info = s.informationsForClaim[index];
+          if (info) info.availableOnNodes = newNodeSelector(allocation.nodeSelector);
+        }
+        continue;
+      }
+      numClaimsToAllocate++;
+      // Allocation in flight? Better wait for that to finish.
+      if (this.draManager.claimHasPendingAllocation(claim.metadata?.uid ?? "")) {
+        return new Status(
+          Code.UnschedulableAndUnresolvable,
+          `resource claim ${kObj(claim)} is in the process of being allocated`,
+        );
+      }
+      // A class that does not exist stops scheduling, no matter how the claim is allocated.
+      for (const request of claim.spec?.devices?.requests ?? []) {
+        let status: Status | null = null;
+        if (request.exactly) {
+          status = this.validateDeviceClass(request.exactly.deviceClassName, request.name);
+        } else if ((request.firstAvailable?.length ?? 0) > 0) {
+          if (!prioritizedList) {
+            return new Status(
+              Code.UnschedulableAndUnresolvable,
+              `resource claim ${kObj(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`,
+            );
+          }
+          for (const sub of request.firstAvailable ?? []) {
+            status ??= this.validateDeviceClass(sub.deviceClassName, `${request.name}/${sub.name}`);
+          }
+        } else {
+          status = new Status(
+            Code.UnschedulableAndUnresolvable,
+            `resource claim ${kObj(claim)}, request ${request.name}: unknown request type`,
+          );
+        }
+        if (status) return status;
+      }
+    }
+
+    if (numClaimsToAllocate > 0) {
+      // The devices of claims in the assume cache or in flight count as allocated.
+      const features = this.handle.features();
+      try {
+        s.allocator = newAllocator({
+          features: {
+            adminAccess: features.enableDRAAdminAccess,
+            prioritizedList: features.enableDRAPrioritizedList,
+            deviceTaints: features.enableDRADeviceTaints,
+            deviceBindingAndStatus: this.bindingConditions,
+          },
+          allocatedState: { allocatedDevices: this.draManager.listAllAllocatedDevices() },
+          classLister: this.classLister(),
+          slices: this.handle.listers().resourceSlices.list(),
+          celCache: this.celCache,
+        });
+      } catch (e) {
+        return asStatus(e);
+      }
+    }
+    s.claims = claims;
+    return null;
+  }
+
+  private classLister() {
+    const classes = this.handle.listers().deviceClasses;
+    return {
+      list: () => classes.list(),
+      get: (className: string) => {
+        const c = classes.get(className);
+        if (!c) throw new Error(`deviceclass.resource.k8s.io "${className}" not found`);
+        return c;
+      },
+    };
+  }
+
+  private validateDeviceClass(deviceClassName: string, requestName: string): Status | null {
+    if (!deviceClassName) return asStatus(new Error(`request ${requestName}: unsupported request type`));
+    if (!this.handle.listers().deviceClasses.get(deviceClassName)) {
+      // Unschedulable until a DeviceClass event.
+      return new Status(
+        Code.UnschedulableAndUnresolvable,
+        `request ${requestName}: device class ${deviceClassName} does not exist`,
+      );
+    }
+    return null;
   }
 
   preFilterExtensions(): PreFilterExtensions | null {
     return null;
   }
 
-  /** Only reached for pods with claims, which PreFilter never lets through here. */
-  filter(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): Status | null {
+  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+    if (!this.enabled) return null;
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error("not found"));
+    if (s.claims.length === 0) return null;
+    const node = nodeInfo.node;
+    if (!node) return asStatus(new Error("node not found"));
+
+    const unavailableClaims: number[] = [];
+    for (const [index, claim] of s.claims.entries()) {
+      // Only set for allocated claims.
+      const selector = s.informationsForClaim[index]?.availableOnNodes;
+      if (selector && !selector.match(node)) {
+        unavailableClaims.push(index);
+        continue;
+      }
+      if (!claim.status?.allocation || !this.bindingConditions) continue;
+      // An allocated claim whose binding failed or timed out: PostFilter may deallocate it so
+      // that other devices can be tried.
+      let ready: boolean;
+      try {
+        ready = isClaimReadyForBinding(claim);
+      } catch {
+        unavailableClaims.push(index);
+        continue;
+      }
+      if (!ready && this.isClaimTimeout(claim)) unavailableClaims.push(index);
+    }
+
+    let allocations: AllocationResult[] = [];
+    if (s.allocator) {
+      const claimsToAllocate = s.toAllocate().map((i) => s.claims[i] as ResourceClaim);
+      const timeout = this.args.filterTimeoutMs > 0 ? deadline(this.args.filterTimeoutMs) : undefined;
+      let a: AllocationResult[] | null;
+      try {
+        a = s.allocator.allocate(node, claimsToAllocate, timeout?.signal);
+      } catch (e) {
+        if (timeout && e instanceof Error && e.cause === timeout.reason) {
+          return new Status(Code.UnschedulableAndUnresolvable, ErrReasonTimedOut);
+        }
+        // Not fatal: allocation on other nodes may proceed.
+        if (isFailedAllocationOnNode(e)) return new Status(Code.UnschedulableAndUnresolvable, e.message);
+        // Something is wrong with the claim or class: abort scheduling this pod.
+        return asStatus(e);
+      }
+      // All-or-nothing in practice.
+      if (!a || a.length !== claimsToAllocate.length) {
+        return new Status(Code.UnschedulableAndUnresolvable, ErrReasonCannotAllocateAllClaims);
+      }
+      allocations = a;
+    }
+
+    if (unavailableClaims.length > 0) {
+      for (const i of unavailableClaims) s.unavailableClaims.add(i);
+      return new Status(Code.UnschedulableAndUnresolvable, ErrReasonClaimNotAvailable);
+    }
+    if (s.allocator) s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
     return null;
   }
 
   /**
-   * Deallocation of claims allocated for this pod would free devices; there are none. Through
-   * 1.36 the status says so, and FitErrors read `... no new claims to deallocate, preemption: ...`;
-   * 1.37 keeps the status but not the reason (kubernetes/kubernetes#140222: logged at V(5)).
+   * Deallocates one allocated claim that was not available on some node and that no other pod
+   * uses, so that the next attempt can allocate it anew.
    */
-  postFilter(_state: CycleState, _pod: Pod, _m: NodeToStatus): PostFilterOutput {
-    const status = this.postFilterReasons
-      ? new Status(Code.Unschedulable, ErrReasonNoNewClaimsToDeallocate)
-      : new Status(Code.Unschedulable);
-    return { result: null, status };
+  async postFilter(state: CycleState, pod: Pod, _m: NodeToStatus): Promise<PostFilterOutput> {
+    if (!this.enabled) return { result: null, status: new Status(Code.Unschedulable, "plugin disabled") };
+    const s = state.read(stateKeyName);
+    if (!s) return { result: null, status: asStatus(new Error("not found")) };
+    if (s.claims.length === 0) {
+      // For a pod without claims, 1.37 keeps the status but not the reason
+      // (kubernetes/kubernetes#140222: logged at V(5)).
+      const withReason = this.postFilterReasons || (pod.spec?.resourceClaims?.length ?? 0) > 0;
+      return {
+        result: null,
+        status: withReason
+          ? new Status(Code.Unschedulable, ErrReasonNoNewClaimsToDeallocate)
+          : new Status(Code.Unschedulable),
+      };
+    }
+    const uid = pod.metadata?.uid;
+    for (const index of s.unavailableClaims) {
+      const claim = s.claims[index];
+      if (!claim) continue;
+      const reservedFor = claim.status?.reservedFor ?? [];
+      if (reservedFor.length === 0 || (reservedFor.length === 1 && reservedFor[0]?.uid === uid)) {
+        const next = clone(claim);
+        next.status = {};
+        const update = this.handle.client().updateResourceClaimStatus;
+        if (!update)
+          return {
+            result: null,
+            status: asStatus(new Error("the cluster client cannot update ResourceClaims")),
+          };
+        try {
+          await update.call(this.handle.client(), next);
+        } catch (e) {
+          return { result: null, status: asStatus(e) };
+        }
+        return { result: null, status: new Status(Code.Unschedulable, ErrReasonDeallocationCompleted) };
+      }
+    }
+    return { result: null, status: new Status(Code.Unschedulable, ErrReasonStillNotSchedulable) };
   }
 
-  preScore(_state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
-    return new Status(Code.Skip);
+  preScore(state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
+    const s = state.read(stateKeyName);
+    if (!s || s.claims.length === 0) return new Status(Code.Skip);
+    return null;
   }
 
-  score(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): number | Status {
-    return 0;
+  /** Prioritized lists: the node whose allocation uses earlier alternatives scores higher. */
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number | Status {
+    if (!this.enabled) return 0;
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error("not found"));
+    const allocations = s.nodeAllocations.get(nodeInfo.node?.metadata?.name ?? "");
+    if (s.claims.length === 0 || !allocations) return 0;
+    try {
+      return computeScore(
+        s.toAllocate().map((i) => s.claims[i] as ResourceClaim),
+        allocations,
+      );
+    } catch (e) {
+      return asStatus(e);
+    }
   }
 
   scoreExtensions(): ScoreExtensions | null {
+    return {
+      normalizeScore: (_state: CycleState, _pod: Pod, scores: NodeScore[]) => {
+        defaultNormalizeScore(MaxNodeScore, false, scores);
+        return null;
+      },
+    };
+  }
+
+  /**
+   * Records the allocation Filter found for the chosen node and marks each claim's allocation
+   * as in flight: the next cycles count its devices as taken until PreBind has written it.
+   */
+  reserve(state: CycleState, _pod: Pod, nodeName: string): Status | null {
+    if (!this.enabled) return null;
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error("not found"));
+    const toAllocate = s.toAllocate();
+    if (s.claims.length === 0 || toAllocate.length === 0 || !s.allocator) return null;
+    const allocations = s.nodeAllocations.get(nodeName);
+    if (!allocations || allocations.length === 0) {
+      return asStatus(new Error("claim allocation not found for node"));
+    }
+    if (allocations.length !== toAllocate.length) {
+      return asStatus(
+        new Error(
+          `internal error, have ${allocations.length} allocations, ${toAllocate.length} claims to allocate, want ${toAllocate.length} claims`,
+        ),
+      );
+    }
+    for (const [i, index] of toAllocate.entries()) {
+      const allocation = allocations[i] as AllocationResult;
+      const info = s.informationsForClaim[index];
+      if (info) info.allocation = allocation;
+      const claim = clone(s.claims[index] as ResourceClaim);
+      const finalizers = claim.metadata?.finalizers ?? [];
+      claim.metadata = {
+        ...claim.metadata,
+        finalizers: finalizers.includes(ResourceClaimFinalizer)
+          ? finalizers
+          : [...finalizers, ResourceClaimFinalizer],
+      };
+      claim.status = { ...claim.status, allocation };
+      this.draManager.signalClaimPendingAllocation(claim.metadata?.uid ?? "", claim);
+    }
     return null;
   }
 
-  reserve(_state: CycleState, _pod: Pod, _nodeName: string): Status | null {
+  /**
+   * Ends the in-flight allocations and takes the pod out of `reservedFor` of the claims PreBind
+   * reserved (upstream: a strategic-merge patch; here a status update of the current claim).
+   */
+  unreserve(state: CycleState, pod: Pod, _nodeName: string): void {
+    if (!this.enabled) return;
+    const s = state.read(stateKeyName);
+    if (!s || s.claims.length === 0) return;
+    for (const claim of s.claims) {
+      const ns = claim.metadata?.namespace ?? "";
+      const n = claim.metadata?.name ?? "";
+      if (this.draManager.removeClaimPendingAllocation(claim.metadata?.uid ?? "")) {
+        this.draManager.assumedClaimRestore(ns, n);
+      }
+      if (claim.status?.allocation && isReservedForPod(pod, claim)) {
+        const cur = this.draManager.get(ns, n);
+        const update = this.handle.client().updateResourceClaimStatus;
+        if (!cur || !update) continue;
+        const next = clone(cur);
+        next.status = {
+          ...next.status,
+          reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== pod.metadata?.uid),
+        };
+        // Retried with the pod's next attempt when it fails.
+        update.call(this.handle.client(), next).catch((e: unknown) => {
+          this.handle.logger().error("unreserve", { err: message(e), resourceclaim: kObj(claim) });
+        });
+      }
+    }
+  }
+
+  preBindPreFlight(state: CycleState, _pod: Pod, _nodeName: string): Status | null {
+    if (!this.enabled) return new Status(Code.Skip);
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error("not found"));
+    if (s.claims.length === 0) return new Status(Code.Skip);
     return null;
   }
 
-  unreserve(_state: CycleState, _pod: Pod, _nodeName: string): void {}
-
-  preBindPreFlight(_state: CycleState, _pod: Pod, _nodeName: string): Status | null {
-    return new Status(Code.Skip);
-  }
-
-  async preBind(_state: CycleState, _pod: Pod, _nodeName: string): Promise<Status | null> {
+  /** Writes the allocation (when Reserve chose one) and the pod's `reservedFor` entry to each claim. */
+  async preBind(state: CycleState, pod: Pod, nodeName: string): Promise<Status | null> {
+    if (!this.enabled) return null;
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error("not found"));
+    for (const [index, claim] of s.claims.entries()) {
+      if (isReservedForPod(pod, claim)) continue;
+      try {
+        s.claims[index] = await this.bindClaim(s, index, pod, nodeName);
+      } catch (e) {
+        return asStatus(e);
+      }
+    }
+    if (!this.bindingConditions || !hasBindingConditions(s.claims)) return null;
+    // Wait for the devices' binding conditions (e.g. a device attached to the node by its driver).
+    this.handle
+      .eventRecorder()
+      .eventf(
+        pod,
+        null,
+        "Normal",
+        "BindingConditionsPending",
+        "Scheduling",
+        `waiting for binding conditions for device on node ${nodeName}`,
+      );
+    try {
+      await this.pollUntil(() => this.isPodReadyForBinding(s), 5000, this.args.bindingTimeoutMs);
+    } catch (e) {
+      // The next attempt's Filter finds the failure or the timeout and PostFilter deallocates.
+      return asStatus(e);
+    }
     return null;
   }
+
+  /** upstream wait.PollUntilContextTimeout(immediate): on the scheduler's clock. */
+  private async pollUntil(done: () => boolean, intervalMs: number, timeoutMs: number): Promise<void> {
+    const clock = this.handle.clock();
+    const end = clock.now() + timeoutMs;
+    for (;;) {
+      if (done()) return;
+      if (clock.now() >= end) throw new Error("device binding timeout");
+      const wait = Math.min(intervalMs, end - clock.now());
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, wait));
+    }
+  }
+
+  /** upstream isClaimTimeout: allocated longer than bindingTimeout ago with conditions pending. */
+  private isClaimTimeout(claim: ResourceClaim): boolean {
+    const allocation = claim.status?.allocation;
+    if (!this.bindingConditions || !allocation?.allocationTimestamp) return false;
+    const allocatedAt = Date.parse(allocation.allocationTimestamp);
+    const pending = (allocation.devices?.results ?? []).some((r) => r.bindingConditions !== undefined);
+    return pending && allocatedAt + this.args.bindingTimeoutMs < this.handle.clock().now();
+  }
+
+  /** upstream isPodReadyForBinding: every claim (re-read) is ready; a failure or timeout throws. */
+  private isPodReadyForBinding(s: DynamicResourcesState): boolean {
+    for (const [index, claim] of s.claims.entries()) {
+      const cur = this.draManager.get(claim.metadata?.namespace ?? "", claim.metadata?.name ?? "");
+      if (!cur) throw new Error(`resourceclaim.resource.k8s.io "${claim.metadata?.name ?? ""}" not found`);
+      s.claims[index] = cur;
+      if (!isClaimReadyForBinding(cur)) {
+        if (this.isClaimTimeout(cur)) throw new Error(`claim ${cur.metadata?.name ?? ""} binding timeout`);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** upstream bindClaim: finishes what Reserve started (allocation and reservation). */
+  private async bindClaim(
+    s: DynamicResourcesState,
+    index: number,
+    pod: Pod,
+    _nodeName: string,
+  ): Promise<ResourceClaim> {
+    let claim = clone(s.claims[index] as ResourceClaim);
+    const uid = claim.metadata?.uid ?? "";
+    const allocation = s.informationsForClaim[index]?.allocation ?? null;
+    const client = this.handle.client();
+    let modified = false;
+    try {
+      if (!client.updateResourceClaim || !client.updateResourceClaimStatus) {
+        throw new Error("the cluster client cannot update ResourceClaims");
+      }
+      for (let attempt = 0; ; attempt++) {
+        if (attempt > 0) {
+          const cur = this.handle
+            .listers()
+            .resourceClaims.get(claim.metadata?.namespace ?? "", claim.metadata?.name ?? "");
+          if (!cur)
+            throw new Error(
+              `get updated claim ${kObj(claim)} after conflict: resourceclaims.resource.k8s.io "${claim.metadata?.name ?? ""}" not found`,
+            );
+          claim = clone(cur);
+        }
+        try {
+          if (claim.metadata?.deletionTimestamp)
+            throw new Error(`claim ${kObj(claim)} got deleted in the meantime`);
+          if (allocation) {
+            if (claim.status?.allocation)
+              throw new Error(`claim ${kObj(claim)} got allocated elsewhere in the meantime`);
+            // The finalizer needs a normal update; it may already be there from an earlier attempt.
+            if (!(claim.metadata?.finalizers ?? []).includes(ResourceClaimFinalizer)) {
+              claim.metadata = {
+                ...claim.metadata,
+                finalizers: [...(claim.metadata?.finalizers ?? []), ResourceClaimFinalizer],
+              };
+              try {
+                claim = clone(await client.updateResourceClaim(claim));
+              } catch (e) {
+                throw wrapConflict(e, `add finalizer to claim ${kObj(claim)}: ${message(e)}`);
+              }
+            }
+            claim.status = { ...claim.status, allocation };
+          }
+          const allocationNow = claim.status?.allocation;
+          if (this.bindingConditions && allocationNow && !allocationNow.allocationTimestamp) {
+            claim.status = {
+              ...claim.status,
+              allocation: { ...allocationNow, allocationTimestamp: rfc3339(this.handle.clock().now()) },
+            };
+          }
+          claim.status = {
+            ...claim.status,
+            reservedFor: [
+              ...(claim.status?.reservedFor ?? []),
+              { resource: "pods", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" },
+            ],
+          };
+          try {
+            claim = await client.updateResourceClaimStatus(claim);
+          } catch (e) {
+            throw wrapConflict(
+              e,
+              allocation
+                ? `add allocation and reservation to claim ${kObj(claim)}: ${message(e)}`
+                : `add reservation to claim ${kObj(claim)}: ${message(e)}`,
+            );
+          }
+          modified = true;
+          return claim;
+        } catch (e) {
+          if (!(e instanceof ConflictError) || attempt + 1 >= conflictRetries) throw e;
+        }
+      }
+    } finally {
+      if (modified) this.draManager.assumeClaimAfterAPICall(claim);
+      if (allocation) this.draManager.removeClaimPendingAllocation(uid);
+    }
+  }
+}
+
+/**
+ * upstream computeScore: for each claim (matching its allocation by position), every allocated
+ * subrequest of a prioritized list adds 8 minus the subrequest's index in `firstAvailable`.
+ * Throws when there are fewer allocations than claims.
+ */
+export function computeScore(
+  claims: readonly ResourceClaim[],
+  allocations: readonly AllocationResult[],
+): number {
+  let score = 0;
+  for (const [i, claim] of claims.entries()) {
+    const allocation = allocations[i];
+    if (!allocation) {
+      throw new Error(`number of allocations ${allocations.length} is smaller than number of claims`);
+    }
+    const allocated = new Set(
+      (allocation.devices?.results ?? []).map((r) => r.request).filter((r) => r.includes("/")),
+    );
+    for (const req of claim.spec?.devices?.requests ?? []) {
+      if (req.exactly) continue;
+      for (const [j, sub] of (req.firstAvailable ?? []).entries()) {
+        if (allocated.has(`${req.name}/${sub.name}`)) score += FirstAvailableDeviceRequestMaxSize - j;
+      }
+    }
+  }
+  return score;
+}
+
+/** RFC 3339 in seconds, as metav1.Time serializes. */
+function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * upstream isClaimReadyForBinding: every device with binding conditions has them all True in
+ * the claim's device status. Throws when a binding failure condition is True.
+ */
+export function isClaimReadyForBinding(claim: ResourceClaim): boolean {
+  const allocation = claim.status?.allocation;
+  if (!allocation) return false;
+  for (const r of allocation.devices?.results ?? []) {
+    if ((r.bindingConditions?.length ?? 0) === 0) continue;
+    const status = (claim.status?.devices ?? []).find(
+      (d) => d.device === r.device && d.driver === r.driver && d.pool === r.pool,
+    );
+    if (!status) return false;
+    for (const cond of r.bindingFailureConditions ?? []) {
+      const failed = status.conditions?.find((c) => c.type === cond);
+      if (failed?.status === "True") {
+        throw new Error(
+          `claim ${claim.metadata?.name ?? ""} binding failed: reason=${failed.reason ?? ""}, message=${JSON.stringify(failed.message ?? "")}`,
+        );
+      }
+    }
+    for (const cond of r.bindingConditions ?? []) {
+      if (status.conditions?.find((c) => c.type === cond)?.status !== "True") return false;
+    }
+  }
+  return true;
+}
+
+/** upstream hasBindingConditions: some allocated device has binding conditions. */
+function hasBindingConditions(claims: readonly ResourceClaim[]): boolean {
+  return claims.some((c) =>
+    (c.status?.allocation?.devices?.results ?? []).some((r) => (r.bindingConditions?.length ?? 0) > 0),
+  );
+}
+
+/** A write that failed on a stale resourceVersion: retried with the current claim. */
+class ConflictError extends Error {}
+
+function wrapConflict(e: unknown, msg: string): Error {
+  const conflict =
+    e !== null &&
+    typeof e === "object" &&
+    ("reason" in e || "code" in e) &&
+    ((e as { reason?: unknown }).reason === "Conflict" || (e as { code?: unknown }).code === 409);
+  return conflict ? new ConflictError(msg) : new Error(msg);
 }

@@ -11,12 +11,22 @@ export {
   validateDynamicResourcesArgs,
 } from "./args";
 export { DynamicResources, name } from "./dynamic-resources";
-export { ErrAPIUnsupported, ErrClaimNotFound, ErrReasonNoNewClaimsToDeallocate } from "./reasons";
+export {
+  ErrAPIUnsupported,
+  ErrClaimNotFound,
+  ErrReasonCannotAllocateAllClaims,
+  ErrReasonClaimNotAvailable,
+  ErrReasonDeallocationCompleted,
+  ErrReasonNoNewClaimsToDeallocate,
+  ErrReasonResourceClaimInUse,
+  ErrReasonStillNotSchedulable,
+  ErrReasonTimedOut,
+} from "./reasons";
 
 /** The DynamicResources plugin descriptor (args kind `DynamicResourcesArgs`). */
 export const dynamicResourcesPlugin: PluginDescriptor<DynamicResourcesArgs> =
   definePlugin<DynamicResourcesArgs>({
     name,
-    factory: (args, handle) => new DynamicResources(args, handle.kubernetesVersion()),
+    factory: (args, handle) => new DynamicResources(args, handle, handle.kubernetesVersion()),
     args: dynamicResourcesArgsSpec,
   });

@@ -1,0 +1,152 @@
+// DynamicResources through the assembled scheduler: simulate() with the default profile on a
+// snapshot with a DeviceClass, ResourceSlices of 8 GPUs on 2 nodes, pods with a shared
+// ResourceClaim and pods with a ResourceClaimTemplate (their generated claims in the snapshot, with
+// pod.status.resourceClaimStatuses as the resourceclaim controller would set them).
+import type { ResourceClaim } from "@kubesched/api";
+import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
+import { describe, expect, it } from "vitest";
+import { admit } from "./admission";
+import { loadSnapshotTexts } from "./load";
+import { openSimulation, simulate } from "./simulate";
+
+const config: KubeSchedulerConfiguration = loadConfig(
+  "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
+  { registry: inTreeRegistry },
+);
+
+const node = (name: string) => `apiVersion: v1
+kind: Node
+metadata: { name: ${name}, labels: { kubernetes.io/hostname: ${name} } }
+status: { allocatable: { cpu: "16", memory: 64Gi, pods: "110" } }
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: { name: ${name}-gpus }
+spec:
+  driver: gpu.example.com
+  nodeName: ${name}
+  pool: { name: ${name}, generation: 1, resourceSliceCount: 1 }
+  devices:
+${[0, 1, 2, 3].map((i) => `    - { name: gpu-${i}, attributes: { model: { string: A100 } } }`).join("\n")}
+---
+`;
+
+/** A pod with a claim from the two-gpus template, and the claim the controller generated for it. */
+const trainPod = (name: string) => `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: ${name}-gpus-x7k2p
+  namespace: default
+  uid: claim-${name}
+  annotations: { resource.kubernetes.io/pod-claim-name: gpus }
+  ownerReferences: [{ apiVersion: v1, kind: Pod, name: ${name}, uid: pod-${name}, controller: true, blockOwnerDeletion: true }]
+spec:
+  devices:
+    requests: [{ name: gpus, exactly: { deviceClassName: gpu.example.com, count: 2 } }]
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: ${name}, namespace: default, uid: pod-${name} }
+spec:
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" }, claims: [{ name: gpus }] } }]
+  resourceClaims: [{ name: gpus, resourceClaimTemplateName: two-gpus }]
+status:
+  resourceClaimStatuses: [{ name: gpus, resourceClaimName: ${name}-gpus-x7k2p }]
+---
+`;
+
+/** A pod sharing the claim `shared-gpu` by name. */
+const inferPod = (name: string) => `apiVersion: v1
+kind: Pod
+metadata: { name: ${name}, namespace: default, uid: pod-${name} }
+spec:
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" }, claims: [{ name: gpu }] } }]
+  resourceClaims: [{ name: gpu, resourceClaimName: shared-gpu }]
+---
+`;
+
+const snapshot = `apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: { name: gpu.example.com }
+spec:
+  selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: { name: two-gpus, namespace: default }
+spec:
+  spec:
+    devices:
+      requests: [{ name: gpus, exactly: { deviceClassName: gpu.example.com, count: 2 } }]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: { name: shared-gpu, namespace: default, uid: claim-shared }
+spec:
+  devices:
+    requests: [{ name: gpu, exactly: { deviceClassName: gpu.example.com } }]
+---
+${node("node-a")}${node("node-b")}${trainPod("train-0")}${trainPod("train-1")}${trainPod("train-2")}${inferPod("infer-0")}${inferPod("infer-1")}${trainPod("train-3")}`;
+
+const objects = () => loadSnapshotTexts([{ name: "gpus.yaml", text: snapshot }]).objects;
+
+describe("DynamicResources in simulate", () => {
+  it("allocates GPUs to template and shared claims; the pod that needs more than is left gets upstream's FitError", async () => {
+    const r = await simulate({
+      config,
+      registry: inTreeRegistry,
+      objects: objects(),
+      logger: recordingLogger(),
+    });
+    const byName = Object.fromEntries(r.pods.map((p) => [p.name, p]));
+    for (const n of ["train-0", "train-1", "train-2", "infer-0", "infer-1"]) {
+      expect(byName[n]?.outcome, n).toBe("Scheduled");
+    }
+    // The shared claim's allocation pins the second pod to the first one's node.
+    expect(byName["infer-1"]?.node).toBe(byName["infer-0"]?.node);
+    expect(byName["train-3"]).toMatchObject({
+      outcome: "Unschedulable",
+      message:
+        "0/2 nodes are available: 2 cannot allocate all claims. still not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    });
+  });
+
+  it("writes each allocation and reservedFor to the claims; no device is allocated twice", async () => {
+    const { session, pending } = await openSimulation(
+      { config, registry: inTreeRegistry, logger: recordingLogger() },
+      admit(objects()),
+    );
+    for (const p of pending) session.addPending(p);
+    await session.drain();
+    session.sched.close();
+    const claims = session.cluster.resourceClaims.list() as ResourceClaim[];
+    const devices = claims.flatMap((c) =>
+      (c.status?.allocation?.devices?.results ?? []).map((d) => `${d.driver}/${d.pool}/${d.device}`),
+    );
+    expect(devices).toHaveLength(7);
+    expect(new Set(devices).size).toBe(7);
+    const byName = Object.fromEntries(claims.map((c) => [c.metadata?.name ?? "", c]));
+    const shared = byName["shared-gpu"];
+    expect(shared?.metadata?.finalizers).toEqual(["resource.kubernetes.io/delete-protection"]);
+    expect(shared?.status?.reservedFor?.map((r) => r.name).sort()).toEqual(["infer-0", "infer-1"]);
+    const node = session.cluster.pods.get("default", "infer-0")?.spec?.nodeName;
+    expect(shared?.status?.allocation?.nodeSelector).toEqual({
+      nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [node] }] }],
+    });
+    for (const n of ["train-0", "train-1", "train-2"]) {
+      const c = byName[`${n}-gpus-x7k2p`];
+      const pool = session.cluster.pods.get("default", n)?.spec?.nodeName;
+      expect(c?.status?.reservedFor, n).toEqual([{ resource: "pods", name: n, uid: `pod-${n}` }]);
+      expect(
+        c?.status?.allocation?.devices?.results?.map((d) => ({ request: d.request, pool: d.pool })),
+        n,
+      ).toEqual([
+        { request: "gpus", pool },
+        { request: "gpus", pool },
+      ]);
+    }
+    expect(byName["train-3-gpus-x7k2p"]?.status?.allocation).toBeUndefined();
+  });
+});
