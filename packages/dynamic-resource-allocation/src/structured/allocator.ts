@@ -694,12 +694,9 @@ class AllocationRun {
         { signal: this.#signal },
       );
       if (error !== null) {
-        throw new Error(
-          `${owner}: selector #${i} on device ${candidate.id}: CEL runtime error: ${error.message}`,
-          {
-            cause: error,
-          },
-        );
+        throw new Error(`${owner}: selector #${i}: CEL runtime error: ${error.message}`, {
+          cause: error,
+        });
       }
       if (!matches) return false;
     }

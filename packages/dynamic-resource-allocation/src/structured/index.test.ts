@@ -168,7 +168,7 @@ describe("structured allocator (public subpath)", () => {
       { cel: { expression: 'device.attributes["other"].model == "x"' } },
     ];
     expect(() => allocator().allocate(nodeA, [bad])).toThrow(
-      "claim ml/y: selector #0 on device gpu.example.com/gpu-a/gpu-0: CEL runtime error: no such key: model",
+      "claim ml/y: selector #0: CEL runtime error: no such key: model",
     );
     const duplicate = gpuSlices("gpu-a");
     duplicate[1]!.spec.devices!.push({ name: "gpu-0" });

@@ -291,7 +291,7 @@ const cases: Record<string, TestPluginCase> = {
         [nodeName]: {
           status: {
             code: "Error",
-            message: `claim default/my-pod-my-resource: selector #0 on device some-driver/worker/instance-1: CEL runtime error: no such key: ${attrName}`,
+            message: `claim default/my-pod-my-resource: selector #0: CEL runtime error: no such key: ${attrName}`,
           },
         },
       },
@@ -307,7 +307,7 @@ const cases: Record<string, TestPluginCase> = {
         [nodeName]: {
           status: {
             code: "Error",
-            message: `class my-resource-class: selector #0 on device some-driver/worker/instance-1: CEL runtime error: no such key: ${attrName}`,
+            message: `class my-resource-class: selector #0: CEL runtime error: no such key: ${attrName}`,
           },
         },
       },
@@ -325,7 +325,7 @@ const cases: Record<string, TestPluginCase> = {
       filter: {
         [nodeName]: {
           status: {
-            message: `claim default/my-pod-my-resource: selector #0 on device some-driver/worker/instance-1: CEL runtime error: no such key: ${attrName}`,
+            message: `claim default/my-pod-my-resource: selector #0: CEL runtime error: no such key: ${attrName}`,
           },
         },
       },
