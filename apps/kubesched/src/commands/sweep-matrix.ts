@@ -36,27 +36,34 @@ export const sweepMatrixKind = "SweepMatrix";
 /** How many cells a matrix may have unless `--max-cells` says more. */
 export const defaultMaxCells = 1000;
 
+/** A node pool's name (SweepMatrix and NodePools files). */
+export function poolNameField(description: string) {
+  return argRules(Type.String({ minLength: 1, description }), { message: "can not be empty" });
+}
+
+/** A node pool's Node template (SweepMatrix and NodePools files); `more` completes the description. */
+export function poolNodeField(more: string) {
+  return Type.Unsafe<Record<string, unknown>>({
+    type: "object",
+    description: `A core/v1 Node, the template of the pool's nodes: labels, taints, allocatable (status.allocatable) and capacity.${more}`,
+  });
+}
+
+/** The field errors of a pool's Node template that the loader does not report: its kind. */
+export function poolNodeErrors(path: string, node: Record<string, unknown> | undefined): FieldError[] {
+  const kind = node?.kind;
+  return kind !== undefined && kind !== "Node"
+    ? [fieldErrors.notSupported(`${path}.kind`, kind, ["Node"])]
+    : [];
+}
+
 const pool = Type.Object({
-  name: argRules(
-    Type.String({
-      minLength: 1,
-      description: "The pool's name in the report; its nodes are NAME-1 … NAME-COUNT.",
-    }),
-    {
-      message: "can not be empty",
-    },
-  ),
+  name: poolNameField("The pool's name in the report; its nodes are NAME-1 … NAME-COUNT."),
   count: Type.Integer({
     minimum: 0,
     description: "How many nodes the pool adds (0: the snapshot as it is).",
   }),
-  node: Type.Optional(
-    Type.Unsafe<Record<string, unknown>>({
-      type: "object",
-      description:
-        "A core/v1 Node, the template of the pool's nodes: labels, taints, allocatable (status.allocatable) and capacity. Required when count is above 0.",
-    }),
-  ),
+  node: Type.Optional(poolNodeField(" Required when count is above 0.")),
 });
 
 const capacity = Type.Object({
@@ -178,9 +185,7 @@ function crossFieldErrors(m: SweepMatrix): FieldError[] {
     if (p.count > 0 && p.node === undefined) {
       errors.push(fieldErrors.required(`pools[${i}].node`, "a pool that adds nodes needs a Node template"));
     }
-    const kind = p.node?.kind;
-    if (kind !== undefined && kind !== "Node")
-      errors.push(fieldErrors.notSupported(`pools[${i}].node.kind`, kind, ["Node"]));
+    errors.push(...poolNodeErrors(`pools[${i}].node`, p.node));
   });
   return errors;
 }
@@ -259,7 +264,11 @@ export function sweepCells(m: SweepMatrix): SweepCell[] {
 }
 
 /** The pool's nodes as a snapshot text the loader reads after the snapshot (LoadOptions.additionalInputs). */
-export function poolInput(file: string, index: number, p: SweepPool): { name: string; text: string } | null {
+export function poolInput(
+  file: string,
+  index: number,
+  p: Pick<SweepPool, "name" | "count" | "node">,
+): { name: string; text: string } | null {
   if (p.count === 0 || p.node === undefined) return null;
   const template = p.node as { metadata?: { labels?: Record<string, string> } };
   const items = [];
