@@ -41,19 +41,20 @@ export function renderPlanTable(report: PlanReport): string {
       ? `exact search, smallest by ${r.spec.optimize === "cost" ? "price" : "node count"}`
       : `${r.spec.expander} expander, not searched for the smallest`;
   if (s.found) {
-    lines.push(
-      `Plan (${how}): add ${s.nodes} node(s)${s.cost !== null ? `, cost ${s.cost}` : ""}`,
-      pad([
-        ["POOL", "ADD", "PRICE", "NODES"],
-        ...s.additions.map((a) => [
-          a.pool,
-          String(a.count),
-          a.price === null ? "-" : String(a.price),
-          a.nodes.join(", "),
+    lines.push(`Plan (${how}): add ${s.nodes} node(s)${s.cost !== null ? `, cost ${s.cost}` : ""}`);
+    if (s.additions.length > 0)
+      lines.push(
+        pad([
+          ["POOL", "ADD", "PRICE", "NODES"],
+          ...s.additions.map((a) => [
+            a.pool,
+            String(a.count),
+            a.price === null ? "-" : String(a.price),
+            a.nodes.join(", "),
+          ]),
         ]),
-      ]),
-    );
-    if (s.additions.length === 0) lines.push("(nothing to add: every pod schedules on the snapshot's nodes)");
+      );
+    else lines.push("(nothing to add: the pods a pool could host schedule on the snapshot's nodes)");
   } else {
     lines.push(`No plan (${how}): ${s.message}`);
   }
