@@ -178,7 +178,7 @@ pools:
     expect(report.status).toMatchObject({ found: false, minimal: false, additions: [], excluded: [] });
     expect(report.status.message).toBe("no addition within the pools' maxCount schedules every pod");
     // The proof shows every pool at its maxCount: one pod still pending.
-    expect(report.status.pods.map((p) => p.node).sort()).toEqual(["n1", "one-new-1", null]);
+    expect(report.status.pods.map((p) => p.node).sort()).toEqual(["n1", null, "one-new-1"]);
   });
 });
 
