@@ -303,6 +303,10 @@ class VectorHeap {
   }
 }
 
+function roundPrice(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
 /** Plans the addition; see the file's header for the search. */
 export async function plan(opts: PlanOptions): Promise<PlanReport> {
   const { pools } = opts;
@@ -335,21 +339,24 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
   const required = pending.filter((p) => !excludedKeys.has(podKey(p)));
   const hostedBy = (pod: string, pool: string) => !hostable.get(pod)?.some((r) => r.pool === pool);
 
-  // The capacity bound: what the required pods request, less the snapshot's free capacity.
+  // The capacity bound, per resource the pods request (extended ones too): their requests less the
+  // snapshot's free capacity (for resources other than cpu, memory and pods, the whole allocatable:
+  // an over-estimate of what is free keeps the bound a necessary condition).
   const need = new Map<string, number>();
   for (const p of required) for (const [r, v] of amounts(p)) need.set(r, (need.get(r) ?? 0) + v);
+  const requested = [...need.keys()];
   for (const n of cf.baseline.nodes) {
     const alloc = resourceListToAmounts(n.allocatable);
     const used = resourceListToAmounts(n.before.requested);
-    alloc.set(ResourcePods, alloc.get(ResourcePods) ?? 0);
-    for (const r of boundResources) {
-      const free = (alloc.get(r) ?? 0) - (r === ResourcePods ? n.before.pods : (used.get(r) ?? 0));
-      need.set(r, (need.get(r) ?? 0) - Math.max(0, free));
+    used.set(ResourcePods, n.before.pods);
+    for (const r of requested) {
+      const held = boundResources.includes(r as (typeof boundResources)[number]) ? (used.get(r) ?? 0) : 0;
+      need.set(r, (need.get(r) ?? 0) - Math.max(0, (alloc.get(r) ?? 0) - held));
     }
   }
   const perNode = pools.map(poolCapacity);
   const fitsBound = (v: readonly number[]) =>
-    boundResources.every(
+    requested.every(
       (r) => (need.get(r) ?? 0) <= v.reduce((s, c, i) => s + c * Math.max(0, perNode[i]?.get(r) ?? 0), 0),
     );
 
@@ -365,7 +372,9 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
 
   let answer: number[] | null = null;
   const minCounts = pools.map((p) => p.minCount);
-  const price = (v: readonly number[]) => v.reduce((s, c, i) => s + c * (pools[i]?.price ?? 0), 0);
+  // Rounded: prices are decimals (0.2 × 3 is not 0.6 in binary floating point).
+  const price = (v: readonly number[]) =>
+    roundPrice(v.reduce((s, c, i) => s + c * (pools[i]?.price ?? 0), 0));
   const count = (v: readonly number[]) => v.reduce((s, c) => s + c, 0);
   let message: string;
   if (expander === null) {
@@ -503,7 +512,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
           pool: p.name,
           count: shown[i] ?? 0,
           nodes: addedNodeNames(p.name, shown[i] ?? 0),
-          price: p.price === undefined ? null : (shown[i] ?? 0) * p.price,
+          price: p.price === undefined ? null : roundPrice((shown[i] ?? 0) * p.price),
         }))
         .filter((a) => a.count > 0),
       nodes: count(shown),
