@@ -11,11 +11,12 @@ import {
   planExpanders,
   planReportSchema,
 } from "@kubesched/cluster";
+import { renderReport } from "@kubesched/report";
 import { defineCommand } from "../cli";
 import { boolFlag, choiceFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, printErrors, reloadConfigFlag, resolvePath } from "./inputs";
 import { type NodePools, NodePoolsError, planPools, poolProbeInputs, readNodePools } from "./node-pools";
-import { formatted, writeOutput } from "./outputs";
+import { formatted, writeFile, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
   configFlag,
@@ -129,6 +130,12 @@ export const planCommand = defineCommand({
     }),
     outputFlag,
     outFlag("the report"),
+    valueFlag({
+      name: "report",
+      value: "FILE",
+      description:
+        "Also write the plan as a self-contained HTML page to FILE: nodes added per pool, cost, utilisation before and after (inline SVG plots), every pod's node in the proof (the same PlanReport as -o json).",
+    }),
     boolFlag({ name: "schema", description: "Print the JSON Schema of the PlanReport output and exit." }),
   ],
   async run(ctx) {
@@ -198,6 +205,11 @@ export const planCommand = defineCommand({
     }
     const text = formatted(ctx.flags.output, report, () => renderPlanTable(report));
     if (!writeOutput(ctx, ctx.flags.out, text)) return 1;
+    const html = ctx.flags.report;
+    if (html !== undefined) {
+      const subtitle = `kubesched plan on ${loaded.source} with the pools of ${poolsFile}`;
+      if (!writeFile(ctx, html, renderReport({ plan: report, subtitle }))) return 1;
+    }
     return report.status.found ? 0 : 1;
   },
 });
