@@ -17,17 +17,16 @@
 import { readFileSync } from "node:fs";
 import { type Node, type Pod, podKey, tolerationsTolerateTaint } from "@kubesched/api";
 import { daemonSetPodsOf, type LoadResult, type PlanPool, poolDaemonSetConflicts } from "@kubesched/cluster";
-import {
-  defineV1Object,
-  type FieldError,
-  fieldErrors,
-  formatFieldError,
-  type StaticDecode,
-  Type,
-} from "@kubesched/framework";
-import { parse } from "yaml";
+import { defineV1Object, type FieldError, fieldErrors, type StaticDecode, Type } from "@kubesched/framework";
 import { fileErrorReason } from "./inputs";
-import { poolInput, poolNameField, poolNodeErrors, poolNodeField, sweepApiVersion } from "./sweep-matrix";
+import {
+  decodeV1alpha1File,
+  poolInput,
+  poolNameField,
+  poolNodeErrors,
+  poolNodeField,
+  sweepApiVersion,
+} from "./sweep-matrix";
 
 export const nodePoolsKind = "NodePools";
 
@@ -71,23 +70,8 @@ export class NodePoolsError extends Error {
 
 /** Parses and checks a pools file's text (strict: unknown fields are errors). */
 export function parseNodePools(text: string, file: string): NodePools {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (e) {
-    throw new NodePoolsError([`${file}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`]);
-  }
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
-    throw new NodePoolsError([`${file}: must be a ${nodePoolsKind} object (apiVersion: ${sweepApiVersion})`]);
-  const raw = doc as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  if (raw.apiVersion !== sweepApiVersion)
-    errors.push(fieldErrors.notSupported("apiVersion", raw.apiVersion, [sweepApiVersion]));
-  if (raw.kind !== nodePoolsKind) errors.push(fieldErrors.notSupported("kind", raw.kind, [nodePoolsKind]));
-  const pools = nodePools.withDefaults(nodePools.decode(raw, "", errors));
-  const rules = nodePools.validate(pools, "");
-  errors.push(...rules);
-  if (rules.length === 0)
+  const decoded = decodeV1alpha1File(text, file, nodePoolsKind, nodePools, (pools) => {
+    const errors: FieldError[] = [];
     pools.pools.forEach((p, i) => {
       if (pools.pools.findIndex((q) => q.name === p.name) !== i)
         errors.push(fieldErrors.duplicate(`pools[${i}].name`, p.name));
@@ -95,8 +79,10 @@ export function parseNodePools(text: string, file: string): NodePools {
         errors.push(fieldErrors.invalid(`pools[${i}].minCount`, p.minCount, "must be at most maxCount"));
       errors.push(...poolNodeErrors(`pools[${i}].node`, p.node));
     });
-  if (errors.length > 0) throw new NodePoolsError(errors.map((e) => `${file}: ${formatFieldError(e)}`));
-  return pools;
+    return errors;
+  });
+  if ("errors" in decoded) throw new NodePoolsError(decoded.errors);
+  return decoded.value;
 }
 
 /** Reads and checks the pools file at `path`; messages name it `file`. */

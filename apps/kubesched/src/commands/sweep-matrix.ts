@@ -25,7 +25,9 @@ import {
   fieldErrors,
   formatFieldError,
   type StaticDecode,
+  type TSchema,
   Type,
+  type V1ObjectSpec,
 } from "@kubesched/framework";
 import { parse } from "yaml";
 import { fileErrorReason } from "./inputs";
@@ -190,36 +192,47 @@ function crossFieldErrors(m: SweepMatrix): FieldError[] {
   return errors;
 }
 
-/** Parses and checks a matrix file's text (strict: unknown fields are errors). */
-export function parseSweepMatrix(text: string, file: string, dir: string): SweepMatrixFile {
+/**
+ * A kubesched.io/v1alpha1 file's text (`kind`) decoded strictly with `spec`, defaulted and
+ * checked, `crossField` run once the field rules pass: the value, or every problem as
+ * `FILE: PATH: WHAT` (the SweepMatrix and NodePools files).
+ */
+export function decodeV1alpha1File<S extends TSchema>(
+  text: string,
+  file: string,
+  kind: string,
+  spec: V1ObjectSpec<S>,
+  crossField: (value: StaticDecode<S>) => FieldError[],
+): { value: StaticDecode<S> } | { errors: string[] } {
   let doc: unknown;
   try {
     doc = parse(text);
   } catch (e) {
-    throw new SweepMatrixError([`${file}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`]);
+    return { errors: [`${file}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`] };
   }
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new SweepMatrixError([
-      `${file}: must be a ${sweepMatrixKind} object (apiVersion: ${sweepApiVersion})`,
-    ]);
-  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+    return { errors: [`${file}: must be a ${kind} object (apiVersion: ${sweepApiVersion})`] };
   const raw = doc as Record<string, unknown>;
   const errors: FieldError[] = [];
   if (raw.apiVersion !== sweepApiVersion)
     errors.push(fieldErrors.notSupported("apiVersion", raw.apiVersion, [sweepApiVersion]));
-  if (raw.kind !== sweepMatrixKind)
-    errors.push(fieldErrors.notSupported("kind", raw.kind, [sweepMatrixKind]));
+  if (raw.kind !== kind) errors.push(fieldErrors.notSupported("kind", raw.kind, [kind]));
   // Decoding leaves out what it reported; the rest is defaulted and checked too, so that one run
   // reports every problem.
-  const matrix = sweepMatrix.withDefaults(sweepMatrix.decode(raw, "", errors));
-  const rules = sweepMatrix.validate(matrix, "");
+  const value = spec.withDefaults(spec.decode(raw, "", errors));
+  const rules = spec.validate(value, "");
   errors.push(...rules);
-  if (rules.length === 0) errors.push(...crossFieldErrors(matrix));
-  if (errors.length === 0) {
-    const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-    return { file, dir, hash, matrix };
-  }
-  throw new SweepMatrixError(errors.map((e) => `${file}: ${formatFieldError(e)}`));
+  if (rules.length === 0) errors.push(...crossField(value));
+  if (errors.length === 0) return { value };
+  return { errors: errors.map((e) => `${file}: ${formatFieldError(e)}`) };
+}
+
+/** Parses and checks a matrix file's text (strict: unknown fields are errors). */
+export function parseSweepMatrix(text: string, file: string, dir: string): SweepMatrixFile {
+  const decoded = decodeV1alpha1File(text, file, sweepMatrixKind, sweepMatrix, crossFieldErrors);
+  if ("errors" in decoded) throw new SweepMatrixError(decoded.errors);
+  const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  return { file, dir, hash, matrix: decoded.value };
 }
 
 /** Reads and checks the matrix file at `path` (absolute); messages name it `file`. */
