@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     const cluster = join(tmp, "scheduling-basic.json");
     writeSchedulingBasicSnapshot(cluster, o);
     for (const row of rows) {
-      const r = await runCliRow(row, cluster, o, tmp);
+      const r = await runCliRow(row, cluster, o, tmp, scale);
       rowResults.push(r);
       console.log(
         `  ${r.name}: ${r.wallSeconds.toFixed(1)} s, ${r.peakRssMB.toFixed(0)} MB, output ${r.outputBytes} bytes, ${r.verified ? "verified" : `NOT verified: ${r.problems.join("; ")}`}`,
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
   if (rowResults.length > 0) {
     console.log();
     console.log(
-      "CLI rows: the command as a child process on SchedulingBasic/5000Nodes_10000Pods' cluster (+ one 9-CPU pod)",
+      "CLI rows: the command as a child process on SchedulingBasic/5000Nodes_10000Pods' cluster (+ one 9-CPU pod); cli/plan on its own (lib/plan-cluster.ts)",
     );
     console.log();
     console.log(formatCliRows(rowResults));

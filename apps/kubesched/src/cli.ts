@@ -12,6 +12,7 @@ import { createLogger } from "@kubesched/scheduler";
 import { capacityCommand } from "./commands/capacity";
 import { configCommand } from "./commands/config";
 import { diffCommand } from "./commands/diff";
+import { planCommand } from "./commands/plan";
 import { pluginsCommand } from "./commands/plugins";
 import { runCommand } from "./commands/run";
 import { optionsFlag, pluginFlag } from "./commands/shared-flags";
@@ -120,6 +121,7 @@ export const rootCommand: CommandSpec = {
     whyCommand,
     diffCommand,
     sweepCommand,
+    planCommand,
     snapshotCommand,
     runCommand,
     pluginsCommand,

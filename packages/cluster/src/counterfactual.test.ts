@@ -284,4 +284,30 @@ ${n("n1")}${p("low", "nodeName: n1, ")}${p("want", "")}`,
     expect(moved.pods.get("default/want")?.node).toBe("n1");
     expect(moved.pods.get("default/run")?.outcome).toBe("Unschedulable");
   });
+
+  it("adds pods: running on an added node when they name it (its DaemonSet pods), pending otherwise", async () => {
+    const cf = await open(n("n1") + p("run", "nodeName: n1, ") + p("want", ""));
+    const daemon: Pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "ds-n1-new-1", namespace: "default" },
+      spec: {
+        nodeName: "n1-new-1",
+        containers: [{ name: "c", image: "x", resources: { requests: { cpu: "1" } } }],
+      },
+    };
+    const later: Pod = {
+      ...daemon,
+      metadata: { name: "later", namespace: "default" },
+      spec: { containers: [] },
+    };
+    const o = await cf.run([
+      { kind: "AddNodes", like: "n1", count: 1 },
+      { kind: "AddPods", pods: [daemon, later] },
+    ]);
+    // The DaemonSet pod holds 1 of the new node's 2 cpus: want (2 cpus) still fits nowhere.
+    expect(o.pods.get("default/want")?.outcome).toBe("Unschedulable");
+    expect(o.pods.get("default/later")).toMatchObject({ outcome: "Scheduled", node: "n1-new-1" });
+    expect(o.result.nodes.find((x) => x.name === "n1-new-1")?.before.pods).toBe(1);
+  });
 });

@@ -43,6 +43,11 @@ export type ClusterChange =
    * its labels, taints and allocatable, not a cordon; named `<name>-new-<i>` (hostname label too).
    */
   | { kind: "AddNodes"; like: string | Node; count: number }
+  /**
+   * Adds pods as given: running when `spec.nodeName` is set (an added node's DaemonSet pods, as
+   * cluster-autoscaler counts them on a template node), else pending after every other pod.
+   */
+  | { kind: "AddPods"; pods: Pod[] }
   /** Evicts running pods; their controllers re-create them pending, after every other pod. */
   | { kind: "MovePods"; pods: string[] }
   /** Deletes pods. */
@@ -58,6 +63,7 @@ export function changeSize(c: ClusterChange): number {
       return Object.keys(c.requests).length;
     case "AddNodes":
       return c.count;
+    case "AddPods":
     case "MovePods":
     case "RemovePods":
       return c.pods.length;
@@ -219,6 +225,9 @@ function applyChange(objects: SourcedObject[], c: ClusterChange): SourcedObject[
         });
       return objects;
     }
+    case "AddPods":
+      for (const pod of c.pods) objects.push({ kind: "Pod", obj: pod, origin: "an added pod" });
+      return objects;
     case "MovePods":
     case "RemovePods": {
       const moved: SourcedObject[] = [];

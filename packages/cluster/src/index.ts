@@ -8,6 +8,8 @@ export * from "./fragmentation";
 export * from "./in-memory-cluster";
 export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
+export * from "./plan";
+export * from "./plan-report-schema";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
 export { type RecordedServerVersion, serverVersionAnnotation, snapshotList } from "./server-version";
 export * from "./simulate";

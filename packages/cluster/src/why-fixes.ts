@@ -606,6 +606,8 @@ function describe(c: ClusterChange, raw: Pod): string {
       return `label node ${c.node} ${c.key}=${c.value}`;
     case "AddNodes":
       return `add ${c.count} node${c.count === 1 ? "" : "s"} shaped like ${typeof c.like === "string" ? c.like : (c.like.metadata?.name ?? "")}`;
+    case "AddPods":
+      return `add ${c.pods.map(podKey).join(", ")}`;
     case "MovePods":
       return `move ${c.pods.join(", ")} to other nodes`;
     case "RemovePods":
@@ -683,6 +685,8 @@ function commands(c: ClusterChange, raw: Pod, podFromManifest: boolean): string[
         `add node${c.count === 1 ? "" : "s"} ${names.join(", ")} with the labels, taints and allocatable of ${like} (its node pool)`,
       ];
     }
+    case "AddPods":
+      return c.pods.map((p) => `kubectl apply -f ${p.metadata?.name ?? ""}.yaml  # pod ${podKey(p)}`);
     case "MovePods":
       return c.pods.map((p) => `kubectl delete pod ${podRef(p)}  # its controller re-creates it`);
     case "RemovePods":

@@ -2,6 +2,7 @@ export type {
   DiffSection,
   FilterRow,
   NodeRow,
+  PlanSection,
   PodExplain,
   PodRow,
   ReasonCount,

@@ -4,7 +4,14 @@
 // score rows (nodes of one shape in a homogeneous cluster) are stored once with the nodes that
 // share them.
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
-import type { NodeResult, PodResult, SimulationDiff, SimulationResult, WhyReport } from "@kubesched/cluster";
+import type {
+  NodeResult,
+  PlanReport,
+  PodResult,
+  SimulationDiff,
+  SimulationResult,
+  WhyReport,
+} from "@kubesched/cluster";
 import { formatFilterDetail } from "@kubesched/runtime";
 
 /** One resource of a node: allocatable, requested before and after, as shown and as numbers. */
@@ -110,7 +117,13 @@ export interface WhySection {
 }
 
 /** Every section the page knows how to render; each has a client renderer of the same kind. */
-export type ReportSection = SimulationSection | DiffSection | WhySection;
+/** `kubesched plan --report`: the PlanReport as plan printed it (the page computes nothing new). */
+export interface PlanSection {
+  kind: "plan";
+  report: PlanReport;
+}
+
+export type ReportSection = SimulationSection | DiffSection | WhySection | PlanSection;
 
 export interface ReportModel {
   title: string;

@@ -1,12 +1,12 @@
 // One self-contained HTML file: inline CSS, the model as one inline JSON blob, and the script
 // that renders it. Nothing is fetched: the file can be opened offline or attached to a ticket.
-import type { SimulationDiff, SimulationResult, WhyReport } from "@kubesched/cluster";
+import type { PlanReport, SimulationDiff, SimulationResult, WhyReport } from "@kubesched/cluster";
 import { clientScript } from "./client-script.generated";
 import { diffSection, type ReportModel, type ReportSection, simulationSection, whySection } from "./model";
 import { styles } from "./styles";
 
 interface ReportText {
-  /** The page title; default "kubesched simulation report" (or "kubesched diff report", "kubesched why NS/NAME"). */
+  /** The page title; default "kubesched simulation report" (or "kubesched diff report", "kubesched why NS/NAME", "kubesched plan report"). */
   title?: string;
   /** A line under the title, e.g. the command and inputs that produced the simulation. */
   subtitle?: string;
@@ -20,23 +20,39 @@ export type ReportInput = ReportText &
         simulation: SimulationResult;
         diff?: never;
         why?: never;
+        plan?: never;
       }
     | {
         /** `kubesched diff`'s result: summaries side by side and each pod's two placements. */
         diff: SimulationDiff;
         simulation?: never;
         why?: never;
+        plan?: never;
       }
     | {
         /** `kubesched why`'s report: one pod's reasons per node, preemption, fixes. */
         why: WhyReport;
         simulation?: never;
         diff?: never;
+        plan?: never;
+      }
+    | {
+        /** `kubesched plan`'s report: the nodes added per pool, utilisation before/after, cost, the proof. */
+        plan: PlanReport;
+        simulation?: never;
+        diff?: never;
+        why?: never;
       }
   );
 
 /** The page's model: the sections in order. */
 export function reportModel(input: ReportInput): ReportModel {
+  if (input.plan) {
+    return {
+      title: input.title ?? "kubesched plan report",
+      sections: [{ kind: "plan", report: input.plan }],
+    };
+  }
   if (input.why) {
     const { namespace, name } = input.why.pod;
     return { title: input.title ?? `kubesched why ${namespace}/${name}`, sections: [whySection(input.why)] };

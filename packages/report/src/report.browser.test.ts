@@ -5,9 +5,11 @@
 // 5000-node cluster loads. In CI (CI set) a missing browser fails the suite; on a developer
 // machine without Chromium it is skipped with a message.
 //
-// UPDATE_SCREENSHOTS=1 npx vitest run packages/report  rewrites docs/*.png from these pages.
+// UPDATE_SCREENSHOTS=1 npx vitest run packages/report  rewrites docs/*.png from these pages
+// (plan.png from the page `kubesched plan --report` writes for examples/plan).
 // (The DOM types are for the callbacks page.evaluate runs in the page.)
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,6 +17,7 @@ import {
   diff,
   loadSnapshotFiles,
   loadSnapshotTexts,
+  type PlanReport,
   type SimulationResult,
   simulate,
   type WhyReport,
@@ -234,6 +237,65 @@ describe.skipIf(!executablePath && !process.env.CI)(
       expect(await page.locator("#diff-pods-table tbody tr").count()).toBe(d.pods.length);
       await page.fill("#diff-pod-filter", "web-1");
       expect(await page.locator("#diff-pods-table tbody tr").count()).toBe(1);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("kubesched plan --report: the page the CLI writes for examples/plan — nodes per pool, cost, utilisation (inline SVG), the proof", async () => {
+      // The CLI as a user runs it (the checkout's bin): its PlanReport (-o json) and its HTML page.
+      const html = join(tmp, "plan-cli.html");
+      const json = execFileSync(
+        process.execPath,
+        [
+          "apps/kubesched/bin/kubesched.js",
+          "plan",
+          "--cluster",
+          "examples/plan/cluster.yaml",
+          "--pools",
+          "examples/plan/pools.yaml",
+          "-o",
+          "json",
+          "--report",
+          html,
+        ],
+        { cwd: root, encoding: "utf8" },
+      );
+      const r = JSON.parse(json) as PlanReport;
+      const { page, errors } = await open("plan.html", readFileSync(html, "utf8"));
+      expect(await page.title()).toBe("kubesched plan report");
+      expect(await text(page, "#plan-summary")).toBe(
+        "found add 3 node(s), cost 2.6 — exact search, smallest by node count.",
+      );
+      // One bar row per pool with what plan added, of its maxCount.
+      const rows = page.locator("#plan-nodes-chart g.bar-row");
+      expect(await rows.count()).toBe(3);
+      expect(await page.locator("#plan-nodes-chart text.value").allTextContents()).toEqual([
+        "1 of 6",
+        "0 of 6",
+        "2 of 3",
+      ]);
+      expect(await page.locator("#plan-cost-chart text.value").allTextContents()).toEqual(["0.2", "2.4"]);
+      const u = r.status.utilisation;
+      expect(await page.locator("#plan-utilisation-chart text.value").allTextContents()).toEqual(
+        [u.before.cpu, u.after.cpu, u.before.memory, u.after.memory].map((f) => `${(f * 100).toFixed(1)}%`),
+      );
+      // The bars are drawn to scale: cpu after is u.after.cpu of the 360-pixel track.
+      const after = page.locator('#plan-utilisation-chart g.bar-row[data-label="cpu after"] rect.after');
+      expect(Number(await after.getAttribute("width"))).toBeCloseTo(u.after.cpu * 360, 3);
+      expect(await text(page, "#plan-proof-summary")).toBe(
+        "13/14 pending pod(s) scheduled by the follow-up simulate.",
+      );
+      expect(await page.locator("#plan-pods-table tbody tr").count()).toBe(14);
+      expect(await page.locator("#plan-excluded-table tbody tr").count()).toBe(3);
+      await page.fill("#plan-pods-search", "gpu-new");
+      expect(await page.locator("#plan-pods-table tbody tr").count()).toBe(2);
+      await page.fill("#plan-pods-search", "");
+      if (updateScreenshots) {
+        // The whole page in one viewport: a full-page capture draws the sticky nav mid-page.
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        await page.setViewportSize({ width: 1400, height });
+        await page.screenshot({ path: join(docs, "plan.png") });
+      }
       expect(errors).toEqual([]);
       await page.close();
     });

@@ -72,4 +72,11 @@ td.rejections .plugin { font-weight: 600; }
 td.rejections .detail { margin-left: 16px; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
 code.cmd { display: block; font-size: 12px; white-space: pre-wrap; background: var(--soft); border-radius: 4px; padding: 1px 6px; margin: 2px 0; }
 .fail-note { color: #9a6700; }
+svg.chart { display: block; margin: 8px 0; font-size: 12px; }
+svg.chart .label, svg.chart .value { fill: var(--fg); }
+svg.chart .track { fill: var(--soft); stroke: var(--line); }
+svg.chart .added, svg.chart .after { fill: var(--added); }
+svg.chart .room { fill: none; }
+svg.chart .before { fill: var(--before); }
+svg.chart .cost { fill: var(--freed); }
 `;

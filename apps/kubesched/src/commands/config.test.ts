@@ -233,7 +233,7 @@ describe("kubesched", () => {
       'error: unknown flag --strict\nRun "kubesched config validate --help" for usage.\n',
     );
     expect((await run("snapshot", "--cluster", "x.yaml")).stderr).toBe(
-      'error: unknown flag --cluster for "kubesched snapshot" (a flag of: simulate, capacity, why, diff)\nRun "kubesched snapshot --help" for usage.\n',
+      'error: unknown flag --cluster for "kubesched snapshot" (a flag of: simulate, capacity, why, diff, plan)\nRun "kubesched snapshot --help" for usage.\n',
     );
   });
 

@@ -1,7 +1,7 @@
 // The inputs of commands: cluster snapshots (--cluster files or what --kubeconfig lists), object
 // files (--pod), configurations (--config), paths relative to the working directory; their
 // errors printed capped, with a did-you-mean hint for unknown plugin names.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { escapeTerminal, type Pod, type VersionInfo } from "@kubesched/api";
 import {
@@ -108,14 +108,17 @@ export async function readClusterFlag(
 export async function loadClusterInput(
   ctx: CommandContext<FlagValues<typeof clusterInputFlags> & FlagValues<typeof emulationFlags>>,
   flagged: Emulation,
+  /** What `kubesched plan` loads with the snapshot: workload files, then its pools' nodes. */
+  more: { files?: readonly string[]; additionalInputs?: LoadOptions["additionalInputs"] } = {},
 ): Promise<(LoadResult & { source: string; emulation: Emulation }) | 1 | 2> {
-  const loaded = await loadSnapshotInput(ctx);
+  const loaded = await loadSnapshotInput(ctx, more);
   if (loaded === 1 || loaded === 2) return loaded;
   return { ...loaded, emulation: snapshotEmulation(ctx, flagged, loaded.serverVersion) };
 }
 
 async function loadSnapshotInput(
   ctx: CommandContext<FlagValues<typeof clusterInputFlags>>,
+  more: { files?: readonly string[]; additionalInputs?: LoadOptions["additionalInputs"] },
 ): Promise<(LoadResult & { source: string }) | 1 | 2> {
   const clusters = ctx.flags.cluster;
   if ((clusters.length === 0) === !readsCluster(ctx.flags)) {
@@ -124,18 +127,30 @@ async function loadSnapshotInput(
     );
     return 2;
   }
+  const files = more.files ?? [];
+  const additional = more.additionalInputs ? { additionalInputs: more.additionalInputs } : {};
   if (clusters.length > 0) {
-    const loaded = loadObjectsFlag(ctx, clusters, ctx.flags["max-input-size"]);
+    const loaded = loadObjectsFlag(ctx, [...clusters, ...files], ctx.flags["max-input-size"], additional);
     return loaded ? { ...loaded, source: clusters.join(", ") } : 1;
+  }
+  const texts: { name: string; text: string }[] = [];
+  for (const f of files) {
+    try {
+      texts.push({ name: f, text: readFileSync(resolvePath(ctx, f), "utf8") });
+    } catch (e) {
+      ctx.io.stderr(`error: ${f}: ${fileErrorReason(e)}\n`);
+      return 1;
+    }
   }
   const read = await readClusterFlag(ctx);
   if (read === null) return 1;
   try {
     const name = `${read.source} (API server).json`;
     const loaded = loadSnapshotTexts(
-      [{ name, text: JSON.stringify(snapshotList(read.objects, read.serverVersion)) }],
+      [{ name, text: JSON.stringify(snapshotList(read.objects, read.serverVersion)) }, ...texts],
       {
         customResources: customResourcesOf(ctx.registry),
+        ...additional,
       },
     );
     return { ...loaded, source: read.source };

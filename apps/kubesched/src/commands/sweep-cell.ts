@@ -5,21 +5,14 @@
 // (sweep-worker.ts); either way a cell's result depends on its values and the seed only.
 // Another run per cell (`plan`, a later command) joins the same way: a matrix field asking for
 // it, its call here, its answer as a field beside `capacity` in the cell's result.
-import {
-  formatResourceAmount,
-  type Node,
-  type Pod,
-  podRequests,
-  ResourceCPU,
-  ResourceMemory,
-  ResourcePods,
-  resourceListToAmounts,
-} from "@kubesched/api";
+import type { Node } from "@kubesched/api";
 import {
   AdmissionError,
   capacity,
+  daemonSetPodsOf,
   failSummaryOf,
   type LoadResult,
+  poolDaemonSetConflicts,
   type SimulationSummary,
   simulate,
   summarizeSimulation,
@@ -121,34 +114,7 @@ export function poolConflicts(loaded: LoadResult, pool: SweepPool): string[] {
     | Node
     | undefined;
   if (first === undefined) return [];
-  const pods = loaded.objects
-    .filter((o) => o.kind === "Pod")
-    .map((o) => o.obj as Pod)
-    .filter(
-      (p) =>
-        p.metadata?.ownerReferences?.some((r) => r.kind === "DaemonSet") &&
-        p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.some(
-          (t) => t.matchFields?.some((f) => f.key === "metadata.name" && f.values?.includes(name)),
-        ),
-    );
-  if (pods.length === 0) return [];
-  const allocatable = resourceListToAmounts(first.status?.allocatable);
-  const requested = new Map<string, number>([[ResourcePods, pods.length]]);
-  for (const p of pods) {
-    for (const [r, v] of podRequests(p)) requested.set(r, (requested.get(r) ?? 0) + v);
-  }
-  const names = pods.map((p) => `${p.metadata?.namespace ?? "default"}/${p.metadata?.name ?? ""}`).join(", ");
-  const out: string[] = [];
-  for (const r of [ResourceCPU, ResourceMemory, ResourcePods]) {
-    const want = requested.get(r) ?? 0;
-    const have = allocatable.get(r) ?? 0;
-    if (want > have) {
-      out.push(
-        `the node template's allocatable ${r} (${formatResourceAmount(r, have)}) is below its DaemonSet pods' requests (${formatResourceAmount(r, want)}: ${names})`,
-      );
-    }
-  }
-  return out;
+  return poolDaemonSetConflicts({ node: first, daemonSetPods: daemonSetPodsOf(loaded.objects, name) });
 }
 
 /** Runs one cell; throws SweepCellError with what its run printed when it cannot run. */

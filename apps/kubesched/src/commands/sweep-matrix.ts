@@ -25,7 +25,9 @@ import {
   fieldErrors,
   formatFieldError,
   type StaticDecode,
+  type TSchema,
   Type,
+  type V1ObjectSpec,
 } from "@kubesched/framework";
 import { parse } from "yaml";
 import { fileErrorReason } from "./inputs";
@@ -36,27 +38,34 @@ export const sweepMatrixKind = "SweepMatrix";
 /** How many cells a matrix may have unless `--max-cells` says more. */
 export const defaultMaxCells = 1000;
 
+/** A node pool's name (SweepMatrix and NodePools files). */
+export function poolNameField(description: string) {
+  return argRules(Type.String({ minLength: 1, description }), { message: "can not be empty" });
+}
+
+/** A node pool's Node template (SweepMatrix and NodePools files); `more` completes the description. */
+export function poolNodeField(more: string) {
+  return Type.Unsafe<Record<string, unknown>>({
+    type: "object",
+    description: `A core/v1 Node, the template of the pool's nodes: labels, taints, allocatable (status.allocatable) and capacity.${more}`,
+  });
+}
+
+/** The field errors of a pool's Node template that the loader does not report: its kind. */
+export function poolNodeErrors(path: string, node: Record<string, unknown> | undefined): FieldError[] {
+  const kind = node?.kind;
+  return kind !== undefined && kind !== "Node"
+    ? [fieldErrors.notSupported(`${path}.kind`, kind, ["Node"])]
+    : [];
+}
+
 const pool = Type.Object({
-  name: argRules(
-    Type.String({
-      minLength: 1,
-      description: "The pool's name in the report; its nodes are NAME-1 … NAME-COUNT.",
-    }),
-    {
-      message: "can not be empty",
-    },
-  ),
+  name: poolNameField("The pool's name in the report; its nodes are NAME-1 … NAME-COUNT."),
   count: Type.Integer({
     minimum: 0,
     description: "How many nodes the pool adds (0: the snapshot as it is).",
   }),
-  node: Type.Optional(
-    Type.Unsafe<Record<string, unknown>>({
-      type: "object",
-      description:
-        "A core/v1 Node, the template of the pool's nodes: labels, taints, allocatable (status.allocatable) and capacity. Required when count is above 0.",
-    }),
-  ),
+  node: Type.Optional(poolNodeField(" Required when count is above 0.")),
 });
 
 const capacity = Type.Object({
@@ -178,43 +187,52 @@ function crossFieldErrors(m: SweepMatrix): FieldError[] {
     if (p.count > 0 && p.node === undefined) {
       errors.push(fieldErrors.required(`pools[${i}].node`, "a pool that adds nodes needs a Node template"));
     }
-    const kind = p.node?.kind;
-    if (kind !== undefined && kind !== "Node")
-      errors.push(fieldErrors.notSupported(`pools[${i}].node.kind`, kind, ["Node"]));
+    errors.push(...poolNodeErrors(`pools[${i}].node`, p.node));
   });
   return errors;
 }
 
-/** Parses and checks a matrix file's text (strict: unknown fields are errors). */
-export function parseSweepMatrix(text: string, file: string, dir: string): SweepMatrixFile {
+/**
+ * A kubesched.io/v1alpha1 file's text (`kind`) decoded strictly with `spec`, defaulted and
+ * checked, `crossField` run once the field rules pass: the value, or every problem as
+ * `FILE: PATH: WHAT` (the SweepMatrix and NodePools files).
+ */
+export function decodeV1alpha1File<S extends TSchema>(
+  text: string,
+  file: string,
+  kind: string,
+  spec: V1ObjectSpec<S>,
+  crossField: (value: StaticDecode<S>) => FieldError[],
+): { value: StaticDecode<S> } | { errors: string[] } {
   let doc: unknown;
   try {
     doc = parse(text);
   } catch (e) {
-    throw new SweepMatrixError([`${file}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`]);
+    return { errors: [`${file}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`] };
   }
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new SweepMatrixError([
-      `${file}: must be a ${sweepMatrixKind} object (apiVersion: ${sweepApiVersion})`,
-    ]);
-  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+    return { errors: [`${file}: must be a ${kind} object (apiVersion: ${sweepApiVersion})`] };
   const raw = doc as Record<string, unknown>;
   const errors: FieldError[] = [];
   if (raw.apiVersion !== sweepApiVersion)
     errors.push(fieldErrors.notSupported("apiVersion", raw.apiVersion, [sweepApiVersion]));
-  if (raw.kind !== sweepMatrixKind)
-    errors.push(fieldErrors.notSupported("kind", raw.kind, [sweepMatrixKind]));
+  if (raw.kind !== kind) errors.push(fieldErrors.notSupported("kind", raw.kind, [kind]));
   // Decoding leaves out what it reported; the rest is defaulted and checked too, so that one run
   // reports every problem.
-  const matrix = sweepMatrix.withDefaults(sweepMatrix.decode(raw, "", errors));
-  const rules = sweepMatrix.validate(matrix, "");
+  const value = spec.withDefaults(spec.decode(raw, "", errors));
+  const rules = spec.validate(value, "");
   errors.push(...rules);
-  if (rules.length === 0) errors.push(...crossFieldErrors(matrix));
-  if (errors.length === 0) {
-    const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-    return { file, dir, hash, matrix };
-  }
-  throw new SweepMatrixError(errors.map((e) => `${file}: ${formatFieldError(e)}`));
+  if (rules.length === 0) errors.push(...crossField(value));
+  if (errors.length === 0) return { value };
+  return { errors: errors.map((e) => `${file}: ${formatFieldError(e)}`) };
+}
+
+/** Parses and checks a matrix file's text (strict: unknown fields are errors). */
+export function parseSweepMatrix(text: string, file: string, dir: string): SweepMatrixFile {
+  const decoded = decodeV1alpha1File(text, file, sweepMatrixKind, sweepMatrix, crossFieldErrors);
+  if ("errors" in decoded) throw new SweepMatrixError(decoded.errors);
+  const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  return { file, dir, hash, matrix: decoded.value };
 }
 
 /** Reads and checks the matrix file at `path` (absolute); messages name it `file`. */
@@ -259,7 +277,11 @@ export function sweepCells(m: SweepMatrix): SweepCell[] {
 }
 
 /** The pool's nodes as a snapshot text the loader reads after the snapshot (LoadOptions.additionalInputs). */
-export function poolInput(file: string, index: number, p: SweepPool): { name: string; text: string } | null {
+export function poolInput(
+  file: string,
+  index: number,
+  p: Pick<SweepPool, "name" | "count" | "node">,
+): { name: string; text: string } | null {
   if (p.count === 0 || p.node === undefined) return null;
   const template = p.node as { metadata?: { labels?: Record<string, string> } };
   const items = [];

@@ -4,6 +4,7 @@
 import type { ReportModel, ReportSection } from "../model";
 import { diff } from "./diff";
 import { h } from "./dom";
+import { plan } from "./plan";
 import { simulation } from "./simulation";
 import { why } from "./why";
 
@@ -19,6 +20,7 @@ const renderers: {
   simulation,
   diff,
   why,
+  plan,
 };
 const nav = h("nav", null);
 for (const sec of model.sections) {

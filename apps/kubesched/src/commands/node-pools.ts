@@ -1,0 +1,158 @@
+// The node-pools file of `kubesched plan` (kubesched.io/v1alpha1 NodePools), declared with TypeBox
+// like the sweep's matrix and sharing its pool fields (name, Node template: sweep-matrix.ts):
+//
+//   apiVersion: kubesched.io/v1alpha1
+//   kind: NodePools
+//   pools:
+//     - name: general                  # added nodes are general-new-1, general-new-2, ...
+//       maxCount: 10                   # at most this many added
+//       minCount: 0                    # at least this many (default 0)
+//       price: 0.19                    # per node (--optimize cost, the price expander)
+//       priority: 10                   # the priority expander: higher first
+//       node: {metadata: {labels: {...}}, spec: {taints: [...]}, status: {allocatable: {...}}}
+//
+// The pools' nodes load with the snapshot (one node per pool, checked like the snapshot's own
+// and given the pods the snapshot's DaemonSets run on it), so a template the loader refuses, or
+// one its DaemonSet pods overflow, is an error before the search starts.
+import { readFileSync } from "node:fs";
+import { type Node, type Pod, podKey, tolerationsTolerateTaint } from "@kubesched/api";
+import { daemonSetPodsOf, type LoadResult, type PlanPool, poolDaemonSetConflicts } from "@kubesched/cluster";
+import { defineV1Object, type FieldError, fieldErrors, type StaticDecode, Type } from "@kubesched/framework";
+import { fileErrorReason } from "./inputs";
+import {
+  decodeV1alpha1File,
+  poolInput,
+  poolNameField,
+  poolNodeErrors,
+  poolNodeField,
+  sweepApiVersion,
+} from "./sweep-matrix";
+
+export const nodePoolsKind = "NodePools";
+
+const pool = Type.Object({
+  name: poolNameField("The pool's name; the nodes it adds are NAME-new-1 … NAME-new-N."),
+  node: poolNodeField(""),
+  maxCount: Type.Integer({ minimum: 1, description: "At most this many nodes of the pool are added." }),
+  minCount: Type.Integer({
+    minimum: 0,
+    default: 0,
+    description: "At least this many nodes of the pool are added.",
+  }),
+  price: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        "The price of one node (any unit); --optimize cost and the price expander need it on every pool.",
+    }),
+  ),
+  priority: Type.Optional(Type.Integer({ description: "The priority expander's order: higher first." })),
+});
+
+/** The declaration of NodePools. */
+export const nodePools = defineV1Object(
+  Type.Object({
+    apiVersion: Type.Literal(sweepApiVersion),
+    kind: Type.Literal(nodePoolsKind),
+    pools: Type.Array(pool, { minItems: 1, description: "The node pools plan may add nodes from." }),
+  }),
+);
+
+export type NodePools = StaticDecode<typeof nodePools.schema>;
+
+/** A pools file that cannot be used: every problem, `FILE: PATH: WHAT`. */
+export class NodePoolsError extends Error {
+  constructor(readonly errors: readonly string[]) {
+    super(errors.join("\n"));
+    this.name = "NodePoolsError";
+  }
+}
+
+/** Parses and checks a pools file's text (strict: unknown fields are errors). */
+export function parseNodePools(text: string, file: string): NodePools {
+  const decoded = decodeV1alpha1File(text, file, nodePoolsKind, nodePools, (pools) => {
+    const errors: FieldError[] = [];
+    pools.pools.forEach((p, i) => {
+      if (pools.pools.findIndex((q) => q.name === p.name) !== i)
+        errors.push(fieldErrors.duplicate(`pools[${i}].name`, p.name));
+      if (p.minCount > p.maxCount)
+        errors.push(fieldErrors.invalid(`pools[${i}].minCount`, p.minCount, "must be at most maxCount"));
+      errors.push(...poolNodeErrors(`pools[${i}].node`, p.node));
+    });
+    return errors;
+  });
+  if ("errors" in decoded) throw new NodePoolsError(decoded.errors);
+  return decoded.value;
+}
+
+/** Reads and checks the pools file at `path`; messages name it `file`. */
+export function readNodePools(path: string, file: string): NodePools {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new NodePoolsError([`${file}: ${fileErrorReason(e)}`]);
+  }
+  return parseNodePools(text, file);
+}
+
+/** One node per pool, as texts the loader reads after the snapshot (LoadOptions.additionalInputs). */
+export function poolProbeInputs(file: string, pools: NodePools): { name: string; text: string }[] {
+  return pools.pools.flatMap((p, i) => poolInput(file, i, { name: p.name, count: 1, node: p.node }) ?? []);
+}
+
+/**
+ * The plan's pools from a load that read `poolProbeInputs` after the snapshot, and the snapshot's
+ * objects without those nodes and their DaemonSet pods; or the errors of pools that contradict
+ * themselves (DaemonSet pods above the allocatable; nodes required while no pending pod tolerates
+ * their taints).
+ */
+export function planPools(
+  loaded: LoadResult,
+  file: string,
+  pools: NodePools,
+): { pools: PlanPool[]; objects: LoadResult["objects"] } | { errors: string[] } {
+  const errors: string[] = [];
+  const probes = new Set(pools.pools.map((p) => `${p.name}-1`));
+  const daemonSets = pools.pools.map((p) => daemonSetPodsOf(loaded.objects, `${p.name}-1`));
+  const probePods = new Set(daemonSets.flat().map(podKey));
+  const pending = loaded.objects.filter(
+    (o) => o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName && !probePods.has(podKey(o.obj as Pod)),
+  );
+  const out = pools.pools.map((p, i): PlanPool => {
+    const name = `${p.name}-1`;
+    const node = loaded.objects.find((o) => o.kind === "Node" && o.obj.metadata?.name === name)?.obj as Node;
+    const daemonSetPods = daemonSets[i] ?? [];
+    const at = `${file}: pools[${i}] (pool ${p.name})`;
+    for (const c of poolDaemonSetConflicts({ node, daemonSetPods })) errors.push(`${at}: ${c}`);
+    const blocking = (node.spec?.taints ?? []).filter(
+      (t) => t.effect === "NoSchedule" || t.effect === "NoExecute",
+    );
+    if (
+      p.minCount > 0 &&
+      blocking.length > 0 &&
+      !pending.some((o) =>
+        blocking.every((t) => tolerationsTolerateTaint((o.obj as Pod).spec?.tolerations, t)),
+      )
+    )
+      errors.push(
+        `${at}: minCount ${p.minCount} requires its nodes, but no pending pod tolerates its taints ${blocking.map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`).join(", ")}`,
+      );
+    return {
+      name: p.name,
+      node,
+      daemonSetPods,
+      minCount: p.minCount,
+      maxCount: p.maxCount,
+      ...(p.price !== undefined ? { price: p.price } : {}),
+      ...(p.priority !== undefined ? { priority: p.priority } : {}),
+    };
+  });
+  if (errors.length > 0) return { errors };
+  const objects = loaded.objects.filter(
+    (o) =>
+      !(o.kind === "Node" && probes.has(o.obj.metadata?.name ?? "")) &&
+      !(o.kind === "Pod" && probePods.has(podKey(o.obj as Pod))),
+  );
+  return { pools: out, objects };
+}

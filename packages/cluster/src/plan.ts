@@ -1,0 +1,563 @@
+// `kubesched plan`: the smallest addition of nodes from node pools under which every pending pod
+// schedules with the user's own configuration. Every candidate is a run of the counterfactual
+// engine (counterfactual.ts: production's `simulate()` on the snapshot with the pool's nodes and
+// their DaemonSet pods added), so a candidate is accepted only when the real scheduler places
+// every pod, and the answer is proven by one more full run reported pod by pod.
+//
+// The exact search enumerates count vectors in order of the objective (node count, or total price
+// with `optimize: "cost"`; ties by the other, then by the vector) from the pools' minimum counts
+// upwards — a best-first walk where each step adds one node of one pool, so no vector is tried
+// before every cheaper one was — skipping without a run the vectors whose capacity cannot hold
+// the pending pods' requests (per resource: free capacity of the snapshot's nodes plus the
+// pools' nodes, each less its DaemonSet pods). The first vector under which every pod schedules
+// is minimal: every vector ordered before it was proven not to work (by a run or by the bound).
+// Nothing assumes that more nodes never hurt.
+//
+// The expanders are cluster-autoscaler's scale-up loop (cluster-autoscaler/core/scaleup and
+// expander/{waste,price,mostpods,priority}): while pods are left pending, each pool that can host
+// some of them proposes the nodes its resources need for them, the expander picks one proposal,
+// and the result is simulated again. They are heuristics: the answer schedules every pod (it is
+// proven like the exact one) but need not be the smallest.
+import {
+  formatResourceAmount,
+  type Node,
+  type Pod,
+  podKey,
+  podRequests,
+  quantityValue,
+  ResourceCPU,
+  ResourceMemory,
+  ResourcePods,
+  resourceListToAmounts,
+} from "@kubesched/api";
+import { failSummaryOf } from "./capacity";
+import {
+  addedNodeNames,
+  type ClusterChange,
+  type CounterfactualOptions,
+  Counterfactuals,
+} from "./counterfactual";
+import type { SourcedObject } from "./load";
+import { type SimulationResult, simulate } from "./simulate";
+
+export const planApiVersion = "kubesched.io/v1alpha1";
+
+export type PlanOptimize = "count" | "cost";
+export type PlanExpander = "least-waste" | "price" | "most-pods" | "priority";
+export const planExpanders: readonly PlanExpander[] = ["least-waste", "price", "most-pods", "priority"];
+
+/** A node pool the plan may add nodes from. */
+export interface PlanPool {
+  name: string;
+  /** The pool's Node: labels, taints, allocatable. Added nodes are `<name>-new-<i>`. */
+  node: Node;
+  /**
+   * The pods the snapshot's DaemonSets run on one node of the pool (as the loader creates them for
+   * a node of the template); each added node gets its copies, running.
+   */
+  daemonSetPods: readonly Pod[];
+  minCount: number;
+  maxCount: number;
+  /** Per node; required by `optimize: "cost"` and the price expander. */
+  price?: number;
+  /** The priority expander's order: higher first. */
+  priority?: number;
+}
+
+export interface PlanOptions extends Omit<CounterfactualOptions, "objects"> {
+  /** The snapshot's objects (pending pods and workloads' pods included), without the pools' nodes. */
+  objects: readonly SourcedObject[];
+  pools: readonly PlanPool[];
+  optimize?: PlanOptimize;
+  /** A heuristic instead of the exact search. */
+  expander?: PlanExpander;
+  /** Stop after this many simulations (the baseline and the proof not counted); default 500. */
+  maxSimulations?: number;
+}
+
+/** A pending pod no pool can ever host: why not, per pool. */
+export interface PlanExcludedPod {
+  pod: string;
+  reasons: { pool: string; reason: string }[];
+}
+
+export interface PlanPodPlacement {
+  pod: string;
+  /** The node the proof run bound it to; null when it stayed pending. */
+  node: string | null;
+  /** The pool of that node; null for a node of the snapshot. */
+  pool: string | null;
+  outcome: string;
+  message: string | null;
+}
+
+export interface PlanUtilisation {
+  /** Requested over allocatable, 0–1, over every node. */
+  cpu: number;
+  memory: number;
+  nodes: number;
+}
+
+export interface PlanReport {
+  apiVersion: typeof planApiVersion;
+  kind: "PlanReport";
+  spec: {
+    optimize: PlanOptimize;
+    expander: PlanExpander | null;
+    pools: {
+      name: string;
+      minCount: number;
+      maxCount: number;
+      price: number | null;
+      priority: number | null;
+    }[];
+    pendingPods: number;
+  };
+  status: {
+    /** Whether an addition was found under which every pod but the excluded ones schedules. */
+    found: boolean;
+    /** True for the exact search's answer: no smaller addition (by the objective) works. */
+    minimal: boolean;
+    message: string;
+    additions: { pool: string; count: number; nodes: string[]; price: number | null }[];
+    nodes: number;
+    /** The additions' total price; null when a pool adding nodes has no price. */
+    cost: number | null;
+    excluded: PlanExcludedPod[];
+    search: {
+      simulations: number;
+      /** Count vectors skipped because their capacity cannot hold the pods' requests. */
+      pruned: number;
+      /** Set when the search stopped at maxSimulations. */
+      exhausted: boolean;
+    };
+    /** The proof: every pending pod as the follow-up simulate placed it. */
+    pods: PlanPodPlacement[];
+    utilisation: { before: PlanUtilisation; after: PlanUtilisation };
+  };
+}
+
+/** Bad plan input a caller should have checked (a programmer's error). */
+export class PlanError extends Error {}
+
+/** The interpod-affinity reasons: they depend on where other pods go, not on the pool's node alone. */
+const placementReasons = new Set([
+  "node(s) didn't match pod affinity rules",
+  "node(s) didn't match pod anti-affinity rules",
+  "node(s) didn't satisfy existing pods anti-affinity rules",
+]);
+
+/** The pool's DaemonSet pods bound to its added node `name`. */
+function daemonSetPodsOn(pool: PlanPool, name: string): Pod[] {
+  return pool.daemonSetPods.map((p) => {
+    const pod = structuredClone(p);
+    const owner = pod.metadata?.ownerReferences?.find((r) => r.kind === "DaemonSet")?.name ?? "daemonset";
+    pod.metadata = { ...pod.metadata, name: `${owner}-${name}` };
+    for (const t of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+      ?.nodeSelectorTerms ?? [])
+      for (const f of t.matchFields ?? []) if (f.key === "metadata.name") f.values = [name];
+    pod.spec = { ...(pod.spec ?? { containers: [] }), nodeName: name };
+    return pod;
+  });
+}
+
+/** The pool's template with the name added nodes derive theirs from. */
+function templateOf(pool: PlanPool): Node {
+  return { ...pool.node, metadata: { ...pool.node.metadata, name: pool.name } };
+}
+
+/** The counterfactual changes that add `counts[i]` nodes of pool i, with their DaemonSet pods. */
+export function planChanges(pools: readonly PlanPool[], counts: readonly number[]): ClusterChange[] {
+  const changes: ClusterChange[] = [];
+  pools.forEach((pool, i) => {
+    const count = counts[i] ?? 0;
+    if (count === 0) return;
+    changes.push({ kind: "AddNodes", like: templateOf(pool), count });
+    const pods = addedNodeNames(pool.name, count).flatMap((n) => daemonSetPodsOn(pool, n));
+    if (pods.length > 0) changes.push({ kind: "AddPods", pods });
+  });
+  return changes;
+}
+
+const boundResources = [ResourceCPU, ResourceMemory, ResourcePods] as const;
+
+function amounts(pod: Pod): Map<string, number> {
+  const m = new Map(podRequests(pod));
+  m.set(ResourcePods, 1);
+  return m;
+}
+
+/** What one node of the pool offers the pending pods: allocatable less its DaemonSet pods. */
+function poolCapacity(pool: PlanPool): Map<string, number> {
+  const free = resourceListToAmounts(pool.node.status?.allocatable);
+  for (const p of pool.daemonSetPods) for (const [r, v] of amounts(p)) free.set(r, (free.get(r) ?? 0) - v);
+  return free;
+}
+
+function isPending(o: SourcedObject): boolean {
+  return o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName;
+}
+
+/**
+ * Whether each pool can ever host the pod: a simulate of the pod alone on one node of the pool
+ * with its DaemonSet pods (and the snapshot's other kinds: classes, volumes, namespaces). Reasons
+ * that depend on other pods' placement (interpod affinity) do not count against the pool.
+ */
+async function hostability(
+  opts: PlanOptions,
+  pods: readonly Pod[],
+): Promise<Map<string, { pool: string; reason: string }[]>> {
+  const rest = opts.objects.filter((o) => o.kind !== "Pod" && o.kind !== "Node");
+  const byShape = new Map<string, Pod[]>();
+  for (const p of pods) {
+    const shape = JSON.stringify([p.metadata?.namespace, p.metadata?.labels, p.spec]);
+    byShape.set(shape, [...(byShape.get(shape) ?? []), p]);
+  }
+  const out = new Map<string, { pool: string; reason: string }[]>();
+  for (const group of byShape.values()) {
+    const pod = group[0] as Pod;
+    const rejections: { pool: string; reason: string }[] = [];
+    for (const pool of opts.pools) {
+      const node = `${pool.name}-new-1`;
+      const objects: SourcedObject[] = [
+        ...rest,
+        { kind: "Node", obj: shapedNode(pool, node), origin: `pool ${pool.name}` },
+        ...daemonSetPodsOn(pool, node).map((obj): SourcedObject => ({ kind: "Pod", obj, origin: "" })),
+        { kind: "Pod", obj: pod, origin: "" },
+      ];
+      const r = await simulate({ ...opts, objects });
+      const res = r.pods.find((x) => `${x.namespace}/${x.name}` === podKey(pod));
+      if (res === undefined || res.outcome === "Scheduled" || res.outcome === "Skipped") continue;
+      const reasons = failSummaryOf(res.message ?? "").map((s) => s.reason);
+      if (reasons.length > 0 && reasons.every((x) => placementReasons.has(x))) continue;
+      rejections.push({ pool: pool.name, reason: reasons.join(", ") || (res.message ?? res.outcome) });
+    }
+    for (const p of group) out.set(podKey(p), rejections);
+  }
+  return out;
+}
+
+function shapedNode(pool: PlanPool, name: string): Node {
+  const t = templateOf(pool);
+  const labels = { ...t.metadata?.labels, "kubernetes.io/hostname": name };
+  return { ...t, apiVersion: "v1", kind: "Node", metadata: { name, labels } };
+}
+
+function utilisation(r: SimulationResult): PlanUtilisation {
+  let cpu = 0;
+  let cpuAlloc = 0;
+  let mem = 0;
+  let memAlloc = 0;
+  const value = (s: string | undefined) => (s === undefined ? 0 : quantityValue(s));
+  for (const n of r.nodes) {
+    cpu += value(n.requested[ResourceCPU]);
+    cpuAlloc += value(n.allocatable[ResourceCPU]);
+    mem += value(n.requested[ResourceMemory]);
+    memAlloc += value(n.allocatable[ResourceMemory]);
+  }
+  const frac = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10000) / 10000 : 0);
+  return { cpu: frac(cpu, cpuAlloc), memory: frac(mem, memAlloc), nodes: r.nodes.length };
+}
+
+/** A binary heap of count vectors by key. */
+class VectorHeap {
+  private items: { key: number[]; v: number[] }[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  private less(a: number[], b: number[]): boolean {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number);
+    return false;
+  }
+  push(key: number[], v: number[]): void {
+    const it = this.items;
+    it.push({ key, v });
+    let i = it.length - 1;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (!this.less(key, (it[up] as { key: number[] }).key)) break;
+      [it[i], it[up]] = [it[up] as { key: number[]; v: number[] }, it[i] as { key: number[]; v: number[] }];
+      i = up;
+    }
+  }
+  pop(): number[] | undefined {
+    const it = this.items;
+    const top = it[0];
+    const last = it.pop();
+    if (top === undefined || last === undefined) return undefined;
+    if (it.length > 0) {
+      it[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < it.length && this.less((it[l] as typeof last).key, (it[m] as typeof last).key)) m = l;
+        if (r < it.length && this.less((it[r] as typeof last).key, (it[m] as typeof last).key)) m = r;
+        if (m === i) break;
+        [it[i], it[m]] = [it[m] as typeof last, it[i] as typeof last];
+        i = m;
+      }
+    }
+    return top.v;
+  }
+}
+
+function roundPrice(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
+/** Plans the addition; see the file's header for the search. */
+export async function plan(opts: PlanOptions): Promise<PlanReport> {
+  const { pools } = opts;
+  const optimize = opts.optimize ?? "count";
+  const expander = opts.expander ?? null;
+  if (pools.length === 0) throw new PlanError("no node pools");
+  if ((optimize === "cost" || expander === "price") && pools.some((p) => p.price === undefined))
+    throw new PlanError("every pool needs a price to optimize cost or use the price expander");
+  const maxSimulations = opts.maxSimulations ?? 500;
+  const cf = await Counterfactuals.open(opts);
+  const pending = opts.objects.filter(isPending).map((o) => o.obj as Pod);
+  const pendingKeys = new Set(pending.map(podKey));
+
+  // Pods no pool can host and the snapshot leaves pending are left out of the goal, named.
+  const hostable = await hostability(
+    opts,
+    pending.filter((p) => cf.baselineOf(podKey(p))?.outcome !== "Scheduled"),
+  );
+  const excluded: PlanExcludedPod[] = [];
+  // Pods no profile schedules (another schedulerName) or that wait for their gates: nodes do not help.
+  for (const p of pending) {
+    const base = cf.baselineOf(podKey(p));
+    if (base?.outcome === "Skipped" || base?.outcome === "Gated") {
+      hostable.delete(podKey(p));
+      excluded.push({ pod: podKey(p), reasons: [{ pool: "*", reason: base.message ?? base.outcome }] });
+    }
+  }
+  for (const [pod, reasons] of hostable) if (reasons.length === pools.length) excluded.push({ pod, reasons });
+  const excludedKeys = new Set(excluded.map((e) => e.pod));
+  const required = pending.filter((p) => !excludedKeys.has(podKey(p)));
+  const hostedBy = (pod: string, pool: string) => !hostable.get(pod)?.some((r) => r.pool === pool);
+
+  // The capacity bound, per resource the pods request (extended ones too): their requests less the
+  // snapshot's free capacity (for resources other than cpu, memory and pods, the whole allocatable:
+  // an over-estimate of what is free keeps the bound a necessary condition).
+  const need = new Map<string, number>();
+  for (const p of required) for (const [r, v] of amounts(p)) need.set(r, (need.get(r) ?? 0) + v);
+  const requested = [...need.keys()];
+  for (const n of cf.baseline.nodes) {
+    const alloc = resourceListToAmounts(n.allocatable);
+    const used = resourceListToAmounts(n.before.requested);
+    used.set(ResourcePods, n.before.pods);
+    for (const r of requested) {
+      const held = boundResources.includes(r as (typeof boundResources)[number]) ? (used.get(r) ?? 0) : 0;
+      need.set(r, (need.get(r) ?? 0) - Math.max(0, (alloc.get(r) ?? 0) - held));
+    }
+  }
+  const perNode = pools.map(poolCapacity);
+  const fitsBound = (v: readonly number[]) =>
+    requested.every(
+      (r) => (need.get(r) ?? 0) <= v.reduce((s, c, i) => s + c * Math.max(0, perNode[i]?.get(r) ?? 0), 0),
+    );
+
+  let simulations = 0;
+  let pruned = 0;
+  let exhausted = false;
+  const succeeds = async (v: readonly number[]) => {
+    simulations++;
+    const o = await cf.run(planChanges(pools, v));
+    const left = required.filter((p) => o.pods.get(podKey(p))?.outcome !== "Scheduled");
+    return { result: o.result, left };
+  };
+
+  let answer: number[] | null = null;
+  const minCounts = pools.map((p) => p.minCount);
+  // Rounded: prices are decimals (0.2 × 3 is not 0.6 in binary floating point).
+  const price = (v: readonly number[]) =>
+    roundPrice(v.reduce((s, c, i) => s + c * (pools[i]?.price ?? 0), 0));
+  const count = (v: readonly number[]) => v.reduce((s, c) => s + c, 0);
+  let message: string;
+  if (expander === null) {
+    const key = (v: number[]) =>
+      optimize === "cost" ? [price(v), count(v), ...v] : [count(v), price(v), ...v];
+    const heap = new VectorHeap();
+    const seen = new Set<string>();
+    heap.push(key(minCounts), minCounts);
+    seen.add(minCounts.join(","));
+    for (let v = heap.pop(); v !== undefined; v = heap.pop()) {
+      if (fitsBound(v)) {
+        if (simulations >= maxSimulations) {
+          exhausted = true;
+          break;
+        }
+        if ((await succeeds(v)).left.length === 0) {
+          answer = v;
+          break;
+        }
+      } else pruned++;
+      for (let i = 0; i < pools.length; i++) {
+        if ((v[i] as number) >= (pools[i] as PlanPool).maxCount) continue;
+        const next = v.map((c, j) => (j === i ? c + 1 : c));
+        const k = next.join(",");
+        if (seen.has(k)) continue;
+        seen.add(k);
+        heap.push(key(next), next);
+      }
+    }
+    message =
+      answer !== null
+        ? `the smallest addition by ${optimize === "cost" ? "price" : "node count"}: every addition ordered before it was simulated or could not hold the pods' requests`
+        : exhausted
+          ? `stopped after ${maxSimulations} simulations without an addition under which every pod schedules`
+          : "no addition within the pools' maxCount schedules every pod";
+  } else {
+    let v = [...minCounts];
+    for (;;) {
+      if (simulations >= maxSimulations) {
+        exhausted = true;
+        break;
+      }
+      const { left } = await succeeds(v);
+      if (left.length === 0) {
+        answer = v;
+        break;
+      }
+      const options = pools.flatMap((pool, i) => {
+        const room = pool.maxCount - (v[i] as number);
+        const helped = left.filter((p) => hostedBy(podKey(p), pool.name));
+        if (room <= 0 || helped.length === 0) return [];
+        const cap = perNode[i] as Map<string, number>;
+        const want = new Map<string, number>();
+        for (const p of helped) for (const [r, x] of amounts(p)) want.set(r, (want.get(r) ?? 0) + x);
+        let nodes = 1;
+        for (const [r, x] of want) {
+          const c = cap.get(r) ?? 0;
+          if (c > 0) nodes = Math.max(nodes, Math.ceil(x / c));
+        }
+        nodes = Math.min(nodes, room);
+        // cluster-autoscaler's waste score: unused cpu fraction plus unused memory fraction.
+        let waste = 0;
+        for (const r of [ResourceCPU, ResourceMemory]) {
+          const total = nodes * Math.max(0, cap.get(r) ?? 0);
+          if (total > 0) waste += (total - Math.min(total, want.get(r) ?? 0)) / total;
+        }
+        return [{ i, nodes, helped: helped.length, waste, cost: nodes * (pool.price ?? 0) }];
+      });
+      if (options.length === 0) break;
+      const best = options.reduce((a, b) => {
+        const pa = pools[a.i] as PlanPool;
+        const pb = pools[b.i] as PlanPool;
+        const better =
+          expander === "least-waste"
+            ? b.waste < a.waste
+            : expander === "price"
+              ? b.cost / b.helped < a.cost / a.helped
+              : expander === "most-pods"
+                ? b.helped > a.helped
+                : (pb.priority ?? 0) > (pa.priority ?? 0);
+        return better ? b : a;
+      });
+      v = v.map((c, j) => (j === best.i ? c + best.nodes : c));
+    }
+    message =
+      answer !== null
+        ? `the ${expander} expander's addition: every pod schedules; not searched for the smallest`
+        : exhausted
+          ? `stopped after ${maxSimulations} simulations without an addition under which every pod schedules`
+          : "the expander found no pool left that can host the pods still pending";
+  }
+
+  const final = answer ?? pools.map((p) => p.maxCount);
+  // The proof: one more full simulate of the answer (or, without one, of every pool at its
+  // maximum, to show what stays pending).
+  const proof = await cf.run(planChanges(pools, final));
+  const nodePool = new Map<string, string>();
+  pools.forEach((pool, i) => {
+    for (const n of addedNodeNames(pool.name, final[i] ?? 0)) nodePool.set(n, pool.name);
+  });
+  const pods: PlanPodPlacement[] = proof.result.pods
+    .filter((p) => pendingKeys.has(`${p.namespace}/${p.name}`))
+    .map((p) => ({
+      pod: `${p.namespace}/${p.name}`,
+      node: p.node,
+      pool: p.node === null ? null : (nodePool.get(p.node) ?? null),
+      outcome: p.outcome,
+      message: p.message,
+    }));
+  if (answer !== null && required.some((p) => proof.pods.get(podKey(p))?.outcome !== "Scheduled"))
+    throw new PlanError("the proof simulate disagrees with the search's run of the same addition");
+  const shown = answer ?? pools.map(() => 0);
+  const priced = pools.every((p, i) => (shown[i] ?? 0) === 0 || p.price !== undefined);
+  return {
+    apiVersion: planApiVersion,
+    kind: "PlanReport",
+    spec: {
+      optimize,
+      expander,
+      pools: pools.map((p) => ({
+        name: p.name,
+        minCount: p.minCount,
+        maxCount: p.maxCount,
+        price: p.price ?? null,
+        priority: p.priority ?? null,
+      })),
+      pendingPods: pending.length,
+    },
+    status: {
+      found: answer !== null,
+      minimal: answer !== null && expander === null,
+      message,
+      additions: pools
+        .map((p, i) => ({
+          pool: p.name,
+          count: shown[i] ?? 0,
+          nodes: addedNodeNames(p.name, shown[i] ?? 0),
+          price: p.price === undefined ? null : roundPrice((shown[i] ?? 0) * p.price),
+        }))
+        .filter((a) => a.count > 0),
+      nodes: count(shown),
+      cost: priced ? price(shown) : null,
+      excluded,
+      search: { simulations, pruned, exhausted },
+      pods,
+      utilisation: { before: utilisation(cf.baseline), after: utilisation(proof.result) },
+    },
+  };
+}
+
+/**
+ * The DaemonSet pods the loader created for node `name` (pinned to it by a `metadata.name`
+ * node-affinity field, as the DaemonSet controller pins them).
+ */
+export function daemonSetPodsOf(objects: readonly SourcedObject[], name: string): Pod[] {
+  return objects
+    .filter((o) => o.kind === "Pod")
+    .map((o) => o.obj as Pod)
+    .filter(
+      (p) =>
+        p.metadata?.ownerReferences?.some((r) => r.kind === "DaemonSet") &&
+        p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.some(
+          (t) => t.matchFields?.some((f) => f.key === "metadata.name" && f.values?.includes(name)),
+        ),
+    );
+}
+
+/** The resources of a pool node that its DaemonSet pods exceed, in words; empty when they fit. */
+export function poolDaemonSetConflicts(pool: Pick<PlanPool, "node" | "daemonSetPods">): string[] {
+  if (pool.daemonSetPods.length === 0) return [];
+  const allocatable = resourceListToAmounts(pool.node.status?.allocatable);
+  const requested = new Map<string, number>();
+  for (const p of pool.daemonSetPods)
+    for (const [r, v] of amounts(p)) requested.set(r, (requested.get(r) ?? 0) + v);
+  const names = pool.daemonSetPods.map(podKey).join(", ");
+  const out: string[] = [];
+  for (const r of boundResources) {
+    const want = requested.get(r) ?? 0;
+    const have = allocatable.get(r) ?? 0;
+    if (want > have)
+      out.push(
+        `the node template's allocatable ${r} (${formatResourceAmount(r, have)}) is below its DaemonSet pods' requests (${formatResourceAmount(r, want)}: ${names})`,
+      );
+  }
+  return out;
+}
