@@ -20,6 +20,7 @@ import {
   capacity,
   failSummaryOf,
   type LoadResult,
+  type ParsedInputCache,
   type SimulationSummary,
   simulate,
   summarizeSimulation,
@@ -99,12 +100,14 @@ export function loadCellSnapshot(
   matrix: SweepMatrixFile,
   cell: Pick<SweepCell, "snapshot" | "pool" | "scale">,
   maxInputBytes: number,
+  parsedInputs?: ParsedInputCache,
 ): LoadResult | null {
   const index = matrix.matrix.pools.findIndex((p) => p.name === cell.pool.name);
   const pool = poolInput(matrix.file, index, cell.pool);
   return loadObjectsFlag(cctx, [cell.snapshot], maxInputBytes, {
     ...(pool ? { additionalInputs: [pool] } : {}),
     replicaScale: cell.scale,
+    ...(parsedInputs ? { parsedInputs } : {}),
   });
 }
 
@@ -151,19 +154,23 @@ export function poolConflicts(loaded: LoadResult, pool: SweepPool): string[] {
   return out;
 }
 
-/** Runs one cell; throws SweepCellError with what its run printed when it cannot run. */
+/**
+ * Runs one cell; throws SweepCellError with what its run printed when it cannot run.
+ * `parsedInputs`: the snapshots the cells before it parsed (each is parsed once per thread).
+ */
 export async function runCell(
   ctx: CommandContext<unknown>,
   matrix: SweepMatrixFile,
   cell: SweepCell,
   maxInputBytes: number,
+  parsedInputs?: ParsedInputCache,
 ): Promise<SweepCellResult> {
   const { cctx, stderr } = cellContext(ctx, matrix);
   const failed = () => new SweepCellError(cell, errorLines(stderr));
   const emulation = readEmulation({ "emulated-version": [cell.emulatedVersion], "feature-gates": [] });
   const config = loadConfigFlag(cctx, cell.config === "default" ? null : cell.config, emulation);
   if (config === null) throw failed();
-  const loaded = loadCellSnapshot(cctx, matrix, cell, maxInputBytes);
+  const loaded = loadCellSnapshot(cctx, matrix, cell, maxInputBytes, parsedInputs);
   if (loaded === null) throw failed();
   const spec = matrix.matrix.capacity;
   const templates = spec ? loadPodTemplates(cctx, spec.pods, maxInputBytes) : [];
@@ -188,7 +195,7 @@ export async function runCell(
     let counted: SweepCellCapacity | null = null;
     if (spec) {
       // A load of its own: the simulation above has bound the pods it was given.
-      const again = loadCellSnapshot(cctx, matrix, cell, maxInputBytes);
+      const again = loadCellSnapshot(cctx, matrix, cell, maxInputBytes, parsedInputs);
       if (again === null) throw failed();
       const report = await capacity({
         ...options,
