@@ -33,7 +33,6 @@ describe("the CLI's build", () => {
         dts: false,
         outDir: out,
         clean: false,
-        logLevel: "warn",
       });
     } finally {
       warn.mockRestore();
