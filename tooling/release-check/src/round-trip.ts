@@ -183,7 +183,7 @@ async function main(): Promise<void> {
   });
 
   await step(
-    "kubesched sweep on worker threads (dist/sweep-worker.js), with --plugin loaded in each",
+    "kubesched sweep in worker processes (dist/sweep-worker.js), with --plugin loaded in each",
     async () => {
       writeFileSync(
         path.join(app, "sweep.yaml"),

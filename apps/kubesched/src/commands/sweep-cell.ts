@@ -1,7 +1,7 @@
 // One cell of `kubesched sweep`: the snapshot with the cell's node pool and workload scale,
 // scheduled by simulate (and counted by capacity when the matrix asks) through the functions the
 // simulate and capacity commands call — the same flag readers, loaders and runs, with the
-// matrix's values in place of flags. Cells run in the CLI's thread or on a worker thread
+// matrix's values in place of flags. Cells run in the CLI's process or in a worker process
 // (sweep-worker.ts); either way a cell's result depends on its values and the seed only.
 // Another run per cell (`plan`, a later command) joins the same way: a matrix field asking for
 // it, its call here, its answer as a field beside `capacity` in the cell's result.

@@ -1,6 +1,6 @@
-// A worker thread of `kubesched sweep` (run by tinypool): runs one cell per task with the in-tree
+// A worker process of `kubesched sweep` (run by tinypool): runs one cell per task with the in-tree
 // plugins and the plugin packages the command loaded (loaded again here: a registry holds code,
-// which cannot cross threads), and answers with the cell's result or the errors its run printed.
+// which cannot cross processes), and answers with the cell's result or the errors its run printed.
 // A worker lives for one sweep: the snapshots it parses are kept for its next cells.
 import { ParsedInputCache } from "@kubesched/cluster";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";

@@ -1,6 +1,6 @@
 // kubesched sweep: a matrix of simulate (and capacity) runs — snapshots × configurations ×
 // emulated versions × node pools × workload scales (sweep-matrix.ts) — compared in one report
-// (sweep-report.ts). Locally the cells run in parallel on worker threads (tinypool); on a
+// (sweep-report.ts). Locally the cells run in parallel in worker processes (tinypool); on a
 // cluster, `--emit-job` writes an Indexed Job whose pods run one shard each (`--shard I/N`) and
 // `sweep merge` combines their files into the same report.
 //
@@ -65,7 +65,7 @@ const sweepFlags = [
     name: "parallelism",
     value: "N",
     description:
-      "Run N cells at a time, each on a worker thread (1: one after the other in this thread); default: the available cores.",
+      "Run N cells at a time, each in a worker process (1: one after the other in this process); default: the available cores.",
     parse: integer(1, 1024, "must be an integer from 1 to 1024"),
   }),
   valueFlag({
@@ -180,8 +180,8 @@ function workerFile(): string {
 }
 
 /**
- * Whether the registry is the in-tree plugins and the loaded packages' only: what a worker thread
- * can load again. A runner's own plugins (createSchedulerCommand) exist only in this thread.
+ * Whether the registry is the in-tree plugins and the loaded packages' only: what a worker process
+ * can load again. A runner's own plugins (createSchedulerCommand) exist only in this process.
  */
 function workersCanLoad(ctx: SweepContext, inTree: ReadonlySet<string>): boolean {
   const fromPackages = new Set(ctx.pluginPackages.flatMap((p) => p.plugins.map((d) => d.name)));
