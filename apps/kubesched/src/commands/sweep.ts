@@ -193,10 +193,10 @@ function workersCanLoad(ctx: SweepContext, inTree: ReadonlySet<string>): boolean
  * per cycle): with V8's defaults one process kept 1.2–1.3 cores busy (its garbage collector's
  * helper threads beside the JavaScript thread), so two cells on two cores got in each other's
  * way. A worker runs its collector on its own thread (`--single-threaded-gc`: one process, one
- * core) and has a larger young generation (`--max-semi-space-size`, MB: fewer scavenges, most
- * of a cell's objects die young).
+ * core). A larger young generation (`--max-semi-space-size`) cut scavenges but not CPU
+ * (bench/README.md), so it is left at V8's default.
  */
-export const workerV8Flags = ["--single-threaded-gc", "--max-semi-space-size=32"] as const;
+export const workerV8Flags = ["--single-threaded-gc"] as const;
 
 /**
  * Runs the cells, `parallelism` at a time in worker processes (or here, one after the other).
