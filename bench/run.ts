@@ -22,7 +22,9 @@
 //
 // After the workloads, the CLI rows (lib/cli-rows.ts: `cli/...`, selected by --filter and sized by
 // --scale like the workloads): `kubesched simulate --explain` and `kubesched why` on the
-// SchedulingBasic/5000Nodes_10000Pods cluster as child processes, wall time and peak RSS.
+// SchedulingBasic/5000Nodes_10000Pods cluster as child processes, wall time and peak RSS; and the
+// sweep row (`cli/sweep`, sweep.ts): a 16-cell `kubesched sweep` on 600 nodes / 1200 pods (× --scale),
+// serially and in 2 worker processes, alternately 3 times (once with --scale), the reports compared.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -46,6 +48,7 @@ import {
   selectByName,
   selectWorkloads,
 } from "./lib/workloads";
+import { benchSweep, formatSweepBench, type SweepBench } from "./sweep";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -108,7 +111,8 @@ async function main(): Promise<void> {
   if (values.micro) return micro();
   const selected = selectWorkloads(values.filter);
   const rows = selectByName(cliRows, values.filter);
-  if (selected.length === 0 && rows.length === 0) {
+  const sweepRow = selectByName([{ name: "cli/sweep" }], values.filter).length > 0;
+  if (selected.length === 0 && rows.length === 0 && !sweepRow) {
     console.error(`no workload matches "${values.filter}"`);
     process.exit(2);
   }
@@ -122,7 +126,7 @@ async function main(): Promise<void> {
   if (values.gc) nodeFlags.push("--expose-gc");
   if (values["max-old-space-size"]) nodeFlags.push(`--max-old-space-size=${values["max-old-space-size"]}`);
   console.log(
-    `kubesched bench: ${selected.length} workload(s), ${rows.length} CLI row(s) on ${mach.cpus} x ${mach.cpuModel}, Node ${mach.node}, load ${mach.loadAvgAtStart.toFixed(1)}`,
+    `kubesched bench: ${selected.length} workload(s), ${rows.length + (sweepRow ? 1 : 0)} CLI row(s) on ${mach.cpus} x ${mach.cpuModel}, Node ${mach.node}, load ${mach.loadAvgAtStart.toFixed(1)}`,
   );
 
   // The bare loop at SchedulingBasic's size, and at each size of the scaling curve selected.
@@ -183,6 +187,16 @@ async function main(): Promise<void> {
       );
     }
   }
+  let sweep: SweepBench | null = null;
+  if (sweepRow) {
+    const nodes = Math.max(10, Math.round(600 * scale));
+    const dir = join(tmp, "sweep");
+    mkdirSync(dir);
+    sweep = await benchSweep({ nodes, pods: 2 * nodes, parallelism: 2, repeat: scale < 1 ? 1 : 3, dir });
+    console.log(
+      `  cli/sweep: speedup ${sweep.speedup.toFixed(2)}× (target ≥ ${sweep.target}×), ${sweep.problems.length === 0 ? "verified" : `NOT verified: ${sweep.problems.join("; ")}`}`,
+    );
+  }
   rmSync(tmp, { recursive: true, force: true });
   const totalS = (performance.now() - started) / 1000;
 
@@ -197,6 +211,12 @@ async function main(): Promise<void> {
     );
     console.log();
     console.log(formatCliRows(rowResults));
+  }
+  if (sweep) {
+    console.log();
+    console.log("Sweep row (`cli/sweep`): serial vs 2 worker processes, alternately");
+    console.log();
+    console.log(formatSweepBench(sweep));
   }
   const scalingRows = results
     .filter((r) => findWorkload(r.name)?.scaling && r.status !== "skipped")
@@ -243,10 +263,16 @@ async function main(): Promise<void> {
     console.log(`CLI rows NOT verified: ${unverifiedRows.map((r) => r.name).join(", ")}`);
     process.exitCode = 1;
   }
+  if (sweep && sweep.problems.length > 0) {
+    console.log();
+    console.log("cli/sweep NOT verified: the serial and parallel reports must be the same 16 cells");
+    process.exitCode = 1;
+  }
   if (values.json) {
+    const sweepRun = sweep ? { ...sweep, runs: sweep.runs.map(({ output: _, ...run }) => run) } : null;
     writeFileSync(
       values.json,
-      `${JSON.stringify({ machine: mach, totalSeconds: totalS, ceilings: Object.fromEntries(ceilings), workloads: results, cliRows: rowResults }, null, 2)}\n`,
+      `${JSON.stringify({ machine: mach, totalSeconds: totalS, ceilings: Object.fromEntries(ceilings), workloads: results, cliRows: rowResults, sweep: sweepRun }, null, 2)}\n`,
     );
   }
 }

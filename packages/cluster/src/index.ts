@@ -8,6 +8,7 @@ export * from "./fragmentation";
 export * from "./in-memory-cluster";
 export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
+export * from "./parsed-input-cache";
 export * from "./plan";
 export * from "./plan-report-schema";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";

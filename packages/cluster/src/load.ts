@@ -25,6 +25,7 @@ import {
   validateObject,
   validWorkload,
 } from "./object-validation";
+import type { ParsedInputCache } from "./parsed-input-cache";
 import { describeObject, type RawObject, readObjects, type SnapshotInput } from "./read-objects";
 import { missingDeviceClasses } from "./resource-validation";
 import { type RecordedServerVersion, recordedServerVersion } from "./server-version";
@@ -90,6 +91,11 @@ export interface LoadOptions {
    * scaleWorkload). Default 1.
    */
   replicaScale?: number;
+  /**
+   * Files parsed before, read again from memory (`kubesched sweep` loads one snapshot per cell):
+   * the result is the same as reading them again.
+   */
+  parsedInputs?: ParsedInputCache;
 }
 
 export class SnapshotLoadError extends Error {
@@ -188,7 +194,9 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
     // One input is read to its end before its objects are checked: its parse errors come first.
     let parsed: RawObject[];
     try {
-      parsed = [...readObjects(input, errors, { budget, onListMetadata })];
+      parsed = opts.parsedInputs
+        ? opts.parsedInputs.read(input, errors, { budget, onListMetadata })
+        : [...readObjects(input, errors, { budget, onListMetadata })];
     } catch (e) {
       if (!(e instanceof InputSizeLimitError)) throw e;
       throw new SnapshotLoadError([...errors, e.message], { input: e.input, limit: e.limit });

@@ -183,7 +183,7 @@ async function main(): Promise<void> {
   });
 
   await step(
-    "kubesched sweep on worker threads (dist/sweep-worker.js), with --plugin loaded in each",
+    "kubesched sweep in worker processes (dist/sweep-worker.js), with --plugin loaded in each",
     async () => {
       writeFileSync(
         path.join(app, "sweep.yaml"),
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
         );
       const threads = await sweep("2");
       const serial = await sweep("1");
-      check(threads.stdout === serial.stdout, "sweep printed other reports on worker threads and serially");
+      check(threads.stdout === serial.stdout, "sweep printed other reports in worker processes and serially");
       const cells = (JSON.parse(threads.stdout) as { status: { cells: { scheduled: number }[] } }).status
         .cells;
       check(cells.length === 2 && cells[0]?.scheduled === 3, `sweep's cells: ${JSON.stringify(cells)}`);

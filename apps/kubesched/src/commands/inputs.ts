@@ -201,8 +201,8 @@ export function loadObjectsFlag(
   ctx: AnyContext,
   files: readonly string[],
   maxInputBytes?: number,
-  /** What `kubesched sweep` adds: a node pool's nodes, a workload scale. */
-  more: Pick<LoadOptions, "additionalInputs" | "replicaScale"> = {},
+  /** What `kubesched sweep` adds: a node pool's nodes, a workload scale, files parsed before. */
+  more: Pick<LoadOptions, "additionalInputs" | "replicaScale" | "parsedInputs"> = {},
 ): LoadResult | null {
   const missing = files.filter((f) => !existsSync(resolvePath(ctx, f)));
   if (missing.length) {

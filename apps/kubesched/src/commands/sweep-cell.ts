@@ -1,7 +1,7 @@
 // One cell of `kubesched sweep`: the snapshot with the cell's node pool and workload scale,
 // scheduled by simulate (and counted by capacity when the matrix asks) through the functions the
 // simulate and capacity commands call — the same flag readers, loaders and runs, with the
-// matrix's values in place of flags. Cells run in the CLI's thread or on a worker thread
+// matrix's values in place of flags. Cells run in the CLI's process or in a worker process
 // (sweep-worker.ts); either way a cell's result depends on its values and the seed only.
 // Another run per cell (`plan`, a later command) joins the same way: a matrix field asking for
 // it, its call here, its answer as a field beside `capacity` in the cell's result.
@@ -12,6 +12,7 @@ import {
   daemonSetPodsOf,
   failSummaryOf,
   type LoadResult,
+  type ParsedInputCache,
   poolDaemonSetConflicts,
   type SimulationSummary,
   simulate,
@@ -92,12 +93,14 @@ export function loadCellSnapshot(
   matrix: SweepMatrixFile,
   cell: Pick<SweepCell, "snapshot" | "pool" | "scale">,
   maxInputBytes: number,
+  parsedInputs?: ParsedInputCache,
 ): LoadResult | null {
   const index = matrix.matrix.pools.findIndex((p) => p.name === cell.pool.name);
   const pool = poolInput(matrix.file, index, cell.pool);
   return loadObjectsFlag(cctx, [cell.snapshot], maxInputBytes, {
     ...(pool ? { additionalInputs: [pool] } : {}),
     replicaScale: cell.scale,
+    ...(parsedInputs ? { parsedInputs } : {}),
   });
 }
 
@@ -117,19 +120,23 @@ export function poolConflicts(loaded: LoadResult, pool: SweepPool): string[] {
   return poolDaemonSetConflicts({ node: first, daemonSetPods: daemonSetPodsOf(loaded.objects, name) });
 }
 
-/** Runs one cell; throws SweepCellError with what its run printed when it cannot run. */
+/**
+ * Runs one cell; throws SweepCellError with what its run printed when it cannot run.
+ * `parsedInputs`: the snapshots the cells before it parsed (each is parsed once per thread).
+ */
 export async function runCell(
   ctx: CommandContext<unknown>,
   matrix: SweepMatrixFile,
   cell: SweepCell,
   maxInputBytes: number,
+  parsedInputs?: ParsedInputCache,
 ): Promise<SweepCellResult> {
   const { cctx, stderr } = cellContext(ctx, matrix);
   const failed = () => new SweepCellError(cell, errorLines(stderr));
   const emulation = readEmulation({ "emulated-version": [cell.emulatedVersion], "feature-gates": [] });
   const config = loadConfigFlag(cctx, cell.config === "default" ? null : cell.config, emulation);
   if (config === null) throw failed();
-  const loaded = loadCellSnapshot(cctx, matrix, cell, maxInputBytes);
+  const loaded = loadCellSnapshot(cctx, matrix, cell, maxInputBytes, parsedInputs);
   if (loaded === null) throw failed();
   const spec = matrix.matrix.capacity;
   const templates = spec ? loadPodTemplates(cctx, spec.pods, maxInputBytes) : [];
@@ -154,7 +161,7 @@ export async function runCell(
     let counted: SweepCellCapacity | null = null;
     if (spec) {
       // A load of its own: the simulation above has bound the pods it was given.
-      const again = loadCellSnapshot(cctx, matrix, cell, maxInputBytes);
+      const again = loadCellSnapshot(cctx, matrix, cell, maxInputBytes, parsedInputs);
       if (again === null) throw failed();
       const report = await capacity({
         ...options,

@@ -1,6 +1,8 @@
-// A worker thread of `kubesched sweep` (run by tinypool): runs one cell per task with the in-tree
+// A worker process of `kubesched sweep` (run by tinypool): runs one cell per task with the in-tree
 // plugins and the plugin packages the command loaded (loaded again here: a registry holds code,
-// which cannot cross threads), and answers with the cell's result or the errors its run printed.
+// which cannot cross processes), and answers with the cell's result or the errors its run printed.
+// A worker lives for one sweep: the snapshots it parses are kept for its next cells.
+import { ParsedInputCache } from "@kubesched/cluster";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { createLogger } from "@kubesched/scheduler";
 import type { CommandContext } from "../cli";
@@ -52,10 +54,11 @@ function contextFor(
 
 /** The task function of a worker; `importModule` imports plugin packages (default `import()`). */
 export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => Promise<SweepTaskResult> {
+  const parsedInputs = new ParsedInputCache();
   return async (task) => {
     try {
       const ctx = await contextFor(task.plugins, importModule);
-      return { result: await runCell(ctx, task.matrix, task.cell, task.maxInputBytes) };
+      return { result: await runCell(ctx, task.matrix, task.cell, task.maxInputBytes, parsedInputs) };
     } catch (e) {
       if (e instanceof SweepCellError) return { errors: [...e.errors] };
       return { errors: [e instanceof Error ? e.message : String(e)] };

@@ -1,7 +1,7 @@
 // kubesched sweep, in process: a 16-cell matrix over the bundled examples (two snapshots, two
 // configurations, a node pool, a workload scale; capacity per cell), each cell checked against
 // what `kubesched simulate` and `kubesched capacity` print for the same inputs; serial and
-// worker-thread runs byte for byte; the report against its schema; the matrix file's errors.
+// worker-process runs byte for byte; the report against its schema; the matrix file's errors.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,11 +9,12 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { parse as parseYAML } from "yaml";
+import { gate, writePackage } from "../plugins/fixtures.test-util";
 import { runCliIn } from "./run-cli.test-util";
 import type { SweepCellResult } from "./sweep-cell";
 import type { SweepReport } from "./sweep-report";
 
-// Worker threads compile the CLI's sources on the fly: seconds on a loaded machine.
+// Worker processes compile the CLI's sources on the fly: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 120_000 });
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -65,7 +66,7 @@ describe("kubesched sweep", () => {
   let serial: string;
   let report: SweepReport;
 
-  it("runs every cell, on worker threads and one after the other alike, and the JSON matches its schema", async () => {
+  it("runs every cell, in worker processes and one after the other alike, and the JSON matches its schema", async () => {
     const parallel = await run("sweep", "sweep.yaml", "-o", "json", "--parallelism", "2");
     expect(parallel.stderr).toBe("");
     expect(parallel.code).toBe(0);
@@ -200,7 +201,7 @@ capacity: {pods: [web-pod.yaml], max: 40}
     );
   });
 
-  it("loads --plugin packages in each worker thread: Coscheduling's all-or-nothing in every cell", async () => {
+  it("loads --plugin packages in each worker process: Coscheduling's all-or-nothing in every cell", async () => {
     const gang = join(dir, "gang");
     mkdirSync(gang);
     for (const f of ["cluster.yaml", "scheduler-config.yaml"])
@@ -221,6 +222,45 @@ capacity: {pods: [web-pod.yaml], max: 40}
       [3, 4],
       [3, 4],
     ]);
+  });
+
+  it("runs the cells in worker processes, each with V8's single-threaded garbage collector", async () => {
+    // A plugin package that notes, when a process loads it, where: the CLI (this process) loads it
+    // once, each worker once more.
+    const probe = join(dir, "probe");
+    const notes = join(dir, "probe-notes.jsonl");
+    writePackage(join(probe, "node_modules"), {
+      name: "where-probe",
+      framework: ">=0.0.0",
+      index: `import { appendFileSync } from "node:fs";
+import { isMainThread } from "node:worker_threads";
+appendFileSync(${JSON.stringify(notes)}, JSON.stringify({ pid: process.pid, isMainThread, execArgv: process.execArgv }) + "\\n");
+${gate("WhereProbe")}`,
+    });
+    const sweep = (parallelism: string) =>
+      run(
+        "sweep",
+        "sweep.yaml",
+        "--plugin",
+        join(probe, "node_modules/where-probe"),
+        "-o",
+        "json",
+        "--parallelism",
+        parallelism,
+      );
+    const parallel = await sweep("2");
+    expect(parallel.code, parallel.stderr).toBe(0);
+    expect(parallel.stdout).toBe(serial);
+    const seen = readFileSync(notes, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { pid: number; isMainThread: boolean; execArgv: string[] });
+    const workers = seen.filter((n) => n.pid !== process.pid);
+    expect(new Set(workers.map((n) => n.pid)).size).toBe(2);
+    for (const w of workers) {
+      expect(w.isMainThread).toBe(true);
+      expect(w.execArgv).toContain("--single-threaded-gc");
+    }
   });
 
   it("prints the matrix file's JSON Schema", async () => {

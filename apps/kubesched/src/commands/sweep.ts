@@ -1,6 +1,6 @@
 // kubesched sweep: a matrix of simulate (and capacity) runs — snapshots × configurations ×
 // emulated versions × node pools × workload scales (sweep-matrix.ts) — compared in one report
-// (sweep-report.ts). Locally the cells run in parallel on worker threads (tinypool); on a
+// (sweep-report.ts). Locally the cells run in parallel in worker processes (tinypool); on a
 // cluster, `--emit-job` writes an Indexed Job whose pods run one shard each (`--shard I/N`) and
 // `sweep merge` combines their files into the same report.
 //
@@ -11,6 +11,7 @@
 import { mkdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
+import { ParsedInputCache } from "@kubesched/cluster";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { Tinypool } from "tinypool";
 import { type CommandContext, defineCommand, type FlagValues } from "../cli";
@@ -64,7 +65,7 @@ const sweepFlags = [
     name: "parallelism",
     value: "N",
     description:
-      "Run N cells at a time, each on a worker thread (1: one after the other in this thread); default: the available cores.",
+      "Run N cells at a time, each in a worker process (1: one after the other in this process); default: the available cores.",
     parse: integer(1, 1024, "must be an integer from 1 to 1024"),
   }),
   valueFlag({
@@ -134,7 +135,7 @@ type SweepContext = CommandContext<FlagValues<typeof sweepFlags>>;
  * capacity templates load. Prints what the checks printed (errors, warnings, hints; each line
  * once); false when there are errors.
  */
-function checkInputs(ctx: SweepContext, m: SweepMatrixFile): boolean {
+function checkInputs(ctx: SweepContext, m: SweepMatrixFile, parsedInputs: ParsedInputCache): boolean {
   const x = m.matrix;
   const errors: string[] = [];
   const collected = { ...ctx, io: { ...ctx.io, cwd: m.dir, stderr: (s: string) => void errors.push(s) } };
@@ -154,6 +155,7 @@ function checkInputs(ctx: SweepContext, m: SweepMatrixFile): boolean {
         m,
         { snapshot, pool, scale: 1 },
         ctx.flags["max-input-size"],
+        parsedInputs,
       );
       if (loaded === null) break;
       for (const c of poolConflicts(loaded, pool)) {
@@ -178,20 +180,35 @@ function workerFile(): string {
 }
 
 /**
- * Whether the registry is the in-tree plugins and the loaded packages' only: what a worker thread
- * can load again. A runner's own plugins (createSchedulerCommand) exist only in this thread.
+ * Whether the registry is the in-tree plugins and the loaded packages' only: what a worker process
+ * can load again. A runner's own plugins (createSchedulerCommand) exist only in this process.
  */
 function workersCanLoad(ctx: SweepContext, inTree: ReadonlySet<string>): boolean {
   const fromPackages = new Set(ctx.pluginPackages.flatMap((p) => p.plugins.map((d) => d.name)));
   return [...ctx.registry.keys()].every((k) => inTree.has(k) || fromPackages.has(k));
 }
 
-/** Runs the cells, `parallelism` at a time on worker threads (or here, one after the other). */
+/**
+ * V8's flags for a worker process. A cell allocates much and briefly (objects per pod and node,
+ * per cycle): with V8's defaults one process kept 1.2–1.3 cores busy (its garbage collector's
+ * helper threads beside the JavaScript thread), so two cells on two cores got in each other's
+ * way. A worker runs its collector on its own thread (`--single-threaded-gc`: one process, one
+ * core). A larger young generation (`--max-semi-space-size`) cut scavenges but not CPU
+ * (bench/README.md), so it is left at V8's default.
+ */
+export const workerV8Flags = ["--single-threaded-gc"] as const;
+
+/**
+ * Runs the cells, `parallelism` at a time in worker processes (or here, one after the other).
+ * Processes rather than worker threads: threads share one process's garbage collector and its
+ * helper threads, and two threads were no faster than one (bench/README.md).
+ */
 async function runCells(
   ctx: SweepContext,
   m: SweepMatrixFile,
   cells: readonly SweepCell[],
   parallelism: number,
+  parsedInputs: ParsedInputCache,
 ): Promise<{ results: SweepCellResult[]; failures: { cell: SweepCell; errors: readonly string[] }[] }> {
   const results: SweepCellResult[] = [];
   const failures: { cell: SweepCell; errors: readonly string[] }[] = [];
@@ -199,7 +216,7 @@ async function runCells(
   if (parallelism <= 1 || cells.length <= 1 || !workersCanLoad(ctx, new Set(inTreeRegistry.keys()))) {
     for (const cell of cells) {
       try {
-        results.push(await runCell(ctx, m, cell, maxInputBytes));
+        results.push(await runCell(ctx, m, cell, maxInputBytes, parsedInputs));
       } catch (e) {
         if (!(e instanceof SweepCellError)) throw e;
         failures.push({ cell, errors: e.errors });
@@ -207,8 +224,20 @@ async function runCells(
     }
     return { results, failures };
   }
-  const threads = Math.min(parallelism, cells.length);
-  const pool = new Tinypool({ filename: workerFile(), minThreads: threads, maxThreads: threads });
+  const workers = Math.min(parallelism, cells.length);
+  const pool = new Tinypool({
+    filename: workerFile(),
+    runtime: "child_process",
+    minThreads: workers,
+    maxThreads: workers,
+    // tinypool gives a process only the variables named here.
+    env: Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    ),
+    execArgv: [...process.execArgv, ...workerV8Flags],
+    // Tasks and results as structured clones, as between threads (not JSON).
+    serialization: "advanced",
+  });
   const plugins = ctx.pluginPackages.map((p) => ({ spec: p.dir, base: p.dir, from: p.from }));
   try {
     const answers = await Promise.all(
@@ -304,11 +333,13 @@ export const sweepCommand = defineCommand({
       });
       return writeOutput(ctx, ctx.flags.out, toYAML(job)) ? 0 : 1;
     }
-    if (!checkInputs(ctx, m)) return 1;
+    // The snapshots checked here are parsed once for the cells that run in this thread too.
+    const parsedInputs = new ParsedInputCache();
+    if (!checkInputs(ctx, m, parsedInputs)) return 1;
     const shard = ctx.flags.shard;
     const cells = sweepCells(m.matrix).filter((c) => !shard || inShard(c.index, shard.index, shard.count));
     const parallelism = ctx.flags.parallelism ?? availableParallelism();
-    const { results, failures } = await runCells(ctx, m, cells, parallelism);
+    const { results, failures } = await runCells(ctx, m, cells, parallelism, parsedInputs);
     if (failures.length > 0) {
       for (const f of failures)
         printErrors(

@@ -226,8 +226,8 @@ export interface LoadPluginOptions {
   /** Called once a package is resolved and checked, just before its code is imported. */
   onLoad?: (p: PluginLoadNotice) => void;
   /**
-   * Imports the package's entry (a file URL); default `import()`. The sweep's worker threads in
-   * a checkout, which cannot `import()` TypeScript, require it through tsx instead.
+   * Imports the package's entry (a file URL); default `import()`. The sweep's worker processes
+   * in a checkout, which cannot `import()` TypeScript, require it through tsx instead.
    */
   importModule?: (url: string) => Promise<unknown>;
 }

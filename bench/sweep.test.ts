@@ -1,0 +1,26 @@
+// The sweep row of `pnpm bench` (`cli/sweep`, sweep.ts) at a small size, as `pnpm bench --filter
+// cli/sweep --scale 0.01` runs it: serial and parallel runs of the real CLI, the same 16-cell
+// report from each, the speedup against issue 26's target.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { benchSweep, formatSweepBench } from "./sweep";
+
+const dir = mkdtempSync(join(tmpdir(), "kubesched-sweep-bench-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the sweep row", () => {
+  it("runs the 16 cells serially and in 2 worker processes, and both print the same report", async () => {
+    const r = await benchSweep({ nodes: 10, pods: 20, parallelism: 2, repeat: 1, dir });
+    expect(r.problems).toEqual([]);
+    expect(r).toMatchObject({ cells: 16, identical: true, target: 1.6 });
+    expect(r.runs.map((x) => x.parallelism)).toEqual([1, 2]);
+    expect(r.speedups).toHaveLength(1);
+    expect(r.speedup).toBeGreaterThan(0);
+    const table = formatSweepBench(r);
+    expect(table).toContain("| 1 | serial (--parallelism 1) |");
+    expect(table).toContain("| 1 | 2 worker processes |");
+    expect(table).toMatch(/target ≥ 1\.6× on 2 cores: (met|NOT met)\); reports identical: yes$/);
+  }, 180_000);
+});
