@@ -31,6 +31,7 @@ import {
 import { admit } from "./admission";
 import { InMemoryCluster } from "./in-memory-cluster";
 import { isClusterObject, type SourcedObject } from "./load";
+import { ResourceClaimController } from "./resourceclaim-controller";
 import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
@@ -163,7 +164,10 @@ export interface SimulationSession {
   lastFailure: Map<string, { reason: string; message: string }>;
   attempts: Map<string, number>;
   profiles: Set<string>;
-  /** Adds a pending pod to the cluster (its queue order is its order of entry). */
+  /**
+   * Adds a pending pod to the cluster (its queue order is its order of entry), after the
+   * resourceclaim controller created the claims its templates generate.
+   */
   addPending(pod: Pod): void;
   /** Runs the loop until nothing can move any more. */
   drain(): Promise<void>;
@@ -189,6 +193,8 @@ export async function openSimulation(
   });
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 
+  const claimController = new ResourceClaimController(cluster, opts.logger);
+
   // Everything but pods first, so pods see their namespaces, classes and nodes.
   const pods: Pod[] = [];
   for (const o of objects) {
@@ -199,7 +205,7 @@ export async function openSimulation(
     else cluster.apply(o.kind, o.obj);
   }
   const pending = pods.filter((p) => !p.spec?.nodeName);
-  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", p);
+  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", claimController.podCreated(p));
 
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
@@ -246,7 +252,7 @@ export async function openSimulation(
       // A microsecond apart so that equal priorities keep their order (the queue sorts by
       // priority, then by time of entry).
       clock.advance(0.001);
-      cluster.apply("Pod", p);
+      cluster.apply("Pod", claimController.podCreated(p));
     },
     settle: () => new Promise<void>((resolve) => setImmediate(resolve)),
     async drain() {
