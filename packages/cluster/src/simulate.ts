@@ -29,6 +29,13 @@ import {
   type SchedulingObserver,
 } from "@kubesched/scheduler";
 import { admit } from "./admission";
+import {
+  allocatedDeviceKeys,
+  type NodeDeviceResult,
+  nodeDeviceResults,
+  type PodClaimResult,
+  podClaimResults,
+} from "./device-usage";
 import { InMemoryCluster } from "./in-memory-cluster";
 import { isClusterObject, type SourcedObject } from "./load";
 import { ResourceClaimController } from "./resourceclaim-controller";
@@ -44,6 +51,11 @@ export interface PodResult {
   nominatedNode: string | null;
   attempts: number;
   message: string | null;
+  /**
+   * The pod's `spec.resourceClaims`, each with its ResourceClaim and the devices allocated to it
+   * when the simulation ended. Absent for a pod without claims.
+   */
+  resourceClaims?: PodClaimResult[];
   explain?: AttemptExplanation;
 }
 
@@ -66,6 +78,11 @@ export interface NodeResult {
    * Absent when there are none.
    */
   scalarResources?: Record<string, { allocatable: string; requested: string; requestedBefore: string }>;
+  /**
+   * The devices the node's ResourceSlices publish, per driver and pool, and how many of them
+   * claims hold after and before the simulation. Absent when no slice names the node.
+   */
+  devices?: NodeDeviceResult[];
 }
 
 export interface SimulationResult {
@@ -171,6 +188,8 @@ export interface SimulationSession {
   addPending(pod: Pod): void;
   /** Runs the loop until nothing can move any more. */
   drain(): Promise<void>;
+  /** The message of the PreEnqueue plugin that holds a pod back (a scheduling gate, a missing claim), if one does. */
+  gatedBy(pod: Pod): string | null;
   /**
    * Lets work started off the scheduling cycle (async preemption's API calls) run as far as it
    * can without simulated time passing: a macrotask runs after every pending promise job.
@@ -255,6 +274,10 @@ export async function openSimulation(
       cluster.apply("Pod", claimController.podCreated(p));
     },
     settle: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    gatedBy(pod) {
+      const plugin = sched.queue.getPod(pod)?.gatingPlugin;
+      return plugin ? gatingMessage(sched, pod, plugin) : null;
+    },
     async drain() {
       // The idle horizon counts from the last binding or from this call, whichever is later: a
       // session drained again after a cluster change gets a full horizon for it.
@@ -289,6 +312,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
 
   // The nodes as the snapshot left them, for the before/after utilisation in the result.
   const nodesBefore = sched.cache.dump().nodes;
+  const devicesBefore = allocatedDeviceKeys(cluster);
   const started = performance.now();
   // Pending pods enter the queue in file order.
   for (const p of pending) session.addPending(p);
@@ -341,13 +365,12 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
       r.message = "the pod was deleted";
       unschedulable++;
     } else {
-      const qpi = sched.queue.getPod(cur);
       r.outcome = "Gated";
-      r.message = qpi?.gatingPlugin
-        ? gatingMessage(sched, cur, qpi.gatingPlugin)
-        : "the pod was never attempted";
+      r.message = session.gatedBy(cur) ?? "the pod was never attempted";
       gated++;
     }
+    const claims = podClaimResults(cluster, cur ?? p);
+    if (claims) r.resourceClaims = claims;
     if (explain?.has(key) && r.outcome !== "Skipped" && r.outcome !== "Gated" && wantExplain(opts, r)) {
       if (opts.explainStore) {
         const recorder = explain;
@@ -375,6 +398,11 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
   }
 
   const nodeInfos = sched.cache.dump().nodes;
+  const nodeDevices = nodeDeviceResults(
+    cluster.resourceSlices.list(),
+    allocatedDeviceKeys(cluster),
+    devicesBefore,
+  );
   const nodes: NodeResult[] = cluster.nodes.list().map((n: Node) => {
     const ni = nodeInfos.get(n.metadata?.name ?? "");
     const before = nodesBefore.get(n.metadata?.name ?? "");
@@ -399,6 +427,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     };
     const scalar = scalarResources(ni, before);
     if (scalar) result.scalarResources = scalar;
+    const devices = nodeDevices.get(result.name);
+    if (devices) result.devices = devices;
     return result;
   });
 
