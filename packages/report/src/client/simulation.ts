@@ -189,7 +189,12 @@ function podsSection(sec: SimulationSection, str: (i: number) => string): HTMLEl
     outcome.append(h("option", { value: o }, o === "all" ? "all outcomes" : o));
   let view: PodRow[] = sec.pods;
   const table = h("table", { id: "pods-table" }) as HTMLTableElement;
-  table.append(thead("pod", "outcome", "node", numTh("attempts"), "message", ""));
+  const withDevices = sec.pods.some((pod) => pod.devices);
+  table.append(
+    withDevices
+      ? thead("pod", "outcome", "node", numTh("attempts"), "message", "devices", "")
+      : thead("pod", "outcome", "node", numTh("attempts"), "message", ""),
+  );
   const p = paged(
     table,
     () => view.length,
@@ -209,6 +214,9 @@ function podsSection(sec: SimulationSection, str: (i: number) => string): HTMLEl
         h("td", null, node),
         h("td", { class: "num" }, pod.attempts),
         h("td", { class: "msg" }, pod.message ?? ""),
+        ...(withDevices
+          ? [h("td", { class: "devices" }, ...(pod.devices ?? []).map((d) => h("div", null, d)))]
+          : []),
         h("td", null, btn),
       );
     },
