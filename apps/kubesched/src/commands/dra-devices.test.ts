@@ -4,7 +4,7 @@
 // --schema), -o yaml, the table and --explain; `kubesched capacity` counts replicas of a template
 // with claims. The claims' allocations are the snapshot's: the fixture's profile runs without
 // DynamicResources, so the pods schedule without allocating.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -193,5 +193,51 @@ spec:
       failType: "Unschedulable",
       failMessage: 'the replica is gated: pod "default/trainer-0": ResourceClaim not created yet',
     });
+  }, 60_000);
+});
+
+describe("examples/dra-gpu", () => {
+  it("the README shows what `kubesched simulate --cluster examples/dra-gpu/cluster.yaml` prints", async () => {
+    const readme = readFileSync(`${root}README.md`, "utf8");
+    const shown = /```\n\$ kubesched simulate --cluster examples\/dra-gpu\/cluster\.yaml\n([\s\S]*?)```/.exec(
+      readme,
+    )?.[1];
+    expect(shown, "README has the example's output").toBeDefined();
+    const { code, stdout, stderr } = await run("simulate", "--cluster", "examples/dra-gpu/cluster.yaml");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toBe(shown);
+  }, 60_000);
+
+  it("every pod of the example has its claims, generated ones from their templates; the nodes their GPUs", async () => {
+    const { stdout } = await run("simulate", "--cluster", "examples/dra-gpu/cluster.yaml", "-o", "json");
+    const r = JSON.parse(stdout) as Result;
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    const claims = Object.fromEntries(
+      r.pods.map((p) => [
+        p.name,
+        (p.resourceClaims as { resourceClaim: string | null }[] | undefined)?.map((c) => c.resourceClaim),
+      ]),
+    );
+    expect(claims.notebook).toEqual([
+      expect.stringMatching(/^notebook-gpu-[bcdfghjklmnpqrstvwxz2456789]{5}$/),
+    ]);
+    expect(claims["inference-a"]).toEqual(["shared-gpu"]);
+    expect(claims["inference-b"]).toEqual(["shared-gpu"]);
+    expect(claims.etl).toBeUndefined();
+    expect(
+      r.nodes.map((n) => [
+        n.name,
+        (n.devices as { published: number; allocatedBefore: number }[] | undefined)?.map((d) => [
+          d.published,
+          d.allocatedBefore,
+        ]),
+      ]),
+    ).toEqual([
+      ["gpu-node-1", [[4, 0]]],
+      ["gpu-node-2", [[4, 0]]],
+      ["gpu-node-3", [[2, 1]]],
+      ["cpu-node-1", undefined],
+    ]);
   }, 60_000);
 });
