@@ -397,6 +397,92 @@ describe("kubesched snapshot with DRA objects", () => {
   }, 60_000);
 });
 
+describe("kubesched snapshot and live reads keep what DRA needs", () => {
+  it("a claim's allocation and reservedFor and a pod's resourceClaimStatuses survive; simulate shows the devices in use, live and offline alike", async () => {
+    const dra = await FakeApiServer.start();
+    try {
+      const cfg = join(tmp, "dra-status-kubeconfig");
+      writeFileSync(cfg, dra.kubeConfigYAML());
+      dra.put("Node", { metadata: { name: "n1" }, status: { allocatable: { cpu: "2", pods: "110" } } });
+      dra.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
+      dra.put("ResourceSlice", {
+        metadata: { name: "n1-gpu" },
+        spec: {
+          driver: "gpu.example.com",
+          nodeName: "n1",
+          pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
+          devices: [{ name: "gpu-0" }, { name: "gpu-1" }],
+        },
+      });
+      const claimSpec = {
+        devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] },
+      };
+      dra.put("ResourceClaimTemplate", {
+        metadata: { name: "t", namespace: "ml" },
+        spec: { spec: claimSpec },
+      });
+      dra.put("ResourceClaim", {
+        metadata: {
+          name: "run-gpu-abcde",
+          namespace: "ml",
+          annotations: { "resource.kubernetes.io/pod-claim-name": "gpu" },
+          ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "run", uid: "run-uid", controller: true }],
+        },
+        spec: claimSpec,
+        status: {
+          allocation: {
+            devices: {
+              results: [{ request: "gpu", driver: "gpu.example.com", pool: "n1", device: "gpu-1" }],
+            },
+          },
+          reservedFor: [{ resource: "pods", name: "run", uid: "run-uid" }],
+        },
+      });
+      const podSpec = (extra: object) => ({
+        resourceClaims: [{ name: "gpu", resourceClaimTemplateName: "t" }],
+        containers: [{ name: "c", image: "i", resources: { claims: [{ name: "gpu" }] } }],
+        ...extra,
+      });
+      dra.put("Pod", {
+        metadata: { name: "run", namespace: "ml", uid: "run-uid" },
+        spec: podSpec({ nodeName: "n1" }),
+        status: {
+          phase: "Running",
+          resourceClaimStatuses: [{ name: "gpu", resourceClaimName: "run-gpu-abcde" }],
+        },
+      });
+      dra.put("Pod", { metadata: { name: "next", namespace: "ml", uid: "next-uid" }, spec: podSpec({}) });
+      const snap = await run("snapshot", "--kubeconfig", cfg, "--out", "dra-status-snap.yaml");
+      expect(snap.code).toBe(0);
+      const loaded = loadSnapshotFiles(["dra-status-snap.yaml"], tmp);
+      const byName = new Map(
+        loaded.objects.map((o) => [o.obj.metadata?.name, o.obj as Record<string, unknown>]),
+      );
+      expect(
+        (byName.get("run-gpu-abcde")?.status as { reservedFor?: unknown } | undefined)?.reservedFor,
+      ).toEqual([{ resource: "pods", name: "run", uid: "run-uid" }]);
+      expect(
+        (byName.get("run")?.status as { resourceClaimStatuses?: unknown } | undefined)?.resourceClaimStatuses,
+      ).toEqual([{ name: "gpu", resourceClaimName: "run-gpu-abcde" }]);
+      const offline = await run("simulate", "--cluster", "dra-status-snap.yaml", "-o", "json");
+      const live = await run("simulate", "--kubeconfig", cfg, "-o", "json");
+      expect(offline.code).toBe(0);
+      expect(live.stdout).toBe(offline.stdout);
+      const r = JSON.parse(offline.stdout) as {
+        pods: { name: string; resourceClaims: { resourceClaim: string | null }[] }[];
+        nodes: { devices: unknown }[];
+      };
+      expect(r.nodes[0]?.devices).toEqual([
+        { driver: "gpu.example.com", pool: "n1", published: 2, allocated: 1, allocatedBefore: 1 },
+      ]);
+      // The pending pod's claim is generated from the template the snapshot kept.
+      expect(r.pods[0]?.resourceClaims[0]?.resourceClaim).toMatch(/^next-gpu-[a-z0-9]{5}$/);
+    } finally {
+      await dra.close();
+    }
+  }, 60_000);
+});
+
 // issue 27 item 2: the snapshot records the server's /version; the simulators behave as that release.
 describe("the snapshot knows its Kubernetes version", () => {
   const at = (gitVersion: string, minor: string) => ({
