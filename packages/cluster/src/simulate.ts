@@ -188,6 +188,12 @@ export interface SimulationSession {
   addPending(pod: Pod): void;
   /** Runs the loop until nothing can move any more. */
   drain(): Promise<void>;
+  /**
+   * What the resourceclaim controller does when `pod` is created: the claims its templates
+   * generate are created, the pod is returned with their names in its status (`addPending` does
+   * this itself; for a pod examined without being added, as `why` does).
+   */
+  createClaims(pod: Pod): Pod;
   /** The message of the PreEnqueue plugin that holds a pod back (a scheduling gate, a missing claim), if one does. */
   gatedBy(pod: Pod): string | null;
   /**
@@ -274,6 +280,7 @@ export async function openSimulation(
       cluster.apply("Pod", claimController.podCreated(p));
     },
     settle: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    createClaims: (pod) => claimController.podCreated(pod),
     gatedBy(pod) {
       const plugin = sched.queue.getPod(pod)?.gatingPlugin;
       return plugin ? gatingMessage(sched, pod, plugin) : null;

@@ -241,3 +241,28 @@ describe("examples/dra-gpu", () => {
     ]);
   }, 60_000);
 });
+
+describe("kubesched why: a pod whose claim comes from a template", () => {
+  it("is examined with the claim the resourceclaim controller generates; a missing template is logged", async () => {
+    const found = await run("why", "ml/notebook", "--cluster", "examples/dra-gpu/cluster.yaml", "--no-fixes");
+    expect(found.code).toBe(0);
+    expect(found.stderr).toBe("");
+    expect(found.stdout).not.toContain("ResourceClaim not created yet");
+
+    const f = join(tmp, "notebook-without-template.yaml");
+    writeFileSync(
+      f,
+      readFileSync(`${root}examples/dra-gpu/cluster.yaml`, "utf8").replace(
+        "metadata: { name: one-gpu, namespace: ml }",
+        "metadata: { name: other, namespace: ml }",
+      ),
+    );
+    const missing = await run("why", "ml/notebook", "--cluster", f, "--no-fixes");
+    expect(missing.stdout).toContain(
+      'DynamicResources: UnschedulableAndUnresolvable: pod "ml/notebook": ResourceClaim not created yet',
+    );
+    expect(missing.stderr).toMatch(
+      /"pod ml\/notebook, PodResourceClaim gpu: resource claim template \\"one-gpu\\": resourceclaimtemplate.resource.k8s.io \\"one-gpu\\" not found"/,
+    );
+  }, 60_000);
+});
