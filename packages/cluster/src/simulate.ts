@@ -31,6 +31,8 @@ import {
 import { admit } from "./admission";
 import {
   allocatedDeviceKeys,
+  type DeviceClassResult,
+  deviceClassResults,
   type NodeDeviceResult,
   nodeDeviceResults,
   type PodClaimResult,
@@ -90,6 +92,11 @@ export interface SimulationResult {
   pods: PodResult[];
   preemptions: PreemptionRecord[];
   nodes: NodeResult[];
+  /**
+   * Per DeviceClass, the devices its selectors match and how many of them claims hold, after
+   * and before. Absent when the cluster has no DeviceClass.
+   */
+  deviceClasses?: DeviceClassResult[];
   summary: {
     pods: number;
     scheduled: number;
@@ -405,11 +412,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
   }
 
   const nodeInfos = sched.cache.dump().nodes;
-  const nodeDevices = nodeDeviceResults(
-    cluster.resourceSlices.list(),
-    allocatedDeviceKeys(cluster),
-    devicesBefore,
-  );
+  const devicesAfter = allocatedDeviceKeys(cluster);
+  const nodeDevices = nodeDeviceResults(cluster.resourceSlices.list(), devicesAfter, devicesBefore);
   const nodes: NodeResult[] = cluster.nodes.list().map((n: Node) => {
     const ni = nodeInfos.get(n.metadata?.name ?? "");
     const before = nodesBefore.get(n.metadata?.name ?? "");
@@ -440,11 +444,22 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
   });
 
   const timing = opts.timing === true;
+  const classes = cluster.deviceClasses.list();
   return {
     kind: "SimulationResult",
     pods: results,
     preemptions,
     nodes,
+    ...(classes.length > 0
+      ? {
+          deviceClasses: deviceClassResults(
+            classes,
+            cluster.resourceSlices.list(),
+            devicesAfter,
+            devicesBefore,
+          ),
+        }
+      : {}),
     summary: {
       pods: pending.length,
       scheduled,

@@ -216,6 +216,22 @@ export const simulationResultSchema = {
         },
       },
     },
+    deviceClasses: {
+      type: "array",
+      description:
+        "per DeviceClass, the devices its selectors match over every pool and how many claims hold, after and before; absent when the cluster has no DeviceClass",
+      items: {
+        type: "object",
+        required: ["name", "published", "allocated", "allocatedBefore"],
+        additionalProperties: false,
+        properties: {
+          name: { type: "string" },
+          published: { type: "integer", minimum: 0 },
+          allocated: { type: "integer", minimum: 0 },
+          allocatedBefore: { type: "integer", minimum: 0 },
+        },
+      },
+    },
     summary: {
       type: "object",
       required: [

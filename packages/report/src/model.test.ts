@@ -91,7 +91,7 @@ describe("simulationSection", () => {
     }
   });
 
-  it("devices: a column per driver (published, allocated before and after), each pod's devices", async () => {
+  it("devices: a column per driver (published, allocated before and after), the classes, each pod's devices", async () => {
     const fixture = "apps/kubesched/test-fixtures/dra-devices";
     const r = await simulate({
       config: loadConfig(readFileSync(`${root}${fixture}/without-dynamic-resources.yaml`, "utf8"), {
@@ -106,6 +106,9 @@ describe("simulationSection", () => {
     expect(sec.nodes.map((n) => [n.name, n.resources["gpu.example.com devices"]])).toEqual([
       ["gpu-a", { text: ["4", "1", "1"], value: [4, 1, 1] }],
       ["gpu-b", { text: ["2", "0", "0"], value: [2, 0, 0] }],
+    ]);
+    expect(sec.deviceClasses).toEqual([
+      { name: "gpu.example.com", published: 6, allocated: 1, allocatedBefore: 1 },
     ]);
     expect(sec.pods.map((p) => [p.name, p.devices])).toEqual([
       ["inference", ["claim gpu: gpu: gpu.example.com/gpu-a/gpu-0"]],

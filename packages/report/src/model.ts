@@ -71,6 +71,8 @@ export interface SimulationSection {
   nodes: NodeRow[];
   pods: PodRow[];
   preemptions: SimulationResult["preemptions"];
+  /** Devices per DeviceClass (absent when the cluster has none). */
+  deviceClasses?: SimulationResult["deviceClasses"];
   reasons: ReasonCount[];
   /** Whether the simulation recorded explain data (`--explain`). */
   explained: boolean;
@@ -334,6 +336,7 @@ export function simulationSection(r: SimulationResult): SimulationSection {
     nodes,
     pods,
     preemptions: r.preemptions,
+    ...(r.deviceClasses ? { deviceClasses: r.deviceClasses } : {}),
     reasons: aggregateReasons(r.pods),
     explained: r.pods.some((p) => p.explain !== undefined),
     strings: s.strings,

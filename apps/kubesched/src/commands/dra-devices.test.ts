@@ -27,6 +27,7 @@ const tmp = mkdtempSync(join(tmpdir(), "kubesched-devices-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 interface Result {
+  deviceClasses?: unknown;
   pods: { name: string; outcome: string; node: string | null; resourceClaims?: unknown }[];
   nodes: { name: string; devices?: unknown }[];
 }
@@ -70,6 +71,10 @@ describe("kubesched simulate: devices", () => {
         [{ driver: "gpu.example.com", pool: "gpu-b", published: 2, allocated: 0, allocatedBefore: 0 }],
       ],
     ]);
+    // The class's selector (device.driver == "gpu.example.com") matches the 6 GPUs of both pools.
+    expect(r.deviceClasses).toEqual([
+      { name: "gpu.example.com", published: 6, allocated: 1, allocatedBefore: 1 },
+    ]);
 
     const yaml = await run("simulate", ...args, "-o", "yaml", "--explain");
     expect(yaml.code).toBe(0);
@@ -90,6 +95,9 @@ describe("kubesched simulate: devices", () => {
         "NODE   DRIVER           POOL   ALLOCATED  BEFORE",
         "gpu-a  gpu.example.com  gpu-a  1/4        1/4",
         "gpu-b  gpu.example.com  gpu-b  0/2        0/2",
+        "",
+        "DEVICECLASS      ALLOCATED  BEFORE",
+        "gpu.example.com  1/6        1/6",
       ].join("\n"),
     );
     expect(stdout).toMatch(

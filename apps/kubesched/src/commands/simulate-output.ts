@@ -131,8 +131,9 @@ function claimDevices(c: PodClaimResult): string[] {
 }
 
 /**
- * The CLAIMS table (each pending pod's claims and their devices) and the DEVICES table (each
- * node's published devices and how many claims hold, after/before), when there are any.
+ * The claims table (each pending pod's claims and their devices), the devices table (each
+ * node's published devices and how many claims hold, after/before) and the device classes table
+ * (the devices each class matches, the same), when there are any.
  */
 function deviceTables(r: SimulationResult): string[] {
   const out: string[] = [];
@@ -156,6 +157,11 @@ function deviceTables(r: SimulationResult): string[] {
     }
   }
   if (devices.length > 1) out.push("", pad(devices));
+  const classes = [["DEVICECLASS", "ALLOCATED", "BEFORE"]];
+  for (const c of r.deviceClasses ?? []) {
+    classes.push([c.name, `${c.allocated}/${c.published}`, `${c.allocatedBefore}/${c.published}`]);
+  }
+  if (classes.length > 1) out.push("", pad(classes));
   return out;
 }
 

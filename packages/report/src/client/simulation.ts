@@ -121,6 +121,34 @@ export function simulation(sec: SimulationSection): HTMLElement[] {
     ),
   );
 
+  // Devices per DeviceClass: allocated of those its selectors match, before and after.
+  if (sec.deviceClasses) {
+    const classes = h("table", { id: "device-classes-table", class: "nodes" });
+    classes.append(thead("device class", "allocated"));
+    for (const c of sec.deviceClasses) {
+      const changed =
+        c.allocatedBefore !== c.allocated ? `${c.allocatedBefore} → ${c.allocated}` : `${c.allocated}`;
+      classes.append(
+        h(
+          "tr",
+          null,
+          h("td", { class: "name" }, c.name),
+          h(
+            "td",
+            { class: "res" },
+            bar(c.allocatedBefore, c.allocated, c.published),
+            h(
+              "span",
+              { class: "restext" },
+              `${changed} / ${c.published} (${pct(c.allocated, c.published)}%)`,
+            ),
+          ),
+        ),
+      );
+    }
+    out.push(section("device-classes", "Device classes", classes));
+  }
+
   out.push(nodesSection(sec));
   out.push(podsSection(sec, str));
   return out;
