@@ -351,22 +351,30 @@ describe("kubesched snapshot at the scale of the examples and of a 5000-node clu
 });
 
 describe("kubesched snapshot with DRA objects", () => {
-  it("writes ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses; simulate --cluster reads them back", async () => {
+  /** An API server with node n1, the gpu.example.com DeviceClass and n1's slice of `devices`. */
+  async function gpuServer(kubeconfig: string, devices: object[]) {
     const dra = await FakeApiServer.start();
+    const cfg = join(tmp, kubeconfig);
+    writeFileSync(cfg, dra.kubeConfigYAML());
+    dra.put("Node", { metadata: { name: "n1" }, status: { allocatable: { cpu: "2", pods: "110" } } });
+    dra.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
+    dra.put("ResourceSlice", {
+      metadata: { name: "n1-gpu" },
+      spec: {
+        driver: "gpu.example.com",
+        nodeName: "n1",
+        pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
+        devices,
+      },
+    });
+    return { dra, cfg };
+  }
+
+  it("writes ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses; simulate --cluster reads them back", async () => {
+    const { dra, cfg } = await gpuServer("dra-kubeconfig", [
+      { name: "gpu-0", attributes: { model: { string: "a100" } } },
+    ]);
     try {
-      const cfg = join(tmp, "dra-kubeconfig");
-      writeFileSync(cfg, dra.kubeConfigYAML());
-      dra.put("Node", { metadata: { name: "n1" }, status: { allocatable: { cpu: "2", pods: "110" } } });
-      dra.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
-      dra.put("ResourceSlice", {
-        metadata: { name: "n1-gpu" },
-        spec: {
-          driver: "gpu.example.com",
-          nodeName: "n1",
-          pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
-          devices: [{ name: "gpu-0", attributes: { model: { string: "a100" } } }],
-        },
-      });
       const claimSpec = {
         devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] },
       };
@@ -395,25 +403,10 @@ describe("kubesched snapshot with DRA objects", () => {
       await dra.close();
     }
   }, 60_000);
-});
 
-describe("kubesched snapshot and live reads keep what DRA needs", () => {
-  it("a claim's allocation and reservedFor and a pod's resourceClaimStatuses survive; simulate shows the devices in use, live and offline alike", async () => {
-    const dra = await FakeApiServer.start();
+  it("snapshot and live reads keep a claim's allocation and reservedFor and a pod's resourceClaimStatuses; simulate shows the devices in use, live and offline alike", async () => {
+    const { dra, cfg } = await gpuServer("dra-status-kubeconfig", [{ name: "gpu-0" }, { name: "gpu-1" }]);
     try {
-      const cfg = join(tmp, "dra-status-kubeconfig");
-      writeFileSync(cfg, dra.kubeConfigYAML());
-      dra.put("Node", { metadata: { name: "n1" }, status: { allocatable: { cpu: "2", pods: "110" } } });
-      dra.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
-      dra.put("ResourceSlice", {
-        metadata: { name: "n1-gpu" },
-        spec: {
-          driver: "gpu.example.com",
-          nodeName: "n1",
-          pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
-          devices: [{ name: "gpu-0" }, { name: "gpu-1" }],
-        },
-      });
       const claimSpec = {
         devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] },
       };
