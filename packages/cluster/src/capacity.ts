@@ -187,8 +187,12 @@ export async function capacity(opts: CapacityOptions): Promise<CapacityReport> {
         continue;
       }
       const fail = lastFailure.get(podKey(replica));
+      const gate = cur && !fail ? session.gatedBy(cur) : null;
       const message =
-        fail?.message ?? "the replica was not attempted (no profile for its schedulerName, or gated)";
+        fail?.message ??
+        (gate
+          ? `the replica is gated: ${gate}`
+          : "the replica was not attempted (no profile for its schedulerName, or gated)");
       result.failReason = {
         failType: fail?.reason === "SchedulerError" ? "SchedulerError" : "Unschedulable",
         failMessage: message,

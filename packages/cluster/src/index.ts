@@ -2,6 +2,7 @@ export type { ClusterEventHandlers, ClusterSource, OtherResourceKind } from "@ku
 export * from "./admission";
 export * from "./capacity";
 export * from "./counterfactual";
+export type { AllocatedDevice, DeviceClassResult, NodeDeviceResult, PodClaimResult } from "./device-usage";
 export * from "./diff";
 export { SpillExplanationStore } from "./explain-spill";
 export * from "./fragmentation";

@@ -29,8 +29,18 @@ import {
   type SchedulingObserver,
 } from "@kubesched/scheduler";
 import { admit } from "./admission";
+import {
+  allocatedDeviceKeys,
+  type DeviceClassResult,
+  deviceClassResults,
+  type NodeDeviceResult,
+  nodeDeviceResults,
+  type PodClaimResult,
+  podClaimResults,
+} from "./device-usage";
 import { InMemoryCluster } from "./in-memory-cluster";
 import { isClusterObject, type SourcedObject } from "./load";
+import { ResourceClaimController } from "./resourceclaim-controller";
 import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
@@ -43,6 +53,11 @@ export interface PodResult {
   nominatedNode: string | null;
   attempts: number;
   message: string | null;
+  /**
+   * The pod's `spec.resourceClaims`, each with its ResourceClaim and the devices allocated to it
+   * when the simulation ended. Absent for a pod without claims.
+   */
+  resourceClaims?: PodClaimResult[];
   explain?: AttemptExplanation;
 }
 
@@ -65,6 +80,11 @@ export interface NodeResult {
    * Absent when there are none.
    */
   scalarResources?: Record<string, { allocatable: string; requested: string; requestedBefore: string }>;
+  /**
+   * The devices the node's ResourceSlices publish, per driver and pool, and how many of them
+   * claims hold after and before the simulation. Absent when no slice names the node.
+   */
+  devices?: NodeDeviceResult[];
 }
 
 export interface SimulationResult {
@@ -72,6 +92,11 @@ export interface SimulationResult {
   pods: PodResult[];
   preemptions: PreemptionRecord[];
   nodes: NodeResult[];
+  /**
+   * Per DeviceClass, the devices its selectors match and how many of them claims hold, after
+   * and before. Absent when the cluster has no DeviceClass.
+   */
+  deviceClasses?: DeviceClassResult[];
   summary: {
     pods: number;
     scheduled: number;
@@ -163,10 +188,21 @@ export interface SimulationSession {
   lastFailure: Map<string, { reason: string; message: string }>;
   attempts: Map<string, number>;
   profiles: Set<string>;
-  /** Adds a pending pod to the cluster (its queue order is its order of entry). */
+  /**
+   * Adds a pending pod to the cluster (its queue order is its order of entry), after the
+   * resourceclaim controller created the claims its templates generate.
+   */
   addPending(pod: Pod): void;
   /** Runs the loop until nothing can move any more. */
   drain(): Promise<void>;
+  /**
+   * What the resourceclaim controller does when `pod` is created: the claims its templates
+   * generate are created, the pod is returned with their names in its status (`addPending` does
+   * this itself; for a pod examined without being added, as `why` does).
+   */
+  createClaims(pod: Pod): Pod;
+  /** The message of the PreEnqueue plugin that holds a pod back (a scheduling gate, a missing claim), if one does. */
+  gatedBy(pod: Pod): string | null;
   /**
    * Lets work started off the scheduling cycle (async preemption's API calls) run as far as it
    * can without simulated time passing: a macrotask runs after every pending promise job.
@@ -189,6 +225,8 @@ export async function openSimulation(
   });
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 
+  const claimController = new ResourceClaimController(cluster, opts.logger);
+
   // Everything but pods first, so pods see their namespaces, classes and nodes.
   const pods: Pod[] = [];
   for (const o of objects) {
@@ -199,7 +237,7 @@ export async function openSimulation(
     else cluster.apply(o.kind, o.obj);
   }
   const pending = pods.filter((p) => !p.spec?.nodeName);
-  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", p);
+  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", claimController.podCreated(p));
 
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
@@ -246,9 +284,14 @@ export async function openSimulation(
       // A microsecond apart so that equal priorities keep their order (the queue sorts by
       // priority, then by time of entry).
       clock.advance(0.001);
-      cluster.apply("Pod", p);
+      cluster.apply("Pod", claimController.podCreated(p));
     },
     settle: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    createClaims: (pod) => claimController.podCreated(pod),
+    gatedBy(pod) {
+      const plugin = sched.queue.getPod(pod)?.gatingPlugin;
+      return plugin ? gatingMessage(sched, pod, plugin) : null;
+    },
     async drain() {
       // The idle horizon counts from the last binding or from this call, whichever is later: a
       // session drained again after a cluster change gets a full horizon for it.
@@ -283,6 +326,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
 
   // The nodes as the snapshot left them, for the before/after utilisation in the result.
   const nodesBefore = sched.cache.dump().nodes;
+  const devicesBefore = allocatedDeviceKeys(cluster);
   const started = performance.now();
   // Pending pods enter the queue in file order.
   for (const p of pending) session.addPending(p);
@@ -335,13 +379,12 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
       r.message = "the pod was deleted";
       unschedulable++;
     } else {
-      const qpi = sched.queue.getPod(cur);
       r.outcome = "Gated";
-      r.message = qpi?.gatingPlugin
-        ? gatingMessage(sched, cur, qpi.gatingPlugin)
-        : "the pod was never attempted";
+      r.message = session.gatedBy(cur) ?? "the pod was never attempted";
       gated++;
     }
+    const claims = podClaimResults(cluster, cur ?? p);
+    if (claims) r.resourceClaims = claims;
     if (explain?.has(key) && r.outcome !== "Skipped" && r.outcome !== "Gated" && wantExplain(opts, r)) {
       if (opts.explainStore) {
         const recorder = explain;
@@ -369,6 +412,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
   }
 
   const nodeInfos = sched.cache.dump().nodes;
+  const devicesAfter = allocatedDeviceKeys(cluster);
+  const nodeDevices = nodeDeviceResults(cluster.resourceSlices.list(), devicesAfter, devicesBefore);
   const nodes: NodeResult[] = cluster.nodes.list().map((n: Node) => {
     const ni = nodeInfos.get(n.metadata?.name ?? "");
     const before = nodesBefore.get(n.metadata?.name ?? "");
@@ -393,15 +438,28 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     };
     const scalar = scalarResources(ni, before);
     if (scalar) result.scalarResources = scalar;
+    const devices = nodeDevices.get(result.name);
+    if (devices) result.devices = devices;
     return result;
   });
 
   const timing = opts.timing === true;
+  const classes = cluster.deviceClasses.list();
   return {
     kind: "SimulationResult",
     pods: results,
     preemptions,
     nodes,
+    ...(classes.length > 0
+      ? {
+          deviceClasses: deviceClassResults(
+            classes,
+            cluster.resourceSlices.list(),
+            devicesAfter,
+            devicesBefore,
+          ),
+        }
+      : {}),
     summary: {
       pods: pending.length,
       scheduled,

@@ -113,6 +113,40 @@ export const simulationResultSchema = {
           nominatedNode: { type: ["string", "null"], description: "set when preemption nominated a node" },
           attempts: { type: "integer", minimum: 0 },
           message: { type: ["string", "null"], description: "kube-scheduler's message for the outcome" },
+          resourceClaims: {
+            type: "array",
+            description:
+              "the pod's spec.resourceClaims, each with its ResourceClaim and the devices allocated when the simulation ended; absent for a pod without claims",
+            items: {
+              type: "object",
+              required: ["name", "resourceClaim", "allocated", "devices"],
+              additionalProperties: false,
+              properties: {
+                name: { type: "string", description: "the pod's name for the claim" },
+                resourceClaim: {
+                  type: ["string", "null"],
+                  description:
+                    "the ResourceClaim (generated from a template: its generated name); null while not created",
+                },
+                allocated: { type: "boolean", description: "the claim has status.allocation" },
+                devices: {
+                  type: "array",
+                  description: "status.allocation.devices.results, in order",
+                  items: {
+                    type: "object",
+                    required: ["request", "driver", "pool", "device"],
+                    additionalProperties: false,
+                    properties: {
+                      request: { type: "string" },
+                      driver: { type: "string" },
+                      pool: { type: "string" },
+                      device: { type: "string" },
+                    },
+                  },
+                },
+              },
+            },
+          },
           explain: { $ref: "#/$defs/explanation" },
         },
       },
@@ -162,6 +196,39 @@ export const simulationResultSchema = {
               },
             },
           },
+          devices: {
+            type: "array",
+            description:
+              "per driver and pool, the devices the node's ResourceSlices publish and how many claims hold, after and before; absent when no slice names the node",
+            items: {
+              type: "object",
+              required: ["driver", "pool", "published", "allocated", "allocatedBefore"],
+              additionalProperties: false,
+              properties: {
+                driver: { type: "string" },
+                pool: { type: "string" },
+                published: { type: "integer", minimum: 0 },
+                allocated: { type: "integer", minimum: 0 },
+                allocatedBefore: { type: "integer", minimum: 0 },
+              },
+            },
+          },
+        },
+      },
+    },
+    deviceClasses: {
+      type: "array",
+      description:
+        "per DeviceClass, the devices its selectors match over every pool and how many claims hold, after and before; absent when the cluster has no DeviceClass",
+      items: {
+        type: "object",
+        required: ["name", "published", "allocated", "allocatedBefore"],
+        additionalProperties: false,
+        properties: {
+          name: { type: "string" },
+          published: { type: "integer", minimum: 0 },
+          allocated: { type: "integer", minimum: 0 },
+          allocatedBefore: { type: "integer", minimum: 0 },
         },
       },
     },

@@ -110,12 +110,14 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
   const sched = session.sched;
   let report: WhyReport;
   try {
-    const pod = pending.find((p) => podKey(p) === key);
-    if (pod === undefined) {
+    const found = pending.find((p) => podKey(p) === key);
+    if (found === undefined) {
       const running = session.cluster.pods.get(opts.pod.namespace, opts.pod.name);
       if (running) throw new WhyError(`pod ${key} is not pending: it runs on node ${running.spec?.nodeName}`);
       throw new WhyError(`pod ${key} not found`);
     }
+    // The claims its templates generate exist, as they would for the pending pod in a cluster.
+    const pod = session.createClaims(found);
     const schedulerName = pod.spec?.schedulerName || "default-scheduler";
     const fwk = sched.frameworkForPod(pod);
     const d = sched.diagnoseFilters(pod);

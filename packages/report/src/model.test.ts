@@ -1,5 +1,7 @@
 // The page's model from real simulations: interned strings, shared filter/score rows that
 // expand back to the SimulationResult's explain, and reasons aggregated from FitError messages.
+
+import { readFileSync } from "node:fs";
 import {
   loadSnapshotFiles,
   loadSnapshotTexts,
@@ -7,7 +9,7 @@ import {
   simulate,
   why,
 } from "@kubesched/cluster";
-import { defaultConfig } from "@kubesched/config";
+import { defaultConfig, loadConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { formatFilterDetail } from "@kubesched/runtime";
 import { recordingLogger } from "@kubesched/testing";
@@ -87,6 +89,31 @@ describe("simulationSection", () => {
       expect(e.finalScore, p.name).toEqual(p.explain.finalScore ?? {});
       expect(e.selectedNode).toBe(p.explain.selectedNode);
     }
+  });
+
+  it("devices: a column per driver (published, allocated before and after), the classes, each pod's devices", async () => {
+    const fixture = "apps/kubesched/test-fixtures/dra-devices";
+    const r = await simulate({
+      config: loadConfig(readFileSync(`${root}${fixture}/without-dynamic-resources.yaml`, "utf8"), {
+        registry: inTreeRegistry,
+      }),
+      registry: inTreeRegistry,
+      logger: recordingLogger(),
+      objects: loadSnapshotFiles([`${fixture}/cluster.yaml`], root).objects,
+    });
+    const sec = simulationSection(r);
+    expect(sec.resources).toEqual(["cpu", "memory", "pods", "gpu.example.com devices"]);
+    expect(sec.nodes.map((n) => [n.name, n.resources["gpu.example.com devices"]])).toEqual([
+      ["gpu-a", { text: ["4", "1", "1"], value: [4, 1, 1] }],
+      ["gpu-b", { text: ["2", "0", "0"], value: [2, 0, 0] }],
+    ]);
+    expect(sec.deviceClasses).toEqual([
+      { name: "gpu.example.com", published: 6, allocated: 1, allocatedBefore: 1 },
+    ]);
+    expect(sec.pods.map((p) => [p.name, p.devices])).toEqual([
+      ["inference", ["claim gpu: gpu: gpu.example.com/gpu-a/gpu-0"]],
+      ["train", ["claim gpu: not allocated"]],
+    ]);
   });
 
   it("identical nodes share one filter row and one score row", async () => {

@@ -58,6 +58,8 @@ export interface PodRow {
   nominatedNode: string | null;
   attempts: number;
   message: string | null;
+  /** One line per allocated device (`claim CLAIM: request: driver/pool/device`), or why a claim has none. */
+  devices?: string[];
   explain?: PodExplain;
 }
 
@@ -76,6 +78,8 @@ export interface SimulationSection {
   nodes: NodeRow[];
   pods: PodRow[];
   preemptions: SimulationResult["preemptions"];
+  /** Devices per DeviceClass (absent when the cluster has none). */
+  deviceClasses?: SimulationResult["deviceClasses"];
   reasons: ReasonCount[];
   /** Whether the simulation recorded explain data (`--explain`). */
   explained: boolean;
@@ -189,7 +193,31 @@ function nodeRow(n: NodeResult): NodeRow {
   for (const [name, s] of Object.entries(n.scalarResources ?? {})) {
     resources[name] = cell(s.allocatable, s.requestedBefore, s.requested, units);
   }
+  // Devices per driver (a node's pools summed): published, allocated before and after.
+  const byDriver = new Map<string, [number, number, number]>();
+  for (const d of n.devices ?? []) {
+    const sum = byDriver.get(d.driver) ?? [0, 0, 0];
+    byDriver.set(d.driver, [sum[0] + d.published, sum[1] + d.allocatedBefore, sum[2] + d.allocated]);
+  }
+  for (const [driver, v] of byDriver) {
+    resources[deviceResource(driver)] = { text: [String(v[0]), String(v[1]), String(v[2])], value: v };
+  }
   return { name: n.name, resources };
+}
+
+/** The node table's column of a driver's devices. */
+const deviceResource = (driver: string) => `${driver} devices`;
+
+/** A pod's devices as the pods table lists them. */
+function podDevices(p: PodResult): string[] | undefined {
+  if (!p.resourceClaims) return undefined;
+  return p.resourceClaims.flatMap((c) =>
+    c.resourceClaim === null
+      ? [`claim ${c.name}: not created`]
+      : !c.allocated
+        ? [`claim ${c.name}: not allocated`]
+        : c.devices.map((d) => `claim ${c.name}: ${d.request}: ${d.driver}/${d.pool}/${d.device}`),
+  );
 }
 
 function podExplain(e: NonNullable<PodResult["explain"]>, s: Interner): PodExplain {
@@ -295,6 +323,10 @@ export function simulationSection(r: SimulationResult): SimulationSection {
     for (const name of Object.keys(n.scalarResources ?? {}))
       if (!resources.includes(name)) resources.push(name);
   }
+  for (const n of r.nodes) {
+    for (const d of n.devices ?? [])
+      if (!resources.includes(deviceResource(d.driver))) resources.push(deviceResource(d.driver));
+  }
   const pods: PodRow[] = r.pods.map((p) => {
     const row: PodRow = {
       namespace: p.namespace,
@@ -305,6 +337,8 @@ export function simulationSection(r: SimulationResult): SimulationSection {
       attempts: p.attempts,
       message: p.message,
     };
+    const devices = podDevices(p);
+    if (devices) row.devices = devices;
     if (p.explain) row.explain = podExplain(p.explain, s);
     return row;
   });
@@ -315,6 +349,7 @@ export function simulationSection(r: SimulationResult): SimulationSection {
     nodes,
     pods,
     preemptions: r.preemptions,
+    ...(r.deviceClasses ? { deviceClasses: r.deviceClasses } : {}),
     reasons: aggregateReasons(r.pods),
     explained: r.pods.some((p) => p.explain !== undefined),
     strings: s.strings,

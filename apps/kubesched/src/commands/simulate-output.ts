@@ -1,6 +1,6 @@
 // Rendering a SimulationResult: table (for people), json and yaml (for tools).
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
-import type { PodResult, SimulationResult } from "@kubesched/cluster";
+import type { PodClaimResult, PodResult, SimulationResult } from "@kubesched/cluster";
 import { jsonChunks, yamlChunks } from "./outputs";
 import { forTerminal, pad } from "./table";
 
@@ -32,6 +32,11 @@ export function renderExplain(p: PodResult, top: number, nodeCount: number): str
   if (!e) return [];
   const where = p.node ? ` on ${p.node}` : "";
   const lines = [`${p.namespace}/${p.name}: ${p.outcome}${where}`];
+  for (const c of p.resourceClaims ?? []) {
+    lines.push(
+      `  claim ${c.name}${c.resourceClaim ? ` (${c.resourceClaim})` : ""}: ${claimDevices(c).join(", ")}`,
+    );
+  }
   for (const [plugin, st] of Object.entries(e.preFilter)) {
     if (st.code !== "Success" && st.code !== "Skip") {
       lines.push(`  preFilter ${plugin}: ${st.code}${st.reasons ? `: ${st.reasons.join("; ")}` : ""}`);
@@ -118,6 +123,48 @@ export function renderExplain(p: PodResult, top: number, nodeCount: number): str
   return lines;
 }
 
+/** A claim's allocated devices, `request: driver/pool/device` each; or why there are none. */
+function claimDevices(c: PodClaimResult): string[] {
+  if (c.resourceClaim === null) return ["(not created)"];
+  if (!c.allocated) return ["(not allocated)"];
+  return c.devices.map((d) => `${d.request}: ${d.driver}/${d.pool}/${d.device}`);
+}
+
+/**
+ * The claims table (each pending pod's claims and their devices), the devices table (each
+ * node's published devices and how many claims hold, after/before) and the device classes table
+ * (the devices each class matches, the same), when there are any.
+ */
+function deviceTables(r: SimulationResult): string[] {
+  const out: string[] = [];
+  const claims = [["POD", "CLAIM", "RESOURCECLAIM", "DEVICES"]];
+  for (const p of r.pods) {
+    for (const c of p.resourceClaims ?? []) {
+      claims.push([`${p.namespace}/${p.name}`, c.name, c.resourceClaim ?? "-", claimDevices(c).join(", ")]);
+    }
+  }
+  if (claims.length > 1) out.push("", pad(claims));
+  const devices = [["NODE", "DRIVER", "POOL", "ALLOCATED", "BEFORE"]];
+  for (const n of r.nodes) {
+    for (const d of n.devices ?? []) {
+      devices.push([
+        n.name,
+        d.driver,
+        d.pool,
+        `${d.allocated}/${d.published}`,
+        `${d.allocatedBefore}/${d.published}`,
+      ]);
+    }
+  }
+  if (devices.length > 1) out.push("", pad(devices));
+  const classes = [["DEVICECLASS", "ALLOCATED", "BEFORE"]];
+  for (const c of r.deviceClasses ?? []) {
+    classes.push([c.name, `${c.allocated}/${c.published}`, `${c.allocatedBefore}/${c.published}`]);
+  }
+  if (classes.length > 1) out.push("", pad(classes));
+  return out;
+}
+
 /**
  * The table for people, in pieces: the pods and nodes tables, the summary and preemptions, then
  * each explained pod's explanation one at a time (read from its store as it is written).
@@ -144,6 +191,7 @@ export function* tableChunks(result: SimulationResult, top = 3): Generator<strin
     pad(pods),
     "",
     pad(nodes),
+    ...deviceTables(r),
     "",
     `${s.pods} pending pods: ${s.scheduled} scheduled, ${s.unschedulable} unschedulable, ${s.error} error, ${s.gated} gated, ${s.skipped} skipped`,
   ];

@@ -34,6 +34,7 @@ const examples: Record<string, string[]> = {
     "examples/workloads/deployment.yaml",
   ],
   "examples/preemption.yaml": ["--cluster", "examples/preemption.yaml"],
+  "examples/dra-gpu/cluster.yaml": ["--cluster", "examples/dra-gpu/cluster.yaml"],
   "examples/gang-scheduling (Coscheduling)": [
     "--plugin",
     "@kubesched/plugin-coscheduling",

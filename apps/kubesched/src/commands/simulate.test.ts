@@ -288,6 +288,30 @@ describe("kubesched simulate inputs", () => {
     expect((JSON.parse(stdout) as Result).pods.map((p) => p.outcome)).toEqual(["Scheduled"]);
   });
 
+  it("a pod's claim from a template: created as the resourceclaim controller does; a missing template leaves the pod gated", async () => {
+    const f = join(tmp, "dra-template.yaml");
+    const docs = [
+      "apiVersion: v1\nkind: Node\nmetadata: { name: n }\nstatus: { allocatable: { cpu: '1', pods: '10' } }",
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: { name: gpu }",
+      "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: { name: t }\nspec: { spec: { devices: { requests: [{ name: r, exactly: { deviceClassName: gpu } }] } } }",
+      "apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec: { resourceClaims: [{ name: g, resourceClaimTemplateName: t }], containers: [{ name: c }] }",
+      "apiVersion: v1\nkind: Pod\nmetadata: { name: q }\nspec: { resourceClaims: [{ name: g, resourceClaimTemplateName: missing }], containers: [{ name: c }] }",
+    ];
+    writeFileSync(f, docs.join("\n---\n"));
+    const { code, stdout, stderr } = await run("simulate", "--cluster", f, "-o", "json");
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^W\d{4} [\d:.]+\] "pod default\/q, PodResourceClaim g: resource claim template \\"missing\\": resourceclaimtemplate.resource.k8s.io \\"missing\\" not found"\n$/,
+    );
+    const pods = (JSON.parse(stdout) as Result).pods;
+    // p's claim exists (named p-g-<5 characters>): it is no longer "not created yet".
+    expect(pods[0]?.message).not.toContain("ResourceClaim not created yet");
+    expect(pods[1]).toMatchObject({
+      outcome: "Gated",
+      message: 'pod "default/q": ResourceClaim not created yet',
+    });
+  });
+
   it("unknown kinds are warnings on stderr; the run goes on", async () => {
     const f = join(tmp, "with-deployment.yaml");
     writeFileSync(

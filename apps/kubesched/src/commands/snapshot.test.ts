@@ -351,22 +351,30 @@ describe("kubesched snapshot at the scale of the examples and of a 5000-node clu
 });
 
 describe("kubesched snapshot with DRA objects", () => {
-  it("writes ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses; simulate --cluster reads them back", async () => {
+  /** An API server with node n1, the gpu.example.com DeviceClass and n1's slice of `devices`. */
+  async function gpuServer(kubeconfig: string, devices: object[]) {
     const dra = await FakeApiServer.start();
+    const cfg = join(tmp, kubeconfig);
+    writeFileSync(cfg, dra.kubeConfigYAML());
+    dra.put("Node", { metadata: { name: "n1" }, status: { allocatable: { cpu: "2", pods: "110" } } });
+    dra.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
+    dra.put("ResourceSlice", {
+      metadata: { name: "n1-gpu" },
+      spec: {
+        driver: "gpu.example.com",
+        nodeName: "n1",
+        pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
+        devices,
+      },
+    });
+    return { dra, cfg };
+  }
+
+  it("writes ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses; simulate --cluster reads them back", async () => {
+    const { dra, cfg } = await gpuServer("dra-kubeconfig", [
+      { name: "gpu-0", attributes: { model: { string: "a100" } } },
+    ]);
     try {
-      const cfg = join(tmp, "dra-kubeconfig");
-      writeFileSync(cfg, dra.kubeConfigYAML());
-      dra.put("Node", { metadata: { name: "n1" }, status: { allocatable: { cpu: "2", pods: "110" } } });
-      dra.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
-      dra.put("ResourceSlice", {
-        metadata: { name: "n1-gpu" },
-        spec: {
-          driver: "gpu.example.com",
-          nodeName: "n1",
-          pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
-          devices: [{ name: "gpu-0", attributes: { model: { string: "a100" } } }],
-        },
-      });
       const claimSpec = {
         devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] },
       };
@@ -391,6 +399,77 @@ describe("kubesched snapshot with DRA objects", () => {
       expect(offline.stderr).toBe(
         `${emulating137}warning: no pending pods (pods without spec.nodeName) in dra-snap.yaml\n`,
       );
+    } finally {
+      await dra.close();
+    }
+  }, 60_000);
+
+  it("snapshot and live reads keep a claim's allocation and reservedFor and a pod's resourceClaimStatuses; simulate shows the devices in use, live and offline alike", async () => {
+    const { dra, cfg } = await gpuServer("dra-status-kubeconfig", [{ name: "gpu-0" }, { name: "gpu-1" }]);
+    try {
+      const claimSpec = {
+        devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] },
+      };
+      dra.put("ResourceClaimTemplate", {
+        metadata: { name: "t", namespace: "ml" },
+        spec: { spec: claimSpec },
+      });
+      dra.put("ResourceClaim", {
+        metadata: {
+          name: "run-gpu-abcde",
+          namespace: "ml",
+          annotations: { "resource.kubernetes.io/pod-claim-name": "gpu" },
+          ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "run", uid: "run-uid", controller: true }],
+        },
+        spec: claimSpec,
+        status: {
+          allocation: {
+            devices: {
+              results: [{ request: "gpu", driver: "gpu.example.com", pool: "n1", device: "gpu-1" }],
+            },
+          },
+          reservedFor: [{ resource: "pods", name: "run", uid: "run-uid" }],
+        },
+      });
+      const podSpec = (extra: object) => ({
+        resourceClaims: [{ name: "gpu", resourceClaimTemplateName: "t" }],
+        containers: [{ name: "c", image: "i", resources: { claims: [{ name: "gpu" }] } }],
+        ...extra,
+      });
+      dra.put("Pod", {
+        metadata: { name: "run", namespace: "ml", uid: "run-uid" },
+        spec: podSpec({ nodeName: "n1" }),
+        status: {
+          phase: "Running",
+          resourceClaimStatuses: [{ name: "gpu", resourceClaimName: "run-gpu-abcde" }],
+        },
+      });
+      dra.put("Pod", { metadata: { name: "next", namespace: "ml", uid: "next-uid" }, spec: podSpec({}) });
+      const snap = await run("snapshot", "--kubeconfig", cfg, "--out", "dra-status-snap.yaml");
+      expect(snap.code).toBe(0);
+      const loaded = loadSnapshotFiles(["dra-status-snap.yaml"], tmp);
+      const byName = new Map(
+        loaded.objects.map((o) => [o.obj.metadata?.name, o.obj as Record<string, unknown>]),
+      );
+      expect(
+        (byName.get("run-gpu-abcde")?.status as { reservedFor?: unknown } | undefined)?.reservedFor,
+      ).toEqual([{ resource: "pods", name: "run", uid: "run-uid" }]);
+      expect(
+        (byName.get("run")?.status as { resourceClaimStatuses?: unknown } | undefined)?.resourceClaimStatuses,
+      ).toEqual([{ name: "gpu", resourceClaimName: "run-gpu-abcde" }]);
+      const offline = await run("simulate", "--cluster", "dra-status-snap.yaml", "-o", "json");
+      const live = await run("simulate", "--kubeconfig", cfg, "-o", "json");
+      expect(offline.code).toBe(0);
+      expect(live.stdout).toBe(offline.stdout);
+      const r = JSON.parse(offline.stdout) as {
+        pods: { name: string; resourceClaims: { resourceClaim: string | null }[] }[];
+        nodes: { devices: unknown }[];
+      };
+      expect(r.nodes[0]?.devices).toEqual([
+        { driver: "gpu.example.com", pool: "n1", published: 2, allocated: 1, allocatedBefore: 1 },
+      ]);
+      // The pending pod's claim is generated from the template the snapshot kept.
+      expect(r.pods[0]?.resourceClaims[0]?.resourceClaim).toMatch(/^next-gpu-[a-z0-9]{5}$/);
     } finally {
       await dra.close();
     }

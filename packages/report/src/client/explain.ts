@@ -49,6 +49,7 @@ export function openExplain(pod: PodRow, str: (i: number) => string, clusterNode
     ),
   );
   if (pod.message) body.append(h("p", { class: "msg" }, pod.message));
+  if (pod.devices) body.append(h("ul", { class: "devices" }, ...pod.devices.map((d) => h("li", null, d))));
 
   // PreFilter: one chip per plugin (Skip: nothing to check for this pod); a plugin that
   // narrowed the nodes lists them.

@@ -121,6 +121,34 @@ export function simulation(sec: SimulationSection): HTMLElement[] {
     ),
   );
 
+  // Devices per DeviceClass: allocated of those its selectors match, before and after.
+  if (sec.deviceClasses) {
+    const classes = h("table", { id: "device-classes-table", class: "nodes" });
+    classes.append(thead("device class", "allocated"));
+    for (const c of sec.deviceClasses) {
+      const changed =
+        c.allocatedBefore !== c.allocated ? `${c.allocatedBefore} → ${c.allocated}` : `${c.allocated}`;
+      classes.append(
+        h(
+          "tr",
+          null,
+          h("td", { class: "name" }, c.name),
+          h(
+            "td",
+            { class: "res" },
+            bar(c.allocatedBefore, c.allocated, c.published),
+            h(
+              "span",
+              { class: "restext" },
+              `${changed} / ${c.published} (${pct(c.allocated, c.published)}%)`,
+            ),
+          ),
+        ),
+      );
+    }
+    out.push(section("device-classes", "Device classes", classes));
+  }
+
   out.push(nodesSection(sec));
   out.push(podsSection(sec, str));
   return out;
@@ -189,7 +217,12 @@ function podsSection(sec: SimulationSection, str: (i: number) => string): HTMLEl
     outcome.append(h("option", { value: o }, o === "all" ? "all outcomes" : o));
   let view: PodRow[] = sec.pods;
   const table = h("table", { id: "pods-table" }) as HTMLTableElement;
-  table.append(thead("pod", "outcome", "node", numTh("attempts"), "message", ""));
+  const withDevices = sec.pods.some((pod) => pod.devices);
+  table.append(
+    withDevices
+      ? thead("pod", "outcome", "node", numTh("attempts"), "message", "devices", "")
+      : thead("pod", "outcome", "node", numTh("attempts"), "message", ""),
+  );
   const p = paged(
     table,
     () => view.length,
@@ -209,6 +242,9 @@ function podsSection(sec: SimulationSection, str: (i: number) => string): HTMLEl
         h("td", null, node),
         h("td", { class: "num" }, pod.attempts),
         h("td", { class: "msg" }, pod.message ?? ""),
+        ...(withDevices
+          ? [h("td", { class: "devices" }, ...(pod.devices ?? []).map((d) => h("div", null, d)))]
+          : []),
         h("td", null, btn),
       );
     },

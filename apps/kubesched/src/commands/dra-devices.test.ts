@@ -1,0 +1,276 @@
+// Devices as users see them: `kubesched simulate` gives per pod its claims and the devices their
+// allocations name (the claims in the cluster when the run ended), per node the devices its
+// ResourceSlices publish and how many claims hold, after and before, in -o json (valid against
+// --schema), -o yaml, the table and --explain; `kubesched capacity` counts replicas of a template
+// with claims. The claims' allocations are the snapshot's: the fixture's profile runs without
+// DynamicResources, so the pods schedule without allocating.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYAML } from "yaml";
+import { runCliIn } from "./run-cli.test-util";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const run = (...argv: string[]) => runCliIn(root, argv);
+const fixture = "apps/kubesched/test-fixtures/dra-devices";
+const args = [
+  "--cluster",
+  `${fixture}/cluster.yaml`,
+  "--config",
+  `${fixture}/without-dynamic-resources.yaml`,
+];
+
+const tmp = mkdtempSync(join(tmpdir(), "kubesched-devices-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Result {
+  deviceClasses?: unknown;
+  pods: { name: string; outcome: string; node: string | null; resourceClaims?: unknown }[];
+  nodes: { name: string; devices?: unknown }[];
+}
+
+let validate: ValidateFunction;
+beforeAll(async () => {
+  const { stdout } = await run("simulate", "--schema");
+  validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(stdout));
+}, 60_000);
+
+describe("kubesched simulate: devices", () => {
+  it("-o json: each pod's claims with their devices, each node's devices; valid against --schema", async () => {
+    const { code, stdout, stderr } = await run("simulate", ...args, "-o", "json");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    expect(r.pods.map((p) => [p.name, p.node, p.resourceClaims])).toEqual([
+      [
+        "inference",
+        "gpu-a",
+        [
+          {
+            name: "gpu",
+            resourceClaim: "shared-gpu",
+            allocated: true,
+            devices: [{ request: "gpu", driver: "gpu.example.com", pool: "gpu-a", device: "gpu-0" }],
+          },
+        ],
+      ],
+      // The claim the resourceclaim controller generated from the template: not allocated.
+      ["train", "gpu-b", [{ name: "gpu", resourceClaim: "train-gpu-h99cm", allocated: false, devices: [] }]],
+    ]);
+    expect(r.nodes.map((n) => [n.name, n.devices])).toEqual([
+      [
+        "gpu-a",
+        [{ driver: "gpu.example.com", pool: "gpu-a", published: 4, allocated: 1, allocatedBefore: 1 }],
+      ],
+      [
+        "gpu-b",
+        [{ driver: "gpu.example.com", pool: "gpu-b", published: 2, allocated: 0, allocatedBefore: 0 }],
+      ],
+    ]);
+    // The class's selector (device.driver == "gpu.example.com") matches the 6 GPUs of both pools.
+    expect(r.deviceClasses).toEqual([
+      { name: "gpu.example.com", published: 6, allocated: 1, allocatedBefore: 1 },
+    ]);
+
+    const yaml = await run("simulate", ...args, "-o", "yaml", "--explain");
+    expect(yaml.code).toBe(0);
+    const doc = parseYAML(yaml.stdout) as Result;
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc.pods.map((p) => p.resourceClaims)).toEqual(r.pods.map((p) => p.resourceClaims));
+  }, 60_000);
+
+  it("the table: a CLAIMS table and a DEVICES table; --explain names each pod's devices", async () => {
+    const { code, stdout } = await run("simulate", ...args, "--explain");
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      [
+        "POD                CLAIM  RESOURCECLAIM    DEVICES",
+        "default/inference  gpu    shared-gpu       gpu: gpu.example.com/gpu-a/gpu-0",
+        "default/train      gpu    train-gpu-h99cm  (not allocated)",
+        "",
+        "NODE   DRIVER           POOL   ALLOCATED  BEFORE",
+        "gpu-a  gpu.example.com  gpu-a  1/4        1/4",
+        "gpu-b  gpu.example.com  gpu-b  0/2        0/2",
+        "",
+        "DEVICECLASS      ALLOCATED  BEFORE",
+        "gpu.example.com  1/6        1/6",
+      ].join("\n"),
+    );
+    expect(stdout).toMatch(
+      /^default\/inference: Scheduled on gpu-a\n {2}claim gpu \(shared-gpu\): gpu: gpu\.example\.com\/gpu-a\/gpu-0\n/m,
+    );
+    expect(stdout).toMatch(
+      /^default\/train: Scheduled on gpu-b\n {2}claim gpu \(train-gpu-h99cm\): \(not allocated\)\n/m,
+    );
+  }, 60_000);
+
+  it("a claim not created reads so; pods and nodes without devices have no device fields", async () => {
+    const extra = join(tmp, "no-template.yaml");
+    writeFileSync(
+      extra,
+      "apiVersion: v1\nkind: Pod\nmetadata: { name: orphan }\nspec: { resourceClaims: [{ name: gpu, resourceClaimTemplateName: missing }], containers: [{ name: c }] }\n",
+    );
+    const cli = [
+      "--cluster",
+      `${fixture}/cluster.yaml`,
+      "--cluster",
+      "examples/cluster.yaml",
+      "--cluster",
+      extra,
+    ];
+    const json = await run(
+      "simulate",
+      ...cli,
+      "--config",
+      `${fixture}/without-dynamic-resources.yaml`,
+      "-o",
+      "json",
+    );
+    const r = JSON.parse(json.stdout) as Result;
+    expect(r.pods.filter((p) => p.resourceClaims).map((p) => p.name)).toEqual([
+      "inference",
+      "train",
+      "orphan",
+    ]);
+    expect(r.pods.at(-1)?.resourceClaims).toEqual([
+      { name: "gpu", resourceClaim: null, allocated: false, devices: [] },
+    ]);
+    expect(r.nodes.filter((n) => n.devices).map((n) => n.name)).toEqual(["gpu-a", "gpu-b"]);
+    const table = await run("simulate", ...cli);
+    expect(table.stdout).toMatch(/^default\/orphan\s+gpu\s+-\s+\(not created\)$/m);
+  }, 60_000);
+});
+
+describe("kubesched capacity: a template with claims", () => {
+  const template = (claimTemplate: string) => {
+    const f = join(tmp, `trainer-${claimTemplate}.yaml`);
+    writeFileSync(
+      f,
+      `apiVersion: v1
+kind: Pod
+metadata: { name: trainer }
+spec:
+  resourceClaims: [{ name: gpu, resourceClaimTemplateName: ${claimTemplate} }]
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "2" }, claims: [{ name: gpu }] } }]
+`,
+    );
+    return f;
+  };
+
+  it("every replica gets its own claim from the template (the resourceclaim controller) and is counted", async () => {
+    const { code, stdout, stderr } = await run(
+      "capacity",
+      ...args,
+      "--pod",
+      template("one-gpu"),
+      "-o",
+      "json",
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as {
+      status: { replicas: number; pods: { replicasOnNodes: unknown }[] };
+    };
+    // 8 cpu each; gpu-a runs a 1-cpu pod and gets inference, gpu-b gets train: 3 + 3 of 2 cpu.
+    expect(report.status.replicas).toBe(6);
+    expect(report.status.pods[0]?.replicasOnNodes).toEqual([
+      { nodeName: "gpu-a", replicas: 3 },
+      { nodeName: "gpu-b", replicas: 3 },
+    ]);
+  }, 60_000);
+
+  it("a replica whose claim template is missing stops the count with the reason it is gated", async () => {
+    const { code, stdout, stderr } = await run(
+      "capacity",
+      "--cluster",
+      `${fixture}/cluster.yaml`,
+      "--pod",
+      template("missing"),
+      "-o",
+      "json",
+    );
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/PodResourceClaim gpu: resource claim template \\"missing\\"/);
+    const report = JSON.parse(stdout) as { status: { replicas: number; failReason: unknown } };
+    expect(report.status.replicas).toBe(0);
+    expect(report.status.failReason).toEqual({
+      failType: "Unschedulable",
+      failMessage: 'the replica is gated: pod "default/trainer-0": ResourceClaim not created yet',
+    });
+  }, 60_000);
+});
+
+describe("examples/dra-gpu", () => {
+  it("the README shows what `kubesched simulate --cluster examples/dra-gpu/cluster.yaml` prints", async () => {
+    const readme = readFileSync(`${root}README.md`, "utf8");
+    const shown = /```\n\$ kubesched simulate --cluster examples\/dra-gpu\/cluster\.yaml\n([\s\S]*?)```/.exec(
+      readme,
+    )?.[1];
+    expect(shown, "README has the example's output").toBeDefined();
+    const { code, stdout, stderr } = await run("simulate", "--cluster", "examples/dra-gpu/cluster.yaml");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toBe(shown);
+  }, 60_000);
+
+  it("every pod of the example has its claims, generated ones from their templates; the nodes their GPUs", async () => {
+    const { stdout } = await run("simulate", "--cluster", "examples/dra-gpu/cluster.yaml", "-o", "json");
+    const r = JSON.parse(stdout) as Result;
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    const claims = Object.fromEntries(
+      r.pods.map((p) => [
+        p.name,
+        (p.resourceClaims as { resourceClaim: string | null }[] | undefined)?.map((c) => c.resourceClaim),
+      ]),
+    );
+    expect(claims.notebook).toEqual([
+      expect.stringMatching(/^notebook-gpu-[bcdfghjklmnpqrstvwxz2456789]{5}$/),
+    ]);
+    expect(claims["inference-a"]).toEqual(["shared-gpu"]);
+    expect(claims["inference-b"]).toEqual(["shared-gpu"]);
+    expect(claims.etl).toBeUndefined();
+    expect(
+      r.nodes.map((n) => [
+        n.name,
+        (n.devices as { published: number; allocatedBefore: number }[] | undefined)?.map((d) => [
+          d.published,
+          d.allocatedBefore,
+        ]),
+      ]),
+    ).toEqual([
+      ["gpu-node-1", [[4, 0]]],
+      ["gpu-node-2", [[4, 0]]],
+      ["gpu-node-3", [[2, 1]]],
+      ["cpu-node-1", undefined],
+    ]);
+  }, 60_000);
+});
+
+describe("kubesched why: a pod whose claim comes from a template", () => {
+  it("is examined with the claim the resourceclaim controller generates; a missing template is logged", async () => {
+    const found = await run("why", "ml/notebook", "--cluster", "examples/dra-gpu/cluster.yaml", "--no-fixes");
+    expect(found.code).toBe(0);
+    expect(found.stderr).toBe("");
+    expect(found.stdout).not.toContain("ResourceClaim not created yet");
+
+    const f = join(tmp, "notebook-without-template.yaml");
+    writeFileSync(
+      f,
+      readFileSync(`${root}examples/dra-gpu/cluster.yaml`, "utf8").replace(
+        "metadata: { name: one-gpu, namespace: ml }",
+        "metadata: { name: other, namespace: ml }",
+      ),
+    );
+    const missing = await run("why", "ml/notebook", "--cluster", f, "--no-fixes");
+    expect(missing.stdout).toContain(
+      'DynamicResources: UnschedulableAndUnresolvable: pod "ml/notebook": ResourceClaim not created yet',
+    );
+    expect(missing.stderr).toMatch(
+      /"pod ml\/notebook, PodResourceClaim gpu: resource claim template \\"one-gpu\\": resourceclaimtemplate.resource.k8s.io \\"one-gpu\\" not found"/,
+    );
+  }, 60_000);
+});
