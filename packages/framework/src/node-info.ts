@@ -3,7 +3,6 @@ import {
   HostPortInfo,
   type Node,
   type Pod,
-  podHasAffinity,
   podHasRequiredAntiAffinity,
   podUID,
   type Taint,
@@ -211,8 +210,10 @@ export class NodeInfo {
     const pods = this.pods;
     pods.push(pi);
     if (this.podIndexOf === pods) this.podIndex!.set(podUID(pi.pod), pods.length - 1);
-    if (podHasAffinity(pi.pod)) this.podsWithAffinity.push(pi);
-    if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
+    if (pi.hasPodAffinity) {
+      this.podsWithAffinity.push(pi);
+      if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
+    }
     this.update(pi, 1);
   }
 
@@ -284,13 +285,7 @@ export class NodeInfo {
       if (sign === 1) this.usedPorts.add(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
       else this.usedPorts.remove(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
     }
-    const ns = pi.pod.metadata?.namespace ?? "";
-    for (const v of pi.pod.spec?.volumes ?? []) {
-      const claim =
-        v.persistentVolumeClaim?.claimName ??
-        (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
-      if (!claim) continue;
-      const key = `${ns}/${claim}`;
+    for (const key of pi.claimKeys()) {
       const n = (this.pvcRefCounts.get(key) ?? 0) + sign;
       if (n <= 0) this.pvcRefCounts.delete(key);
       else this.pvcRefCounts.set(key, n);
