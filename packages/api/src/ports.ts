@@ -68,6 +68,8 @@ export class HostPortInfo {
 
   clone(): HostPortInfo {
     const out = new HostPortInfo();
+    // Most nodes use no host port (NodeInfo copies clone this for every preemption candidate).
+    if (this.byIP.size === 0) return out;
     for (const [ip, byProto] of this.byIP) {
       const copy = new Map<string, Set<number>>();
       for (const [proto, ports] of byProto) copy.set(proto, new Set(ports));

@@ -82,58 +82,85 @@ export function pickOneNodeForPreemption(
   now: number,
 ): string {
   if (nodesToVictims.size === 0) return "";
-  let candidates = [...nodesToVictims.keys()];
-  let funcs: readonly CandidateScoreFunc[];
+  const names = [...nodesToVictims.keys()];
   if (scoreFuncs && scoreFuncs.length > 0) {
-    funcs = scoreFuncs;
-  } else {
-    // Each candidate's victims with their priorities, read once for every criterion below.
-    const keyed = new Map<string, { victims: ExtenderVictims; prios: number[] }>();
-    for (const [node, victims] of nodesToVictims) {
-      const prios: number[] = new Array(victims.pods.length);
-      for (let i = 0; i < victims.pods.length; i++) prios[i] = podPriority(victims.pods[i] as Pod);
-      keyed.set(node, { victims, prios });
-    }
-    const keysOf = (node: string) => keyed.get(node) as { victims: ExtenderVictims; prios: number[] };
-    funcs = [
-      // A node with the fewest PDB violations.
-      (node) => -keysOf(node).victims.numPDBViolations,
-      // A node whose highest-priority victim has the lowest priority.
-      (node) => {
-        const { prios } = keysOf(node);
-        return prios.length > 0 ? -(prios[0] as number) : 0;
-      },
-      // A node with the smallest sum of victim priorities.
-      (node) => {
-        let sum = 0;
-        for (const p of keysOf(node).prios) sum += p + priorityShift;
-        return -sum;
-      },
-      // A node with the fewest victims.
-      (node) => -keysOf(node).prios.length,
-      // A node whose highest-priority victims started latest.
-      (node) => {
-        const { victims, prios } = keysOf(node);
-        return earliestStartTimeOf(victims.pods, prios, now) ?? Number.NEGATIVE_INFINITY;
-      },
-    ];
+    return names[
+      pickByCriteria(names.length, scoreFuncs.length, (f, i) =>
+        (scoreFuncs[f] as CandidateScoreFunc)(names[i] as string),
+      )
+    ] as string;
   }
-  for (const f of funcs) {
-    let selected: string[] = [];
+  // The default criteria over candidate indices; each candidate's victim priorities read once,
+  // on first use (a criterion is only evaluated for the candidates still tied).
+  const victims = [...nodesToVictims.values()];
+  const prios: (number[] | undefined)[] = new Array(names.length);
+  const priosOf = (i: number): number[] => {
+    let p = prios[i];
+    if (p === undefined) {
+      const pods = (victims[i] as ExtenderVictims).pods;
+      p = new Array(pods.length);
+      for (let k = 0; k < pods.length; k++) p[k] = podPriority(pods[k] as Pod);
+      prios[i] = p;
+    }
+    return p;
+  };
+  const best = pickByCriteria(names.length, 5, (criterion, i) => {
+    switch (criterion) {
+      case 0:
+        // A node with the fewest PDB violations.
+        return -(victims[i] as ExtenderVictims).numPDBViolations;
+      case 1: {
+        // A node whose highest-priority victim has the lowest priority.
+        const p = priosOf(i);
+        return p.length > 0 ? -(p[0] as number) : 0;
+      }
+      case 2: {
+        // A node with the smallest sum of victim priorities.
+        let sum = 0;
+        for (const p of priosOf(i)) sum += p + priorityShift;
+        return -sum;
+      }
+      case 3:
+        // A node with the fewest victims.
+        return -(victims[i] as ExtenderVictims).pods.length;
+      default:
+        // A node whose highest-priority victims started latest.
+        return (
+          earliestStartTimeOf((victims[i] as ExtenderVictims).pods, priosOf(i), now) ??
+          Number.NEGATIVE_INFINITY
+        );
+    }
+  });
+  return names[best] as string;
+}
+
+/**
+ * Applies `numCriteria` scores (higher is better) in order to candidates 0..n-1, keeping the
+ * best-scored each time; the only one left, or the first remaining. Returns its index.
+ */
+function pickByCriteria(
+  n: number,
+  numCriteria: number,
+  score: (criterion: number, i: number) => number,
+): number {
+  let candidates: number[] = new Array(n);
+  for (let i = 0; i < n; i++) candidates[i] = i;
+  for (let c = 0; c < numCriteria; c++) {
+    let selected: number[] = [];
     let maxScore = Number.NEGATIVE_INFINITY;
-    for (const node of candidates) {
-      const score = f(node);
-      if (score > maxScore) {
-        maxScore = score;
+    for (const i of candidates) {
+      const s = score(c, i);
+      if (s > maxScore) {
+        maxScore = s;
         selected = [];
       }
-      if (score === maxScore) selected.push(node);
+      if (s === maxScore) selected.push(i);
     }
-    if (selected.length === 1) return selected[0] as string;
+    if (selected.length === 1) return selected[0] as number;
     // Keep the previous list when every score was -Infinity (e.g. no victims at all).
     if (selected.length > 0) candidates = selected;
   }
-  return candidates[0] as string;
+  return candidates[0] as number;
 }
 
 /** upstream utilerrors.NewAggregate(errs).Error(): the message alone, or `[a, b]`. */
