@@ -15,6 +15,7 @@ import {
   type NodeInfo,
   NodeToStatus,
   NominatingMode,
+  type PodInfo,
   type PostFilterOutput,
   type PostFilterResult,
   Status,
@@ -26,6 +27,12 @@ import { earliestStartTimeOf } from "./util";
 /** What SelectVictimsOnNode returns. */
 export interface SelectVictimsResult {
   victims: Pod[];
+  /**
+   * The victims' PodInfos, in the order of `victims`, when the implementation has them: candidate
+   * selection then reads priorities and start times from them (read once per PodInfo) rather than
+   * from the pods of every candidate.
+   */
+  victimInfos?: readonly PodInfo[];
   numViolatingVictim: number;
   /** null (Success) when the preemptor fits after removing `victims`. */
   status: Status | null;
@@ -90,21 +97,38 @@ export function pickOneNodeForPreemption(
       )
     ] as string;
   }
-  // The default criteria over candidate indices; each candidate's victim priorities read once,
-  // on first use (a criterion is only evaluated for the candidates still tied).
-  const victims = [...nodesToVictims.values()];
-  const prios: (number[] | undefined)[] = new Array(names.length);
+  return names[pickByDefaultCriteria([...nodesToVictims.values()], null, now)] as string;
+}
+
+/**
+ * pickOneNodeForPreemption's default criteria over candidates' victims; the index of the chosen
+ * one. `infos[i]`, when given, are the PodInfos of `victims[i].pods` (same order): priorities and
+ * start times are then read from them. Each candidate's priorities are read once, on first use (a
+ * criterion is only evaluated for the candidates still tied).
+ */
+function pickByDefaultCriteria(
+  victims: readonly ExtenderVictims[],
+  infos: readonly (readonly PodInfo[] | undefined)[] | null,
+  now: number,
+): number {
+  const prios: (number[] | undefined)[] = new Array(victims.length);
   const priosOf = (i: number): number[] => {
     let p = prios[i];
     if (p === undefined) {
-      const pods = (victims[i] as ExtenderVictims).pods;
-      p = new Array(pods.length);
-      for (let k = 0; k < pods.length; k++) p[k] = podPriority(pods[k] as Pod);
+      const pis = infos?.[i];
+      if (pis !== undefined) {
+        p = new Array(pis.length);
+        for (let k = 0; k < pis.length; k++) p[k] = (pis[k] as PodInfo).priority();
+      } else {
+        const pods = (victims[i] as ExtenderVictims).pods;
+        p = new Array(pods.length);
+        for (let k = 0; k < pods.length; k++) p[k] = podPriority(pods[k] as Pod);
+      }
       prios[i] = p;
     }
     return p;
   };
-  const best = pickByCriteria(names.length, 5, (criterion, i) => {
+  return pickByCriteria(victims.length, 5, (criterion, i) => {
     switch (criterion) {
       case 0:
         // A node with the fewest PDB violations.
@@ -123,15 +147,40 @@ export function pickOneNodeForPreemption(
       case 3:
         // A node with the fewest victims.
         return -(victims[i] as ExtenderVictims).pods.length;
-      default:
+      default: {
         // A node whose highest-priority victims started latest.
-        return (
-          earliestStartTimeOf((victims[i] as ExtenderVictims).pods, priosOf(i), now) ??
-          Number.NEGATIVE_INFINITY
-        );
+        const pis = infos?.[i];
+        const earliest =
+          pis !== undefined
+            ? earliestStartTimeOfInfos(pis, priosOf(i), now)
+            : earliestStartTimeOf((victims[i] as ExtenderVictims).pods, priosOf(i), now);
+        return earliest ?? Number.NEGATIVE_INFINITY;
+      }
     }
   });
-  return names[best] as string;
+}
+
+/** earliestStartTimeOf over PodInfos (their cached start times; `now` for pods not started). */
+function earliestStartTimeOfInfos(
+  infos: readonly PodInfo[],
+  prios: readonly number[],
+  now: number,
+): number | null {
+  const first = infos[0];
+  if (!first) return null;
+  let earliest = first.startTime() ?? now;
+  let maxPriority = prios[0] as number;
+  for (let i = 0; i < infos.length; i++) {
+    const p = prios[i] as number;
+    if (p === maxPriority) {
+      const t = (infos[i] as PodInfo).startTime() ?? now;
+      if (t < earliest) earliest = t;
+    } else if (p > maxPriority) {
+      maxPriority = p;
+      earliest = (infos[i] as PodInfo).startTime() ?? now;
+    }
+  }
+  return earliest;
 }
 
 /**
@@ -323,7 +372,7 @@ export class Evaluator {
     for (let i = 0; i < n; i++) {
       const nodeInfo = (potentialNodes[(offset + i) % n] as NodeInfo).clone();
       const nodeName = nodeInfo.nodeName;
-      const { victims, numViolatingVictim, status } = this.iface.selectVictimsOnNode(
+      const { victims, victimInfos, numViolatingVictim, status } = this.iface.selectVictimsOnNode(
         state.clone(),
         pod,
         nodeInfo,
@@ -334,6 +383,7 @@ export class Evaluator {
         const c: Candidate = {
           name: nodeName,
           victims: { pods: victims, numPDBViolations: numViolatingVictim },
+          victimInfos,
         };
         if (numViolatingVictim === 0) nonViolating.add(c);
         else violating.add(c);
@@ -400,7 +450,22 @@ export class Evaluator {
     if (candidates.length === 1) return candidates[0] as Candidate;
     const victimsMap = this.iface.candidatesToVictimsMap(candidates);
     const scoreFuncs = this.iface.orderedScoreFuncs(victimsMap);
-    const node = pickOneNodeForPreemption(victimsMap, scoreFuncs, this.handle.clock().now());
+    const now = this.handle.clock().now();
+    if ((scoreFuncs === null || scoreFuncs.length === 0) && victimsMap.size > 0) {
+      // The default criteria, reading the dry run's PodInfos where the map holds a candidate's
+      // own victims (the same pods, in the same order).
+      const byName = new Map<string, Candidate>();
+      for (const c of candidates) byName.set(c.name, c);
+      const names = [...victimsMap.keys()];
+      const victims = [...victimsMap.values()];
+      const infos = names.map((name, i) => {
+        const c = byName.get(name);
+        return c !== undefined && c.victims === victims[i] ? c.victimInfos : undefined;
+      });
+      const i = pickByDefaultCriteria(victims, infos, now);
+      return { name: names[i] as string, victims: victims[i] as ExtenderVictims };
+    }
+    const node = pickOneNodeForPreemption(victimsMap, scoreFuncs, now);
     const victims = victimsMap.get(node);
     if (victims) return { name: node, victims };
     // Not reachable with in-tree plugins; do not break the flow.

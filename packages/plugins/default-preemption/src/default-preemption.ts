@@ -229,7 +229,7 @@ export class DefaultPreemption
     if (violating.length > 0 && nonViolating.length > 0) this.sortByImportance(victims);
     const pods: Pod[] = new Array(victims.length);
     for (let i = 0; i < victims.length; i++) pods[i] = (victims[i] as PodInfo).pod;
-    return { victims: pods, numViolatingVictim, status: null };
+    return { victims: pods, victimInfos: victims, numViolatingVictim, status: null };
   }
 
   /** Removes `pi` from the node copy and runs the PreFilter extensions' RemovePod; a failure's status. */
