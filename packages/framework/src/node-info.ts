@@ -209,7 +209,7 @@ export class NodeInfo {
     // An append changes no position a copy shares that was not recorded when it was removed.
     const pods = this.pods;
     pods.push(pi);
-    if (this.podIndexOf === pods) this.podIndex!.set(podUID(pi.pod), pods.length - 1);
+    if (this.podIndexOf === pods) this.podIndex!.set(pi.uid(), pods.length - 1);
     if (pi.hasPodAffinity) {
       this.podsWithAffinity.push(pi);
       if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
@@ -229,7 +229,7 @@ export class NodeInfo {
       // while its pod list is the same array): removal is not a walk over every pod.
       if (this.podIndexOf !== pods) {
         const index = new Map<string, number>();
-        for (let k = 0; k < pods.length; k++) index.set(podUID(pods[k]!.pod), k);
+        for (let k = 0; k < pods.length; k++) index.set(pods[k]!.uid(), k);
         this.podIndex = index;
         this.podIndexOf = pods;
       }
@@ -238,9 +238,9 @@ export class NodeInfo {
       i = -1;
     }
     // Pods sharing a UID (only in hand-built inputs) are found by a walk, as without the index.
-    if (i < 0 || podUID(pods[i]!.pod) !== uid) {
+    if (i < 0 || pods[i]!.uid() !== uid) {
       i = pods.length - 1;
-      while (i >= 0 && podUID(pods[i]!.pod) !== uid) i--;
+      while (i >= 0 && pods[i]!.uid() !== uid) i--;
     }
     if (i < 0) {
       throw new Error(`no corresponding pod ${pod.metadata?.name ?? ""} in pods of node ${this.nodeName}`);
@@ -267,7 +267,7 @@ export class NodeInfo {
     if (this.podIndexOf === pods) {
       const index = this.podIndex!;
       index.delete(uid);
-      if (i < pods.length) index.set(podUID(pods[i]!.pod), i);
+      if (i < pods.length) index.set(pods[i]!.uid(), i);
     }
     this.update(pi, -1);
   }
@@ -353,7 +353,7 @@ class PodListUndo {
 
 function removeFrom(list: PodInfo[], uid: string): void {
   for (let i = 0; i < list.length; i++) {
-    if (podUID(list[i]!.pod) === uid) {
+    if (list[i]!.uid() === uid) {
       swapRemove(list, i);
       return;
     }

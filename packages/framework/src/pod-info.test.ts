@@ -1,6 +1,6 @@
 // PodInfo.hostPorts: getContainerPorts of the pod, computed once; NodeInfo's used ports follow it.
 // PodInfo.priority, startTime, hasPodAffinity and claimKeys: read from the pod once.
-import { getContainerPorts, type Pod, podHasAffinity } from "@kubesched/api";
+import { getContainerPorts, type Pod, podHasAffinity, podUID } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
 import { NodeInfo } from "./node-info";
 import { PodInfo } from "./pod-info";
@@ -126,6 +126,26 @@ describe("PodInfo.priority and PodInfo.startTime", () => {
     }
     expect(specReads - specAtConstruction).toBe(1);
     expect(statusReads).toBe(1);
+  });
+});
+
+describe("PodInfo.uid", () => {
+  it("is podUID of the pod (namespace/name without a uid), the same string on every call", () => {
+    expect(new PodInfo({ metadata: { name: "p", namespace: "ns", uid: "u-1" } }).uid()).toBe("u-1");
+    const noUID = new PodInfo({ metadata: { name: "p", namespace: "ns" } });
+    expect(noUID.uid()).toBe(podUID(noUID.pod));
+    expect(noUID.uid()).toBe(noUID.uid());
+  });
+
+  it("NodeInfo removes pods by it, also pods without a uid", () => {
+    const ni = new NodeInfo();
+    const a: Pod = { metadata: { name: "a", namespace: "ns" } };
+    const b: Pod = { metadata: { name: "b", namespace: "ns", uid: "b" } };
+    ni.addPod(a);
+    ni.addPod(b);
+    ni.removePod({ metadata: { name: "a", namespace: "ns" } });
+    expect(ni.pods.map((p) => p.name)).toEqual(["b"]);
+    expect(() => ni.removePod(a)).toThrow("no corresponding pod a in pods of node");
   });
 });
 

@@ -10,6 +10,8 @@ import {
   type Pod,
   type PodAffinityTerm,
   podRequests,
+  podStartTimeMillis,
+  podUID,
   ResourceCPU,
   ResourceMemory,
   type Selector,
@@ -181,6 +183,7 @@ export class PodInfo {
   private cachedPriority: number | undefined = undefined;
   private cachedStartTime: number | null | undefined = undefined;
   private cachedClaimKeys: readonly string[] | null = null;
+  private cachedUID: string | null = null;
 
   /** Compiles the pod's affinity terms (upstream NewPodInfo). */
   constructor(pod: Pod) {
@@ -240,6 +243,21 @@ export class PodInfo {
   }
 
   /**
+   * The pod's UID (api podUID: `namespace/name` when it has none), read once: NodeInfo compares
+   * it with every pod it walks past when a pod is removed (preemption's dry runs remove every
+   * candidate victim).
+   * @internal
+   */
+  uid(): string {
+    let u = this.cachedUID;
+    if (u === null) {
+      u = podUID(this.pod);
+      this.cachedUID = u;
+    }
+    return u;
+  }
+
+  /**
    * `spec.priority` (0 when unset), read once: preemption compares the priority of every pod on
    * every candidate node, and following pod → spec → priority on pods not touched lately costs a
    * cache miss per hop.
@@ -260,8 +278,7 @@ export class PodInfo {
   startTime(): number | null {
     let t = this.cachedStartTime;
     if (t === undefined) {
-      const st = this.pod.status?.startTime;
-      t = st ? new Date(st).getTime() : null;
+      t = podStartTimeMillis(this.pod) ?? null;
       this.cachedStartTime = t;
     }
     return t;

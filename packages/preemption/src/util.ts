@@ -9,7 +9,7 @@ import {
   type Pod,
   type PodDisruptionBudget,
   podPriority,
-  podStartTime,
+  podStartTimeMillis,
   type Selector,
 } from "@kubesched/api";
 import type { ExtenderVictims, PodInfo } from "@kubesched/framework";
@@ -74,23 +74,8 @@ export function filterPodsWithPDBViolation(
 
 /** upstream GetPodStartTime: status.startTime, or now for pods that have not started. Milliseconds. */
 export function getPodStartTime(pod: Pod, now: number): number {
-  const t = pod.status?.startTime;
-  if (!t) return now;
-  if (typeof t !== "string") return (podStartTime(pod) as Date).getTime();
-  // Each distinct start time parsed once: victims are compared on every node of a dry run and
-  // every candidate of the selection, and start times repeat (whole seconds).
-  let ms = startTimes.get(t);
-  if (ms === undefined) {
-    ms = (podStartTime(pod) as Date).getTime();
-    if (startTimes.size >= maxStartTimes) startTimes.clear();
-    startTimes.set(t, ms);
-  }
-  return ms;
+  return podStartTimeMillis(pod) ?? now;
 }
-
-/** status.startTime → milliseconds (a memo, bounded). */
-const startTimes = new Map<string, number>();
-const maxStartTimes = 4096;
 
 /**
  * upstream util.MoreImportantPod: higher priority first; equal priorities, the one that started
