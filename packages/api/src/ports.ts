@@ -66,6 +66,11 @@ export class HostPortInfo {
     return this.byIP.get(sip)?.get(sproto)?.has(port) === true;
   }
 
+  /** True when no port is recorded. */
+  isEmpty(): boolean {
+    return this.byIP.size === 0;
+  }
+
   clone(): HostPortInfo {
     const out = new HostPortInfo();
     // Most nodes use no host port (NodeInfo copies clone this for every preemption candidate).

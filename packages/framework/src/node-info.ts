@@ -296,17 +296,19 @@ export class NodeInfo {
   /** A copy for the snapshot: own lists and aggregates, shared PodInfos and image summaries. */
   snapshot(): NodeInfo {
     const c = new NodeInfo();
-    this.copyInto(c);
+    this.copyInto(c, true);
     return c;
   }
 
   /**
    * Makes `c` a copy of this NodeInfo as snapshot() would (own lists and aggregates, shared
    * PodInfos and image summaries), keeping `c`'s identity: what the scheduler cache does to the
-   * snapshot's NodeInfos, which the snapshot's lists point at.
+   * snapshot's NodeInfos, which the snapshot's lists point at. `fresh`: `c` was just constructed,
+   * so its own empty lists and aggregates are filled rather than replaced (a preemption dry run
+   * copies a NodeInfo per candidate node).
    * @internal
    */
-  copyInto(c: NodeInfo): void {
+  copyInto(c: NodeInfo, fresh = false): void {
     c.nodeObj = this.nodeObj;
     c.nodeName = this.nodeName;
     c.taints = this.taints;
@@ -323,14 +325,25 @@ export class NodeInfo {
       if (list.length > this.lentMax) this.lentMax = list.length;
       c.borrow(list, list.length, undo, undo.pos.length);
     }
-    c.podsWithAffinity = this.podsWithAffinity.slice();
-    c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
-    c.usedPorts = this.usedPorts.clone();
-    c.requested = this.requested.clone();
-    c.nonZeroRequested = this.nonZeroRequested.clone();
-    c.allocatable = this.allocatable.clone();
+    if (fresh) {
+      if (this.podsWithAffinity.length > 0) c.podsWithAffinity = this.podsWithAffinity.slice();
+      if (this.podsWithRequiredAntiAffinity.length > 0)
+        c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
+      if (!this.usedPorts.isEmpty()) c.usedPorts = this.usedPorts.clone();
+      c.requested.copyFrom(this.requested);
+      c.nonZeroRequested.copyFrom(this.nonZeroRequested);
+      c.allocatable.copyFrom(this.allocatable);
+      if (this.pvcRefCounts.size > 0) c.pvcRefCounts = new Map(this.pvcRefCounts);
+    } else {
+      c.podsWithAffinity = this.podsWithAffinity.slice();
+      c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
+      c.usedPorts = this.usedPorts.clone();
+      c.requested = this.requested.clone();
+      c.nonZeroRequested = this.nonZeroRequested.clone();
+      c.allocatable = this.allocatable.clone();
+      c.pvcRefCounts = this.pvcRefCounts.size === 0 ? new Map() : new Map(this.pvcRefCounts);
+    }
     c.imageStates = this.imageStates.size === 0 ? sharedNoImageStates : new Map(this.imageStates);
-    c.pvcRefCounts = this.pvcRefCounts.size === 0 ? new Map() : new Map(this.pvcRefCounts);
     c.generation = this.generation;
   }
 
