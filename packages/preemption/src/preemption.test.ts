@@ -251,6 +251,15 @@ describe("TestDryRunPreemption", () => {
   }
 });
 
+/** A small seeded generator: integers in [0, n). */
+function lcg(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x % n;
+  };
+}
+
 describe("pickOneNodeForPreemption", () => {
   it("keeps the first node when every criterion ties", () => {
     const v = (): ExtenderVictims => ({ pods: [makePod().name("x").priority(1).obj()], numPDBViolations: 0 });
@@ -281,11 +290,7 @@ describe("pickOneNodeForPreemption", () => {
       }
       return candidates[0] as string;
     };
-    let seed = 7;
-    const rnd = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const rnd = lcg(7);
     const now = Date.UTC(2026, 0, 1);
     for (let round = 0; round < 300; round++) {
       const m = new Map<string, ExtenderVictims>();
@@ -308,11 +313,7 @@ describe("pickOneNodeForPreemption", () => {
     const h = await createPluginHarness({ plugin: fakePostFilterPlugin, clock: fakeClock() });
     const ev = new Evaluator("FakePostFilter", h.framework, new FakePostFilterPlugin());
     const now = h.framework.clock().now();
-    let seed = 11;
-    const rnd = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const rnd = lcg(11);
     for (let round = 0; round < 300; round++) {
       const candidates: Candidate[] = [];
       const m = new Map<string, ExtenderVictims>();

@@ -22,7 +22,7 @@ import {
 } from "@kubesched/framework";
 import { type Candidate, Executor, type PreemptPodFunc } from "./executor";
 import { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful, foundPlacementMessage } from "./reasons";
-import { earliestStartTimeOf } from "./util";
+import { earliestStartTimeOf, getPodStartTime } from "./util";
 
 /** What SelectVictimsOnNode returns. */
 export interface SelectVictimsResult {
@@ -150,37 +150,18 @@ function pickByDefaultCriteria(
       default: {
         // A node whose highest-priority victims started latest.
         const pis = infos?.[i];
-        const earliest =
+        const pods = (victims[i] as ExtenderVictims).pods;
+        const earliest = earliestStartTimeOf(
+          pods.length,
+          priosOf(i),
           pis !== undefined
-            ? earliestStartTimeOfInfos(pis, priosOf(i), now)
-            : earliestStartTimeOf((victims[i] as ExtenderVictims).pods, priosOf(i), now);
+            ? (k) => (pis[k] as PodInfo).startTime() ?? now
+            : (k) => getPodStartTime(pods[k] as Pod, now),
+        );
         return earliest ?? Number.NEGATIVE_INFINITY;
       }
     }
   });
-}
-
-/** earliestStartTimeOf over PodInfos (their cached start times; `now` for pods not started). */
-function earliestStartTimeOfInfos(
-  infos: readonly PodInfo[],
-  prios: readonly number[],
-  now: number,
-): number | null {
-  const first = infos[0];
-  if (!first) return null;
-  let earliest = first.startTime() ?? now;
-  let maxPriority = prios[0] as number;
-  for (let i = 0; i < infos.length; i++) {
-    const p = prios[i] as number;
-    if (p === maxPriority) {
-      const t = (infos[i] as PodInfo).startTime() ?? now;
-      if (t < earliest) earliest = t;
-    } else if (p > maxPriority) {
-      maxPriority = p;
-      earliest = (infos[i] as PodInfo).startTime() ?? now;
-    }
-  }
-  return earliest;
 }
 
 /**
