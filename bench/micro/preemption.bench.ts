@@ -9,21 +9,12 @@
 import { createHash } from "node:crypto";
 import type { Node, Pod } from "@kubesched/api";
 import { newSnapshot } from "@kubesched/cache";
-import { defaultConfig } from "@kubesched/config";
 import { Code, CycleState, Diagnosis } from "@kubesched/framework";
 import { type DefaultPreemption, defaultPreemptionPlugin } from "@kubesched/plugin-default-preemption";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { type Framework, newProfileMap } from "@kubesched/runtime";
-import {
-  FakeListers,
-  FakeNominator,
-  makeNode,
-  makePod,
-  RecordingClusterClient,
-  recordingEventRecorder,
-  recordingLogger,
-} from "@kubesched/testing";
+import { makeNode, makePod } from "@kubesched/testing";
 import { Bench } from "tinybench";
+import { defaultFramework } from "./default-framework";
 import { meanMs } from "./mean";
 
 const NODES = 5000;
@@ -74,16 +65,7 @@ const preemptor = makePod()
   .req({ cpu: "3000m", memory: "500Mi" })
   .obj();
 
-const config = defaultConfig({ registry: inTreeRegistry });
-const profiles = await newProfileMap(inTreeRegistry, config.profiles, {
-  listers: new FakeListers({ nodes, pods: [...pods, preemptor] }),
-  client: new RecordingClusterClient(null),
-  eventRecorder: recordingEventRecorder(null),
-  snapshot,
-  logger: recordingLogger(),
-  nominator: new FakeNominator([]),
-});
-const fwk = profiles.get("default-scheduler") as Framework;
+const fwk = await defaultFramework(inTreeRegistry, nodes, [...pods, preemptor], snapshot);
 const plugin = (await defaultPreemptionPlugin.factory(
   { minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 },
   fwk,
