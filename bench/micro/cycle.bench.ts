@@ -6,21 +6,12 @@
 // Run: npx tsx bench/micro/cycle.bench.ts
 import type { Node, Pod } from "@kubesched/api";
 import { newSnapshot } from "@kubesched/cache";
-import { defaultConfig } from "@kubesched/config";
 import { CycleState, Diagnosis, type NodeInfo, type Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { type Framework, newProfileMap } from "@kubesched/runtime";
-import {
-  FakeListers,
-  FakeNominator,
-  makeNode,
-  makePod,
-  RecordingClusterClient,
-  recordingEventRecorder,
-  recordingLogger,
-  withoutColumnar,
-} from "@kubesched/testing";
+import type { Framework } from "@kubesched/runtime";
+import { makeNode, makePod, withoutColumnar } from "@kubesched/testing";
 import { Bench } from "tinybench";
+import { defaultFramework } from "./default-framework";
 import { meanMs } from "./mean";
 
 const NODES = 5000;
@@ -59,18 +50,8 @@ const incoming = makePod()
   .req({ cpu: "100m", memory: "500Mi" })
   .obj();
 
-async function framework(registry: Registry): Promise<Framework> {
-  const config = defaultConfig({ registry });
-  const profiles = await newProfileMap(registry, config.profiles, {
-    listers: new FakeListers({ nodes, pods }),
-    client: new RecordingClusterClient(null),
-    eventRecorder: recordingEventRecorder(null),
-    snapshot,
-    logger: recordingLogger(),
-    nominator: new FakeNominator([]),
-  });
-  return profiles.get("default-scheduler") as Framework;
-}
+const framework = (registry: Registry): Promise<Framework> =>
+  defaultFramework(registry, nodes, pods, snapshot);
 
 const batch = await framework(inTreeRegistry);
 const perNode = await framework(withoutColumnar(inTreeRegistry));

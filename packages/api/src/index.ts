@@ -37,6 +37,7 @@ export {
   podKey,
   podPriority,
   podStartTime,
+  podStartTimeMillis,
   podUID,
   updatePodCondition,
 } from "./pod";

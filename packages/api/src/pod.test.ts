@@ -10,6 +10,7 @@ import {
   podKey,
   podPriority,
   podStartTime,
+  podStartTimeMillis,
   podUID,
   updatePodCondition,
 } from "./pod";
@@ -59,6 +60,18 @@ describe("pod predicates", () => {
       Date.UTC(2024, 0, 1),
     );
     expect(podStartTime({})).toBeUndefined();
+  });
+
+  it("podStartTimeMillis is podStartTime in milliseconds, through its memo as without it", () => {
+    const times = ["2024-01-01T00:00:00Z", "2024-01-01T00:00:01Z", "not a time", "2023-12-31T23:59:59Z"];
+    for (let i = 0; i < 5000; i++) {
+      // More distinct times than the memo keeps, so that it is cleared on the way.
+      const t =
+        i % 5 === 0 ? new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString() : (times[i % 4] as string);
+      expect(podStartTimeMillis({ status: { startTime: t } })).toEqual(new Date(t).getTime());
+    }
+    expect(podStartTimeMillis({})).toBeUndefined();
+    expect(podStartTimeMillis({ status: {} })).toBeUndefined();
   });
 });
 

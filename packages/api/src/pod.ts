@@ -58,6 +58,28 @@ export function podStartTime(pod: Pod): Date | undefined {
   return t ? new Date(t) : undefined;
 }
 
+/**
+ * status.startTime in milliseconds since the epoch, or undefined when the pod has not started.
+ * Each distinct start time is parsed once (a bounded memo): preemption compares the start times
+ * of the victims on every candidate node, and start times repeat (whole seconds).
+ */
+export function podStartTimeMillis(pod: Pod): number | undefined {
+  const t = pod.status?.startTime;
+  if (!t) return undefined;
+  if (typeof t !== "string") return new Date(t).getTime();
+  let ms = startTimes.get(t);
+  if (ms === undefined) {
+    ms = new Date(t).getTime();
+    if (startTimes.size >= maxStartTimes) startTimes.clear();
+    startTimes.set(t, ms);
+  }
+  return ms;
+}
+
+/** status.startTime → milliseconds (podStartTimeMillis' memo, bounded). */
+const startTimes = new Map<string, number>();
+const maxStartTimes = 4096;
+
 /** The condition of the given type, if present. */
 export function getPodCondition(status: PodStatus | undefined, type: string): PodCondition | undefined {
   return status?.conditions?.find((c) => c.type === type);

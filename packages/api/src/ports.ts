@@ -66,8 +66,15 @@ export class HostPortInfo {
     return this.byIP.get(sip)?.get(sproto)?.has(port) === true;
   }
 
+  /** True when no port is recorded. */
+  isEmpty(): boolean {
+    return this.byIP.size === 0;
+  }
+
   clone(): HostPortInfo {
     const out = new HostPortInfo();
+    // Most nodes use no host port (NodeInfo copies clone this for every preemption candidate).
+    if (this.byIP.size === 0) return out;
     for (const [ip, byProto] of this.byIP) {
       const copy = new Map<string, Set<number>>();
       for (const [proto, ports] of byProto) copy.set(proto, new Set(ports));

@@ -39,19 +39,20 @@ export class CycleState {
   private readonly storage = new Map<string, StateData>();
   /**
    * Plugins whose Filter (and PreFilter extensions) are skipped: they returned Skip at PreFilter.
+   * Replaced, never changed in place (clones share it).
    * @internal
    */
-  skipFilterPlugins: Set<string> = new Set();
+  skipFilterPlugins: ReadonlySet<string> = new Set();
   /**
    * Plugins whose Score is skipped: they returned Skip at PreScore.
    * @internal
    */
-  skipScorePlugins: Set<string> = new Set();
+  skipScorePlugins: ReadonlySet<string> = new Set();
   /**
    * Plugins whose PreBind is skipped: they returned Skip at PreBindPreFlight.
    * @internal
    */
-  skipPreBindPlugins: Set<string> = new Set();
+  skipPreBindPlugins: ReadonlySet<string> = new Set();
   /**
    * Whether this cycle records per-plugin metrics (sampled, upstream: 10 % of cycles).
    * @internal
@@ -78,13 +79,18 @@ export class CycleState {
     return this.storage.has(key);
   }
 
-  /** A copy whose entries are clones (used for preemption dry runs and nominated-pod passes). */
+  /**
+   * A copy whose entries are clones (used for preemption dry runs and nominated-pod passes). The
+   * skip sets are shared, not copied: the framework replaces them (at PreFilter, PreScore,
+   * PreBindPreFlight) and never changes one in place, and a clone sharing them lets the runtime
+   * reuse the Filter plugin list it derived from the set (a dry run clones the state per node).
+   */
   clone(): CycleState {
     const c = new CycleState();
     for (const [k, v] of this.storage) c.storage.set(k, v.clone());
-    c.skipFilterPlugins = new Set(this.skipFilterPlugins);
-    c.skipScorePlugins = new Set(this.skipScorePlugins);
-    c.skipPreBindPlugins = new Set(this.skipPreBindPlugins);
+    c.skipFilterPlugins = this.skipFilterPlugins;
+    c.skipScorePlugins = this.skipScorePlugins;
+    c.skipPreBindPlugins = this.skipPreBindPlugins;
     c.recordPluginMetrics = this.recordPluginMetrics;
     return c;
   }

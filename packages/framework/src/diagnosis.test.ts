@@ -261,4 +261,74 @@ describe("NodeToStatus", () => {
       expect(entries).toEqual([...ref]);
     }
   });
+
+  // A preemption after no node fit: the Filter pass recorded every node of the snapshot (from a
+  // rotating start index) with setNew; reading the statuses back must not touch the nodes' names
+  // (issue 27: the NodeInfos are cold, and a map of 5000 names was built per preemptor).
+  describe("after a Filter pass over every node", () => {
+    const codes = [Code.Unschedulable, Code.UnschedulableAndUnresolvable];
+    const names = Array.from({ length: 12 }, (_, i) => `n${i}`);
+    let nameReads = 0;
+    const counted = (name: string) =>
+      ({
+        get nodeName() {
+          nameReads++;
+          return name;
+        },
+      }) as NodeInfo;
+
+    function recorded(start: number, visit: readonly NodeInfo[], seed: number) {
+      const rnd = seededRandom(seed);
+      const m = new NodeToStatus();
+      const ref = new NodeToStatus();
+      for (let k = 0; k < visit.length; k++) {
+        const node = visit[(start + k) % visit.length] as NodeInfo;
+        const s = new Status(codes[rnd.intn(2)] as Code, `r${rnd.intn(3)}`);
+        m.setNew(node, s);
+        ref.set(names[nodes.indexOf(node)] as string, s);
+      }
+      return { m, ref };
+    }
+    const nodes = names.map(counted);
+    const lister = { list: () => nodes };
+
+    it("nodesForStatusCode equals the map's answer for every start index, reading no name", () => {
+      for (let start = 0; start < nodes.length; start++) {
+        const { m, ref } = recorded(start, nodes, start);
+        for (const code of codes) {
+          nameReads = 0;
+          const got = m.nodesForStatusCode(lister, code);
+          expect(nameReads).toBe(0);
+          expect(got).toEqual(ref.nodesForStatusCode(lister, code));
+        }
+      }
+    });
+
+    it("a pass over part of the nodes, or one that recorded a node twice, is answered from the map", () => {
+      const { m, ref } = recorded(3, nodes.slice(0, 7), 1);
+      for (const code of codes)
+        expect(m.nodesForStatusCode(lister, code)).toEqual(ref.nodesForStatusCode(lister, code));
+      const twice = new NodeToStatus();
+      for (let k = 0; k < nodes.length; k++) twice.setNew(nodes[k === 5 ? 4 : k] as NodeInfo, unsched("x"));
+      expect(twice.nodesForStatusCode(lister, Code.Unschedulable).map((n) => n.nodeName)).toEqual(
+        names.filter((n) => n !== "n5"),
+      );
+    });
+
+    it("get of no node name and FitError's message read no name", () => {
+      const { m } = recorded(5, nodes, 9);
+      const d = new Diagnosis();
+      d.nodeToStatus = m;
+      nameReads = 0;
+      expect(m.get("")).toBe(m.absentNodesStatus);
+      const msg = new FitError(pod, nodes.length, d).message;
+      expect(nameReads).toBe(0);
+      const hist = new Map<string, number>();
+      m.forEachExplicitNode((_n, s) => {
+        hist.set(s.message(), (hist.get(s.message()) ?? 0) + 1);
+      });
+      const want = [...hist].map(([r, n]) => `${n} ${r}`).sort((a, b) => (a < b ? -1 : 1));
+      expect(msg).toBe(`0/${nodes.length} nodes are available: ${want.join(", ")}.`);
+    });
+  });
 });

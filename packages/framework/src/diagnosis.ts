@@ -28,6 +28,21 @@ export class NodeToStatus {
   /** Status of nodes absent from the map (UnschedulableAndUnresolvable unless set). */
   absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
 
+  /**
+   * When nothing but setNew recorded statuses and the recorded nodes are exactly `list` rotated
+   * (the same NodeInfos, as a Filter pass from a start index visits them), the position in `list`
+   * of the first recorded node; -1 otherwise. Compares NodeInfos by identity only.
+   */
+  private pendingRotationOf(list: readonly NodeInfo[]): number {
+    const pending = this.pendingNodes;
+    const n = list.length;
+    if (this.statuses.size !== 0 || pending.length !== n || n === 0) return -1;
+    const start = list.indexOf(pending[0] as NodeInfo);
+    if (start < 0) return -1;
+    for (let k = 0; k < n; k++) if (pending[k] !== list[(start + k) % n]) return -1;
+    return start;
+  }
+
   private flush(): void {
     const nodes = this.pendingNodes;
     if (nodes.length === 0) return;
@@ -39,7 +54,8 @@ export class NodeToStatus {
 
   /** The node's status (the absent-nodes status when not recorded). */
   get(nodeName: string): Status {
-    this.flush();
+    // Nodes recorded by setNew have names: "" (a pod nominated nowhere) needs no insertion.
+    if (nodeName !== "") this.flush();
     return this.statuses.get(nodeName) ?? this.absentNodesStatus;
   }
 
@@ -53,7 +69,7 @@ export class NodeToStatus {
    * `set(nodeInfo.nodeName, s)` for a node recorded at most once between reads of the map (as a
    * Filter pass over distinct nodes does): the same result, without a map insertion until the
    * statuses are read. The NodeInfo's name must not change until then (a snapshot's NodeInfos
-   * keep theirs).
+   * keep theirs) and is not empty (the node is set).
    * @internal
    */
   setNew(nodeInfo: NodeInfo, s: Status): void {
@@ -82,12 +98,35 @@ export class NodeToStatus {
     for (const [n, s] of this.statuses) fn(n, s);
   }
 
+  /**
+   * Calls `fn` with the status of every node with a recorded status, in no particular order,
+   * without reading the nodes' names (FitError counts reasons; the nodes are cold).
+   * @internal
+   */
+  forEachExplicitStatus(fn: (s: Status) => void): void {
+    for (const s of this.statuses.values()) fn(s);
+    for (const s of this.pendingStatuses) fn(s);
+  }
+
   /** Explicit nodes with `code`, plus every absent node when the absent status has that code. */
   nodesForStatusCode(lister: NodeInfoListerLike, code: Code): NodeInfo[] {
+    const list = lister.list();
+    const rotation = this.pendingRotationOf(list);
+    if (rotation >= 0) {
+      // Every node recorded by a Filter pass over the list (preemption after no node fit): each
+      // node's status is read by position, no node's name is.
+      const statuses = this.pendingStatuses;
+      const n = list.length;
+      const out: NodeInfo[] = [];
+      for (let i = 0; i < n; i++) {
+        if ((statuses[(i - rotation + n) % n] as Status).code === code) out.push(list[i] as NodeInfo);
+      }
+      return out;
+    }
     this.flush();
     const out: NodeInfo[] = [];
     const absentMatches = this.absentNodesStatus.code === code;
-    for (const ni of lister.list()) {
+    for (const ni of list) {
       const s = this.statuses.get(ni.nodeName);
       if (s ? s.code === code : absentMatches) out.push(ni);
     }
@@ -164,7 +203,7 @@ export class FitError extends Error {
     } else {
       const histogram = new Map<string, number>();
       let explicit = 0;
-      d.nodeToStatus.forEachExplicitNode((_n, s) => {
+      d.nodeToStatus.forEachExplicitStatus((s) => {
         explicit++;
         for (const r of s.getReasons()) histogram.set(r, (histogram.get(r) ?? 0) + 1);
       });

@@ -3,7 +3,6 @@ import {
   HostPortInfo,
   type Node,
   type Pod,
-  podHasAffinity,
   podHasRequiredAntiAffinity,
   podUID,
   type Taint,
@@ -210,9 +209,11 @@ export class NodeInfo {
     // An append changes no position a copy shares that was not recorded when it was removed.
     const pods = this.pods;
     pods.push(pi);
-    if (this.podIndexOf === pods) this.podIndex!.set(podUID(pi.pod), pods.length - 1);
-    if (podHasAffinity(pi.pod)) this.podsWithAffinity.push(pi);
-    if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
+    if (this.podIndexOf === pods) this.podIndex!.set(pi.uid(), pods.length - 1);
+    if (pi.hasPodAffinity) {
+      this.podsWithAffinity.push(pi);
+      if (podHasRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
+    }
     this.update(pi, 1);
   }
 
@@ -228,7 +229,7 @@ export class NodeInfo {
       // while its pod list is the same array): removal is not a walk over every pod.
       if (this.podIndexOf !== pods) {
         const index = new Map<string, number>();
-        for (let k = 0; k < pods.length; k++) index.set(podUID(pods[k]!.pod), k);
+        for (let k = 0; k < pods.length; k++) index.set(pods[k]!.uid(), k);
         this.podIndex = index;
         this.podIndexOf = pods;
       }
@@ -237,9 +238,9 @@ export class NodeInfo {
       i = -1;
     }
     // Pods sharing a UID (only in hand-built inputs) are found by a walk, as without the index.
-    if (i < 0 || podUID(pods[i]!.pod) !== uid) {
+    if (i < 0 || pods[i]!.uid() !== uid) {
       i = pods.length - 1;
-      while (i >= 0 && podUID(pods[i]!.pod) !== uid) i--;
+      while (i >= 0 && pods[i]!.uid() !== uid) i--;
     }
     if (i < 0) {
       throw new Error(`no corresponding pod ${pod.metadata?.name ?? ""} in pods of node ${this.nodeName}`);
@@ -266,7 +267,7 @@ export class NodeInfo {
     if (this.podIndexOf === pods) {
       const index = this.podIndex!;
       index.delete(uid);
-      if (i < pods.length) index.set(podUID(pods[i]!.pod), i);
+      if (i < pods.length) index.set(pods[i]!.uid(), i);
     }
     this.update(pi, -1);
   }
@@ -284,13 +285,7 @@ export class NodeInfo {
       if (sign === 1) this.usedPorts.add(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
       else this.usedPorts.remove(p.hostIP ?? "", p.protocol ?? "", p.hostPort ?? 0);
     }
-    const ns = pi.pod.metadata?.namespace ?? "";
-    for (const v of pi.pod.spec?.volumes ?? []) {
-      const claim =
-        v.persistentVolumeClaim?.claimName ??
-        (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
-      if (!claim) continue;
-      const key = `${ns}/${claim}`;
+    for (const key of pi.claimKeys()) {
       const n = (this.pvcRefCounts.get(key) ?? 0) + sign;
       if (n <= 0) this.pvcRefCounts.delete(key);
       else this.pvcRefCounts.set(key, n);
@@ -301,17 +296,19 @@ export class NodeInfo {
   /** A copy for the snapshot: own lists and aggregates, shared PodInfos and image summaries. */
   snapshot(): NodeInfo {
     const c = new NodeInfo();
-    this.copyInto(c);
+    this.copyInto(c, true);
     return c;
   }
 
   /**
    * Makes `c` a copy of this NodeInfo as snapshot() would (own lists and aggregates, shared
    * PodInfos and image summaries), keeping `c`'s identity: what the scheduler cache does to the
-   * snapshot's NodeInfos, which the snapshot's lists point at.
+   * snapshot's NodeInfos, which the snapshot's lists point at. `fresh`: `c` was just constructed,
+   * so its own empty lists and aggregates are filled rather than replaced (a preemption dry run
+   * copies a NodeInfo per candidate node).
    * @internal
    */
-  copyInto(c: NodeInfo): void {
+  copyInto(c: NodeInfo, fresh = false): void {
     c.nodeObj = this.nodeObj;
     c.nodeName = this.nodeName;
     c.taints = this.taints;
@@ -328,14 +325,25 @@ export class NodeInfo {
       if (list.length > this.lentMax) this.lentMax = list.length;
       c.borrow(list, list.length, undo, undo.pos.length);
     }
-    c.podsWithAffinity = this.podsWithAffinity.slice();
-    c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
-    c.usedPorts = this.usedPorts.clone();
-    c.requested = this.requested.clone();
-    c.nonZeroRequested = this.nonZeroRequested.clone();
-    c.allocatable = this.allocatable.clone();
+    if (fresh) {
+      if (this.podsWithAffinity.length > 0) c.podsWithAffinity = this.podsWithAffinity.slice();
+      if (this.podsWithRequiredAntiAffinity.length > 0)
+        c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
+      if (!this.usedPorts.isEmpty()) c.usedPorts = this.usedPorts.clone();
+      c.requested.copyFrom(this.requested);
+      c.nonZeroRequested.copyFrom(this.nonZeroRequested);
+      c.allocatable.copyFrom(this.allocatable);
+      if (this.pvcRefCounts.size > 0) c.pvcRefCounts = new Map(this.pvcRefCounts);
+    } else {
+      c.podsWithAffinity = this.podsWithAffinity.slice();
+      c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
+      c.usedPorts = this.usedPorts.clone();
+      c.requested = this.requested.clone();
+      c.nonZeroRequested = this.nonZeroRequested.clone();
+      c.allocatable = this.allocatable.clone();
+      c.pvcRefCounts = this.pvcRefCounts.size === 0 ? new Map() : new Map(this.pvcRefCounts);
+    }
     c.imageStates = this.imageStates.size === 0 ? sharedNoImageStates : new Map(this.imageStates);
-    c.pvcRefCounts = this.pvcRefCounts.size === 0 ? new Map() : new Map(this.pvcRefCounts);
     c.generation = this.generation;
   }
 
@@ -358,7 +366,7 @@ class PodListUndo {
 
 function removeFrom(list: PodInfo[], uid: string): void {
   for (let i = 0; i < list.length; i++) {
-    if (podUID(list[i]!.pod) === uid) {
+    if (list[i]!.uid() === uid) {
       swapRemove(list, i);
       return;
     }

@@ -10,6 +10,8 @@ import {
   type Pod,
   type PodAffinityTerm,
   podRequests,
+  podStartTimeMillis,
+  podUID,
   ResourceCPU,
   ResourceMemory,
   type Selector,
@@ -147,6 +149,7 @@ function preferredTerms(
 }
 
 const noHostPorts: readonly ContainerPort[] = Object.freeze([]);
+const noClaimKeys: readonly string[] = Object.freeze([]);
 
 /**
  * A pod with everything the scheduler derives from it computed once: affinity terms with
@@ -169,8 +172,18 @@ export class PodInfo {
    * NewPodInfo error; InterPodAffinity reports it as an Error.
    */
   readonly parseError: Error | null;
+  /**
+   * Whether the pod has podAffinity or podAntiAffinity (api podHasAffinity), read from the spec
+   * once: NodeInfo checks it at every addition of the pod.
+   * @internal
+   */
+  readonly hasPodAffinity: boolean;
   private cachedResource: PodResource | null = null;
   private cachedHostPorts: readonly ContainerPort[] | null = null;
+  private cachedPriority: number | undefined = undefined;
+  private cachedStartTime: number | null | undefined = undefined;
+  private cachedClaimKeys: readonly string[] | null = null;
+  private cachedUID: string | null = null;
 
   /** Compiles the pod's affinity terms (upstream NewPodInfo). */
   constructor(pod: Pod) {
@@ -183,8 +196,10 @@ export class PodInfo {
       this.preferredAffinityTerms = noWeightedTerms;
       this.preferredAntiAffinityTerms = noWeightedTerms;
       this.parseError = null;
+      this.hasPodAffinity = false;
       return;
     }
+    this.hasPodAffinity = true;
     const parseErrors: string[] = [];
     this.requiredAffinityTerms = requiredTerms(
       pod,
@@ -225,6 +240,76 @@ export class PodInfo {
   /** `metadata.namespace`. */
   get namespace(): string {
     return this.pod.metadata?.namespace ?? "";
+  }
+
+  /**
+   * The pod's UID (api podUID: `namespace/name` when it has none), read once: NodeInfo compares
+   * it with every pod it walks past when a pod is removed (preemption's dry runs remove every
+   * candidate victim).
+   * @internal
+   */
+  uid(): string {
+    let u = this.cachedUID;
+    if (u === null) {
+      u = podUID(this.pod);
+      this.cachedUID = u;
+    }
+    return u;
+  }
+
+  /**
+   * `spec.priority` (0 when unset), read once: preemption compares the priority of every pod on
+   * every candidate node, and following pod → spec → priority on pods not touched lately costs a
+   * cache miss per hop.
+   */
+  priority(): number {
+    let p = this.cachedPriority;
+    if (p === undefined) {
+      p = this.pod.spec?.priority ?? 0;
+      this.cachedPriority = p;
+    }
+    return p;
+  }
+
+  /**
+   * `status.startTime` in milliseconds since the epoch, null when the pod has not started; read
+   * once (preemption orders victims by it, see {@link PodInfo.priority}).
+   */
+  startTime(): number | null {
+    let t = this.cachedStartTime;
+    if (t === undefined) {
+      t = podStartTimeMillis(this.pod) ?? null;
+      this.cachedStartTime = t;
+    }
+    return t;
+  }
+
+  /**
+   * `namespace/claimName` of each PersistentVolumeClaim the pod uses (generic ephemeral volumes:
+   * `namespace/podName-volumeName`), in volume order, computed once: NodeInfo counts them at every
+   * addition and removal of the pod.
+   * @internal
+   */
+  claimKeys(): readonly string[] {
+    let keys = this.cachedClaimKeys;
+    if (keys === null) {
+      const volumes = this.pod.spec?.volumes;
+      if (volumes === undefined || volumes.length === 0) {
+        keys = noClaimKeys;
+      } else {
+        const ns = this.pod.metadata?.namespace ?? "";
+        const found: string[] = [];
+        for (const v of volumes) {
+          const claim =
+            v.persistentVolumeClaim?.claimName ??
+            (v.ephemeral ? `${this.pod.metadata?.name}-${v.name}` : undefined);
+          if (claim) found.push(`${ns}/${claim}`);
+        }
+        keys = found.length === 0 ? noClaimKeys : found;
+      }
+      this.cachedClaimKeys = keys;
+    }
+    return keys;
   }
 
   /**

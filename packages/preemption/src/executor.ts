@@ -2,7 +2,7 @@
 // prepareCandidate, prepareCandidateAsync, IsPodRunningPreemption, clearNominatedNodeName,
 // getLowerPriorityNominatedPods). Async preemption is KEP-4832 (gate SchedulerAsyncPreemption).
 import { type Pod, type PodCondition, podKey, podPriority, podUID, updatePodCondition } from "@kubesched/api";
-import { asStatus, type ExtenderVictims, type Handle, type Status } from "@kubesched/framework";
+import { asStatus, type ExtenderVictims, type Handle, type PodInfo, type Status } from "@kubesched/framework";
 
 /** A node on which the preemptor fits once `victims` are gone (upstream preemption.Candidate). */
 export interface Candidate {
@@ -10,6 +10,12 @@ export interface Candidate {
   readonly name: string;
   /** The pods to preempt (most important first) and how many of them violate a PDB. */
   readonly victims: ExtenderVictims;
+  /**
+   * The PodInfos of `victims.pods`, in their order, when the dry run had them
+   * (SelectVictimsResult.victimInfos): candidate selection reads priorities and start times
+   * from them.
+   */
+  readonly victimInfos?: readonly PodInfo[] | undefined;
 }
 
 /** Makes the API calls that preempt one victim; returns the error that stops the preparation, or null. */

@@ -15,6 +15,7 @@ import {
   type NodeToStatus,
   type PermitPlugin,
   type PluginDescriptor,
+  PodInfo,
   type PodStatusPatch,
   type PreBindPlugin,
   Status,
@@ -250,6 +251,15 @@ describe("TestDryRunPreemption", () => {
   }
 });
 
+/** A small seeded generator: integers in [0, n). */
+function lcg(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x % n;
+  };
+}
+
 describe("pickOneNodeForPreemption", () => {
   it("keeps the first node when every criterion ties", () => {
     const v = (): ExtenderVictims => ({ pods: [makePod().name("x").priority(1).obj()], numPDBViolations: 0 });
@@ -280,11 +290,7 @@ describe("pickOneNodeForPreemption", () => {
       }
       return candidates[0] as string;
     };
-    let seed = 7;
-    const rnd = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const rnd = lcg(7);
     const now = Date.UTC(2026, 0, 1);
     for (let round = 0; round < 300; round++) {
       const m = new Map<string, ExtenderVictims>();
@@ -301,6 +307,64 @@ describe("pickOneNodeForPreemption", () => {
       }
       expect(pickOneNodeForPreemption(m, null, now)).toBe(reference(m, now));
     }
+  });
+
+  it("Evaluator.selectCandidate reads the dry run's PodInfos and picks as from the pods, over random candidates", async () => {
+    const h = await createPluginHarness({ plugin: fakePostFilterPlugin, clock: fakeClock() });
+    const ev = new Evaluator("FakePostFilter", h.framework, new FakePostFilterPlugin());
+    const now = h.framework.clock().now();
+    const rnd = lcg(11);
+    for (let round = 0; round < 300; round++) {
+      const candidates: Candidate[] = [];
+      const m = new Map<string, ExtenderVictims>();
+      const numNodes = 2 + rnd(12);
+      for (let i = 0; i < numNodes; i++) {
+        const pods = Array.from({ length: 1 + rnd(4) }, (_, k) => {
+          const b = makePod()
+            .name(`n${i}-p${k}`)
+            .priority(rnd(3) - 1);
+          return rnd(4) === 0 ? b.obj() : b.startTime(new Date(now - 1000 * rnd(5))).obj();
+        });
+        const victims = { pods, numPDBViolations: rnd(2) };
+        m.set(`n${i}`, victims);
+        candidates.push({ name: `n${i}`, victims, victimInfos: pods.map((p) => new PodInfo(p)) });
+      }
+      expect(ev.selectCandidate(candidates)?.name).toBe(pickOneNodeForPreemption(m, null, now));
+    }
+  });
+
+  it("Evaluator.selectCandidate with the dry run's PodInfos reads no victim's spec or status", async () => {
+    const h = await createPluginHarness({ plugin: fakePostFilterPlugin, clock: fakeClock() });
+    const ev = new Evaluator("FakePostFilter", h.framework, new FakePostFilterPlugin());
+    let reads = 0;
+    const counted = (pod: Pod): Pod =>
+      new Proxy(pod, {
+        get(target, key, receiver) {
+          if (key === "spec" || key === "status") reads++;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    // Every criterion ties up to the start times, so all five are evaluated.
+    const candidates: Candidate[] = ["a", "b", "c"].map((n, i) => {
+      const pods = [0, 1].map((k) =>
+        counted(
+          makePod()
+            .name(`${n}${k}`)
+            .priority(1)
+            .startTime(new Date(Date.UTC(2026, 0, 1, 0, 0, i + k)))
+            .obj(),
+        ),
+      );
+      const victimInfos = pods.map((p) => new PodInfo(p));
+      for (const pi of victimInfos) {
+        pi.priority();
+        pi.startTime();
+      }
+      return { name: n, victims: { pods, numPDBViolations: 0 }, victimInfos };
+    });
+    reads = 0;
+    expect(ev.selectCandidate(candidates)?.name).toBe("c");
+    expect(reads).toBe(0);
   });
 
   it("getPodStartTime (memoized per start time) equals parsing the start time each time", () => {

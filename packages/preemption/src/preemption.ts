@@ -15,17 +15,24 @@ import {
   type NodeInfo,
   NodeToStatus,
   NominatingMode,
+  type PodInfo,
   type PostFilterOutput,
   type PostFilterResult,
   Status,
 } from "@kubesched/framework";
 import { type Candidate, Executor, type PreemptPodFunc } from "./executor";
 import { ErrReasonNoCandidate, ErrReasonPreemptionNotHelpful, foundPlacementMessage } from "./reasons";
-import { earliestStartTimeOf } from "./util";
+import { earliestStartTimeOf, getPodStartTime } from "./util";
 
 /** What SelectVictimsOnNode returns. */
 export interface SelectVictimsResult {
   victims: Pod[];
+  /**
+   * The victims' PodInfos, in the order of `victims`, when the implementation has them: candidate
+   * selection then reads priorities and start times from them (read once per PodInfo) rather than
+   * from the pods of every candidate.
+   */
+  victimInfos?: readonly PodInfo[];
   numViolatingVictim: number;
   /** null (Success) when the preemptor fits after removing `victims`. */
   status: Status | null;
@@ -82,58 +89,108 @@ export function pickOneNodeForPreemption(
   now: number,
 ): string {
   if (nodesToVictims.size === 0) return "";
-  let candidates = [...nodesToVictims.keys()];
-  let funcs: readonly CandidateScoreFunc[];
+  const names = [...nodesToVictims.keys()];
   if (scoreFuncs && scoreFuncs.length > 0) {
-    funcs = scoreFuncs;
-  } else {
-    // Each candidate's victims with their priorities, read once for every criterion below.
-    const keyed = new Map<string, { victims: ExtenderVictims; prios: number[] }>();
-    for (const [node, victims] of nodesToVictims) {
-      const prios: number[] = new Array(victims.pods.length);
-      for (let i = 0; i < victims.pods.length; i++) prios[i] = podPriority(victims.pods[i] as Pod);
-      keyed.set(node, { victims, prios });
-    }
-    const keysOf = (node: string) => keyed.get(node) as { victims: ExtenderVictims; prios: number[] };
-    funcs = [
-      // A node with the fewest PDB violations.
-      (node) => -keysOf(node).victims.numPDBViolations,
-      // A node whose highest-priority victim has the lowest priority.
-      (node) => {
-        const { prios } = keysOf(node);
-        return prios.length > 0 ? -(prios[0] as number) : 0;
-      },
-      // A node with the smallest sum of victim priorities.
-      (node) => {
-        let sum = 0;
-        for (const p of keysOf(node).prios) sum += p + priorityShift;
-        return -sum;
-      },
-      // A node with the fewest victims.
-      (node) => -keysOf(node).prios.length,
-      // A node whose highest-priority victims started latest.
-      (node) => {
-        const { victims, prios } = keysOf(node);
-        return earliestStartTimeOf(victims.pods, prios, now) ?? Number.NEGATIVE_INFINITY;
-      },
-    ];
+    return names[
+      pickByCriteria(names.length, scoreFuncs.length, (f, i) =>
+        (scoreFuncs[f] as CandidateScoreFunc)(names[i] as string),
+      )
+    ] as string;
   }
-  for (const f of funcs) {
-    let selected: string[] = [];
+  return names[pickByDefaultCriteria([...nodesToVictims.values()], null, now)] as string;
+}
+
+/**
+ * pickOneNodeForPreemption's default criteria over candidates' victims; the index of the chosen
+ * one. `infos[i]`, when given, are the PodInfos of `victims[i].pods` (same order): priorities and
+ * start times are then read from them. Each candidate's priorities are read once, on first use (a
+ * criterion is only evaluated for the candidates still tied).
+ */
+function pickByDefaultCriteria(
+  victims: readonly ExtenderVictims[],
+  infos: readonly (readonly PodInfo[] | undefined)[] | null,
+  now: number,
+): number {
+  const prios: (number[] | undefined)[] = new Array(victims.length);
+  const priosOf = (i: number): number[] => {
+    let p = prios[i];
+    if (p === undefined) {
+      const pis = infos?.[i];
+      if (pis !== undefined) {
+        p = new Array(pis.length);
+        for (let k = 0; k < pis.length; k++) p[k] = (pis[k] as PodInfo).priority();
+      } else {
+        const pods = (victims[i] as ExtenderVictims).pods;
+        p = new Array(pods.length);
+        for (let k = 0; k < pods.length; k++) p[k] = podPriority(pods[k] as Pod);
+      }
+      prios[i] = p;
+    }
+    return p;
+  };
+  return pickByCriteria(victims.length, 5, (criterion, i) => {
+    switch (criterion) {
+      case 0:
+        // A node with the fewest PDB violations.
+        return -(victims[i] as ExtenderVictims).numPDBViolations;
+      case 1: {
+        // A node whose highest-priority victim has the lowest priority.
+        const p = priosOf(i);
+        return p.length > 0 ? -(p[0] as number) : 0;
+      }
+      case 2: {
+        // A node with the smallest sum of victim priorities.
+        let sum = 0;
+        for (const p of priosOf(i)) sum += p + priorityShift;
+        return -sum;
+      }
+      case 3:
+        // A node with the fewest victims.
+        return -(victims[i] as ExtenderVictims).pods.length;
+      default: {
+        // A node whose highest-priority victims started latest.
+        const pis = infos?.[i];
+        const pods = (victims[i] as ExtenderVictims).pods;
+        const earliest = earliestStartTimeOf(
+          pods.length,
+          priosOf(i),
+          pis !== undefined
+            ? (k) => (pis[k] as PodInfo).startTime() ?? now
+            : (k) => getPodStartTime(pods[k] as Pod, now),
+        );
+        return earliest ?? Number.NEGATIVE_INFINITY;
+      }
+    }
+  });
+}
+
+/**
+ * Applies `numCriteria` scores (higher is better) in order to candidates 0..n-1, keeping the
+ * best-scored each time; the only one left, or the first remaining. Returns its index.
+ */
+function pickByCriteria(
+  n: number,
+  numCriteria: number,
+  score: (criterion: number, i: number) => number,
+): number {
+  let candidates: number[] = new Array(n);
+  for (let i = 0; i < n; i++) candidates[i] = i;
+  for (let c = 0; c < numCriteria; c++) {
+    let selected: number[] = [];
     let maxScore = Number.NEGATIVE_INFINITY;
-    for (const node of candidates) {
-      const score = f(node);
-      if (score > maxScore) {
-        maxScore = score;
+    for (const i of candidates) {
+      const s = score(c, i);
+      if (s > maxScore) {
+        maxScore = s;
         selected = [];
       }
-      if (score === maxScore) selected.push(node);
+      if (s === maxScore) selected.push(i);
     }
-    if (selected.length === 1) return selected[0] as string;
+    if (selected.length === 1) return selected[0] as number;
     // Keep the previous list when every score was -Infinity (e.g. no victims at all).
     if (selected.length > 0) candidates = selected;
   }
-  return candidates[0] as string;
+  return candidates[0] as number;
 }
 
 /** upstream utilerrors.NewAggregate(errs).Error(): the message alone, or `[a, b]`. */
@@ -296,7 +353,7 @@ export class Evaluator {
     for (let i = 0; i < n; i++) {
       const nodeInfo = (potentialNodes[(offset + i) % n] as NodeInfo).clone();
       const nodeName = nodeInfo.nodeName;
-      const { victims, numViolatingVictim, status } = this.iface.selectVictimsOnNode(
+      const { victims, victimInfos, numViolatingVictim, status } = this.iface.selectVictimsOnNode(
         state.clone(),
         pod,
         nodeInfo,
@@ -307,6 +364,7 @@ export class Evaluator {
         const c: Candidate = {
           name: nodeName,
           victims: { pods: victims, numPDBViolations: numViolatingVictim },
+          victimInfos,
         };
         if (numViolatingVictim === 0) nonViolating.add(c);
         else violating.add(c);
@@ -373,7 +431,22 @@ export class Evaluator {
     if (candidates.length === 1) return candidates[0] as Candidate;
     const victimsMap = this.iface.candidatesToVictimsMap(candidates);
     const scoreFuncs = this.iface.orderedScoreFuncs(victimsMap);
-    const node = pickOneNodeForPreemption(victimsMap, scoreFuncs, this.handle.clock().now());
+    const now = this.handle.clock().now();
+    if ((scoreFuncs === null || scoreFuncs.length === 0) && victimsMap.size > 0) {
+      // The default criteria, reading the dry run's PodInfos where the map holds a candidate's
+      // own victims (the same pods, in the same order).
+      const byName = new Map<string, Candidate>();
+      for (const c of candidates) byName.set(c.name, c);
+      const names = [...victimsMap.keys()];
+      const victims = [...victimsMap.values()];
+      const infos = names.map((name, i) => {
+        const c = byName.get(name);
+        return c !== undefined && c.victims === victims[i] ? c.victimInfos : undefined;
+      });
+      const i = pickByDefaultCriteria(victims, infos, now);
+      return { name: names[i] as string, victims: victims[i] as ExtenderVictims };
+    }
+    const node = pickOneNodeForPreemption(victimsMap, scoreFuncs, now);
     const victims = victimsMap.get(node);
     if (victims) return { name: node, victims };
     // Not reachable with in-tree plugins; do not break the flow.

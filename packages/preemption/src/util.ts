@@ -9,7 +9,7 @@ import {
   type Pod,
   type PodDisruptionBudget,
   podPriority,
-  podStartTime,
+  podStartTimeMillis,
   type Selector,
 } from "@kubesched/api";
 import type { ExtenderVictims, PodInfo } from "@kubesched/framework";
@@ -74,23 +74,8 @@ export function filterPodsWithPDBViolation(
 
 /** upstream GetPodStartTime: status.startTime, or now for pods that have not started. Milliseconds. */
 export function getPodStartTime(pod: Pod, now: number): number {
-  const t = pod.status?.startTime;
-  if (!t) return now;
-  if (typeof t !== "string") return (podStartTime(pod) as Date).getTime();
-  // Each distinct start time parsed once: victims are compared on every node of a dry run and
-  // every candidate of the selection, and start times repeat (whole seconds).
-  let ms = startTimes.get(t);
-  if (ms === undefined) {
-    ms = (podStartTime(pod) as Date).getTime();
-    if (startTimes.size >= maxStartTimes) startTimes.clear();
-    startTimes.set(t, ms);
-  }
-  return ms;
+  return podStartTimeMillis(pod) ?? now;
 }
-
-/** status.startTime → milliseconds (a memo, bounded). */
-const startTimes = new Map<string, number>();
-const maxStartTimes = 4096;
 
 /**
  * upstream util.MoreImportantPod: higher priority first; equal priorities, the one that started
@@ -108,27 +93,30 @@ export function moreImportantPod(a: Pod, b: Pod, now: number): boolean {
  * victims; null when there are none.
  */
 export function getEarliestPodStartTime(victims: ExtenderVictims, now: number): number | null {
-  return earliestStartTimeOf(victims.pods, victims.pods.map(podPriority), now);
+  const pods = victims.pods;
+  return earliestStartTimeOf(pods.length, pods.map(podPriority), (i) => getPodStartTime(pods[i] as Pod, now));
 }
 
-/** getEarliestPodStartTime over victims whose priorities are `prios` (read once by the caller). */
+/**
+ * getEarliestPodStartTime over `n` victims whose priorities are `prios` (read once by the
+ * caller) and whose start times `startOf(i)` gives (`now` for pods that have not started).
+ */
 export function earliestStartTimeOf(
-  pods: readonly Pod[],
+  n: number,
   prios: readonly number[],
-  now: number,
+  startOf: (i: number) => number,
 ): number | null {
-  const first = pods[0];
-  if (!first) return null;
-  let earliest = getPodStartTime(first, now);
+  if (n === 0) return null;
+  let earliest = startOf(0);
   let maxPriority = prios[0] as number;
-  for (let i = 0; i < pods.length; i++) {
+  for (let i = 0; i < n; i++) {
     const p = prios[i] as number;
     if (p === maxPriority) {
-      const t = getPodStartTime(pods[i] as Pod, now);
+      const t = startOf(i);
       if (t < earliest) earliest = t;
     } else if (p > maxPriority) {
       maxPriority = p;
-      earliest = getPodStartTime(pods[i] as Pod, now);
+      earliest = startOf(i);
     }
   }
   return earliest;

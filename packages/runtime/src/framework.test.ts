@@ -1328,6 +1328,46 @@ describe("TestRunPreFilterExtensionAddPod", () => {
   }
 });
 
+describe("PreFilter extensions in a preemption dry run", () => {
+  // A dry run calls AddPod/RemovePod for every pod of every candidate node on clones of the
+  // cycle's state; the extensions of the plugins not skipped are asked for once per cycle.
+  class CountingPlugin extends TestPlugin {
+    asked = 0;
+    added = 0;
+    override preFilterExtensions() {
+      this.asked++;
+      return super.preFilterExtensions();
+    }
+    override addPod() {
+      this.added++;
+      return super.addPod();
+    }
+  }
+
+  it("asks each plugin for its extensions once per cycle, clones included, and still skips skipped plugins", async () => {
+    const a = new CountingPlugin("counting-a");
+    const b = new CountingPlugin("counting-b", { preFilterStatus: Code.Skip });
+    const f = await newFrameworkWithQueueSortAndBind(
+      registryOf([a, b]),
+      plugins({ preFilter: enabled(a.n, b.n) }),
+    );
+    for (let cycle = 1; cycle <= 2; cycle++) {
+      const state = new CycleState();
+      f.runPreFilterPlugins(state, pod);
+      expect([...state.skipFilterPlugins]).toEqual([b.n]);
+      for (let node = 0; node < 5; node++) {
+        const copy = state.clone();
+        expect(f.runPreFilterExtensionAddPod(copy, pod, new PodInfo(pod), new NodeInfo())).toBeNull();
+        expect(f.runPreFilterExtensionRemovePod(copy, pod, new PodInfo(pod), new NodeInfo())).toBeNull();
+      }
+      expect(a.added).toBe(5 * cycle);
+      expect(b.added).toBe(0);
+      expect(a.asked).toBe(cycle);
+      expect(b.asked).toBe(cycle);
+    }
+  });
+});
+
 describe("TestFilterPlugins", () => {
   const tests: {
     name: string;

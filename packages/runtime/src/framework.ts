@@ -65,6 +65,7 @@ import {
   type PostFilterResult,
   type PreBindPlugin,
   type PreEnqueuePlugin,
+  type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
@@ -948,18 +949,38 @@ export class Framework implements Handle {
     podInfo: PodInfo,
     nodeInfo: NodeInfo,
   ): Status | null {
-    for (const pl of this.preFilter) {
-      const ext = pl.preFilterExtensions();
-      if (!ext || state.skipFilterPlugins.has(pl.name())) continue;
+    const active = this.activePreFilterExtensions(state.skipFilterPlugins);
+    for (let i = 0; i < active.length; i++) {
+      const { plugin, ext } = active[i] as ActivePreFilterExtension;
       const s =
         op === "AddPod"
           ? ext.addPod(state, podToSchedule, podInfo, nodeInfo)
           : ext.removePod(state, podToSchedule, podInfo, nodeInfo);
       if (s && !s.isSuccess()) {
-        return wrapError(`running ${op} on PreFilter plugin "${pl.name()}": ${errMessage(s)}`);
+        return wrapError(`running ${op} on PreFilter plugin "${plugin.name()}": ${errMessage(s)}`);
       }
     }
     return null;
+  }
+
+  // The PreFilter extensions of the plugins not skipped, asked once per skip set (once per cycle:
+  // clones of the cycle's state share its set) instead of at every AddPod/RemovePod, which a
+  // preemption dry run calls for every pod of every candidate node.
+  private extSkipSeen: ReadonlySet<string> | null = null;
+  private extSkipSize = -1;
+  private activeExtensions: readonly ActivePreFilterExtension[] = [];
+
+  private activePreFilterExtensions(skip: ReadonlySet<string>): readonly ActivePreFilterExtension[] {
+    if (skip === this.extSkipSeen && skip.size === this.extSkipSize) return this.activeExtensions;
+    const active: ActivePreFilterExtension[] = [];
+    for (const plugin of this.preFilter) {
+      const ext = plugin.preFilterExtensions();
+      if (ext && !skip.has(plugin.name())) active.push({ plugin, ext });
+    }
+    this.activeExtensions = active;
+    this.extSkipSeen = skip;
+    this.extSkipSize = skip.size;
+    return active;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1721,6 +1742,12 @@ export class Framework implements Handle {
   runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
     for (const pl of this.postBind) pl.postBind(state, pod, nodeName);
   }
+}
+
+/** A PreFilter plugin not skipped this cycle and its extensions (AddPod/RemovePod). */
+interface ActivePreFilterExtension {
+  readonly plugin: PreFilterPlugin;
+  readonly ext: PreFilterExtensions;
 }
 
 /** One runFilterPluginsOnNodes call over windows of the snapshot's columns: what its steps share. */

@@ -22,7 +22,6 @@ import {
   type CandidateScoreFunc,
   Evaluator,
   filterPodsWithPDBViolation,
-  getPodStartTime,
   moreImportantPod,
   type PreemptionInterface,
   podTerminatingByPreemption,
@@ -163,8 +162,9 @@ export class DefaultPreemption
         return { eligible: true, reason: "" };
       const nodeInfo = this.handle.snapshotSharedLister().nodeInfos().get(nomNodeName);
       if (nodeInfo) {
+        const prio = podPriority(pod);
         for (const p of nodeInfo.pods) {
-          if (this.isPreemptionAllowed(nodeInfo, p, pod) && podTerminatingByPreemption(p.pod)) {
+          if (this.isPreemptionAllowed(nodeInfo, p, pod, prio) && podTerminatingByPreemption(p.pod)) {
             return { eligible: false, reason: ErrReasonTerminatingPodOnNominatedNode };
           }
         }
@@ -185,8 +185,9 @@ export class DefaultPreemption
   ): SelectVictimsResult {
     const handle = this.handle;
     const potentialVictims: PodInfo[] = [];
+    const prio = podPriority(pod);
     for (const pi of nodeInfo.pods)
-      if (this.isPreemptionAllowed(nodeInfo, pi, pod)) potentialVictims.push(pi);
+      if (this.isPreemptionAllowed(nodeInfo, pi, pod, prio)) potentialVictims.push(pi);
     for (const pi of potentialVictims) {
       const s = this.removeVictim(state, pod, pi, nodeInfo);
       if (s) return victimsFailure(s);
@@ -228,7 +229,7 @@ export class DefaultPreemption
     if (violating.length > 0 && nonViolating.length > 0) this.sortByImportance(victims);
     const pods: Pod[] = new Array(victims.length);
     for (let i = 0; i < victims.length; i++) pods[i] = (victims[i] as PodInfo).pod;
-    return { victims: pods, numViolatingVictim, status: null };
+    return { victims: pods, victimInfos: victims, numViolatingVictim, status: null };
   }
 
   /** Removes `pi` from the node copy and runs the PreFilter extensions' RemovePod; a failure's status. */
@@ -244,8 +245,8 @@ export class DefaultPreemption
 
   /**
    * Sorts most important first with `moreImportantPod`. With the default order, each pod's
-   * priority and start time are read once (one clock reading for pods that have not started)
-   * instead of at every comparison; the same comparisons, so the same order.
+   * priority and start time are read once, from its PodInfo (one clock reading for pods that
+   * have not started), instead of at every comparison; the same comparisons, so the same order.
    */
   private sortByImportance(pods: PodInfo[]): void {
     if (pods.length < 2) return;
@@ -258,7 +259,7 @@ export class DefaultPreemption
     const keyed: { pi: PodInfo; prio: number; start: number }[] = new Array(pods.length);
     for (let i = 0; i < pods.length; i++) {
       const pi = pods[i] as PodInfo;
-      keyed[i] = { pi, prio: podPriority(pi.pod), start: getPodStartTime(pi.pod, now) };
+      keyed[i] = { pi, prio: pi.priority(), start: pi.startTime() ?? now };
     }
     keyed.sort(byPriorityThenStart);
     for (let i = 0; i < pods.length; i++) pods[i] = (keyed[i] as { pi: PodInfo }).pi;
@@ -269,10 +270,16 @@ export class DefaultPreemption
     return null;
   }
 
-  /** The victim must have a lower priority than the preemptor, and pass isEligiblePod. */
-  private isPreemptionAllowed(nodeInfo: NodeInfo, victim: PodInfo, preemptor: Pod): boolean {
-    return (
-      podPriority(victim.pod) < podPriority(preemptor) && this.isEligiblePod(nodeInfo, victim, preemptor)
-    );
+  /**
+   * The victim must have a lower priority than the preemptor (`preemptorPriority`), and pass
+   * isEligiblePod.
+   */
+  private isPreemptionAllowed(
+    nodeInfo: NodeInfo,
+    victim: PodInfo,
+    preemptor: Pod,
+    preemptorPriority: number,
+  ): boolean {
+    return victim.priority() < preemptorPriority && this.isEligiblePod(nodeInfo, victim, preemptor);
   }
 }
