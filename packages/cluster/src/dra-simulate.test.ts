@@ -150,3 +150,66 @@ describe("DynamicResources in simulate", () => {
     expect(byName["train-3-gpus-x7k2p"]?.status?.allocation).toBeUndefined();
   });
 });
+
+// The allocator's features follow the gates of the release emulated (DRAPartitionableDevices is
+// beta and on from 1.36): a GPU split MIG-style through counters is allocated at 1.37, and not
+// with the gate turned off (the CLI test covers --emulated-version 1.35).
+const partitioned = `apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: { name: gpu.example.com }
+spec:
+  selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
+---
+apiVersion: v1
+kind: Node
+metadata: { name: node-a, labels: { kubernetes.io/hostname: node-a } }
+status: { allocatable: { cpu: "16", memory: 64Gi, pods: "110" } }
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: { name: node-a-counters }
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: { name: node-a, generation: 1, resourceSliceCount: 2 }
+  sharedCounters: [{ name: gpu-0, counters: { slice-0: { value: "1" }, slice-1: { value: "1" } } }]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: { name: node-a-devices }
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: { name: node-a, generation: 1, resourceSliceCount: 2 }
+  devices:
+    - { name: gpu-0-mig-0, consumesCounters: [{ counterSet: gpu-0, counters: { slice-0: { value: "1" } } }] }
+    - { name: gpu-0-mig-1, consumesCounters: [{ counterSet: gpu-0, counters: { slice-1: { value: "1" } } }] }
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: { name: half-gpu, namespace: default, uid: claim-half }
+spec:
+  devices:
+    requests: [{ name: gpu, exactly: { deviceClassName: gpu.example.com } }]
+---
+${inferPod("infer-0").replace("shared-gpu", "half-gpu")}`;
+
+describe("DynamicResources follows the release's DRA gates", () => {
+  const run = async (kubernetesVersion: string, features?: { enableDRAPartitionableDevices: boolean }) => {
+    const r = await simulate({
+      config,
+      registry: inTreeRegistry,
+      objects: loadSnapshotTexts([{ name: "partitioned.yaml", text: partitioned }]).objects,
+      logger: recordingLogger(),
+      kubernetesVersion,
+      ...(features ? { features } : {}),
+    });
+    return r.pods.find((p) => p.name === "infer-0");
+  };
+  it("allocates a counter-partitioned device at 1.37 (DRAPartitionableDevices on)", async () => {
+    expect(await run("1.37")).toMatchObject({ outcome: "Scheduled", node: "node-a" });
+  });
+  it("does not at 1.37 with DRAPartitionableDevices=false", async () => {
+    expect((await run("1.37", { enableDRAPartitionableDevices: false }))?.outcome).toBe("Unschedulable");
+  });
+});

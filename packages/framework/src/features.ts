@@ -15,6 +15,14 @@ export interface Features {
   enableDRADeviceTaints: boolean;
   /** Gate DRAExtendedResource. */
   enableDRAExtendedResource: boolean;
+  /** Gate DRAPartitionableDevices: devices that consume counters of shared counter sets. */
+  enableDRAPartitionableDevices: boolean;
+  /** Gate DRAConsumableCapacity: devices shared by several allocations, capacity consumed. */
+  enableConsumableCapacity: boolean;
+  /** Gate DRADeviceBindingConditions: PreBind waits for the devices' binding conditions. */
+  enableDRADeviceBindingConditions: boolean;
+  /** Gate DRAResourceClaimDeviceStatus (binding conditions need it too). */
+  enableDRAResourceClaimDeviceStatus: boolean;
   /** Gate DynamicResourceAllocation. */
   enableDynamicResourceAllocation: boolean;
   /** Gate VolumeAttributesClass. */
@@ -77,6 +85,10 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRAAdminAccess: true,
   enableDRADeviceTaints: true,
   enableDRAExtendedResource: true,
+  enableDRAPartitionableDevices: true,
+  enableConsumableCapacity: true,
+  enableDRADeviceBindingConditions: true,
+  enableDRAResourceClaimDeviceStatus: true,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,
   enableCSIMigrationPortworx: true,

@@ -274,3 +274,18 @@ describe("kubesched why: a pod whose claim comes from a template", () => {
     );
   }, 60_000);
 });
+
+describe("the DRA gates of the emulated release", () => {
+  const partitioned = "apps/kubesched/test-fixtures/dra-partitioned/cluster.yaml";
+  const outcome = async (...flags: string[]) => {
+    const { code, stdout } = await run("simulate", "--cluster", partitioned, "-o", "json", ...flags);
+    expect(code).toBe(0);
+    return (JSON.parse(stdout) as Result).pods[0]?.outcome;
+  };
+  it("allocates a counter-partitioned device from 1.36 (DRAPartitionableDevices beta), not at 1.35 or with the gate off", async () => {
+    expect(await outcome("--emulated-version", "1.37")).toBe("Scheduled");
+    expect(await outcome("--emulated-version", "1.36")).toBe("Scheduled");
+    expect(await outcome("--emulated-version", "1.35")).toBe("Unschedulable");
+    expect(await outcome("--feature-gates", "DRAPartitionableDevices=false")).toBe("Unschedulable");
+  }, 60_000);
+});

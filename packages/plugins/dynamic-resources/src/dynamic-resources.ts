@@ -148,18 +148,14 @@ export class DynamicResources
   /** The DynamicResourceAllocation gate: off, the plugin does nothing (upstream `enabled`). */
   private readonly enabled: boolean;
   /**
-   * DRADeviceBindingConditions and DRAResourceClaimDeviceStatus, both on by default from 1.35
-   * (not switches in `Features`): devices with binding conditions are allocated and PreBind waits
-   * for their conditions.
+   * DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (both on by default from 1.36):
+   * devices with binding conditions are allocated and PreBind waits for their conditions.
    */
   private readonly bindingConditions: boolean;
   /** The claims between cycles: assume cache and in-flight allocations (upstream SharedDRAManager). */
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
-  private readonly celCache = new CelCache(10, {
-    enableConsumableCapacity: false,
-    enableListTypeAttributes: false,
-  });
+  private readonly celCache: CelCache;
 
   constructor(
     readonly args: DynamicResourcesArgs,
@@ -169,7 +165,13 @@ export class DynamicResources
   ) {
     this.postFilterReasons = minorOf(kubernetesVersion) < 37;
     this.enabled = handle.features().enableDynamicResourceAllocation;
-    this.bindingConditions = minorOf(kubernetesVersion) >= 35;
+    const features = handle.features();
+    this.bindingConditions =
+      features.enableDRADeviceBindingConditions && features.enableDRAResourceClaimDeviceStatus;
+    this.celCache = new CelCache(10, {
+      enableConsumableCapacity: features.enableConsumableCapacity,
+      enableListTypeAttributes: false,
+    });
     this.draManager = new DraManager(handle.listers());
   }
 
@@ -297,6 +299,8 @@ export class DynamicResources
             adminAccess: features.enableDRAAdminAccess,
             prioritizedList: features.enableDRAPrioritizedList,
             deviceTaints: features.enableDRADeviceTaints,
+            partitionableDevices: features.enableDRAPartitionableDevices,
+            consumableCapacity: features.enableConsumableCapacity,
             deviceBindingAndStatus: this.bindingConditions,
           },
           allocatedState: { allocatedDevices: this.draManager.listAllAllocatedDevices() },
