@@ -465,8 +465,9 @@ describe("kubesched snapshot with DRA objects", () => {
         pods: { name: string; resourceClaims: { resourceClaim: string | null }[] }[];
         nodes: { devices: unknown }[];
       };
+      // The running pod's GPU was allocated before; the pending pod's generated claim gets the other.
       expect(r.nodes[0]?.devices).toEqual([
-        { driver: "gpu.example.com", pool: "n1", published: 2, allocated: 1, allocatedBefore: 1 },
+        { driver: "gpu.example.com", pool: "n1", published: 2, allocated: 2, allocatedBefore: 1 },
       ]);
       // The pending pod's claim is generated from the template the snapshot kept.
       expect(r.pods[0]?.resourceClaims[0]?.resourceClaim).toMatch(/^next-gpu-[a-z0-9]{5}$/);
