@@ -4,7 +4,7 @@
 // pods preemption evicts. The objects are copied on write: a run shares every unchanged object with
 // the snapshot (InMemoryCluster stores copies, so a run never writes into them) and only the
 // changed ones are new. `kubesched why` proves its fixes with it; planning adds nodes with it.
-import { type Node, type Pod, podKey, type Taint, type Toleration } from "@kubesched/api";
+import { type Node, type Pod, podKey, type ResourceSlice, type Taint, type Toleration } from "@kubesched/api";
 import type { Logger } from "@kubesched/framework";
 import type { SourcedObject } from "./load";
 import { type PodResult, type SimulateOptions, type SimulationResult, simulate } from "./simulate";
@@ -48,6 +48,8 @@ export type ClusterChange =
    * cluster-autoscaler counts them on a template node), else pending after every other pod.
    */
   | { kind: "AddPods"; pods: Pod[] }
+  /** Adds ResourceSlices (resource.k8s.io/v1): the devices a DRA driver publishes for added nodes. */
+  | { kind: "AddResourceSlices"; slices: ResourceSlice[] }
   /** Evicts running pods; their controllers re-create them pending, after every other pod. */
   | { kind: "MovePods"; pods: string[] }
   /** Deletes pods. */
@@ -67,6 +69,8 @@ export function changeSize(c: ClusterChange): number {
     case "MovePods":
     case "RemovePods":
       return c.pods.length;
+    case "AddResourceSlices":
+      return c.slices.length;
     default:
       return 1;
   }
@@ -227,6 +231,10 @@ function applyChange(objects: SourcedObject[], c: ClusterChange): SourcedObject[
     }
     case "AddPods":
       for (const pod of c.pods) objects.push({ kind: "Pod", obj: pod, origin: "an added pod" });
+      return objects;
+    case "AddResourceSlices":
+      for (const slice of c.slices)
+        objects.push({ kind: "ResourceSlice", obj: slice, origin: "an added ResourceSlice" });
       return objects;
     case "MovePods":
     case "RemovePods": {

@@ -12,6 +12,7 @@ export * from "./load";
 export * from "./parsed-input-cache";
 export * from "./plan";
 export * from "./plan-report-schema";
+export * from "./pool-resource-slices";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
 export { type RecordedServerVersion, serverVersionAnnotation, snapshotList } from "./server-version";
 export * from "./simulate";

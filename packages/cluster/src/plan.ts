@@ -28,6 +28,7 @@ import {
   ResourceCPU,
   ResourceMemory,
   ResourcePods,
+  type ResourceSlice,
   resourceListToAmounts,
 } from "@kubesched/api";
 import { failSummaryOf } from "./capacity";
@@ -38,6 +39,7 @@ import {
   Counterfactuals,
 } from "./counterfactual";
 import type { SourcedObject } from "./load";
+import { poolResourceSlices } from "./pool-resource-slices";
 import { type SimulationResult, simulate } from "./simulate";
 
 export const planApiVersion = "kubesched.io/v1alpha1";
@@ -56,6 +58,11 @@ export interface PlanPool {
    * a node of the template); each added node gets its copies, running.
    */
   daemonSetPods: readonly Pod[];
+  /**
+   * The ResourceSlices (resource.k8s.io/v1) a DRA driver publishes for each node of the pool, as
+   * templates: each added node gets its copies (pool-resource-slices.ts: node name, pool name).
+   */
+  resourceSlices?: readonly ResourceSlice[];
   minCount: number;
   maxCount: number;
   /** Per node; required by `optimize: "cost"` and the price expander. */
@@ -173,10 +180,18 @@ export function planChanges(pools: readonly PlanPool[], counts: readonly number[
     const count = counts[i] ?? 0;
     if (count === 0) return;
     changes.push({ kind: "AddNodes", like: templateOf(pool), count });
-    const pods = addedNodeNames(pool.name, count).flatMap((n) => daemonSetPodsOn(pool, n));
+    const names = addedNodeNames(pool.name, count);
+    const pods = names.flatMap((n) => daemonSetPodsOn(pool, n));
     if (pods.length > 0) changes.push({ kind: "AddPods", pods });
+    const slices = names.flatMap((n) => resourceSlicesOn(pool, n));
+    if (slices.length > 0) changes.push({ kind: "AddResourceSlices", slices });
   });
   return changes;
+}
+
+/** The pool's ResourceSlices published for its added node `name`. */
+function resourceSlicesOn(pool: PlanPool, name: string): ResourceSlice[] {
+  return poolResourceSlices(pool.resourceSlices ?? [], name);
 }
 
 const boundResources = [ResourceCPU, ResourceMemory, ResourcePods] as const;
@@ -223,6 +238,9 @@ async function hostability(
         ...rest,
         { kind: "Node", obj: shapedNode(pool, node), origin: `pool ${pool.name}` },
         ...daemonSetPodsOn(pool, node).map((obj): SourcedObject => ({ kind: "Pod", obj, origin: "" })),
+        ...resourceSlicesOn(pool, node).map(
+          (obj): SourcedObject => ({ kind: "ResourceSlice", obj, origin: `pool ${pool.name}` }),
+        ),
         { kind: "Pod", obj: pod, origin: "" },
       ];
       const r = await simulate({ ...opts, objects });

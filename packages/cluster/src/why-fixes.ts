@@ -608,6 +608,8 @@ function describe(c: ClusterChange, raw: Pod): string {
       return `add ${c.count} node${c.count === 1 ? "" : "s"} shaped like ${typeof c.like === "string" ? c.like : (c.like.metadata?.name ?? "")}`;
     case "AddPods":
       return `add ${c.pods.map(podKey).join(", ")}`;
+    case "AddResourceSlices":
+      return `add the ResourceSlices ${c.slices.map((s) => s.metadata?.name ?? "").join(", ")}`;
     case "MovePods":
       return `move ${c.pods.join(", ")} to other nodes`;
     case "RemovePods":
@@ -687,6 +689,11 @@ function commands(c: ClusterChange, raw: Pod, podFromManifest: boolean): string[
     }
     case "AddPods":
       return c.pods.map((p) => `kubectl apply -f ${p.metadata?.name ?? ""}.yaml  # pod ${podKey(p)}`);
+    case "AddResourceSlices":
+      return c.slices.map(
+        (s) =>
+          `kubectl apply -f ${s.metadata?.name ?? ""}.yaml  # ResourceSlice (its node's DRA driver publishes it)`,
+      );
     case "MovePods":
       return c.pods.map((p) => `kubectl delete pod ${podRef(p)}  # its controller re-creates it`);
     case "RemovePods":

@@ -15,7 +15,14 @@
 // and given the pods the snapshot's DaemonSets run on it), so a template the loader refuses, or
 // one its DaemonSet pods overflow, is an error before the search starts.
 import { readFileSync } from "node:fs";
-import { type Node, type Pod, podKey, tolerationsTolerateTaint } from "@kubesched/api";
+import {
+  convertResourceObjectToV1,
+  type Node,
+  type Pod,
+  podKey,
+  type ResourceSlice,
+  tolerationsTolerateTaint,
+} from "@kubesched/api";
 import { daemonSetPodsOf, type LoadResult, type PlanPool, poolDaemonSetConflicts } from "@kubesched/cluster";
 import { defineV1Object, type FieldError, fieldErrors, type StaticDecode, Type } from "@kubesched/framework";
 import { fileErrorReason } from "./inputs";
@@ -25,6 +32,8 @@ import {
   poolNameField,
   poolNodeErrors,
   poolNodeField,
+  poolResourceSliceErrors,
+  poolResourceSlicesField,
   sweepApiVersion,
 } from "./sweep-matrix";
 
@@ -33,6 +42,7 @@ export const nodePoolsKind = "NodePools";
 const pool = Type.Object({
   name: poolNameField("The pool's name; the nodes it adds are NAME-new-1 … NAME-new-N."),
   node: poolNodeField(""),
+  resourceSlices: poolResourceSlicesField(),
   maxCount: Type.Integer({ minimum: 1, description: "At most this many nodes of the pool are added." }),
   minCount: Type.Integer({
     minimum: 0,
@@ -78,6 +88,7 @@ export function parseNodePools(text: string, file: string): NodePools {
       if (p.minCount > p.maxCount)
         errors.push(fieldErrors.invalid(`pools[${i}].minCount`, p.minCount, "must be at most maxCount"));
       errors.push(...poolNodeErrors(`pools[${i}].node`, p.node));
+      errors.push(...poolResourceSliceErrors(`pools[${i}].resourceSlices`, p.node, p.resourceSlices));
     });
     return errors;
   });
@@ -98,7 +109,7 @@ export function readNodePools(path: string, file: string): NodePools {
 
 /** One node per pool, as texts the loader reads after the snapshot (LoadOptions.additionalInputs). */
 export function poolProbeInputs(file: string, pools: NodePools): { name: string; text: string }[] {
-  return pools.pools.flatMap((p, i) => poolInput(file, i, { name: p.name, count: 1, node: p.node }) ?? []);
+  return pools.pools.flatMap((p, i) => poolInput(file, i, { ...p, count: 1 }));
 }
 
 /**
@@ -116,6 +127,11 @@ export function planPools(
   const probes = new Set(pools.pools.map((p) => `${p.name}-1`));
   const daemonSets = pools.pools.map((p) => daemonSetPodsOf(loaded.objects, `${p.name}-1`));
   const probePods = new Set(daemonSets.flat().map(podKey));
+  // The probe nodes' slices: read from the pools' inputs (checked by the loader), not the snapshot's.
+  const probeSlice = (o: LoadResult["objects"][number]) =>
+    o.kind === "ResourceSlice" &&
+    o.origin.startsWith(`${file}: pools[`) &&
+    probes.has((o.obj as ResourceSlice).spec?.nodeName ?? "");
   const pending = loaded.objects.filter(
     (o) => o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName && !probePods.has(podKey(o.obj as Pod)),
   );
@@ -142,6 +158,7 @@ export function planPools(
       name: p.name,
       node,
       daemonSetPods,
+      ...(p.resourceSlices !== undefined ? { resourceSlices: p.resourceSlices.map(sliceTemplateV1) } : {}),
       minCount: p.minCount,
       maxCount: p.maxCount,
       ...(p.price !== undefined ? { price: p.price } : {}),
@@ -152,7 +169,16 @@ export function planPools(
   const objects = loaded.objects.filter(
     (o) =>
       !(o.kind === "Node" && probes.has(o.obj.metadata?.name ?? "")) &&
-      !(o.kind === "Pod" && probePods.has(podKey(o.obj as Pod))),
+      !(o.kind === "Pod" && probePods.has(podKey(o.obj as Pod))) &&
+      !probeSlice(o),
   );
   return { pools: out, objects };
+}
+
+/** A pool's slice template in resource.k8s.io/v1 (the loader read its probe copy: it converts). */
+function sliceTemplateV1(template: Record<string, unknown>): ResourceSlice {
+  const converted = convertResourceObjectToV1(template);
+  if ("error" in converted)
+    throw new Error(`a pool's ResourceSlice the loader read does not convert: ${converted.error}`);
+  return converted.obj as unknown as ResourceSlice;
 }

@@ -98,7 +98,7 @@ export function loadCellSnapshot(
   const index = matrix.matrix.pools.findIndex((p) => p.name === cell.pool.name);
   const pool = poolInput(matrix.file, index, cell.pool);
   return loadObjectsFlag(cctx, [cell.snapshot], maxInputBytes, {
-    ...(pool ? { additionalInputs: [pool] } : {}),
+    ...(pool.length > 0 ? { additionalInputs: pool } : {}),
     replicaScale: cell.scale,
     ...(parsedInputs ? { parsedInputs } : {}),
   });
