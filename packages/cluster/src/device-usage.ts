@@ -2,7 +2,7 @@
 // name (status.allocation.devices.results, as the DynamicResources plugin's PreBind writes them);
 // per node, the devices its ResourceSlices publish and how many of them claims hold; per
 // DeviceClass, the devices its selectors match and how many of them claims hold.
-import type { DeviceClass, Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
+import type { Device, DeviceClass, Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { getCompiler } from "@kubesched/dynamic-resource-allocation/cel";
 import type { InMemoryCluster } from "./in-memory-cluster";
 
@@ -92,7 +92,7 @@ export function allocatedDeviceKeys(cluster: InMemoryCluster): Set<string> {
  * The slices of each pool's newest generation (upstream's allocator ignores the older ones: the
  * driver is replacing them).
  */
-function currentSlices(slices: readonly ResourceSlice[]): ResourceSlice[] {
+export function currentSlices(slices: readonly ResourceSlice[]): ResourceSlice[] {
   const poolOf = (s: ResourceSlice) => `${s.spec.driver}\u0000${s.spec.pool.name}`;
   const newest = new Map<string, number>();
   for (const s of slices) {
@@ -177,33 +177,41 @@ export function deviceClassResults(
   after: ReadonlySet<string>,
   before: ReadonlySet<string>,
 ): DeviceClassResult[] {
-  const compiler = getCompiler({ enableConsumableCapacity: true, enableListTypeAttributes: true });
   const current = currentSlices(slices);
   return [...classes]
     .sort((a, b) => ((a.metadata?.name ?? "") < (b.metadata?.name ?? "") ? -1 : 1))
     .map((c) => {
-      const selectors = (c.spec?.selectors ?? []).map((sel) =>
-        compiler.compileCELExpression(sel.cel?.expression ?? "", { disableCostEstimation: true }),
-      );
+      const matches = deviceClassMatcher(c);
       const r: DeviceClassResult = {
         name: c.metadata?.name ?? "",
         published: 0,
         allocated: 0,
         allocatedBefore: 0,
       };
-      for (const s of current) {
-        count(r, s, after, before, (d) => {
-          const device = {
-            driver: s.spec.driver,
-            ...(d.allowMultipleAllocations !== undefined
-              ? { allowMultipleAllocations: d.allowMultipleAllocations }
-              : {}),
-            ...(d.attributes ? { attributes: d.attributes } : {}),
-            ...(d.capacity ? { capacity: d.capacity } : {}),
-          };
-          return selectors.every((sel) => sel.error === null && sel.deviceMatches(device).matches);
-        });
-      }
+      for (const s of current) count(r, s, after, before, (d) => matches(s, d));
       return r;
     });
+}
+
+/**
+ * Whether a device of a slice matches every CEL selector of the class (one that does not compile
+ * or fails to evaluate matches nothing, as in the allocator). The selectors are compiled once, as
+ * stored expressions, with every feature the newest release's environment knows.
+ */
+export function deviceClassMatcher(c: DeviceClass): (slice: ResourceSlice, device: Device) => boolean {
+  const compiler = getCompiler({ enableConsumableCapacity: true, enableListTypeAttributes: true });
+  const selectors = (c.spec?.selectors ?? []).map((sel) =>
+    compiler.compileCELExpression(sel.cel?.expression ?? "", { disableCostEstimation: true }),
+  );
+  return (s, d) => {
+    const device = {
+      driver: s.spec.driver,
+      ...(d.allowMultipleAllocations !== undefined
+        ? { allowMultipleAllocations: d.allowMultipleAllocations }
+        : {}),
+      ...(d.attributes ? { attributes: d.attributes } : {}),
+      ...(d.capacity ? { capacity: d.capacity } : {}),
+    };
+    return selectors.every((sel) => sel.error === null && sel.deviceMatches(device).matches);
+  };
 }

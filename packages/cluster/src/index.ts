@@ -11,6 +11,7 @@ export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
 export * from "./parsed-input-cache";
 export * from "./plan";
+export { devicesFit, type PlanDeviceBound, planDeviceBound } from "./plan-device-bound";
 export * from "./plan-report-schema";
 export * from "./pool-resource-slices";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";

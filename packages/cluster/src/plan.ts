@@ -39,6 +39,7 @@ import {
   Counterfactuals,
 } from "./counterfactual";
 import type { SourcedObject } from "./load";
+import { devicesFit, planDeviceBound } from "./plan-device-bound";
 import { poolResourceSlices } from "./pool-resource-slices";
 import { type SimulationResult, simulate } from "./simulate";
 
@@ -373,10 +374,12 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
     }
   }
   const perNode = pools.map(poolCapacity);
+  // Devices per DeviceClass, for pods with claims (plan-device-bound.ts).
+  const devices = planDeviceBound(opts.objects, required, pools);
   const fitsBound = (v: readonly number[]) =>
     requested.every(
       (r) => (need.get(r) ?? 0) <= v.reduce((s, c, i) => s + c * Math.max(0, perNode[i]?.get(r) ?? 0), 0),
-    );
+    ) && devicesFit(devices, v);
 
   let simulations = 0;
   let pruned = 0;

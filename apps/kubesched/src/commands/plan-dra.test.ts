@@ -9,7 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Pod, podKey } from "@kubesched/api";
-import { Counterfactuals, loadSnapshotFiles, type PlanReport, planChanges } from "@kubesched/cluster";
+import {
+  Counterfactuals,
+  devicesFit,
+  loadSnapshotFiles,
+  type PlanReport,
+  planChanges,
+  planDeviceBound,
+} from "@kubesched/cluster";
 import { defaultConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
@@ -82,6 +89,11 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
     expect(train).toHaveLength(8);
     expect(train.every((p) => p.outcome === "Scheduled")).toBe(true);
     expect(train.every((p) => p.pool === "gpu" || p.node === "gpu-node-1")).toBe(true);
+    // The device bound rules out every vector with fewer than 2 GPU nodes (16 GPUs asked, 4 free,
+    // 8 per node) without a run: [0,0], [0,1], [1,0], [1,1], [2,0], [3,0], [2,1]; of the
+    // vectors ordered before the answer only [0,2] is simulated (the ETL pod does not tolerate the
+    // GPU taint), then [1,2].
+    expect(r.status.search).toEqual({ simulations: 2, pruned: 7, exhausted: false });
   }, 60_000);
 
   it("is minimal: every count vector simulated (brute force), none with fewer nodes or a lower price works", async () => {
@@ -91,12 +103,25 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
       .map((o) => podKey(o.obj as Pod))
       .filter((k) => k !== "ml/h200-notebook");
     const working: { v: number[]; count: number; cost: number }[] = [];
+    const bound = planDeviceBound(
+      planned.objects,
+      planned.objects
+        .filter((o) => o.kind === "Pod" && required.includes(podKey(o.obj as Pod)))
+        .map((o) => o.obj as Pod),
+      planned.pools,
+    );
+    expect(bound.need).toEqual(new Map([["gpu.example.com", 16]]));
+    const ruledOut: number[][] = [];
     for (let cpu = 0; cpu <= 4; cpu++)
       for (let gpu = 0; gpu <= 4; gpu++) {
         const o = await cf.run(planChanges(planned.pools, [cpu, gpu]));
-        if (required.every((k) => o.pods.get(k)?.outcome === "Scheduled"))
-          working.push({ v: [cpu, gpu], count: cpu + gpu, cost: cpu * 0.5 + gpu * 12 });
+        const works = required.every((k) => o.pods.get(k)?.outcome === "Scheduled");
+        if (works) working.push({ v: [cpu, gpu], count: cpu + gpu, cost: cpu * 0.5 + gpu * 12 });
+        if (!devicesFit(bound, [cpu, gpu])) ruledOut.push([cpu, gpu]);
+        // The bound is sound: a vector it rules out does not work.
+        if (!devicesFit(bound, [cpu, gpu])) expect(works).toBe(false);
       }
+    expect(ruledOut).toEqual([0, 1, 2, 3, 4].flatMap((cpu) => [0, 1].map((gpu) => [cpu, gpu])));
     const fewest = Math.min(...working.map((w) => w.count));
     const cheapest = Math.min(...working.map((w) => w.cost));
     expect(working.filter((w) => w.count === fewest).map((w) => w.v)).toEqual([[1, 2]]);

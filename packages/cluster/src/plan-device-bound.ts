@@ -1,0 +1,134 @@
+// The device part of plan's capacity pre-check: devices are a resource. Per DeviceClass, the
+// devices the pending pods' claims ask for must not exceed the devices of that class the snapshot
+// has free plus those the vector's pool nodes publish. A class's devices are those its CEL
+// selectors match (the allocator's CEL environment, `deviceClassMatcher`, shared with the
+// simulator's device output).
+//
+// It is a necessary condition, so a vector it rules out cannot host the pods. What keeps it so:
+//   - asked: only `exactly` requests in ExactCount mode without adminAccess, `count` devices each
+//     (an All request, a firstAvailable list, an admin-access request count nothing); a claim
+//     shared by several pods counts once; an allocated claim counts nothing; a request's own
+//     selectors and constraints are ignored (they only narrow the devices that fit);
+//   - offered: every device of the class in each pool's newest generation of slices that no
+//     claim's allocation holds, wherever the slice says it is (node, nodeSelector, allNodes); a
+//     device that may be allocated more than once (allowMultipleAllocations) makes the class
+//     unbounded; counters (partitionable devices) are ignored (they only take devices away).
+import type {
+  DeviceClass,
+  Pod,
+  ResourceClaim,
+  ResourceClaimSpec,
+  ResourceClaimTemplate,
+  ResourceSlice,
+} from "@kubesched/api";
+import { currentSlices, deviceClassMatcher } from "./device-usage";
+import type { SourcedObject } from "./load";
+import type { PlanPool } from "./plan";
+import { poolResourceSlices } from "./pool-resource-slices";
+
+/** Devices per class: what the pods ask, what the snapshot has free, what one node of each pool adds. */
+export interface PlanDeviceBound {
+  /** Per DeviceClass, the devices the pods' claims ask for (classes asked for only). */
+  need: Map<string, number>;
+  /** Per DeviceClass, the devices of the snapshot no claim holds. */
+  free: Map<string, number>;
+  /** Per pool (in order), per DeviceClass, the devices one node of the pool publishes. */
+  perNode: Map<string, number>[];
+}
+
+const objectsOf = <T>(objects: readonly SourcedObject[], kind: string): T[] =>
+  objects.filter((o) => o.kind === kind).map((o) => o.obj as T);
+
+/** The claim specs the pods ask through (each claim once), skipping allocated claims. */
+function claimSpecs(objects: readonly SourcedObject[], pods: readonly Pod[]): ResourceClaimSpec[] {
+  const claims = new Map<string, ResourceClaim>();
+  for (const c of objectsOf<ResourceClaim>(objects, "ResourceClaim"))
+    claims.set(`${c.metadata?.namespace ?? "default"}/${c.metadata?.name ?? ""}`, c);
+  const templates = new Map<string, ResourceClaimTemplate>();
+  for (const t of objectsOf<ResourceClaimTemplate>(objects, "ResourceClaimTemplate"))
+    templates.set(`${t.metadata?.namespace ?? "default"}/${t.metadata?.name ?? ""}`, t);
+  const seen = new Set<string>();
+  const out: ResourceClaimSpec[] = [];
+  for (const pod of pods) {
+    const ns = pod.metadata?.namespace ?? "default";
+    for (const pc of pod.spec?.resourceClaims ?? []) {
+      const generated = pod.status?.resourceClaimStatuses?.find((s) => s.name === pc.name)?.resourceClaimName;
+      const claimName = pc.resourceClaimName ?? generated ?? undefined;
+      if (claimName) {
+        const key = `${ns}/${claimName}`;
+        const claim = claims.get(key);
+        if (seen.has(key) || claim === undefined) continue;
+        seen.add(key);
+        if (claim.status?.allocation === undefined && claim.spec) out.push(claim.spec);
+      } else if (pc.resourceClaimTemplateName) {
+        const spec = templates.get(`${ns}/${pc.resourceClaimTemplateName}`)?.spec?.spec;
+        if (spec) out.push(spec);
+      }
+    }
+  }
+  return out;
+}
+
+/** The devices per class that `slices` offer, less `held` (driver, pool, device keys). */
+function offered(
+  classes: readonly DeviceClass[],
+  slices: readonly ResourceSlice[],
+  held: ReadonlySet<string>,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const current = currentSlices(slices);
+  for (const c of classes) {
+    const matches = deviceClassMatcher(c);
+    let n = 0;
+    for (const s of current)
+      for (const d of s.spec.devices ?? []) {
+        if (!matches(s, d)) continue;
+        if (d.allowMultipleAllocations) n = Number.POSITIVE_INFINITY;
+        else if (!held.has(`${s.spec.driver}\u0000${s.spec.pool.name}\u0000${d.name}`)) n++;
+      }
+    out.set(c.metadata?.name ?? "", n);
+  }
+  return out;
+}
+
+/** The device counts of the bound for the pods (see the file's header). */
+export function planDeviceBound(
+  objects: readonly SourcedObject[],
+  pods: readonly Pod[],
+  pools: readonly PlanPool[],
+): PlanDeviceBound {
+  const need = new Map<string, number>();
+  for (const spec of claimSpecs(objects, pods))
+    for (const r of spec.devices?.requests ?? []) {
+      const e = r.exactly;
+      if (e === undefined || e.adminAccess || (e.allocationMode ?? "ExactCount") !== "ExactCount") continue;
+      need.set(e.deviceClassName, (need.get(e.deviceClassName) ?? 0) + (e.count ?? 1));
+    }
+  const classes = objectsOf<DeviceClass>(objects, "DeviceClass").filter((c) =>
+    need.has(c.metadata?.name ?? ""),
+  );
+  // A class the snapshot lacks: no device can be allocated for it, the pods are excluded already.
+  for (const k of need.keys()) if (!classes.some((c) => c.metadata?.name === k)) need.delete(k);
+  if (need.size === 0) return { need, free: new Map(), perNode: pools.map(() => new Map()) };
+  const held = new Set<string>();
+  for (const c of objectsOf<ResourceClaim>(objects, "ResourceClaim"))
+    for (const d of c.status?.allocation?.devices?.results ?? [])
+      held.add(`${d.driver}\u0000${d.pool}\u0000${d.device}`);
+  const free = offered(classes, objectsOf<ResourceSlice>(objects, "ResourceSlice"), held);
+  const perNode = pools.map((p) =>
+    offered(classes, poolResourceSlices(p.resourceSlices ?? [], `${p.name}-new-1`), new Set()),
+  );
+  return { need, free, perNode };
+}
+
+/** Whether the vector's pool nodes, with the snapshot's free devices, can hold what the pods ask. */
+export function devicesFit(bound: PlanDeviceBound, v: readonly number[]): boolean {
+  for (const [cls, n] of bound.need) {
+    let have = bound.free.get(cls) ?? 0;
+    v.forEach((c, i) => {
+      if (c > 0) have += c * (bound.perNode[i]?.get(cls) ?? 0);
+    });
+    if (n > have) return false;
+  }
+  return true;
+}
