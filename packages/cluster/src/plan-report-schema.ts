@@ -1,8 +1,9 @@
 // The JSON Schema of `kubesched plan -o json|yaml` (PlanReport in plan.ts), as `kubesched plan
 // --schema` prints it. `additionalProperties: false` everywhere makes an added field a schema change.
 
-function object(properties: Record<string, unknown>) {
-  return { type: "object", required: Object.keys(properties), additionalProperties: false, properties };
+function object(properties: Record<string, unknown>, optional: readonly string[] = []) {
+  const required = Object.keys(properties).filter((k) => !optional.includes(k));
+  return { type: "object", required, additionalProperties: false, properties };
 }
 
 const nullableNumber = { type: ["number", "null"] };
@@ -34,40 +35,56 @@ export const planReportSchema = {
       },
       pendingPods: count,
     }),
-    status: object({
-      found: { type: "boolean" },
-      minimal: { type: "boolean" },
-      message: { type: "string" },
-      additions: {
-        type: "array",
-        items: object({
-          pool: { type: "string" },
-          count,
-          nodes: { type: "array", items: { type: "string" } },
-          price: nullableNumber,
+    status: object(
+      {
+        found: { type: "boolean" },
+        minimal: { type: "boolean" },
+        message: { type: "string" },
+        additions: {
+          type: "array",
+          items: object({
+            pool: { type: "string" },
+            count,
+            nodes: { type: "array", items: { type: "string" } },
+            price: nullableNumber,
+          }),
+        },
+        nodes: count,
+        cost: nullableNumber,
+        excluded: {
+          type: "array",
+          items: object({
+            pod: { type: "string" },
+            reasons: {
+              type: "array",
+              items: object({ pool: { type: "string" }, reason: { type: "string" } }),
+            },
+          }),
+        },
+        search: object({ simulations: count, pruned: count, exhausted: { type: "boolean" } }),
+        pods: {
+          type: "array",
+          items: object({
+            pod: { type: "string" },
+            node: nullableString,
+            pool: nullableString,
+            outcome: { enum: ["Scheduled", "Unschedulable", "Error", "Gated", "Skipped"] },
+            message: nullableString,
+          }),
+        },
+        utilisation: object({ before: utilisation, after: utilisation }),
+        devices: object({
+          pools: {
+            type: "array",
+            items: object({ pool: { type: "string" }, published: count, allocated: count }),
+          },
+          classes: {
+            type: "array",
+            items: object({ name: { type: "string" }, published: count, allocated: count, added: count }),
+          },
         }),
       },
-      nodes: count,
-      cost: nullableNumber,
-      excluded: {
-        type: "array",
-        items: object({
-          pod: { type: "string" },
-          reasons: { type: "array", items: object({ pool: { type: "string" }, reason: { type: "string" } }) },
-        }),
-      },
-      search: object({ simulations: count, pruned: count, exhausted: { type: "boolean" } }),
-      pods: {
-        type: "array",
-        items: object({
-          pod: { type: "string" },
-          node: nullableString,
-          pool: nullableString,
-          outcome: { enum: ["Scheduled", "Unschedulable", "Error", "Gated", "Skipped"] },
-          message: nullableString,
-        }),
-      },
-      utilisation: object({ before: utilisation, after: utilisation }),
-    }),
+      ["devices"],
+    ),
   }),
 } as const;

@@ -40,6 +40,7 @@ import {
 } from "./counterfactual";
 import type { SourcedObject } from "./load";
 import { devicesFit, planDeviceBound } from "./plan-device-bound";
+import { planDevices } from "./plan-devices";
 import { poolResourceSlices } from "./pool-resource-slices";
 import { type SimulationResult, simulate } from "./simulate";
 
@@ -106,6 +107,17 @@ export interface PlanUtilisation {
   nodes: number;
 }
 
+/** The devices of DRA drivers in the proof (plan-devices.ts). */
+export interface PlanDevices {
+  /** Per pool whose nodes in the proof publish ResourceSlices: their devices, and how many claims hold. */
+  pools: { pool: string; published: number; allocated: number }[];
+  /**
+   * Per DeviceClass: the devices its selectors match on every node after (the proof), how many
+   * claims hold, and how many of them the pools' nodes added.
+   */
+  classes: { name: string; published: number; allocated: number; added: number }[];
+}
+
 export interface PlanReport {
   apiVersion: typeof planApiVersion;
   kind: "PlanReport";
@@ -142,6 +154,8 @@ export interface PlanReport {
     /** The proof: every pending pod as the follow-up simulate placed it. */
     pods: PlanPodPlacement[];
     utilisation: { before: PlanUtilisation; after: PlanUtilisation };
+    /** Present when the proof's cluster has DeviceClasses or a pool's nodes publish ResourceSlices. */
+    devices?: PlanDevices;
   };
 }
 
@@ -542,8 +556,13 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
       search: { simulations, pruned, exhausted },
       pods,
       utilisation: { before: utilisation(cf.baseline), after: utilisation(proof.result) },
+      ...withDevices(planDevices(pools, final, cf.baseline, proof.result)),
     },
   };
+}
+
+function withDevices(devices: PlanDevices | null): { devices?: PlanDevices } {
+  return devices === null ? {} : { devices };
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 import { defaultConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYAML, stringify } from "yaml";
 import { planPools, poolProbeInputs, readNodePools } from "./node-pools";
@@ -94,6 +95,33 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
     // vectors ordered before the answer only [0,2] is simulated (the ETL pod does not tolerate the
     // GPU taint), then [1,2].
     expect(r.status.search).toEqual({ simulations: 2, pruned: 7, exhausted: false });
+    // The devices: the GPU pool's two nodes publish 16, the class matches 20 (gpu-node-1's 4 too),
+    // 16 of them allocated (8 pods × 2).
+    const onOldNode = train.filter((p) => p.node === "gpu-node-1").length;
+    expect(r.status.devices).toEqual({
+      pools: [{ pool: "gpu", published: 16, allocated: 16 - 2 * onOldNode }],
+      classes: [{ name: "gpu.example.com", published: 20, allocated: 16, added: 16 }],
+    });
+  }, 60_000);
+
+  it("-o json validates against --schema; the table shows the devices per pool and per DeviceClass", async () => {
+    const r = await planJSON(pools);
+    const schema = JSON.parse((await run("plan", "--schema")).stdout);
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    const table = await run("plan", "--cluster", cluster, "--pools", pools);
+    expect(table.code).toBe(0);
+    const d = r.status.devices;
+    expect(table.stdout).toContain(
+      [
+        "Devices in the proof (allocated/published):",
+        "POOL  DEVICES",
+        `gpu   ${d?.pools[0]?.allocated}/16`,
+        "DEVICE CLASS     DEVICES  ADDED",
+        "gpu.example.com  16/20    16",
+        "",
+      ].join("\n"),
+    );
   }, 60_000);
 
   it("is minimal: every count vector simulated (brute force), none with fewer nodes or a lower price works", async () => {

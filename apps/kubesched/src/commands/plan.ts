@@ -5,6 +5,7 @@
 // versioned PlanReport (kubesched.io/v1alpha1, JSON Schema from `--schema`).
 import {
   AdmissionError,
+  type PlanDevices,
   type PlanExpander,
   type PlanReport,
   plan,
@@ -78,7 +79,23 @@ export function renderPlanTable(report: PlanReport): string {
     `Utilisation (requested/allocatable): cpu ${percent(s.utilisation.before.cpu)} → ${percent(s.utilisation.after.cpu)}, memory ${percent(s.utilisation.before.memory)} → ${percent(s.utilisation.after.memory)}, nodes ${s.utilisation.before.nodes} → ${s.utilisation.after.nodes}`,
     `Search: ${s.search.simulations} simulation(s), ${s.search.pruned} addition(s) ruled out by capacity${s.search.exhausted ? ", stopped at --max-simulations" : ""}`,
   );
+  if (s.devices !== undefined) lines.push(...deviceLines(s.devices));
   return `${lines.join("\n")}\n`;
+}
+
+/** The proof's devices: per pool adding nodes with ResourceSlices, per DeviceClass. */
+function deviceLines(d: PlanDevices): string[] {
+  const lines = ["", "Devices in the proof (allocated/published):"];
+  if (d.pools.length > 0)
+    lines.push(pad([["POOL", "DEVICES"], ...d.pools.map((p) => [p.pool, `${p.allocated}/${p.published}`])]));
+  if (d.classes.length > 0)
+    lines.push(
+      pad([
+        ["DEVICE CLASS", "DEVICES", "ADDED"],
+        ...d.classes.map((c) => [c.name, `${c.allocated}/${c.published}`, String(c.added)]),
+      ]),
+    );
+  return lines;
 }
 
 export const planCommand = defineCommand({
