@@ -300,6 +300,41 @@ describe.skipIf(!executablePath && !process.env.CI)(
       await page.close();
     });
 
+    it("kubesched plan --report on examples/plan-gpu: the devices per pool and per DeviceClass (allocated of published, drawn to scale)", async () => {
+      const html = join(tmp, "plan-gpu.html");
+      const json = execFileSync(
+        process.execPath,
+        [
+          "apps/kubesched/bin/kubesched.js",
+          "plan",
+          "--cluster",
+          "examples/plan-gpu/cluster.yaml",
+          "--pools",
+          "examples/plan-gpu/pools.yaml",
+          "-o",
+          "json",
+          "--report",
+          html,
+        ],
+        { cwd: root, encoding: "utf8" },
+      );
+      const d = (JSON.parse(json) as PlanReport).status.devices;
+      const gpu = d?.pools[0];
+      const { page, errors } = await open("plan-gpu.html", readFileSync(html, "utf8"));
+      expect(await page.locator("#plan-pool-devices-chart text.value").allTextContents()).toEqual([
+        `${gpu?.allocated}/16`,
+      ]);
+      expect(await page.locator("#plan-class-devices-chart text.value").allTextContents()).toEqual([
+        "16/20 (16 added)",
+      ]);
+      const allocated = page.locator(
+        '#plan-class-devices-chart g.bar-row[data-label="gpu.example.com"] rect.after',
+      );
+      expect(Number(await allocated.getAttribute("width"))).toBeCloseTo((16 / 20) * 360, 3);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
     async function whyRenderXL() {
       return why({
         config: defaultConfig({ registry: inTreeRegistry }),

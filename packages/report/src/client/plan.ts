@@ -1,6 +1,7 @@
 // `kubesched plan --report`: the PlanReport plan printed, drawn — the answer and how it was found,
 // the nodes added per pool and their cost (inline SVG bars, nothing fetched), utilisation before
-// (the snapshot's simulate) and after (the proof), the pods no pool can host, and every pending
+// (the snapshot's simulate) and after (the proof), the devices of DRA drivers per pool and per
+// DeviceClass (allocated of published in the proof), the pods no pool can host, and every pending
 // pod's node in the proof (paged).
 import type { PlanSection } from "../model";
 import { h, numTh, paged, searchBox, section, thead } from "./dom";
@@ -58,6 +59,49 @@ function bars(id: string, title: string, rows: BarRow[]): SVGElement {
 }
 
 const percent = (f: number) => `${(f * 100).toFixed(1)}%`;
+
+type PlanDevices = NonNullable<PlanSection["report"]["status"]["devices"]>;
+
+/** The proof's devices: per pool whose added nodes publish ResourceSlices, per DeviceClass. */
+function devicesSection(d: PlanDevices): HTMLElement {
+  const row = (label: string, allocated: number, published: number, note = "") => ({
+    label,
+    parts: [
+      [allocated, "after"],
+      [published - allocated, "room"],
+    ] as [number, string][],
+    max: published,
+    text: `${allocated}/${published}${note}`,
+  });
+  const out = section(
+    "plan-devices",
+    "Devices",
+    h(
+      "p",
+      { class: "muted" },
+      "Devices of DRA drivers in the proof: allocated to claims of the published ones, per pool of added nodes and per DeviceClass (over every node; added: published by the pools' nodes).",
+    ),
+  );
+  if (d.pools.length > 0)
+    out.append(
+      h("h3", null, "Added per pool"),
+      bars(
+        "plan-pool-devices-chart",
+        "Devices per pool (allocated of published)",
+        d.pools.map((p) => row(p.pool, p.allocated, p.published)),
+      ),
+    );
+  if (d.classes.length > 0)
+    out.append(
+      h("h3", null, "Per DeviceClass"),
+      bars(
+        "plan-class-devices-chart",
+        "Devices per DeviceClass (allocated of published)",
+        d.classes.map((c) => row(c.name, c.allocated, c.published, ` (${c.added} added)`)),
+      ),
+    );
+  return out;
+}
 
 export function plan(sec: PlanSection): HTMLElement[] {
   const r = sec.report;
@@ -167,6 +211,7 @@ export function plan(sec: PlanSection): HTMLElement[] {
   );
 
   const out = [answer, pools, utilisation];
+  if (s.devices !== undefined) out.push(devicesSection(s.devices));
   if (s.excluded.length > 0) {
     const t = h("table", { id: "plan-excluded-table" }, thead("pod", "pool", "reason"));
     const body = h("tbody", null);
