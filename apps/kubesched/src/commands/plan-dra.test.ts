@@ -104,6 +104,18 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
     });
   }, 60_000);
 
+  it("the README shows what `kubesched plan` prints for the example", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const shown =
+      /```\n\$ kubesched plan --cluster examples\/plan-gpu\/cluster\.yaml --pools examples\/plan-gpu\/pools\.yaml\n([\s\S]*?)```/.exec(
+        readme,
+      )?.[1];
+    expect(shown, "README has the example's output").toBeDefined();
+    const r = await run("plan", "--cluster", cluster, "--pools", pools);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(shown);
+  }, 60_000);
+
   it("-o json validates against --schema; the table shows the devices per pool and per DeviceClass", async () => {
     const r = await planJSON(pools);
     const schema = JSON.parse((await run("plan", "--schema")).stdout);
