@@ -9,23 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Pod, podKey } from "@kubesched/api";
-import {
-  Counterfactuals,
-  devicesFit,
-  loadSnapshotFiles,
-  type PlanReport,
-  planChanges,
-  planDeviceBound,
-} from "@kubesched/cluster";
-import { defaultConfig } from "@kubesched/config";
-import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { recordingLogger } from "@kubesched/testing";
+import { devicesFit, type PlanReport, planChanges, planDeviceBound } from "@kubesched/cluster";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYAML, stringify } from "yaml";
-import { planPools, poolProbeInputs, readNodePools } from "./node-pools";
+import { openPlanEngine } from "./plan-engine.test-util";
 import { runCliIn } from "./run-cli.test-util";
-import { readEmulation, schedulerEmulation } from "./shared-flags";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-plan-dra-"));
@@ -50,25 +39,7 @@ async function planJSON(poolsFile: string, ...argv: string[]): Promise<PlanRepor
 
 const additions = (r: PlanReport) => Object.fromEntries(r.status.additions.map((a) => [a.pool, a.count]));
 
-/** The pools file loaded as the CLI loads it, and the counterfactual engine on its snapshot. */
-async function engine(poolsFile: string) {
-  const nodePools = readNodePools(join(root, poolsFile), poolsFile);
-  const loaded = loadSnapshotFiles([cluster], root, {
-    additionalInputs: poolProbeInputs(poolsFile, nodePools),
-  });
-  const planned = planPools(loaded, poolsFile, nodePools);
-  if ("errors" in planned) throw new Error(planned.errors.join("\n"));
-  const emulation = readEmulation({ "emulated-version": [], "feature-gates": [] });
-  const cf = await Counterfactuals.open({
-    config: defaultConfig({ registry: inTreeRegistry, features: emulation.features }),
-    registry: inTreeRegistry,
-    objects: planned.objects,
-    logger: recordingLogger(),
-    ...schedulerEmulation(emulation),
-    seed: 0,
-  });
-  return { planned, cf };
-}
+const engine = (poolsFile: string) => openPlanEngine(root, cluster, poolsFile);
 
 describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", () => {
   it("adds exactly the GPU nodes the 2-GPU training pods need, one CPU node, and names the pod no pool's devices satisfy", async () => {

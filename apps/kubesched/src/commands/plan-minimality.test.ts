@@ -8,14 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Pod, podKey } from "@kubesched/api";
-import { Counterfactuals, loadSnapshotFiles, type PlanReport, planChanges } from "@kubesched/cluster";
-import { defaultConfig } from "@kubesched/config";
-import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { recordingLogger } from "@kubesched/testing";
+import { type PlanReport, planChanges } from "@kubesched/cluster";
 import { afterAll, describe, expect, it } from "vitest";
-import { planPools, poolProbeInputs, readNodePools } from "./node-pools";
+import { openPlanEngine } from "./plan-engine.test-util";
 import { runCliIn } from "./run-cli.test-util";
-import { readEmulation, schedulerEmulation } from "./shared-flags";
 
 const tmp = mkdtempSync(join(tmpdir(), "kubesched-plan-min-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -85,22 +81,7 @@ ${tainted ? "      spec: {taints: [{key: dedicated, value: batch, effect: NoSche
 
 /** The vectors under which every non-excluded pending pod schedules, by brute force. */
 async function everyWorkingVector(dir: string, excluded: ReadonlySet<string>) {
-  const poolsFile = join(dir, "pools.yaml");
-  const pools = readNodePools(poolsFile, "pools.yaml");
-  const loaded = loadSnapshotFiles([join(dir, "snapshot.yaml")], dir, {
-    additionalInputs: poolProbeInputs("pools.yaml", pools),
-  });
-  const planned = planPools(loaded, "pools.yaml", pools);
-  if ("errors" in planned) throw new Error(planned.errors.join("\n"));
-  const emulation = readEmulation({ "emulated-version": [], "feature-gates": [] });
-  const cf = await Counterfactuals.open({
-    config: defaultConfig({ registry: inTreeRegistry, features: emulation.features }),
-    registry: inTreeRegistry,
-    objects: planned.objects,
-    logger: recordingLogger(),
-    ...schedulerEmulation(emulation),
-    seed: 0,
-  });
+  const { planned, cf } = await openPlanEngine(dir, "snapshot.yaml", "pools.yaml");
   const required = planned.objects
     .filter((o) => o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName)
     .map((o) => podKey(o.obj as Pod))
