@@ -312,11 +312,12 @@ describe("DRAListTypeAttributes: list-valued device attributes in claim constrai
       },
     ]);
   }, 60_000);
-  it("with the gate off (1.37's default, alpha) a list value fails the constraint as upstream: unsupported attribute value", async () => {
+  it("with the gate off (1.37's default, alpha) a list value fails the selectors as upstream: unsupported attribute value", async () => {
+    // The GPU class's selector meets the CPUs first (pools in driver order).
     const pod = await simulate();
     expect(pod.outcome).toBe("Error");
     expect(pod.message).toBe(
-      'running "DynamicResources" filter plugin: attribute resource.kubernetes.io/pcieRoot: unsupported attribute value',
+      'running "DynamicResources" filter plugin: class gpu.example.com: selector #0: CEL runtime error: attribute resource.kubernetes.io/pcieRoot: unsupported attribute value',
     );
   }, 60_000);
 });
