@@ -79,32 +79,23 @@ export interface Allocator {
 
 type FeatureName = keyof Features;
 
+const stableFeatures: readonly FeatureName[] = [
+  "adminAccess",
+  "prioritizedList",
+  "partitionableDevices",
+  "deviceTaints",
+];
+const incubatingFeatures: readonly FeatureName[] = [
+  ...stableFeatures,
+  "deviceBindingAndStatus",
+  "consumableCapacity",
+];
+
 /** The features each of upstream's variants supports, most stable first (SupportedFeatures). */
 const channels: readonly { name: AllocatorChannel; supported: readonly FeatureName[] }[] = [
-  { name: "stable", supported: ["adminAccess", "prioritizedList", "partitionableDevices", "deviceTaints"] },
-  {
-    name: "incubating",
-    supported: [
-      "adminAccess",
-      "prioritizedList",
-      "partitionableDevices",
-      "deviceTaints",
-      "deviceBindingAndStatus",
-      "consumableCapacity",
-    ],
-  },
-  {
-    name: "experimental",
-    supported: [
-      "adminAccess",
-      "prioritizedList",
-      "partitionableDevices",
-      "deviceTaints",
-      "deviceBindingAndStatus",
-      "consumableCapacity",
-      "listTypeAttributes",
-    ],
-  },
+  { name: "stable", supported: stableFeatures },
+  { name: "incubating", supported: incubatingFeatures },
+  { name: "experimental", supported: [...incubatingFeatures, "listTypeAttributes"] },
 ];
 
 /** The variant upstream's NewAllocator picks for these features: the first covering them all. */

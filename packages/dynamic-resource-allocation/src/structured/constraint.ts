@@ -33,20 +33,13 @@ export function lookupAttribute(
 }
 
 /**
- * The attribute a constraint compares, undefined when the device lacks it. A value of no known
- * scalar type (also a list value while DRAListTypeAttributes is off) fails the allocation, as
- * upstream's attribute lookup does.
+ * A value of no known scalar type (also a list value while DRAListTypeAttributes is off) fails
+ * the allocation, as upstream's attribute lookup does.
  */
-function constrainedAttribute(
-  device: Device,
-  driver: string,
-  attributeName: string,
-): DeviceAttribute | undefined {
-  const attribute = lookupAttribute(device, driver, attributeName);
-  if (attribute !== undefined && attributeValue(attribute) === undefined) {
+function checkScalar(attribute: DeviceAttribute, attributeName: string): void {
+  if (attributeValue(attribute) === undefined) {
     throw new Error(`attribute ${attributeName}: unsupported attribute value`);
   }
-  return attribute;
 }
 
 function appliesTo(requestNames: ReadonlySet<string>, requestName: string, subRequestName: string): boolean {
@@ -55,20 +48,41 @@ function appliesTo(requestNames: ReadonlySet<string>, requestName: string, subRe
   return requestNames.has(requestName) || requestNames.has(`${requestName}/${subRequestName}`);
 }
 
-/** All devices must have the attribute with the same value (upstream matchAttributeConstraint). */
-export class MatchAttributeConstraint implements Constraint {
-  #attribute: DeviceAttribute | undefined;
-  #numDevices = 0;
-
+/**
+ * A constraint over one attribute of the devices of some requests (all when none are named):
+ * devices of other requests pass, a device without the attribute fails; the subclass compares.
+ */
+abstract class AttributeConstraint implements Constraint {
   constructor(
     private readonly requestNames: ReadonlySet<string>,
-    private readonly attributeName: string,
+    protected readonly attributeName: string,
   ) {}
 
   add(requestName: string, subRequestName: string, device: Device, driver: string): boolean {
     if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
-    const attribute = constrainedAttribute(device, driver, this.attributeName);
+    const attribute = lookupAttribute(device, driver, this.attributeName);
     if (attribute === undefined) return false;
+    return this.addAttribute(attribute);
+  }
+
+  remove(requestName: string, subRequestName: string): void {
+    if (!appliesTo(this.requestNames, requestName, subRequestName)) return;
+    this.removeAttribute();
+  }
+
+  /** Takes the next device's attribute; false when the constraint would be violated. */
+  protected abstract addAttribute(attribute: DeviceAttribute): boolean;
+  /** Gives up the attribute taken last. */
+  protected abstract removeAttribute(): void;
+}
+
+/** All devices must have the attribute with the same value (upstream matchAttributeConstraint). */
+export class MatchAttributeConstraint extends AttributeConstraint {
+  #attribute: DeviceAttribute | undefined;
+  #numDevices = 0;
+
+  protected addAttribute(attribute: DeviceAttribute): boolean {
+    checkScalar(attribute, this.attributeName);
     if (this.#numDevices === 0) {
       // The first device can always get picked.
       this.#attribute = attribute;
@@ -83,16 +97,15 @@ export class MatchAttributeConstraint implements Constraint {
     } else if (attribute.bool !== undefined) {
       if (first.bool === undefined || attribute.bool !== first.bool) return false;
     } else {
-      // A version (constrainedAttribute accepts no other type). semver 2.0.0 versions are
-      // minimal (no leading zeros): equal versions are equal strings.
+      // A version (checkScalar accepts no other type). semver 2.0.0 versions are minimal (no
+      // leading zeros): equal versions are equal strings.
       if (first.version === undefined || attribute.version !== first.version) return false;
     }
     this.#numDevices++;
     return true;
   }
 
-  remove(requestName: string, subRequestName: string): void {
-    if (!appliesTo(this.requestNames, requestName, subRequestName)) return;
+  protected removeAttribute(): void {
     this.#numDevices--;
   }
 }
@@ -109,26 +122,18 @@ function attributeValue(attribute: DeviceAttribute): AttributeValue | undefined 
 }
 
 /** All devices must have the attribute, each with a different value (upstream distinctAttributeConstraint). */
-export class DistinctAttributeConstraint implements Constraint {
+export class DistinctAttributeConstraint extends AttributeConstraint {
   readonly #attributes: AttributeValue[] = [];
 
-  constructor(
-    private readonly requestNames: ReadonlySet<string>,
-    private readonly attributeName: string,
-  ) {}
-
-  add(requestName: string, subRequestName: string, device: Device, driver: string): boolean {
-    if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
-    const attribute = constrainedAttribute(device, driver, this.attributeName);
-    if (attribute === undefined) return false;
+  protected addAttribute(attribute: DeviceAttribute): boolean {
+    checkScalar(attribute, this.attributeName);
     const value = attributeValue(attribute) as AttributeValue;
     if (!this.#matchesAttribute(value)) return false;
     this.#attributes.push(value);
     return true;
   }
 
-  remove(requestName: string, subRequestName: string): void {
-    if (!appliesTo(this.requestNames, requestName, subRequestName)) return;
+  protected removeAttribute(): void {
     this.#attributes.pop();
   }
 
@@ -255,20 +260,12 @@ function intersection(a: DeviceAttribute, b: DeviceAttribute, kind: ValueKind): 
  * matchAttribute with DRAListTypeAttributes: the values all devices have in common must not be
  * empty (a scalar counts as a list of one value; values of different types have none in common).
  */
-export class MatchListAttributeConstraint implements Constraint {
+export class MatchListAttributeConstraint extends AttributeConstraint {
   /** The values common to the first 1..n devices, one entry per device added. */
   readonly #common: DeviceAttribute[] = [];
   #kind: ValueKind = ValueKind.Int;
 
-  constructor(
-    private readonly requestNames: ReadonlySet<string>,
-    private readonly attributeName: string,
-  ) {}
-
-  add(requestName: string, subRequestName: string, device: Device, driver: string): boolean {
-    if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
-    const attribute = lookupAttribute(device, driver, this.attributeName);
-    if (attribute === undefined) return false;
+  protected addAttribute(attribute: DeviceAttribute): boolean {
     const kind = valueKind(attribute, this.attributeName);
     const depth = this.#common.length;
     if (depth === 0) {
@@ -284,8 +281,7 @@ export class MatchListAttributeConstraint implements Constraint {
     return true;
   }
 
-  remove(requestName: string, subRequestName: string): void {
-    if (!appliesTo(this.requestNames, requestName, subRequestName)) return;
+  protected removeAttribute(): void {
     this.#common.pop();
   }
 }
@@ -294,19 +290,11 @@ export class MatchListAttributeConstraint implements Constraint {
  * distinctAttribute with DRAListTypeAttributes: the devices' values are pairwise disjoint (a
  * scalar counts as a list of one value; values of different types are disjoint).
  */
-export class DistinctListAttributeConstraint implements Constraint {
+export class DistinctListAttributeConstraint extends AttributeConstraint {
   readonly #attributes: DeviceAttribute[] = [];
   readonly #kinds: ValueKind[] = [];
 
-  constructor(
-    private readonly requestNames: ReadonlySet<string>,
-    private readonly attributeName: string,
-  ) {}
-
-  add(requestName: string, subRequestName: string, device: Device, driver: string): boolean {
-    if (!appliesTo(this.requestNames, requestName, subRequestName)) return true;
-    const attribute = lookupAttribute(device, driver, this.attributeName);
-    if (attribute === undefined) return false;
+  protected addAttribute(attribute: DeviceAttribute): boolean {
     const kind = valueKind(attribute, this.attributeName);
     for (let i = 0; i < this.#attributes.length; i++) {
       if (this.#kinds[i] === kind && intersects(this.#attributes[i] as DeviceAttribute, attribute, kind)) {
@@ -318,8 +306,7 @@ export class DistinctListAttributeConstraint implements Constraint {
     return true;
   }
 
-  remove(requestName: string, subRequestName: string): void {
-    if (!appliesTo(this.requestNames, requestName, subRequestName)) return;
+  protected removeAttribute(): void {
     this.#attributes.pop();
     this.#kinds.pop();
   }
