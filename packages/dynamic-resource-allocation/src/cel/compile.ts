@@ -1,6 +1,7 @@
 // Compiling and evaluating DRA CEL device selectors. upstream:
 // staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go (read at kubernetes/kubernetes
-// 052bb7dc3f0c: the 1.37 device type with allowMultipleAllocations and list attributes).
+// 052bb7dc3f0c: the 1.37 device type with allowMultipleAllocations and list attributes); list
+// attributes as the newest stored compile_test.go expects them (their first value, `asList()`).
 import type { DeviceAttribute, DeviceCapacity, QualifiedName } from "@kubesched/api";
 import { CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
 import type { Environment } from "@marcbachmann/cel-js";
