@@ -260,14 +260,14 @@ export class Compiler {
  */
 function toDRADevice(input: Device, listTypeAttributes: boolean): DRADevice {
   const attributes: [string, unknown][] = [];
-  let lists: [string, unknown[]][] | undefined;
+  const lists: [string, unknown[]][] = [];
   for (const [name, attr] of Object.entries(input.attributes ?? {})) {
     try {
       const value = attributeValue(attr);
       if (Array.isArray(value)) {
         if (!listTypeAttributes) throw new Error("unsupported attribute value");
         attributes.push([name, value[0]]);
-        (lists ??= []).push([name, value]);
+        lists.push([name, value]);
       } else {
         attributes.push([name, value]);
       }
@@ -280,7 +280,7 @@ function toDRADevice(input: Device, listTypeAttributes: boolean): DRADevice {
     new CELQuantity(Quantity.parse(c.value)),
   ]);
   const attrs = byDomain(attributes, input.driver);
-  if (lists !== undefined) {
+  if (lists.length > 0) {
     for (const [domain, values] of byDomain(lists, input.driver)) {
       const domainMap = attrs.get(domain);
       if (domainMap !== undefined) attributeLists.set(domainMap, values);
