@@ -11,6 +11,7 @@ import {
   ResourceAPIVersion,
   resourceKinds,
 } from "@kubesched/api";
+import { getCompiler } from "@kubesched/dynamic-resource-allocation/cel";
 import type { CustomObject, CustomResource } from "@kubesched/framework";
 import { admitCreatedPod, createdObjectAdmission } from "./admission";
 import { isSupportedKind, type K8sObject, namespacedKinds, type SupportedKind } from "./in-memory-cluster";
@@ -27,7 +28,13 @@ import {
 } from "./object-validation";
 import type { ParsedInputCache } from "./parsed-input-cache";
 import { describeObject, type RawObject, readObjects, type SnapshotInput } from "./read-objects";
-import { missingDeviceClasses } from "./resource-validation";
+import {
+  allocatedDevicesNotFound,
+  duplicateDevicesInPools,
+  missingDeviceClasses,
+  type NamedObject,
+  uncompilableSelectors,
+} from "./resource-validation";
 import { type RecordedServerVersion, recordedServerVersion } from "./server-version";
 import { expandWorkload, scaleWorkload, type WorkloadKind, workloadKinds } from "./workloads";
 
@@ -278,7 +285,11 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
       }
     }
   }
-  warnings.push(...namespaceWarnings(objects, workloads), ...deviceClassWarnings(objects));
+  warnings.push(
+    ...namespaceWarnings(objects, workloads),
+    ...deviceClassWarnings(objects),
+    ...draWarnings(objects),
+  );
   if (errors.length) throw new SnapshotLoadError(errors);
   return {
     objects: expandWorkloads(objects, workloads, seen, errors, warnings),
@@ -320,6 +331,47 @@ function deviceClassWarnings(objects: readonly SourcedObject[]): string[] {
         where: `${o.origin} (${describeObject(o.obj as Json)})`,
       })),
   );
+}
+
+/**
+ * What the API server takes but the allocator cannot use (resource-validation.ts): CEL selectors
+ * that do not compile, device names published twice in one pool, allocations naming devices no
+ * slice publishes.
+ */
+function draWarnings(objects: readonly SourcedObject[]): string[] {
+  const named = (kinds: readonly string[]): NamedObject[] =>
+    objects
+      .filter((o) => kinds.includes(o.kind))
+      .map((o) => ({
+        obj: o.obj as NamedObject["obj"],
+        kind: o.kind,
+        where: `${o.origin} (${describeObject(o.obj as Json)})`,
+      }));
+  const slices = named(["ResourceSlice"]);
+  if (
+    slices.length === 0 &&
+    !objects.some(
+      (o) => o.kind === "DeviceClass" || o.kind === "ResourceClaim" || o.kind === "ResourceClaimTemplate",
+    )
+  )
+    return [];
+  // Expressions stored in objects compile in the newest environment (StoredExpressions).
+  const compiler = getCompiler({ enableConsumableCapacity: true, enableListTypeAttributes: true });
+  const compiled = new Map<string, string | null>();
+  const compile = (expression: string): string | null => {
+    let error = compiled.get(expression);
+    if (error === undefined) {
+      error =
+        compiler.compileCELExpression(expression, { disableCostEstimation: true }).error?.detail ?? null;
+      compiled.set(expression, error);
+    }
+    return error;
+  };
+  return [
+    ...uncompilableSelectors(named(["DeviceClass", "ResourceClaim", "ResourceClaimTemplate"]), compile),
+    ...duplicateDevicesInPools(slices),
+    ...allocatedDevicesNotFound(named(["ResourceClaim"]), slices),
+  ];
 }
 
 /**

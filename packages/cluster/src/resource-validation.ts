@@ -251,3 +251,134 @@ export function missingDeviceClasses(classes: ReadonlySet<string>, claims: Itera
   }
   return out;
 }
+
+/** An object of a snapshot and how to name it in a message (`FILE: document N (Kind ns/name)`). */
+export interface NamedObject {
+  obj: { metadata?: { name?: string }; spec?: unknown; status?: unknown };
+  kind: string;
+  where: string;
+}
+
+type CompileSelector = (expression: string) => string | null;
+
+/**
+ * A warning for each CEL selector of a DeviceClass, claim or template that does not compile, as
+ * the API server words it: the scheduler stops at it with an error for every pod whose claims
+ * reach it (upstream: `… selector #N: CEL compile error: …`).
+ */
+export function uncompilableSelectors(objects: Iterable<NamedObject>, compile: CompileSelector): string[] {
+  const out: string[] = [];
+  const check = (selectorList: unknown, field: string, where: string) => {
+    list(selectorList).forEach((s, i) => {
+      const expr = isJsonObject(s) && isJsonObject(s.cel) ? s.cel.expression : undefined;
+      if (typeof expr !== "string" || expr === "") return; // validateResourceObject's error
+      const error = compile(expr);
+      if (error !== null) {
+        out.push(
+          `${where}: ${field}[${i}].cel.expression: Invalid value: ${JSON.stringify(expr)}: ${error}; the scheduler fails the pods whose claims use it`,
+        );
+      }
+    });
+  };
+  for (const { obj, kind, where } of objects) {
+    const root = isJsonObject(obj.spec) ? obj.spec : {};
+    if (kind === "DeviceClass") {
+      check(root.selectors, "spec.selectors", where);
+      continue;
+    }
+    const spec = kind === "ResourceClaimTemplate" ? (isJsonObject(root.spec) ? root.spec : {}) : root;
+    const path = kind === "ResourceClaimTemplate" ? "spec.spec" : "spec";
+    const devices = isJsonObject(spec.devices) ? spec.devices : {};
+    list(devices.requests).forEach((r, i) => {
+      if (!isJsonObject(r)) return;
+      const field = `${path}.devices.requests[${i}]`;
+      if (isJsonObject(r.exactly)) check(r.exactly.selectors, `${field}.exactly.selectors`, where);
+      list(r.firstAvailable).forEach((sub, j) => {
+        if (isJsonObject(sub)) check(sub.selectors, `${field}.firstAvailable[${j}].selectors`, where);
+      });
+    });
+  }
+  return out;
+}
+
+/** `driver/pool` of a slice, its generation and its devices' names. */
+function slicePool(obj: NamedObject["obj"]): { key: string; generation: number; devices: unknown[] } | null {
+  const spec = isJsonObject(obj.spec) ? obj.spec : {};
+  const pool = isJsonObject(spec.pool) ? spec.pool : {};
+  if (typeof spec.driver !== "string" || typeof pool.name !== "string") return null;
+  const generation = typeof pool.generation === "number" ? pool.generation : 0;
+  return { key: `${spec.driver}/${pool.name}`, generation, devices: list(spec.devices) };
+}
+
+/**
+ * A warning for each device name that another ResourceSlice of the same pool (its newest
+ * generation) publishes too: the API server checks names within one slice only, the allocator
+ * then finds the pool invalid and allocates none of its devices (upstream: `invalid resource
+ * pools were encountered`).
+ */
+export function duplicateDevicesInPools(slices: Iterable<NamedObject>): string[] {
+  const pools = new Map<string, { generation: number; slices: NamedObject[] }>();
+  for (const s of slices) {
+    const p = slicePool(s.obj);
+    if (p === null) continue;
+    const pool = pools.get(p.key);
+    if (pool === undefined || p.generation > pool.generation)
+      pools.set(p.key, { generation: p.generation, slices: [s] });
+    else if (p.generation === pool.generation) pool.slices.push(s);
+  }
+  const out: string[] = [];
+  for (const [key, pool] of pools) {
+    if (pool.slices.length < 2) continue;
+    const firstSlice = new Map<string, string>();
+    for (const s of pool.slices) {
+      const name = s.obj.metadata?.name ?? "";
+      const seenHere = new Set<string>();
+      list((slicePool(s.obj) as { devices: unknown[] }).devices).forEach((d, i) => {
+        const device = isJsonObject(d) ? d.name : undefined;
+        if (typeof device !== "string" || seenHere.has(device)) return; // the slice's own error
+        seenHere.add(device);
+        const other = firstSlice.get(device);
+        if (other === undefined) firstSlice.set(device, name);
+        else
+          out.push(
+            `${s.where}: spec.devices[${i}].name: Duplicate value: ${JSON.stringify(device)}: ResourceSlice ${other} of pool ${key} has a device of this name; the pool is invalid, none of its devices can be allocated`,
+          );
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * A warning for each allocated device of a claim that no ResourceSlice publishes: the scheduler
+ * takes the allocation as it is (its node selector still pins the pods), but the device is not
+ * among the devices counted.
+ */
+export function allocatedDevicesNotFound(
+  claims: Iterable<NamedObject>,
+  slices: Iterable<NamedObject>,
+): string[] {
+  const published = new Set<string>();
+  for (const s of slices) {
+    const p = slicePool(s.obj);
+    if (p === null) continue;
+    for (const d of p.devices)
+      if (isJsonObject(d) && typeof d.name === "string") published.add(`${p.key}/${d.name}`);
+  }
+  const out: string[] = [];
+  for (const { obj, where } of claims) {
+    const status = isJsonObject(obj.status) ? obj.status : {};
+    const allocation = isJsonObject(status.allocation) ? status.allocation : {};
+    const devices = isJsonObject(allocation.devices) ? allocation.devices : {};
+    list(devices.results).forEach((r, i) => {
+      if (!isJsonObject(r)) return;
+      const { driver, pool, device } = r;
+      if (typeof driver !== "string" || typeof pool !== "string" || typeof device !== "string") return;
+      if (published.has(`${driver}/${pool}/${device}`)) return;
+      out.push(
+        `${where}: status.allocation.devices.results[${i}].device: Not found: ${JSON.stringify(device)}: no ResourceSlice of pool ${driver}/${pool} publishes this device`,
+      );
+    });
+  }
+  return out;
+}

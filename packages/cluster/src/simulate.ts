@@ -40,6 +40,7 @@ import {
 } from "./device-usage";
 import { InMemoryCluster } from "./in-memory-cluster";
 import { isClusterObject, type SourcedObject } from "./load";
+import { RepeatCappedLogger } from "./repeat-capped-logger";
 import { ResourceClaimController } from "./resourceclaim-controller";
 import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
@@ -225,7 +226,9 @@ export async function openSimulation(
   });
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 
-  const claimController = new ResourceClaimController(cluster, opts.logger);
+  // Errors repeat with every retry of a pod: each line is written once, then how often it repeated.
+  const logger = new RepeatCappedLogger(opts.logger);
+  const claimController = new ResourceClaimController(cluster, logger);
 
   // Everything but pods first, so pods see their namespaces, classes and nodes.
   const pods: Pod[] = [];
@@ -248,7 +251,7 @@ export async function openSimulation(
     config: opts.config,
     registry: opts.registry,
     source: cluster,
-    logger: opts.logger,
+    logger,
     ...(opts.features ? { features: opts.features } : {}),
     ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
     clock,
@@ -293,30 +296,37 @@ export async function openSimulation(
       return plugin ? gatingMessage(sched, pod, plugin) : null;
     },
     async drain() {
-      // The idle horizon counts from the last binding or from this call, whichever is later: a
-      // session drained again after a cluster change gets a full horizon for it.
-      const start = clock.now();
-      for (;;) {
-        while (await sched.scheduleOne()) {
-          // keep scheduling while something is active
-        }
-        await sched.waitForBindings();
-        if (sched.queue.hasActive()) continue;
-        // Work started off the scheduling cycle (async preemption) goes as far as it can first.
-        await session.settle();
-        if (sched.queue.hasActive()) continue;
-        // Idle. Unschedulable pods wait for cluster events, and none will come from outside.
-        // Only pods in backoff (after errors), waiting at Permit, or waiting for API calls to
-        // return (preemption's deletions) can still move: let simulated time pass to the next
-        // timer (the queue's flushes, Permit timeouts, API latency).
-        if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0 && cluster.pendingCalls() === 0)
-          return;
-        const next = clock.nextTimerAt();
-        if (next === null || next - Math.max(lastProgress, start) > horizon) return;
-        clock.advanceTo(next);
+      try {
+        await drainUntilIdle();
+      } finally {
+        logger.flush();
       }
     },
   };
+  async function drainUntilIdle(): Promise<void> {
+    // The idle horizon counts from the last binding or from this call, whichever is later: a
+    // session drained again after a cluster change gets a full horizon for it.
+    const start = clock.now();
+    for (;;) {
+      while (await sched.scheduleOne()) {
+        // keep scheduling while something is active
+      }
+      await sched.waitForBindings();
+      if (sched.queue.hasActive()) continue;
+      // Work started off the scheduling cycle (async preemption) goes as far as it can first.
+      await session.settle();
+      if (sched.queue.hasActive()) continue;
+      // Idle. Unschedulable pods wait for cluster events, and none will come from outside.
+      // Only pods in backoff (after errors), waiting at Permit, or waiting for API calls to
+      // return (preemption's deletions) can still move: let simulated time pass to the next
+      // timer (the queue's flushes, Permit timeouts, API latency).
+      if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0 && cluster.pendingCalls() === 0)
+        return;
+      const next = clock.nextTimerAt();
+      if (next === null || next - Math.max(lastProgress, start) > horizon) return;
+      clock.advanceTo(next);
+    }
+  }
   return { session, pending };
 }
 

@@ -325,6 +325,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableConsumableCapacity: "DRAConsumableCapacity",
   enableDRADeviceBindingConditions: "DRADeviceBindingConditions",
   enableDRAResourceClaimDeviceStatus: "DRAResourceClaimDeviceStatus",
+  enableDRAListTypeAttributes: "DRAListTypeAttributes",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",
   enableCSIMigrationPortworx: "CSIMigrationPortworx",

@@ -23,6 +23,11 @@ export interface Features {
   enableDRADeviceBindingConditions: boolean;
   /** Gate DRAResourceClaimDeviceStatus (binding conditions need it too). */
   enableDRAResourceClaimDeviceStatus: boolean;
+  /**
+   * Gate DRAListTypeAttributes (alpha from 1.36): list-valued device attributes, compared as sets
+   * by `matchAttribute` / `distinctAttribute` constraints.
+   */
+  enableDRAListTypeAttributes: boolean;
   /** Gate DynamicResourceAllocation. */
   enableDynamicResourceAllocation: boolean;
   /** Gate VolumeAttributesClass. */
@@ -89,6 +94,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableConsumableCapacity: true,
   enableDRADeviceBindingConditions: true,
   enableDRAResourceClaimDeviceStatus: true,
+  enableDRAListTypeAttributes: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,
   enableCSIMigrationPortworx: true,

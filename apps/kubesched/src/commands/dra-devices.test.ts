@@ -289,3 +289,35 @@ describe("the DRA gates of the emulated release", () => {
     expect(await outcome("--feature-gates", "DRAPartitionableDevices=false")).toBe("Unschedulable");
   }, 60_000);
 });
+
+describe("DRAListTypeAttributes: list-valued device attributes in claim constraints", () => {
+  const aligned = "apps/kubesched/test-fixtures/dra-list-attributes/cluster.yaml";
+  const simulate = async (...flags: string[]) => {
+    const { code, stdout } = await run("simulate", "--cluster", aligned, "-o", "json", ...flags);
+    expect(code).toBe(0);
+    return (JSON.parse(stdout) as Result).pods[0] as Result["pods"][number] & { message?: string };
+  };
+  it("with the gate on, matchAttribute picks the CPU whose list of PCIe roots holds the GPU's root", async () => {
+    const pod = await simulate("--feature-gates", "DRAListTypeAttributes=true");
+    expect(pod.outcome).toBe("Scheduled");
+    expect(pod.resourceClaims).toEqual([
+      {
+        name: "devices",
+        resourceClaim: "aligned",
+        allocated: true,
+        devices: [
+          { request: "gpu", driver: "gpu.example.com", pool: "node-a", device: "gpu-0" },
+          { request: "cpu", driver: "cpu.example.com", pool: "node-a", device: "cpu-1" },
+        ],
+      },
+    ]);
+  }, 60_000);
+  it("with the gate off (1.37's default, alpha) a list value fails the selectors as upstream: unsupported attribute value", async () => {
+    // The GPU class's selector meets the CPUs first (pools in driver order).
+    const pod = await simulate();
+    expect(pod.outcome).toBe("Error");
+    expect(pod.message).toBe(
+      'running "DynamicResources" filter plugin: class gpu.example.com: selector #0: CEL runtime error: attribute resource.kubernetes.io/pcieRoot: unsupported attribute value',
+    );
+  }, 60_000);
+});

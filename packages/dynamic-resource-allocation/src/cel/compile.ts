@@ -1,11 +1,19 @@
 // Compiling and evaluating DRA CEL device selectors. upstream:
 // staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go (read at kubernetes/kubernetes
-// 052bb7dc3f0c: the 1.37 device type with allowMultipleAllocations and list attributes).
+// 052bb7dc3f0c: the 1.37 device type with allowMultipleAllocations and list attributes); list
+// attributes as the newest stored compile_test.go expects them (their first value, `asList()`).
 import type { DeviceAttribute, DeviceCapacity, QualifiedName } from "@kubesched/api";
 import { CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
 import type { Environment } from "@marcbachmann/cel-js";
 import { type CelNode, CostTracker, estimateCost, instrument, withTracker } from "./cost";
-import { CELQuantity, celTypeName, DRADevice, newDeviceEnvironment, withDefault } from "./environment";
+import {
+  attributeLists,
+  CELQuantity,
+  celTypeName,
+  DRADevice,
+  newDeviceEnvironment,
+  withDefault,
+} from "./environment";
 import { allowPresenceTestsOnExpressions } from "./presence";
 import { parseSemver, type Semver } from "./semver";
 
@@ -71,6 +79,7 @@ export interface CompilationResult {
   deviceMatches(device: Device, options?: { signal?: AbortSignal }): DeviceMatchResult;
 }
 
+/** An attribute's value: a scalar, or (a list attribute) its values. */
 function attributeValue(attr: DeviceAttribute): unknown {
   const version = (v: string): Semver => {
     try {
@@ -79,14 +88,14 @@ function attributeValue(attr: DeviceAttribute): unknown {
       throw new Error(`parse semantic version: ${(err as Error).message}`);
     }
   };
-  if (attr.ints !== undefined) return attr.ints.map((v) => BigInt(v));
-  if (attr.bools !== undefined) return [...attr.bools];
-  if (attr.strings !== undefined) return [...attr.strings];
-  if (attr.versions !== undefined) return attr.versions.map(version);
   if (attr.int !== undefined) return BigInt(attr.int);
   if (attr.bool !== undefined) return attr.bool;
   if (attr.string !== undefined) return attr.string;
   if (attr.version !== undefined) return version(attr.version);
+  if (attr.ints !== undefined && attr.ints.length > 0) return attr.ints.map((v) => BigInt(v));
+  if (attr.bools !== undefined && attr.bools.length > 0) return [...attr.bools];
+  if (attr.strings !== undefined && attr.strings.length > 0) return [...attr.strings];
+  if (attr.versions !== undefined && attr.versions.length > 0) return attr.versions.map(version);
   throw new Error("unsupported attribute value");
 }
 
@@ -204,6 +213,7 @@ export class Compiler {
     const maxCost = options.disableCostEstimation ? Number.POSITIVE_INFINITY : estimateCost(ast);
     const costLimit = options.costLimit ?? CELSelectorExpressionMaxCost;
     const program = parsed;
+    const listTypeAttributes = this.features.enableListTypeAttributes;
     return {
       expression,
       error: null,
@@ -212,7 +222,7 @@ export class Compiler {
       deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
         let variables: { device: DRADevice };
         try {
-          variables = { device: toDRADevice(device) };
+          variables = { device: toDRADevice(device, listTypeAttributes) };
         } catch (err) {
           return { matches: false, actualCost: 0, error: err as Error };
         }
@@ -243,11 +253,24 @@ export class Compiler {
   }
 }
 
-function toDRADevice(input: Device): DRADevice {
+/**
+ * The `device` variable. A list attribute (DRAListTypeAttributes) reads as its first value and
+ * gives all its values through `asList()`; without the feature it fails the evaluation
+ * (`unsupported attribute value`), as upstream.
+ */
+function toDRADevice(input: Device, listTypeAttributes: boolean): DRADevice {
   const attributes: [string, unknown][] = [];
+  const lists: [string, unknown[]][] = [];
   for (const [name, attr] of Object.entries(input.attributes ?? {})) {
     try {
-      attributes.push([name, attributeValue(attr)]);
+      const value = attributeValue(attr);
+      if (Array.isArray(value)) {
+        if (!listTypeAttributes) throw new Error("unsupported attribute value");
+        attributes.push([name, value[0]]);
+        lists.push([name, value]);
+      } else {
+        attributes.push([name, value]);
+      }
     } catch (err) {
       throw new Error(`attribute ${name}: ${(err as Error).message}`);
     }
@@ -257,6 +280,12 @@ function toDRADevice(input: Device): DRADevice {
     new CELQuantity(Quantity.parse(c.value)),
   ]);
   const attrs = byDomain(attributes, input.driver);
+  if (lists.length > 0) {
+    for (const [domain, values] of byDomain(lists, input.driver)) {
+      const domainMap = attrs.get(domain);
+      if (domainMap !== undefined) attributeLists.set(domainMap, values);
+    }
+  }
   const caps = byDomain(capacity, input.driver);
   return new DRADevice(
     input.driver,

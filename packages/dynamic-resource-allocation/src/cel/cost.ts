@@ -4,7 +4,13 @@
 // interpreter/runtimecost.go (the tracker), k8s.io/apiserver/pkg/cel/library/cost.go (the
 // Kubernetes functions) and dynamic-resource-allocation/cel/compile.go (sizeEstimator: the
 // maximum sizes of the `device` fields; draCostEstimator: `includes`).
-import { celTypeName, ResourceSliceMaxAttributeValuesPerDevice, withoutDefault } from "./environment";
+import {
+  AttributeValues,
+  attributeLists,
+  celTypeName,
+  ResourceSliceMaxAttributeValuesPerDevice,
+  withoutDefault,
+} from "./environment";
 
 /** A node of a checked cel-js AST, as far as cost needs it. */
 export interface CelNode {
@@ -247,6 +253,10 @@ export function estimateCost(root: CelNode): number {
       case "includes":
         // compile.go draCostEstimator: linear in the longest list attribute.
         if (target) return ResourceSliceMaxAttributeValuesPerDevice;
+        break;
+      case "asList":
+        // A list of at most an attribute's size.
+        if (target) computedSizes.set(node, attributeType.maxElements);
         break;
     }
     return 1;
@@ -603,6 +613,33 @@ function assertIterable(value: unknown): void {
   throw new Error(`got '${goTypeNames[type] ?? type}', expected iterable type`);
 }
 
+interface Runner {
+  run(node: CelNode, ctx: unknown): unknown;
+}
+
+/**
+ * The receiver of `asList()` when it looks up an attribute (`attrs.name`, `attrs["name"]`): a list
+ * attribute gives {@link AttributeValues} with all its values (the lookup alone gives the first);
+ * anything else evaluates as the lookup does.
+ */
+function attributeValuesLookup(
+  node: CelNode,
+  lookup: (ev: unknown, ast: unknown, ctx: unknown) => unknown,
+): (ev: unknown, ast: unknown, ctx: unknown) => unknown {
+  const [operand, key] = node.args as [CelNode, unknown];
+  return function (this: CelNode, ev: unknown, ast: unknown, ctx: unknown): unknown {
+    const base = (ev as Runner).run(operand, ctx);
+    // Not a map: the lookup itself (its operand evaluated once more; it has no side effects).
+    if (!(base instanceof Map)) return lookup.call(this, ev, ast, ctx);
+    const name = node.op === "." ? key : (ev as Runner).run(key as CelNode, ctx);
+    const values = typeof name === "string" ? attributeLists.get(base)?.get(name) : undefined;
+    if (values !== undefined) return new AttributeValues(values);
+    const value: unknown = base.get(name);
+    if (value === undefined) throw new Error(`no such key: ${String(name)}`);
+    return value;
+  };
+}
+
 /**
  * Installs cost tracking on every node of a checked AST: each node's evaluation charges its
  * actual cost to the running tracker and fails once the limit is passed (cel-go's cost limit and
@@ -610,6 +647,7 @@ function assertIterable(value: unknown): void {
  */
 export function instrument(root: CelNode): void {
   const seen = new Set<CelNode>();
+  const asListTargets = new Set<CelNode>();
   const membershipOperands = new Set<CelNode>();
   const comprehensionRanges = new Set<CelNode>();
   const visit = (v: unknown): void => {
@@ -623,6 +661,10 @@ export function instrument(root: CelNode): void {
     const meta = node.meta;
     if (node.op === "in") membershipOperands.add((node.args as [CelNode, CelNode])[1]);
     if (comprehensionMacro(node) !== undefined) comprehensionRanges.add(callParts(node).target as CelNode);
+    if (node.op === "rcall" && callParts(node).name === "asList") {
+      const target = callParts(node).target as CelNode;
+      if (target.op === "." || target.op === "[]") asListTargets.add(target);
+    }
     visit(node.args);
     if (meta.alternate !== undefined) {
       const alt = meta.alternate.args as Record<string, unknown>;
@@ -637,7 +679,9 @@ export function instrument(root: CelNode): void {
         ? (ev: unknown, _ast: unknown, ctx: unknown) => alternate.evaluate(ev, alternate, ctx)
         : macro !== undefined
           ? (ev: unknown, _ast: unknown, ctx: unknown) => macro.evaluate(ev, macro, ctx)
-          : meta.evaluate;
+          : asListTargets.has(node)
+            ? attributeValuesLookup(node, meta.evaluate)
+            : meta.evaluate;
     const membership = membershipOperands.has(node);
     const range = comprehensionRanges.has(node);
     const evaluate = function (this: CelNode, ev: unknown, ast: unknown, ctx: unknown): unknown {

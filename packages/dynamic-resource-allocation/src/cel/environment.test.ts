@@ -51,7 +51,7 @@ describe("DRA CEL libraries", () => {
     ["semver pre-release order", `semver("1.0.0-alpha").isLessThan(semver("1.0.0"))`],
     [
       "lists",
-      `device.attributes["gpu.example.com"].ids.sum() == 6 && !device.attributes["gpu.example.com"].ids.isSorted()`,
+      `device.attributes["gpu.example.com"].ids.asList().sum() == 6 && !device.attributes["gpu.example.com"].ids.asList().isSorted()`,
     ],
     ["list min, max, indexOf", `[3, 1, 2].min() == 1 && [3, 1, 2].max() == 3 && [3, 1, 2].indexOf(2) == 2`],
     ["regex find", `device.attributes["gpu.example.com"].model.find("[0-9]+") == "100"`],
@@ -72,7 +72,9 @@ describe("DRA CEL libraries", () => {
     ],
     ["optional field", `device.attributes["gpu.example.com"].?missing.orValue(7) == 7`],
     ["unknown capacity domain is empty", `device.capacity["other.example.com"].size() == 0`],
-    ["includes", `device.attributes["gpu.example.com"].ids.includes(2)`],
+    // A list attribute reads as its first value; asList() gives all values (DRAListTypeAttributes).
+    ["includes", `device.attributes["gpu.example.com"].ids.asList().includes(2)`],
+    ["a list attribute's value is its first", `device.attributes["gpu.example.com"].ids == 3`],
     [
       "has() on an attribute",
       `has(device.attributes["gpu.example.com"].model) && !has(device.attributes["gpu.example.com"].missing)`,
@@ -123,7 +125,7 @@ describe("bad selectors and devices", () => {
     expect(error?.message).toBe("attribute v: unsupported attribute value");
   });
   it("a lower cost limit stops an evaluation the default one allows", () => {
-    const expression = `device.attributes["gpu.example.com"].ids.all(x, x > 0)`;
+    const expression = `device.attributes["gpu.example.com"].ids.asList().all(x, x > 0)`;
     expect(compiler.compileCELExpression(expression).deviceMatches(device).error).toBeNull();
     const limited = compiler.compileCELExpression(expression, { costLimit: 3 }).deviceMatches(device);
     expect(limited.error?.message).toBe("operation cancelled: actual cost limit exceeded");

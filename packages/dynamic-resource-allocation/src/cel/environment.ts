@@ -48,11 +48,32 @@ export function withoutDefault(value: unknown): unknown {
   return (typeof value === "object" && value !== null && underlying.get(value)) || value;
 }
 
+/**
+ * DRAListTypeAttributes: the full values of a domain's list attributes, by attribute ID, for the
+ * domain maps of `device.attributes` (the maps hold each list's first value).
+ */
+export const attributeLists = new WeakMap<object, ReadonlyMap<string, readonly unknown[]>>();
+
+/** A list attribute's values, as the receiver of `asList()` sees them (never elsewhere). */
+export class AttributeValues {
+  constructor(readonly values: readonly unknown[]) {}
+}
+
+/**
+ * `<value>.asList()` (DRAListTypeAttributes): a list attribute gives all its values, a scalar a
+ * list of one value, a list itself.
+ */
+function asList(value: unknown): unknown[] {
+  if (value instanceof AttributeValues) return [...value.values];
+  if (Array.isArray(value)) return value;
+  return [value];
+}
+
 /** Which optional parts of the device type the environment declares. */
 export interface DeviceEnvironmentOptions {
   /** `device.allowMultipleAllocations` (DRAConsumableCapacity). */
   allowMultipleAllocations: boolean;
-  /** `<value>.includes(<value>)` (DRAListTypeAttributes). */
+  /** `<value>.includes(<value>)` and `<value>.asList()` (DRAListTypeAttributes). */
   includes: boolean;
 }
 
@@ -77,7 +98,10 @@ export function celEquals(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** upstream compile.go includesFunc: a scalar equals the argument, or a list contains it. */
+/**
+ * upstream compile.go includesFunc: a scalar equals the argument (a list attribute's value is its
+ * first value), a list (`asList()`) contains it.
+ */
 function includes(target: unknown, arg: unknown): boolean {
   if (Array.isArray(target)) {
     for (let i = 0; i < target.length; i++) {
@@ -308,7 +332,9 @@ export function newDeviceEnvironment(options: DeviceEnvironmentOptions): Environ
   registerStringsLibrary(env);
   registerURLsLibrary(env);
   if (options.includes) {
+    env.registerType("kubernetes.AttributeValues", AttributeValues);
     env.registerFunction("dyn.includes(dyn): bool", includes);
+    env.registerFunction("dyn.asList(): list<dyn>", asList);
   }
   const fields: Record<string, string> = {
     driver: "string",

@@ -701,7 +701,7 @@ export function runAllocatorTestCase(tc: AllocatorTestCase): Allocator {
     slices,
     celCache: new Cache(1, {
       enableConsumableCapacity: features.consumableCapacity === true,
-      enableListTypeAttributes: false,
+      enableListTypeAttributes: features.listTypeAttributes === true,
     }),
   });
   let results: AllocationResult[] | null = null;

@@ -4397,6 +4397,255 @@ const testcases: Record<string, AllocatorTestCase> = {
       ),
     ],
   },
+  // Test cases for DRAListTypeAttributes features (matchAttributes/distinctAttributes)
+  "list-attributes-match-constaint-scalar-string-values": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { string: "value1" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "list-attributes-match-constaint-list-of-string-values-with-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { strings: ["value1", "value2", "value3"] } }),
+        device(device2, null, { stringAttribute: { strings: ["value2", "value3", "value4"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "list-attributes-match-constaint-list-of-string-values-with-partially-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 3)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { strings: ["value1", "value2"] } }),
+        device(device2, null, { stringAttribute: { strings: ["value2", "value3"] } }),
+        device(device3, null, { stringAttribute: { strings: ["value3", "value1"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "list-attributes-match-constaint-list-of-string-values-without-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(
+        claim0,
+        [{ matchAttribute: stringAttribute }],
+        request(req0, classA, 1),
+        request(req0, classA, 1),
+      ),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { strings: ["value1", "value2"] } }),
+        device(device2, null, { stringAttribute: { strings: ["value3", "value4"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-with-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { strings: ["value1", "value2"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-with-partially-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 3)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { strings: ["value1", "value2"] } }),
+        device(device3, null, { stringAttribute: { strings: ["value2", "value3"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-without-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { strings: ["value2", "value3"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "list-attributes-match-constaint-list-of-int-values-with-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: intAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { numa: { ints: [0, 1, 2] } }),
+        device(device2, null, { numa: { ints: [1, 2, 3] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "list-attributes-match-constaint-list-of-bool-values-with-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: boolAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { boolAttribute: { bools: [true, false] } }),
+        device(device2, null, { boolAttribute: { bools: [true] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "list-attributes-match-constaint-list-of-version-values-with-common-elements": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: versionAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { driverVersion: { versions: ["1.0.0", "1.1.0", "2.0.0"] } }),
+        device(device2, null, { driverVersion: { versions: ["1.1.0", "2.0.0", "2.1.0"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "list-attributes-match-constaint-with-empty-or-unknown-type": {
+    features: { listTypeAttributes: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ matchAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: {} }),
+        device(device2, null, { stringAttribute: { strings: [] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectError: "unsupported attribute value",
+  },
   "list-attributes-disabled-match-constraint-with-lists": {
     features: {},
     claimsToAllocate: [
@@ -4415,6 +4664,234 @@ const testcases: Record<string, AllocatorTestCase> = {
     ),
     node: node(node1, region1),
     expectResults: [],
+    expectError: "unsupported attribute value",
+  },
+  "list-attributes-distinct-constraint-scalar-string-values-all-distinct": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { string: "value2" } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device2, false),
+      ),
+    ],
+  },
+  "list-attributes-distinct-constraint-scalar-string-values-not-distinct": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { string: "value1" } }),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "list-attributes-distinct-constraint-list-of-string-values-all-distinct": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { strings: ["value1", "value2"] } }),
+        device(device2, null, { stringAttribute: { strings: ["value2", "value3"] } }),
+        device(device3, null, { stringAttribute: { strings: ["value3", "value4"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "list-attributes-distinct-constraint-list-of-string-values-with-common-elements": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { strings: ["value1", "value2", "value3"] } }),
+        device(device2, null, { stringAttribute: { strings: ["value2", "value4", "value5"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "list-attributes-distinct-constraint-mixed-scalar-and-list-all-distinct": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { strings: ["value1", "value2"] } }),
+        device(device3, null, { stringAttribute: { strings: ["value2", "value3"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "list-attributes-distinct-constraint-mixed-scalar-and-list-with-common-elements": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: stringAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { stringAttribute: { string: "value1" } }),
+        device(device2, null, { stringAttribute: { strings: ["value1", "value2"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+  },
+  "list-attributes-distinct-constraint-list-of-int-values-all-distinct": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: intAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { numa: { ints: [0, 1] } }),
+        device(device2, null, { numa: { ints: [1, 2] } }),
+        device(device3, null, { numa: { ints: [2, 3] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "list-attributes-distinct-constraint-list-of-bool-values-all-distinct": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: boolAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { boolAttribute: { bools: [true] } }),
+        device(device2, null, { boolAttribute: { bools: [true, false] } }),
+        device(device3, null, { boolAttribute: { bools: [false] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "list-attributes-distinct-constraint-list-of-version-values-all-distinct": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: versionAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { driverVersion: { versions: ["1.0.0", "1.1.0"] } }),
+        device(device2, null, { driverVersion: { versions: ["1.1.0", "2.0.0"] } }),
+        device(device3, null, { driverVersion: { versions: ["2.0.0", "2.1.0"] } }),
+      ),
+    ),
+    node: node(node1, region1),
+    expectResults: [
+      allocationResult(
+        localNodeSelector(node1),
+        deviceAllocationResult(req0, driverA, pool1, device1, false),
+        deviceAllocationResult(req0, driverA, pool1, device3, false),
+      ),
+    ],
+  },
+  "list-attributes-distinct-constaint-with-empty-or-unknown-type": {
+    features: { listTypeAttributes: true, consumableCapacity: true },
+    claimsToAllocate: [
+      claimWithRequests(claim0, [{ distinctAttribute: versionAttribute }], request(req0, classA, 2)),
+    ],
+    classes: [class_(classA, driverA)],
+    slices: unwrapResourceSlices(
+      sliceWithDevices(
+        slice1,
+        node1,
+        pool1,
+        driverA,
+        device(device1, null, { driverVersion: { versions: [] } }),
+        device(device2, null, { driverVersion: { versions: undefined } }),
+      ),
+    ),
+    node: node(node1, region1),
     expectError: "unsupported attribute value",
   },
   "list-attributes-disabled-distinct-constraint-with-lists": {

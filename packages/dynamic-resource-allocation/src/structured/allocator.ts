@@ -3,7 +3,8 @@
 // structured/internal/incubating/allocator_incubating.go (read at kubernetes/kubernetes 03ab440c:
 // the variant 1.37 runs with its default feature gates). One implementation here; the variant
 // upstream would pick is reported as `channel` and stable's narrower behaviour is kept where the
-// input can reach it (no distinctAttribute constraints).
+// input can reach it (no distinctAttribute constraints); with DRAListTypeAttributes (only
+// upstream's experimental variant has it) constraints compare list values as sets.
 import type {
   AllocationResult,
   CapacityRequirements,
@@ -24,7 +25,13 @@ import type {
 } from "@kubesched/api";
 import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
-import { type Constraint, DistinctAttributeConstraint, MatchAttributeConstraint } from "./constraint";
+import {
+  type Constraint,
+  DistinctAttributeConstraint,
+  DistinctListAttributeConstraint,
+  MatchAttributeConstraint,
+  MatchListAttributeConstraint,
+} from "./constraint";
 import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
 import { gatherPools, nodeMatches, type Pool } from "./pools";
@@ -72,20 +79,23 @@ export interface Allocator {
 
 type FeatureName = keyof Features;
 
+const stableFeatures: readonly FeatureName[] = [
+  "adminAccess",
+  "prioritizedList",
+  "partitionableDevices",
+  "deviceTaints",
+];
+const incubatingFeatures: readonly FeatureName[] = [
+  ...stableFeatures,
+  "deviceBindingAndStatus",
+  "consumableCapacity",
+];
+
 /** The features each of upstream's variants supports, most stable first (SupportedFeatures). */
 const channels: readonly { name: AllocatorChannel; supported: readonly FeatureName[] }[] = [
-  { name: "stable", supported: ["adminAccess", "prioritizedList", "partitionableDevices", "deviceTaints"] },
-  {
-    name: "incubating",
-    supported: [
-      "adminAccess",
-      "prioritizedList",
-      "partitionableDevices",
-      "deviceTaints",
-      "deviceBindingAndStatus",
-      "consumableCapacity",
-    ],
-  },
+  { name: "stable", supported: stableFeatures },
+  { name: "incubating", supported: incubatingFeatures },
+  { name: "experimental", supported: [...incubatingFeatures, "listTypeAttributes"] },
 ];
 
 /** The variant upstream's NewAllocator picks for these features: the first covering them all. */
@@ -461,10 +471,22 @@ class AllocationRun {
     for (let i = 0; i < list.length; i++) {
       const constraint = list[i]!;
       const requestNames = new Set(constraint.requests ?? []);
+      // DRAListTypeAttributes: list values, compared as sets (the experimental variant).
+      const lists = this.#features.listTypeAttributes === true;
       if (constraint.matchAttribute !== undefined) {
-        constraints.push(new MatchAttributeConstraint(requestNames, constraint.matchAttribute));
+        const name = constraint.matchAttribute;
+        constraints.push(
+          lists
+            ? new MatchListAttributeConstraint(requestNames, name)
+            : new MatchAttributeConstraint(requestNames, name),
+        );
       } else if (constraint.distinctAttribute !== undefined && this.#a.channel !== "stable") {
-        constraints.push(new DistinctAttributeConstraint(requestNames, constraint.distinctAttribute));
+        const name = constraint.distinctAttribute;
+        constraints.push(
+          lists
+            ? new DistinctListAttributeConstraint(requestNames, name)
+            : new DistinctAttributeConstraint(requestNames, name),
+        );
       } else {
         throw new Error(
           `claim ${claimName(claim)}, constraint #${i}: empty constraint (unsupported constraint type?)`,

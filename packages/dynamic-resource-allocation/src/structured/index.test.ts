@@ -119,6 +119,7 @@ describe("structured allocator (public subpath)", () => {
     ).toBe("stable");
     expect(allocatorChannel({ deviceBindingAndStatus: true })).toBe("incubating");
     expect(allocatorChannel(features137)).toBe("incubating");
+    expect(allocatorChannel({ ...features137, listTypeAttributes: true })).toBe("experimental");
     expect(allocator().channel).toBe("incubating");
     expect(featureSet(features137)).toEqual([
       "DRAAdminAccess",

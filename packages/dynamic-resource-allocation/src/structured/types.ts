@@ -9,7 +9,8 @@ import type { DeviceClass, QualifiedName, Quantity } from "@kubesched/api";
  * corresponds to Kubernetes feature gates: `adminAccess` DRAAdminAccess, `consumableCapacity`
  * DRAConsumableCapacity, `deviceBindingAndStatus` DRADeviceBindingConditions and
  * DRAResourceClaimDeviceStatus (both), `deviceTaints` DRADeviceTaints, `partitionableDevices`
- * DRAPartitionableDevices, `prioritizedList` DRAPrioritizedList. Absent means off.
+ * DRAPartitionableDevices, `prioritizedList` DRAPrioritizedList, `listTypeAttributes`
+ * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it). Absent means off.
  */
 export interface Features {
   adminAccess?: boolean;
@@ -18,6 +19,7 @@ export interface Features {
   deviceTaints?: boolean;
   partitionableDevices?: boolean;
   prioritizedList?: boolean;
+  listTypeAttributes?: boolean;
 }
 
 /** The names of the enabled features as upstream's Features.Set() spells them, sorted. */
@@ -28,12 +30,16 @@ export function featureSet(features: Features): string[] {
   if (features.deviceBindingAndStatus)
     enabled.push("DRADeviceBindingConditions+DRAResourceClaimDeviceStatus");
   if (features.deviceTaints) enabled.push("DRADeviceTaints");
+  if (features.listTypeAttributes) enabled.push("DRAListTypeAttributes");
   if (features.partitionableDevices) enabled.push("DRAPartitionableDevices");
   if (features.prioritizedList) enabled.push("DRAPrioritizedList");
   return enabled.sort();
 }
 
-/** Every feature on (upstream internal.FeaturesAll). */
+/**
+ * What 1.37's default feature gates enable (upstream internal.FeaturesAll, with the alpha
+ * DRAListTypeAttributes off).
+ */
 export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   adminAccess: true,
   consumableCapacity: true,
@@ -41,6 +47,7 @@ export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   deviceTaints: true,
   partitionableDevices: true,
   prioritizedList: true,
+  listTypeAttributes: false,
 });
 
 /** A device: `<driver>/<pool>/<device>` (upstream DeviceID and its String()). */

@@ -170,7 +170,7 @@ export class DynamicResources
       features.enableDRADeviceBindingConditions && features.enableDRAResourceClaimDeviceStatus;
     this.celCache = new CelCache(10, {
       enableConsumableCapacity: features.enableConsumableCapacity,
-      enableListTypeAttributes: false,
+      enableListTypeAttributes: features.enableDRAListTypeAttributes,
     });
     this.draManager = new DraManager(handle.listers());
   }
@@ -302,6 +302,7 @@ export class DynamicResources
             partitionableDevices: features.enableDRAPartitionableDevices,
             consumableCapacity: features.enableConsumableCapacity,
             deviceBindingAndStatus: this.bindingConditions,
+            listTypeAttributes: features.enableDRAListTypeAttributes,
           },
           allocatedState: { allocatedDevices: this.draManager.listAllAllocatedDevices() },
           classLister: this.classLister(),
