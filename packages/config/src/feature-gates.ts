@@ -325,6 +325,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableConsumableCapacity: "DRAConsumableCapacity",
   enableDRADeviceBindingConditions: "DRADeviceBindingConditions",
   enableDRAResourceClaimDeviceStatus: "DRAResourceClaimDeviceStatus",
+  enableDRAPreemption: "DRAPreemption",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",
   enableCSIMigrationPortworx: "CSIMigrationPortworx",

@@ -23,6 +23,11 @@ export interface Features {
   enableDRADeviceBindingConditions: boolean;
   /** Gate DRAResourceClaimDeviceStatus (binding conditions need it too). */
   enableDRAResourceClaimDeviceStatus: boolean;
+  /**
+   * Gate DRAPreemption (KEP-5690, alpha, off by default): the preemption dry run sees the devices
+   * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
+   */
+  enableDRAPreemption: boolean;
   /** Gate DynamicResourceAllocation. */
   enableDynamicResourceAllocation: boolean;
   /** Gate VolumeAttributesClass. */
@@ -89,6 +94,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableConsumableCapacity: true,
   enableDRADeviceBindingConditions: true,
   enableDRAResourceClaimDeviceStatus: true,
+  enableDRAPreemption: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,
   enableCSIMigrationPortworx: true,
