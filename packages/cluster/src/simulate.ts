@@ -40,7 +40,7 @@ import {
 } from "./device-usage";
 import { InMemoryCluster } from "./in-memory-cluster";
 import { isClusterObject, type SourcedObject } from "./load";
-import { ResourceClaimController } from "./resourceclaim-controller";
+import { podCreated, ResourceClaimController } from "./resourceclaim-controller";
 import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
@@ -225,8 +225,6 @@ export async function openSimulation(
   });
   const profiles = new Set(opts.config.profiles.map((p) => p.schedulerName));
 
-  const claimController = new ResourceClaimController(cluster, opts.logger);
-
   // Everything but pods first, so pods see their namespaces, classes and nodes.
   const pods: Pod[] = [];
   for (const o of objects) {
@@ -237,7 +235,7 @@ export async function openSimulation(
     else cluster.apply(o.kind, o.obj);
   }
   const pending = pods.filter((p) => !p.spec?.nodeName);
-  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", claimController.podCreated(p));
+  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", podCreated(cluster, opts.logger, p));
 
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
@@ -271,6 +269,8 @@ export async function openSimulation(
       },
     }),
   });
+  // After the scheduler: it sees a pod's deletion before the claims the controller releases.
+  const claimController = new ResourceClaimController(cluster, opts.logger);
   const horizon = opts.idleHorizonMs ?? 60 * 60 * 1000;
   const session: SimulationSession = {
     cluster,

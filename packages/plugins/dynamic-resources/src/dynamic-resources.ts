@@ -126,18 +126,20 @@ export class DynamicResourcesState implements StateData {
   }
 
   /**
-   * A copy for a preemption dry run or a pass with nominated pods (upstream Clone): the claims,
-   * the allocator and the slices are shared (read-only in the cycle); what Filter and the dry run
-   * write is copied.
+   * A copy for a preemption dry run or a pass with nominated pods: what the dry run changes
+   * (the allocated state, the released claims, the removed pods) is copied; the rest is shared,
+   * so that the binding cycle sees what Reserve stored and Reserve finds what Filter found even
+   * when Filter ran on a copy (a pod nominated to the node filters it on one). Upstream's Clone
+   * (04f5fdea) copies nodeAllocations too, which loses Filter's result for a nominated pod.
    */
   clone(): StateData {
     const c = new DynamicResourcesState();
     c.claims = this.claims;
     c.allocator = this.allocator;
     c.resourceSlices = this.resourceSlices;
-    c.informationsForClaim = this.informationsForClaim.map((i) => ({ ...i }));
-    c.unavailableClaims = new Set(this.unavailableClaims);
-    c.nodeAllocations = new Map(this.nodeAllocations);
+    c.informationsForClaim = this.informationsForClaim;
+    c.unavailableClaims = this.unavailableClaims;
+    c.nodeAllocations = this.nodeAllocations;
     c.allocatedState = this.allocatedState && cloneAllocatedState(this.allocatedState);
     c.simulatedReleasedClaims = new Set(this.simulatedReleasedClaims);
     for (const [uid, pods] of this.simulatedRemovedPodsForClaim) {
