@@ -67,24 +67,7 @@ export function addClaimToAllocatedState(
   claim: ResourceClaim,
   enableConsumableCapacity: boolean,
 ): void {
-  foreachAllocatedDevice(
-    claim,
-    enableConsumableCapacity,
-    (id) => state.allocatedDevices.add(id),
-    (id) => state.allocatedSharedDeviceIDs.add(id),
-    (id, capacity) => {
-      let total = state.aggregatedCapacity.get(id);
-      if (!total) {
-        total = new Map();
-        state.aggregatedCapacity.set(id, total);
-      }
-      for (const [name, value] of Object.entries(capacity)) {
-        const q = Quantity.parse(value);
-        const current = total.get(name);
-        total.set(name, current === undefined ? q : current.add(q));
-      }
-    },
-  );
+  changeAllocatedState(state, claim, enableConsumableCapacity, 1);
 }
 
 /**
@@ -97,19 +80,34 @@ export function removeClaimFromAllocatedState(
   claim: ResourceClaim,
   enableConsumableCapacity: boolean,
 ): void {
+  changeAllocatedState(state, claim, enableConsumableCapacity, -1);
+}
+
+function changeAllocatedState(
+  state: MutableAllocatedState,
+  claim: ResourceClaim,
+  enableConsumableCapacity: boolean,
+  sign: 1 | -1,
+): void {
   foreachAllocatedDevice(
     claim,
     enableConsumableCapacity,
-    (id) => state.allocatedDevices.delete(id),
-    (id) => state.allocatedSharedDeviceIDs.delete(id),
+    (id) => (sign > 0 ? state.allocatedDevices.add(id) : state.allocatedDevices.delete(id)),
+    (id) => (sign > 0 ? state.allocatedSharedDeviceIDs.add(id) : state.allocatedSharedDeviceIDs.delete(id)),
     (id, capacity) => {
-      const total = state.aggregatedCapacity.get(id);
-      if (!total) return;
-      for (const [name, value] of Object.entries(capacity)) {
-        const current = total.get(name);
-        if (current !== undefined) total.set(name, current.sub(Quantity.parse(value)));
+      let total = state.aggregatedCapacity.get(id);
+      if (!total) {
+        if (sign < 0) return;
+        total = new Map();
+        state.aggregatedCapacity.set(id, total);
       }
-      if ([...total.values()].every((q) => q.sign() === 0)) state.aggregatedCapacity.delete(id);
+      for (const [name, value] of Object.entries(capacity)) {
+        const q = Quantity.parse(value);
+        const current = total.get(name);
+        if (sign > 0) total.set(name, current === undefined ? q : current.add(q));
+        else if (current !== undefined) total.set(name, current.sub(q));
+      }
+      if (sign < 0 && [...total.values()].every((v) => v.sign() === 0)) state.aggregatedCapacity.delete(id);
     },
   );
 }
