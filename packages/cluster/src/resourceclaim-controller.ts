@@ -165,7 +165,8 @@ function handleClaim(
  * What the controller's syncClaim (and the garbage collector) do when a pod is deleted: the pod
  * leaves the reservedFor of every claim; a claim the scheduler allocated (it holds the
  * delete-protection finalizer) that no pod uses any more is deallocated; the claims generated
- * for the pod are deleted. Their devices are free again.
+ * for the pod are deleted, after that update when they were reserved for it. Their devices are
+ * free again.
  */
 export function podDeleted(cluster: InMemoryCluster, pod: Pod): void {
   const uid = pod.metadata?.uid;
@@ -173,12 +174,12 @@ export function podDeleted(cluster: InMemoryCluster, pod: Pod): void {
   const ns = pod.metadata?.namespace ?? "default";
   for (const c of cluster.resourceClaims.list()) {
     if (c.metadata?.namespace !== ns) continue;
-    if (ownedBy(c, uid)) {
-      cluster.delete("ResourceClaim", c);
+    const owned = ownedBy(c, uid);
+    const reservedFor = c.status?.reservedFor ?? [];
+    if (!reservedFor.some((r) => r.resource === "pods" && !r.apiGroup && r.uid === uid)) {
+      if (owned) cluster.delete("ResourceClaim", c);
       continue;
     }
-    const reservedFor = c.status?.reservedFor ?? [];
-    if (!reservedFor.some((r) => r.resource === "pods" && !r.apiGroup && r.uid === uid)) continue;
     const valid = reservedFor.filter((r) => !(r.resource === "pods" && !r.apiGroup && r.uid === uid));
     const { reservedFor: _, allocation, ...status } = c.status ?? {};
     const finalizers = c.metadata?.finalizers ?? [];
@@ -195,12 +196,29 @@ export function podDeleted(cluster: InMemoryCluster, pod: Pod): void {
       },
     };
     cluster.apply("ResourceClaim", next);
+    // The garbage collector deletes the pod's generated claim after the controller released it:
+    // the scheduler sees the deallocation (a ResourceClaim update its queueing hint reacts to).
+    if (owned) cluster.delete("ResourceClaim", next);
   }
 }
 
 /**
+ * What the controller does before a pod enters the cluster: the pod with its generated claims'
+ * statuses (the claims are created); a failure is logged (upstream: the controller's
+ * runtime.HandleError line for the failed sync).
+ */
+export function podCreated(cluster: InMemoryCluster, logger: Logger, pod: Pod): Pod {
+  const synced = syncPodResourceClaims(cluster, pod);
+  if (synced.error) logger.warn(synced.error);
+  return synced.pod;
+}
+
+/**
  * The controller as the simulation runs it: `podCreated` before a pod enters the cluster, and
- * `podDeleted` on the cluster's pod delete events (it subscribes as an informer would).
+ * `podDeleted` on the cluster's pod delete events (it subscribes as an informer would). The
+ * simulation constructs it after the scheduler, so that the scheduler sees a pod's deletion before
+ * the claims the controller releases for it, as with upstream's asynchronous controller (a
+ * preemptor waiting for its last victim is let go by the deletion, then requeued by the claim).
  */
 export class ResourceClaimController implements ClusterEventHandlers {
   constructor(
@@ -212,10 +230,7 @@ export class ResourceClaimController implements ClusterEventHandlers {
 
   /** The pod with its generated claims' statuses (the claims are created); a failure is logged. */
   podCreated(pod: Pod): Pod {
-    const synced = syncPodResourceClaims(this.cluster, pod);
-    // upstream: the controller's runtime.HandleError line for the failed sync.
-    if (synced.error) this.logger.warn(synced.error);
-    return synced.pod;
+    return podCreated(this.cluster, this.logger, pod);
   }
 
   onPodDelete(pod: Pod): void {

@@ -41,7 +41,7 @@ import {
 import { InMemoryCluster } from "./in-memory-cluster";
 import { isClusterObject, type SourcedObject } from "./load";
 import { RepeatCappedLogger } from "./repeat-capped-logger";
-import { ResourceClaimController } from "./resourceclaim-controller";
+import { podCreated, ResourceClaimController } from "./resourceclaim-controller";
 import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
 export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
@@ -228,7 +228,6 @@ export async function openSimulation(
 
   // Errors repeat with every retry of a pod: each line is written once, then how often it repeated.
   const logger = new RepeatCappedLogger(opts.logger);
-  const claimController = new ResourceClaimController(cluster, logger);
 
   // Everything but pods first, so pods see their namespaces, classes and nodes.
   const pods: Pod[] = [];
@@ -240,7 +239,7 @@ export async function openSimulation(
     else cluster.apply(o.kind, o.obj);
   }
   const pending = pods.filter((p) => !p.spec?.nodeName);
-  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", claimController.podCreated(p));
+  for (const p of pods) if (p.spec?.nodeName) cluster.apply("Pod", podCreated(cluster, logger, p));
 
   const lastFailure = new Map<string, { reason: string; message: string }>();
   const attempts = new Map<string, number>();
@@ -274,6 +273,8 @@ export async function openSimulation(
       },
     }),
   });
+  // After the scheduler: it sees a pod's deletion before the claims the controller releases.
+  const claimController = new ResourceClaimController(cluster, logger);
   const horizon = opts.idleHorizonMs ?? 60 * 60 * 1000;
   const session: SimulationSession = {
     cluster,

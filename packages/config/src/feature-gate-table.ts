@@ -10,6 +10,11 @@
 //  - the scheduler's gate list (`SetupCurrentKubernetesSpecificFeatureGates`, 1.37 development)
 //    for what the yaml snapshot predates: DRAWorkloadResourceClaims 1.37 Beta, DRADerivedAttributes,
 //    InterPodAffinityHostnameFastPath and SchedulerPreQueueingHints (1.37 Alpha).
+//  - DRAPreemption (KEP-5690): read in kubernetes/kubernetes@04f5fdea (DynamicResources' AddPod/
+//    RemovePod behind feature.Features.EnableDRAPreemption). The KEP's first revision aimed at
+//    1.37; its later revisions say the 1.37 implementation was deferred to 1.38, and no stored
+//    1.37 gate list has it. kubesched accepts it from 1.37 as Alpha, off by default, so that the
+//    behaviour can be tried (a deviation: kube-scheduler 1.37 may not know the gate).
 //  - k8s.io/client-go features/known_features.go at tag v0.37.0-beta.0 (client-go's gates are
 //    registered into kube's gate and set through the same flag; not in the yaml).
 //  - the same yaml at kubernetes/kubernetes@002acc1a391120e71e0b789198f15b8d9e8b206a (1.34
@@ -113,6 +118,7 @@ export const gateRows: readonly GateRow[] = [
   ["DRAOptionalNodeOperations", "1.37 false Alpha"],
   ["DRAPartitionableDevices", "1.33 false Alpha", "1.36 true Beta"],
   ["DRAPartitionableDevicesType", "1.37 false Alpha"],
+  ["DRAPreemption", "1.37 false Alpha"],
   ["DRAPrioritizedList", "1.33 false Alpha", "1.34 true Beta", "1.36 true GA", "1.37 true GA locked"],
   ["DRAResourceClaimDeviceStatus", "1.33 true Beta", "1.37 true GA locked"],
   ["DRAResourceClaimGranularStatusAuthorization", "1.36 true Beta"],

@@ -326,6 +326,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRADeviceBindingConditions: "DRADeviceBindingConditions",
   enableDRAResourceClaimDeviceStatus: "DRAResourceClaimDeviceStatus",
   enableDRAListTypeAttributes: "DRAListTypeAttributes",
+  enableDRAPreemption: "DRAPreemption",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",
   enableCSIMigrationPortworx: "CSIMigrationPortworx",

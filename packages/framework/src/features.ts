@@ -28,6 +28,11 @@ export interface Features {
    * by `matchAttribute` / `distinctAttribute` constraints.
    */
   enableDRAListTypeAttributes: boolean;
+  /**
+   * Gate DRAPreemption (KEP-5690, alpha, off by default): the preemption dry run sees the devices
+   * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
+   */
+  enableDRAPreemption: boolean;
   /** Gate DynamicResourceAllocation. */
   enableDynamicResourceAllocation: boolean;
   /** Gate VolumeAttributesClass. */
@@ -95,6 +100,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRADeviceBindingConditions: true,
   enableDRAResourceClaimDeviceStatus: true,
   enableDRAListTypeAttributes: false,
+  enableDRAPreemption: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,
   enableCSIMigrationPortworx: true,

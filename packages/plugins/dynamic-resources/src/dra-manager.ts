@@ -3,6 +3,7 @@
 // pkg/scheduler/util/assumecache (objects newer than the informer's win until it catches up).
 import type { ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
+import { addClaimToAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
 
 /** `driver/pool/device`, as upstream's structured.DeviceID prints. */
 export function deviceID(driver: string, pool: string, device: string): string {
@@ -118,5 +119,17 @@ export class DraManager {
     for (const c of this.list()) add(c);
     for (const c of this.inFlight.values()) add(c);
     return ids;
+  }
+
+  /**
+   * upstream GatherAllocatedState (used with DRAConsumableCapacity): like
+   * listAllAllocatedDevices, with the shares of devices that allow multiple allocations and the
+   * capacity they consume kept apart from devices allocated exclusively.
+   */
+  gatherAllocatedState(): MutableAllocatedState {
+    const state = newAllocatedState();
+    for (const c of this.list()) addClaimToAllocatedState(state, c, true);
+    for (const c of this.inFlight.values()) addClaimToAllocatedState(state, c, true);
+    return state;
   }
 }

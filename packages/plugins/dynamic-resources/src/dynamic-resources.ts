@@ -8,6 +8,7 @@ import {
   type Pod,
   type ResourceClaim,
   ResourceClaimFinalizer,
+  type ResourceSlice,
 } from "@kubesched/api";
 import { Cache as CelCache } from "@kubesched/dynamic-resource-allocation/cel";
 import {
@@ -30,6 +31,7 @@ import {
   type NodeInfo,
   type NodeScore,
   type NodeToStatus,
+  type PodInfo,
   type PostFilterOutput,
   type PostFilterPlugin,
   type PreBindPlugin,
@@ -47,8 +49,10 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import { cloneAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
 import type { DynamicResourcesArgs } from "./args";
 import { DraManager } from "./dra-manager";
+import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
 import { eventsToRegister } from "./events";
 import {
   ErrReasonCannotAllocateAllClaims,
@@ -69,8 +73,11 @@ const FirstAvailableDeviceRequestMaxSize = 8;
 /** upstream retry.DefaultRetry: how often PreBind retries a write that hit a conflict. */
 const conflictRetries = 5;
 
-/** The cycle's state (upstream stateData): the pod's claims and what Filter found per node. */
-class DynamicResourcesState implements StateData {
+/**
+ * The cycle's state (upstream stateData): the pod's claims and what Filter found per node.
+ * Exported for the package's tests (not from the index).
+ */
+export class DynamicResourcesState implements StateData {
   /** The pod's claims (1:1 with the claims it needs), replaced by PreBind's writes. */
   claims: ResourceClaim[] = [];
   /** Per claim: the allocated claim's node selector, and the allocation Reserve chose. */
@@ -84,6 +91,18 @@ class DynamicResourcesState implements StateData {
   unavailableClaims = new Set<number>();
   /** Filter's allocation results per node, in the order of the claims to allocate. */
   nodeAllocations = new Map<string, AllocationResult[]>();
+  /** The slices PreFilter read, for allocators built again during the preemption dry run. */
+  resourceSlices: readonly ResourceSlice[] = [];
+  /**
+   * What allocated claims use, gathered in PreFilter (upstream allocatedState). The preemption
+   * dry run takes the claims of removed victims out of it (RemovePod) and puts them back
+   * (AddPod); Filter then allocates against it instead of the cycle's allocator.
+   */
+  allocatedState: MutableAllocatedState | null = null;
+  /** UIDs of claims every user of which the dry run removed: their devices count as free. */
+  simulatedReleasedClaims = new Set<string>();
+  /** Per claim UID, the UIDs of the pods using it that the dry run removed. */
+  simulatedRemovedPodsForClaim = new Map<string, Set<string>>();
 
   /** Indices of the claims the scheduler allocates (no allocation yet). */
   toAllocate(): number[] {
@@ -92,13 +111,46 @@ class DynamicResourcesState implements StateData {
     return out;
   }
 
-  /** Shared, as upstream's pointer: the binding cycle sees what Reserve stored. */
+  /**
+   * Indices of the claims Filter allocates: those without allocation and, in the preemption dry
+   * run, those whose allocation the removed victims released.
+   */
+  toAllocateInFilter(): number[] {
+    if (this.simulatedReleasedClaims.size === 0) return this.toAllocate();
+    const out: number[] = [];
+    for (let i = 0; i < this.claims.length; i++) {
+      const c = this.claims[i];
+      if (!c?.status?.allocation || this.simulatedReleasedClaims.has(c.metadata?.uid ?? "")) out.push(i);
+    }
+    return out;
+  }
+
+  /**
+   * A copy for a preemption dry run or a pass with nominated pods: what the dry run changes
+   * (the allocated state, the released claims, the removed pods) is copied; the rest is shared,
+   * so that the binding cycle sees what Reserve stored and Reserve finds what Filter found even
+   * when Filter ran on a copy (a pod nominated to the node filters it on one). Upstream's Clone
+   * (04f5fdea) copies nodeAllocations too, which loses Filter's result for a nominated pod.
+   */
   clone(): StateData {
-    return this;
+    const c = new DynamicResourcesState();
+    c.claims = this.claims;
+    c.allocator = this.allocator;
+    c.resourceSlices = this.resourceSlices;
+    c.informationsForClaim = this.informationsForClaim;
+    c.unavailableClaims = this.unavailableClaims;
+    c.nodeAllocations = this.nodeAllocations;
+    c.allocatedState = this.allocatedState && cloneAllocatedState(this.allocatedState);
+    c.simulatedReleasedClaims = new Set(this.simulatedReleasedClaims);
+    for (const [uid, pods] of this.simulatedRemovedPodsForClaim) {
+      c.simulatedRemovedPodsForClaim.set(uid, new Set(pods));
+    }
+    return c;
   }
 }
 
-const stateKeyName = stateKey<DynamicResourcesState>(name);
+/** Where the cycle's state is stored (exported for the package's tests). */
+export const stateKeyName = stateKey<DynamicResourcesState>(name);
 
 /**
  * An abort signal for the allocator's synchronous search that turns aborted once `ms` of wall
@@ -134,6 +186,7 @@ export class DynamicResources
   implements
     PreEnqueuePlugin,
     PreFilterPlugin,
+    PreFilterExtensions,
     FilterPlugin,
     PostFilterPlugin,
     PreScorePlugin,
@@ -152,6 +205,19 @@ export class DynamicResources
    * devices with binding conditions are allocated and PreBind waits for their conditions.
    */
   private readonly bindingConditions: boolean;
+  /**
+   * DRAPreemption (alpha, off by default): the preemption dry run frees the devices of claims
+   * only victims use (AddPod/RemovePod).
+   */
+  private readonly preemption: boolean;
+  /**
+   * The code of the plugin's "not schedulable" statuses (upstream statusUnschedulable):
+   * UnschedulableAndUnresolvable as in 1.37; with DRAPreemption, Unschedulable as at
+   * kubernetes/kubernetes@04f5fdea, so that preemption tries the nodes Filter rejected.
+   */
+  private readonly unschedulable: Code;
+  /** DRAConsumableCapacity: shares of multi-allocation devices are tracked apart. */
+  private readonly consumableCapacity: boolean;
   /** The claims between cycles: assume cache and in-flight allocations (upstream SharedDRAManager). */
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
@@ -168,6 +234,9 @@ export class DynamicResources
     const features = handle.features();
     this.bindingConditions =
       features.enableDRADeviceBindingConditions && features.enableDRAResourceClaimDeviceStatus;
+    this.preemption = features.enableDRAPreemption;
+    this.unschedulable = this.preemption ? Code.Unschedulable : Code.UnschedulableAndUnresolvable;
+    this.consumableCapacity = features.enableConsumableCapacity;
     this.celCache = new CelCache(10, {
       enableConsumableCapacity: features.enableConsumableCapacity,
       enableListTypeAttributes: features.enableDRAListTypeAttributes,
@@ -218,13 +287,13 @@ export class DynamicResources
     }
   }
 
-  /** Gates a pod whose claims are missing or being deleted (UnschedulableAndUnresolvable). */
+  /** Gates a pod whose claims are missing or being deleted. */
   preEnqueue(pod: Pod): Status | null {
     if (!this.enabled) return null;
     try {
       this.foreachPodResourceClaim(pod);
     } catch (e) {
-      return new Status(Code.UnschedulableAndUnresolvable, message(e));
+      return new Status(this.unschedulable, message(e));
     }
     return null;
   }
@@ -237,7 +306,7 @@ export class DynamicResources
     try {
       this.foreachPodResourceClaim(pod, (_n, c) => claims.push(c));
     } catch (e) {
-      return new Status(Code.UnschedulableAndUnresolvable, message(e));
+      return new Status(this.unschedulable, message(e));
     }
     if (claims.length === 0) return new Status(Code.Skip);
 
@@ -248,7 +317,7 @@ export class DynamicResources
       const allocation = claim.status?.allocation;
       if (allocation && !canBeReserved(claim) && !isReservedForPod(pod, claim)) {
         // Resource is in use. The pod has to wait.
-        return new Status(Code.UnschedulableAndUnresolvable, ErrReasonResourceClaimInUse);
+        return new Status(this.unschedulable, ErrReasonResourceClaimInUse);
       }
       if (allocation) {
         if (allocation.nodeSelector) {
@@ -261,7 +330,7 @@ export class DynamicResources
       // Allocation in flight? Better wait for that to finish.
       if (this.draManager.claimHasPendingAllocation(claim.metadata?.uid ?? "")) {
         return new Status(
-          Code.UnschedulableAndUnresolvable,
+          this.unschedulable,
           `resource claim ${kObj(claim)} is in the process of being allocated`,
         );
       }
@@ -273,7 +342,7 @@ export class DynamicResources
         } else if ((request.firstAvailable?.length ?? 0) > 0) {
           if (!prioritizedList) {
             return new Status(
-              Code.UnschedulableAndUnresolvable,
+              this.unschedulable,
               `resource claim ${kObj(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`,
             );
           }
@@ -282,7 +351,7 @@ export class DynamicResources
           }
         } else {
           status = new Status(
-            Code.UnschedulableAndUnresolvable,
+            this.unschedulable,
             `resource claim ${kObj(claim)}, request ${request.name}: unknown request type`,
           );
         }
@@ -290,31 +359,47 @@ export class DynamicResources
       }
     }
 
-    if (numClaimsToAllocate > 0) {
+    // With DRAPreemption, an allocator is needed even when every claim is allocated: the dry run
+    // may release a claim the pod shares with victims, which Filter then allocates again.
+    if (numClaimsToAllocate > 0 || this.preemption) {
       // The devices of claims in the assume cache or in flight count as allocated.
-      const features = this.handle.features();
+      let allocatedState: MutableAllocatedState;
+      if (this.consumableCapacity) {
+        allocatedState = this.draManager.gatherAllocatedState();
+      } else {
+        allocatedState = newAllocatedState();
+        allocatedState.allocatedDevices = this.draManager.listAllAllocatedDevices();
+      }
+      const slices = this.handle.listers().resourceSlices.list();
       try {
-        s.allocator = newAllocator({
-          features: {
-            adminAccess: features.enableDRAAdminAccess,
-            prioritizedList: features.enableDRAPrioritizedList,
-            deviceTaints: features.enableDRADeviceTaints,
-            partitionableDevices: features.enableDRAPartitionableDevices,
-            consumableCapacity: features.enableConsumableCapacity,
-            deviceBindingAndStatus: this.bindingConditions,
-            listTypeAttributes: features.enableDRAListTypeAttributes,
-          },
-          allocatedState: { allocatedDevices: this.draManager.listAllAllocatedDevices() },
-          classLister: this.classLister(),
-          slices: this.handle.listers().resourceSlices.list(),
-          celCache: this.celCache,
-        });
+        s.allocator = this.newAllocator(allocatedState, slices);
       } catch (e) {
         return asStatus(e);
       }
+      s.allocatedState = allocatedState;
+      s.resourceSlices = slices;
     }
     s.claims = claims;
     return null;
+  }
+
+  private newAllocator(allocatedState: MutableAllocatedState, slices: readonly ResourceSlice[]): Allocator {
+    const features = this.handle.features();
+    return newAllocator({
+      features: {
+        adminAccess: features.enableDRAAdminAccess,
+        prioritizedList: features.enableDRAPrioritizedList,
+        deviceTaints: features.enableDRADeviceTaints,
+        partitionableDevices: features.enableDRAPartitionableDevices,
+        consumableCapacity: features.enableConsumableCapacity,
+        deviceBindingAndStatus: this.bindingConditions,
+        listTypeAttributes: features.enableDRAListTypeAttributes,
+      },
+      allocatedState,
+      classLister: this.classLister(),
+      slices,
+      celCache: this.celCache,
+    });
   }
 
   private classLister() {
@@ -334,15 +419,38 @@ export class DynamicResources
     if (!this.handle.listers().deviceClasses.get(deviceClassName)) {
       // Unschedulable until a DeviceClass event.
       return new Status(
-        Code.UnschedulableAndUnresolvable,
+        this.unschedulable,
         `request ${requestName}: device class ${deviceClassName} does not exist`,
       );
     }
     return null;
   }
 
+  /** AddPod/RemovePod for the preemption dry run, with DRAPreemption (upstream returns them always; off, they do nothing). */
   preFilterExtensions(): PreFilterExtensions | null {
-    return null;
+    return this.enabled && this.preemption ? this : null;
+  }
+
+  /** The dry run puts a victim back: the claims it released are allocated again. */
+  addPod(state: CycleState, _podToSchedule: Pod, podInfoToAdd: PodInfo, _nodeInfo: NodeInfo): Status | null {
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error("not found"));
+    return simulateAddPod(s, podInfoToAdd.pod, this.draManager, this.consumableCapacity);
+  }
+
+  /**
+   * The dry run removes a victim: a claim all of whose `reservedFor` pods are removed is released
+   * and its devices count as free (a claim reserved for anything but pods never is).
+   */
+  removePod(
+    state: CycleState,
+    _podToSchedule: Pod,
+    podInfoToRemove: PodInfo,
+    _nodeInfo: NodeInfo,
+  ): Status | null {
+    const s = state.read(stateKeyName);
+    if (!s) return asStatus(new Error("not found"));
+    return simulateRemovePod(s, podInfoToRemove.pod, this.draManager, this.consumableCapacity);
   }
 
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
@@ -376,30 +484,35 @@ export class DynamicResources
 
     let allocations: AllocationResult[] = [];
     if (s.allocator) {
-      const claimsToAllocate = s.toAllocate().map((i) => s.claims[i] as ResourceClaim);
+      const claimsToAllocate = s.toAllocateInFilter().map((i) => s.claims[i] as ResourceClaim);
       const timeout = this.args.filterTimeoutMs > 0 ? deadline(this.args.filterTimeoutMs) : undefined;
       let a: AllocationResult[] | null;
       try {
-        a = s.allocator.allocate(node, claimsToAllocate, timeout?.signal);
+        // In the preemption dry run, with claims released: an allocator over what is left.
+        const allocator =
+          s.simulatedReleasedClaims.size > 0 && s.allocatedState
+            ? this.newAllocator(s.allocatedState, s.resourceSlices)
+            : s.allocator;
+        a = allocator.allocate(node, claimsToAllocate, timeout?.signal);
       } catch (e) {
         if (timeout && e instanceof Error && e.cause === timeout.reason) {
           return new Status(Code.UnschedulableAndUnresolvable, ErrReasonTimedOut);
         }
         // Not fatal: allocation on other nodes may proceed.
-        if (isFailedAllocationOnNode(e)) return new Status(Code.UnschedulableAndUnresolvable, e.message);
+        if (isFailedAllocationOnNode(e)) return new Status(this.unschedulable, e.message);
         // Something is wrong with the claim or class: abort scheduling this pod.
         return asStatus(e);
       }
       // All-or-nothing in practice.
       if (!a || a.length !== claimsToAllocate.length) {
-        return new Status(Code.UnschedulableAndUnresolvable, ErrReasonCannotAllocateAllClaims);
+        return new Status(this.unschedulable, ErrReasonCannotAllocateAllClaims);
       }
       allocations = a;
     }
 
     if (unavailableClaims.length > 0) {
       for (const i of unavailableClaims) s.unavailableClaims.add(i);
-      return new Status(Code.UnschedulableAndUnresolvable, ErrReasonClaimNotAvailable);
+      return new Status(this.unschedulable, ErrReasonClaimNotAvailable);
     }
     if (s.allocator) s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
     return null;
