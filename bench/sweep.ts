@@ -171,7 +171,10 @@ export function formatSweepBench(r: SweepBench): string {
     "| ---: | --- | ---: | ---: | ---: | --- |",
   ];
   for (const x of r.runs) {
-    const run = x.parallelism === 1 ? "serial (--parallelism 1)" : `${x.parallelism} worker processes`;
+    const run =
+      x.parallelism === 1
+        ? "serial (--parallelism 1)"
+        : `--parallelism ${x.parallelism} (this process + ${x.parallelism - 1} worker${x.parallelism > 2 ? "s" : ""})`;
     const cpu = x.cpuSeconds === null ? "-" : x.cpuSeconds.toFixed(1);
     lines.push(
       `| ${x.round + 1} | ${run} | ${x.wallSeconds.toFixed(1)} | ${cpu} | ${x.peakRssMB.toFixed(0)} | ${x.load} |`,
