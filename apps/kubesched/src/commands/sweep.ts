@@ -180,11 +180,11 @@ function checkInputs(ctx: SweepContext, m: SweepMatrixFile, parsedInputs: Parsed
 
 /**
  * The worker file next to this module: dist/sweep-worker.js once built; in a checkout
- * sweep-worker.workspace.cjs, which loads sweep-worker.ts through tsx.
+ * sweep-worker.workspace.mjs, which loads sweep-worker.ts through tsx.
  */
 function workerFile(): string {
   const here = import.meta.url;
-  return new URL(here.endsWith(".ts") ? "./sweep-worker.workspace.cjs" : "./sweep-worker.js", here).href;
+  return new URL(here.endsWith(".ts") ? "./sweep-worker.workspace.mjs" : "./sweep-worker.js", here).href;
 }
 
 /**
