@@ -24,7 +24,7 @@
 // --scale like the workloads): `kubesched simulate --explain` and `kubesched why` on the
 // SchedulingBasic/5000Nodes_10000Pods cluster as child processes, wall time and peak RSS; and the
 // sweep row (`cli/sweep`, sweep.ts): a 16-cell `kubesched sweep` on 600 nodes / 1200 pods (× --scale),
-// serially and in 2 worker processes, alternately 3 times (once with --scale), the reports compared.
+// serially and with --parallelism 2 (the CLI's process + 1 worker), alternately 3 times (once with --scale), the reports compared.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -214,7 +214,9 @@ async function main(): Promise<void> {
   }
   if (sweep) {
     console.log();
-    console.log("Sweep row (`cli/sweep`): serial vs 2 worker processes, alternately");
+    console.log(
+      "Sweep row (`cli/sweep`): serial vs --parallelism 2 (the CLI's process + 1 worker), alternately",
+    );
     console.log();
     console.log(formatSweepBench(sweep));
   }

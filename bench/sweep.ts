@@ -1,12 +1,12 @@
 // `pnpm bench:sweep` and `pnpm bench`'s `cli/sweep` row: a 16-cell `kubesched sweep` (the newcomer
 // cluster of lib/newcomer-cluster.ts × 2 configurations × 2 emulated versions × 2 node pools × 2
 // workload scales) through the real CLI as a child process, serially (`--parallelism 1`, every
-// cell in the CLI's process) and in worker processes (`--parallelism N`, default 2), each timed as
-// a whole command (start, checks, cells, report) with its CPU time. The two alternate (`--repeat
-// R` rounds, serial first in even rounds, parallel first in odd ones: a machine whose load drifts
-// slows both alike); the speedup is the median of the rounds'. Checked: every run prints the same
-// report byte for byte, with 16 cells. The load average is printed with the numbers: on a shared
-// machine other processes take cores too.
+// cell in the CLI's process) and in parallel (`--parallelism N`, default 2: the CLI's process and
+// N - 1 worker processes), each timed as a whole command (start, checks, cells, report) with its
+// CPU time. The two alternate (`--repeat R` rounds, serial first in even rounds, parallel first in
+// odd ones: a machine whose load drifts slows both alike); the speedup is the median of the
+// rounds'. Checked: every run prints the same report byte for byte, with 16 cells. The load
+// average is printed with the numbers: on a shared machine other processes take cores too.
 //   pnpm bench:sweep [--nodes N] [--pods N] [--parallelism N] [--repeat R] [--keep DIR] [--json FILE]
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -171,7 +171,10 @@ export function formatSweepBench(r: SweepBench): string {
     "| ---: | --- | ---: | ---: | ---: | --- |",
   ];
   for (const x of r.runs) {
-    const run = x.parallelism === 1 ? "serial (--parallelism 1)" : `${x.parallelism} worker processes`;
+    const run =
+      x.parallelism === 1
+        ? "serial (--parallelism 1)"
+        : `--parallelism ${x.parallelism} (this process + ${x.parallelism - 1} worker${x.parallelism > 2 ? "s" : ""})`;
     const cpu = x.cpuSeconds === null ? "-" : x.cpuSeconds.toFixed(1);
     lines.push(
       `| ${x.round + 1} | ${run} | ${x.wallSeconds.toFixed(1)} | ${cpu} | ${x.peakRssMB.toFixed(0)} | ${x.load} |`,

@@ -52,10 +52,14 @@ function contextFor(
   return context.ctx;
 }
 
-/** The task function of a worker; `importModule` imports plugin packages (default `import()`). */
+/**
+ * The task function of a worker; `importModule` imports plugin packages (default `import()`).
+ * The CLI hands a worker its next cell while the current one runs: cells run one after the other
+ * all the same, in the order they came.
+ */
 export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => Promise<SweepTaskResult> {
   const parsedInputs = new ParsedInputCache();
-  return async (task) => {
+  const runTask = async (task: SweepTask): Promise<SweepTaskResult> => {
     try {
       const ctx = await contextFor(task.plugins, importModule);
       return { result: await runCell(ctx, task.matrix, task.cell, task.maxInputBytes, parsedInputs) };
@@ -63,6 +67,12 @@ export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => P
       if (e instanceof SweepCellError) return { errors: [...e.errors] };
       return { errors: [e instanceof Error ? e.message : String(e)] };
     }
+  };
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const next = last.then(() => runTask(task));
+    last = next;
+    return next;
   };
 }
 

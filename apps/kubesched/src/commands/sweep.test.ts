@@ -2,9 +2,10 @@
 // configurations, a node pool, a workload scale; capacity per cell), each cell checked against
 // what `kubesched simulate` and `kubesched capacity` print for the same inputs; serial and
 // worker-process runs byte for byte; the report against its schema; the matrix file's errors.
+import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -18,6 +19,7 @@ import type { SweepReport } from "./sweep-report";
 vi.setConfig({ testTimeout: 120_000 });
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "bin.ts");
 const dir = mkdtempSync(join(tmpdir(), "kubesched-sweep-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -224,41 +226,94 @@ capacity: {pods: [web-pod.yaml], max: 40}
     ]);
   });
 
-  it("runs the cells in worker processes, each with V8's single-threaded garbage collector", async () => {
-    // A plugin package that notes, when a process loads it, where: the CLI (this process) loads it
-    // once, each worker once more.
-    const probe = join(dir, "probe");
-    const notes = join(dir, "probe-notes.jsonl");
-    writePackage(join(probe, "node_modules"), {
-      name: "where-probe",
-      framework: ">=0.0.0",
-      index: `import { appendFileSync } from "node:fs";
+  /** A plugin package that notes, when a process loads it, where (its pid, its Node options). */
+  const probe = join(dir, "probe");
+  const notes = join(dir, "probe-notes.jsonl");
+  type Note = { pid: number; isMainThread: boolean; execArgv: string[] };
+  const probePlugin = join(probe, "node_modules/where-probe");
+  writePackage(join(probe, "node_modules"), {
+    name: "where-probe",
+    framework: ">=0.0.0",
+    index: `import { appendFileSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
 appendFileSync(${JSON.stringify(notes)}, JSON.stringify({ pid: process.pid, isMainThread, execArgv: process.execArgv }) + "\\n");
 ${gate("WhereProbe")}`,
-    });
-    const sweep = (parallelism: string) =>
-      run(
-        "sweep",
-        "sweep.yaml",
-        "--plugin",
-        join(probe, "node_modules/where-probe"),
-        "-o",
-        "json",
-        "--parallelism",
-        parallelism,
-      );
-    const parallel = await sweep("2");
-    expect(parallel.code, parallel.stderr).toBe(0);
-    expect(parallel.stdout).toBe(serial);
-    const seen = readFileSync(notes, "utf8")
+  });
+  /** The notes written since the last call (the CLI's process loads the probe once, each worker once more). */
+  function takeNotes(): Note[] {
+    let text = "";
+    try {
+      text = readFileSync(notes, "utf8");
+    } catch {
+      return [];
+    }
+    rmSync(notes);
+    return text
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as { pid: number; isMainThread: boolean; execArgv: string[] });
-    const workers = seen.filter((n) => n.pid !== process.pid);
-    expect(new Set(workers.map((n) => n.pid)).size).toBe(2);
-    for (const w of workers) {
+      .map((l) => JSON.parse(l) as Note);
+  }
+  const probeSweep = (...more: string[]) =>
+    run("sweep", "sweep.yaml", "--plugin", probePlugin, "-o", "json", ...more);
+
+  it("runs cells in this process and N - 1 worker processes, each with V8's single-threaded garbage collector", async () => {
+    takeNotes();
+    const parallel = await probeSweep("--parallelism", "2");
+    expect(parallel.code, parallel.stderr).toBe(0);
+    expect(parallel.stdout).toBe(serial);
+    // --parallelism 2: this process and one worker.
+    const seen = takeNotes().filter((n) => n.pid !== process.pid);
+    expect(new Set(seen.map((n) => n.pid)).size).toBe(1);
+    for (const w of seen) {
       expect(w.isMainThread).toBe(true);
+      expect(w.execArgv).toContain("--single-threaded-gc");
+    }
+  });
+
+  it("runs a small matrix in this process only by default: worker processes would not pay", async () => {
+    takeNotes();
+    const r = await probeSweep();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(serial);
+    expect(takeNotes().filter((n) => n.pid !== process.pid)).toEqual([]);
+  });
+
+  it("starts no worker with the CLI's inspector: `node --inspect kubesched sweep` debugs the CLI's process only", async () => {
+    takeNotes();
+    // From the package, where `tsx` resolves.
+    const child = spawn(
+      process.execPath,
+      ["--inspect=127.0.0.1:0", "--import", "tsx", bin, "sweep", join(dir, "sweep.yaml")].concat([
+        "--plugin",
+        probePlugin,
+        "--parallelism",
+        "2",
+        "-o",
+        "json",
+      ]),
+      { cwd: join(root, "apps/kubesched"), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", resolve);
+    });
+    expect(code, stderr).toBe(0);
+    expect(stdout).toBe(serial);
+    // One inspector: the CLI's.
+    expect(stderr.match(/Debugger listening on/g)?.length, stderr).toBe(1);
+    const seen = takeNotes();
+    const cli = seen.filter((n) => n.pid === child.pid);
+    const workers = seen.filter((n) => n.pid !== child.pid);
+    expect(cli.map((n) => n.execArgv.filter((a) => a.includes("inspect")))).toEqual([
+      ["--inspect=127.0.0.1:0"],
+    ]);
+    expect(new Set(workers.map((n) => n.pid)).size).toBe(1);
+    for (const w of workers) {
+      expect(w.execArgv.filter((a) => a.includes("inspect"))).toEqual([]);
       expect(w.execArgv).toContain("--single-threaded-gc");
     }
   });

@@ -1,6 +1,7 @@
 // kubesched sweep: a matrix of simulate (and capacity) runs — snapshots × configurations ×
 // emulated versions × node pools × workload scales (sweep-matrix.ts) — compared in one report
-// (sweep-report.ts). Locally the cells run in parallel in worker processes (tinypool); on a
+// (sweep-report.ts). Locally the cells run in parallel in this process and worker processes
+// (tinypool; sweep-schedule.ts: the order of the cells, the default parallelism); on a
 // cluster, `--emit-job` writes an Indexed Job whose pods run one shard each (`--shard I/N`) and
 // `sweep merge` combines their files into the same report.
 //
@@ -58,6 +59,13 @@ import {
   sweepSpec,
 } from "./sweep-report";
 import { sweepReportSchema } from "./sweep-report-schema";
+import {
+  cellCosts,
+  cellOrder,
+  defaultParallelism,
+  withoutDebuggerOptions,
+  workerEnv,
+} from "./sweep-schedule";
 import type { SweepTask, SweepTaskResult } from "./sweep-worker";
 
 const sweepFlags = [
@@ -65,7 +73,7 @@ const sweepFlags = [
     name: "parallelism",
     value: "N",
     description:
-      "Run N cells at a time, each in a worker process (1: one after the other in this process); default: the available cores.",
+      "Run N cells at a time: in this process and N - 1 worker processes (1: one after the other in this process); default: the available cores when the cells' estimated work pays for starting worker processes, else 1 (see the README).",
     parse: integer(1, 1024, "must be an integer from 1 to 1024"),
   }),
   valueFlag({
@@ -172,11 +180,11 @@ function checkInputs(ctx: SweepContext, m: SweepMatrixFile, parsedInputs: Parsed
 
 /**
  * The worker file next to this module: dist/sweep-worker.js once built; in a checkout
- * sweep-worker.workspace.cjs, which loads sweep-worker.ts through tsx.
+ * sweep-worker.workspace.mjs, which loads sweep-worker.ts through tsx.
  */
 function workerFile(): string {
   const here = import.meta.url;
-  return new URL(here.endsWith(".ts") ? "./sweep-worker.workspace.cjs" : "./sweep-worker.js", here).href;
+  return new URL(here.endsWith(".ts") ? "./sweep-worker.workspace.mjs" : "./sweep-worker.js", here).href;
 }
 
 /**
@@ -199,65 +207,88 @@ function workersCanLoad(ctx: SweepContext, inTree: ReadonlySet<string>): boolean
 export const workerV8Flags = ["--single-threaded-gc"] as const;
 
 /**
- * Runs the cells, `parallelism` at a time in worker processes (or here, one after the other).
+ * Cells handed to a worker process at a time: while it runs one, the next waits in it, so that it
+ * does not sit idle until this process (busy with a cell of its own) reads its answer.
+ */
+const cellsPerWorker = 2;
+
+/**
+ * Starts `count` worker processes; they load the CLI while this process checks the inputs.
  * Processes rather than worker threads: threads share one process's garbage collector and its
  * helper threads, and two threads were no faster than one (bench/README.md).
+ */
+function startWorkers(count: number): Tinypool {
+  return new Tinypool({
+    filename: workerFile(),
+    runtime: "child_process",
+    minThreads: count,
+    maxThreads: count,
+    concurrentTasksPerWorker: cellsPerWorker,
+    // tinypool gives a process only the variables named here.
+    env: workerEnv(process.env),
+    execArgv: [...withoutDebuggerOptions(process.execArgv), ...workerV8Flags],
+    // Tasks and results as structured clones, as between threads (not JSON).
+    serialization: "advanced",
+  });
+}
+
+type CellFailure = { cell: SweepCell; errors: readonly string[] };
+
+/**
+ * Runs the cells in this process, one after the other, and — with `workers` — in the worker
+ * processes at the same time: every process takes the next cell of `ordered` when it is free
+ * (a worker has cellsPerWorker at a time). Results and failures in cell order.
  */
 async function runCells(
   ctx: SweepContext,
   m: SweepMatrixFile,
-  cells: readonly SweepCell[],
-  parallelism: number,
+  ordered: readonly SweepCell[],
   parsedInputs: ParsedInputCache,
-): Promise<{ results: SweepCellResult[]; failures: { cell: SweepCell; errors: readonly string[] }[] }> {
+  workers: { pool: Tinypool; count: number } | null,
+): Promise<{ results: SweepCellResult[]; failures: CellFailure[] }> {
   const results: SweepCellResult[] = [];
-  const failures: { cell: SweepCell; errors: readonly string[] }[] = [];
+  const failures: CellFailure[] = [];
   const maxInputBytes = ctx.flags["max-input-size"];
-  if (parallelism <= 1 || cells.length <= 1 || !workersCanLoad(ctx, new Set(inTreeRegistry.keys()))) {
-    for (const cell of cells) {
-      try {
-        results.push(await runCell(ctx, m, cell, maxInputBytes, parsedInputs));
-      } catch (e) {
-        if (!(e instanceof SweepCellError)) throw e;
-        failures.push({ cell, errors: e.errors });
-      }
+  const queue = [...ordered];
+  const inWorkers = new Set<Promise<void>>();
+  let crashed: { error: unknown } | undefined;
+  const feed = () => {
+    if (workers === null) return;
+    const plugins = ctx.pluginPackages.map((p) => ({ spec: p.dir, base: p.dir, from: p.from }));
+    while (crashed === undefined && inWorkers.size < workers.count * cellsPerWorker) {
+      const cell = queue.shift();
+      if (cell === undefined) return;
+      const task: SweepTask = { matrix: m, cell, plugins, maxInputBytes };
+      const done: Promise<void> = (workers.pool.run(task) as Promise<SweepTaskResult>).then(
+        (a) => {
+          inWorkers.delete(done);
+          if ("result" in a) results.push(a.result);
+          else failures.push({ cell, errors: a.errors });
+          feed();
+        },
+        (error: unknown) => {
+          inWorkers.delete(done);
+          crashed ??= { error };
+        },
+      );
+      inWorkers.add(done);
     }
-    return { results, failures };
+  };
+  feed();
+  for (let cell = queue.shift(); cell !== undefined && crashed === undefined; cell = queue.shift()) {
+    try {
+      results.push(await runCell(ctx, m, cell, maxInputBytes, parsedInputs));
+    } catch (e) {
+      if (!(e instanceof SweepCellError)) throw e;
+      failures.push({ cell, errors: e.errors });
+    }
+    // A turn of the event loop: the workers' answers are read and each is given its next cells.
+    if (workers !== null) await new Promise((r) => setImmediate(r));
   }
-  const workers = Math.min(parallelism, cells.length);
-  const pool = new Tinypool({
-    filename: workerFile(),
-    runtime: "child_process",
-    minThreads: workers,
-    maxThreads: workers,
-    // tinypool gives a process only the variables named here.
-    env: Object.fromEntries(
-      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
-    ),
-    execArgv: [...process.execArgv, ...workerV8Flags],
-    // Tasks and results as structured clones, as between threads (not JSON).
-    serialization: "advanced",
-  });
-  const plugins = ctx.pluginPackages.map((p) => ({ spec: p.dir, base: p.dir, from: p.from }));
-  try {
-    const answers = await Promise.all(
-      cells.map(
-        (cell) =>
-          pool.run({
-            matrix: m,
-            cell,
-            plugins,
-            maxInputBytes,
-          } satisfies SweepTask) as Promise<SweepTaskResult>,
-      ),
-    );
-    answers.forEach((a, i) => {
-      if ("result" in a) results.push(a.result);
-      else failures.push({ cell: cells[i] as SweepCell, errors: a.errors });
-    });
-  } finally {
-    await pool.destroy();
-  }
+  while (inWorkers.size > 0) await Promise.all([...inWorkers]);
+  if (crashed !== undefined) throw crashed.error;
+  results.sort((a, b) => a.index - b.index);
+  failures.sort((a, b) => a.cell.index - b.cell.index);
   return { results, failures };
 }
 
@@ -333,13 +364,26 @@ export const sweepCommand = defineCommand({
       });
       return writeOutput(ctx, ctx.flags.out, toYAML(job)) ? 0 : 1;
     }
-    // The snapshots checked here are parsed once for the cells that run in this thread too.
-    const parsedInputs = new ParsedInputCache();
-    if (!checkInputs(ctx, m, parsedInputs)) return 1;
     const shard = ctx.flags.shard;
     const cells = sweepCells(m.matrix).filter((c) => !shard || inShard(c.index, shard.index, shard.count));
-    const parallelism = ctx.flags.parallelism ?? availableParallelism();
-    const { results, failures } = await runCells(ctx, m, cells, parallelism, parsedInputs);
+    const costs = cellCosts(m, cells);
+    const parallelism = ctx.flags.parallelism ?? defaultParallelism(availableParallelism(), costs);
+    // This process runs cells too: N at a time is this one and N - 1 workers.
+    const count = Math.min(parallelism, cells.length) - 1;
+    const workers =
+      count > 0 && workersCanLoad(ctx, new Set(inTreeRegistry.keys()))
+        ? { pool: startWorkers(count), count }
+        : null;
+    let ran: { results: SweepCellResult[]; failures: CellFailure[] };
+    try {
+      // The snapshots checked here are parsed once for the cells that run in this process too.
+      const parsedInputs = new ParsedInputCache();
+      if (!checkInputs(ctx, m, parsedInputs)) return 1;
+      ran = await runCells(ctx, m, cellOrder(cells, costs), parsedInputs, workers);
+    } finally {
+      await workers?.pool.destroy();
+    }
+    const { results, failures } = ran;
     if (failures.length > 0) {
       for (const f of failures)
         printErrors(
@@ -356,7 +400,7 @@ export const sweepCommand = defineCommand({
         kind: "SweepShard",
         spec,
         shard,
-        status: { cells: results.sort((a, b) => a.index - b.index) },
+        status: { cells: results },
       };
       if (ctx.flags.out !== undefined)
         mkdirSync(dirname(resolvePath(ctx, ctx.flags.out)), { recursive: true });

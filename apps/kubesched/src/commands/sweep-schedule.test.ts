@@ -1,0 +1,101 @@
+// sweep-schedule.ts: the cells' estimated costs and order, the default parallelism's rule, the
+// Node options a worker process starts with.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type SweepMatrixFile, sweepCells } from "./sweep-matrix";
+import {
+  cellCosts,
+  cellOrder,
+  defaultParallelism,
+  parallelWorkThreshold,
+  withoutDebuggerOptions,
+  workerEnv,
+} from "./sweep-schedule";
+
+const dir = mkdtempSync(join(tmpdir(), "kubesched-sweep-schedule-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function matrixFile(capacity: boolean): SweepMatrixFile {
+  writeFileSync(join(dir, "small.yaml"), "x".repeat(100));
+  writeFileSync(join(dir, "large.yaml"), "x".repeat(1000));
+  return {
+    file: "sweep.yaml",
+    dir,
+    hash: "sha256:0",
+    matrix: {
+      apiVersion: "kubesched.io/v1alpha1",
+      kind: "SweepMatrix",
+      seed: 1,
+      snapshots: ["small.yaml", "large.yaml", "missing.yaml"],
+      configs: ["default"],
+      emulatedVersions: ["1.37"],
+      pools: [{ name: "none", count: 0 }],
+      scales: [1, 3],
+      ...(capacity ? { capacity: { pods: ["pod.yaml"] } } : {}),
+    } as SweepMatrixFile["matrix"],
+  };
+}
+
+describe("sweep schedule", () => {
+  it("estimates a cell's cost as its snapshot's bytes × its scale (× 2 with capacity); a missing snapshot costs 0", () => {
+    const m = matrixFile(false);
+    const cells = sweepCells(m.matrix);
+    expect([...cellCosts(m, cells)]).toEqual([
+      [0, 100],
+      [1, 300],
+      [2, 1000],
+      [3, 3000],
+      [4, 0],
+      [5, 0],
+    ]);
+    const withCapacity = matrixFile(true);
+    expect([...cellCosts(withCapacity, sweepCells(withCapacity.matrix)).values()]).toEqual([
+      200, 600, 2000, 6000, 0, 0,
+    ]);
+  });
+
+  it("hands out the costliest cells first, equal costs by index", () => {
+    const m = matrixFile(false);
+    const cells = sweepCells(m.matrix);
+    expect(cellOrder(cells, cellCosts(m, cells)).map((c) => c.index)).toEqual([3, 2, 1, 0, 4, 5]);
+  });
+
+  it("runs worker processes by default only for two cells or more whose estimated work reaches the threshold", () => {
+    const costs = (...xs: number[]) => new Map(xs.map((x, i) => [i, x]));
+    expect(parallelWorkThreshold).toBe(2 * 1024 * 1024);
+    expect(defaultParallelism(4, costs(parallelWorkThreshold / 2, parallelWorkThreshold / 2))).toBe(4);
+    expect(defaultParallelism(4, costs(parallelWorkThreshold / 2, parallelWorkThreshold / 2 - 1))).toBe(1);
+    expect(defaultParallelism(4, costs(10 * parallelWorkThreshold))).toBe(1);
+    expect(defaultParallelism(1, costs(parallelWorkThreshold, parallelWorkThreshold))).toBe(1);
+  });
+
+  it("starts workers without the debugger's options, from execArgv and NODE_OPTIONS", () => {
+    expect(
+      withoutDebuggerOptions([
+        "--inspect",
+        "--inspect=127.0.0.1:9229",
+        "--inspect-brk=0",
+        "--inspect-wait",
+        "--inspect-port",
+        "9230",
+        "--inspect-port=9231",
+        "--debug-port=1",
+        "--inspect-publish-uid=stderr",
+        "--import",
+        "tsx",
+        "--max-old-space-size=4096",
+        "--cpu-prof",
+      ]),
+    ).toEqual(["--import", "tsx", "--max-old-space-size=4096", "--cpu-prof"]);
+    expect(
+      workerEnv({ A: "1", B: undefined, NODE_OPTIONS: "--inspect=0  --max-old-space-size=4096" }),
+    ).toEqual({
+      A: "1",
+      NODE_OPTIONS: "--max-old-space-size=4096",
+    });
+    expect(workerEnv({ NODE_OPTIONS: "--inspect-brk" })).toEqual({});
+    expect(workerEnv({ PATH: "/bin" })).toEqual({ PATH: "/bin" });
+  });
+});
