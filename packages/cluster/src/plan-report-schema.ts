@@ -56,7 +56,12 @@ export const planReportSchema = {
           reasons: { type: "array", items: object({ pool: { type: "string" }, reason: { type: "string" } }) },
         }),
       },
-      search: object({ simulations: count, pruned: count, exhausted: { type: "boolean" } }),
+      search: object({
+        simulations: count,
+        pruned: count,
+        exhausted: { type: "boolean" },
+        lowerBound: nullableNumber,
+      }),
       pods: {
         type: "array",
         items: object({
