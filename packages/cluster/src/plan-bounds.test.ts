@@ -1,5 +1,6 @@
 // The plan's lower bounds are sound: on small random clusters (≤ 3 pools, ≤ 3 nodes each; zone
-// and hostname topology spread, hostname anti-affinity, tainted pools, running pods the
+// and hostname topology spread, hostname anti-affinity, tainted pools, pods only one pool hosts,
+// running pods the
 // constraints count, a pool in a zone the snapshot lacks) every count vector is simulated through
 // the counterfactual engine, and no bound — each alone — rules out a vector under which every
 // goal pod schedules, nor puts a pool's smallest count above such a vector's. Each bound also rules
@@ -68,15 +69,18 @@ spec: {nodeName: n${i}, containers: [{name: c, image: x, resources: {requests: {
   }
   const pods = 4 + Math.floor(r() * 5);
   for (let i = 1; i <= pods; i++) {
-    const kind = pick(["plain", "spread", "hostspread", "anti", "tolerating"] as const);
-    const cpu = pick(["500m", "1", "1500m", "2"]);
-    const label = { spread: "s", hostspread: "h", anti: "aa", plain: "p", tolerating: "p" }[kind];
+    const kind = pick(["plain", "spread", "hostspread", "anti", "tolerating", "pinned", "pinned"] as const);
+    const cpu = kind === "pinned" ? pick(["1500m", "2"]) : pick(["500m", "1", "1500m", "2"]);
+    const label = { spread: "s", hostspread: "h", anti: "aa", plain: "p", tolerating: "p", pinned: "p" }[
+      kind
+    ];
     const extra = {
       spread: `  topologySpreadConstraints: [{maxSkew: ${pick([1, 2])}, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: s}}}]\n`,
       hostspread:
         "  topologySpreadConstraints: [{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: h}}}]\n",
       anti: "  affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: aa}}}]}}\n",
       tolerating: "  tolerations: [{key: dedicated, operator: Equal, value: batch, effect: NoSchedule}]\n",
+      pinned: "  nodeSelector: {pool: pool1}\n  tolerations: [{key: dedicated, operator: Exists}]\n",
       plain: "",
     }[kind];
     docs.push(`apiVersion: v1
@@ -86,7 +90,13 @@ spec:
 ${extra}  containers: [{name: c, image: x, resources: {requests: {cpu: "${cpu}", memory: 1Gi}}}]`);
   }
   const pools = Array.from({ length: 2 + Math.floor(r() * 2) }, (_, i) =>
-    pool(`pool${i + 1}`, 1 + Math.floor(r() * 3), pick([2, 4]), { zone: pick(["a", "b", "c"]) }, r() < 0.25),
+    pool(
+      `pool${i + 1}`,
+      1 + Math.floor(r() * 3),
+      pick([2, 4]),
+      { zone: pick(["a", "b", "c"]), pool: `pool${i + 1}` },
+      r() < 0.25,
+    ),
   );
   return { yaml: docs.join("\n---\n"), pools };
 }
@@ -110,10 +120,10 @@ function everyVector(pools: readonly PlanPool[]): number[][] {
   return vectors;
 }
 
-const names: BoundName[] = ["capacity", "antiAffinity", "spread"];
+const names: BoundName[] = ["capacity", "binPacking", "antiAffinity", "spread"];
 
 describe("plan's lower bounds: brute force over every count vector", () => {
-  const ruledOut: Record<BoundName, number> = { capacity: 0, antiAffinity: 0, spread: 0 };
+  const ruledOut: Record<BoundName, number> = { capacity: 0, binPacking: 0, antiAffinity: 0, spread: 0 };
   let working = 0;
   it.each([1, 2, 3, 4, 5, 6, 7, 8])(
     "no bound rules out a working vector on random small cluster %i",

@@ -6,6 +6,8 @@
 // - capacity per pool group (a Hall-type bound): the pods only the pools of a set S can host
 //   (plus the snapshot's nodes) must fit, per resource, in the snapshot's free capacity and S's
 //   nodes; S = one pool gives that pool's smallest count, S = every pool the aggregate bound;
+// - bin packing per pool (the big-item part of Martello and Toth's L2 bound): pods only one pool
+//   hosts that ask more than half a node's free resource need a node each;
 // - required pod anti-affinity on kubernetes.io/hostname: one pod of the group per node;
 // - topology spread with DoNotSchedule (upstream: framework/plugins/podtopologyspread/filtering.go):
 //   a domain's count can pass the least-filled domain's by maxSkew only through pods placed before
@@ -59,7 +61,7 @@ export interface PlanBoundsInput {
 /** Why a vector is ruled out, or null when every bound admits it. */
 export type BoundCheck = (counts: readonly number[]) => string | null;
 
-export type BoundName = "capacity" | "antiAffinity" | "spread";
+export type BoundName = "capacity" | "binPacking" | "antiAffinity" | "spread";
 
 export interface PlanBounds {
   /** Per pool, the smallest count any working vector has (at least 0; may exceed maxCount). */
@@ -231,6 +233,40 @@ function capacityBound(
     return null;
   };
   return { check, lowest, groups: constraints.length };
+}
+
+/**
+ * The bin-packing bound per pool, the big-item part of Martello and Toth's L2 (α = 0): of the pods
+ * only pool i can host, those asking more than half of one pool node's free amount of a resource
+ * cannot share a node of the pool, so each needs its own node — or room on the snapshot's nodes
+ * (as many as each node's free amount holds of the smallest of them). The rest of L2 (the small
+ * pods' total over the nodes' capacity) is the capacity bound. A per-pool count.
+ */
+function binPackingBound(
+  input: PlanBoundsInput,
+  existing: readonly Existing[],
+): { lowest: number[]; groups: number } {
+  const lowest = input.pools.map(() => 0);
+  let groups = 0;
+  input.pools.forEach((pool, i) => {
+    const only = input.goal.filter((p) => {
+      const h = input.hosts.get(podKey(p));
+      return h !== undefined && h.size === 1 && h.has(i);
+    });
+    for (const [r, per] of pool.perNode) {
+      if (per <= 0) continue;
+      const big = only.map((p) => requestsOf(p).get(r) ?? 0).filter((x) => x > per / 2);
+      if (big.length === 0) continue;
+      const smallest = Math.min(...big);
+      let elsewhere = 0;
+      for (const e of existing) elsewhere += Math.floor((e.free.get(r) ?? 0) / smallest);
+      if (big.length - elsewhere > 0) {
+        groups++;
+        lowest[i] = Math.max(lowest[i] as number, big.length - elsewhere);
+      }
+    }
+  });
+  return { lowest, groups };
 }
 
 /** The namespaces an affinity term selects is the pod's own (no namespaceSelector, no other list). */
@@ -459,13 +495,21 @@ export function planBounds(input: PlanBoundsInput): PlanBounds {
   const existingFree = new Map<string, number>();
   for (const e of existing) add(existingFree, e.free);
   const capacity = capacityBound(input, existingFree);
+  const packing = binPackingBound(input, existing);
+  const binPacking: BoundCheck = (v) =>
+    packing.lowest.some((c, i) => (v[i] ?? 0) < c) ? "bin packing: pods that cannot share a node" : null;
   const anti = antiAffinityBound(input, existing.length);
   const groups = spreadGroups(input, existing, priorityOf);
   const spread = spreadBound(input, groups);
   return {
-    lowest: capacity.lowest,
-    check: (v) => capacity.check(v) ?? anti.check(v) ?? spread(v),
-    checks: { capacity: capacity.check, antiAffinity: anti.check, spread },
-    applied: { capacity: capacity.groups, antiAffinity: anti.groups, spread: groups.length },
+    lowest: capacity.lowest.map((c, i) => Math.max(c, packing.lowest[i] ?? 0)),
+    check: (v) => capacity.check(v) ?? binPacking(v) ?? anti.check(v) ?? spread(v),
+    checks: { capacity: capacity.check, binPacking, antiAffinity: anti.check, spread },
+    applied: {
+      capacity: capacity.groups,
+      binPacking: packing.groups,
+      antiAffinity: anti.groups,
+      spread: groups.length,
+    },
   };
 }
