@@ -8,6 +8,7 @@
 // out by hand.
 import type { Node, Pod } from "@kubesched/api";
 import { loadConfig } from "@kubesched/config";
+import { seededRandom } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
@@ -25,17 +26,6 @@ profiles: [{schedulerName: default-scheduler}]
   { registry: inTreeRegistry },
 );
 
-/** mulberry32: a small seeded generator, so every case is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pool(
   name: string,
   maxCount: number,
@@ -52,7 +42,7 @@ function pool(
 }
 
 function randomCase(seed: number): { yaml: string; pools: PlanPool[] } {
-  const r = rng(seed);
+  const r = seededRandom(seed).float;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const docs: string[] = [];
   const existing = 1 + Math.floor(r() * 2);

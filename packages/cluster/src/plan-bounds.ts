@@ -76,7 +76,8 @@ export interface PlanBounds {
 
 type Amounts = Map<string, number>;
 
-function requestsOf(pod: Pod): Amounts {
+/** The pod's requests, with one of the node's pods. */
+export function podAmounts(pod: Pod): Amounts {
   const m = new Map(podRequests(pod));
   m.set(ResourcePods, 1);
   return m;
@@ -134,9 +135,9 @@ function podsFitting(free: ReadonlyMap<string, number>, req: ReadonlyMap<string,
 
 /** The per-resource minimum over the pods: a lower estimate of each one's request. */
 function minRequests(pods: readonly Pod[]): Amounts {
-  const out = requestsOf(pods[0] as Pod);
+  const out = podAmounts(pods[0] as Pod);
   for (const p of pods.slice(1)) {
-    const r = requestsOf(p);
+    const r = podAmounts(p);
     for (const [k, v] of out) out.set(k, Math.min(v, r.get(k) ?? 0));
   }
   return out;
@@ -166,7 +167,7 @@ function existingNodes(input: PlanBoundsInput, priorityOf: (p: Pod) => number | 
     if (prio === undefined || prio < pendingMax) continue;
     const name = p.spec?.nodeName as string;
     const u = used.get(name) ?? new Map<string, number>();
-    add(u, requestsOf(p));
+    add(u, podAmounts(p));
     used.set(name, u);
   }
   return input.baseline.nodes.map((n) => {
@@ -192,7 +193,7 @@ function capacityBound(
     let mask = 0;
     for (const i of input.hosts.get(podKey(p)) ?? pools.keys()) mask |= i < 30 ? 1 << i : all;
     const d = byMask.get(mask) ?? new Map<string, number>();
-    add(d, requestsOf(p));
+    add(d, podAmounts(p));
     byMask.set(mask, d);
   }
   // Pool sets: every subset while there are few pools, else each pool alone and all of them.
@@ -255,7 +256,7 @@ function binPackingBound(
     });
     for (const [r, per] of pool.perNode) {
       if (per <= 0) continue;
-      const big = only.map((p) => requestsOf(p).get(r) ?? 0).filter((x) => x > per / 2);
+      const big = only.map((p) => podAmounts(p).get(r) ?? 0).filter((x) => x > per / 2);
       if (big.length === 0) continue;
       const smallest = Math.min(...big);
       let elsewhere = 0;

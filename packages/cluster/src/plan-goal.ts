@@ -2,21 +2,12 @@
 // (each pod alone on one node of the pool: one small simulate per pool and distinct pod shape),
 // the pods no pool can host (left out of the goal, named), and the lower bounds (plan-bounds.ts)
 // the exact search rules vectors out with. Also the pool helpers plan.ts builds its changes from.
-import {
-  type Node,
-  type Pod,
-  podKey,
-  podRequests,
-  ResourceCPU,
-  ResourceMemory,
-  ResourcePods,
-  resourceListToAmounts,
-} from "@kubesched/api";
+import { type Node, type Pod, podKey, resourceListToAmounts } from "@kubesched/api";
 import { failSummaryOf } from "./capacity";
 import type { Counterfactuals } from "./counterfactual";
 import type { SourcedObject } from "./load";
 import type { PlanExcludedPod, PlanOptions, PlanPool } from "./plan";
-import { type PlanBounds, planBounds } from "./plan-bounds";
+import { type PlanBounds, planBounds, podAmounts } from "./plan-bounds";
 import { simulate } from "./simulate";
 
 /** The interpod-affinity reasons: they depend on where other pods go, not on the pool's node alone. */
@@ -45,18 +36,10 @@ export function templateOf(pool: PlanPool): Node {
   return { ...pool.node, metadata: { ...pool.node.metadata, name: pool.name } };
 }
 
-export const boundResources = [ResourceCPU, ResourceMemory, ResourcePods] as const;
-
-export function amounts(pod: Pod): Map<string, number> {
-  const m = new Map(podRequests(pod));
-  m.set(ResourcePods, 1);
-  return m;
-}
-
 /** What one node of the pool offers the pending pods: allocatable less its DaemonSet pods. */
 export function poolCapacity(pool: PlanPool): Map<string, number> {
   const free = resourceListToAmounts(pool.node.status?.allocatable);
-  for (const p of pool.daemonSetPods) for (const [r, v] of amounts(p)) free.set(r, (free.get(r) ?? 0) - v);
+  for (const p of pool.daemonSetPods) for (const [r, v] of podAmounts(p)) free.set(r, (free.get(r) ?? 0) - v);
   return free;
 }
 

@@ -5,13 +5,13 @@
 // every pod, and the answer is proven by one more full run reported pod by pod.
 //
 // The exact search enumerates count vectors in order of the objective (node count, or total price
-// with `optimize: "cost"`; ties by the other, then by the vector) from the pools' minimum counts
+// with `optimize: "cost"`; ties by the other, then by the vector) from each pool's lower bound
 // upwards — a best-first walk where each step adds one node of one pool, so no vector is tried
-// before every cheaper one was — skipping without a run the vectors whose capacity cannot hold
-// the pending pods' requests (per resource: free capacity of the snapshot's nodes plus the
-// pools' nodes, each less its DaemonSet pods). The first vector under which every pod schedules
-// is minimal: every vector ordered before it was proven not to work (by a run or by the bound).
-// Nothing assumes that more nodes never hurt.
+// before every cheaper one was — skipping without a run the vectors a lower bound rules out
+// (plan-bounds.ts: capacity per pool set, bin packing, hostname anti-affinity, topology spread;
+// each a necessary condition). The first vector under which every pod schedules is minimal:
+// every vector ordered before it was proven not to work (by a run or by a bound). Nothing
+// assumes that more nodes never hurt.
 //
 // The expanders are cluster-autoscaler's scale-up loop (cluster-autoscaler/core/scaleup and
 // expander/{waste,price,mostpods,priority}): while pods are left pending, each pool that can host
@@ -26,6 +26,7 @@ import {
   quantityValue,
   ResourceCPU,
   ResourceMemory,
+  ResourcePods,
   resourceListToAmounts,
 } from "@kubesched/api";
 import {
@@ -35,10 +36,14 @@ import {
   Counterfactuals,
 } from "./counterfactual";
 import type { SourcedObject } from "./load";
-import { amounts, boundResources, daemonSetPodsOn, planGoal, templateOf } from "./plan-goal";
+import { podAmounts } from "./plan-bounds";
+import { daemonSetPodsOn, planGoal, templateOf } from "./plan-goal";
 import type { SimulationResult } from "./simulate";
 
 export const planApiVersion = "kubesched.io/v1alpha1";
+
+/** The resources a pool's DaemonSet pods are checked against its allocatable for. */
+const boundResources = [ResourceCPU, ResourceMemory, ResourcePods] as const;
 
 export type PlanOptimize = "count" | "cost";
 export type PlanExpander = "least-waste" | "price" | "most-pods" | "priority";
@@ -308,7 +313,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
         if (room <= 0 || helped.length === 0) return [];
         const cap = perNode[i] as Map<string, number>;
         const want = new Map<string, number>();
-        for (const p of helped) for (const [r, x] of amounts(p)) want.set(r, (want.get(r) ?? 0) + x);
+        for (const p of helped) for (const [r, x] of podAmounts(p)) want.set(r, (want.get(r) ?? 0) + x);
         let nodes = 1;
         for (const [r, x] of want) {
           const c = cap.get(r) ?? 0;
@@ -428,7 +433,7 @@ export function poolDaemonSetConflicts(pool: Pick<PlanPool, "node" | "daemonSetP
   const allocatable = resourceListToAmounts(pool.node.status?.allocatable);
   const requested = new Map<string, number>();
   for (const p of pool.daemonSetPods)
-    for (const [r, v] of amounts(p)) requested.set(r, (requested.get(r) ?? 0) + v);
+    for (const [r, v] of podAmounts(p)) requested.set(r, (requested.get(r) ?? 0) + v);
   const names = pool.daemonSetPods.map(podKey).join(", ");
   const out: string[] = [];
   for (const r of boundResources) {
