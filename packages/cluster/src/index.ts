@@ -11,13 +11,6 @@ export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
 export * from "./parsed-input-cache";
 export * from "./plan";
-export {
-  type BoundCheck,
-  type BoundPool,
-  type PlanBounds,
-  type PlanBoundsInput,
-  planBounds,
-} from "./plan-bounds";
 export * from "./plan-report-schema";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
 export { type RecordedServerVersion, serverVersionAnnotation, snapshotList } from "./server-version";
