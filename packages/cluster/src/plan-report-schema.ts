@@ -61,7 +61,12 @@ export const planReportSchema = {
             },
           }),
         },
-        search: object({ simulations: count, pruned: count, exhausted: { type: "boolean" } }),
+        search: object({
+          simulations: count,
+          pruned: count,
+          exhausted: { type: "boolean" },
+          lowerBound: nullableNumber,
+        }),
         pods: {
           type: "array",
           items: object({

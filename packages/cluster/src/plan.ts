@@ -5,13 +5,13 @@
 // every pod, and the answer is proven by one more full run reported pod by pod.
 //
 // The exact search enumerates count vectors in order of the objective (node count, or total price
-// with `optimize: "cost"`; ties by the other, then by the vector) from the pools' minimum counts
+// with `optimize: "cost"`; ties by the other, then by the vector) from each pool's lower bound
 // upwards — a best-first walk where each step adds one node of one pool, so no vector is tried
-// before every cheaper one was — skipping without a run the vectors whose capacity cannot hold
-// the pending pods' requests (per resource: free capacity of the snapshot's nodes plus the
-// pools' nodes, each less its DaemonSet pods). The first vector under which every pod schedules
-// is minimal: every vector ordered before it was proven not to work (by a run or by the bound).
-// Nothing assumes that more nodes never hurt.
+// before every cheaper one was — skipping without a run the vectors a lower bound rules out
+// (plan-bounds.ts: capacity per pool set, bin packing, hostname anti-affinity, topology spread;
+// each a necessary condition). The first vector under which every pod schedules is minimal:
+// every vector ordered before it was proven not to work (by a run or by a bound). Nothing
+// assumes that more nodes never hurt.
 //
 // The expanders are cluster-autoscaler's scale-up loop (cluster-autoscaler/core/scaleup and
 // expander/{waste,price,mostpods,priority}): while pods are left pending, each pool that can host
@@ -23,7 +23,6 @@ import {
   type Node,
   type Pod,
   podKey,
-  podRequests,
   quantityValue,
   ResourceCPU,
   ResourceMemory,
@@ -31,7 +30,6 @@ import {
   type ResourceSlice,
   resourceListToAmounts,
 } from "@kubesched/api";
-import { failSummaryOf } from "./capacity";
 import {
   addedNodeNames,
   type ClusterChange,
@@ -39,12 +37,16 @@ import {
   Counterfactuals,
 } from "./counterfactual";
 import type { SourcedObject } from "./load";
-import { devicesFit, planDeviceBound } from "./plan-device-bound";
+import { podAmounts } from "./plan-bounds";
 import { planDevices } from "./plan-devices";
+import { daemonSetPodsOn, planGoal, templateOf } from "./plan-goal";
 import { poolResourceSlices } from "./pool-resource-slices";
-import { type SimulationResult, simulate } from "./simulate";
+import type { SimulationResult } from "./simulate";
 
 export const planApiVersion = "kubesched.io/v1alpha1";
+
+/** The resources a pool's DaemonSet pods are checked against its allocatable for. */
+const boundResources = [ResourceCPU, ResourceMemory, ResourcePods] as const;
 
 export type PlanOptimize = "count" | "cost";
 export type PlanExpander = "least-waste" | "price" | "most-pods" | "priority";
@@ -146,8 +148,14 @@ export interface PlanReport {
     excluded: PlanExcludedPod[];
     search: {
       simulations: number;
-      /** Count vectors skipped because their capacity cannot hold the pods' requests. */
+      /** Count vectors the walk ruled out by a lower bound (plan-bounds.ts) without a run. */
       pruned: number;
+      /**
+       * The exact search's lower bound: the objective (node count, or price with
+       * `optimize: "cost"`) of the first vector every bound admits; null for an expander or when
+       * no vector within maxCount passes them.
+       */
+      lowerBound: number | null;
       /** Set when the search stopped at maxSimulations. */
       exhausted: boolean;
     };
@@ -161,32 +169,6 @@ export interface PlanReport {
 
 /** Bad plan input a caller should have checked (a programmer's error). */
 export class PlanError extends Error {}
-
-/** The interpod-affinity reasons: they depend on where other pods go, not on the pool's node alone. */
-const placementReasons = new Set([
-  "node(s) didn't match pod affinity rules",
-  "node(s) didn't match pod anti-affinity rules",
-  "node(s) didn't satisfy existing pods anti-affinity rules",
-]);
-
-/** The pool's DaemonSet pods bound to its added node `name`. */
-function daemonSetPodsOn(pool: PlanPool, name: string): Pod[] {
-  return pool.daemonSetPods.map((p) => {
-    const pod = structuredClone(p);
-    const owner = pod.metadata?.ownerReferences?.find((r) => r.kind === "DaemonSet")?.name ?? "daemonset";
-    pod.metadata = { ...pod.metadata, name: `${owner}-${name}` };
-    for (const t of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
-      ?.nodeSelectorTerms ?? [])
-      for (const f of t.matchFields ?? []) if (f.key === "metadata.name") f.values = [name];
-    pod.spec = { ...(pod.spec ?? { containers: [] }), nodeName: name };
-    return pod;
-  });
-}
-
-/** The pool's template with the name added nodes derive theirs from. */
-function templateOf(pool: PlanPool): Node {
-  return { ...pool.node, metadata: { ...pool.node.metadata, name: pool.name } };
-}
 
 /** The counterfactual changes that add `counts[i]` nodes of pool i, with their DaemonSet pods. */
 export function planChanges(pools: readonly PlanPool[], counts: readonly number[]): ClusterChange[] {
@@ -205,75 +187,8 @@ export function planChanges(pools: readonly PlanPool[], counts: readonly number[
 }
 
 /** The pool's ResourceSlices published for its added node `name`. */
-function resourceSlicesOn(pool: PlanPool, name: string): ResourceSlice[] {
+export function resourceSlicesOn(pool: PlanPool, name: string): ResourceSlice[] {
   return poolResourceSlices(pool.resourceSlices ?? [], name);
-}
-
-const boundResources = [ResourceCPU, ResourceMemory, ResourcePods] as const;
-
-function amounts(pod: Pod): Map<string, number> {
-  const m = new Map(podRequests(pod));
-  m.set(ResourcePods, 1);
-  return m;
-}
-
-/** What one node of the pool offers the pending pods: allocatable less its DaemonSet pods. */
-function poolCapacity(pool: PlanPool): Map<string, number> {
-  const free = resourceListToAmounts(pool.node.status?.allocatable);
-  for (const p of pool.daemonSetPods) for (const [r, v] of amounts(p)) free.set(r, (free.get(r) ?? 0) - v);
-  return free;
-}
-
-function isPending(o: SourcedObject): boolean {
-  return o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName;
-}
-
-/**
- * Whether each pool can ever host the pod: a simulate of the pod alone on one node of the pool
- * with its DaemonSet pods (and the snapshot's other kinds: classes, volumes, namespaces). Reasons
- * that depend on other pods' placement (interpod affinity) do not count against the pool.
- */
-async function hostability(
-  opts: PlanOptions,
-  pods: readonly Pod[],
-): Promise<Map<string, { pool: string; reason: string }[]>> {
-  const rest = opts.objects.filter((o) => o.kind !== "Pod" && o.kind !== "Node");
-  const byShape = new Map<string, Pod[]>();
-  for (const p of pods) {
-    const shape = JSON.stringify([p.metadata?.namespace, p.metadata?.labels, p.spec]);
-    byShape.set(shape, [...(byShape.get(shape) ?? []), p]);
-  }
-  const out = new Map<string, { pool: string; reason: string }[]>();
-  for (const group of byShape.values()) {
-    const pod = group[0] as Pod;
-    const rejections: { pool: string; reason: string }[] = [];
-    for (const pool of opts.pools) {
-      const node = `${pool.name}-new-1`;
-      const objects: SourcedObject[] = [
-        ...rest,
-        { kind: "Node", obj: shapedNode(pool, node), origin: `pool ${pool.name}` },
-        ...daemonSetPodsOn(pool, node).map((obj): SourcedObject => ({ kind: "Pod", obj, origin: "" })),
-        ...resourceSlicesOn(pool, node).map(
-          (obj): SourcedObject => ({ kind: "ResourceSlice", obj, origin: `pool ${pool.name}` }),
-        ),
-        { kind: "Pod", obj: pod, origin: "" },
-      ];
-      const r = await simulate({ ...opts, objects });
-      const res = r.pods.find((x) => `${x.namespace}/${x.name}` === podKey(pod));
-      if (res === undefined || res.outcome === "Scheduled" || res.outcome === "Skipped") continue;
-      const reasons = failSummaryOf(res.message ?? "").map((s) => s.reason);
-      if (reasons.length > 0 && reasons.every((x) => placementReasons.has(x))) continue;
-      rejections.push({ pool: pool.name, reason: reasons.join(", ") || (res.message ?? res.outcome) });
-    }
-    for (const p of group) out.set(podKey(p), rejections);
-  }
-  return out;
-}
-
-function shapedNode(pool: PlanPool, name: string): Node {
-  const t = templateOf(pool);
-  const labels = { ...t.metadata?.labels, "kubernetes.io/hostname": name };
-  return { ...t, apiVersion: "v1", kind: "Node", metadata: { name, labels } };
 }
 
 function utilisation(r: SimulationResult): PlanUtilisation {
@@ -350,50 +265,8 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
     throw new PlanError("every pool needs a price to optimize cost or use the price expander");
   const maxSimulations = opts.maxSimulations ?? 500;
   const cf = await Counterfactuals.open(opts);
-  const pending = opts.objects.filter(isPending).map((o) => o.obj as Pod);
+  const { pending, excluded, required, hostedBy, perNode, bounds } = await planGoal(opts, cf);
   const pendingKeys = new Set(pending.map(podKey));
-
-  // Pods no pool can host and the snapshot leaves pending are left out of the goal, named.
-  const hostable = await hostability(
-    opts,
-    pending.filter((p) => cf.baselineOf(podKey(p))?.outcome !== "Scheduled"),
-  );
-  const excluded: PlanExcludedPod[] = [];
-  // Pods no profile schedules (another schedulerName) or that wait for their gates: nodes do not help.
-  for (const p of pending) {
-    const base = cf.baselineOf(podKey(p));
-    if (base?.outcome === "Skipped" || base?.outcome === "Gated") {
-      hostable.delete(podKey(p));
-      excluded.push({ pod: podKey(p), reasons: [{ pool: "*", reason: base.message ?? base.outcome }] });
-    }
-  }
-  for (const [pod, reasons] of hostable) if (reasons.length === pools.length) excluded.push({ pod, reasons });
-  const excludedKeys = new Set(excluded.map((e) => e.pod));
-  const required = pending.filter((p) => !excludedKeys.has(podKey(p)));
-  const hostedBy = (pod: string, pool: string) => !hostable.get(pod)?.some((r) => r.pool === pool);
-
-  // The capacity bound, per resource the pods request (extended ones too): their requests less the
-  // snapshot's free capacity (for resources other than cpu, memory and pods, the whole allocatable:
-  // an over-estimate of what is free keeps the bound a necessary condition).
-  const need = new Map<string, number>();
-  for (const p of required) for (const [r, v] of amounts(p)) need.set(r, (need.get(r) ?? 0) + v);
-  const requested = [...need.keys()];
-  for (const n of cf.baseline.nodes) {
-    const alloc = resourceListToAmounts(n.allocatable);
-    const used = resourceListToAmounts(n.before.requested);
-    used.set(ResourcePods, n.before.pods);
-    for (const r of requested) {
-      const held = boundResources.includes(r as (typeof boundResources)[number]) ? (used.get(r) ?? 0) : 0;
-      need.set(r, (need.get(r) ?? 0) - Math.max(0, (alloc.get(r) ?? 0) - held));
-    }
-  }
-  const perNode = pools.map(poolCapacity);
-  // Devices per DeviceClass, for pods with claims (plan-device-bound.ts).
-  const devices = planDeviceBound(opts.objects, required, pools);
-  const fitsBound = (v: readonly number[]) =>
-    requested.every(
-      (r) => (need.get(r) ?? 0) <= v.reduce((s, c, i) => s + c * Math.max(0, perNode[i]?.get(r) ?? 0), 0),
-    ) && devicesFit(devices, v);
 
   let simulations = 0;
   let pruned = 0;
@@ -406,6 +279,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
   };
 
   let answer: number[] | null = null;
+  let lowerBound: number | null = null;
   const minCounts = pools.map((p) => p.minCount);
   // Rounded: prices are decimals (0.2 × 3 is not 0.6 in binary floating point).
   const price = (v: readonly number[]) =>
@@ -415,12 +289,17 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
   if (expander === null) {
     const key = (v: number[]) =>
       optimize === "cost" ? [price(v), count(v), ...v] : [count(v), price(v), ...v];
+    // No working vector has a pool below its bound: the walk starts there.
+    const start = pools.map((p, i) => Math.max(p.minCount, bounds.lowest[i] ?? 0));
     const heap = new VectorHeap();
     const seen = new Set<string>();
-    heap.push(key(minCounts), minCounts);
-    seen.add(minCounts.join(","));
+    if (start.every((c, i) => c <= (pools[i] as PlanPool).maxCount)) {
+      heap.push(key(start), start);
+      seen.add(start.join(","));
+    }
     for (let v = heap.pop(); v !== undefined; v = heap.pop()) {
-      if (fitsBound(v)) {
+      if (bounds.check(v) === null) {
+        lowerBound ??= optimize === "cost" ? price(v) : count(v);
         if (simulations >= maxSimulations) {
           exhausted = true;
           break;
@@ -441,7 +320,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
     }
     message =
       answer !== null
-        ? `the smallest addition by ${optimize === "cost" ? "price" : "node count"}: every addition ordered before it was simulated or could not hold the pods' requests`
+        ? `the smallest addition by ${optimize === "cost" ? "price" : "node count"}: every addition ordered before it was simulated or ruled out by a lower bound`
         : exhausted
           ? `stopped after ${maxSimulations} simulations without an addition under which every pod schedules`
           : "no addition within the pools' maxCount schedules every pod";
@@ -463,7 +342,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
         if (room <= 0 || helped.length === 0) return [];
         const cap = perNode[i] as Map<string, number>;
         const want = new Map<string, number>();
-        for (const p of helped) for (const [r, x] of amounts(p)) want.set(r, (want.get(r) ?? 0) + x);
+        for (const p of helped) for (const [r, x] of podAmounts(p)) want.set(r, (want.get(r) ?? 0) + x);
         let nodes = 1;
         for (const [r, x] of want) {
           const c = cap.get(r) ?? 0;
@@ -553,7 +432,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
       nodes: count(shown),
       cost: priced ? price(shown) : null,
       excluded,
-      search: { simulations, pruned, exhausted },
+      search: { simulations, pruned, exhausted, lowerBound },
       pods,
       utilisation: { before: utilisation(cf.baseline), after: utilisation(proof.result) },
       ...withDevices(planDevices(pools, final, cf.baseline, proof.result)),
@@ -588,7 +467,7 @@ export function poolDaemonSetConflicts(pool: Pick<PlanPool, "node" | "daemonSetP
   const allocatable = resourceListToAmounts(pool.node.status?.allocatable);
   const requested = new Map<string, number>();
   for (const p of pool.daemonSetPods)
-    for (const [r, v] of amounts(p)) requested.set(r, (requested.get(r) ?? 0) + v);
+    for (const [r, v] of podAmounts(p)) requested.set(r, (requested.get(r) ?? 0) + v);
   const names = pool.daemonSetPods.map(podKey).join(", ");
   const out: string[] = [];
   for (const r of boundResources) {

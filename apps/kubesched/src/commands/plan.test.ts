@@ -182,6 +182,64 @@ pools:
   });
 });
 
+describe("kubesched plan: the exact search's lower bounds", () => {
+  it("zone spread rules out the uneven additions without a run: one simulation for 3 zones", async () => {
+    // Three zones with one full node each; 18 one-cpu pods spread over the zones (maxSkew 1);
+    // a 2-cpu pool per zone. Every 9-node addition holds the cpu, but only 3 per zone lets the
+    // spread place all 18 (6 per zone): the capacity bound alone left 31 of them to simulate.
+    const zones = ["a", "b", "c"];
+    const snapshot = file(
+      "zones.yaml",
+      [
+        ...zones.flatMap((z) => [
+          `apiVersion: v1
+kind: Node
+metadata: {name: n-${z}, labels: {kubernetes.io/hostname: n-${z}, topology.kubernetes.io/zone: ${z}}}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "110"}}`,
+          `apiVersion: v1
+kind: Pod
+metadata: {name: base-${z}, namespace: running}
+spec: {nodeName: n-${z}, containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}`,
+        ]),
+        `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 18
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}]
+      containers: [{name: web, image: web, resources: {requests: {cpu: "1", memory: 100Mi}}}]`,
+      ].join("\n---\n"),
+    );
+    const zonePools = file(
+      "zone-pools.yaml",
+      `apiVersion: kubesched.io/v1alpha1
+kind: NodePools
+pools:
+${zones
+  .map(
+    (z) => `  - name: pool-${z}
+    maxCount: 10
+    node:
+      metadata: {labels: {topology.kubernetes.io/zone: ${z}}}
+      status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}`,
+  )
+  .join("\n")}
+`,
+    );
+    const r = await run("plan", "--cluster", snapshot, "--pools", zonePools, "-o", "json");
+    expect(r.stderr).toBe("");
+    const report = JSON.parse(r.stdout) as PlanReport;
+    expect(report.status).toMatchObject({ found: true, minimal: true, nodes: 9 });
+    expect(additions(report)).toEqual({ "pool-a": 3, "pool-b": 3, "pool-c": 3 });
+    expect(report.status.search).toMatchObject({ simulations: 1, lowerBound: 9, exhausted: false });
+    expect(report.status.pods.every((p) => p.outcome === "Scheduled")).toBe(true);
+  });
+});
+
 describe("kubesched plan --kubeconfig", () => {
   it("plans on what the API server lists, with --workloads loaded after it", async () => {
     const api = await FakeApiServer.start();

@@ -77,7 +77,7 @@ export function renderPlanTable(report: PlanReport): string {
     ]),
     "",
     `Utilisation (requested/allocatable): cpu ${percent(s.utilisation.before.cpu)} → ${percent(s.utilisation.after.cpu)}, memory ${percent(s.utilisation.before.memory)} → ${percent(s.utilisation.after.memory)}, nodes ${s.utilisation.before.nodes} → ${s.utilisation.after.nodes}`,
-    `Search: ${s.search.simulations} simulation(s), ${s.search.pruned} addition(s) ruled out by capacity${s.search.exhausted ? ", stopped at --max-simulations" : ""}`,
+    `Search: ${s.search.simulations} simulation(s), ${s.search.pruned} addition(s) ruled out by the lower bounds${s.search.lowerBound !== null ? ` (${r.spec.optimize === "cost" ? "price" : "nodes"} ≥ ${s.search.lowerBound})` : ""}${s.search.exhausted ? ", stopped at --max-simulations" : ""}`,
   );
   if (s.devices !== undefined) lines.push(...deviceLines(s.devices));
   return `${lines.join("\n")}\n`;

@@ -124,7 +124,7 @@ export function plan(sec: PlanSection): HTMLElement[] {
     h(
       "p",
       { class: "muted", id: "plan-search" },
-      `${s.message}. Search: ${s.search.simulations} simulation(s), ${s.search.pruned} addition(s) ruled out by capacity${s.search.exhausted ? ", stopped at --max-simulations" : ""}.`,
+      `${s.message}. Search: ${s.search.simulations} simulation(s), ${s.search.pruned} addition(s) ruled out by the lower bounds${s.search.lowerBound !== null ? ` (${r.spec.optimize === "cost" ? "price" : "nodes"} ≥ ${s.search.lowerBound})` : ""}${s.search.exhausted ? ", stopped at --max-simulations" : ""}.`,
     ),
   );
 
