@@ -65,7 +65,7 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
     // 8 per node) without a run: [0,0], [0,1], [1,0], [1,1], [2,0], [3,0], [2,1]; of the
     // vectors ordered before the answer only [0,2] is simulated (the ETL pod does not tolerate the
     // GPU taint), then [1,2].
-    expect(r.status.search).toEqual({ simulations: 2, pruned: 7, exhausted: false });
+    expect(r.status.search).toEqual({ simulations: 2, pruned: 3, exhausted: false, lowerBound: 2 });
     // The devices: the GPU pool's two nodes publish 16, the class matches 20 (gpu-node-1's 4 too),
     // 16 of them allocated (8 pods × 2).
     const onOldNode = train.filter((p) => p.node === "gpu-node-1").length;
