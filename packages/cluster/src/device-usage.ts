@@ -4,6 +4,7 @@
 // DeviceClass, the devices its selectors match and how many of them claims hold.
 import type { DeviceClass, Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { getCompiler } from "@kubesched/dynamic-resource-allocation/cel";
+import type { Features } from "@kubesched/framework";
 import type { InMemoryCluster } from "./in-memory-cluster";
 
 /** One device of a claim's allocation. */
@@ -168,16 +169,22 @@ export interface DeviceClassResult {
 /**
  * Per DeviceClass (sorted by name), the devices its CEL selectors match (all of them must; one
  * that does not compile or fails to evaluate matches nothing, as in the allocator) and how many
- * of those claims hold. The selectors are compiled as stored expressions, with every feature the
- * newest release's environment knows.
+ * of those claims hold. The selectors are compiled as the DynamicResources plugin compiles them:
+ * stored expressions, with the run's DRAConsumableCapacity (emulated release, --feature-gates) and
+ * without DRAListTypeAttributes (upstream's stored-expression environment accepts every field
+ * either way, so the counts equal what the plugin's allocator matches).
  */
 export function deviceClassResults(
   classes: readonly DeviceClass[],
   slices: readonly ResourceSlice[],
   after: ReadonlySet<string>,
   before: ReadonlySet<string>,
+  features: Pick<Features, "enableConsumableCapacity">,
 ): DeviceClassResult[] {
-  const compiler = getCompiler({ enableConsumableCapacity: true, enableListTypeAttributes: true });
+  const compiler = getCompiler({
+    enableConsumableCapacity: features.enableConsumableCapacity,
+    enableListTypeAttributes: false,
+  });
   const current = currentSlices(slices);
   return [...classes]
     .sort((a, b) => ((a.metadata?.name ?? "") < (b.metadata?.name ?? "") ? -1 : 1))

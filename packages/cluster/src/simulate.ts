@@ -12,6 +12,7 @@ import {
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   customResourcesOf,
+  defaultFeatures,
   type Features,
   type Logger,
   ManualClock,
@@ -457,6 +458,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
             cluster.resourceSlices.list(),
             devicesAfter,
             devicesBefore,
+            { ...defaultFeatures, ...opts.features },
           ),
         }
       : {}),
