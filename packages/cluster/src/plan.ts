@@ -53,9 +53,16 @@ export interface PlanPool {
   node: Node;
   /**
    * The pods the snapshot's DaemonSets run on one node of the pool (as the loader creates them for
-   * a node of the template); each added node gets its copies, running.
+   * a node of the template); each added node gets its copies, pending, where the loader creates
+   * them for a snapshot with the added nodes written out (`daemonSetPodsBefore`), so that the
+   * proof is what `simulate` of that snapshot does.
    */
   daemonSetPods: readonly Pod[];
+  /**
+   * For each of `daemonSetPods`, the pending pod of the snapshot the loader queues it before (its
+   * DaemonSet's place in the input); null or absent: after every other pod.
+   */
+  daemonSetPodsBefore?: readonly (string | null)[];
   minCount: number;
   maxCount: number;
   /** Per node; required by `optimize: "cost"` and the price expander. */
@@ -147,6 +154,14 @@ const placementReasons = new Set([
   "node(s) didn't satisfy existing pods anti-affinity rules",
 ]);
 
+/** The pool's DaemonSet pods for its added node `name`, pinned to it by node affinity, pending. */
+function daemonSetPodsFor(pool: PlanPool, name: string): Pod[] {
+  return daemonSetPodsOn(pool, name).map((p) => {
+    const { nodeName: _, ...spec } = p.spec ?? { containers: [] };
+    return { ...p, spec };
+  });
+}
+
 /** The pool's DaemonSet pods bound to its added node `name`. */
 function daemonSetPodsOn(pool: PlanPool, name: string): Pod[] {
   return pool.daemonSetPods.map((p) => {
@@ -173,8 +188,13 @@ export function planChanges(pools: readonly PlanPool[], counts: readonly number[
     const count = counts[i] ?? 0;
     if (count === 0) return;
     changes.push({ kind: "AddNodes", like: templateOf(pool), count });
-    const pods = addedNodeNames(pool.name, count).flatMap((n) => daemonSetPodsOn(pool, n));
-    if (pods.length > 0) changes.push({ kind: "AddPods", pods });
+    // Pending, each where the loader would queue it (see PlanPool.daemonSetPods).
+    for (const name of addedNodeNames(pool.name, count)) {
+      daemonSetPodsFor(pool, name).forEach((pod, j) => {
+        const before = pool.daemonSetPodsBefore?.[j] ?? null;
+        changes.push({ kind: "AddPods", pods: [pod], ...(before !== null ? { before } : {}) });
+      });
+    }
   });
   return changes;
 }
