@@ -308,8 +308,7 @@ describe("kubesched plugins", () => {
 
 describe("the contrib plugins through --plugin (repository examples)", () => {
   it("examples/gang-scheduling: all or nothing with --plugin @kubesched/plugin-coscheduling", async () => {
-    const r = await run(
-      repo,
+    const gang = [
       "simulate",
       "--plugin",
       "@kubesched/plugin-coscheduling",
@@ -319,26 +318,14 @@ describe("the contrib plugins through --plugin (repository examples)", () => {
       "examples/gang-scheduling/cluster.yaml",
       "-o",
       "json",
-    );
+    ];
+    const r = await run(repo, ...gang);
     // The port is of scheduler-plugins built against Kubernetes 1.35; kubesched behaves as 1.37 by
     // default, and the warning says how to run it as its release does.
     expect(r.stderr).toMatch(
       /^loading plugin package @kubesched\/plugin-coscheduling@\S+ from \S+ \(--plugin @kubesched\/plugin-coscheduling\)\nwarning: plugin package @kubesched\/plugin-coscheduling \S+ implements Kubernetes 1\.35 \("kubesched": \{"kubernetes": "1\.35"\} in its package\.json\); kubesched behaves as 1\.37, so the scheduler around its plugins \(default plugins, preemption, feature gates\) is 1\.37's, not theirs: --emulated-version 1\.35 runs them as that release does\n$/,
     );
-    const at135 = await run(
-      repo,
-      "simulate",
-      "--plugin",
-      "@kubesched/plugin-coscheduling",
-      "--config",
-      "examples/gang-scheduling/scheduler-config.yaml",
-      "--cluster",
-      "examples/gang-scheduling/cluster.yaml",
-      "--emulated-version",
-      "1.35",
-      "-o",
-      "json",
-    );
+    const at135 = await run(repo, ...gang, "--emulated-version", "1.35");
     expect(at135.stderr).not.toContain("warning");
     const o = outcomes(r.stdout);
     for (const p of ["training-0", "training-1", "training-2"]) expect(o[p]).toMatch(/^node-/);
