@@ -117,6 +117,7 @@ export {
   tolerationToleratesTaint,
 } from "./taints";
 export { escapeTerminal } from "./terminal";
+export { formatMicroTime, formatTime } from "./time";
 export type * from "./types";
 export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "./validation";
 export { type VersionInfo, versionInfoMinor } from "./version-info";

@@ -1,6 +1,7 @@
 // upstream: staging/src/k8s.io/component-helpers/scheduling/corev1/helpers.go (PodPriority),
 // pkg/api/v1/pod/util.go (GetPodCondition, UpdatePodCondition), pkg/scheduler/framework/types.go.
 import type { Pod, PodCondition, PodStatus } from "kubernetes-types/core/v1.js";
+import { formatTime } from "./time";
 
 /** spec.priority, or 0 when unset (the static default). */
 export function podPriority(pod: Pod): number {
@@ -85,11 +86,6 @@ export function getPodCondition(status: PodStatus | undefined, type: string): Po
   return status?.conditions?.find((c) => c.type === type);
 }
 
-/** metav1.Time serialization: RFC 3339 in UTC, whole seconds. */
-function rfc3339(d: Date): string {
-  return `${d.toISOString().slice(0, 19)}Z`;
-}
-
 /**
  * Sets a condition on `status` (mutating it) as upstream UpdatePodCondition:
  * lastTransitionTime changes only when the condition's status flips. Returns true if anything
@@ -100,7 +96,7 @@ export function updatePodCondition(
   condition: PodCondition,
   now: Date = new Date(),
 ): boolean {
-  const cond: PodCondition = { ...condition, lastTransitionTime: rfc3339(now) };
+  const cond: PodCondition = { ...condition, lastTransitionTime: formatTime(now) };
   const conditions = status.conditions ?? [];
   const index = conditions.findIndex((c) => c.type === cond.type);
   if (index < 0) {

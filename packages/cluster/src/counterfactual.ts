@@ -44,10 +44,11 @@ export type ClusterChange =
    */
   | { kind: "AddNodes"; like: string | Node; count: number }
   /**
-   * Adds pods as given: running when `spec.nodeName` is set (an added node's DaemonSet pods, as
-   * cluster-autoscaler counts them on a template node), else pending after every other pod.
+   * Adds pods as given: running when `spec.nodeName` is set, else pending — queued before the pod
+   * `before` (`namespace/name`: where the snapshot's loader would have created them, as an added
+   * node's DaemonSet pods), or after every other pod.
    */
-  | { kind: "AddPods"; pods: Pod[] }
+  | { kind: "AddPods"; pods: Pod[]; before?: string }
   /** Adds ResourceSlices (resource.k8s.io/v1): the devices a DRA driver publishes for added nodes. */
   | { kind: "AddResourceSlices"; slices: ResourceSlice[] }
   /** Evicts running pods; their controllers re-create them pending, after every other pod. */
@@ -229,9 +230,12 @@ function applyChange(objects: SourcedObject[], c: ClusterChange): SourcedObject[
         });
       return objects;
     }
-    case "AddPods":
-      for (const pod of c.pods) objects.push({ kind: "Pod", obj: pod, origin: "an added pod" });
+    case "AddPods": {
+      const added = c.pods.map((obj): SourcedObject => ({ kind: "Pod", obj, origin: "an added pod" }));
+      if (c.before === undefined) objects.push(...added);
+      else objects.splice(find(objects, "Pod", c.before), 0, ...added);
       return objects;
+    }
     case "AddResourceSlices":
       for (const slice of c.slices)
         objects.push({ kind: "ResourceSlice", obj: slice, origin: "an added ResourceSlice" });

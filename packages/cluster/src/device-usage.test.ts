@@ -1,6 +1,7 @@
 // The device counts of simulate's result: pools' newest generation only, classes matched by
 // their CEL selectors (all of them; one that does not compile matches nothing).
 import type { DeviceClass, ResourceSlice } from "@kubesched/api";
+import { defaultFeatures } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { deviceClassResults, nodeDeviceResults } from "./device-usage";
 
@@ -50,7 +51,7 @@ describe("device counts", () => {
       cls("broken", "device.driver =="),
       cls("other-driver", 'device.driver == "nic.example.com"'),
     ];
-    expect(deviceClassResults(classes, slices, after, before)).toEqual([
+    expect(deviceClassResults(classes, slices, after, before, defaultFeatures)).toEqual([
       { name: "any", published: 3, allocated: 2, allocatedBefore: 1 },
       { name: "broken", published: 0, allocated: 0, allocatedBefore: 0 },
       { name: "h100", published: 2, allocated: 1, allocatedBefore: 0 },

@@ -4,6 +4,7 @@
 // DeviceClass, the devices its selectors match and how many of them claims hold.
 import type { Device, DeviceClass, Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { getCompiler } from "@kubesched/dynamic-resource-allocation/cel";
+import type { Features } from "@kubesched/framework";
 import type { InMemoryCluster } from "./in-memory-cluster";
 
 /** One device of a claim's allocation. */
@@ -168,20 +169,27 @@ export interface DeviceClassResult {
 /**
  * Per DeviceClass (sorted by name), the devices its CEL selectors match (all of them must; one
  * that does not compile or fails to evaluate matches nothing, as in the allocator) and how many
- * of those claims hold. The selectors are compiled as stored expressions, with every feature the
- * newest release's environment knows.
+ * of those claims hold. The selectors are compiled as the DynamicResources plugin compiles them:
+ * stored expressions, with the run's DRAConsumableCapacity (emulated release, --feature-gates) and
+ * without DRAListTypeAttributes (upstream's stored-expression environment accepts every field
+ * either way, so the counts equal what the plugin's allocator matches).
  */
 export function deviceClassResults(
   classes: readonly DeviceClass[],
   slices: readonly ResourceSlice[],
   after: ReadonlySet<string>,
   before: ReadonlySet<string>,
+  features: Pick<Features, "enableConsumableCapacity" | "enableDRAListTypeAttributes">,
 ): DeviceClassResult[] {
+  const env = {
+    enableConsumableCapacity: features.enableConsumableCapacity,
+    enableListTypeAttributes: features.enableDRAListTypeAttributes,
+  };
   const current = currentSlices(slices);
   return [...classes]
     .sort((a, b) => ((a.metadata?.name ?? "") < (b.metadata?.name ?? "") ? -1 : 1))
     .map((c) => {
-      const matches = deviceClassMatcher(c);
+      const matches = deviceClassMatcher(c, env);
       const r: DeviceClassResult = {
         name: c.metadata?.name ?? "",
         published: 0,
@@ -196,10 +204,17 @@ export function deviceClassResults(
 /**
  * Whether a device of a slice matches every CEL selector of the class (one that does not compile
  * or fails to evaluate matches nothing, as in the allocator). The selectors are compiled once, as
- * stored expressions, with every feature the newest release's environment knows.
+ * stored expressions, with every feature the newest release's environment knows unless `env` says
+ * what the run's features are.
  */
-export function deviceClassMatcher(c: DeviceClass): (slice: ResourceSlice, device: Device) => boolean {
-  const compiler = getCompiler({ enableConsumableCapacity: true, enableListTypeAttributes: true });
+export function deviceClassMatcher(
+  c: DeviceClass,
+  env: { enableConsumableCapacity: boolean; enableListTypeAttributes: boolean } = {
+    enableConsumableCapacity: true,
+    enableListTypeAttributes: true,
+  },
+): (slice: ResourceSlice, device: Device) => boolean {
+  const compiler = getCompiler(env);
   const selectors = (c.spec?.selectors ?? []).map((sel) =>
     compiler.compileCELExpression(sel.cel?.expression ?? "", { disableCostEstimation: true }),
   );

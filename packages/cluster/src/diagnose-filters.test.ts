@@ -3,7 +3,12 @@
 // on every node with the plugins' numbers, past a node's first failure, PreFilter narrowing and
 // percentageOfNodesToScore, and the grouping for people.
 import type { Pod } from "@kubesched/api";
-import { formatReasonGroup, groupFilterDiagnosis, type NodeFilterDiagnosis } from "@kubesched/runtime";
+import {
+  formatReasonGroup,
+  groupFilterDiagnosis,
+  type NodeFilterDiagnosis,
+  nodeFits,
+} from "@kubesched/runtime";
 import { makeLabelSelector, makeNode, makePod, NodeSelectorTypeMatchFields } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import { configOf, type IntegrationCluster, openSession } from "./integration/integration-cluster.test-util";
@@ -146,6 +151,12 @@ describe("diagnoseFilters", { timeout: 60_000 }, () => {
     const pre = d2.preFilter.find((p) => p.plugin === "NodeAffinity");
     expect(pre?.status?.code).toBe(3);
     expect(d2.nodes.every((n) => n.rejections.every((r) => r.plugin !== "NodeAffinity"))).toBe(true);
+    // The cycle stops at the rejection and evaluates no node: every node is left out by it.
+    expect(d2.nodes.map((n) => [n.nodeName, n.excludedBy, nodeFits(n)])).toEqual([
+      ["a", ["NodeAffinity"], false],
+      ["b", ["NodeAffinity"], false],
+      ["c", ["NodeAffinity"], false],
+    ]);
   });
 
   it("covers every node whatever percentageOfNodesToScore", async () => {

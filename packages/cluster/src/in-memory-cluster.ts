@@ -21,6 +21,7 @@ import type {
   StatefulSet,
   StorageClass,
 } from "@kubesched/api";
+import { formatTime } from "@kubesched/api";
 import type {
   Clock,
   ClusterClient,
@@ -235,7 +236,7 @@ export class InMemoryCluster implements ClusterSource {
     const grace = kind === "Pod" ? podGracePeriodSeconds(cur as Pod) : 0;
     const metadata = {
       ...cur.metadata,
-      deletionTimestamp: isoTime(this.clock.now() + grace * 1000),
+      deletionTimestamp: formatTime(this.clock.now() + grace * 1000),
       ...(kind === "Pod" ? { deletionGracePeriodSeconds: grace } : {}),
     };
     this.apply(kind, { ...cur, metadata });
@@ -371,7 +372,7 @@ export class InMemoryCluster implements ClusterSource {
     const second = Math.floor(this.clock.now() / 1000);
     if (second !== this.isoSecond) {
       this.isoSecond = second;
-      this.isoString = isoTime(second * 1000);
+      this.isoString = formatTime(second * 1000);
     }
     return this.isoString;
   }
@@ -548,11 +549,6 @@ function mergeConditions(existing: PodCondition[] | undefined, updates: PodCondi
     }
   }
   return out;
-}
-
-/** RFC 3339 in whole seconds, as the API server writes metav1.Time. */
-function isoTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** The grace period a DELETE without options gives a pod (upstream CheckGracefulDelete). */

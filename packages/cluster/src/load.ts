@@ -116,9 +116,24 @@ export class SnapshotLoadError extends Error {
   }
 }
 
+/**
+ * A workload's pod that admission refused (LimitRanger, ResourceQuota), so it was not created: the
+ * controller's FailedCreate. A StatefulSet pod whose claim was refused is not created either.
+ */
+export interface RefusedPod {
+  namespace: string;
+  name: string;
+  /** The workload that would have created it: `file: document N (Kind ns/name)`. */
+  origin: string;
+  /** The API server's refusal (`pods "NAME" is forbidden: exceeded quota: ...`). */
+  message: string;
+}
+
 export interface LoadResult {
   objects: SourcedObject[];
   warnings: string[];
+  /** The workloads' pods admission refused, in input order (each also a warning). */
+  refusedPods: RefusedPod[];
   /** The API server version the snapshot records (`kubesched snapshot` writes it), if any. */
   serverVersion?: RecordedServerVersion;
 }
@@ -291,9 +306,11 @@ function loadInputs(inputs: readonly SnapshotInput[], opts: LoadOptions): LoadRe
     ...draWarnings(objects),
   );
   if (errors.length) throw new SnapshotLoadError(errors);
+  const refusedPods: RefusedPod[] = [];
   return {
-    objects: expandWorkloads(objects, workloads, seen, errors, warnings),
+    objects: expandWorkloads(objects, workloads, seen, errors, warnings, refusedPods),
     warnings,
+    refusedPods,
     ...(serverVersion ? { serverVersion } : {}),
   };
 }
@@ -384,6 +401,7 @@ function expandWorkloads(
   seen: Map<string, string>,
   errors: string[],
   warnings: string[],
+  refusedPods: RefusedPod[],
 ): SourcedObject[] {
   if (workloads.length === 0) return objects;
   const pods = objects.filter((o) => o.kind === "Pod").map((o) => o.obj as Pod);
@@ -402,7 +420,7 @@ function expandWorkloads(
     const md = w.obj.metadata as Json;
     const ns = (typeof md.namespace === "string" && md.namespace) || "default";
     const workload = { ...w.obj, metadata: { ...md, namespace: ns } };
-    let claimRejected = false;
+    let claimRefused: string | null = null;
     for (const e of expandWorkload(w.kind, workload, { pods, replicaSets, nodes, claims })) {
       const emd = e.obj.metadata as Json;
       const key = `${e.kind}/${ns}/${String(emd.name)}`;
@@ -421,17 +439,21 @@ function expandWorkloads(
         const refused = admission.limitRanges.admitClaim(obj);
         if (refused) {
           warnings.push(`${origin}: ${refused}`);
-          claimRejected = true;
+          claimRefused = refused;
           continue;
         }
       } else if (e.kind === "Pod") {
-        if (claimRejected) {
-          claimRejected = false;
+        const refuse = (message: string) =>
+          refusedPods.push({ namespace: ns, name: String(emd.name), origin, message });
+        if (claimRefused !== null) {
+          refuse(claimRefused);
+          claimRefused = null;
           continue;
         }
         const admitted = admitCreatedPod(admission, obj as Pod);
         if ("error" in admitted) {
           warnings.push(`${origin}: ${admitted.error}`);
+          refuse(admitted.error);
           continue;
         }
         obj = admitted.pod as K8sObject;

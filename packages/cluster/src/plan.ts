@@ -59,7 +59,9 @@ export interface PlanPool {
   node: Node;
   /**
    * The pods the snapshot's DaemonSets run on one node of the pool (as the loader creates them for
-   * a node of the template); each added node gets its copies, running.
+   * a node of the template); each added node gets its copies, pending, where the loader creates
+   * them for a snapshot with the added nodes written out (`daemonSetPodsBefore`), so that the
+   * proof is what `simulate` of that snapshot does.
    */
   daemonSetPods: readonly Pod[];
   /**
@@ -67,6 +69,11 @@ export interface PlanPool {
    * templates: each added node gets its copies (pool-resource-slices.ts: node name, pool name).
    */
   resourceSlices?: readonly ResourceSlice[];
+  /**
+   * For each of `daemonSetPods`, the pending pod of the snapshot the loader queues it before (its
+   * DaemonSet's place in the input); null or absent: after every other pod.
+   */
+  daemonSetPodsBefore?: readonly (string | null)[];
   minCount: number;
   maxCount: number;
   /** Per node; required by `optimize: "cost"` and the price expander. */
@@ -170,6 +177,14 @@ export interface PlanReport {
 /** Bad plan input a caller should have checked (a programmer's error). */
 export class PlanError extends Error {}
 
+/** The pool's DaemonSet pods for its added node `name`, pinned to it by node affinity, pending. */
+function daemonSetPodsFor(pool: PlanPool, name: string): Pod[] {
+  return daemonSetPodsOn(pool, name).map((p) => {
+    const { nodeName: _, ...spec } = p.spec ?? { containers: [] };
+    return { ...p, spec };
+  });
+}
+
 /** The counterfactual changes that add `counts[i]` nodes of pool i, with their DaemonSet pods. */
 export function planChanges(pools: readonly PlanPool[], counts: readonly number[]): ClusterChange[] {
   const changes: ClusterChange[] = [];
@@ -178,8 +193,13 @@ export function planChanges(pools: readonly PlanPool[], counts: readonly number[
     if (count === 0) return;
     changes.push({ kind: "AddNodes", like: templateOf(pool), count });
     const names = addedNodeNames(pool.name, count);
-    const pods = names.flatMap((n) => daemonSetPodsOn(pool, n));
-    if (pods.length > 0) changes.push({ kind: "AddPods", pods });
+    // Pending, each where the loader would queue it (see PlanPool.daemonSetPods).
+    for (const name of names) {
+      daemonSetPodsFor(pool, name).forEach((pod, j) => {
+        const before = pool.daemonSetPodsBefore?.[j] ?? null;
+        changes.push({ kind: "AddPods", pods: [pod], ...(before !== null ? { before } : {}) });
+      });
+    }
     const slices = names.flatMap((n) => resourceSlicesOn(pool, n));
     if (slices.length > 0) changes.push({ kind: "AddResourceSlices", slices });
   });
@@ -273,9 +293,16 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
   let exhausted = false;
   const succeeds = async (v: readonly number[]) => {
     simulations++;
-    const o = await cf.run(planChanges(pools, v));
+    const changes = planChanges(pools, v);
+    const o = await cf.run(changes);
     const left = required.filter((p) => o.pods.get(podKey(p))?.outcome !== "Scheduled");
-    return { result: o.result, left };
+    // The added nodes' DaemonSet pods (pending, pinned to their nodes) must run too: the bounds
+    // count a pool node's room less its DaemonSet pods, and a node whose DaemonSet pods a goal pod
+    // crowded out is not an addition that works.
+    const daemonSetsRun = changes.every(
+      (c) => c.kind !== "AddPods" || c.pods.every((p) => o.pods.get(podKey(p))?.outcome === "Scheduled"),
+    );
+    return { result: o.result, left, works: left.length === 0 && daemonSetsRun };
   };
 
   let answer: number[] | null = null;
@@ -304,7 +331,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
           exhausted = true;
           break;
         }
-        if ((await succeeds(v)).left.length === 0) {
+        if ((await succeeds(v)).works) {
           answer = v;
           break;
         }

@@ -8,7 +8,12 @@
 // and controller_test.go TestSyncHandler, read at 003e86297d18 (the index holds no newer copy);
 // k8s.io/dynamic-resource-allocation/resourceclaim Name, IsForPod.
 import type { Pod, ResourceClaim, ResourceClaimTemplate } from "@kubesched/api";
-import { PodResourceClaimAnnotation, ResourceAPIVersion, ResourceClaimFinalizer } from "@kubesched/api";
+import {
+  formatTime,
+  PodResourceClaimAnnotation,
+  ResourceAPIVersion,
+  ResourceClaimFinalizer,
+} from "@kubesched/api";
 import type { Logger } from "@kubesched/framework";
 import type { ClusterEventHandlers } from "@kubesched/scheduler";
 import type { InMemoryCluster } from "./in-memory-cluster";
@@ -137,9 +142,7 @@ function handleClaim(
         generateName,
         namespace: ns,
         uid: `${ns}/${name}`,
-        creationTimestamp: new Date(Math.floor(cluster.clock.now() / 1000) * 1000)
-          .toISOString()
-          .replace(/\.\d{3}Z$/, "Z"),
+        creationTimestamp: formatTime(cluster.clock.now()),
         ownerReferences: [
           {
             apiVersion: "v1",

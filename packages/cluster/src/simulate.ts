@@ -12,6 +12,7 @@ import {
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   customResourcesOf,
+  defaultFeatures,
   type Features,
   type Logger,
   ManualClock,
@@ -39,12 +40,16 @@ import {
   podClaimResults,
 } from "./device-usage";
 import { InMemoryCluster } from "./in-memory-cluster";
-import { isClusterObject, type SourcedObject } from "./load";
+import { isClusterObject, type RefusedPod, type SourcedObject } from "./load";
 import { RepeatCappedLogger } from "./repeat-capped-logger";
 import { podCreated, ResourceClaimController } from "./resourceclaim-controller";
 import { ExtenderRetries, simulatedExtender } from "./simulated-extenders";
 
-export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped";
+/**
+ * What became of a pod. `Refused`: a workload's pod that admission (LimitRanger, ResourceQuota)
+ * refused, so it was never created (the API server's Forbidden; {@link RefusedPod}).
+ */
+export type PodOutcome = "Scheduled" | "Unschedulable" | "Error" | "Gated" | "Skipped" | "Refused";
 
 export interface PodResult {
   namespace: string;
@@ -105,6 +110,8 @@ export interface SimulationResult {
     error: number;
     gated: number;
     skipped: number;
+    /** Workloads' pods admission refused (outcome Refused, not among `pods`); absent when none. */
+    refused?: number;
     /** Wall time of the scheduling loop; null unless timing was requested (it is not reproducible). */
     wallMs: number | null;
     podsPerSecond: number | null;
@@ -150,6 +157,11 @@ export interface SimulateOptions {
    * the preemptor waits at DefaultPreemption's PreEnqueue meanwhile.
    */
   deleteLatencyMs?: number;
+  /**
+   * The workloads' pods admission refused when the snapshot was loaded (LoadResult.refusedPods):
+   * listed after the pending pods with outcome Refused and the API server's message.
+   */
+  refusedPods?: readonly RefusedPod[];
 }
 
 /** The default simulated latency of a pod DELETE: an API server round trip. */
@@ -406,6 +418,18 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     }
     results.push(r);
   }
+  const refused = opts.refusedPods ?? [];
+  for (const p of refused) {
+    results.push({
+      namespace: p.namespace,
+      name: p.name,
+      outcome: "Refused",
+      node: null,
+      nominatedNode: null,
+      attempts: 0,
+      message: p.message,
+    });
+  }
 
   const preemptions: PreemptionRecord[] = [];
   const byPreemptor = new Map<string, PreemptionRecord>();
@@ -468,6 +492,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
             cluster.resourceSlices.list(),
             devicesAfter,
             devicesBefore,
+            { ...defaultFeatures, ...opts.features },
           ),
         }
       : {}),
@@ -478,6 +503,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
       error: errors,
       gated,
       skipped,
+      ...(refused.length > 0 ? { refused: refused.length } : {}),
       wallMs: timing ? Math.round(wallMs * 100) / 100 : null,
       podsPerSecond: timing ? (wallMs > 0 ? Math.round((scheduled / wallMs) * 1000) : 0) : null,
     },

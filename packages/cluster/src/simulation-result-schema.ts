@@ -108,7 +108,7 @@ export const simulationResultSchema = {
         properties: {
           namespace: { type: "string" },
           name: { type: "string" },
-          outcome: { enum: ["Scheduled", "Unschedulable", "Error", "Gated", "Skipped"] },
+          outcome: { enum: ["Scheduled", "Unschedulable", "Error", "Gated", "Skipped", "Refused"] },
           node: { type: ["string", "null"], description: "null unless Scheduled" },
           nominatedNode: { type: ["string", "null"], description: "set when preemption nominated a node" },
           attempts: { type: "integer", minimum: 0 },
@@ -252,6 +252,11 @@ export const simulationResultSchema = {
         error: { type: "integer", minimum: 0 },
         gated: { type: "integer", minimum: 0 },
         skipped: { type: "integer", minimum: 0 },
+        refused: {
+          type: "integer",
+          minimum: 1,
+          description: "workloads' pods admission refused (outcome Refused); absent when none",
+        },
         wallMs: { type: ["number", "null"], description: "null unless --timing" },
         podsPerSecond: { type: ["number", "null"], description: "null unless --timing" },
       },

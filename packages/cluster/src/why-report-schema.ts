@@ -148,7 +148,18 @@ export const whyReportSchema = {
         name: { type: "string" },
         schedulerName: { type: "string" },
       }),
-      summary: object({ nodes: { type: "integer" }, feasible: { type: "integer" } }),
+      summary: object(
+        {
+          nodes: { type: "integer" },
+          feasible: { type: "integer" },
+          preFilterRejection: object({
+            plugin: { type: "string" },
+            code: codes,
+            message: { type: "string" },
+          }),
+        },
+        ["preFilterRejection"],
+      ),
       preFilter: {
         type: "array",
         items: object({ plugin: { type: "string" }, code: codes, reasons: strings, nodeNames: strings }, [

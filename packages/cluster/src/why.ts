@@ -19,7 +19,13 @@ import {
   type Status,
 } from "@kubesched/framework";
 import type { Evaluator } from "@kubesched/preemption";
-import { type FilterDiagnosis, type Framework, groupFilterDiagnosis, nodeFits } from "@kubesched/runtime";
+import {
+  type FilterDiagnosis,
+  type Framework,
+  groupFilterDiagnosis,
+  nodeFits,
+  preFilterRejects,
+} from "@kubesched/runtime";
 import { admit } from "./admission";
 import type { SourcedObject } from "./load";
 import { openSimulation } from "./simulate";
@@ -31,7 +37,16 @@ export interface WhyReport {
   kind: "WhyReport";
   pod: { namespace: string; name: string; schedulerName: string };
   /** Nodes in the snapshot and how many every Filter passes. */
-  summary: { nodes: number; feasible: number };
+  summary: {
+    nodes: number;
+    feasible: number;
+    /**
+     * The PreFilter plugin that rejects the pod, the first in the profile's order (upstream's cycle
+     * stops there and evaluates no node; its FitError says `0/N nodes are available: <message>.`).
+     * Absent when every PreFilter passes.
+     */
+    preFilterRejection?: { plugin: string; code: CodeName; message: string };
+  };
   /** Every PreFilter plugin's outcome. */
   preFilter: { plugin: string; code: CodeName; reasons: string[]; nodeNames?: string[] }[];
   /** The nodes grouped by reason, largest group first. */
@@ -126,6 +141,7 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
         `pod ${key} is for scheduler "${schedulerName}", which no profile of the configuration is`,
       );
     }
+    const rejection = d.preFilter.find(preFilterRejects);
     report = {
       apiVersion: "kubesched.io/v1alpha1",
       kind: "WhyReport",
@@ -133,6 +149,15 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
       summary: {
         nodes: d.nodes.length,
         feasible: d.nodes.filter(nodeFits).length,
+        ...(rejection?.status
+          ? {
+              preFilterRejection: {
+                plugin: rejection.plugin,
+                code: codeName(rejection.status.code),
+                message: rejection.status.message(),
+              },
+            }
+          : {}),
       },
       preFilter: d.preFilter.map((p) => ({
         plugin: p.plugin,

@@ -13,11 +13,10 @@
 //   are dropped; writes that get no answer are retried up to 12 times, 10 s (jittered) apart.
 // - shutdown() stops at once: queued events are dropped and writes in flight aborted, as the
 //   broadcaster's Shutdown does; nothing waits for a server that does not answer.
-import type { Pod } from "@kubesched/api";
+import { formatMicroTime, type Pod } from "@kubesched/api";
 import type { Clock, EventRecorder, EventType } from "@kubesched/framework";
 import { isNotFound, KubeApiError } from "./api-error";
 import { jitter } from "./backoff";
-import { formatMicroTime } from "./micro-time";
 import type { RawClient } from "./raw-client";
 
 /** upstream: the events API's note limit (1 kB). */

@@ -1,3 +1,5 @@
+// metav1.Time/MicroTime formatting lives in @kubesched/api; re-exported for existing imports.
+export { formatMicroTime, formatTime } from "@kubesched/api";
 export {
   isConflict,
   isExpired,
@@ -55,7 +57,6 @@ export {
   type LeaderElectorOptions,
 } from "./leader-election";
 export { ClientMetrics } from "./metrics";
-export { formatMicroTime, formatTime } from "./micro-time";
 export {
   isConnectionRefused,
   RawClient,

@@ -1,9 +1,8 @@
 // The writes the scheduler makes (upstream: clientset calls in DefaultBinder, the failure
 // handler's updatePod, and preemption), as raw JSON requests through the scheduler's client.
-import { getPodCondition, type Pod, type PodCondition, type ResourceClaim } from "@kubesched/api";
+import { formatTime, getPodCondition, type Pod, type PodCondition, type ResourceClaim } from "@kubesched/api";
 import type { ClusterClient, PodStatusPatch } from "@kubesched/framework";
 import { isNotFound } from "./api-error";
-import { formatTime } from "./micro-time";
 import type { RawClient } from "./raw-client";
 
 export interface KubeClusterClientOptions {

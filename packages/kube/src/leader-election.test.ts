@@ -1,8 +1,8 @@
+import { formatMicroTime } from "@kubesched/api";
 import { Registry } from "prom-client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LeaderCallbacks, LeaderElector, type LeaderElectorOptions } from "./leader-election";
 import { ClientMetrics } from "./metrics";
-import { formatMicroTime } from "./micro-time";
 import { RawClient } from "./raw-client";
 import { FakeApiServer, waitFor } from "./testing";
 

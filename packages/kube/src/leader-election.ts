@@ -15,11 +15,11 @@
 //   decides whether releasing is safe (`beforeRelease`): it is not while writes made under the
 //   lease may still land.
 // - metrics: leader_election_master_status{name} 1 while leading, leader_election_slowpath_total.
+import { formatMicroTime } from "@kubesched/api";
 import type { Clock } from "@kubesched/framework";
 import { realClock } from "@kubesched/framework";
 import { isConflict, isNotFound, KubeApiError } from "./api-error";
 import type { ClientMetrics } from "./metrics";
-import { formatMicroTime } from "./micro-time";
 import type { RawClient } from "./raw-client";
 
 /** upstream wait.JitterUntil factor used by acquire. */

@@ -4,7 +4,7 @@
 // limiter (clientConnection.qps/burst), has a deadline, and is counted in the rest_client_*
 // metrics. Objects stay the raw JSON of the wire: the generated typed client's ObjectSerializer
 // turns timestamps into Date and drops unknown fields, and MicroTime fields must be written with
-// microseconds (see micro-time.ts).
+// microseconds (`formatMicroTime` of @kubesched/api).
 import http from "node:http";
 import https from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";

@@ -56,12 +56,25 @@ export interface FilterRejection {
 export interface NodeFilterDiagnosis {
   /** The node. */
   nodeName: string;
-  /** PreFilter plugins whose result leaves the node out: the cycle would not filter it. */
+  /**
+   * PreFilter plugins that leave the node out, so the cycle would not filter it: one that rejects
+   * the pod (or fails) leaves every node out, as upstream's cycle then evaluates no node; one whose
+   * result names other nodes leaves this one out.
+   */
   excludedBy: string[];
   /** Every Filter plugin's rejection, in the profile's order; empty when every Filter passes. */
   rejections: FilterRejection[];
   /** Whether the rejections count pods nominated to the node (of equal or higher priority). */
   withNominatedPods: boolean;
+}
+
+/**
+ * Whether the PreFilter plugin rejects the pod or fails (neither Success nor Skip): the cycle then
+ * evaluates no node.
+ * @public
+ */
+export function preFilterRejects(p: PreFilterDiagnosis): boolean {
+  return p.status !== null && !p.status.isSuccess() && !p.status.isSkip();
 }
 
 /**
@@ -120,8 +133,11 @@ export function diagnoseFilters(fwk: Framework, pod: Pod): FilterDiagnosis {
   const out: NodeFilterDiagnosis[] = [];
   for (const ni of nodes) {
     const excludedBy: string[] = [];
-    for (const p of preFilter)
-      if (p.nodeNames !== null && !p.nodeNames.has(ni.nodeName)) excludedBy.push(p.plugin);
+    for (const p of preFilter) {
+      if (failed.has(p.plugin) || (p.nodeNames !== null && !p.nodeNames.has(ni.nodeName))) {
+        excludedBy.push(p.plugin);
+      }
+    }
     out.push({ nodeName: ni.nodeName, excludedBy, ...diagnoseNode(fwk, filters, state, pod, ni) });
   }
   return { preFilter, nodes: out };

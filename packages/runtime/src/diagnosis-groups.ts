@@ -2,7 +2,7 @@
 // and the plugins' numbers summarised ("412 nodes: Insufficient cpu (short 200m–1.5)").
 import { formatResourceAmount, taintToString } from "@kubesched/api";
 import type { FilterDetail } from "@kubesched/framework";
-import { type FilterDiagnosis, nodeFits } from "./diagnose-filters";
+import { type FilterDiagnosis, nodeFits, preFilterRejects } from "./diagnose-filters";
 
 /**
  * Nodes that share one reason.
@@ -29,8 +29,8 @@ interface Building {
 
 /**
  * The nodes of a diagnosis grouped by reason: a node with several reasons is in several groups
- * (as upstream's FitError counts reasons), nodes that a PreFilter result leaves out in one group
- * per plugin, nodes every Filter passes in one group. Largest group first, then by reason.
+ * (as upstream's FitError counts reasons), nodes that a PreFilter leaves out in one group per
+ * plugin (a rejecting one: per reason, every node), nodes every Filter passes in one group. Largest group first, then by reason.
  * @public
  */
 export function groupFilterDiagnosis(d: FilterDiagnosis): ReasonGroup[] {
@@ -45,8 +45,20 @@ export function groupFilterDiagnosis(d: FilterDiagnosis): ReasonGroup[] {
     b.group.nodes.push(node);
     b.details.push(...details);
   };
+  // A PreFilter that rejects the pod leaves every node out with its own reasons (upstream's FitError
+  // then says its message); one whose result names other nodes, with upstream's wording for that.
+  const preFilterReasons = new Map<string, readonly string[]>();
+  for (const p of d.preFilter) {
+    if (p.status !== null && preFilterRejects(p)) {
+      const reasons = p.status.getReasons();
+      preFilterReasons.set(p.plugin, reasons.length > 0 ? reasons : [p.status.message()]);
+    }
+  }
   for (const n of d.nodes) {
-    for (const p of n.excludedBy) add(p, `node(s) didn't satisfy plugin ${p} (PreFilter)`, n.nodeName, []);
+    for (const p of n.excludedBy) {
+      const reasons = preFilterReasons.get(p) ?? [`node(s) didn't satisfy plugin ${p} (PreFilter)`];
+      for (const reason of reasons) add(p, reason, n.nodeName, []);
+    }
     for (const r of n.rejections) {
       const reasons = r.status.getReasons();
       // A detail goes with its reason (NodeResourcesFit's, one per resource), others with the first.

@@ -18,6 +18,7 @@ export {
   type NodeFilterDiagnosis,
   nodeFits,
   type PreFilterDiagnosis,
+  preFilterRejects,
 } from "./diagnose-filters";
 export {
   formatFilterDetail,

@@ -1,12 +1,13 @@
 // LimitRange and ResourceQuota in what users run: `capacity` counts templates as the cluster
 // would admit them (LimitRanger's defaults, quota exhaustion as its own stop reason), and
-// `simulate` creates a workload's pods through the same admission (refused pods are not created,
-// a warning says why). Snapshot pods were admitted already and stay as they are.
+// `simulate` creates a workload's pods through the same admission (refused pods are not created:
+// a warning says why, and the result lists them as Refused with the API server's message). Snapshot pods were admitted already and stay as they are.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FakeApiServer } from "@kubesched/kube/testing";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliIn } from "./run-cli.test-util";
 
@@ -153,7 +154,7 @@ spec:
 });
 
 describe("simulate: a workload's pods go through admission", () => {
-  it("pods get LimitRanger's defaults; those past the quota are not created, with a warning", async () => {
+  it("pods get LimitRanger's defaults; those past the quota are not created: a warning, and listed as Refused", async () => {
     const deploy = file(
       "deploy.yaml",
       `apiVersion: apps/v1
@@ -171,14 +172,92 @@ spec:
     const out = await run("simulate", "--cluster", cluster, "--cluster", deploy, "-o", "json");
     expect(out.code).toBe(0);
     const r = JSON.parse(out.stdout);
-    // 3 cpu of quota, 1 used by the running pod: 4 of the 6 pods of 500m are created.
-    expect(r.pods).toHaveLength(4);
-    expect(r.pods.every((p: { outcome: string }) => p.outcome === "Scheduled")).toBe(true);
+    // 3 cpu of quota, 1 used by the running pod: 4 of the 6 pods of 500m are created; the other
+    // two are listed as refused, with the API server's refusal, and counted.
+    const refusal =
+      /^pods "shop-web-[a-z0-9]+-[a-z0-9]+" is forbidden: exceeded quota: shop-quota, requested: requests\.cpu=500m, used: requests\.cpu=3, limited: requests\.cpu=3$/;
+    expect(r.pods).toHaveLength(6);
+    expect(r.pods.map((p: { outcome: string }) => p.outcome)).toEqual([
+      "Scheduled",
+      "Scheduled",
+      "Scheduled",
+      "Scheduled",
+      "Refused",
+      "Refused",
+    ]);
+    for (const p of r.pods.slice(4)) {
+      expect(p).toMatchObject({ namespace: "shop", node: null, nominatedNode: null, attempts: 0 });
+      expect(p.message).toMatch(refusal);
+      expect(p.message).toContain(`pods "${p.name}" is forbidden`);
+    }
+    expect(r.summary).toMatchObject({ pods: 4, scheduled: 4, refused: 2 });
+    const { stdout: schema } = await run("simulate", "--schema");
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(schema));
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
     const warnings = out.stderr.split("\n").filter((l) => l.startsWith("warning: "));
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(
       /^warning: .*deploy\.yaml: document 1 \(Deployment shop\/shop-web\): pods "shop-web-[a-z0-9]+-[a-z0-9]+" is forbidden: exceeded quota: shop-quota, requested: requests\.cpu=500m, used: requests\.cpu=3, limited: requests\.cpu=3$/,
     );
+
+    const table = await run("simulate", "--cluster", cluster, "--cluster", deploy);
+    expect(table.code).toBe(0);
+    const rows = table.stdout.split("\n").filter((l) => / Refused /.test(l));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(
+      /^shop\/shop-web-\S+ +Refused +- +0 +pods "shop-web-\S+" is forbidden: exceeded quota: shop-quota/,
+    );
+    expect(table.stdout).toContain(
+      "4 pending pods: 4 scheduled, 0 unschedulable, 0 error, 0 gated, 0 skipped; 2 refused by admission (not created)",
+    );
+  });
+});
+
+describe("simulate: a StatefulSet pod whose claim LimitRanger refuses", () => {
+  it("is listed as Refused with the claim's refusal; the other pod is created", async () => {
+    const sts = file(
+      "sts.yaml",
+      `apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
+- apiVersion: v1
+  kind: LimitRange
+  metadata: {name: claims, namespace: db}
+  spec:
+    limits:
+    - type: PersistentVolumeClaim
+      max: {storage: 10Gi}
+- apiVersion: apps/v1
+  kind: StatefulSet
+  metadata: {name: pg, namespace: db, uid: s1}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: pg}}
+    template:
+      metadata: {labels: {app: pg}}
+      spec:
+        containers: [{name: c, image: postgres, resources: {requests: {cpu: "1"}}}]
+    volumeClaimTemplates:
+    - metadata: {name: data}
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 20Gi}}}
+`,
+    );
+    const out = await run("simulate", "--cluster", sts, "-o", "json");
+    expect(out.code).toBe(0);
+    const r = JSON.parse(out.stdout);
+    expect(r.pods).toEqual([
+      {
+        namespace: "db",
+        name: "pg-0",
+        outcome: "Refused",
+        node: null,
+        nominatedNode: null,
+        attempts: 0,
+        message: expect.stringMatching(/^persistentvolumeclaims "data-pg-0" is forbidden: /),
+      },
+    ]);
+    expect(r.summary).toMatchObject({ pods: 0, refused: 1 });
   });
 });
 

@@ -288,6 +288,23 @@ describe("the DRA gates of the emulated release", () => {
     expect(await outcome("--emulated-version", "1.35")).toBe("Unschedulable");
     expect(await outcome("--feature-gates", "DRAPartitionableDevices=false")).toBe("Unschedulable");
   }, 60_000);
+
+  it("a class selector reading device.allowMultipleAllocations: the plugin allocates and the device output counts alike, DRAConsumableCapacity on or off", async () => {
+    const shared = "apps/kubesched/test-fixtures/dra-shared/cluster.yaml";
+    for (const flags of [
+      ["--emulated-version", "1.37"],
+      ["--emulated-version", "1.35"],
+      ["--feature-gates", "DRAConsumableCapacity=false"],
+    ]) {
+      const { code, stdout } = await run("simulate", "--cluster", shared, "-o", "json", ...flags);
+      expect(code).toBe(0);
+      const r = JSON.parse(stdout) as Result;
+      expect([r.pods[0]?.outcome, r.deviceClasses], flags.join(" ")).toEqual([
+        "Scheduled",
+        [{ name: "shared-gpu.example.com", published: 1, allocated: 1, allocatedBefore: 0 }],
+      ]);
+    }
+  }, 60_000);
 });
 
 describe("DRAListTypeAttributes: list-valued device attributes in claim constraints", () => {

@@ -135,6 +135,16 @@ export function planPools(
   const pending = loaded.objects.filter(
     (o) => o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName && !probePods.has(podKey(o.obj as Pod)),
   );
+  // Where the loader queued each probe node's DaemonSet pod: before the next pending pod that stays.
+  const queuedBefore = (pod: Pod): string | null => {
+    const at = loaded.objects.findIndex((o) => o.kind === "Pod" && podKey(o.obj as Pod) === podKey(pod));
+    const next = loaded.objects
+      .slice(at + 1)
+      .find(
+        (o) => o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName && !probePods.has(podKey(o.obj as Pod)),
+      );
+    return next ? podKey(next.obj as Pod) : null;
+  };
   const out = pools.pools.map((p, i): PlanPool => {
     const name = `${p.name}-1`;
     const node = loaded.objects.find((o) => o.kind === "Node" && o.obj.metadata?.name === name)?.obj as Node;
@@ -159,6 +169,7 @@ export function planPools(
       node,
       daemonSetPods,
       ...(p.resourceSlices !== undefined ? { resourceSlices: p.resourceSlices.map(sliceTemplateV1) } : {}),
+      daemonSetPodsBefore: daemonSetPods.map(queuedBefore),
       minCount: p.minCount,
       maxCount: p.maxCount,
       ...(p.price !== undefined ? { price: p.price } : {}),

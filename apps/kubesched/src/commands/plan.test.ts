@@ -59,14 +59,10 @@ describe("kubesched plan on the example", () => {
   });
 
   it("the proof is what simulate prints for the snapshot with the added nodes", async () => {
-    // The example without its DaemonSet (an added node's DaemonSet pods are bound to it by plan,
-    // while simulate's loader creates them pending): the added nodes are then all there is to write.
-    const docs = readFileSync(join(root, cluster), "utf8")
-      .split(/^---$/m)
-      .filter((d) => !/kind: DaemonSet/.test(d));
-    const noDaemons = file("no-daemons.yaml", docs.join("---"));
+    // The example with its DaemonSet: plan queues an added node's DaemonSet pods pending where
+    // simulate's loader creates them for the snapshot with the added nodes written out.
     const r = JSON.parse(
-      (await run("plan", "--cluster", noDaemons, "--pools", pools, "-o", "json")).stdout,
+      (await run("plan", "--cluster", cluster, "--pools", pools, "-o", "json")).stdout,
     ) as PlanReport;
     expect(r.status.found).toBe(true);
     const templates = (
@@ -88,14 +84,82 @@ describe("kubesched plan on the example", () => {
       }),
     );
     const added = file("added.yaml", nodes.map((d) => stringify(d)).join("---\n"));
-    const sim = await run("simulate", "--cluster", noDaemons, "--cluster", added, "-o", "json");
+    const sim = await run("simulate", "--cluster", cluster, "--cluster", added, "-o", "json");
     const placed = new Map(
       (
         JSON.parse(sim.stdout) as { pods: { namespace: string; name: string; node: string | null }[] }
       ).pods.map((p) => [`${p.namespace}/${p.name}`, p.node]),
     );
-    expect(r.status.pods.length).toBe(12);
+    // 12 workload pods and the DaemonSet's pods for the snapshot's two nodes.
+    expect(r.status.pods.length).toBe(14);
     for (const p of r.status.pods) expect(placed.get(p.pod), p.pod).toBe(p.node);
+  });
+
+  it("an added node's DaemonSet pods queue where the loader creates them, so a tie breaks as in simulate", async () => {
+    // The DaemonSet comes after the Deployment: simulate of the snapshot with general-new-1
+    // written out queues both web pods before any agent pod, so the first web pod sees two empty
+    // nodes. Bound to general-new-1 from the start (plan before), the agent made n1 the emptier.
+    const snapshot = file(
+      "ds-after.yaml",
+      `apiVersion: v1
+kind: Node
+metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
+status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, namespace: default }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers: [{ name: web, image: web, resources: { requests: { cpu: "3", memory: 1Gi } } }]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: agent, namespace: kube-system }
+spec:
+  selector: { matchLabels: { app: agent } }
+  template:
+    metadata: { labels: { app: agent } }
+    spec:
+      containers: [{ name: agent, image: agent, resources: { requests: { cpu: 500m, memory: 256Mi } } }]
+`,
+    );
+    const onePool = file(
+      "one-pool.yaml",
+      `apiVersion: kubesched.io/v1alpha1
+kind: NodePools
+pools:
+  - name: general
+    maxCount: 2
+    node:
+      status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
+`,
+    );
+    const plan = await run("plan", "--cluster", snapshot, "--pools", onePool, "-o", "json");
+    expect(plan.code).toBe(0);
+    const r = JSON.parse(plan.stdout) as PlanReport;
+    expect(additions(r)).toEqual({ general: 1 });
+    const added = file(
+      "general-new-1.yaml",
+      `apiVersion: v1
+kind: Node
+metadata: { name: general-new-1, labels: { kubernetes.io/hostname: general-new-1 } }
+status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
+`,
+    );
+    const sim = await run("simulate", "--cluster", snapshot, "--cluster", added, "-o", "json");
+    const placed = (JSON.parse(sim.stdout) as { pods: { namespace: string; name: string; node: string }[] })
+      .pods;
+    expect(r.status.pods.map((p) => [p.pod, p.node])).toEqual(
+      placed
+        .filter((p) => p.name.startsWith("web-") || p.node === "n1")
+        .map((p) => [`${p.namespace}/${p.name}`, p.node]),
+    );
+    expect(r.status.pods.find((p) => p.pod.startsWith("default/web-"))?.node).toBe("general-new-1");
   });
 
   it.each([

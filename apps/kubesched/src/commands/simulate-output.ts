@@ -193,7 +193,7 @@ export function* tableChunks(result: SimulationResult, top = 3): Generator<strin
     pad(nodes),
     ...deviceTables(r),
     "",
-    `${s.pods} pending pods: ${s.scheduled} scheduled, ${s.unschedulable} unschedulable, ${s.error} error, ${s.gated} gated, ${s.skipped} skipped`,
+    `${s.pods} pending pods: ${s.scheduled} scheduled, ${s.unschedulable} unschedulable, ${s.error} error, ${s.gated} gated, ${s.skipped} skipped${s.refused ? `; ${s.refused} refused by admission (not created)` : ""}`,
   ];
   if (r.preemptions.length) {
     lines.push("", "PREEMPTIONS");

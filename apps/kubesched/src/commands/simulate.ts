@@ -153,6 +153,7 @@ async function simulateAndWrite(
       config,
       registry: ctx.registry,
       objects: loaded.objects,
+      refusedPods: loaded.refusedPods,
       logger: ctx.logger,
       ...schedulerEmulation(emulation),
       seed,

@@ -192,6 +192,67 @@ status: {disruptionsAllowed: 0}
     );
   });
 
+  it("a PreFilter that rejects the pod: no node fits or is evaluated, the FitError's message, as simulate says", async () => {
+    // NodeAffinity's PreFilter: two ANDed metadata.name terms that no node satisfies (upstream
+    // errReasonConflict, UnschedulableAndUnresolvable); every Filter would pass both nodes.
+    const cluster = file(
+      "prefilter-rejects.yaml",
+      `${["node-a", "node-b"]
+        .map(
+          (n) => `apiVersion: v1
+kind: Node
+metadata: { name: ${n}, labels: { kubernetes.io/hostname: ${n} } }
+status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
+---
+`,
+        )
+        .join("")}apiVersion: v1
+kind: Pod
+metadata: { name: pinned, namespace: default }
+spec:
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" } } }]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+          - matchFields:
+              - { key: metadata.name, operator: In, values: [node-a] }
+              - { key: metadata.name, operator: In, values: [node-b] }
+`,
+    );
+    const table = await run("why", "default/pinned", "--cluster", cluster);
+    expect(table.stderr).toBe("");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(`Pod default/pinned (default-scheduler): 0/2 nodes fit.
+PreFilter of NodeAffinity rejects the pod (UnschedulableAndUnresolvable): no node is evaluated. FitError: 0/2 nodes are available: pod affinity terms conflict.
+`);
+    expect(table.stdout).toContain("Reasons:\n  2 nodes: pod affinity terms conflict [NodeAffinity]\n");
+    expect(table.stdout).toContain("  node-a:\n    left out by PreFilter of NodeAffinity\n");
+    expect(table.stdout).not.toContain("fits");
+    expect(table.stdout).toContain(
+      "Preemption (DefaultPreemption):\n  preemption is not helpful on any node\n  node-a: not helpful: pod affinity terms conflict\n",
+    );
+
+    const r = report((await run("why", "default/pinned", "--cluster", cluster, "-o", "json")).stdout);
+    expect(r.summary).toEqual({
+      nodes: 2,
+      feasible: 0,
+      preFilterRejection: {
+        plugin: "NodeAffinity",
+        code: "UnschedulableAndUnresolvable",
+        message: "pod affinity terms conflict",
+      },
+    });
+    expect(r.nodes.map((n) => [n.name, n.excludedBy, n.rejections])).toEqual([
+      ["node-a", ["NodeAffinity"], []],
+      ["node-b", ["NodeAffinity"], []],
+    ]);
+    // The scheduler's own message for the pod begins with the same FitError.
+    const sim = await run("simulate", "--cluster", cluster, "-o", "json");
+    const pod = (JSON.parse(sim.stdout) as { pods: { message: string }[] }).pods[0];
+    expect(pod?.message.startsWith("0/2 nodes are available: pod affinity terms conflict.")).toBe(true);
+  });
+
   it("bad input: one sentence and exit 1", async () => {
     const ex = ["--cluster", "examples/cluster.yaml"];
     expect(await run("why", "default/nope", ...ex)).toEqual({

@@ -30,6 +30,14 @@ export function renderWhyTable(report: WhyReport): string {
   const lines = [
     `Pod ${pod.namespace}/${pod.name} (${pod.schedulerName}): ${summary.feasible}/${summary.nodes} nodes fit.`,
   ];
+  const rejection = summary.preFilterRejection;
+  if (rejection !== undefined) {
+    lines.push(
+      rejection.code === "Error"
+        ? `PreFilter of ${rejection.plugin} fails: no node is evaluated; the attempt ends in an error: ${rejection.message}`
+        : `PreFilter of ${rejection.plugin} rejects the pod (${rejection.code}): no node is evaluated. FitError: 0/${summary.nodes} nodes are available: ${rejection.message}.`,
+    );
+  }
   const pre = r.preFilter.filter((p) => p.code !== "Success" && p.code !== "Skip");
   const narrowing = r.preFilter.filter((p) => p.nodeNames !== undefined);
   if (pre.length > 0 || narrowing.length > 0) {

@@ -7,7 +7,13 @@ import { fileURLToPath } from "node:url";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { afterAll, describe, expect, it } from "vitest";
 import { gate, writePackage } from "./fixtures.test-util";
-import { loadPluginPackage, loadPlugins, PluginLoadError } from "./plugin-packages";
+import {
+  type LoadedPluginPackage,
+  loadPluginPackage,
+  loadPlugins,
+  PluginLoadError,
+  pluginReleaseWarnings,
+} from "./plugin-packages";
 
 const repo = fileURLToPath(new URL("../../../../", import.meta.url));
 const tmp = mkdtempSync(path.join(tmpdir(), "kubesched-plugin-packages-"));
@@ -177,5 +183,29 @@ describe("loading plugin packages", () => {
       }),
     ).rejects.toThrow("boom at load");
     expect(seen).toEqual([`@acme/throws@1.0.0 ${realpathSync(path.join(nm, "@acme/throws"))}`]);
+  });
+});
+
+describe("pluginReleaseWarnings", () => {
+  const pkg = (kubernetes: string | null): LoadedPluginPackage => ({
+    spec: "@acme/p",
+    name: "@acme/p",
+    version: "1.0.0",
+    dir: "/p",
+    frameworkRange: "*",
+    kubernetes,
+    from: "--plugin",
+    plugins: [],
+  });
+  it("names the release to emulate: the newest of the package's that kubesched emulates", () => {
+    expect(pluginReleaseWarnings([pkg(">=1.30 <=1.35")], "1.37")).toEqual([
+      `plugin package @acme/p 1.0.0 implements Kubernetes >=1.30 <=1.35 ("kubesched": {"kubernetes": ">=1.30 <=1.35"} in its package.json); kubesched behaves as 1.37, so the scheduler around its plugins (default plugins, preemption, feature gates) is 1.37's, not theirs: --emulated-version 1.35 runs them as that release does`,
+    ]);
+    expect(pluginReleaseWarnings([pkg(">=1.33 <=1.37"), pkg("1.36"), pkg(null)], "1.36")).toEqual([]);
+  });
+  it("says when kubesched emulates none of the package's releases", () => {
+    expect(pluginReleaseWarnings([pkg("1.38")], "1.37")).toEqual([
+      `plugin package @acme/p 1.0.0 implements Kubernetes 1.38 ("kubesched": {"kubernetes": "1.38"} in its package.json); kubesched behaves as 1.37, so the scheduler around its plugins (default plugins, preemption, feature gates) is 1.37's, not theirs: kubesched emulates none of their releases (1.33–1.37)`,
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { releaseInRange } from "@kubesched/config";
+import { releaseInRange, supportedReleases } from "@kubesched/config";
 import type { PluginDescriptor, Registry } from "@kubesched/framework";
 import { resolve as resolveImport } from "import-meta-resolve";
 import semver from "semver";
@@ -354,7 +354,10 @@ export function splitSpecs(values: readonly string[]): string[] {
  * One warning per loaded plugin package whose stated releases (`"kubesched": {"kubernetes": ...}`
  * in its package.json) leave out the release kubesched behaves as, or cannot be read. A warning,
  * not an error: the package loads and runs (its framework peer range, checked at load, is what
- * guards the API), but its plugins may behave as another release does.
+ * guards the API). Its plugins' own code is the same at every release; what differs is the
+ * scheduler around them (default plugins, preemption, feature gates), which is the emulated
+ * release's: the warning says so and names the newest release of the package's that kubesched
+ * can emulate instead (`--emulated-version`), if any.
  */
 export function pluginReleaseWarnings(packages: readonly LoadedPluginPackage[], release: string): string[] {
   const out: string[] = [];
@@ -366,10 +369,12 @@ export function pluginReleaseWarnings(packages: readonly LoadedPluginPackage[], 
       out.push(
         `plugin package ${p.name} ${p.version}: ${stated} in its package.json is not a release (1.35) or a range of releases (>=1.33 <=1.37)`,
       );
-    else if (!inRange)
+    else if (!inRange) {
+      const theirs = supportedReleases.filter((r) => releaseInRange(p.kubernetes as string, r)).at(-1);
       out.push(
-        `plugin package ${p.name} ${p.version} implements Kubernetes ${p.kubernetes} (${stated} in its package.json), not ${release}, the release kubesched behaves as: its plugins may not behave as ${release}'s`,
+        `plugin package ${p.name} ${p.version} implements Kubernetes ${p.kubernetes} (${stated} in its package.json); kubesched behaves as ${release}, so the scheduler around its plugins (default plugins, preemption, feature gates) is ${release}'s, not theirs: ${theirs ? `--emulated-version ${theirs} runs them as that release does` : `kubesched emulates none of their releases (${supportedReleases[0]}–${supportedReleases.at(-1)})`}`,
       );
+    }
   }
   return out;
 }

@@ -13,7 +13,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
-import type { VersionInfo } from "@kubesched/api";
+import { formatMicroTime, type VersionInfo } from "@kubesched/api";
 import { DelegatedAuth } from "./auth";
 import { collections, keyOf } from "./collections";
 import { listAnswer } from "./list";
@@ -241,7 +241,7 @@ export class FakeApiServer {
   /** Writes the Lease as held by `holder` (another candidate took it). */
   stealLease(namespace: string, name: string, holder: string, leaseDurationSeconds = 15): Obj {
     const cur = this.get("Lease", namespace, name);
-    const now = new Date().toISOString().replace("Z", "000Z");
+    const now = formatMicroTime(Date.now());
     return this.put("Lease", {
       metadata: { name, namespace },
       spec: {

@@ -2,6 +2,7 @@
 // revision), and the history of changes that watches resume from and exact lists read, until it
 // is compacted.
 import { randomUUID } from "node:crypto";
+import { formatTime } from "@kubesched/api";
 import { keyOf, kindInfo } from "./collections";
 
 // biome-ignore lint/suspicious/noExplicitAny: wire JSON, inspected loosely by tests
@@ -18,7 +19,7 @@ export interface HistoryEntry {
 
 /** Now, as the API server writes timestamps (RFC 3339, seconds). */
 export function isoNow(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  return formatTime(Date.now());
 }
 
 export class ObjectStore {

@@ -3,6 +3,7 @@
 // described in the package README (what is ported, what is not).
 import {
   type AllocationResult,
+  formatTime,
   type NodeSelectorMatcher,
   newNodeSelector,
   type Pod,
@@ -792,7 +793,7 @@ export class DynamicResources
           if (this.bindingConditions && allocationNow && !allocationNow.allocationTimestamp) {
             claim.status = {
               ...claim.status,
-              allocation: { ...allocationNow, allocationTimestamp: rfc3339(this.handle.clock().now()) },
+              allocation: { ...allocationNow, allocationTimestamp: formatTime(this.handle.clock().now()) },
             };
           }
           claim.status = {
@@ -851,11 +852,6 @@ export function computeScore(
     }
   }
   return score;
-}
-
-/** RFC 3339 in seconds, as metav1.Time serializes. */
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
 /**
