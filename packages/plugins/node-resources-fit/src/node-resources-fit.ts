@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/fit.go
-import type { Container, Pod } from "@kubesched/api";
+import type { Container, DeviceClass, Pod } from "@kubesched/api";
 import {
   asStatus,
+  type ClusterScopedLister,
   Code,
   type CycleState,
   defaultKubernetesVersion,
@@ -25,6 +26,7 @@ import {
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import {
+  DeviceClassResolver,
   leastResourceScorer,
   mostResourceScorer,
   ResourceAllocationScorer,
@@ -89,13 +91,19 @@ export class NodeResourcesFit
   private readonly ignoredResourceGroups: ReadonlySet<string>;
   private readonly features: Features;
   private readonly scorer: ResourceAllocationScorer;
+  /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
+  private readonly deviceClassResolver: DeviceClassResolver | null;
 
   /** `args` are validated by the descriptor's args spec (nodeResourcesFitArgsSpec). */
   constructor(
     args: NodeResourcesFitArgs,
     features: Features,
     private readonly kubernetesVersion = defaultKubernetesVersion,
+    /** The DeviceClass lister (`handle.listers().deviceClasses`); absent: no class backs anything. */
+    deviceClasses?: ClusterScopedLister<DeviceClass>,
   ) {
+    this.deviceClassResolver =
+      features.enableDRAExtendedResource && deviceClasses ? new DeviceClassResolver(deviceClasses) : null;
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
     this.features = features;
@@ -132,7 +140,10 @@ export class NodeResourcesFit
       preFilterStateKey,
       computePodResourceRequest(
         pod,
-        { enablePodLevelResources: this.features.enablePodLevelResources },
+        {
+          enablePodLevelResources: this.features.enablePodLevelResources,
+          deviceClassResolver: this.deviceClassResolver,
+        },
         this.ignoredResources,
         this.ignoredResourceGroups,
       ),
@@ -217,6 +228,7 @@ export class NodeResourcesFit
       enableInPlacePodLevelResourcesVerticalScaling:
         this.features.enableInPlacePodLevelResourcesVerticalScaling,
       enablePodLevelResources: this.features.enablePodLevelResources,
+      deviceClassResolver: this.deviceClassResolver,
     });
   }
 }
