@@ -47,13 +47,22 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import { DeviceClassResolver } from "@kubesched/plugin-helpers";
 import type { DynamicResourcesArgs } from "./args";
 import { DraManager } from "./dra-manager";
 import { eventsToRegister } from "./events";
 import {
+  deleteClaim,
+  filterExtendedResources,
+  isSpecialClaimName,
+  type NodeExtendedResourceClaim,
+  preFilterExtendedResources,
+} from "./extended-resources";
+import {
   ErrReasonCannotAllocateAllClaims,
   ErrReasonClaimNotAvailable,
   ErrReasonDeallocationCompleted,
+  ErrReasonDeletionCompleted,
   ErrReasonNoNewClaimsToDeallocate,
   ErrReasonResourceClaimInUse,
   ErrReasonStillNotSchedulable,
@@ -84,6 +93,27 @@ class DynamicResourcesState implements StateData {
   unavailableClaims = new Set<number>();
   /** Filter's allocation results per node, in the order of the claims to allocate. */
   nodeAllocations = new Map<string, AllocationResult[]>();
+  /**
+   * DRAExtendedResource: the index in `claims` of the special claim for the pod's extended
+   * resources backed by DeviceClasses (the last one), or -1.
+   */
+  extendedIndex = -1;
+  /** The special claim's uid at PreFilter: its in-flight key (PreBind replaces the claim). */
+  initialExtendedUID = "";
+  /** The pod's non-zero extended resource requests (upstream draExtendedResource.podScalarResources). */
+  podScalarResources: ReadonlyMap<string, number> = new Map();
+  /** Filter's node-specific special claims and their container mappings, per node. */
+  nodeExtendedClaims = new Map<string, NodeExtendedResourceClaim>();
+
+  /** The special claim for extended resources, or null (upstream claimStore.extendedResourceClaim). */
+  extendedClaim(): ResourceClaim | null {
+    return this.extendedIndex >= 0 ? (this.claims[this.extendedIndex] ?? null) : null;
+  }
+
+  /** Whether the pod has no claim of its own (only, maybe, the special one). */
+  noUserClaim(): boolean {
+    return this.claims.length - (this.extendedIndex >= 0 ? 1 : 0) === 0;
+  }
 
   /** Indices of the claims the scheduler allocates (no allocation yet). */
   toAllocate(): number[] {
@@ -156,6 +186,8 @@ export class DynamicResources
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
   private readonly celCache: CelCache;
+  /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
+  private readonly deviceClassResolver: DeviceClassResolver | null;
 
   constructor(
     readonly args: DynamicResourcesArgs,
@@ -173,6 +205,9 @@ export class DynamicResources
       enableListTypeAttributes: false,
     });
     this.draManager = new DraManager(handle.listers());
+    this.deviceClassResolver = features.enableDRAExtendedResource
+      ? new DeviceClassResolver(handle.listers().deviceClasses)
+      : null;
   }
 
   name(): string {
@@ -239,6 +274,16 @@ export class DynamicResources
     } catch (e) {
       return new Status(Code.UnschedulableAndUnresolvable, message(e));
     }
+    // Extended resources backed by DeviceClasses: one special claim, after the pod's own.
+    const extended = this.deviceClassResolver
+      ? preFilterExtendedResources(pod, this.deviceClassResolver, () => this.draManager.list())
+      : null;
+    if (extended) {
+      s.extendedIndex = claims.length;
+      s.initialExtendedUID = extended.claim.metadata?.uid ?? "";
+      s.podScalarResources = extended.podScalarResources;
+      claims.push(extended.claim);
+    }
     if (claims.length === 0) return new Status(Code.Skip);
 
     const prioritizedList = this.handle.features().enableDRAPrioritizedList;
@@ -265,6 +310,9 @@ export class DynamicResources
           `resource claim ${kObj(claim)} is in the process of being allocated`,
         );
       }
+      // The special claim is not validated: made in memory it has no requests yet; from an
+      // earlier cycle, Filter rejects it.
+      if (index === s.extendedIndex) continue;
       // A class that does not exist stops scheduling, no matter how the claim is allocated.
       for (const request of claim.spec?.devices?.requests ?? []) {
         let status: Status | null = null;
@@ -344,13 +392,30 @@ export class DynamicResources
     return null;
   }
 
-  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
     if (!this.enabled) return null;
     const s = state.read(stateKeyName);
     if (!s) return asStatus(new Error("not found"));
     if (s.claims.length === 0) return null;
     const node = nodeInfo.node;
     if (!node) return asStatus(new Error("node not found"));
+
+    let nodeExtended: NodeExtendedResourceClaim | null = null;
+    const extendedClaim = s.extendedClaim();
+    if (extendedClaim && this.deviceClassResolver) {
+      const r = filterExtendedResources(
+        extendedClaim,
+        s.podScalarResources,
+        pod,
+        nodeInfo,
+        this.deviceClassResolver,
+        s.noUserClaim(),
+      );
+      if (r instanceof Status) return r;
+      nodeExtended = r;
+    }
+    // Only extended resources, all from device plugins on this node: nothing left to do.
+    if (!nodeExtended && s.noUserClaim()) return null;
 
     const unavailableClaims: number[] = [];
     for (const [index, claim] of s.claims.entries()) {
@@ -375,7 +440,12 @@ export class DynamicResources
 
     let allocations: AllocationResult[] = [];
     if (s.allocator) {
-      const claimsToAllocate = s.toAllocate().map((i) => s.claims[i] as ResourceClaim);
+      // The special claim is replaced by the node's variant of it.
+      const claimsToAllocate = s
+        .toAllocate()
+        .map((i) =>
+          i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
+        );
       const timeout = this.args.filterTimeoutMs > 0 ? deadline(this.args.filterTimeoutMs) : undefined;
       let a: AllocationResult[] | null;
       try {
@@ -400,7 +470,10 @@ export class DynamicResources
       for (const i of unavailableClaims) s.unavailableClaims.add(i);
       return new Status(Code.UnschedulableAndUnresolvable, ErrReasonClaimNotAvailable);
     }
-    if (s.allocator) s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
+    if (s.allocator) {
+      s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
+      if (nodeExtended) s.nodeExtendedClaims.set(node.metadata?.name ?? "", nodeExtended);
+    }
     return null;
   }
 
@@ -424,9 +497,15 @@ export class DynamicResources
       };
     }
     const uid = pod.metadata?.uid;
+    const extendedClaim = s.extendedClaim();
     for (const index of s.unavailableClaims) {
       const claim = s.claims[index];
       if (!claim) continue;
+      // The special claim is deleted below, not deallocated.
+      if (index === s.extendedIndex) {
+        if (!isSpecialClaimName(extendedClaim?.metadata?.name)) break;
+        continue;
+      }
       const reservedFor = claim.status?.reservedFor ?? [];
       if (reservedFor.length === 0 || (reservedFor.length === 1 && reservedFor[0]?.uid === uid)) {
         const next = clone(claim);
@@ -444,6 +523,20 @@ export class DynamicResources
         }
         return { result: null, status: new Status(Code.Unschedulable, ErrReasonDeallocationCompleted) };
       }
+    }
+    if (extendedClaim && !isSpecialClaimName(extendedClaim.metadata?.name)) {
+      // The special claim reserved or allocated in an earlier cycle is deleted; the next attempt
+      // makes a new one.
+      try {
+        await deleteClaim(
+          this.handle.client(),
+          (ns, n) => this.handle.listers().resourceClaims.get(ns, n),
+          clone(extendedClaim),
+        );
+      } catch (e) {
+        return { result: null, status: asStatus(e) };
+      }
+      return { result: null, status: new Status(Code.Unschedulable, ErrReasonDeletionCompleted) };
     }
     return { result: null, status: new Status(Code.Unschedulable, ErrReasonStillNotSchedulable) };
   }
@@ -492,6 +585,8 @@ export class DynamicResources
     if (s.claims.length === 0 || toAllocate.length === 0 || !s.allocator) return null;
     const allocations = s.nodeAllocations.get(nodeName);
     if (!allocations || allocations.length === 0) {
+      // Only the special claim, and the node's device plugins provide its resources.
+      if (toAllocate.every((i) => i === s.extendedIndex)) return null;
       return asStatus(new Error("claim allocation not found for node"));
     }
     if (allocations.length !== toAllocate.length) {
@@ -505,7 +600,11 @@ export class DynamicResources
       const allocation = allocations[i] as AllocationResult;
       const info = s.informationsForClaim[index];
       if (info) info.allocation = allocation;
-      const claim = clone(s.claims[index] as ResourceClaim);
+      // The special claim becomes the node's variant of it (with its requests).
+      const claim = clone(
+        (index === s.extendedIndex ? s.nodeExtendedClaims.get(nodeName)?.claim : undefined) ??
+          (s.claims[index] as ResourceClaim),
+      );
       const finalizers = claim.metadata?.finalizers ?? [];
       claim.metadata = {
         ...claim.metadata,
@@ -527,7 +626,9 @@ export class DynamicResources
     if (!this.enabled) return;
     const s = state.read(stateKeyName);
     if (!s || s.claims.length === 0) return;
-    for (const claim of s.claims) {
+    for (const [index, claim] of s.claims.entries()) {
+      // The special claim for extended resources is handled below.
+      if (index === s.extendedIndex) continue;
       const ns = claim.metadata?.namespace ?? "";
       const n = claim.metadata?.name ?? "";
       if (this.draManager.removeClaimPendingAllocation(claim.metadata?.uid ?? "")) {
@@ -548,6 +649,29 @@ export class DynamicResources
         });
       }
     }
+    this.unreserveExtendedResourceClaim(s);
+  }
+
+  /**
+   * upstream unreserveExtendedResourceClaim: ends the special claim's in-flight allocation and,
+   * when PreBind had created it, deletes it (in the background, as Unreserve cannot wait).
+   */
+  private unreserveExtendedResourceClaim(s: DynamicResourcesState): void {
+    const claim = s.extendedClaim();
+    if (!claim) return;
+    const ns = claim.metadata?.namespace ?? "";
+    if (this.draManager.removeClaimPendingAllocation(s.initialExtendedUID)) {
+      this.draManager.assumedClaimRestore(ns, claim.metadata?.name ?? "");
+    }
+    // Only in memory: nothing to delete.
+    if (isSpecialClaimName(claim.metadata?.name)) return;
+    deleteClaim(
+      this.handle.client(),
+      (n, name) => this.handle.listers().resourceClaims.get(n, name),
+      clone(claim),
+    ).catch((e: unknown) => {
+      this.handle.logger().error("delete", { err: message(e), resourceclaim: kObj(claim) });
+    });
   }
 
   preBindPreFlight(state: CycleState, _pod: Pod, _nodeName: string): Status | null {
@@ -567,6 +691,16 @@ export class DynamicResources
       if (isReservedForPod(pod, claim)) continue;
       try {
         s.claims[index] = await this.bindClaim(s, index, pod, nodeName);
+      } catch (e) {
+        return asStatus(e);
+      }
+    }
+    // The special claim created for the pod's extended resources: the pod's status says which
+    // request serves which container (upstream patchPodExtendedResourceClaimStatus).
+    const extended = s.extendedClaim();
+    if (extended && s.informationsForClaim[s.extendedIndex]?.allocation) {
+      try {
+        await this.patchPodExtendedResourceClaimStatus(s, pod, extended, nodeName);
       } catch (e) {
         return asStatus(e);
       }
@@ -627,21 +761,79 @@ export class DynamicResources
     return true;
   }
 
+  /** upstream patchPodExtendedResourceClaimStatus: the claim's name and the request mappings. */
+  private async patchPodExtendedResourceClaimStatus(
+    s: DynamicResourcesState,
+    pod: Pod,
+    claim: ResourceClaim,
+    nodeName: string,
+  ): Promise<void> {
+    const ns = pod.metadata?.namespace ?? "";
+    const name = pod.metadata?.name ?? "";
+    const mappings = s.nodeExtendedClaims.get(nodeName)?.mappings ?? [];
+    if (mappings.length === 0) {
+      throw new Error(
+        `nil or empty request mappings, no update of pod ${ns}/${name} ExtendedResourceClaimStatus`,
+      );
+    }
+    try {
+      await this.handle.client().patchPodStatus(pod, {
+        extendedResourceClaimStatus: {
+          requestMappings: mappings,
+          resourceClaimName: claim.metadata?.name ?? "",
+        },
+      });
+    } catch (e) {
+      throw new Error(`update pod ${ns}/${name} ExtendedResourceClaimStatus: ${message(e)}`);
+    }
+  }
+
+  /**
+   * upstream createExtendedResourceClaimInAPI: creates the node's variant of the special claim
+   * (without name, uid and allocation: the API server names it from its generateName).
+   */
+  private async createExtendedResourceClaim(
+    s: DynamicResourcesState,
+    nodeName: string,
+  ): Promise<ResourceClaim> {
+    const nodeClaim = s.nodeExtendedClaims.get(nodeName)?.claim;
+    if (!nodeClaim) throw new Error(`extended resource claim not found for node ${nodeName}`);
+    const claim = clone(nodeClaim);
+    delete claim.status;
+    const { uid: _uid, ...metadata } = claim.metadata ?? {};
+    claim.metadata = { ...metadata, name: "" };
+    const client = this.handle.client();
+    if (!client.createResourceClaim) throw new Error("the cluster client cannot create ResourceClaims");
+    try {
+      return clone(await client.createResourceClaim(claim));
+    } catch (e) {
+      throw new Error(`create claim for extended resources ${kObj(claim)}: ${message(e)}`);
+    }
+  }
+
   /** upstream bindClaim: finishes what Reserve started (allocation and reservation). */
   private async bindClaim(
     s: DynamicResourcesState,
     index: number,
     pod: Pod,
-    _nodeName: string,
+    nodeName: string,
   ): Promise<ResourceClaim> {
     let claim = clone(s.claims[index] as ResourceClaim);
     const uid = claim.metadata?.uid ?? "";
     const allocation = s.informationsForClaim[index]?.allocation ?? null;
+    const isExtended = index === s.extendedIndex;
+    // The special claim's resources all come from the node's device plugins: nothing to write.
+    if (isExtended && !allocation && !claim.spec?.devices?.requests) return s.claims[index] as ResourceClaim;
     const client = this.handle.client();
     let modified = false;
     try {
       if (!client.updateResourceClaim || !client.updateResourceClaimStatus) {
         throw new Error("the cluster client cannot update ResourceClaims");
+      }
+      if (isExtended && isSpecialClaimName(claim.metadata?.name)) {
+        claim = await this.createExtendedResourceClaim(s, nodeName);
+        // From now on the real claim: Unreserve deletes it if the binding fails.
+        s.claims[index] = claim;
       }
       for (let attempt = 0; ; attempt++) {
         if (attempt > 0) {
