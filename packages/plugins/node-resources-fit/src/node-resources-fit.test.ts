@@ -1302,7 +1302,16 @@ describe("TestIsFit", () => {
 describe("TestHaveAnyRequestedResourcesIncreased", () => {
   const cap = (rl: ResourceList) => makeNode().capacity(rl).obj();
   const all = { milliCPU: 2, memory: 2, ephemeralStorage: 2, scalar: { [extendedResourceA]: 2 } };
-  const cases: Record<string, { pod: Pod; originalNode: Node; modifiedNode: Node; expected: boolean }> = {
+  const cases: Record<
+    string,
+    {
+      pod: Pod;
+      originalNode: Node;
+      modifiedNode: Node;
+      expected: boolean;
+      draExtendedResourceEnabled?: boolean;
+    }
+  > = {
     "no-requested-resources": {
       pod: newResourcePod({}),
       originalNode: cap({
@@ -1343,7 +1352,22 @@ describe("TestHaveAnyRequestedResourcesIncreased", () => {
       pod: newResourcePod(all),
       originalNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "3", [extendedResourceA]: "4" }),
       modifiedNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "1", [extendedResourceA]: "1" }),
+      draExtendedResourceEnabled: true,
       expected: false,
+    },
+    "requested-resources-dra-not-in-node": {
+      pod: newResourcePod(all),
+      originalNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "3" }),
+      modifiedNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "1" }),
+      draExtendedResourceEnabled: true,
+      expected: true,
+    },
+    "requested-resources-dra-zero-capacity": {
+      pod: newResourcePod({ scalar: { [extendedResourceA]: 1 } }),
+      originalNode: cap({ [extendedResourceA]: "0" }),
+      modifiedNode: cap({ [extendedResourceA]: "0" }),
+      draExtendedResourceEnabled: true,
+      expected: true,
     },
     "scalar-resources-not-in-node": {
       pod: newResourcePod(all),
@@ -1380,6 +1404,15 @@ describe("TestHaveAnyRequestedResourcesIncreased", () => {
     expect(
       haveAnyRequestedResourcesIncreased(tc.pod, tc.originalNode, tc.modifiedNode, {
         enablePodLevelResources: true,
+        // upstream passes no DRA manager, which delegates any extended resource the node does not
+        // provide; kubesched always reads the DeviceClasses, so a class backs extendedResourceA.
+        deviceClassResolver: tc.draExtendedResourceEnabled
+          ? new DeviceClassResolver(
+              new ArrayClusterLister([
+                { metadata: { name: "a" }, spec: { extendedResourceName: extendedResourceA } },
+              ]),
+            )
+          : null,
       }),
     ).toBe(tc.expected);
   });
