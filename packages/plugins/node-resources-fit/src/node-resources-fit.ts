@@ -124,11 +124,10 @@ export class NodeResourcesFit
   /**
    * Filtering and scoring depend on the pod's requests and overhead (upstream SignPod). Up to
    * 1.36 no pod is signed while DRAExtendedResource is on; 1.37 refuses a pod requesting an
-   * extended resource that its SharedDRAManager maps to a DeviceClass, and kubesched, without a DRA
-   * manager yet, signs every pod as upstream without one.
+   * extended resource that a DeviceClass backs.
    */
   signPod(pod: Pod): SignPodResult {
-    return signPodResources(pod, this.features, this.kubernetesVersion);
+    return signPodResources(pod, this.features, this.kubernetesVersion, this.deviceClassResolver);
   }
 
   preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
