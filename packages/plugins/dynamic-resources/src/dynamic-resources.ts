@@ -276,9 +276,13 @@ export class DynamicResources
     }
     // Extended resources backed by DeviceClasses: one special claim, after the pod's own.
     const extended = this.deviceClassResolver
-      ? preFilterExtendedResources(pod, this.deviceClassResolver, () => this.draManager.list())
+      ? preFilterExtendedResources(pod, this.deviceClassResolver, () => this.podNamespaceClaims(pod))
       : null;
     if (extended) {
+      if (!isSpecialClaimName(extended.claim.metadata?.name)) {
+        const m = extended.claim.metadata;
+        extended.claim = this.draManager.get(m?.namespace ?? "", m?.name ?? "") ?? extended.claim;
+      }
       s.extendedIndex = claims.length;
       s.initialExtendedUID = extended.claim.metadata?.uid ?? "";
       s.podScalarResources = extended.podScalarResources;
@@ -362,6 +366,11 @@ export class DynamicResources
     }
     s.claims = claims;
     return null;
+  }
+
+  /** The claims of the pod's namespace (the found one is read again through the assume cache). */
+  private podNamespaceClaims(pod: Pod): readonly ResourceClaim[] {
+    return this.handle.listers().resourceClaims.list(pod.metadata?.namespace ?? "");
   }
 
   private classLister() {

@@ -83,8 +83,8 @@ export function findExtendedResourceClaim(
 ): ResourceClaim | undefined {
   const ns = pod.metadata?.namespace ?? "";
   for (const c of claims) {
-    if (c.metadata?.namespace !== ns) continue;
     if (c.metadata?.annotations?.[ExtendedResourceClaimAnnotation] !== "true") continue;
+    if (c.metadata?.namespace !== ns) continue;
     for (const o of c.metadata?.ownerReferences ?? []) {
       if (o.name === pod.metadata?.name && o.controller === true && o.uid === pod.metadata?.uid) return c;
     }
