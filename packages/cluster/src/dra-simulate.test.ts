@@ -21,10 +21,11 @@ const config: KubeSchedulerConfiguration = loadConfig(
   { registry: inTreeRegistry },
 );
 
-const node = (name: string) => `apiVersion: v1
+/** A node with 4 GPUs in a ResourceSlice and, given `devicePluginGPUs`, a device plugin's example.com/gpu. */
+const node = (name: string, devicePluginGPUs?: string) => `apiVersion: v1
 kind: Node
 metadata: { name: ${name}, labels: { kubernetes.io/hostname: ${name} } }
-status: { allocatable: { cpu: "16", memory: 64Gi, pods: "110" } }
+status: { allocatable: { cpu: "16", memory: 64Gi, pods: "110"${devicePluginGPUs ? `, example.com/gpu: "${devicePluginGPUs}"` : ""} } }
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
@@ -225,23 +226,6 @@ describe("DynamicResources follows the release's DRA gates", () => {
   });
 });
 
-const extNode = (name: string, devicePluginGPUs?: string) => `apiVersion: v1
-kind: Node
-metadata: { name: ${name}, labels: { kubernetes.io/hostname: ${name} } }
-status: { allocatable: { cpu: "16", memory: 64Gi, pods: "110"${devicePluginGPUs ? `, example.com/gpu: "${devicePluginGPUs}"` : ""} } }
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: { name: ${name}-gpus }
-spec:
-  driver: gpu.example.com
-  nodeName: ${name}
-  pool: { name: ${name}, generation: 1, resourceSliceCount: 1 }
-  devices:
-${[0, 1, 2, 3].map((i) => `    - { name: gpu-${i} }`).join("\n")}
----
-`;
-
 const gpuPod = (name: string, gpus: number) => `apiVersion: v1
 kind: Pod
 metadata: { name: ${name}, namespace: default, uid: pod-${name} }
@@ -262,7 +246,7 @@ spec:
   extendedResourceName: example.com/gpu
   selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
 ---
-${extNode("node-a")}${extNode("node-b", "4")}${[0, 1, 2, 3].map((i) => gpuPod(`train-${i}`, 2)).join("")}${gpuPod("huge", 5)}`;
+${node("node-a")}${node("node-b", "4")}${[0, 1, 2, 3].map((i) => gpuPod(`train-${i}`, 2)).join("")}${gpuPod("huge", 5)}`;
 
 const extendedObjects = () => loadSnapshotTexts([{ name: "extended.yaml", text: extendedSnapshot }]).objects;
 

@@ -14,6 +14,19 @@ import { runScheduler } from "./run";
 
 let server: FakeApiServer;
 
+/** The ResourceSlice of node n1 with these devices of gpu.example.com. */
+function putSlice(...devices: string[]): void {
+  server.put("ResourceSlice", {
+    metadata: { name: "n1-gpu" },
+    spec: {
+      driver: "gpu.example.com",
+      nodeName: "n1",
+      pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
+      devices: devices.map((name) => ({ name })),
+    },
+  });
+}
+
 beforeEach(async () => {
   server = await FakeApiServer.start();
   server.put(
@@ -21,15 +34,7 @@ beforeEach(async () => {
     makeNode().name("n1").label("kubernetes.io/hostname", "n1").capacity({ cpu: "4" }).obj(),
   );
   server.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
-  server.put("ResourceSlice", {
-    metadata: { name: "n1-gpu" },
-    spec: {
-      driver: "gpu.example.com",
-      nodeName: "n1",
-      pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
-      devices: [{ name: "gpu-0" }],
-    },
-  });
+  putSlice("gpu-0");
   server.put("ResourceClaim", {
     metadata: { name: "gpu", namespace: "default" },
     spec: { devices: { requests: [{ name: "gpu", exactly: { deviceClassName: "gpu.example.com" } }] } },
@@ -101,15 +106,7 @@ describe("kubesched run with extended resources backed by a DeviceClass", { time
       metadata: { name: "gpu.example.com" },
       spec: { extendedResourceName: "example.com/gpu" },
     });
-    server.put("ResourceSlice", {
-      metadata: { name: "n1-gpu" },
-      spec: {
-        driver: "gpu.example.com",
-        nodeName: "n1",
-        pool: { name: "n1", generation: 1, resourceSliceCount: 1 },
-        devices: [{ name: "gpu-0" }, { name: "gpu-1" }, { name: "gpu-2" }],
-      },
-    });
+    putSlice("gpu-0", "gpu-1", "gpu-2");
     server.put(
       "Pod",
       makePod().name("p2").namespace("default").uid("uid-p2").req({ "example.com/gpu": "2" }).obj(),

@@ -183,6 +183,17 @@ const withBindingConditions = {
   enableDRAResourceClaimDeviceStatus: true,
 };
 
+/**
+ * The want of a case whose claim is allocated in memory (Reserve: in flight), then created,
+ * allocated and reserved for the pod in PreBind (assumed, and stored).
+ */
+function createsClaim(inMemory: ResourceClaim, created: ResourceClaim, p: Pod): TestPluginCase["want"] {
+  return {
+    reserve: { inFlightClaims: [inMemory] },
+    prebind: { assumedClaim: reserve(created, p), added: [reserve(created, p)] },
+  };
+}
+
 const stillNotSchedulable = { code: "Unschedulable", message: "still not schedulable" };
 
 const cases: Record<string, TestPluginCase> = {
@@ -208,13 +219,7 @@ const cases: Record<string, TestPluginCase> = {
     pod: podWithExtendedResourceName2,
     classes: [deviceClassWithExtendResourceName, deviceClassWithExtendResourceName2],
     slices: [workerNodeSlice],
-    want: {
-      reserve: { inFlightClaims: [extendedResourceClaimNoName2] },
-      prebind: {
-        assumedClaim: reserve(extendedResourceClaim2, podWithExtendedResourceName2),
-        added: [reserve(extendedResourceClaim2, podWithExtendedResourceName2)],
-      },
-    },
+    want: createsClaim(extendedResourceClaimNoName2, extendedResourceClaim2, podWithExtendedResourceName2),
   },
   "extended-resource-name-with-zero-allocatable": {
     features: gates,
@@ -222,13 +227,7 @@ const cases: Record<string, TestPluginCase> = {
     pod: podWithExtendedResourceName,
     classes: [deviceClassWithExtendResourceName],
     slices: [workerNodeSlice],
-    want: {
-      reserve: { inFlightClaims: [extendedResourceClaimNoName] },
-      prebind: {
-        assumedClaim: reserve(extendedResourceClaim, podWithExtendedResourceName),
-        added: [reserve(extendedResourceClaim, podWithExtendedResourceName)],
-      },
-    },
+    want: createsClaim(extendedResourceClaimNoName, extendedResourceClaim, podWithExtendedResourceName),
   },
   "non-DRA-extended-resource-name-with-zero-allocatable": {
     features: gates,
@@ -259,47 +258,29 @@ const cases: Record<string, TestPluginCase> = {
     pod: podWithExtendedResourceName,
     classes: [deviceClassWithExtendResourceName],
     slices: [workerNodeSlice],
-    want: {
-      reserve: { inFlightClaims: [extendedResourceClaimNoName] },
-      prebind: {
-        assumedClaim: reserve(extendedResourceClaim, podWithExtendedResourceName),
-        added: [reserve(extendedResourceClaim, podWithExtendedResourceName)],
-      },
-    },
+    want: createsClaim(extendedResourceClaimNoName, extendedResourceClaim, podWithExtendedResourceName),
   },
   "implicit-extended-resource-name-with-resources": {
     features: gates,
     pod: podWithImplicitExtendedResourceName,
     classes: [deviceClassWithExtendResourceName],
     slices: [largeWorkerNodeSlice],
-    want: {
-      reserve: { inFlightClaims: [implicitExtendedResourceClaimNoName] },
-      prebind: {
-        assumedClaim: reserve(implicitExtendedResourceClaim, podWithImplicitExtendedResourceName),
-        added: [reserve(implicitExtendedResourceClaim, podWithImplicitExtendedResourceName)],
-      },
-    },
+    want: createsClaim(
+      implicitExtendedResourceClaimNoName,
+      implicitExtendedResourceClaim,
+      podWithImplicitExtendedResourceName,
+    ),
   },
   "implicit-extended-resource-name-two-containers-with-resources": {
     features: gates,
     pod: podWithImplicitExtendedResourceNameTwoContainers,
     classes: [deviceClassWithExtendResourceName],
     slices: [largeWorkerNodeSlice],
-    want: {
-      reserve: { inFlightClaims: [implicitExtendedResourceClaimNoNameTwoContainers] },
-      prebind: {
-        assumedClaim: reserve(
-          implicitExtendedResourceClaimTwoContainers,
-          podWithImplicitExtendedResourceNameTwoContainers,
-        ),
-        added: [
-          reserve(
-            implicitExtendedResourceClaimTwoContainers,
-            podWithImplicitExtendedResourceNameTwoContainers,
-          ),
-        ],
-      },
-    },
+    want: createsClaim(
+      implicitExtendedResourceClaimNoNameTwoContainers,
+      implicitExtendedResourceClaimTwoContainers,
+      podWithImplicitExtendedResourceNameTwoContainers,
+    ),
   },
   "extended-resource-name-with-resources-fail-patch": {
     features: gates,
@@ -307,15 +288,15 @@ const cases: Record<string, TestPluginCase> = {
     pod: podWithExtendedResourceName,
     classes: [deviceClassWithExtendResourceName],
     slices: [workerNodeSlice],
-    want: {
-      reserve: { inFlightClaims: [extendedResourceClaimNoName] },
-      prebind: {
-        assumedClaim: reserve(extendedResourceClaim, podWithExtendedResourceName),
-        added: [reserve(extendedResourceClaim, podWithExtendedResourceName)],
-        // upstream compares only the error string (fwk.Status.AsError).
-        status: { message: "patch error" },
-      },
-    },
+    want: (() => {
+      const want = createsClaim(
+        extendedResourceClaimNoName,
+        extendedResourceClaim,
+        podWithExtendedResourceName,
+      );
+      // upstream compares only the error string (fwk.Status.AsError).
+      return { ...want, prebind: { ...want.prebind, status: { message: "patch error" } } };
+    })(),
   },
   "extended-resource-name-with-resources-has-claim": {
     features: gates,
@@ -365,11 +346,7 @@ const cases: Record<string, TestPluginCase> = {
     classes: [deviceClassWithExtendResourceName],
     slices: [workerNodeSlice],
     want: {
-      reserve: { inFlightClaims: [extendedResourceClaimNoName] },
-      prebind: {
-        assumedClaim: reserve(extendedResourceClaim, podWithExtendedResourceName),
-        added: [reserve(extendedResourceClaim, podWithExtendedResourceName)],
-      },
+      ...createsClaim(extendedResourceClaimNoName, extendedResourceClaim, podWithExtendedResourceName),
       unreserveAfterBindFailure: {
         removed: [reserve(extendedResourceClaim, podWithExtendedResourceName)],
       },
