@@ -194,6 +194,21 @@ function createsClaim(inMemory: ResourceClaim, created: ResourceClaim, p: Pod): 
   };
 }
 
+/** The want of a case whose claim was left by an earlier cycle: Filter rejects it, PostFilter deletes it. */
+function deletesLeftClaim(left: ResourceClaim): TestPluginCase["want"] {
+  return {
+    filter: {
+      [nodeName]: {
+        status: { code: "UnschedulableAndUnresolvable", message: "cannot schedule extended resource claim" },
+      },
+    },
+    postfilter: {
+      status: { code: "Unschedulable", message: "deletion of ResourceClaim completed" },
+      removed: [left],
+    },
+  };
+}
+
 const stillNotSchedulable = { code: "Unschedulable", message: "still not schedulable" };
 
 const cases: Record<string, TestPluginCase> = {
@@ -304,20 +319,7 @@ const cases: Record<string, TestPluginCase> = {
     claims: [extendedResourceClaim],
     classes: [deviceClassWithExtendResourceName],
     slices: [workerNodeSlice],
-    want: {
-      filter: {
-        [nodeName]: {
-          status: {
-            code: "UnschedulableAndUnresolvable",
-            message: "cannot schedule extended resource claim",
-          },
-        },
-      },
-      postfilter: {
-        status: { code: "Unschedulable", message: "deletion of ResourceClaim completed" },
-        removed: [extendedResourceClaim],
-      },
-    },
+    want: deletesLeftClaim(extendedResourceClaim),
   },
   "extended-resource-name-with-resources-delete-claim": {
     features: gates,
@@ -325,20 +327,7 @@ const cases: Record<string, TestPluginCase> = {
     claims: [extendedResourceClaimNode2],
     classes: [deviceClassWithExtendResourceName],
     slices: [workerNodeSlice],
-    want: {
-      filter: {
-        [nodeName]: {
-          status: {
-            code: "UnschedulableAndUnresolvable",
-            message: "cannot schedule extended resource claim",
-          },
-        },
-      },
-      postfilter: {
-        status: { code: "Unschedulable", message: "deletion of ResourceClaim completed" },
-        removed: [extendedResourceClaimNode2],
-      },
-    },
+    want: deletesLeftClaim(extendedResourceClaimNode2),
   },
   "extended-resource-name-bind-failure": {
     features: gates,
