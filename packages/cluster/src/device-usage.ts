@@ -16,10 +16,19 @@ export interface AllocatedDevice {
   device: string;
 }
 
-/** One of a pod's spec.resourceClaims, and its ResourceClaim when the simulation ended. */
+/**
+ * One of a pod's spec.resourceClaims, and its ResourceClaim when the simulation ended; or the
+ * claim the DynamicResources plugin created for the pod's extended resources backed by
+ * DeviceClasses (`status.extendedResourceClaimStatus`, DRAExtendedResource).
+ */
 export interface PodClaimResult {
-  /** The pod's name for the claim (`spec.resourceClaims[].name`). */
+  /**
+   * The pod's name for the claim (`spec.resourceClaims[].name`); for the extended-resource claim,
+   * the extended resources it serves (`example.com/gpu`, comma-separated).
+   */
   name: string;
+  /** Set on the claim created for the pod's extended resources backed by DeviceClasses. */
+  extendedResources?: true;
   /**
    * The ResourceClaim: `resourceClaimName`, or the one generated from the template (the pod's
    * `status.resourceClaimStatuses`); null while it is not created.
@@ -64,9 +73,10 @@ function devicesOf(claim: ResourceClaim | undefined): AllocatedDevice[] {
 /** The pod's claims as the cluster holds them; undefined for a pod without spec.resourceClaims. */
 export function podClaimResults(cluster: InMemoryCluster, pod: Pod): PodClaimResult[] | undefined {
   const podClaims = pod.spec?.resourceClaims ?? [];
-  if (podClaims.length === 0) return undefined;
+  const extended = pod.status?.extendedResourceClaimStatus;
+  if (podClaims.length === 0 && !extended) return undefined;
   const ns = pod.metadata?.namespace ?? "default";
-  return podClaims.map((pc) => {
+  const out = podClaims.map((pc): PodClaimResult => {
     const name = claimNameOf(pod, pc);
     const claim = name === null ? undefined : cluster.resourceClaims.get(ns, name);
     return {
@@ -76,6 +86,17 @@ export function podClaimResults(cluster: InMemoryCluster, pod: Pod): PodClaimRes
       devices: devicesOf(claim),
     };
   });
+  if (extended) {
+    const claim = cluster.resourceClaims.get(ns, extended.resourceClaimName);
+    out.push({
+      name: [...new Set(extended.requestMappings.map((m) => m.resourceName))].join(","),
+      extendedResources: true,
+      resourceClaim: extended.resourceClaimName,
+      allocated: claim?.status?.allocation !== undefined,
+      devices: devicesOf(claim),
+    });
+  }
+  return out;
 }
 
 const deviceKey = (driver: string, pool: string, device: string) => `${driver}\u0000${pool}\u0000${device}`;

@@ -21,7 +21,7 @@ import type {
   StatefulSet,
   StorageClass,
 } from "@kubesched/api";
-import { formatTime } from "@kubesched/api";
+import { formatTime, ResourceAPIVersion } from "@kubesched/api";
 import type {
   Clock,
   ClusterClient,
@@ -42,6 +42,7 @@ import {
   type OtherResourceKind,
   objectKey,
 } from "@kubesched/scheduler";
+import { generatedName } from "./workloads";
 
 /** The part of every Kubernetes object the cluster looks at. */
 export type K8sObject = KubeObject;
@@ -88,7 +89,7 @@ export interface RecordedEvent {
 /** An API error with an HTTP-like reason, as the client would see it. */
 export class ApiError extends Error {
   constructor(
-    readonly reason: "NotFound" | "Conflict" | "Invalid" | "InternalError",
+    readonly reason: "NotFound" | "Conflict" | "Invalid" | "InternalError" | "AlreadyExists",
     message: string,
   ) {
     super(message);
@@ -331,6 +332,10 @@ export class InMemoryCluster implements ClusterSource {
       bindVolumes: async (bindings, provisions) => this.bindVolumes(bindings, provisions),
       updateResourceClaim: async (claim) => this.updateResourceClaim(claim, "spec"),
       updateResourceClaimStatus: async (claim) => this.updateResourceClaim(claim, "status"),
+      createResourceClaim: async (claim) => this.createResourceClaim(claim),
+      deleteResourceClaim: async (claim) => {
+        this.requestDeletion("ResourceClaim", claim);
+      },
     };
   }
 
@@ -516,6 +521,43 @@ export class InMemoryCluster implements ClusterSource {
     return this.resourceClaims.get(ns, name) as ResourceClaim;
   }
 
+  /**
+   * POST a ResourceClaim as the API server handles it: a name from `metadata.generateName` when
+   * none is given (the name sequence of `generatedName`, keyed by the claim's controller owner so
+   * that the same input gives the same names), a uid and creationTimestamp; AlreadyExists when the
+   * name is taken. Returns the stored object.
+   */
+  createResourceClaim(claim: ResourceClaim): ResourceClaim {
+    const ns = claim.metadata?.namespace || "default";
+    let name = claim.metadata?.name ?? "";
+    if (!name) {
+      const generateName = claim.metadata?.generateName ?? "";
+      if (!generateName)
+        throw new ApiError("Invalid", "metadata.name: Required value: name or generateName is required");
+      const owner = claim.metadata?.ownerReferences?.find((o) => o.controller === true);
+      const key = owner?.uid || `ResourceClaim/${ns}/${generateName}`;
+      name = generatedName(generateName.slice(0, 58), key, 0);
+      for (let i = 1; this.resourceClaims.get(ns, name); i++)
+        name = generatedName(generateName.slice(0, 58), key, i);
+    } else if (this.resourceClaims.get(ns, name)) {
+      throw new ApiError("AlreadyExists", `resourceclaims.resource.k8s.io "${name}" already exists`);
+    }
+    const stored: ResourceClaim = {
+      apiVersion: ResourceAPIVersion,
+      kind: "ResourceClaim",
+      ...claim,
+      metadata: {
+        ...claim.metadata,
+        name,
+        namespace: ns,
+        uid: `${ns}/${name}`,
+        creationTimestamp: formatTime(this.clock.now()),
+      },
+    };
+    this.apply("ResourceClaim", stored);
+    return this.resourceClaims.get(ns, name) as ResourceClaim;
+  }
+
   patchPodStatus(pod: Pod, patch: PodStatusPatch): void {
     const cur = this.pods.get(pod.metadata?.namespace ?? "", pod.metadata?.name ?? "");
     if (!cur) throw new ApiError("NotFound", `pods "${pod.metadata?.name ?? ""}" not found`);
@@ -525,6 +567,8 @@ export class InMemoryCluster implements ClusterSource {
       if (patch.nominatedNodeName === null || patch.nominatedNodeName === "") delete status.nominatedNodeName;
       else status.nominatedNodeName = patch.nominatedNodeName;
     }
+    if (patch.extendedResourceClaimStatus)
+      status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
     const next: Pod = { ...cur, status };
     this.apply("Pod", next);
   }

@@ -281,6 +281,31 @@ describe("TestSyncHandler (claims of a deleted pod)", () => {
     deleteAfterRunning(c, withStatus(testPodWithResource, generatedClaimName));
     expect(claimsOf(c)).toEqual([sharedClaim]);
   });
+
+  it("the claim the scheduler created for the pod's extended resources goes with it (DRAExtendedResource)", () => {
+    const pod = makePod(testPodName, testPodUID);
+    const owned = makeClaim(`${testPodName}-extended-resources-x7k2p`, testNamespace, pod);
+    const extended: ResourceClaim = {
+      ...owned,
+      metadata: {
+        ...owned.metadata,
+        annotations: { "resource.kubernetes.io/extended-resource-claim": "true" },
+      },
+    };
+    const c = cluster([structured(reserved(allocated(extended), pod)), sharedClaim]);
+    deleteAfterRunning(c, {
+      ...pod,
+      status: {
+        extendedResourceClaimStatus: {
+          resourceClaimName: extended.metadata?.name ?? "",
+          requestMappings: [
+            { containerName: "c", resourceName: "example.com/gpu", requestName: "container-0-request-0" },
+          ],
+        },
+      },
+    });
+    expect(claimsOf(c)).toEqual([sharedClaim]);
+  });
 });
 
 describe("the controller in simulate()", () => {

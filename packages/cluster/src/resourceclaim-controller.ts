@@ -168,12 +168,16 @@ function handleClaim(
  * What the controller's syncClaim (and the garbage collector) do when a pod is deleted: the pod
  * leaves the reservedFor of every claim; a claim the scheduler allocated (it holds the
  * delete-protection finalizer) that no pod uses any more is deallocated; the claims generated
- * for the pod are deleted, after that update when they were reserved for it. Their devices are
- * free again.
+ * for the pod (and the one the scheduler created for its extended resources) are deleted, after
+ * that update when they were reserved for it. Their devices are free again.
  */
 export function podDeleted(cluster: InMemoryCluster, pod: Pod): void {
   const uid = pod.metadata?.uid;
-  if (!uid || (pod.spec?.resourceClaims?.length ?? 0) === 0) return;
+  // The claim the scheduler created for extended resources backed by DeviceClasses is owned by
+  // the pod too (DRAExtendedResource): the garbage collector deletes it with the pod.
+  const hasClaims =
+    (pod.spec?.resourceClaims?.length ?? 0) > 0 || pod.status?.extendedResourceClaimStatus !== undefined;
+  if (!uid || !hasClaims) return;
   const ns = pod.metadata?.namespace ?? "default";
   for (const c of cluster.resourceClaims.list()) {
     if (c.metadata?.namespace !== ns) continue;

@@ -116,13 +116,22 @@ export const simulationResultSchema = {
           resourceClaims: {
             type: "array",
             description:
-              "the pod's spec.resourceClaims, each with its ResourceClaim and the devices allocated when the simulation ended; absent for a pod without claims",
+              "the pod's spec.resourceClaims, each with its ResourceClaim and the devices allocated when the simulation ended, then the claim created for its extended resources backed by DeviceClasses (if any); absent for a pod without claims",
             items: {
               type: "object",
               required: ["name", "resourceClaim", "allocated", "devices"],
               additionalProperties: false,
               properties: {
-                name: { type: "string", description: "the pod's name for the claim" },
+                name: {
+                  type: "string",
+                  description:
+                    "the pod's name for the claim; for the extended-resource claim, the extended resources it serves (comma-separated)",
+                },
+                extendedResources: {
+                  const: true,
+                  description:
+                    "the claim DynamicResources created for the pod's extended resources backed by DeviceClasses (status.extendedResourceClaimStatus)",
+                },
                 resourceClaim: {
                   type: ["string", "null"],
                   description:

@@ -19,6 +19,11 @@ export interface PodStatusPatch {
   conditions?: PodCondition[];
   /** A node name to nominate, or null to clear the nomination. */
   nominatedNodeName?: string | null;
+  /**
+   * The claim DynamicResources created for the pod's extended resources backed by DRA and which
+   * request serves which container's resource (DRAExtendedResource; replaces the field).
+   */
+  extendedResourceClaimStatus?: NonNullable<Pod["status"]>["extendedResourceClaimStatus"];
 }
 
 /**
@@ -57,4 +62,13 @@ export interface ClusterClient {
    * deallocation in PostFilter): replaces the claim's status, resolves with the stored object.
    */
   updateResourceClaimStatus?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /**
+   * POST a ResourceClaim (DynamicResources' PreBind creates the claim for a pod's extended
+   * resources backed by DRA): `metadata.name` is empty and `metadata.generateName` set, the server
+   * picks the name; resolves with the stored object. Optional: without it, pods whose extended
+   * resources need DRA fail in PreBind with an Error.
+   */
+  createResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** DELETE a ResourceClaim (the extended-resource claim after a failed binding). NotFound is not an error. */
+  deleteResourceClaim?(claim: ResourceClaim): Promise<void>;
 }

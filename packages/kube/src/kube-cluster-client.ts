@@ -20,7 +20,11 @@ function meta(pod: Pod): { name: string; namespace: string } {
  * status flips (upstream podutil.UpdatePodCondition), and left out otherwise so the server keeps it.
  */
 export function podStatusPatchBody(pod: Pod, patch: PodStatusPatch, now: number): { status: object } {
-  const status: { conditions?: PodCondition[]; nominatedNodeName?: string | null } = {};
+  const status: {
+    conditions?: PodCondition[];
+    nominatedNodeName?: string | null;
+    extendedResourceClaimStatus?: PodStatusPatch["extendedResourceClaimStatus"];
+  } = {};
   if (patch.conditions) {
     status.conditions = patch.conditions.map((c) => {
       const prev = getPodCondition(pod.status, c.type);
@@ -38,13 +42,18 @@ export function podStatusPatchBody(pod: Pod, patch: PodStatusPatch, now: number)
     });
   }
   if (patch.nominatedNodeName !== undefined) status.nominatedNodeName = patch.nominatedNodeName || null;
+  if (patch.extendedResourceClaimStatus)
+    status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
   return { status };
 }
 
-function resourceClaimPath(claim: ResourceClaim): string {
+function resourceClaimsPath(claim: ResourceClaim): string {
   const namespace = claim.metadata?.namespace || "default";
-  const name = claim.metadata?.name ?? "";
-  return `/apis/resource.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/resourceclaims/${encodeURIComponent(name)}`;
+  return `/apis/resource.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/resourceclaims`;
+}
+
+function resourceClaimPath(claim: ResourceClaim): string {
+  return `${resourceClaimsPath(claim)}/${encodeURIComponent(claim.metadata?.name ?? "")}`;
 }
 
 function podPath(namespace: string, name: string): string {
@@ -99,6 +108,21 @@ export function kubeClusterClient(client: RawClient, opts: KubeClusterClientOpti
         what: `updating the status of resourceclaim ${claim.metadata?.namespace ?? ""}/${claim.metadata?.name ?? ""}`,
         body: claim,
       });
+    },
+    async createResourceClaim(claim) {
+      return client.request<ResourceClaim>("POST", resourceClaimsPath(claim), {
+        what: `creating resourceclaim ${claim.metadata?.namespace ?? ""}/${claim.metadata?.name || claim.metadata?.generateName || ""}`,
+        body: { apiVersion: "resource.k8s.io/v1", kind: "ResourceClaim", ...claim },
+      });
+    },
+    async deleteResourceClaim(claim) {
+      try {
+        await client.request("DELETE", resourceClaimPath(claim), {
+          what: `deleting resourceclaim ${claim.metadata?.namespace ?? ""}/${claim.metadata?.name ?? ""}`,
+        });
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
     },
   };
 }

@@ -1,5 +1,7 @@
 // @kubesched/plugin-helpers — code several plugins share: upstream
 // pkg/scheduler/framework/plugins/helper and noderesources' resource allocation scorer.
+
+export { DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
 export {
   leastResourceScorer,
   mostResourceScorer,

@@ -9,7 +9,7 @@ export type ClientCall =
 
 /** One ResourceClaim write the scheduler made (DynamicResources). */
 export interface ClaimCall {
-  verb: "updateResourceClaim" | "updateResourceClaimStatus";
+  verb: "updateResourceClaim" | "updateResourceClaimStatus" | "createResourceClaim" | "deleteResourceClaim";
   claim: ResourceClaim;
 }
 
@@ -17,8 +17,8 @@ export interface ClaimCall {
  * A ClusterClient that records every call in order. Alone it applies nothing; given an `inner`
  * client it records each call and then forwards it (unless `failWith` made the verb fail), and it
  * has `bindVolumes` exactly when `inner` has it (forwarded, not recorded in `calls`), and
- * `updateResourceClaim` / `updateResourceClaimStatus` exactly when `inner` has them (recorded in
- * `claimCalls`).
+ * `updateResourceClaim` / `updateResourceClaimStatus` / `createResourceClaim` /
+ * `deleteResourceClaim` exactly when `inner` has them (recorded in `claimCalls`).
  */
 export class RecordingClusterClient implements ClusterClient {
   readonly calls: ClientCall[] = [];
@@ -32,6 +32,8 @@ export class RecordingClusterClient implements ClusterClient {
 
   readonly updateResourceClaim?: (claim: ResourceClaim) => Promise<ResourceClaim>;
   readonly updateResourceClaimStatus?: (claim: ResourceClaim) => Promise<ResourceClaim>;
+  readonly createResourceClaim?: (claim: ResourceClaim) => Promise<ResourceClaim>;
+  readonly deleteResourceClaim?: (claim: ResourceClaim) => Promise<void>;
 
   constructor(readonly inner: ClusterClient | null = null) {
     const bindVolumes = inner?.bindVolumes;
@@ -48,6 +50,20 @@ export class RecordingClusterClient implements ClusterClient {
       this.updateResourceClaimStatus = async (claim) => {
         this.claimCalls.push({ verb: "updateResourceClaimStatus", claim });
         return updateStatus.call(inner, claim);
+      };
+    }
+    const create = inner?.createResourceClaim;
+    if (inner && create) {
+      this.createResourceClaim = async (claim) => {
+        this.claimCalls.push({ verb: "createResourceClaim", claim });
+        return create.call(inner, claim);
+      };
+    }
+    const del = inner?.deleteResourceClaim;
+    if (inner && del) {
+      this.deleteResourceClaim = async (claim) => {
+        this.claimCalls.push({ verb: "deleteResourceClaim", claim });
+        return del.call(inner, claim);
       };
     }
   }

@@ -167,3 +167,20 @@ describe("pods/binding", () => {
     expect(server.bindings.size).toBe(0);
   });
 });
+
+describe("create with generateName", () => {
+  it("names the object from generateName plus 5 characters, a new name each time; neither: 400", async () => {
+    const path = "/apis/resource.k8s.io/v1/namespaces/ns/resourceclaims";
+    const claim = { metadata: { generateName: "p1-extended-resources-" }, spec: {} };
+    const a = await post(path, claim);
+    const b = await post(path, claim);
+    expect(a.code).toBe(201);
+    expect(b.code).toBe(201);
+    expect(a.body.metadata?.name).toMatch(/^p1-extended-resources-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(b.body.metadata?.name).not.toBe(a.body.metadata?.name);
+    expect(server.list("ResourceClaim").map((c) => c.metadata?.name)).toHaveLength(2);
+    const none = await post(path, { metadata: {}, spec: {} });
+    expect(none.code).toBe(400);
+    expect(none.body.message).toBe("metadata.name: Required value: name or generateName is required");
+  });
+});

@@ -14,14 +14,46 @@ function unknownPatchType(contentType: string): Answer {
   return failure(415, `the body of the request was in an unknown format: ${contentType}`);
 }
 
+/** The characters the API server's names.SimpleNameGenerator picks its 5-character suffix from. */
+const nameSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+
+/**
+ * A name from `generateName` as the API server makes it (the base cut to 58 characters plus 5
+ * characters of nameSuffixAlphabet); the suffixes are taken in sequence, skipping names in use.
+ */
+function generateObjectName(
+  store: ObjectStore,
+  info: KindInfo,
+  ns: string | undefined,
+  base: string,
+): string {
+  const prefix = base.slice(0, 58);
+  for (let i = 0; ; i++) {
+    let suffix = "";
+    for (let n = i, k = 0; k < 5; k++, n = Math.floor(n / nameSuffixAlphabet.length)) {
+      suffix += nameSuffixAlphabet[n % nameSuffixAlphabet.length];
+    }
+    const name = prefix + suffix;
+    if (!store.of(info.kind).has(keyOf(info, ns, name))) return name;
+  }
+}
+
 export function create(store: ObjectStore, info: KindInfo, namespace: string | undefined, body: Obj): Answer {
   const ns = info.namespaced ? (namespace ?? body.metadata?.namespace ?? "default") : undefined;
-  const name = body.metadata?.name;
-  if (!name) return failure(400, "metadata.name: Required value");
+  const generateName: unknown = body.metadata?.generateName;
+  const name =
+    body.metadata?.name ||
+    (typeof generateName === "string" && generateName !== ""
+      ? generateObjectName(store, info, ns, generateName)
+      : undefined);
+  if (!name) return failure(400, "metadata.name: Required value: name or generateName is required");
   if (store.of(info.kind).has(keyOf(info, ns, name))) {
     return ok(409, status(409, "AlreadyExists", `${info.kind.toLowerCase()}s "${name}" already exists`));
   }
-  const obj = { ...body, metadata: { ...body.metadata, ...(ns !== undefined ? { namespace: ns } : {}) } };
+  const obj = {
+    ...body,
+    metadata: { ...body.metadata, name, ...(ns !== undefined ? { namespace: ns } : {}) },
+  };
   return ok(201, store.put(info.kind, obj));
 }
 

@@ -50,15 +50,24 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import { DeviceClassResolver } from "@kubesched/plugin-helpers";
 import { cloneAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
 import type { DynamicResourcesArgs } from "./args";
 import { DraManager } from "./dra-manager";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
 import { eventsToRegister } from "./events";
 import {
+  deleteClaim,
+  filterExtendedResources,
+  isSpecialClaimName,
+  type NodeExtendedResourceClaim,
+  preFilterExtendedResources,
+} from "./extended-resources";
+import {
   ErrReasonCannotAllocateAllClaims,
   ErrReasonClaimNotAvailable,
   ErrReasonDeallocationCompleted,
+  ErrReasonDeletionCompleted,
   ErrReasonNoNewClaimsToDeallocate,
   ErrReasonResourceClaimInUse,
   ErrReasonStillNotSchedulable,
@@ -104,6 +113,27 @@ export class DynamicResourcesState implements StateData {
   simulatedReleasedClaims = new Set<string>();
   /** Per claim UID, the UIDs of the pods using it that the dry run removed. */
   simulatedRemovedPodsForClaim = new Map<string, Set<string>>();
+  /**
+   * DRAExtendedResource: the index in `claims` of the special claim for the pod's extended
+   * resources backed by DeviceClasses (the last one), or -1.
+   */
+  extendedIndex = -1;
+  /** The special claim's uid at PreFilter: its in-flight key (PreBind replaces the claim). */
+  initialExtendedUID = "";
+  /** The pod's non-zero extended resource requests (upstream draExtendedResource.podScalarResources). */
+  podScalarResources: ReadonlyMap<string, number> = new Map();
+  /** Filter's node-specific special claims and their container mappings, per node. */
+  nodeExtendedClaims = new Map<string, NodeExtendedResourceClaim>();
+
+  /** The special claim for extended resources, or null (upstream claimStore.extendedResourceClaim). */
+  extendedClaim(): ResourceClaim | null {
+    return this.extendedIndex >= 0 ? (this.claims[this.extendedIndex] ?? null) : null;
+  }
+
+  /** Whether the pod has no claim of its own (only, maybe, the special one). */
+  noUserClaim(): boolean {
+    return this.claims.length - (this.extendedIndex >= 0 ? 1 : 0) === 0;
+  }
 
   /** Indices of the claims the scheduler allocates (no allocation yet). */
   toAllocate(): number[] {
@@ -141,6 +171,10 @@ export class DynamicResourcesState implements StateData {
     c.informationsForClaim = this.informationsForClaim;
     c.unavailableClaims = this.unavailableClaims;
     c.nodeAllocations = this.nodeAllocations;
+    c.extendedIndex = this.extendedIndex;
+    c.initialExtendedUID = this.initialExtendedUID;
+    c.podScalarResources = this.podScalarResources;
+    c.nodeExtendedClaims = this.nodeExtendedClaims;
     c.allocatedState = this.allocatedState && cloneAllocatedState(this.allocatedState);
     c.simulatedReleasedClaims = new Set(this.simulatedReleasedClaims);
     for (const [uid, pods] of this.simulatedRemovedPodsForClaim) {
@@ -223,6 +257,8 @@ export class DynamicResources
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
   private readonly celCache: CelCache;
+  /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
+  private readonly deviceClassResolver: DeviceClassResolver | null;
 
   constructor(
     readonly args: DynamicResourcesArgs,
@@ -243,6 +279,9 @@ export class DynamicResources
       enableListTypeAttributes: features.enableDRAListTypeAttributes,
     });
     this.draManager = new DraManager(handle.listers());
+    this.deviceClassResolver = features.enableDRAExtendedResource
+      ? new DeviceClassResolver(handle.listers().deviceClasses)
+      : null;
   }
 
   name(): string {
@@ -309,6 +348,20 @@ export class DynamicResources
     } catch (e) {
       return new Status(this.unschedulable, message(e));
     }
+    // Extended resources backed by DeviceClasses: one special claim, after the pod's own.
+    const extended = this.deviceClassResolver
+      ? preFilterExtendedResources(pod, this.deviceClassResolver, () => this.podNamespaceClaims(pod))
+      : null;
+    if (extended) {
+      if (!isSpecialClaimName(extended.claim.metadata?.name)) {
+        const m = extended.claim.metadata;
+        extended.claim = this.draManager.get(m?.namespace ?? "", m?.name ?? "") ?? extended.claim;
+      }
+      s.extendedIndex = claims.length;
+      s.initialExtendedUID = extended.claim.metadata?.uid ?? "";
+      s.podScalarResources = extended.podScalarResources;
+      claims.push(extended.claim);
+    }
     if (claims.length === 0) return new Status(Code.Skip);
 
     const prioritizedList = this.handle.features().enableDRAPrioritizedList;
@@ -335,6 +388,9 @@ export class DynamicResources
           `resource claim ${kObj(claim)} is in the process of being allocated`,
         );
       }
+      // The special claim is not validated: made in memory it has no requests yet; from an
+      // earlier cycle, Filter rejects it.
+      if (index === s.extendedIndex) continue;
       // A class that does not exist stops scheduling, no matter how the claim is allocated.
       for (const request of claim.spec?.devices?.requests ?? []) {
         let status: Status | null = null;
@@ -403,6 +459,11 @@ export class DynamicResources
     });
   }
 
+  /** The claims of the pod's namespace (the found one is read again through the assume cache). */
+  private podNamespaceClaims(pod: Pod): readonly ResourceClaim[] {
+    return this.handle.listers().resourceClaims.list(pod.metadata?.namespace ?? "");
+  }
+
   private classLister() {
     const classes = this.handle.listers().deviceClasses;
     return {
@@ -454,13 +515,30 @@ export class DynamicResources
     return simulateRemovePod(s, podInfoToRemove.pod, this.draManager, this.consumableCapacity);
   }
 
-  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status | null {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null {
     if (!this.enabled) return null;
     const s = state.read(stateKeyName);
     if (!s) return asStatus(new Error("not found"));
     if (s.claims.length === 0) return null;
     const node = nodeInfo.node;
     if (!node) return asStatus(new Error("node not found"));
+
+    let nodeExtended: NodeExtendedResourceClaim | null = null;
+    const extendedClaim = s.extendedClaim();
+    if (extendedClaim && this.deviceClassResolver) {
+      const r = filterExtendedResources(
+        extendedClaim,
+        s.podScalarResources,
+        pod,
+        nodeInfo,
+        this.deviceClassResolver,
+        s.noUserClaim(),
+      );
+      if (r instanceof Status) return r;
+      nodeExtended = r;
+    }
+    // Only extended resources, all from device plugins on this node: nothing left to do.
+    if (!nodeExtended && s.noUserClaim()) return null;
 
     const unavailableClaims: number[] = [];
     for (const [index, claim] of s.claims.entries()) {
@@ -485,7 +563,12 @@ export class DynamicResources
 
     let allocations: AllocationResult[] = [];
     if (s.allocator) {
-      const claimsToAllocate = s.toAllocateInFilter().map((i) => s.claims[i] as ResourceClaim);
+      // The special claim is replaced by the node's variant of it.
+      const claimsToAllocate = s
+        .toAllocateInFilter()
+        .map((i) =>
+          i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
+        );
       const timeout = this.args.filterTimeoutMs > 0 ? deadline(this.args.filterTimeoutMs) : undefined;
       let a: AllocationResult[] | null;
       try {
@@ -515,7 +598,10 @@ export class DynamicResources
       for (const i of unavailableClaims) s.unavailableClaims.add(i);
       return new Status(this.unschedulable, ErrReasonClaimNotAvailable);
     }
-    if (s.allocator) s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
+    if (s.allocator) {
+      s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
+      if (nodeExtended) s.nodeExtendedClaims.set(node.metadata?.name ?? "", nodeExtended);
+    }
     return null;
   }
 
@@ -539,9 +625,15 @@ export class DynamicResources
       };
     }
     const uid = pod.metadata?.uid;
+    const extendedClaim = s.extendedClaim();
     for (const index of s.unavailableClaims) {
       const claim = s.claims[index];
       if (!claim) continue;
+      // The special claim is deleted below, not deallocated.
+      if (index === s.extendedIndex) {
+        if (!isSpecialClaimName(extendedClaim?.metadata?.name)) break;
+        continue;
+      }
       const reservedFor = claim.status?.reservedFor ?? [];
       if (reservedFor.length === 0 || (reservedFor.length === 1 && reservedFor[0]?.uid === uid)) {
         const next = clone(claim);
@@ -559,6 +651,20 @@ export class DynamicResources
         }
         return { result: null, status: new Status(Code.Unschedulable, ErrReasonDeallocationCompleted) };
       }
+    }
+    if (extendedClaim && !isSpecialClaimName(extendedClaim.metadata?.name)) {
+      // The special claim reserved or allocated in an earlier cycle is deleted; the next attempt
+      // makes a new one.
+      try {
+        await deleteClaim(
+          this.handle.client(),
+          (ns, n) => this.handle.listers().resourceClaims.get(ns, n),
+          clone(extendedClaim),
+        );
+      } catch (e) {
+        return { result: null, status: asStatus(e) };
+      }
+      return { result: null, status: new Status(Code.Unschedulable, ErrReasonDeletionCompleted) };
     }
     return { result: null, status: new Status(Code.Unschedulable, ErrReasonStillNotSchedulable) };
   }
@@ -607,6 +713,8 @@ export class DynamicResources
     if (s.claims.length === 0 || toAllocate.length === 0 || !s.allocator) return null;
     const allocations = s.nodeAllocations.get(nodeName);
     if (!allocations || allocations.length === 0) {
+      // Only the special claim, and the node's device plugins provide its resources.
+      if (toAllocate.every((i) => i === s.extendedIndex)) return null;
       return asStatus(new Error("claim allocation not found for node"));
     }
     if (allocations.length !== toAllocate.length) {
@@ -620,7 +728,11 @@ export class DynamicResources
       const allocation = allocations[i] as AllocationResult;
       const info = s.informationsForClaim[index];
       if (info) info.allocation = allocation;
-      const claim = clone(s.claims[index] as ResourceClaim);
+      // The special claim becomes the node's variant of it (with its requests).
+      const claim = clone(
+        (index === s.extendedIndex ? s.nodeExtendedClaims.get(nodeName)?.claim : undefined) ??
+          (s.claims[index] as ResourceClaim),
+      );
       const finalizers = claim.metadata?.finalizers ?? [];
       claim.metadata = {
         ...claim.metadata,
@@ -642,7 +754,9 @@ export class DynamicResources
     if (!this.enabled) return;
     const s = state.read(stateKeyName);
     if (!s || s.claims.length === 0) return;
-    for (const claim of s.claims) {
+    for (const [index, claim] of s.claims.entries()) {
+      // The special claim for extended resources is handled below.
+      if (index === s.extendedIndex) continue;
       const ns = claim.metadata?.namespace ?? "";
       const n = claim.metadata?.name ?? "";
       if (this.draManager.removeClaimPendingAllocation(claim.metadata?.uid ?? "")) {
@@ -663,6 +777,29 @@ export class DynamicResources
         });
       }
     }
+    this.unreserveExtendedResourceClaim(s);
+  }
+
+  /**
+   * upstream unreserveExtendedResourceClaim: ends the special claim's in-flight allocation and,
+   * when PreBind had created it, deletes it (in the background, as Unreserve cannot wait).
+   */
+  private unreserveExtendedResourceClaim(s: DynamicResourcesState): void {
+    const claim = s.extendedClaim();
+    if (!claim) return;
+    const ns = claim.metadata?.namespace ?? "";
+    if (this.draManager.removeClaimPendingAllocation(s.initialExtendedUID)) {
+      this.draManager.assumedClaimRestore(ns, claim.metadata?.name ?? "");
+    }
+    // Only in memory: nothing to delete.
+    if (isSpecialClaimName(claim.metadata?.name)) return;
+    deleteClaim(
+      this.handle.client(),
+      (n, name) => this.handle.listers().resourceClaims.get(n, name),
+      clone(claim),
+    ).catch((e: unknown) => {
+      this.handle.logger().error("delete", { err: message(e), resourceclaim: kObj(claim) });
+    });
   }
 
   preBindPreFlight(state: CycleState, _pod: Pod, _nodeName: string): Status | null {
@@ -682,6 +819,16 @@ export class DynamicResources
       if (isReservedForPod(pod, claim)) continue;
       try {
         s.claims[index] = await this.bindClaim(s, index, pod, nodeName);
+      } catch (e) {
+        return asStatus(e);
+      }
+    }
+    // The special claim created for the pod's extended resources: the pod's status says which
+    // request serves which container (upstream patchPodExtendedResourceClaimStatus).
+    const extended = s.extendedClaim();
+    if (extended && s.informationsForClaim[s.extendedIndex]?.allocation) {
+      try {
+        await this.patchPodExtendedResourceClaimStatus(s, pod, extended, nodeName);
       } catch (e) {
         return asStatus(e);
       }
@@ -742,21 +889,79 @@ export class DynamicResources
     return true;
   }
 
+  /** upstream patchPodExtendedResourceClaimStatus: the claim's name and the request mappings. */
+  private async patchPodExtendedResourceClaimStatus(
+    s: DynamicResourcesState,
+    pod: Pod,
+    claim: ResourceClaim,
+    nodeName: string,
+  ): Promise<void> {
+    const ns = pod.metadata?.namespace ?? "";
+    const name = pod.metadata?.name ?? "";
+    const mappings = s.nodeExtendedClaims.get(nodeName)?.mappings ?? [];
+    if (mappings.length === 0) {
+      throw new Error(
+        `nil or empty request mappings, no update of pod ${ns}/${name} ExtendedResourceClaimStatus`,
+      );
+    }
+    try {
+      await this.handle.client().patchPodStatus(pod, {
+        extendedResourceClaimStatus: {
+          requestMappings: mappings,
+          resourceClaimName: claim.metadata?.name ?? "",
+        },
+      });
+    } catch (e) {
+      throw new Error(`update pod ${ns}/${name} ExtendedResourceClaimStatus: ${message(e)}`);
+    }
+  }
+
+  /**
+   * upstream createExtendedResourceClaimInAPI: creates the node's variant of the special claim
+   * (without name, uid and allocation: the API server names it from its generateName).
+   */
+  private async createExtendedResourceClaim(
+    s: DynamicResourcesState,
+    nodeName: string,
+  ): Promise<ResourceClaim> {
+    const nodeClaim = s.nodeExtendedClaims.get(nodeName)?.claim;
+    if (!nodeClaim) throw new Error(`extended resource claim not found for node ${nodeName}`);
+    const claim = clone(nodeClaim);
+    delete claim.status;
+    const { uid: _uid, ...metadata } = claim.metadata ?? {};
+    claim.metadata = { ...metadata, name: "" };
+    const client = this.handle.client();
+    if (!client.createResourceClaim) throw new Error("the cluster client cannot create ResourceClaims");
+    try {
+      return clone(await client.createResourceClaim(claim));
+    } catch (e) {
+      throw new Error(`create claim for extended resources ${kObj(claim)}: ${message(e)}`);
+    }
+  }
+
   /** upstream bindClaim: finishes what Reserve started (allocation and reservation). */
   private async bindClaim(
     s: DynamicResourcesState,
     index: number,
     pod: Pod,
-    _nodeName: string,
+    nodeName: string,
   ): Promise<ResourceClaim> {
     let claim = clone(s.claims[index] as ResourceClaim);
     const uid = claim.metadata?.uid ?? "";
     const allocation = s.informationsForClaim[index]?.allocation ?? null;
+    const isExtended = index === s.extendedIndex;
+    // The special claim's resources all come from the node's device plugins: nothing to write.
+    if (isExtended && !allocation && !claim.spec?.devices?.requests) return s.claims[index] as ResourceClaim;
     const client = this.handle.client();
     let modified = false;
     try {
       if (!client.updateResourceClaim || !client.updateResourceClaimStatus) {
         throw new Error("the cluster client cannot update ResourceClaims");
+      }
+      if (isExtended && isSpecialClaimName(claim.metadata?.name)) {
+        claim = await this.createExtendedResourceClaim(s, nodeName);
+        // From now on the real claim: Unreserve deletes it if the binding fails.
+        s.claims[index] = claim;
       }
       for (let attempt = 0; ; attempt++) {
         if (attempt > 0) {

@@ -17,6 +17,7 @@ export {
   ErrReasonCannotAllocateAllClaims,
   ErrReasonClaimNotAvailable,
   ErrReasonDeallocationCompleted,
+  ErrReasonDeletionCompleted,
   ErrReasonNoNewClaimsToDeallocate,
   ErrReasonResourceClaimInUse,
   ErrReasonStillNotSchedulable,

@@ -30,6 +30,10 @@ export interface Result {
   assumedClaim?: ResourceClaim;
   /** The claims whose allocation must be in flight afterwards. */
   inFlightClaims?: ResourceClaim[];
+  /** Claims the step created (upstream `added`). */
+  added?: ResourceClaim[];
+  /** Claims the step deleted, by namespace and name (upstream `removed`). */
+  removed?: ResourceClaim[];
 }
 
 export interface Want {
@@ -65,6 +69,10 @@ export interface TestPluginCase {
   features?: Partial<Features>;
   kubernetesVersion?: string;
   prepare?: Prepare;
+  /** Every pods/status patch fails with "patch error" (upstream failPatch). */
+  failPatch?: boolean;
+  /** Every ResourceClaim create fails with this message (upstream's create reactor). */
+  failCreate?: string;
   want: Want;
 }
 
@@ -108,6 +116,8 @@ function checkStatus(step: string, got: Status | null, want: WantStatus | undefi
 /** Runs one TestPlugin case through the extension points in the scheduler's order. */
 export async function runTestPluginCase(tc: TestPluginCase): Promise<void> {
   const api = new FakeClaimApi();
+  api.failPatch = tc.failPatch === true;
+  api.failCreate = tc.failCreate ?? null;
   const clock = fakeClock(testNow);
   const h = await createPluginHarness({
     clock,
@@ -138,9 +148,13 @@ export async function runTestPluginCase(tc: TestPluginCase): Promise<void> {
   ) => {
     checkStatus(step, status, want?.status);
     const change = want?.changes;
-    expect(sorted(stored()), `${step}: stored claims`).toEqual(
-      sorted(change ? before.map((c) => change(structuredClone(c))) : before),
-    );
+    const key = (c: ResourceClaim) => `${c.metadata?.namespace}/${c.metadata?.name}`;
+    const removed = new Set((want?.removed ?? []).map(key));
+    const expected = [
+      ...(change ? before.map((c) => change(structuredClone(c))) : before),
+      ...(want?.added ?? []),
+    ].filter((c) => !removed.has(key(c)));
+    expect(sorted(stored()), `${step}: stored claims`).toEqual(sorted(expected));
     const assumed = pl.draManager.assumedClaims();
     if (want?.assumedClaim) {
       // upstream accepts the claim whether or not the informer has caught up with it.

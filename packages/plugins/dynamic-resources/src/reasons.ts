@@ -19,3 +19,5 @@ export const ErrReasonTimedOut = "timed out trying to allocate devices";
 export const ErrReasonDeallocationCompleted = "deallocation of ResourceClaim completed";
 /** PostFilter: nothing to deallocate. */
 export const ErrReasonStillNotSchedulable = "still not schedulable";
+/** PostFilter: the special claim for extended resources left from an earlier cycle was deleted. */
+export const ErrReasonDeletionCompleted = "deletion of ResourceClaim completed";

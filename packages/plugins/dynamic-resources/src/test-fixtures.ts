@@ -3,7 +3,7 @@
 // they are built with, as plain objects; a fake API server for ResourceClaims (upstream's fake
 // clientset with createReactor: UIDs, resourceVersions, conflicts).
 import type { AllocationResult, DeviceClass, Node, Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
-import type { ClusterClient } from "@kubesched/framework";
+import type { ClusterClient, PodStatusPatch } from "@kubesched/framework";
 import type { ArrayLister } from "@kubesched/testing";
 import { makeNode, makePod } from "@kubesched/testing";
 
@@ -420,11 +420,26 @@ export const otherAllocatedClaim = allocated(otherClaim, allocationResult);
  * get a new one. The store is the listers' (the informer sees every write at once).
  */
 export class FakeClaimApi
-  implements Pick<ClusterClient, "updateResourceClaim" | "updateResourceClaimStatus">
+  implements
+    Pick<
+      ClusterClient,
+      | "updateResourceClaim"
+      | "updateResourceClaimStatus"
+      | "createResourceClaim"
+      | "deleteResourceClaim"
+      | "patchPodStatus"
+    >
 {
   private rv = 0;
   private uid = 0;
+  private nameCounter = 0;
   store: ArrayLister<ResourceClaim> | null = null;
+  /** pods/status patches fail with "patch error" (upstream failPatch). */
+  failPatch = false;
+  /** Creates fail with this message (upstream's create reactor returning BadRequest). */
+  failCreate: string | null = null;
+  /** The pods/status patches, in order. */
+  readonly podPatches: { pod: Pod; patch: PodStatusPatch }[] = [];
 
   private lister(): ArrayLister<ResourceClaim> {
     if (!this.store) throw new Error("FakeClaimApi: no store");
@@ -475,5 +490,29 @@ export class FakeClaimApi
 
   async updateResourceClaimStatus(claim: ResourceClaim): Promise<ResourceClaim> {
     return this.put(claim, "status");
+  }
+
+  /** upstream createReactor's create: no uid or resourceVersion given; generateName + a counter. */
+  async createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
+    if (this.failCreate !== null) throw Object.assign(new Error(this.failCreate), { reason: "BadRequest" });
+    if (claim.metadata?.uid) throw new Error("UID must not be set on create");
+    if (claim.metadata?.resourceVersion) throw new Error("ResourceVersion must not be set on create");
+    const stored = structuredClone(claim);
+    if (!stored.metadata?.name) {
+      stored.metadata = {
+        ...stored.metadata,
+        name: `${stored.metadata?.generateName ?? ""}${this.nameCounter++}`,
+      };
+    }
+    return structuredClone(this.create(stored));
+  }
+
+  async deleteResourceClaim(claim: ResourceClaim): Promise<void> {
+    this.lister().remove(claim.metadata?.namespace ?? "", claim.metadata?.name ?? "");
+  }
+
+  async patchPodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {
+    if (this.failPatch) throw new Error("patch error");
+    this.podPatches.push({ pod, patch });
   }
 }

@@ -21,6 +21,11 @@ export { NodeResourcesBalancedAllocation, name } from "./node-resources-balanced
 export const nodeResourcesBalancedAllocationPlugin = definePlugin<NodeResourcesBalancedAllocationArgs>({
   name,
   factory: (args, handle) =>
-    new NodeResourcesBalancedAllocation(args, handle.features(), handle.kubernetesVersion()),
+    new NodeResourcesBalancedAllocation(
+      args,
+      handle.features(),
+      handle.kubernetesVersion(),
+      handle.listers().deviceClasses,
+    ),
   args: nodeResourcesBalancedAllocationArgsSpec,
 });

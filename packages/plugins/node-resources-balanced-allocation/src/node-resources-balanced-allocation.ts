@@ -1,6 +1,7 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go
-import type { Pod } from "@kubesched/api";
+import type { DeviceClass, Pod } from "@kubesched/api";
 import {
+  type ClusterScopedLister,
   Code,
   type CycleState,
   defaultKubernetesVersion,
@@ -17,7 +18,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
-import { ResourceAllocationScorer, signPodResources } from "@kubesched/plugin-helpers";
+import { DeviceClassResolver, ResourceAllocationScorer, signPodResources } from "@kubesched/plugin-helpers";
 import type { NodeResourcesBalancedAllocationArgs } from "./args";
 import { balancedResourceScorerFor } from "./balanced-allocation";
 
@@ -44,6 +45,8 @@ export class NodeResourcesBalancedAllocation
   private readonly scorer: ResourceAllocationScorer;
   private readonly features: Features;
   private readonly kubernetesVersion: string;
+  /** DRAExtendedResource: the DeviceClasses backing extended resources (SignPod); null with the gate off. */
+  private readonly deviceClassResolver: DeviceClassResolver | null;
 
   /**
    * `args` are validated by the descriptor's args spec (nodeResourcesBalancedAllocationArgsSpec);
@@ -53,7 +56,11 @@ export class NodeResourcesBalancedAllocation
     args: NodeResourcesBalancedAllocationArgs,
     features: Features,
     kubernetesVersion = defaultKubernetesVersion,
+    /** The DeviceClass lister (`handle.listers().deviceClasses`); absent: no class backs anything. */
+    deviceClasses?: ClusterScopedLister<DeviceClass>,
   ) {
+    this.deviceClassResolver =
+      features.enableDRAExtendedResource && deviceClasses ? new DeviceClassResolver(deviceClasses) : null;
     this.features = features;
     this.kubernetesVersion = kubernetesVersion;
     this.scorer = new ResourceAllocationScorer({
@@ -72,10 +79,11 @@ export class NodeResourcesBalancedAllocation
 
   /**
    * Scoring depends on the pod's requests and overhead (upstream SignPod; as NodeResourcesFit's,
-   * refused up to 1.36 while DRAExtendedResource is on).
+   * refused up to 1.36 while DRAExtendedResource is on, from 1.37 for pods requesting an extended
+   * resource a DeviceClass backs).
    */
   signPod(pod: Pod): SignPodResult {
-    return signPodResources(pod, this.features, this.kubernetesVersion);
+    return signPodResources(pod, this.features, this.kubernetesVersion, this.deviceClassResolver);
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {

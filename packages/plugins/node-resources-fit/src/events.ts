@@ -24,6 +24,7 @@ import {
   type QueueingHintFn,
   Resource,
 } from "@kubesched/framework";
+import type { DeviceClassResolver } from "@kubesched/plugin-helpers";
 import { haveAnyRequestedResourcesIncreased, isFit, type ResourceRequestsOptions } from "./fits";
 
 /** The gates the hints read. */
@@ -31,6 +32,8 @@ export interface FitEventOptions {
   enableInPlacePodVerticalScaling: boolean;
   enableInPlacePodLevelResourcesVerticalScaling: boolean;
   enablePodLevelResources: boolean;
+  /** DRAExtendedResource: the DeviceClasses backing extended resources (the node hint's isFit). */
+  deviceClassResolver?: DeviceClassResolver | null;
 }
 
 /** A DeviceClass as far as the hint needs it (resource.k8s.io/v1). */
@@ -165,7 +168,10 @@ export function eventsToRegister(features: Features, opts: FitEventOptions): Clu
     },
     {
       event: { resource: EventResource.Node, actionType: nodeActionType },
-      queueingHintFn: isSchedulableAfterNodeChange({ enablePodLevelResources: opts.enablePodLevelResources }),
+      queueingHintFn: isSchedulableAfterNodeChange({
+        enablePodLevelResources: opts.enablePodLevelResources,
+        deviceClassResolver: opts.deviceClassResolver ?? null,
+      }),
     },
   ];
   if (features.enableDRAExtendedResource) {

@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/fit.go (computePodResourceRequest,
-// fitsRequest, Fits, isFit, haveAnyRequestedResourcesIncreased)
+// fitsRequest, Fits, isFit, haveAnyRequestedResourcesIncreased, shouldDelegateResourceToDRA)
 import {
   isExtendedResourceName,
   isScalarResourceName,
@@ -13,6 +13,7 @@ import {
 } from "@kubesched/api";
 import { NodeInfo, Resource, type StateData, type Status } from "@kubesched/framework";
 import type { ColumnWindow } from "@kubesched/framework/columnar";
+import { type DeviceClassResolver, isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
 import {
   ErrReasonInsufficientCPU,
   ErrReasonInsufficientEphemeralStorage,
@@ -24,6 +25,11 @@ import {
 /** Feature gates that change how a pod's request is computed. */
 export interface ResourceRequestsOptions {
   enablePodLevelResources: boolean;
+  /**
+   * DRAExtendedResource: which DeviceClass backs an extended resource. A request for one on a
+   * node without allocatable for it is left to DynamicResources. Absent: the gate is off.
+   */
+  deviceClassResolver?: DeviceClassResolver | null;
 }
 
 const noNames: ReadonlySet<string> = new Set();
@@ -41,6 +47,11 @@ export class PodResourceRequest implements StateData {
   readonly scalarValues: number[] = [];
   /** Per scalar resource: an extended resource the plugin is configured to ignore. */
   readonly scalarIgnored: boolean[] = [];
+  /**
+   * Per scalar resource: a DeviceClass backs it (DRAExtendedResource). On a node with no
+   * allocatable for it the request is left to DynamicResources (upstream shouldDelegateResourceToDRA).
+   */
+  readonly scalarDRA: boolean[] = [];
 
   /** Immutable after PreFilter: shared, not copied. */
   clone(): StateData {
@@ -91,6 +102,10 @@ export function computePodResourceRequest(
         r.scalarNames.push(name);
         r.scalarValues.push(Math.max(0, v));
         r.scalarIgnored.push(ignored);
+        const resolver = opts.deviceClassResolver;
+        r.scalarDRA.push(
+          !!resolver && isDRAExtendedResourceName(name) && resolver.getDeviceClass(name) !== undefined,
+        );
       }
     }
   }
@@ -180,6 +195,8 @@ export function fitsRequest(
     if (q === 0 || podRequest.scalarIgnored[i]) continue;
     const name = names[i]!;
     const alloc = allocatable.scalar(name);
+    // Backed by a DeviceClass and not by the node's device plugin: DynamicResources decides.
+    if (alloc <= 0 && podRequest.scalarDRA[i]) continue;
     const used = requested.scalar(name);
     if (q > alloc - used) {
       out = append(out, {
@@ -228,6 +245,7 @@ export function fitsRequestBatch(
   const scalarQ: number[] = [];
   const scalarAlloc: (Float64Array | null)[] = [];
   const scalarUsed: (Float64Array | null)[] = [];
+  const scalarDRA: boolean[] = [];
   if (hasAny) {
     const names = podRequest.scalarNames;
     for (let i = 0; i < names.length; i++) {
@@ -237,6 +255,7 @@ export function fitsRequestBatch(
       scalarQ.push(q);
       scalarAlloc.push(col?.allocatable ?? null);
       scalarUsed.push(col?.requested ?? null);
+      scalarDRA.push(podRequest.scalarDRA[i] === true);
     }
   }
   const numScalars = scalarQ.length;
@@ -249,7 +268,9 @@ export function fitsRequestBatch(
     for (let i = 0; fit && i < numScalars; i++) {
       const a = scalarAlloc[i]!;
       const u = scalarUsed[i]!;
-      if (scalarQ[i]! > (a === null ? 0 : a[idx]!) - (u === null ? 0 : u[idx]!)) fit = false;
+      const alloc = a === null ? 0 : a[idx]!;
+      if (alloc <= 0 && scalarDRA[i]) continue;
+      if (scalarQ[i]! > alloc - (u === null ? 0 : u[idx]!)) fit = false;
     }
     out[k] = fit ? null : rejected;
   }
@@ -291,6 +312,8 @@ export function haveAnyRequestedResourcesIncreased(
     if (req.scalarValues[i] === 0) continue;
     const name = req.scalarNames[i]!;
     if (after.scalar(name) > before.scalar(name)) return true;
+    // Left to DynamicResources on this node: its devices may have changed.
+    if (req.scalarDRA[i] && after.scalar(name) <= 0) return true;
   }
   return false;
 }

@@ -29,6 +29,7 @@ export {
 /** The NodeResourcesFit plugin with its NodeResourcesFitArgs. */
 export const nodeResourcesFitPlugin = definePlugin<NodeResourcesFitArgs>({
   name,
-  factory: (args, handle) => new NodeResourcesFit(args, handle.features(), handle.kubernetesVersion()),
+  factory: (args, handle) =>
+    new NodeResourcesFit(args, handle.features(), handle.kubernetesVersion(), handle.listers().deviceClasses),
   args: nodeResourcesFitArgsSpec,
 });

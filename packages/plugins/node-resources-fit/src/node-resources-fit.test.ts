@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/fit_test.go
-import type { Node, Pod, ResourceList } from "@kubesched/api";
+import type { DeviceClass, Node, Pod, ResourceList } from "@kubesched/api";
 import { ActionType, type CodeName, EventResource, type NodeScore, QueueingHint } from "@kubesched/framework";
-import { makeNode, makePod, statusSummary } from "@kubesched/testing";
+import { DeviceClassResolver } from "@kubesched/plugin-helpers";
+import { ArrayClusterLister, makeNode, makePod, statusSummary } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
 import type { NodeResourcesFitArgs, ScoringStrategy } from "./args";
 import {
@@ -30,6 +31,11 @@ import {
 } from "./test-util";
 
 const extendedResourceDRA = "extended.resource.dra.io/something";
+/** upstream fit_test.go deviceClassWithExtendResourceName: backs extendedResourceDRA. */
+const deviceClassWithExtendResourceName: DeviceClass = {
+  metadata: { name: "device-class-name" },
+  spec: { extendedResourceName: extendedResourceDRA },
+};
 const getErrReason = (rn: string) => `Insufficient ${rn}`;
 
 function st(code: CodeName, ...reasons: string[]) {
@@ -68,6 +74,8 @@ describe("TestEnoughRequests", () => {
     existing: Pod[];
     args?: Partial<NodeResourcesFitArgs>;
     podLevelResourcesEnabled?: boolean;
+    /** upstream draExtendedResourceEnabled (false unless set). */
+    draExtendedResourceEnabled?: boolean;
     wantInsufficientResources: InsufficientResource[];
     wantStatus?: ReturnType<typeof st>;
   }[] = [
@@ -421,18 +429,29 @@ describe("TestEnoughRequests", () => {
     },
     {
       name: "extended resource backed by device plugin",
+      draExtendedResourceEnabled: true,
       pod: newResourcePod({ scalar: { [extendedResourceA]: 1 } }),
       existing: [newResourcePod({})],
       wantInsufficientResources: [],
     },
     {
+      name: "extended resource backed by DRA",
+      // With DRAExtendedResource and a matching DeviceClass, the request is left to DRA.
+      draExtendedResourceEnabled: true,
+      pod: newResourcePod({ milliCPU: 1, memory: 1, scalar: { [extendedResourceDRA]: 1 } }),
+      existing: [newResourcePod({})],
+      wantInsufficientResources: [],
+    },
+    {
       name: "extended resource backed by DRA, nil draManager",
+      draExtendedResourceEnabled: true,
       pod: newResourcePod({ milliCPU: 1, memory: 1, scalar: { [extendedResourceA]: 1 } }),
       existing: [newResourcePod({})],
       wantInsufficientResources: [],
     },
     {
       name: "extended resource backed by DRA not enabled",
+      draExtendedResourceEnabled: false,
       pod: newResourcePod({ milliCPU: 1, memory: 1, scalar: { [extendedResourceDRA]: 1 } }),
       existing: [newResourcePod({})],
       wantStatus: st("UnschedulableAndUnresolvable", getErrReason(extendedResourceDRA)),
@@ -440,13 +459,22 @@ describe("TestEnoughRequests", () => {
     },
     {
       name: "extended resource NOT backed by DRA",
+      draExtendedResourceEnabled: true,
       pod: newResourcePod({ milliCPU: 1, memory: 1, scalar: { [extendedResourceB]: 1 } }),
       existing: [newResourcePod({})],
       wantStatus: st("UnschedulableAndUnresolvable", getErrReason(extendedResourceB)),
       wantInsufficientResources: [ir(extendedResourceB, 1, 0, 0, true)],
     },
     {
+      name: "extended resource was backed by Device Plugin (Allocatable: 0)",
+      draExtendedResourceEnabled: true,
+      pod: newResourcePod({ scalar: { [extendedResourceDRA]: 1 } }),
+      existing: [newResourcePod({ scalar: { [extendedResourceDRA]: 0 } })],
+      wantInsufficientResources: [],
+    },
+    {
       name: "extended resource was backed by Device Plugin (Allocatable: 0), global cache",
+      draExtendedResourceEnabled: true,
       pod: newResourcePod({ scalar: { [extendedResourceA]: 1 } }),
       existing: [newResourcePod({ scalar: { [extendedResourceA]: 0 } })],
       wantInsufficientResources: [],
@@ -455,16 +483,30 @@ describe("TestEnoughRequests", () => {
 
   const node = nodeWith(makeAllocatableResources(10, 20, 32, 5, 20, 5));
   it.each(cases)("$name", async (tc) => {
-    const features = { enablePodLevelResources: tc.podLevelResourcesEnabled === true };
+    const features = {
+      enablePodLevelResources: tc.podLevelResourcesEnabled === true,
+      enableDRAExtendedResource: tc.draExtendedResourceEnabled === true,
+    };
     const args = fitArgs(tc.args);
-    const { preFilter, filter, nodeInfo } = await runFilter(tc.pod, node, tc.existing, { args, features });
+    // upstream's fake clientset holds deviceClassWithExtendResourceName in every case.
+    const deviceClasses = [deviceClassWithExtendResourceName];
+    const { preFilter, filter, nodeInfo } = await runFilter(tc.pod, node, tc.existing, {
+      args,
+      features,
+      deviceClasses,
+    });
     expect(statusSummary(preFilter)).toEqual(success);
     expect(statusSummary(filter)).toEqual(tc.wantStatus ?? success);
 
     // upstream also checks fitsRequest's insufficient resources directly.
     const req = computePodResourceRequest(
       tc.pod,
-      { enablePodLevelResources: features.enablePodLevelResources },
+      {
+        enablePodLevelResources: features.enablePodLevelResources,
+        deviceClassResolver: features.enableDRAExtendedResource
+          ? new DeviceClassResolver(new ArrayClusterLister(deviceClasses))
+          : null,
+      },
       new Set(args.ignoredResources),
       new Set(args.ignoredResourceGroups),
     );
@@ -1260,7 +1302,16 @@ describe("TestIsFit", () => {
 describe("TestHaveAnyRequestedResourcesIncreased", () => {
   const cap = (rl: ResourceList) => makeNode().capacity(rl).obj();
   const all = { milliCPU: 2, memory: 2, ephemeralStorage: 2, scalar: { [extendedResourceA]: 2 } };
-  const cases: Record<string, { pod: Pod; originalNode: Node; modifiedNode: Node; expected: boolean }> = {
+  const cases: Record<
+    string,
+    {
+      pod: Pod;
+      originalNode: Node;
+      modifiedNode: Node;
+      expected: boolean;
+      draExtendedResourceEnabled?: boolean;
+    }
+  > = {
     "no-requested-resources": {
       pod: newResourcePod({}),
       originalNode: cap({
@@ -1301,7 +1352,22 @@ describe("TestHaveAnyRequestedResourcesIncreased", () => {
       pod: newResourcePod(all),
       originalNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "3", [extendedResourceA]: "4" }),
       modifiedNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "1", [extendedResourceA]: "1" }),
+      draExtendedResourceEnabled: true,
       expected: false,
+    },
+    "requested-resources-dra-not-in-node": {
+      pod: newResourcePod(all),
+      originalNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "3" }),
+      modifiedNode: cap({ cpu: "1", memory: "2", "ephemeral-storage": "1" }),
+      draExtendedResourceEnabled: true,
+      expected: true,
+    },
+    "requested-resources-dra-zero-capacity": {
+      pod: newResourcePod({ scalar: { [extendedResourceA]: 1 } }),
+      originalNode: cap({ [extendedResourceA]: "0" }),
+      modifiedNode: cap({ [extendedResourceA]: "0" }),
+      draExtendedResourceEnabled: true,
+      expected: true,
     },
     "scalar-resources-not-in-node": {
       pod: newResourcePod(all),
@@ -1338,6 +1404,15 @@ describe("TestHaveAnyRequestedResourcesIncreased", () => {
     expect(
       haveAnyRequestedResourcesIncreased(tc.pod, tc.originalNode, tc.modifiedNode, {
         enablePodLevelResources: true,
+        // upstream passes no DRA manager, which delegates any extended resource the node does not
+        // provide; kubesched always reads the DeviceClasses, so a class backs extendedResourceA.
+        deviceClassResolver: tc.draExtendedResourceEnabled
+          ? new DeviceClassResolver(
+              new ArrayClusterLister([
+                { metadata: { name: "a" }, spec: { extendedResourceName: extendedResourceA } },
+              ]),
+            )
+          : null,
       }),
     ).toBe(tc.expected);
   });

@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/fit.go
-import type { Container, Pod } from "@kubesched/api";
+import type { Container, DeviceClass, Pod } from "@kubesched/api";
 import {
   asStatus,
+  type ClusterScopedLister,
   Code,
   type CycleState,
   defaultKubernetesVersion,
@@ -25,6 +26,7 @@ import {
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import {
+  DeviceClassResolver,
   leastResourceScorer,
   mostResourceScorer,
   ResourceAllocationScorer,
@@ -89,13 +91,19 @@ export class NodeResourcesFit
   private readonly ignoredResourceGroups: ReadonlySet<string>;
   private readonly features: Features;
   private readonly scorer: ResourceAllocationScorer;
+  /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
+  private readonly deviceClassResolver: DeviceClassResolver | null;
 
   /** `args` are validated by the descriptor's args spec (nodeResourcesFitArgsSpec). */
   constructor(
     args: NodeResourcesFitArgs,
     features: Features,
     private readonly kubernetesVersion = defaultKubernetesVersion,
+    /** The DeviceClass lister (`handle.listers().deviceClasses`); absent: no class backs anything. */
+    deviceClasses?: ClusterScopedLister<DeviceClass>,
   ) {
+    this.deviceClassResolver =
+      features.enableDRAExtendedResource && deviceClasses ? new DeviceClassResolver(deviceClasses) : null;
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
     this.features = features;
@@ -116,11 +124,10 @@ export class NodeResourcesFit
   /**
    * Filtering and scoring depend on the pod's requests and overhead (upstream SignPod). Up to
    * 1.36 no pod is signed while DRAExtendedResource is on; 1.37 refuses a pod requesting an
-   * extended resource that its SharedDRAManager maps to a DeviceClass, and kubesched, without a DRA
-   * manager yet, signs every pod as upstream without one.
+   * extended resource that a DeviceClass backs.
    */
   signPod(pod: Pod): SignPodResult {
-    return signPodResources(pod, this.features, this.kubernetesVersion);
+    return signPodResources(pod, this.features, this.kubernetesVersion, this.deviceClassResolver);
   }
 
   preFilter(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): PreFilterResult | Status | null {
@@ -132,7 +139,10 @@ export class NodeResourcesFit
       preFilterStateKey,
       computePodResourceRequest(
         pod,
-        { enablePodLevelResources: this.features.enablePodLevelResources },
+        {
+          enablePodLevelResources: this.features.enablePodLevelResources,
+          deviceClassResolver: this.deviceClassResolver,
+        },
         this.ignoredResources,
         this.ignoredResourceGroups,
       ),
@@ -217,6 +227,7 @@ export class NodeResourcesFit
       enableInPlacePodLevelResourcesVerticalScaling:
         this.features.enableInPlacePodLevelResourcesVerticalScaling,
       enablePodLevelResources: this.features.enablePodLevelResources,
+      deviceClassResolver: this.deviceClassResolver,
     });
   }
 }

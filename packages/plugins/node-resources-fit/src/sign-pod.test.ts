@@ -1,7 +1,7 @@
-// upstream: pkg/scheduler/framework/plugins/noderesources/fit_test.go (TestFitSignPod). Upstream's
-// 1.37 DRA cases (a requested extended resource that the SharedDRAManager maps to a DeviceClass)
-// are not ported: kubesched has no DRA manager yet, and without one upstream signs every pod (the
-// last case). The 1.35/1.36 case (any pod refused while DRAExtendedResource is on) is.
+// upstream: pkg/scheduler/framework/plugins/noderesources/fit_test.go (TestFitSignPod). The index
+// holds no 1.37 copy of the DRA cases (a requested extended resource that a DeviceClass backs is
+// refused); the two 1.37 DRA cases below are kubesched's, with the 1.36 cycle's refusal message.
+// The 1.35/1.36 case (any pod refused while DRAExtendedResource is on) is upstream's.
 import type { Pod } from "@kubesched/api";
 import { podResourcesSigner } from "@kubesched/framework";
 import { createPluginHarness, makePod, type StatusSummary, signPodSummary } from "@kubesched/testing";
@@ -67,6 +67,26 @@ describe("TestFitSignPod", () => {
       expect(signPodSummary(plugin, pod).status).toEqual(ok);
     });
   }
+  it("1.37: a pod requesting an extended resource a DeviceClass backs is not signed", async () => {
+    const { plugin } = await createPluginHarness({
+      plugin: nodeResourcesFitPlugin,
+      features: { enableDRAExtendedResource: true },
+      objects: {
+        deviceClasses: [{ metadata: { name: "gpu" }, spec: { extendedResourceName: "example.com/gpu" } }],
+      },
+    });
+    const backed = makePod().name("p").req({ cpu: "1", "example.com/gpu": "1" }).obj();
+    expect(signPodSummary(plugin, backed)).toEqual({
+      fragments: [],
+      status: { code: "Unschedulable", reasons: ["signature disabled when dra extended resources enabled"] },
+    });
+    // The implicit name of every class too.
+    const implicit = makePod().name("p").req({ "deviceclass.resource.kubernetes.io/gpu": "1" }).obj();
+    expect(signPodSummary(plugin, implicit).status.code).toBe("Unschedulable");
+    // A device-plugin resource no class backs is signed.
+    const other = makePod().name("p").req({ cpu: "1", "example.com/fpga": "1" }).obj();
+    expect(signPodSummary(plugin, other).status).toEqual(ok);
+  });
   for (const tt of tests) {
     it(tt.name, async () => {
       const { plugin } = await createPluginHarness({

@@ -1,6 +1,6 @@
 // Test-only (upstream: noderesources/test_util.go and the fixtures of fit_test.go), plus the runner
 // the tables go through. Not exported from the package.
-import type { Node, Pod, ResourceList } from "@kubesched/api";
+import type { DeviceClass, Node, Pod, ResourceList } from "@kubesched/api";
 import {
   defaultFeatures,
   type Features,
@@ -125,6 +125,8 @@ export interface RunOptions {
   /** Args as in a pluginConfig entry (decoded and defaulted by the descriptor). */
   args?: NodeResourcesFitArgs;
   features?: Partial<Features>;
+  /** DeviceClasses the listers serve (DRAExtendedResource). */
+  deviceClasses?: DeviceClass[];
 }
 
 export async function harness(
@@ -138,6 +140,7 @@ export async function harness(
     pods,
     ...(opts.args !== undefined ? { args: opts.args } : {}),
     ...(opts.features !== undefined ? { features: opts.features } : {}),
+    ...(opts.deviceClasses !== undefined ? { objects: { deviceClasses: opts.deviceClasses } } : {}),
   });
   return h as PluginHarness & { plugin: NodeResourcesFit };
 }
