@@ -13,6 +13,11 @@ export * from "./parsed-input-cache";
 export * from "./plan";
 export * from "./plan-report-schema";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
+export {
+  claimGenerateName,
+  FailedResourceClaimCreation,
+  ResourceClaimController,
+} from "./resourceclaim-controller";
 export { type RecordedServerVersion, serverVersionAnnotation, snapshotList } from "./server-version";
 export * from "./simulate";
 export * from "./simulation-result-schema";
