@@ -9,6 +9,22 @@ export function deviceID(driver: string, pool: string, device: string): string {
   return `${driver}/${pool}/${device}`;
 }
 
+/**
+ * The devices a claim object's allocation takes (admin access takes none). Claim objects are
+ * never changed in place (an update replaces the object), so the IDs are kept per object: every
+ * PreFilter lists the devices of every claim.
+ */
+const allocatedIDs = new WeakMap<ResourceClaim, readonly string[]>();
+function allocatedDeviceIDs(c: ResourceClaim): readonly string[] {
+  let ids = allocatedIDs.get(c);
+  if (ids === undefined) {
+    const results = c.status?.allocation?.devices?.results ?? [];
+    ids = results.filter((r) => r.adminAccess !== true).map((r) => deviceID(r.driver, r.pool, r.device));
+    allocatedIDs.set(c, ids);
+  }
+  return ids;
+}
+
 function key(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
@@ -53,9 +69,17 @@ export class DraManager {
 
   /** Every claim, through the assume cache. */
   list(): ResourceClaim[] {
-    return this.listers.resourceClaims
-      .list()
-      .map((c) => this.get(c.metadata?.namespace ?? "", c.metadata?.name ?? "") ?? c);
+    const all = this.listers.resourceClaims.list();
+    // Nothing assumed (the common case between PreBinds): the informer's objects, without a lookup each.
+    if (this.assumed.size === 0) return [...all];
+    return all.map((c) => this.viaAssumeCache(c));
+  }
+
+  /** The informer's `c`, or the newer object the assume cache holds for it. */
+  private viaAssumeCache(c: ResourceClaim): ResourceClaim {
+    const ns = c.metadata?.namespace ?? "";
+    const name = c.metadata?.name ?? "";
+    return this.assumed.has(key(ns, name)) ? (this.get(ns, name) ?? c) : c;
   }
 
   /** upstream ClaimHasPendingAllocation. */
@@ -110,12 +134,10 @@ export class DraManager {
   listAllAllocatedDevices(): Set<string> {
     const ids = new Set<string>();
     const add = (c: ResourceClaim) => {
-      for (const r of c.status?.allocation?.devices?.results ?? []) {
-        if (r.adminAccess === true) continue;
-        ids.add(deviceID(r.driver, r.pool, r.device));
-      }
+      for (const id of allocatedDeviceIDs(c)) ids.add(id);
     };
-    for (const c of this.list()) add(c);
+    const assumed = this.assumed.size > 0;
+    for (const c of this.listers.resourceClaims.list()) add(assumed ? this.viaAssumeCache(c) : c);
     for (const c of this.inFlight.values()) add(c);
     return ids;
   }
