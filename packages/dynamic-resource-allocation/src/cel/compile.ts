@@ -212,7 +212,7 @@ export class Compiler {
       deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
         let variables: { device: DRADevice };
         try {
-          variables = { device: toDRADevice(device) };
+          variables = { device: cachedDRADevice(device) };
         } catch (err) {
           return { matches: false, actualCost: 0, error: err as Error };
         }
@@ -242,6 +242,36 @@ export class Compiler {
     };
   }
 }
+
+/**
+ * Converted devices, per attributes (or capacity) object of the input: a slice's device objects
+ * are never changed in place (an update replaces the slice), and the allocator evaluates each
+ * device's selectors once per node and pod, converting its attributes (semantic versions parsed,
+ * quantities, domains) every time otherwise. Conversions that fail are not kept.
+ */
+const converted = new WeakMap<object, DRADevice[]>();
+function cachedDRADevice(input: Device): DRADevice {
+  const owner: object | undefined = input.attributes ?? input.capacity;
+  if (owner === undefined) return toDRADevice(input);
+  const multi = input.allowMultipleAllocations ?? false;
+  const known = converted.get(owner);
+  const hit = known?.find(
+    (d) =>
+      d.driver === input.driver &&
+      d.allowMultipleAllocations === multi &&
+      sourceCapacity.get(d) === input.capacity &&
+      sourceAttributes.get(d) === input.attributes,
+  );
+  if (hit) return hit;
+  const device = toDRADevice(input);
+  sourceAttributes.set(device, input.attributes);
+  sourceCapacity.set(device, input.capacity);
+  if (known) known.push(device);
+  else converted.set(owner, [device]);
+  return device;
+}
+const sourceAttributes = new WeakMap<DRADevice, Device["attributes"]>();
+const sourceCapacity = new WeakMap<DRADevice, Device["capacity"]>();
 
 function toDRADevice(input: Device): DRADevice {
   const attributes: [string, unknown][] = [];
