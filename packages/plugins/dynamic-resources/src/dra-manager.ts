@@ -25,6 +25,68 @@ function allocatedDeviceIDs(c: ResourceClaim): readonly string[] {
   return ids;
 }
 
+/**
+ * The devices the informer's claims take, kept from one listing to the next: a lister hands out
+ * the same array while nothing changed, and the in-memory cluster's (and an informer's) order keeps
+ * an updated claim in its place and appends new ones. So a listing is compared with the previous
+ * one position by position; a claim replaced in place or appended changes the device counts; any
+ * other difference (a claim deleted, an order that moved) counts everything again.
+ */
+class InformerAllocatedDevices {
+  private claims: readonly ResourceClaim[] = [];
+  private readonly counts = new Map<string, number>();
+  private readonly ids = new Set<string>();
+
+  /** The devices of `list`'s claims. The set is this tracker's own: read it, do not change it. */
+  devices(list: readonly ResourceClaim[]): ReadonlySet<string> {
+    if (list === this.claims) return this.ids;
+    const prev = this.claims;
+    if (list.length < prev.length) return this.rebuild(list);
+    for (let i = 0; i < prev.length; i++) {
+      const before = prev[i] as ResourceClaim;
+      const after = list[i] as ResourceClaim;
+      if (before === after) continue;
+      if (
+        before.metadata?.name !== after.metadata?.name ||
+        before.metadata?.namespace !== after.metadata?.namespace
+      )
+        return this.rebuild(list);
+      this.remove(before);
+      this.add(after);
+    }
+    for (let i = prev.length; i < list.length; i++) this.add(list[i] as ResourceClaim);
+    this.claims = list;
+    return this.ids;
+  }
+
+  private rebuild(list: readonly ResourceClaim[]): ReadonlySet<string> {
+    this.counts.clear();
+    this.ids.clear();
+    for (const c of list) this.add(c);
+    this.claims = list;
+    return this.ids;
+  }
+
+  private add(c: ResourceClaim): void {
+    for (const id of allocatedDeviceIDs(c)) {
+      const n = this.counts.get(id) ?? 0;
+      this.counts.set(id, n + 1);
+      if (n === 0) this.ids.add(id);
+    }
+  }
+
+  private remove(c: ResourceClaim): void {
+    for (const id of allocatedDeviceIDs(c)) {
+      const n = (this.counts.get(id) ?? 0) - 1;
+      if (n > 0) this.counts.set(id, n);
+      else {
+        this.counts.delete(id);
+        this.ids.delete(id);
+      }
+    }
+  }
+}
+
 function key(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
@@ -47,6 +109,7 @@ function version(o: ResourceClaim | undefined): number {
 export class DraManager {
   private readonly assumed = new Map<string, ResourceClaim>();
   private readonly inFlight = new Map<string, ResourceClaim>();
+  private readonly informerDevices = new InformerAllocatedDevices();
 
   constructor(private readonly listers: ClusterListers) {}
 
@@ -132,13 +195,26 @@ export class DraManager {
    * every in-flight allocation; admin access allocations do not take a device.
    */
   listAllAllocatedDevices(): Set<string> {
+    return new Set(this.allocatedDevices());
+  }
+
+  /**
+   * The devices {@link listAllAllocatedDevices} lists, as a set to read and not keep: while no
+   * claim is assumed or in flight it is the tracker's own (no copy per cycle).
+   */
+  allocatedDevices(): ReadonlySet<string> {
+    const list = this.listers.resourceClaims.list();
+    if (this.assumed.size === 0) {
+      // The informer's claims as they are: their devices kept from the last call.
+      const informer = this.informerDevices.devices(list);
+      if (this.inFlight.size === 0) return informer;
+      const ids = new Set(informer);
+      for (const c of this.inFlight.values()) for (const id of allocatedDeviceIDs(c)) ids.add(id);
+      return ids;
+    }
     const ids = new Set<string>();
-    const add = (c: ResourceClaim) => {
-      for (const id of allocatedDeviceIDs(c)) ids.add(id);
-    };
-    const assumed = this.assumed.size > 0;
-    for (const c of this.listers.resourceClaims.list()) add(assumed ? this.viaAssumeCache(c) : c);
-    for (const c of this.inFlight.values()) add(c);
+    for (const c of list) for (const id of allocatedDeviceIDs(this.viaAssumeCache(c))) ids.add(id);
+    for (const c of this.inFlight.values()) for (const id of allocatedDeviceIDs(c)) ids.add(id);
     return ids;
   }
 }

@@ -316,7 +316,7 @@ export class DynamicResources
             consumableCapacity: features.enableConsumableCapacity,
             deviceBindingAndStatus: this.bindingConditions,
           },
-          allocatedState: { allocatedDevices: this.draManager.listAllAllocatedDevices() },
+          allocatedState: { allocatedDevices: this.draManager.allocatedDevices() },
           classLister: this.classLister(),
           slices: this.handle.listers().resourceSlices.list(),
           celCache: this.celCache,
