@@ -442,6 +442,7 @@ async function main(): Promise<WorkloadResult> {
   let session: Session | null = null;
   let measuredInitialBinds = 0;
   let steadyState: RunObservations["steadyState"] = null;
+  const notes0: string[] = [];
 
   for (const [opIndex, op] of workload.ops.entries()) {
     switch (op.opcode) {
@@ -563,7 +564,7 @@ async function main(): Promise<WorkloadResult> {
           // upstream createPodsSteadily: each time the whole batch is scheduled, the namespace's
           // pods are deleted (their generated claims go with them) and a new batch is created,
           // until the duration is over.
-          const st = { created: op.count, bound: 0, batches: 1, batchSize: op.count };
+          const st = { created: op.count, bound: 0, batches: 1, batchSize: op.count, initialBinds };
           steadyState = st;
           const end = t0 + op.steadyStateMs;
           status = await drive(
@@ -592,6 +593,17 @@ async function main(): Promise<WorkloadResult> {
         cpu = process.cpuUsage(cpu0);
         load = Math.max(load0, loadavg()[0] ?? 0);
         measuring = false;
+        if (steadyState) {
+          // Not measured: the last batch is scheduled too, so that its claims' allocations are
+          // verified with the rest (upstream stops with it pending).
+          const st: NonNullable<RunObservations["steadyState"]> = steadyState;
+          const last = await drive(
+            () => bindsIn(ns) - initialBinds >= st.created,
+            () => {},
+            performance.now() + stallMs,
+          );
+          if (last !== "complete") notes0.push(`the last steady-state batch did not finish (${last})`);
+        }
         break;
       }
     }
@@ -652,7 +664,7 @@ async function main(): Promise<WorkloadResult> {
       steadyState,
     },
   });
-  const notes = [...base.notes];
+  const notes = [...base.notes, ...notes0];
   if (steadyState) {
     const st: NonNullable<RunObservations["steadyState"]> = steadyState;
     notes.push(`steady state: ${st.bound} pods bound in ${st.batches} batches of ${st.batchSize}`);
