@@ -17,7 +17,12 @@ import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { Pod } from "@kubesched/api";
-import { InMemoryCluster, type K8sObject, type SupportedKind } from "@kubesched/cluster";
+import {
+  InMemoryCluster,
+  type K8sObject,
+  ResourceClaimController,
+  type SupportedKind,
+} from "@kubesched/cluster";
 import { featuresAt } from "@kubesched/config";
 import { defaultKubernetesVersion, type Registry, realClock, seededRandom } from "@kubesched/framework";
 import { PriorityQueue } from "@kubesched/queue";
@@ -30,6 +35,17 @@ import {
 } from "@kubesched/scheduler";
 import { withoutColumnar } from "@kubesched/testing";
 import { benchConfig } from "./lib/config";
+import { allocateClaims } from "./lib/dra-alloc";
+import {
+  type DRAPodTemplateName,
+  globMatch,
+  makeDRANode,
+  makeDRAPod,
+  makeDriverSlice,
+  makeTestClaim,
+  makeTestClaimTemplate,
+  makeTestDeviceClass,
+} from "./lib/dra-templates";
 import { phaseBreakdown } from "./lib/phases";
 import { latencySummary, type WorkloadResult } from "./lib/result";
 import { ThroughputSampler } from "./lib/sampler";
@@ -192,6 +208,12 @@ async function main(): Promise<WorkloadResult> {
 
   const setupStart = performance.now();
   const cluster = new InMemoryCluster(realClock);
+  // kube-controller-manager's resourceclaim controller as the simulator runs it: a pod's claims
+  // from templates are created with it, a deleted pod's claims go with it.
+  const claimController = new ResourceClaimController(
+    cluster,
+    createLogger({ write: (line) => process.stderr.write(line) }),
+  );
 
   // Attempt latency: pop → bound or failed, per attempt, wall time.
   const poppedAt = new Map<string, number>();
@@ -318,9 +340,17 @@ async function main(): Promise<WorkloadResult> {
   };
   // signatureBatchSize N: runs of N pods share a signature, the next run has another (a label of
   // its own, which InterPodAffinity signs).
-  const createPods = (template: PodTemplateName, count: number, ns: string, pvs: boolean, batchSize = 0) => {
+  const createPods = (
+    template: PodTemplateName | DRAPodTemplateName,
+    count: number,
+    ns: string,
+    pvs: boolean,
+    batchSize = 0,
+  ) => {
     for (let i = 0; i < count; i++) {
-      if (pvs) {
+      if (template === "pod-with-claim-template" || template === "pod-with-claim-ref") {
+        cluster.apply("Pod", claimController.podCreated(makeDRAPod(template, ns, i)));
+      } else if (pvs) {
         const { pv, pvc, pod } = makePodWithPersistentVolume(template, ns, i);
         cluster.apply("PersistentVolumeClaim", pvc);
         cluster.apply("PersistentVolume", pv);
@@ -411,12 +441,18 @@ async function main(): Promise<WorkloadResult> {
   let setupMs = 0;
   let session: Session | null = null;
   let measuredInitialBinds = 0;
+  let steadyState: RunObservations["steadyState"] = null;
+  const notes0: string[] = [];
 
   for (const [opIndex, op] of workload.ops.entries()) {
     switch (op.opcode) {
       case "createNodes": {
         const labels = op.labelNodePrepareStrategy;
         for (let i = 0; i < op.count; i++) {
+          if (op.template === "node-with-dra-test-driver") {
+            cluster.apply("Node", makeDRANode(i));
+            continue;
+          }
           const extra = labels
             ? { [labels.key]: labels.values[i % labels.values.length] as string }
             : undefined;
@@ -432,8 +468,27 @@ async function main(): Promise<WorkloadResult> {
         }
         break;
       case "createAny":
-        ensureNamespace(op.namespace);
-        cluster.apply("Service", makeService(op.namespace, op.template));
+        if (op.template === "service") {
+          ensureNamespace(op.namespace);
+          cluster.apply("Service", makeService(op.namespace, op.template));
+        } else if (op.template === "deviceclass") cluster.apply("DeviceClass", makeTestDeviceClass());
+        else {
+          const ns = op.namespace ?? "default";
+          ensureNamespace(ns);
+          if (op.template === "resourceclaimtemplate")
+            cluster.apply("ResourceClaimTemplate", makeTestClaimTemplate(ns));
+          else for (let i = 0; i < (op.count ?? 1); i++) cluster.apply("ResourceClaim", makeTestClaim(ns, i));
+        }
+        break;
+      case "createResourceDriver":
+        for (const node of cluster.nodes.list()) {
+          const nodeName = node.metadata?.name ?? "";
+          if (globMatch(op.nodes, nodeName))
+            cluster.apply("ResourceSlice", makeDriverSlice(op.driverName, nodeName, op.maxClaimsPerNode));
+        }
+        break;
+      case "allocResourceClaims":
+        allocateClaims(cluster, op.namespace);
         break;
       case "createPodSets":
         for (let i = 0; i < op.count; i++) await initPods(op.createPodsOp, `${op.namespacePrefix}-${i}`);
@@ -505,15 +560,50 @@ async function main(): Promise<WorkloadResult> {
         const load0 = loadavg()[0] ?? 0;
         const s = new ThroughputSampler(t0, 0);
         sampler = s;
-        status = await drive(
-          () => bindsIn(ns) >= target,
-          (now) => s.poll(now, bindsIn(ns) - initialBinds),
-          t0 + timeoutMs,
-        );
+        if (op.steadyStateMs !== undefined) {
+          // upstream createPodsSteadily: each time the whole batch is scheduled, the namespace's
+          // pods are deleted (their generated claims go with them) and a new batch is created,
+          // until the duration is over.
+          const st = { created: op.count, bound: 0, batches: 1, batchSize: op.count, initialBinds };
+          steadyState = st;
+          const end = t0 + op.steadyStateMs;
+          status = await drive(
+            () => performance.now() >= end,
+            (now) => {
+              st.bound = bindsIn(ns) - initialBinds;
+              s.poll(now, st.bound);
+              if (st.bound < st.batches * op.count || now >= end) return;
+              for (const p of [...cluster.pods.list(ns)]) cluster.requestDeletion("Pod", p);
+              createPods(op.template, op.count, ns, false);
+              st.created += op.count;
+              st.batches++;
+            },
+            t0 + Math.max(timeoutMs, op.steadyStateMs + stallMs),
+          );
+          st.bound = bindsIn(ns) - initialBinds;
+          if (st.bound === 0) status = "stalled";
+        } else {
+          status = await drive(
+            () => bindsIn(ns) >= target,
+            (now) => s.poll(now, bindsIn(ns) - initialBinds),
+            t0 + timeoutMs,
+          );
+        }
         t1 = performance.now();
         cpu = process.cpuUsage(cpu0);
         load = Math.max(load0, loadavg()[0] ?? 0);
         measuring = false;
+        if (steadyState) {
+          // Not measured: the last batch is scheduled too, so that its claims' allocations are
+          // verified with the rest (upstream stops with it pending).
+          const st: NonNullable<RunObservations["steadyState"]> = steadyState;
+          const last = await drive(
+            () => bindsIn(ns) - initialBinds >= st.created,
+            () => {},
+            performance.now() + stallMs,
+          );
+          if (last !== "complete") notes0.push(`the last steady-state batch did not finish (${last})`);
+        }
         break;
       }
     }
@@ -553,6 +643,11 @@ async function main(): Promise<WorkloadResult> {
     persistentVolumes: listers.persistentVolumes.list(),
     persistentVolumeClaims: listers.persistentVolumeClaims.list(),
     metricsText: metrics ? await metrics.text() : null,
+    dra: {
+      resourceClaims: cluster.resourceClaims.list(),
+      resourceSlices: cluster.resourceSlices.list(),
+      deviceClasses: cluster.deviceClasses.list(),
+    },
     observed: {
       bindsByNamespace: binds,
       churnCreated,
@@ -566,9 +661,14 @@ async function main(): Promise<WorkloadResult> {
         .length,
       cachePodsPerNode,
       inFlightEvents,
+      steadyState,
     },
   });
-  const notes = [...base.notes];
+  const notes = [...base.notes, ...notes0];
+  if (steadyState) {
+    const st: NonNullable<RunObservations["steadyState"]> = steadyState;
+    notes.push(`steady state: ${st.bound} pods bound in ${st.batches} batches of ${st.batchSize}`);
+  }
   if (status !== "complete") {
     notes.push(
       `${status} after ${Math.round((t1 - t0) / 1000)} s: ${boundMeasured}/${measured.op.count} measured pods bound`,

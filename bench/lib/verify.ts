@@ -14,12 +14,24 @@ import {
   resourceListToAmounts,
 } from "@kubesched/api";
 import { hostnameLabel, namedNode, zoneLabel } from "./templates";
+import { checkDRAAllocations, type DRAState } from "./verify-dra";
 import { churnNamespace, measuredOp, type Workload } from "./workloads";
 
 /** One rule a workload's outcome must satisfy. */
 export type VerifyRule =
   /** Every measured pod was bound, and every one still there is (preemption may evict some). */
   | { kind: "allMeasuredBound" }
+  /**
+   * A steady-state op (batches created, scheduled, deleted): pods got scheduled in the measured
+   * duration, and every pod created was bound (the last batch after the measured duration).
+   */
+  | { kind: "steadyStateBound" }
+  /**
+   * DRA: no device allocated twice (admin access aside; shared devices within their capacity),
+   * every allocation matching its class and request selectors (the allocator's CEL), counts and
+   * constraints; every bound pod's claims allocated, reserved for it, with devices of its node.
+   */
+  | { kind: "draAllocations" }
   /** No node holds more than its allocatable cpu, memory and pods. */
   | { kind: "withinCapacity" }
   /** Every measured pod's required node affinity matches its node. */
@@ -115,6 +127,16 @@ export interface RunObservations {
   cachePodsPerNode: ReadonlyMap<string, number> | null;
   /** Events left in the queue's in-flight list at the end; null when not collected. */
   inFlightEvents: number | null;
+  /** A steady-state op: pods created and bound in the measured namespace, batches started; null without one. */
+  steadyState?: {
+    created: number;
+    /** Bound in the measured duration. */
+    bound: number;
+    batches: number;
+    batchSize: number;
+    /** Binds in the namespace before the op. */
+    initialBinds: number;
+  } | null;
 }
 
 export interface VerifyInput {
@@ -126,6 +148,8 @@ export interface VerifyInput {
   persistentVolumeClaims: readonly PersistentVolumeClaim[];
   /** The metrics exposition (null with --no-metrics). */
   metricsText: string | null;
+  /** DRA objects (claims, slices, classes); absent: none. */
+  dra?: Omit<DRAState, "pods">;
   observed: RunObservations;
 }
 
@@ -153,6 +177,31 @@ export function verify(input: VerifyInput): Verification {
         check(
           binds >= m.op.count && pending === 0,
           `${binds}/${m.op.count} measured pods bound${evicted > 0 ? ` (${evicted} since evicted by preemption)` : ""}${pending ? `, ${pending} pending` : ""}`,
+        );
+        break;
+      }
+      case "steadyStateBound": {
+        const st = observed.steadyState;
+        const binds = (observed.bindsByNamespace.get(m.namespace) ?? 0) - (st?.initialBinds ?? 0);
+        const pending = measured.filter((p) => !bound(p)).length;
+        check(
+          !!st && st.bound > 0 && binds >= st.created && pending === 0,
+          st
+            ? `${st.bound} of ${st.created} pods bound in the measured ${st.batches} batches of ${st.batchSize}; after it, the last batch too (${binds} binds, ${pending} pending)`
+            : "no steady-state op ran",
+        );
+        break;
+      }
+      case "draAllocations": {
+        const r = checkDRAAllocations({
+          pods,
+          resourceClaims: input.dra?.resourceClaims ?? [],
+          resourceSlices: input.dra?.resourceSlices ?? [],
+          deviceClasses: input.dra?.deviceClasses ?? [],
+        });
+        check(
+          r.claims > 0 && r.problemCount === 0,
+          `DRA: ${r.devices} devices of ${r.claims} allocated claims, each device once, each matching its class and request selectors, counts and constraints; the claims of ${r.pods} bound pods allocated, reserved, on their nodes${r.problemCount ? ` (${r.problemCount} problems: ${r.problems.join("; ")})` : ""}`,
         );
         break;
       }

@@ -30,10 +30,12 @@ describe("workloads", () => {
     for (const w of workloads) {
       const measured = w.ops.filter((o) => o.opcode === "createPods" && o.collectMetrics);
       expect(measured, w.name).toHaveLength(1);
+      // A steady-state op deletes its bound pods: its rule is steadyStateBound.
+      const steady = measured.some((o) => o.opcode === "createPods" && o.steadyStateMs !== undefined);
       expect(
         w.verify.map((r) => r.kind),
         w.name,
-      ).toContain("allMeasuredBound");
+      ).toContain(steady ? "steadyStateBound" : "allMeasuredBound");
     }
   });
 
@@ -94,5 +96,24 @@ describe("workloads", () => {
   it("withMeasured changes the measured count and remembers upstream's", () => {
     const w = withMeasured(findWorkload("SchedulingBasic/5000Nodes_10000Pods")!, 500);
     expect([measuredOp(w).op.count, w.upstreamMeasured]).toEqual([500, 10000]);
+  });
+
+  it("scale the DRA workloads keeping claims' share of the devices and a full cluster's one free batch", () => {
+    const claims = (name: string, f: number) =>
+      scaleWorkload(findWorkload(name)!, f)
+        .ops.map((o) => (o.opcode === "createAny" && o.template === "resourceclaim" ? o.count : null))
+        .filter((c) => c !== null);
+    // 500 nodes × 10 devices: half the devices stay half, a full cluster keeps exactly 10 free.
+    expect(claims("SteadyStateClusterResourceClaimTemplate/half_500nodes", 0.02)).toEqual([50]);
+    expect(claims("SteadyStateClusterResourceClaimTemplate/full_500nodes", 0.02)).toEqual([90]);
+    expect(claims("SteadyStateClusterResourceClaimTemplate/full_500nodes", 1)).toEqual([4990]);
+    expect(claims("SchedulingWithResourceClaim/5000pods_500nodes", 0.02)).toEqual([10, 10]);
+    const steady = scaleWorkload(
+      findWorkload("SteadyStateClusterResourceClaimTemplate/empty_500nodes")!,
+      0.02,
+    );
+    // The batch of 10 is no size; the 10 s duration is scaled, to at least 1 s.
+    expect(measuredOp(steady).op).toMatchObject({ count: 10, steadyStateMs: 1000 });
+    expect(nodeCount(steady)).toBe(10);
   });
 });

@@ -5,6 +5,7 @@
 // (executor.go): a createPods op without a namespace uses `namespace-<opIndex>`, createNamespaces
 // makes `<prefix>-<i>`, createPodSets makes one createPods op per `<namespacePrefix>-<i>`.
 import type { WorkloadProfile } from "./config";
+import type { DRAPodTemplateName } from "./dra-templates";
 import type { NodeTemplateName, PodTemplateName } from "./templates";
 import type { VerifyRule } from "./verify";
 
@@ -17,7 +18,7 @@ export interface NodeLabelling {
 export interface CreatePodsOp {
   opcode: "createPods";
   count: number;
-  template: PodTemplateName;
+  template: PodTemplateName | DRAPodTemplateName;
   /** Absent: `namespace-<opIndex>`. */
   namespace?: string;
   /** Do not wait for the pods to be scheduled (their namespace is remembered for barriers). */
@@ -28,7 +29,15 @@ export interface CreatePodsOp {
   persistentVolumes?: boolean;
   /** upstream signatureBatchSizeParam: runs of this many pods share a signature. */
   signatureBatchSize?: number;
+  /**
+   * upstream steadyState with durationParam: `count` pods are created; each time all of them are
+   * scheduled they are deleted and `count` new ones created, for this long (wall time).
+   */
+  steadyStateMs?: number;
 }
+
+/** The DRA objects createAny creates from upstream's dra/templates. */
+export type DRAObjectTemplate = "deviceclass" | "resourceclaimtemplate" | "resourceclaim";
 
 /** One object a churn op creates (and, in recreate mode, deletes) per tick. */
 export type ChurnTemplate =
@@ -40,11 +49,20 @@ export type Op =
   | {
       opcode: "createNodes";
       count: number;
-      template?: NodeTemplateName;
+      template?: NodeTemplateName | "node-with-dra-test-driver";
       labelNodePrepareStrategy?: NodeLabelling;
     }
   | { opcode: "createNamespaces"; prefix: string; count: number; template?: "namespace-with-labels" }
   | { opcode: "createAny"; template: "service"; namespace: string }
+  /** DRA objects: `count` ResourceClaims `test-claim-<i>`, else one object (a DeviceClass has no namespace). */
+  | { opcode: "createAny"; template: DRAObjectTemplate; namespace?: string; count?: number }
+  /**
+   * The DRA test driver's controller side: one ResourceSlice per node whose name matches the
+   * glob `nodes`, with `maxClaimsPerNode` devices (upstream createResourceDriverOp).
+   */
+  | { opcode: "createResourceDriver"; driverName: string; nodes: string; maxClaimsPerNode: number }
+  /** Every claim of the namespace allocated by the structured allocator (upstream allocResourceClaimsOp). */
+  | { opcode: "allocResourceClaims"; namespace: string }
   | CreatePodsOp
   | {
       opcode: "createPodSets";
@@ -100,24 +118,36 @@ const affinity = "test/integration/scheduler_perf/affinity/performance-config.ya
 const spreading = "test/integration/scheduler_perf/topology_spreading/performance-config.yaml";
 const batching = "test/integration/scheduler_perf/batching/performance-config.yaml";
 const volumes = "test/integration/scheduler_perf/volumes/performance-config.yaml";
+const dra = "test/integration/scheduler_perf/dra/performance-config.yaml";
 const zone = "topology.kubernetes.io/zone";
 const moons: NodeLabelling = { key: zone, values: ["moon-1", "moon-2", "moon-3"] };
 const zone1: NodeLabelling = { key: zone, values: ["zone1"] };
 
-const nodes = (count: number, labels?: NodeLabelling, template?: NodeTemplateName): Op => ({
+const nodes = (
+  count: number,
+  labels?: NodeLabelling,
+  template?: NodeTemplateName | "node-with-dra-test-driver",
+): Op => ({
   opcode: "createNodes",
   count,
   ...(template ? { template } : {}),
   ...(labels ? { labelNodePrepareStrategy: labels } : {}),
 });
-const pods = (count: number, template: PodTemplateName, extra: Partial<CreatePodsOp> = {}): CreatePodsOp => ({
+const pods = (
+  count: number,
+  template: CreatePodsOp["template"],
+  extra: Partial<CreatePodsOp> = {},
+): CreatePodsOp => ({
   opcode: "createPods",
   count,
   template,
   ...extra,
 });
-const measure = (count: number, template: PodTemplateName, extra: Partial<CreatePodsOp> = {}): CreatePodsOp =>
-  pods(count, template, { ...extra, collectMetrics: true });
+const measure = (
+  count: number,
+  template: CreatePodsOp["template"],
+  extra: Partial<CreatePodsOp> = {},
+): CreatePodsOp => pods(count, template, { ...extra, collectMetrics: true });
 const schedNamespaces: Op = { opcode: "createNamespaces", prefix: "sched", count: 2 };
 
 /** SchedulingBasic's shape: createNodes, init createPods, measured createPods (pod-default). */
@@ -633,7 +663,91 @@ export const workloads: Workload[] = [
   },
   ...batchingWorkloads("HostPortConflict", "pod-hostport-80"),
   ...batchingWorkloads("ResourceSaturation", "pod-saturation"),
+  ...draWorkloads(),
 ];
+
+/**
+ * upstream dra/performance-config.yaml (ops at 49bcfe68; the thresholds, which that version no
+ * longer carries, from 03312ae5): 500 nodes with the DRA test driver's slices (`maxClaimsPerNode`
+ * devices each), upstream's `test-class`, pods whose claims come from a template (the simulator's
+ * resourceclaim controller creates them) or name shared claims. Upstream's `createNodes` of
+ * `nodesWithoutDRA` (0 at these sizes) is left out. Where the QueueingHints-off and -on variants'
+ * floors differ, the row uses the higher (we run with hints).
+ */
+function draWorkloads(): Workload[] {
+  const driverNodes = (maxClaimsPerNode: number): Op[] => [
+    nodes(500, undefined, "node-with-dra-test-driver"),
+    {
+      opcode: "createResourceDriver",
+      driverName: "test-driver.cdi.k8s.io",
+      nodes: "scheduler-perf-dra-*",
+      maxClaimsPerNode,
+    },
+    { opcode: "createAny", template: "deviceclass" },
+  ];
+  const draVerify = (steady: boolean): VerifyRule[] => [
+    steady ? { kind: "steadyStateBound" } : { kind: "allMeasuredBound" },
+    { kind: "withinCapacity" },
+    { kind: "draAllocations" },
+    { kind: "pluginRan", plugin: "DynamicResources", point: "Filter" },
+  ];
+  const base = { source: dra, rssTargetMB: 500, timeoutMs: 90_000 } as const;
+  const steady = (name: string, initClaims: number, threshold: number, notes?: string): Workload => ({
+    ...base,
+    name: `SteadyStateClusterResourceClaimTemplate/${name}`,
+    ops: [
+      ...driverNodes(10),
+      ...(initClaims > 0
+        ? ([
+            { opcode: "createAny", template: "resourceclaim", namespace: "init", count: initClaims },
+            { opcode: "allocResourceClaims", namespace: "init" },
+          ] as const satisfies Op[])
+        : []),
+      { opcode: "createAny", template: "resourceclaimtemplate", namespace: "test" },
+      measure(10, "pod-with-claim-template", { namespace: "test", steadyStateMs: 10_000 }),
+    ],
+    threshold,
+    target: null,
+    verify: draVerify(true),
+    ...(notes ? { notes } : {}),
+  });
+  return [
+    {
+      ...base,
+      name: "SchedulingWithResourceClaimTemplate/5000pods_500nodes",
+      ops: [
+        ...driverNodes(10),
+        { opcode: "createAny", template: "resourceclaimtemplate", namespace: "init" },
+        pods(2500, "pod-with-claim-template", { namespace: "init" }),
+        { opcode: "createAny", template: "resourceclaimtemplate", namespace: "test" },
+        measure(2500, "pod-with-claim-template", { namespace: "test" }),
+      ],
+      threshold: 56,
+      target: null,
+      verify: draVerify(false),
+      notes:
+        "floor 56 is the QueueingHints-on variant's (40 with them off); the cluster ends full (5000 devices)",
+    },
+    steady("empty_500nodes", 0, 64),
+    steady("half_500nodes", 2500, 70, "floor 70 is the QueueingHints-off variant's (60 with them on)"),
+    steady("full_500nodes", 4990, 60, "the cluster holds exactly 10 more pods: each batch of 10 fills it"),
+    {
+      ...base,
+      name: "SchedulingWithResourceClaim/5000pods_500nodes",
+      ops: [
+        ...driverNodes(2),
+        { opcode: "createAny", template: "resourceclaim", namespace: "init", count: 500 },
+        pods(2500, "pod-with-claim-ref", { namespace: "init" }),
+        { opcode: "createAny", template: "resourceclaim", namespace: "test", count: 500 },
+        measure(2500, "pod-with-claim-ref", { namespace: "test" }),
+      ],
+      threshold: null,
+      target: null,
+      verify: draVerify(false),
+      notes: "no CI threshold; five pods share each claim",
+    },
+  ];
+}
 
 /**
  * upstream batching/: one pod per node (host port 80, or 3 of a node's 4 CPUs) on 20000 nodes, with
@@ -715,6 +829,16 @@ export function churnNamespace(w: Workload): string | null {
   return i < 0 ? null : `namespace-${i}`;
 }
 
+/** The devices createResourceDriver publishes: per node, on how many nodes, in all. */
+function draDevices(ops: readonly Op[]): { perNode: number; nodes: number; total: number } {
+  const driver = ops.find((o) => o.opcode === "createResourceDriver");
+  const perNode = driver?.opcode === "createResourceDriver" ? driver.maxClaimsPerNode : 0;
+  let draNodes = 0;
+  for (const o of ops)
+    if (o.opcode === "createNodes" && o.template === "node-with-dra-test-driver") draNodes += o.count;
+  return { perNode, nodes: draNodes, total: perNode * draNodes };
+}
+
 /** Nodes the workload creates up front (createNodes ops). */
 export function nodeCount(w: Workload): number {
   let n = 0;
@@ -741,11 +865,28 @@ export function scaleWorkload(w: Workload, f: number): Workload {
   const n = (x: number) => Math.max(1, Math.round(x * f));
   const podSetPrefixes = new Set<string>();
   for (const op of w.ops) if (op.opcode === "createPodSets") podSetPrefixes.add(op.namespacePrefix);
+  const devices = draDevices(w.ops);
+  const steadyBatch = w.ops.find((o) => o.opcode === "createPods" && o.steadyStateMs !== undefined);
   const ops = w.ops.map((op): Op => {
     switch (op.opcode) {
-      case "createNodes":
       case "createPods":
+        // A steady state's batch is no size: kept, its duration scaled (at least 1 s).
+        if (op.steadyStateMs !== undefined)
+          return { ...op, steadyStateMs: Math.max(1000, Math.round(op.steadyStateMs * f)) };
         return { ...op, count: n(op.count) };
+      case "createNodes":
+        return { ...op, count: n(op.count) };
+      case "createAny": {
+        if (op.template !== "resourceclaim" || op.count === undefined) return op;
+        // Claims keep their share of the devices; a cluster left with exactly one steady-state
+        // batch free (upstream's "full") keeps that batch free.
+        const free = devices.total - op.count;
+        const scaledDevices = devices.perNode * n(devices.nodes);
+        const batch = steadyBatch?.opcode === "createPods" ? steadyBatch.count : 0;
+        const count =
+          batch > 0 && free <= batch ? scaledDevices - free : Math.max(0, Math.round(op.count * f));
+        return { ...op, count };
+      }
       case "createPodSets":
         return { ...op, count: n(op.count) };
       case "createNamespaces":

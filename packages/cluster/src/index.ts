@@ -15,6 +15,11 @@ export { devicesFit, type PlanDeviceBound, planDeviceBound } from "./plan-device
 export * from "./plan-report-schema";
 export * from "./pool-resource-slices";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
+export {
+  claimGenerateName,
+  FailedResourceClaimCreation,
+  ResourceClaimController,
+} from "./resourceclaim-controller";
 export { type RecordedServerVersion, serverVersionAnnotation, snapshotList } from "./server-version";
 export * from "./simulate";
 export * from "./simulation-result-schema";

@@ -222,7 +222,7 @@ export class Compiler {
       deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
         let variables: { device: DRADevice };
         try {
-          variables = { device: toDRADevice(device, listTypeAttributes) };
+          variables = { device: cachedDRADevice(device, listTypeAttributes) };
         } catch (err) {
           return { matches: false, actualCost: 0, error: err as Error };
         }
@@ -252,6 +252,38 @@ export class Compiler {
     };
   }
 }
+
+/**
+ * Converted devices, per attributes (or capacity) object of the input: a slice's device objects
+ * are never changed in place (an update replaces the slice), and the allocator evaluates each
+ * device's selectors once per node and pod, converting its attributes (semantic versions parsed,
+ * quantities, domains) every time otherwise. Conversions that fail are not kept. One cache per value
+ * of DRAListTypeAttributes: the conversion differs.
+ */
+const converted = [new WeakMap<object, DRADevice[]>(), new WeakMap<object, DRADevice[]>()] as const;
+function cachedDRADevice(input: Device, listTypeAttributes: boolean): DRADevice {
+  const owner: object | undefined = input.attributes ?? input.capacity;
+  if (owner === undefined) return toDRADevice(input, listTypeAttributes);
+  const cache = converted[listTypeAttributes ? 1 : 0];
+  const multi = input.allowMultipleAllocations ?? false;
+  const known = cache.get(owner);
+  const hit = known?.find(
+    (d) =>
+      d.driver === input.driver &&
+      d.allowMultipleAllocations === multi &&
+      sourceCapacity.get(d) === input.capacity &&
+      sourceAttributes.get(d) === input.attributes,
+  );
+  if (hit) return hit;
+  const device = toDRADevice(input, listTypeAttributes);
+  sourceAttributes.set(device, input.attributes);
+  sourceCapacity.set(device, input.capacity);
+  if (known) known.push(device);
+  else cache.set(owner, [device]);
+  return device;
+}
+const sourceAttributes = new WeakMap<DRADevice, Device["attributes"]>();
+const sourceCapacity = new WeakMap<DRADevice, Device["capacity"]>();
 
 /**
  * The `device` variable. A list attribute (DRAListTypeAttributes) reads as its first value and

@@ -13,6 +13,7 @@ import {
 } from "@kubesched/api";
 import { Cache as CelCache } from "@kubesched/dynamic-resource-allocation/cel";
 import {
+  type AllocatedState,
   type Allocator,
   isFailedAllocationOnNode,
   newAllocator,
@@ -192,16 +193,29 @@ export const stateKeyName = stateKey<DynamicResourcesState>(name);
  * time have passed (upstream context.WithTimeout(filterTimeout)): a timer-based AbortSignal could
  * not fire while the search holds the thread, so `aborted` reads the clock.
  */
-function deadline(ms: number): { signal: AbortSignal; reason: Error } {
+function deadline(ms: number): { signal: AbortSignal; readonly reason: Error } {
   const end = performance.now() + ms;
-  const reason = new Error("context deadline exceeded");
+  // The reason is made when first read (the allocator reads it once the deadline passed): an
+  // Error per Filter call, with its stack trace, was a tenth of a DRA workload's CPU time.
+  let reason: Error | undefined;
+  const getReason = (): Error => {
+    reason ??= new Error("context deadline exceeded");
+    return reason;
+  };
   const signal = {
     get aborted() {
       return performance.now() > end;
     },
-    reason,
+    get reason() {
+      return getReason();
+    },
   };
-  return { signal: signal as unknown as AbortSignal, reason };
+  return {
+    signal: signal as unknown as AbortSignal,
+    get reason() {
+      return getReason();
+    },
+  };
 }
 
 function message(e: unknown): string {
@@ -420,16 +434,21 @@ export class DynamicResources
     // may release a claim the pod shares with victims, which Filter then allocates again.
     if (numClaimsToAllocate > 0 || this.preemption) {
       // The devices of claims in the assume cache or in flight count as allocated.
-      let allocatedState: MutableAllocatedState;
+      // Without consumable capacity and preemption, the allocated devices carried over between
+      // cycles are read as they are (nothing changes them); otherwise a state of this cycle's own.
+      let allocatedState: MutableAllocatedState | null = null;
       if (this.consumableCapacity) {
         allocatedState = this.draManager.gatherAllocatedState();
-      } else {
+      } else if (this.preemption) {
         allocatedState = newAllocatedState();
         allocatedState.allocatedDevices = this.draManager.listAllAllocatedDevices();
       }
       const slices = this.handle.listers().resourceSlices.list();
       try {
-        s.allocator = this.newAllocator(allocatedState, slices);
+        s.allocator = this.newAllocator(
+          allocatedState ?? { allocatedDevices: this.draManager.allocatedDevices() },
+          slices,
+        );
       } catch (e) {
         return asStatus(e);
       }
@@ -440,7 +459,7 @@ export class DynamicResources
     return null;
   }
 
-  private newAllocator(allocatedState: MutableAllocatedState, slices: readonly ResourceSlice[]): Allocator {
+  private newAllocator(allocatedState: AllocatedState, slices: readonly ResourceSlice[]): Allocator {
     const features = this.handle.features();
     return newAllocator({
       features: {
@@ -579,7 +598,7 @@ export class DynamicResources
             : s.allocator;
         a = allocator.allocate(node, claimsToAllocate, timeout?.signal);
       } catch (e) {
-        if (timeout && e instanceof Error && e.cause === timeout.reason) {
+        if (timeout && e instanceof Error && e.cause !== undefined && e.cause === timeout.reason) {
           return new Status(Code.UnschedulableAndUnresolvable, ErrReasonTimedOut);
         }
         // Not fatal: allocation on other nodes may proceed.

@@ -1,0 +1,224 @@
+// The DRA workloads' decisions, checked after their runs: no device allocated twice (per
+// driver/pool/device over every claim; admin access does not count, devices that allow multiple
+// allocations count their consumed capacity), every allocation within its claim's requests
+// (class and request selectors evaluated with the allocator's own CEL, counts, matchAttribute /
+// distinctAttribute constraints), every bound pod's claims allocated, reserved for it and on its
+// node.
+import {
+  type DeviceAttribute,
+  type DeviceClass,
+  type DeviceConstraint,
+  type DeviceSubRequest,
+  type ExactDeviceRequest,
+  type Pod,
+  Quantity,
+  type ResourceClaim,
+  type ResourceSlice,
+} from "@kubesched/api";
+import { type Device as CELDevice, getCompiler } from "@kubesched/dynamic-resource-allocation/cel";
+
+export interface DRAState {
+  pods: readonly Pod[];
+  resourceClaims: readonly ResourceClaim[];
+  resourceSlices: readonly ResourceSlice[];
+  deviceClasses: readonly DeviceClass[];
+}
+
+export interface DRACheck {
+  /** Allocated claims checked, device results checked. */
+  claims: number;
+  devices: number;
+  /** Pods with claims that are bound. */
+  pods: number;
+  /** At most a few problems, each one line. */
+  problems: string[];
+  /** How many problems in all. */
+  problemCount: number;
+}
+
+type SliceDevice = NonNullable<ResourceSlice["spec"]["devices"]>[number];
+
+const compiler = getCompiler({ enableConsumableCapacity: true, enableListTypeAttributes: true });
+
+/** A device's attribute by (possibly qualified) name: `domain/id` with the driver's domain is also `id`. */
+function attribute(device: SliceDevice, driver: string, name: string): DeviceAttribute | undefined {
+  const attrs = device.attributes ?? {};
+  if (attrs[name]) return attrs[name];
+  const slash = name.indexOf("/");
+  if (slash > 0 && name.slice(0, slash) === driver) return attrs[name.slice(slash + 1)];
+  return undefined;
+}
+
+/** The request (or subrequest, `parent/sub`) a result names, as exact requests. */
+function requestOf(claim: ResourceClaim, name: string): ExactDeviceRequest | DeviceSubRequest | undefined {
+  const [parent, sub] = name.split("/");
+  const req = claim.spec?.devices?.requests?.find((r) => r.name === parent);
+  if (!req) return undefined;
+  if (sub !== undefined) return req.firstAvailable?.find((s) => s.name === sub);
+  return req.exactly;
+}
+
+export function checkDRAAllocations(state: DRAState): DRACheck {
+  const problems: string[] = [];
+  let problemCount = 0;
+  const problem = (line: string) => {
+    problemCount++;
+    if (problems.length < 5) problems.push(line);
+  };
+  const devices = new Map<string, { slice: ResourceSlice; device: SliceDevice }>();
+  for (const slice of state.resourceSlices)
+    for (const device of slice.spec.devices ?? [])
+      devices.set(`${slice.spec.driver}/${slice.spec.pool.name}/${device.name}`, { slice, device });
+  const classes = new Map(state.deviceClasses.map((c) => [c.metadata?.name ?? "", c] as const));
+  const compiled = new Map<string, ReturnType<typeof compiler.compileCELExpression>>();
+  const matches = (expression: string, device: CELDevice): boolean => {
+    let c = compiled.get(expression);
+    if (!c) {
+      c = compiler.compileCELExpression(expression);
+      compiled.set(expression, c);
+    }
+    if (c.error) return false;
+    const r = c.deviceMatches(device);
+    return r.error === null && r.matches;
+  };
+
+  const exclusive = new Map<string, string>();
+  const consumed = new Map<string, Map<string, number>>();
+  let claimCount = 0;
+  let deviceCount = 0;
+  for (const claim of state.resourceClaims) {
+    const results = claim.status?.allocation?.devices?.results;
+    if (!results) continue;
+    claimCount++;
+    const claimKey = `${claim.metadata?.namespace}/${claim.metadata?.name}`;
+    const perRequest = new Map<string, number>();
+    for (const r of results) {
+      deviceCount++;
+      const id = `${r.driver}/${r.pool}/${r.device}`;
+      const found = devices.get(id);
+      if (!found) {
+        problem(`claim ${claimKey}: device ${id} is in no ResourceSlice`);
+        continue;
+      }
+      perRequest.set(r.request, (perRequest.get(r.request) ?? 0) + 1);
+      if (!r.adminAccess) {
+        if (r.shareID !== undefined || found.device.allowMultipleAllocations) {
+          const used = consumed.get(id) ?? new Map<string, number>();
+          for (const [k, v] of Object.entries(r.consumedCapacity ?? {}))
+            used.set(k, (used.get(k) ?? 0) + Quantity.parse(v).value());
+          consumed.set(id, used);
+          if (!found.device.allowMultipleAllocations)
+            problem(
+              `claim ${claimKey}: device ${id} shared (shareID) but does not allow multiple allocations`,
+            );
+          if (exclusive.has(id))
+            problem(`device ${id} allocated to ${exclusive.get(id)} and shared by ${claimKey}`);
+        } else {
+          const other = exclusive.get(id);
+          if (other !== undefined || consumed.has(id))
+            problem(`device ${id} allocated twice: to ${other ?? "shared claims"} and ${claimKey}`);
+          exclusive.set(id, claimKey);
+        }
+      }
+      const request = requestOf(claim, r.request);
+      if (!request) {
+        problem(`claim ${claimKey}: result for unknown request ${r.request}`);
+        continue;
+      }
+      const cls = classes.get(request.deviceClassName);
+      if (!cls) {
+        problem(`claim ${claimKey}: class ${request.deviceClassName} does not exist`);
+        continue;
+      }
+      const celDevice: CELDevice = {
+        driver: r.driver,
+        allowMultipleAllocations: found.device.allowMultipleAllocations ?? false,
+        attributes: found.device.attributes ?? {},
+        capacity: found.device.capacity ?? {},
+      };
+      const selectors = [...(cls.spec?.selectors ?? []), ...(request.selectors ?? [])];
+      for (const s of selectors) {
+        if (s.cel && !matches(s.cel.expression, celDevice))
+          problem(
+            `claim ${claimKey}: device ${id} does not match selector ${JSON.stringify(s.cel.expression)}`,
+          );
+      }
+    }
+    // Counts: an ExactCount request (the default) has exactly `count` devices.
+    for (const req of claim.spec?.devices?.requests ?? []) {
+      const exact = req.exactly;
+      if (exact && (exact.allocationMode ?? "ExactCount") === "ExactCount") {
+        const want = exact.count ?? 1;
+        const got = perRequest.get(req.name) ?? 0;
+        if (got !== want) problem(`claim ${claimKey}: request ${req.name} has ${got} devices, wants ${want}`);
+      }
+    }
+    for (const c of claim.spec?.devices?.constraints ?? [])
+      checkConstraint(claim, claimKey, c, devices, problem);
+  }
+  for (const [id, used] of consumed) {
+    const cap = devices.get(id)?.device.capacity ?? {};
+    for (const [k, v] of used) {
+      const total = cap[k] ? Quantity.parse(cap[k].value).value() : 0;
+      if (v > total) problem(`device ${id}: ${k} consumed ${v} of ${total}`);
+    }
+  }
+
+  // Bound pods: their claims allocated, reserved for them, on their node.
+  const claimByKey = new Map(
+    state.resourceClaims.map((c) => [`${c.metadata?.namespace}/${c.metadata?.name}`, c] as const),
+  );
+  let podCount = 0;
+  for (const pod of state.pods) {
+    const node = pod.spec?.nodeName;
+    if (!node || !pod.spec?.resourceClaims?.length) continue;
+    podCount++;
+    const ns = pod.metadata?.namespace ?? "";
+    for (const pc of pod.spec.resourceClaims) {
+      const name =
+        pc.resourceClaimName ??
+        pod.status?.resourceClaimStatuses?.find((s) => s.name === pc.name)?.resourceClaimName;
+      const claim = name ? claimByKey.get(`${ns}/${name}`) : undefined;
+      const podKey = `${ns}/${pod.metadata?.name}`;
+      if (!claim?.status?.allocation) {
+        problem(`pod ${podKey} on ${node}: claim ${name ?? pc.name} not allocated`);
+        continue;
+      }
+      if (!claim.status.reservedFor?.some((r) => r.resource === "pods" && r.uid === pod.metadata?.uid))
+        problem(`pod ${podKey}: claim ${name} not reserved for it`);
+      for (const r of claim.status.allocation.devices?.results ?? []) {
+        const slice = devices.get(`${r.driver}/${r.pool}/${r.device}`)?.slice;
+        if (slice?.spec.nodeName !== undefined && slice.spec.nodeName !== node)
+          problem(
+            `pod ${podKey} on ${node}: claim ${name} has device ${r.device} of node ${slice.spec.nodeName}`,
+          );
+      }
+    }
+  }
+  return { claims: claimCount, devices: deviceCount, pods: podCount, problems, problemCount };
+}
+
+/** matchAttribute: the constrained results share the attribute's value; distinctAttribute: all differ. */
+function checkConstraint(
+  claim: ResourceClaim,
+  claimKey: string,
+  c: DeviceConstraint,
+  devices: ReadonlyMap<string, { slice: ResourceSlice; device: SliceDevice }>,
+  problem: (line: string) => void,
+): void {
+  const name = c.matchAttribute ?? c.distinctAttribute;
+  if (!name) return;
+  const scoped = c.requests?.length ? new Set(c.requests) : null;
+  const values: string[] = [];
+  for (const r of claim.status?.allocation?.devices?.results ?? []) {
+    const parent = r.request.split("/")[0] ?? "";
+    if (scoped && !scoped.has(r.request) && !scoped.has(parent)) continue;
+    const found = devices.get(`${r.driver}/${r.pool}/${r.device}`);
+    const attr = found ? attribute(found.device, r.driver, name) : undefined;
+    values.push(attr === undefined ? "<missing>" : JSON.stringify(attr));
+  }
+  if (c.matchAttribute && (values.includes("<missing>") || new Set(values).size > 1))
+    problem(`claim ${claimKey}: matchAttribute ${name} not matched (${values.join(", ")})`);
+  if (c.distinctAttribute && new Set(values).size !== values.length)
+    problem(`claim ${claimKey}: distinctAttribute ${name} not distinct (${values.join(", ")})`);
+}
