@@ -2,7 +2,7 @@
 // (each pod alone on one node of the pool: one small simulate per pool and distinct pod shape),
 // the pods no pool can host (left out of the goal, named), and the lower bounds (plan-bounds.ts)
 // the exact search rules vectors out with. Also the pool helpers plan.ts builds its changes from.
-import { type Node, type Pod, podKey, resourceListToAmounts } from "@kubesched/api";
+import { type Node, type Pod, podKey, type ResourceSlice, resourceListToAmounts } from "@kubesched/api";
 import { failSummaryOf } from "./capacity";
 import type { Counterfactuals } from "./counterfactual";
 import type { SourcedObject } from "./load";
@@ -18,6 +18,11 @@ const placementReasons = new Set([
   "node(s) didn't match pod anti-affinity rules",
   "node(s) didn't satisfy existing pods anti-affinity rules",
 ]);
+
+/** The pool's ResourceSlices published for its added node `name`. */
+export function resourceSlicesOn(pool: PlanPool, name: string): ResourceSlice[] {
+  return poolResourceSlices(pool.resourceSlices ?? [], name);
+}
 
 /** The pool's DaemonSet pods bound to its added node `name`. */
 export function daemonSetPodsOn(pool: PlanPool, name: string): Pod[] {
@@ -74,7 +79,7 @@ async function hostability(
         ...rest,
         { kind: "Node", obj: shapedNode(pool, node), origin: `pool ${pool.name}` },
         ...daemonSetPodsOn(pool, node).map((obj): SourcedObject => ({ kind: "Pod", obj, origin: "" })),
-        ...poolResourceSlices(pool.resourceSlices ?? [], node).map(
+        ...resourceSlicesOn(pool, node).map(
           (obj): SourcedObject => ({ kind: "ResourceSlice", obj, origin: `pool ${pool.name}` }),
         ),
         { kind: "Pod", obj: pod, origin: "" },

@@ -39,8 +39,7 @@ import {
 import type { SourcedObject } from "./load";
 import { podAmounts } from "./plan-bounds";
 import { planDevices } from "./plan-devices";
-import { daemonSetPodsOn, planGoal, templateOf } from "./plan-goal";
-import { poolResourceSlices } from "./pool-resource-slices";
+import { daemonSetPodsOn, planGoal, resourceSlicesOn, templateOf } from "./plan-goal";
 import type { SimulationResult } from "./simulate";
 
 export const planApiVersion = "kubesched.io/v1alpha1";
@@ -204,11 +203,6 @@ export function planChanges(pools: readonly PlanPool[], counts: readonly number[
     if (slices.length > 0) changes.push({ kind: "AddResourceSlices", slices });
   });
   return changes;
-}
-
-/** The pool's ResourceSlices published for its added node `name`. */
-export function resourceSlicesOn(pool: PlanPool, name: string): ResourceSlice[] {
-  return poolResourceSlices(pool.resourceSlices ?? [], name);
 }
 
 function utilisation(r: SimulationResult): PlanUtilisation {
