@@ -354,3 +354,97 @@ describe("extended resources backed by a DeviceClass in simulate", () => {
     );
   });
 });
+
+// The plugin keeps each node's pools, candidates and selector results between cycles (the
+// allocator's PoolCache): a slice or class that changes while pods wait must change the answer.
+describe("DynamicResources in simulate: slices and classes changed between cycles", () => {
+  const gpuClass = (model: string) => ({
+    apiVersion: "resource.k8s.io/v1",
+    kind: "DeviceClass",
+    metadata: { name: "gpu" },
+    spec: {
+      selectors: [{ cel: { expression: `device.attributes["gpu.example.com"].model == "${model}"` } }],
+    },
+  });
+  const slice = (models: string[]) => ({
+    apiVersion: "resource.k8s.io/v1",
+    kind: "ResourceSlice",
+    metadata: { name: "node-a-gpus" },
+    spec: {
+      driver: "gpu.example.com",
+      nodeName: "node-a",
+      pool: { name: "node-a", generation: 1, resourceSliceCount: 1 },
+      devices: models.map((model, i) => ({ name: `gpu-${i}`, attributes: { model: { string: model } } })),
+    },
+  });
+  const claimAndPod = (name: string) => `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: { name: ${name}-gpu, namespace: default, uid: claim-${name} }
+spec:
+  devices:
+    requests: [{ name: gpu, exactly: { deviceClassName: gpu } }]
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: ${name}, namespace: default, uid: pod-${name} }
+spec:
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" }, claims: [{ name: gpu }] } }]
+  resourceClaims: [{ name: gpu, resourceClaimName: ${name}-gpu }]
+---
+`;
+  const text = `apiVersion: v1
+kind: Node
+metadata: { name: node-a, labels: { kubernetes.io/hostname: node-a } }
+status: { allocatable: { cpu: "16", memory: 64Gi, pods: "110" } }
+---
+${[gpuClass("H100"), slice(["A100", "A100"])].map((o) => JSON.stringify(o)).join("\n---\n")}
+---
+${claimAndPod("p1")}${claimAndPod("p2")}${claimAndPod("p3")}`;
+
+  it("a slice updated, a slice deleted and a class updated between cycles each change where claims fit", async () => {
+    const objs = loadSnapshotTexts([{ name: "gpus.yaml", text }]).objects;
+    const { session, pending } = await openSimulation(
+      { config, registry: inTreeRegistry, logger: recordingLogger() },
+      admit(objs),
+    );
+    const byName = new Map(pending.map((p) => [p.metadata?.name, p]));
+    const cluster = session.cluster;
+    const nodeOf = (name: string) => cluster.pods.get("default", name)?.spec?.nodeName;
+    const allocated = (name: string) =>
+      cluster.resourceClaims
+        .get("default", `${name}-gpu`)
+        ?.status?.allocation?.devices?.results?.map((r) => r.device);
+
+    // Only A100s: the H100 class selects none.
+    session.addPending(byName.get("p1")!);
+    await session.drain();
+    expect(nodeOf("p1")).toBeUndefined();
+    expect(session.lastFailure.get("default/p1")?.message).toContain("cannot allocate all claims");
+
+    // The slice updated to H100s: p1 fits.
+    cluster.apply("ResourceSlice", slice(["H100", "H100"]));
+    await session.drain();
+    expect(nodeOf("p1")).toBe("node-a");
+    expect(allocated("p1")).toEqual(["gpu-0"]);
+
+    // The slice deleted: gpu-1 is gone.
+    cluster.delete("ResourceSlice", slice([]));
+    session.addPending(byName.get("p2")!);
+    await session.drain();
+    expect(nodeOf("p2")).toBeUndefined();
+
+    // Published again: p2 takes gpu-1.
+    cluster.apply("ResourceSlice", slice(["H100", "H100", "A100"]));
+    await session.drain();
+    expect(nodeOf("p2")).toBe("node-a");
+    expect(allocated("p2")).toEqual(["gpu-1"]);
+
+    // The class updated to select A100s: p3 takes gpu-2, the only one.
+    cluster.apply("DeviceClass", gpuClass("A100"));
+    session.addPending(byName.get("p3")!);
+    await session.drain();
+    expect(nodeOf("p3")).toBe("node-a");
+    expect(allocated("p3")).toEqual(["gpu-2"]);
+    session.sched.close();
+  });
+});

@@ -30,6 +30,7 @@ import { Quantity } from "@kubesched/api";
 import { expect } from "vitest";
 import { Cache } from "../cel/cache";
 import { type Allocator, newAllocator } from "./allocator";
+import type { PoolCache } from "./pool-cache";
 import type { DeviceClassLister, DeviceID, Features } from "./types";
 
 export const region1 = "region-1";
@@ -677,10 +678,17 @@ function sortedResults(results: readonly DeviceRequestAllocationResult[] | undef
   return [...(results ?? [])].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
-/** Runs one case as upstream's RunTestAllocator: build, allocate, compare, check inputs untouched. */
-export function runAllocatorTestCase(tc: AllocatorTestCase): Allocator {
+/**
+ * Runs one case as upstream's RunTestAllocator: build, allocate, compare, check inputs untouched.
+ * `kept`: a PoolCache for the allocator and the class objects to use (instead of copies), so
+ * that a case run twice reuses the first run's pools and selector results.
+ */
+export function runAllocatorTestCase(
+  tc: AllocatorTestCase,
+  kept?: { poolCache: PoolCache; classes: DeviceClass[] },
+): Allocator {
   const features = tc.features ?? {};
-  const classes = (tc.classes ?? []).map(clone);
+  const classes = kept?.classes ?? (tc.classes ?? []).map(clone);
   const claims = (tc.claimsToAllocate ?? []).map((c) => c.obj());
   const claimsBefore = clone(claims);
   const slices = tc.slices ?? [];
@@ -703,6 +711,7 @@ export function runAllocatorTestCase(tc: AllocatorTestCase): Allocator {
       enableConsumableCapacity: features.consumableCapacity === true,
       enableListTypeAttributes: features.listTypeAttributes === true,
     }),
+    poolCache: kept?.poolCache,
   });
   let results: AllocationResult[] | null = null;
   let error: unknown;

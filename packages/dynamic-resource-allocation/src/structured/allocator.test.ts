@@ -94,6 +94,7 @@ import {
   subRequest,
   unwrapResourceSlices,
 } from "./allocator-testing";
+import { PoolCache } from "./pool-cache";
 import { makeDeviceID, makeSharedDeviceID } from "./types";
 
 const nonExistentAttribute = `${driverA}/NonExistentAttribute`;
@@ -5488,6 +5489,19 @@ describe("TestAllocator", () => {
   for (const [name, tc] of Object.entries(testcases)) {
     it(name, () => {
       runAllocatorTestCase(tc);
+    });
+  }
+});
+
+// kubesched's own: every case twice through one PoolCache, with the same node, slice and class
+// objects; the second run takes the pools, candidates and selector results the first one kept.
+describe("TestAllocator through a PoolCache, each case twice", () => {
+  for (const [name, tc] of Object.entries(testcases)) {
+    it(name, () => {
+      const kept = { poolCache: new PoolCache(), classes: (tc.classes ?? []).map((c) => structuredClone(c)) };
+      const again = { ...tc, node: tc.node ?? node(node1, region1) };
+      runAllocatorTestCase(again, kept);
+      runAllocatorTestCase(again, kept);
     });
   }
 });

@@ -9,7 +9,6 @@ import type {
   AllocationResult,
   CapacityRequirements,
   Counter,
-  Device,
   DeviceAllocationConfiguration,
   DeviceClass,
   DeviceRequest,
@@ -34,7 +33,15 @@ import {
 } from "./constraint";
 import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
-import { gatherPools, nodeMatches, type Pool } from "./pools";
+import {
+  type Candidate,
+  computeNodePools,
+  type NodePools,
+  type PoolCache,
+  type SliceVersions,
+  selectableFor,
+} from "./pool-cache";
+import { nodeMatches, type Pool } from "./pools";
 import {
   type AllocatedState,
   type AllocatorChannel,
@@ -53,6 +60,12 @@ export interface AllocatorOptions {
   classLister: DeviceClassLister;
   slices: readonly ResourceSlice[];
   celCache: Cache;
+  /**
+   * Keeps each node's pools, candidate devices and selector results between allocators given
+   * the same cache (kubesched's own; see {@link PoolCache}). Without one they are computed per
+   * call, as upstream does.
+   */
+  poolCache?: PoolCache;
 }
 
 /** Statistics of the allocation process (upstream Stats). */
@@ -133,18 +146,8 @@ interface RequestData {
   numDevices: number;
   /** Candidate indices of an "All" request. */
   allDevices: number[];
-  /** Per candidate: 0 not checked yet, 1 selectable, 2 not. */
+  /** Per candidate: 0 not checked yet, 1 selectable, 2 not (shared per class and selectors). */
   readonly selectable: Uint8Array;
-}
-
-/** One device the node can use, at a fixed position in the search order. */
-interface Candidate {
-  readonly id: DeviceID;
-  readonly pool: Pool;
-  readonly slice: ResourceSlice;
-  readonly device: Device;
-  /** In allocatedState.allocatedDevices. */
-  readonly allocated: boolean;
 }
 
 interface DeviceResult {
@@ -178,6 +181,8 @@ class StructuredAllocator implements Allocator {
   readonly #slicesOnNode = new Map<string, ResourceSlice[]>();
   readonly #slicesShared: ResourceSlice[] = [];
   readonly #allSlices: readonly ResourceSlice[];
+  readonly #poolCache: PoolCache | undefined;
+  readonly #versions: SliceVersions | undefined;
   /** Counters left in each pool after the allocated devices (`driver/pool` → set → counter). */
   readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
   #numAllocateOneInvocations = 0;
@@ -202,6 +207,8 @@ class StructuredAllocator implements Allocator {
       }
       list.push(slice);
     }
+    this.#poolCache = options.poolCache;
+    this.#versions = options.poolCache?.versions(this.#features, options.slices, this.#slicesShared);
   }
 
   stats(): AllocatorStats {
@@ -210,19 +217,29 @@ class StructuredAllocator implements Allocator {
 
   allocate(node: Node, claims: readonly ResourceClaim[], signal?: AbortSignal): AllocationResult[] | null {
     const nodeName = node.metadata?.name ?? "";
-    const slicesForNode = [...(this.#slicesOnNode.get(nodeName) ?? []), ...this.#slicesShared];
-    let pools: Pool[];
+    const ownSlices = this.#slicesOnNode.get(nodeName) ?? noSlices;
+    let nodePools: NodePools;
     try {
-      pools = gatherPools(slicesForNode, node, this.#features, this.#allSlices);
+      nodePools =
+        this.#poolCache !== undefined && this.#versions !== undefined
+          ? this.#poolCache.nodePools(
+              node,
+              ownSlices,
+              this.#slicesShared,
+              this.#allSlices,
+              this.#features,
+              this.#versions,
+            )
+          : computeNodePools(node, ownSlices, this.#slicesShared, this.#allSlices, this.#features, undefined);
     } catch (err) {
       throw new Error(`gather pool information: ${errorMessage(err)}`);
     }
-    const run = new AllocationRun(this, node, claims, pools, signal);
+    const run = new AllocationRun(this, node, claims, nodePools, signal);
     const done = run.run();
     this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
     if (done) return run.results();
     // Invalid pools only fail this node: allocation on other nodes may proceed.
-    if (pools.some((pool) => pool.isInvalid)) {
+    if (nodePools.pools.some((pool) => pool.isInvalid)) {
       throw new FailedAllocationOnNodeError("invalid resource pools were encountered");
     }
     return null;
@@ -295,6 +312,8 @@ class StructuredAllocator implements Allocator {
   }
 }
 
+const noSlices: readonly ResourceSlice[] = [];
+
 const parsedCounters = new WeakMap<Counter, Quantity>();
 
 function parseCounter(counter: Counter): Quantity {
@@ -315,9 +334,12 @@ class AllocationRun {
   readonly #features: Features;
   readonly #node: Node;
   readonly #claims: readonly ResourceClaim[];
+  readonly #nodePools: NodePools;
   readonly #pools: readonly Pool[];
   readonly #signal: AbortSignal | undefined;
-  readonly #candidates: Candidate[] = [];
+  readonly #candidates: readonly Candidate[];
+  /** Per candidate: 0 not looked up yet, 1 in allocatedState.allocatedDevices, 2 not. */
+  readonly #allocated: Uint8Array;
   /** requestData[claim][request][subrequest] (one entry when there are no subrequests). */
   readonly #requestData: RequestData[][][] = [];
   /** The subrequest picked per claim and request. */
@@ -336,24 +358,18 @@ class AllocationRun {
     a: StructuredAllocator,
     node: Node,
     claims: readonly ResourceClaim[],
-    pools: readonly Pool[],
+    nodePools: NodePools,
     signal: AbortSignal | undefined,
   ) {
     this.#a = a;
     this.#features = a.features;
     this.#node = node;
     this.#claims = claims;
-    this.#pools = pools;
+    this.#nodePools = nodePools;
+    this.#pools = nodePools.pools;
     this.#signal = signal;
-    const allocatedDevices = a.allocatedState.allocatedDevices;
-    for (const pool of pools) {
-      for (const slice of pool.deviceSlicesTargetingNode) {
-        for (const device of slice.spec.devices ?? []) {
-          const id = makeDeviceID(pool.driver, pool.pool, device.name);
-          this.#candidates.push({ id, pool, slice, device, allocated: allocatedDevices.has(id) });
-        }
-      }
-    }
+    this.#candidates = nodePools.candidates;
+    this.#allocated = new Uint8Array(this.#candidates.length);
     this.#allocating = new Array(this.#candidates.length);
     this.#allocatingCapacity = new Array(this.#candidates.length);
     this.#allocatingShares = new Uint32Array(this.#candidates.length);
@@ -547,7 +563,7 @@ class AllocationRun {
       capacity: spec?.capacity,
       numDevices: 0,
       allDevices: [],
-      selectable: new Uint8Array(this.#candidates.length),
+      selectable: selectableFor(this.#nodePools, deviceClass, selectors),
     };
     if (mode === "ExactCount") {
       data.numDevices = spec?.count ?? 1;
@@ -667,7 +683,12 @@ class AllocationRun {
   }
 
   #inUse(c: number): boolean {
-    return this.#candidates[c]!.allocated || (this.#allocating[c]?.length ?? 0) > 0;
+    let allocated = this.#allocated[c]!;
+    if (allocated === 0) {
+      allocated = this.#a.allocatedState.allocatedDevices.has(this.#candidates[c]!.id) ? 1 : 2;
+      this.#allocated[c] = allocated;
+    }
+    return allocated === 1 || (this.#allocating[c]?.length ?? 0) > 0;
   }
 
   #allocatingForClaim(c: number, claimIndex: number): boolean {

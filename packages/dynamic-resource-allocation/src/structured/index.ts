@@ -7,6 +7,7 @@ export {
   newAllocator,
 } from "./allocator";
 export { taintPreventsAllocation, toleratesTaint } from "./device-taints";
+export { PoolCache } from "./pool-cache";
 export { gatherPools, nodeMatches, type Pool } from "./pools";
 export {
   type AllocatedState,

@@ -86,6 +86,21 @@ export function gatherPools(
   features: Features,
   allSlices: readonly ResourceSlice[] = slicesForNode,
 ): Pool[] {
+  return gatherPoolsReading(slicesForNode, node, features, allSlices, undefined);
+}
+
+/**
+ * {@link gatherPools}, telling `readsAllSlices` whether the result depended on slices beyond
+ * `slicesForNode` (a pool whose slices for the node are not all of its generation): the node's
+ * pools can then change when any slice changes.
+ */
+export function gatherPoolsReading(
+  slicesForNode: readonly ResourceSlice[],
+  node: Node | undefined,
+  features: Features,
+  allSlices: readonly ResourceSlice[],
+  readsAllSlices: { value: boolean } | undefined,
+): Pool[] {
   const pools = new Map<string, ResourceSlice[]>();
   for (const slice of slicesForNode) {
     const spec = slice.spec;
@@ -144,6 +159,7 @@ export function gatherPools(
     }
     // Look for slices that were filtered out because their node selection did not match: a
     // pool is complete only when every slice of its generation exists.
+    if (readsAllSlices !== undefined) readsAllSlices.value = true;
     const allSlicesForPool = checkSlicesInPool(allSlices, driver, poolName, first.pool.generation);
     if (allSlicesForPool === undefined) continue; // Obsolete: a newer generation is being published.
     if (allSlicesForPool.length !== first.pool.resourceSliceCount) {

@@ -17,6 +17,7 @@ import {
   type Allocator,
   isFailedAllocationOnNode,
   newAllocator,
+  PoolCache,
 } from "@kubesched/dynamic-resource-allocation/structured";
 import {
   asStatus,
@@ -271,6 +272,12 @@ export class DynamicResources
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
   private readonly celCache: CelCache;
+  /**
+   * Each node's pools, candidate devices and selector results, kept between cycles while the
+   * node's slices, the slices without a node name and the classes do not change (kubesched's own:
+   * upstream gathers them per Filter call).
+   */
+  private readonly poolCache = new PoolCache();
   /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
   private readonly deviceClassResolver: DeviceClassResolver | null;
 
@@ -475,6 +482,7 @@ export class DynamicResources
       classLister: this.classLister(),
       slices,
       celCache: this.celCache,
+      poolCache: this.poolCache,
     });
   }
 
