@@ -1,5 +1,18 @@
 // A cache of compiled selectors. upstream: staging/src/k8s.io/dynamic-resource-allocation/cel/cache.go.
-import { type CompilationResult, type Compiler, type Features, getCompiler } from "./compile";
+import type { Device as SliceDevice } from "@kubesched/api";
+import {
+  type CompilationResult,
+  type Compiler,
+  type DeviceMatchResult,
+  type Features,
+  getCompiler,
+} from "./compile";
+
+/** The verdicts of one device object's selectors: its driver, then per expression. */
+interface Verdicts {
+  readonly driver: string;
+  readonly matches: Map<string, boolean>;
+}
 
 /**
  * An LRU cache of compiled CEL expressions: the oldest entry goes once `maxCacheEntries` are held.
@@ -9,6 +22,7 @@ export class Cache {
   readonly #entries = new Map<string, CompilationResult>();
   readonly #max: number;
   readonly #compiler: Compiler;
+  readonly #verdicts = new WeakMap<SliceDevice, Verdicts>();
 
   constructor(maxCacheEntries: number, features: Features) {
     this.#max = maxCacheEntries;
@@ -34,8 +48,45 @@ export class Cache {
     return result;
   }
 
+  /**
+   * Evaluates a compiled selector for a ResourceSlice's device of `driver`, keeping the verdict
+   * per device object and expression (kubesched's own: upstream evaluates every time). A verdict
+   * depends only on the device's attributes, capacity and allowMultipleAllocations, the driver,
+   * the expression and this cache's features, and a slice's device objects are never changed in
+   * place (an update is a new slice). A kept verdict reports `actualCost` 0 (nothing evaluated);
+   * an evaluation that fails is not kept, so its error and cost are reported again every time.
+   */
+  deviceMatches(
+    compiled: CompilationResult,
+    device: SliceDevice,
+    driver: string,
+    options?: { signal?: AbortSignal },
+  ): DeviceMatchResult {
+    let verdicts = this.#verdicts.get(device);
+    if (verdicts === undefined || verdicts.driver !== driver) {
+      verdicts = { driver, matches: new Map() };
+      this.#verdicts.set(device, verdicts);
+    }
+    const kept = verdicts.matches.get(compiled.expression);
+    if (kept !== undefined) return kept ? matched : notMatched;
+    const result = compiled.deviceMatches(
+      {
+        driver,
+        allowMultipleAllocations: device.allowMultipleAllocations ?? false,
+        attributes: device.attributes,
+        capacity: device.capacity,
+      },
+      options,
+    );
+    if (result.error === null) verdicts.matches.set(compiled.expression, result.matches);
+    return result;
+  }
+
   /** How many compiled expressions are held. */
   get size(): number {
     return this.#entries.size;
   }
 }
+
+const matched: DeviceMatchResult = Object.freeze({ matches: true, actualCost: 0, error: null });
+const notMatched: DeviceMatchResult = Object.freeze({ matches: false, actualCost: 0, error: null });

@@ -726,15 +726,11 @@ class AllocationRun {
       if (compiled.error !== null) {
         throw new Error(`${owner}: selector #${i}: CEL compile error: ${compiled.error.detail}`);
       }
-      const device = candidate.device;
-      const { matches, error } = compiled.deviceMatches(
-        {
-          driver: candidate.pool.driver,
-          allowMultipleAllocations: device.allowMultipleAllocations ?? false,
-          attributes: device.attributes,
-          capacity: device.capacity,
-        },
-        { signal: this.#signal },
+      const { matches, error } = this.#a.celCache.deviceMatches(
+        compiled,
+        candidate.device,
+        candidate.pool.driver,
+        this.#signal === undefined ? undefined : { signal: this.#signal },
       );
       if (error !== null) {
         throw new Error(`${owner}: selector #${i}: CEL runtime error: ${error.message}`, {

@@ -92,6 +92,21 @@ describe("PoolCache", () => {
     expect(compile).toHaveBeenCalledTimes(2);
   });
 
+  it("a node object replaced (a status update) gathers its pools again but keeps the devices' selector verdicts", () => {
+    const { poolCache, celCache } = caches();
+    const h100 = gpuClass("H100");
+    const evaluate = vi.spyOn(
+      celCache.getOrCompile(h100.spec!.selectors![0]!.cel!.expression),
+      "deviceMatches",
+    );
+    const slices = [nodeSlice("node-a", ["A100", "H100"])];
+    expect(allocate(poolCache, celCache, nodeA, slices, h100)).toEqual(["node-a/gpu-1"]);
+    expect(evaluate).toHaveBeenCalledTimes(2);
+    const updated: Node = { ...nodeA, status: { conditions: [{ type: "Ready", status: "True" }] } };
+    expect(allocate(poolCache, celCache, updated, slices, h100)).toEqual(["node-a/gpu-1"]);
+    expect(evaluate).toHaveBeenCalledTimes(2);
+  });
+
   it("a slice of the node updated between two allocators changes the answer", () => {
     const { poolCache, celCache } = caches();
     const h100 = gpuClass("H100");
