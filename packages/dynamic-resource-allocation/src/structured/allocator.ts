@@ -345,14 +345,16 @@ class AllocationRun {
   /** The subrequest picked per claim and request. */
   readonly #selectedSubRequest: number[][] = [];
   readonly #constraints: Constraint[][] = [];
+  // The state of devices being allocated is made when the first one is: most runs on a full
+  // node find every candidate in use and allocate none.
   /** Per candidate: the claims the device is being allocated for in this attempt. */
-  readonly #allocating: (number[] | undefined)[];
+  #allocating: (number[] | undefined)[] | undefined;
   /** Counters consumed by the devices being allocated (`driver/pool` → set → counter). */
-  readonly #consumedCounters = new Map<string, Map<string, Map<string, Quantity>>>();
+  #consumedCounters: Map<string, Map<string, Map<string, Quantity>>> | undefined;
   readonly #results: DeviceResult[][] = [];
   /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
-  readonly #allocatingCapacity: (Map<string, Quantity> | undefined)[];
-  readonly #allocatingShares: Uint32Array;
+  #allocatingCapacity: (Map<string, Quantity> | undefined)[] | undefined;
+  #allocatingShares: Uint32Array | undefined;
 
   constructor(
     a: StructuredAllocator,
@@ -370,9 +372,6 @@ class AllocationRun {
     this.#signal = signal;
     this.#candidates = nodePools.candidates;
     this.#allocated = new Uint8Array(this.#candidates.length);
-    this.#allocating = new Array(this.#candidates.length);
-    this.#allocatingCapacity = new Array(this.#candidates.length);
-    this.#allocatingShares = new Uint32Array(this.#candidates.length);
   }
 
   /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
@@ -414,7 +413,7 @@ class AllocationRun {
         candidate.pool.driver,
         candidate.device,
         this.#a.allocatedState.aggregatedCapacity?.get(candidate.id),
-        this.#allocatingCapacity[c],
+        this.#allocatingCapacity?.[c],
       );
     } catch {
       return undefined;
@@ -467,7 +466,7 @@ class AllocationRun {
         }
       }
       this.#requestData.push(perClaim);
-      this.#selectedSubRequest.push(new Array(perClaim.length).fill(0));
+      this.#selectedSubRequest.push(perClaim.length === 1 ? [0] : new Array(perClaim.length).fill(0));
       // A lower bound: allocation checks the limit again.
       if (minDevicesPerClaim > AllocationResultsMaxSize) {
         throw new Error(
@@ -688,11 +687,11 @@ class AllocationRun {
       allocated = this.#a.allocatedState.allocatedDevices.has(this.#candidates[c]!.id) ? 1 : 2;
       this.#allocated[c] = allocated;
     }
-    return allocated === 1 || (this.#allocating[c]?.length ?? 0) > 0;
+    return allocated === 1 || (this.#allocating?.[c]?.length ?? 0) > 0;
   }
 
   #allocatingForClaim(c: number, claimIndex: number): boolean {
-    return this.#allocating[c]?.includes(claimIndex) ?? false;
+    return this.#allocating?.[c]?.includes(claimIndex) ?? false;
   }
 
   /** Class and request selectors, and per-device node selection (upstream isSelectable; cached). */
@@ -760,7 +759,7 @@ class AllocationRun {
     const skipCounterCheck =
       multi &&
       (this.#a.allocatedState.aggregatedCapacity?.has(candidate.id) === true ||
-        this.#allocatingShares[c]! > 0);
+        (this.#allocatingShares?.[c] ?? 0) > 0);
     if (!skipCounterCheck && consumes.length > 0 && !this.#checkAvailableCounters(candidate)) return false;
     // Might be tainted, in which case the taint has to be tolerated.
     // As upstream, counters consumed above stay consumed when a taint or a constraint rejects
@@ -780,6 +779,7 @@ class AllocationRun {
       return false;
     }
     if (!multi) {
+      this.#allocating ??= new Array(this.#candidates.length);
       let allocating = this.#allocating[c];
       if (allocating === undefined) {
         allocating = [];
@@ -800,12 +800,14 @@ class AllocationRun {
     }
     const consumed = this.#consumedCapacity(data, c);
     if (consumed === undefined) return false;
+    this.#allocatingCapacity ??= new Array(this.#candidates.length);
     let allocatingCapacity = this.#allocatingCapacity[c];
     if (allocatingCapacity === undefined) {
       allocatingCapacity = new Map();
       this.#allocatingCapacity[c] = allocatingCapacity;
     }
     addConsumed(allocatingCapacity, consumed, 1);
+    this.#allocatingShares ??= new Uint32Array(this.#candidates.length);
     this.#allocatingShares[c]!++;
     const claim = this.#claims[claimIndex]!;
     results.push({
@@ -835,10 +837,10 @@ class AllocationRun {
     const result = this.#results[claimIndex]!.pop()!;
     if (this.#multi(c)) {
       if (result.consumedCapacity !== undefined)
-        addConsumed(this.#allocatingCapacity[c]!, result.consumedCapacity, -1);
-      if (--this.#allocatingShares[c]! === 0) this.#allocatingCapacity[c] = undefined;
+        addConsumed(this.#allocatingCapacity![c]!, result.consumedCapacity, -1);
+      if (--this.#allocatingShares![c]! === 0) this.#allocatingCapacity![c] = undefined;
     } else {
-      const allocating = this.#allocating[c]!;
+      const allocating = this.#allocating![c]!;
       allocating.splice(allocating.lastIndexOf(claimIndex), 1);
       if (this.#features.partitionableDevices && (device.consumesCounters?.length ?? 0) > 0) {
         this.#deallocateCounters(candidate);
@@ -850,6 +852,7 @@ class AllocationRun {
   #checkAvailableCounters(candidate: Candidate): boolean {
     const pool = candidate.pool;
     const available = this.#a.availableCounters(pool);
+    this.#consumedCounters ??= new Map();
     let consumedForPool = this.#consumedCounters.get(pool.id);
     if (consumedForPool === undefined) {
       consumedForPool = new Map();
@@ -881,7 +884,7 @@ class AllocationRun {
 
   /** upstream deallocateCountersForDevice. */
   #deallocateCounters(candidate: Candidate): void {
-    const consumedForPool = this.#consumedCounters.get(candidate.pool.id);
+    const consumedForPool = this.#consumedCounters?.get(candidate.pool.id);
     if (consumedForPool === undefined) return;
     for (const consumption of candidate.device.consumesCounters ?? []) {
       const consumedForSet = consumedForPool.get(consumption.counterSet);

@@ -5,10 +5,11 @@
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { NodeToStatus, QueueingHint } from "@kubesched/framework";
 import { createPluginHarness, makeNode, makePod, statusSummary } from "@kubesched/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { computeScore, type DynamicResources } from "./dynamic-resources";
 import { dynamicResourcesPlugin } from "./index";
 import { runTestPluginCase, type TestPluginCase, testNow } from "./plugin-test-runner";
+import { ErrReasonTimedOut } from "./reasons";
 import {
   adminAccess,
   allocated,
@@ -1103,5 +1104,30 @@ describe("PostFilter", () => {
       code: "Unschedulable",
       reasons: [],
     });
+  });
+});
+
+describe("Filter's timeout (filterTimeout)", () => {
+  it("a search past filterTimeout stops with upstream's reason, UnschedulableAndUnresolvable", async () => {
+    // The deadline reads the clock: each read here is a second later than the one before.
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += 1000));
+    try {
+      await runTestPluginCase({
+        args: { filterTimeout: "10ms" },
+        pod: podWithClaimName,
+        claims: [pendingClaim],
+        classes: [deviceClass],
+        slices: [workerNodeSlice],
+        want: {
+          filter: {
+            [nodeName]: { status: { code: "UnschedulableAndUnresolvable", message: ErrReasonTimedOut } },
+          },
+          postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
+        },
+      });
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -192,31 +192,33 @@ export const stateKeyName = stateKey<DynamicResourcesState>(name);
 /**
  * An abort signal for the allocator's synchronous search that turns aborted once `ms` of wall
  * time have passed (upstream context.WithTimeout(filterTimeout)): a timer-based AbortSignal could
- * not fire while the search holds the thread, so `aborted` reads the clock.
+ * not fire while the search holds the thread, so `aborted` reads the clock. One object per Filter
+ * call, itself the signal (the allocator reads `aborted` and `reason` only).
  */
-function deadline(ms: number): { signal: AbortSignal; readonly reason: Error } {
-  const end = performance.now() + ms;
-  // The reason is made when first read (the allocator reads it once the deadline passed): an
-  // Error per Filter call, with its stack trace, was a tenth of a DRA workload's CPU time.
-  let reason: Error | undefined;
-  const getReason = (): Error => {
-    reason ??= new Error("context deadline exceeded");
-    return reason;
-  };
-  const signal = {
-    get aborted() {
-      return performance.now() > end;
-    },
-    get reason() {
-      return getReason();
-    },
-  };
-  return {
-    signal: signal as unknown as AbortSignal,
-    get reason() {
-      return getReason();
-    },
-  };
+class Deadline {
+  readonly #end: number;
+  #reason: Error | undefined;
+
+  constructor(ms: number) {
+    this.#end = performance.now() + ms;
+  }
+
+  get signal(): AbortSignal {
+    return this as unknown as AbortSignal;
+  }
+
+  get aborted(): boolean {
+    return performance.now() > this.#end;
+  }
+
+  /**
+   * Made when first read (the allocator reads it once the deadline passed): an Error per Filter
+   * call, with its stack trace, was a tenth of a DRA workload's CPU time.
+   */
+  get reason(): Error {
+    this.#reason ??= new Error("context deadline exceeded");
+    return this.#reason;
+  }
 }
 
 function message(e: unknown): string {
@@ -568,7 +570,8 @@ export class DynamicResources
     if (!nodeExtended && s.noUserClaim()) return null;
 
     const unavailableClaims: number[] = [];
-    for (const [index, claim] of s.claims.entries()) {
+    for (let index = 0; index < s.claims.length; index++) {
+      const claim = s.claims[index]!;
       // Only set for allocated claims.
       const selector = s.informationsForClaim[index]?.availableOnNodes;
       if (selector && !selector.match(node)) {
@@ -596,7 +599,7 @@ export class DynamicResources
         .map((i) =>
           i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
         );
-      const timeout = this.args.filterTimeoutMs > 0 ? deadline(this.args.filterTimeoutMs) : undefined;
+      const timeout = this.args.filterTimeoutMs > 0 ? new Deadline(this.args.filterTimeoutMs) : undefined;
       let a: AllocationResult[] | null;
       try {
         // In the preemption dry run, with claims released: an allocator over what is left.
