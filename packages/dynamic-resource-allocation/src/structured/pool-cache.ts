@@ -42,6 +42,11 @@ interface Entry extends NodePools {
   readonly sharedVersion: number;
   /** The all-slices version the pools depended on, or -1 when they depend only on their own. */
   readonly allVersion: number;
+  /**
+   * The all-slices version at which the entry was last found valid: an allocator built from the
+   * same list of slices needs no comparison.
+   */
+  checkedAll: number;
 }
 
 /** More classes or selector sets per node than this start that node's table afresh. */
@@ -104,10 +109,12 @@ export class PoolCache {
     if (
       kept !== undefined &&
       kept.features === versions.features &&
-      kept.sharedVersion === versions.shared &&
-      (kept.allVersion === -1 || kept.allVersion === versions.all) &&
-      sameSlices(kept.ownSlices, ownSlices)
+      (kept.checkedAll === versions.all ||
+        (kept.sharedVersion === versions.shared &&
+          (kept.allVersion === -1 || kept.allVersion === versions.all) &&
+          sameSlices(kept.ownSlices, ownSlices)))
     ) {
+      kept.checkedAll = versions.all;
       if (kept.selectable.size > maxSelectableKeys) kept.selectable.clear();
       return kept;
     }
@@ -119,6 +126,7 @@ export class PoolCache {
       ownSlices: [...ownSlices],
       sharedVersion: versions.shared,
       allVersion: readsAllSlices.value ? versions.all : -1,
+      checkedAll: versions.all,
     });
     return computed;
   }
