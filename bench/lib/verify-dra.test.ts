@@ -3,8 +3,8 @@
 // another node's device, an unmet matchAttribute constraint, partitionable devices consuming more
 // of a counter than their pool publishes, a firstAvailable request's results not naming one
 // subrequest with its count and class, consumable-capacity shares over a device's capacity or off
-// their request and requestPolicy.
-import type { Pod, ResourceClaim } from "@kubesched/api";
+// their request and requestPolicy, a device whose NoSchedule taint the request does not tolerate.
+import type { ExactDeviceRequest, Pod, ResourceClaim } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
 import {
   makeConsumableCapacityClass,
@@ -321,6 +321,49 @@ describe("checkDRAAllocations", () => {
       expect(run("2Gi", "2Gi")).toEqual([
         `claim test/test-claim-0: device ${testDriver}/resourceslice-0/shareable-device share of memory is 2Gi, the request and policy give ${5 * 2 ** 30}`,
       ]);
+    });
+  });
+
+  describe("device taints (dra/devicetaints)", () => {
+    // A slice of two devices, `instance-0` tainted NoSchedule as devicetaintrule.yaml taints them.
+    const tainted = makeDriverSlice(testDriver, n0, 2);
+    const first = tainted.spec.devices?.[0];
+    if (first) first.taints = [{ key: "example.com/taint", value: "tainted", effect: "NoSchedule" }];
+    const claimOf = (device: string, tolerations?: ExactDeviceRequest["tolerations"]): ResourceClaim => {
+      const c = allocated(0, n0, device);
+      return {
+        ...c,
+        spec: {
+          devices: {
+            requests: [
+              {
+                name: "req-0",
+                exactly: { deviceClassName: testClass, ...(tolerations ? { tolerations } : {}) },
+              },
+            ],
+          },
+        },
+      };
+    };
+    const check = (claim: ResourceClaim) =>
+      checkDRAAllocations({ pods: [], resourceClaims: [claim], resourceSlices: [tainted], deviceClasses })
+        .problems;
+
+    it("accepts a tainted device the request tolerates (resourceclaimtemplate-toleration.yaml), and an untainted one", () => {
+      expect(check(claimOf("instance-0", [{ key: "example.com/taint", operator: "Exists" }]))).toEqual([]);
+      expect(
+        check(claimOf("instance-0", [{ key: "example.com/taint", value: "tainted", effect: "NoSchedule" }])),
+      ).toEqual([]);
+      expect(check(claimOf("instance-1"))).toEqual([]);
+    });
+
+    it("finds a tainted device the request does not tolerate", () => {
+      const line = `claim test/test-claim-0: device ${testDriver}/${n0}/instance-0 has taint example.com/taint=tainted:NoSchedule its request does not tolerate`;
+      expect(check(claimOf("instance-0"))).toEqual([line]);
+      expect(check(claimOf("instance-0", [{ key: "example.com/taint", value: "other" }]))).toEqual([line]);
+      expect(
+        check(claimOf("instance-0", [{ key: "example.com/taint", operator: "Exists", effect: "NoExecute" }])),
+      ).toEqual([line]);
     });
   });
 });

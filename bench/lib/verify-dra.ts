@@ -7,7 +7,9 @@
 // devices consume within their pools' shared counter sets, every bound pod's claims allocated,
 // reserved for it and on its node; a share of a device that allows multiple allocations consumes
 // what its request asks for (or the policy's default) rounded up as the device's requestPolicy
-// says, and the shares of a device stay within its capacity. Whether an earlier subrequest could have been chosen is not
+// says, and the shares of a device stay within its capacity; every allocated device's NoSchedule
+// and NoExecute taints (those its ResourceSlice publishes: kubesched does not model
+// DeviceTaintRules) tolerated by its request. Whether an earlier subrequest could have been chosen is not
 // checked: that depends on the other claims and the order they were allocated in, which the final
 // state does not show.
 import {
@@ -15,6 +17,8 @@ import {
   type DeviceClass,
   type DeviceConstraint,
   type DeviceSubRequest,
+  type DeviceTaint,
+  type DeviceToleration,
   type ExactDeviceRequest,
   type Pod,
   Quantity,
@@ -136,6 +140,14 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
         problem(`claim ${claimKey}: class ${request.deviceClassName} does not exist`);
         continue;
       }
+      for (const taint of found.device.taints ?? [])
+        if (
+          (taint.effect === "NoSchedule" || taint.effect === "NoExecute") &&
+          !tolerated(taint, request.tolerations)
+        )
+          problem(
+            `claim ${claimKey}: device ${id} has taint ${taint.key}=${taint.value ?? ""}:${taint.effect} its request does not tolerate`,
+          );
       if (r.shareID !== undefined && found.device.allowMultipleAllocations)
         checkConsumedCapacity(claimKey, id, r, request, found.device, problem);
       const celDevice: CELDevice = {
@@ -375,4 +387,14 @@ function checkConsumedCapacity(
     if (outside)
       problem(`claim ${claimKey}: device ${id} share of ${name} ${got} is outside its requestPolicy`);
   }
+}
+
+/** A device toleration matching a taint (upstream's DeviceToleration.ToleratesTaint; the operator defaults to Equal). */
+function tolerated(taint: DeviceTaint, tolerations: readonly DeviceToleration[] | undefined): boolean {
+  return (tolerations ?? []).some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false;
+    if (t.key && t.key !== taint.key) return false;
+    if (t.operator === "Exists") return true;
+    return (t.value ?? "") === (taint.value ?? "");
+  });
 }
