@@ -6,13 +6,9 @@
 // with 80Gi of memory (requestPolicy default 1Gi, min 1Gi), and claims of two requests for 40Gi
 // each of a `test-class` that admits only such devices. The test driver's own per-node devices
 // (createResourceDriver, 20 per node) do not allow multiple allocations, so the class leaves them out.
-import {
-  type DeviceClass,
-  ResourceAPIVersion,
-  type ResourceClaimTemplate,
-  type ResourceSlice,
-} from "@kubesched/api";
-import { testClaimTemplate, testClass, testDriver } from "./dra-templates";
+import { type DeviceClass, ResourceAPIVersion, type ResourceSlice } from "@kubesched/api";
+import { claimTemplate, nodeSelectorSlice, poolSteadyState } from "./dra-subtopics";
+import { testClass, testDriver } from "./dra-templates";
 import type { VerifyRule } from "./verify";
 import type { Workload } from "./workloads";
 
@@ -20,30 +16,17 @@ const source = "test/integration/scheduler_perf/dra/consumablecapacity/performan
 
 /** resourceslice-consumablecapacity.yaml: `shareable-device`, 80Gi of memory shared in steps of at least 1Gi. */
 export function makeConsumableCapacitySlice(index: number): ResourceSlice {
-  const name = `resourceslice-${index}`;
-  return {
-    apiVersion: ResourceAPIVersion,
-    kind: "ResourceSlice",
-    metadata: { name, uid: `ResourceSlice/${name}` },
-    spec: {
-      pool: { name, generation: 1, resourceSliceCount: 1 },
-      driver: testDriver,
-      nodeSelector: {
-        nodeSelectorTerms: [
-          { matchExpressions: [{ key: "node-with-dra", operator: "In", values: ["true"] }] },
-        ],
-      },
-      devices: [
-        {
-          name: "shareable-device",
-          allowMultipleAllocations: true,
-          capacity: {
-            memory: { value: "80Gi", requestPolicy: { default: "1Gi", validRange: { min: "1Gi" } } },
-          },
+  return nodeSelectorSlice(`resourceslice-${index}`, `resourceslice-${index}`, 1, {
+    devices: [
+      {
+        name: "shareable-device",
+        allowMultipleAllocations: true,
+        capacity: {
+          memory: { value: "80Gi", requestPolicy: { default: "1Gi", validRange: { min: "1Gi" } } },
         },
-      ],
-    },
-  };
+      },
+    ],
+  });
 }
 
 /** deviceclass-consumablecapacity.yaml: `test-class`, the test driver's devices that allow multiple allocations. */
@@ -63,17 +46,12 @@ export function makeConsumableCapacityClass(): DeviceClass {
 }
 
 /** resourceclaimtemplate-consumablecapacity.yaml: `req-0` and `req-1`, 40Gi of memory each. */
-export function makeConsumableCapacityTemplate(namespace: string): ResourceClaimTemplate {
+export function makeConsumableCapacityTemplate(namespace: string) {
   const request = (name: string) => ({
     name,
     exactly: { deviceClassName: testClass, capacity: { requests: { memory: "40Gi" } } },
   });
-  return {
-    apiVersion: ResourceAPIVersion,
-    kind: "ResourceClaimTemplate",
-    metadata: { name: testClaimTemplate, namespace, uid: `${namespace}/${testClaimTemplate}` },
-    spec: { spec: { devices: { requests: [request("req-0"), request("req-1")] } } },
-  };
+  return claimTemplate(namespace, { devices: { requests: [request("req-0"), request("req-1")] } });
 }
 
 /**
@@ -83,10 +61,10 @@ export function makeConsumableCapacityTemplate(namespace: string): ResourceClaim
  */
 export function consumableCapacityWorkloads(verify: VerifyRule[]): Workload[] {
   return [
-    {
+    poolSteadyState({
       name: "SteadyStateClusterResourceClaimTemplateConsumableCapacity/2000pods_100nodes",
       source,
-      ops: [
+      setup: [
         { opcode: "createNodes", count: 100, template: "node-with-dra-test-driver" },
         {
           opcode: "createResourceDriver",
@@ -111,23 +89,10 @@ export function consumableCapacityWorkloads(verify: VerifyRule[]): Workload[] {
           namespace: "test",
           make: (_i, ns) => [{ kind: "ResourceClaimTemplate", object: makeConsumableCapacityTemplate(ns) }],
         },
-        {
-          opcode: "createPods",
-          count: 2000,
-          template: "pod-with-claim-template",
-          namespace: "test",
-          collectMetrics: true,
-          steadyStateMs: 10_000,
-          steadyStateBatchScales: true,
-        },
       ],
-      threshold: null,
-      target: null,
-      rssTargetMB: 500,
-      timeoutMs: 90_000,
       featureGates: { DRAConsumableCapacity: true },
       verify,
       notes: "no CI threshold; each batch of pods takes all the shareable devices' memory",
-    },
+    }),
   ];
 }

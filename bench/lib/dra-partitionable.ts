@@ -8,51 +8,22 @@
 // resourceclaim-with-selector.yaml (898b9f80) and resourceclaimtemplate-for-two-devices.yaml
 // (07df777c). SteadyStateClusterResourceClaimTemplatePartitionableBacktracking has only
 // integration-test sizes (no performance one), so it is not a row.
-import {
-  ResourceAPIVersion,
-  type ResourceClaim,
-  type ResourceClaimTemplate,
-  type ResourceSlice,
-} from "@kubesched/api";
-import { testClaimTemplate, testClass, testDriver } from "./dra-templates";
+import { ResourceAPIVersion, type ResourceClaim, type ResourceSlice } from "@kubesched/api";
+import { claimTemplate, nodeSelectorSlice, poolSteadyState } from "./dra-subtopics";
+import { testClass, testDriver } from "./dra-templates";
 import type { VerifyRule } from "./verify";
 import type { DRAObject, Workload } from "./workloads";
 
 const source = "test/integration/scheduler_perf/dra/partitionabledevices/performance-config.yaml";
 
-/** The node selector of the pools: every node-with-dra-test-driver node (the template's label). */
-const dranodes = {
-  nodeSelectorTerms: [
-    { matchExpressions: [{ key: "node-with-dra", operator: "In" as const, values: ["true"] }] },
-  ],
-};
-
-const pool = (index: number) => ({ name: `resourceslice-${index}`, generation: 1, resourceSliceCount: 2 });
-
 /** resourceslice-partitionable-countersets.yaml: `counter-set` with counter1..counter4, each 1. */
 export function makePartitionableCounterSets(index: number): ResourceSlice {
-  const name = `resourceslice-countersets-${index}`;
-  return {
-    apiVersion: ResourceAPIVersion,
-    kind: "ResourceSlice",
-    metadata: { name, uid: `ResourceSlice/${name}` },
-    spec: {
-      pool: pool(index),
-      driver: testDriver,
-      nodeSelector: dranodes,
-      sharedCounters: [
-        {
-          name: "counter-set",
-          counters: {
-            counter1: { value: "1" },
-            counter2: { value: "1" },
-            counter3: { value: "1" },
-            counter4: { value: "1" },
-          },
-        },
-      ],
-    },
-  };
+  const one = { value: "1" };
+  return nodeSelectorSlice(`resourceslice-countersets-${index}`, `resourceslice-${index}`, 2, {
+    sharedCounters: [
+      { name: "counter-set", counters: { counter1: one, counter2: one, counter3: one, counter4: one } },
+    ],
+  });
 }
 
 /**
@@ -60,33 +31,24 @@ export function makePartitionableCounterSets(index: number): ResourceSlice {
  * (`device-2-counters-1` the only one with `preallocate: true`) and four consuming one each.
  */
 export function makePartitionableDevices(index: number): ResourceSlice {
-  const name = `resourceslice-devices-${index}`;
-  const device = (deviceName: string, preallocate: boolean, counters: string[]) => ({
-    name: deviceName,
+  const device = (name: string, preallocate: boolean, counters: string[]) => ({
+    name,
     attributes: { preallocate: { bool: preallocate }, "dra.example.com/slice": { int: index } },
     capacity: { counters: { value: String(counters.length) } },
     consumesCounters: [
       { counterSet: "counter-set", counters: Object.fromEntries(counters.map((c) => [c, { value: "1" }])) },
     ],
   });
-  return {
-    apiVersion: ResourceAPIVersion,
-    kind: "ResourceSlice",
-    metadata: { name, uid: `ResourceSlice/${name}` },
-    spec: {
-      pool: pool(index),
-      driver: testDriver,
-      nodeSelector: dranodes,
-      devices: [
-        device("device-2-counters-1", true, ["counter1", "counter2"]),
-        device("device-2-counters-2", false, ["counter3", "counter4"]),
-        device("device-1-counter-1", false, ["counter1"]),
-        device("device-1-counter-2", false, ["counter2"]),
-        device("device-1-counter-3", false, ["counter3"]),
-        device("device-1-counter-4", false, ["counter4"]),
-      ],
-    },
-  };
+  return nodeSelectorSlice(`resourceslice-devices-${index}`, `resourceslice-${index}`, 2, {
+    devices: [
+      device("device-2-counters-1", true, ["counter1", "counter2"]),
+      device("device-2-counters-2", false, ["counter3", "counter4"]),
+      device("device-1-counter-1", false, ["counter1"]),
+      device("device-1-counter-2", false, ["counter2"]),
+      device("device-1-counter-3", false, ["counter3"]),
+      device("device-1-counter-4", false, ["counter4"]),
+    ],
+  });
 }
 
 /** resourceclaim-with-selector.yaml: `test-claim-with-selector-<i>`, a 2-counter preallocate device. */
@@ -119,20 +81,13 @@ export function makeClaimWithSelector(namespace: string, index: number): Resourc
 }
 
 /** resourceclaimtemplate-for-two-devices.yaml: two devices of `test-class` from one slice (matchAttribute). */
-export function makeTwoDeviceTemplate(namespace: string): ResourceClaimTemplate {
-  return {
-    apiVersion: ResourceAPIVersion,
-    kind: "ResourceClaimTemplate",
-    metadata: { name: testClaimTemplate, namespace, uid: `${namespace}/${testClaimTemplate}` },
-    spec: {
-      spec: {
-        devices: {
-          requests: [{ name: "req-0", exactly: { deviceClassName: testClass, count: 2 } }],
-          constraints: [{ requests: ["req-0"], matchAttribute: "dra.example.com/slice" }],
-        },
-      },
+export function makeTwoDeviceTemplate(namespace: string) {
+  return claimTemplate(namespace, {
+    devices: {
+      requests: [{ name: "req-0", exactly: { deviceClassName: testClass, count: 2 } }],
+      constraints: [{ requests: ["req-0"], matchAttribute: "dra.example.com/slice" }],
     },
-  };
+  });
 }
 
 /**
@@ -148,10 +103,10 @@ export function partitionableWorkloads(verify: VerifyRule[]): Workload[] {
     { kind: "ResourceSlice", object: makePartitionableDevices(i) },
   ];
   return [
-    {
+    poolSteadyState({
       name: "SteadyStateClusterResourceClaimTemplatePartitionable/2000pods_100nodes",
       source,
-      ops: [
+      setup: [
         { opcode: "createNodes", count: 100, template: "node-with-dra-test-driver" },
         { opcode: "createAny", template: "resourceslice-partitionable", count: 2000, make: slices },
         { opcode: "createAny", template: "deviceclass" },
@@ -169,23 +124,10 @@ export function partitionableWorkloads(verify: VerifyRule[]): Workload[] {
           namespace: "test",
           make: (_i, ns) => [{ kind: "ResourceClaimTemplate", object: makeTwoDeviceTemplate(ns) }],
         },
-        {
-          opcode: "createPods",
-          count: 2000,
-          template: "pod-with-claim-template",
-          namespace: "test",
-          collectMetrics: true,
-          steadyStateMs: 10_000,
-          steadyStateBatchScales: true,
-        },
       ],
-      threshold: null,
-      target: null,
-      rssTargetMB: 500,
-      timeoutMs: 90_000,
       featureGates: { DRAPartitionableDevices: true },
       verify,
       notes: "no CI threshold; each pod needs the two 1-counter devices of one pool (a backtrack per pool)",
-    },
+    }),
   ];
 }

@@ -8,8 +8,9 @@
 // `test-class`. Upstream has only integration-test sizes for it (no performance size, no threshold):
 // the row is `fast_QueueingHintsEnabled` (1 node with the test driver's 10 devices, 1 without, 10
 // pods), there to run the firstAvailable path end to end with its decisions verified.
-import { type DeviceClass, ResourceAPIVersion, type ResourceClaimTemplate } from "@kubesched/api";
-import { testClaimTemplate, testClass, testDriver } from "./dra-templates";
+import { type DeviceClass, ResourceAPIVersion } from "@kubesched/api";
+import { claimTemplate } from "./dra-subtopics";
+import { testClass, testDriver } from "./dra-templates";
 import type { VerifyRule } from "./verify";
 import type { Workload } from "./workloads";
 
@@ -26,27 +27,20 @@ export function makeNoDevicesClass(): DeviceClass {
 }
 
 /** resourceclaimtemplate-first-available.yaml: `req-0` is `sub-0` (no-devices-class) or else `sub-1` (test-class). */
-export function makeFirstAvailableTemplate(namespace: string): ResourceClaimTemplate {
-  return {
-    apiVersion: ResourceAPIVersion,
-    kind: "ResourceClaimTemplate",
-    metadata: { name: testClaimTemplate, namespace, uid: `${namespace}/${testClaimTemplate}` },
-    spec: {
-      spec: {
-        devices: {
-          requests: [
-            {
-              name: "req-0",
-              firstAvailable: [
-                { name: "sub-0", deviceClassName: "no-devices-class" },
-                { name: "sub-1", deviceClassName: testClass },
-              ],
-            },
+export function makeFirstAvailableTemplate(namespace: string) {
+  return claimTemplate(namespace, {
+    devices: {
+      requests: [
+        {
+          name: "req-0",
+          firstAvailable: [
+            { name: "sub-0", deviceClassName: "no-devices-class" },
+            { name: "sub-1", deviceClassName: testClass },
           ],
         },
-      },
+      ],
     },
-  };
+  });
 }
 
 export function prioritizedListWorkloads(verify: VerifyRule[]): Workload[] {
