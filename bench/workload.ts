@@ -468,7 +468,13 @@ async function main(): Promise<WorkloadResult> {
         }
         break;
       case "createAny":
-        if (op.template === "service") {
+        if ("make" in op) {
+          // A dra/ subtopic's template: its objects for each index.
+          const ns = op.namespace ?? "default";
+          if (op.namespace) ensureNamespace(ns);
+          for (let i = 0; i < (op.count ?? 1); i++)
+            for (const o of op.make(i, ns)) cluster.apply(o.kind, o.object);
+        } else if (op.template === "service") {
           ensureNamespace(op.namespace);
           cluster.apply("Service", makeService(op.namespace, op.template));
         } else if (op.template === "deviceclass") cluster.apply("DeviceClass", makeTestDeviceClass());

@@ -23,7 +23,10 @@ export const testClass = "test-class";
 export const testClaimTemplate = "test-claim-template";
 const pauseImage = "registry.k8s.io/pause:3.10.1";
 
-/** node-with-dra-test-driver.yaml: `scheduler-perf-dra-<index>`, pods 110, cpu 4, memory 32Gi. */
+/**
+ * node-with-dra-test-driver.yaml (fa7ba8e2): `scheduler-perf-dra-<index>`, pods 110, cpu 4, memory
+ * 32Gi, labelled `node-with-dra: "true"` (the node selector of the subtopics' ResourceSlices).
+ */
 export function makeDRANode(index: number): Node {
   const name = `scheduler-perf-dra-${index}`;
   const capacity = { pods: "110", cpu: "4", memory: "32Gi" };
@@ -31,7 +34,7 @@ export function makeDRANode(index: number): Node {
     apiVersion: "v1",
     kind: "Node",
     // PrepareNodes sets kubernetes.io/hostname on every node it creates.
-    metadata: { name, uid: name, labels: { "kubernetes.io/hostname": name } },
+    metadata: { name, uid: name, labels: { "kubernetes.io/hostname": name, "node-with-dra": "true" } },
     spec: {},
     status: {
       capacity,

@@ -2,13 +2,23 @@
 // driver/pool/device over every claim; admin access does not count, devices that allow multiple
 // allocations count their consumed capacity), every allocation within its claim's requests
 // (class and request selectors evaluated with the allocator's own CEL, counts, matchAttribute /
-// distinctAttribute constraints), every bound pod's claims allocated, reserved for it and on its
-// node.
+// distinctAttribute constraints; a firstAvailable request's results all name one of its
+// subrequests, `<request>/<subrequest>`, with that subrequest's count), the counters partitionable
+// devices consume within their pools' shared counter sets, every bound pod's claims allocated,
+// reserved for it and on its node; a share of a device that allows multiple allocations consumes
+// what its request asks for (or the policy's default) rounded up as the device's requestPolicy
+// says, and the shares of a device stay within its capacity; every allocated device's NoSchedule
+// and NoExecute taints (those its ResourceSlice publishes: kubesched does not model
+// DeviceTaintRules) tolerated by its request. Whether an earlier subrequest could have been chosen is not
+// checked: that depends on the other claims and the order they were allocated in, which the final
+// state does not show.
 import {
   type DeviceAttribute,
   type DeviceClass,
   type DeviceConstraint,
   type DeviceSubRequest,
+  type DeviceTaint,
+  type DeviceToleration,
   type ExactDeviceRequest,
   type Pod,
   Quantity,
@@ -130,6 +140,16 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
         problem(`claim ${claimKey}: class ${request.deviceClassName} does not exist`);
         continue;
       }
+      for (const taint of found.device.taints ?? [])
+        if (
+          (taint.effect === "NoSchedule" || taint.effect === "NoExecute") &&
+          !tolerated(taint, request.tolerations)
+        )
+          problem(
+            `claim ${claimKey}: device ${id} has taint ${taint.key}=${taint.value ?? ""}:${taint.effect} its request does not tolerate`,
+          );
+      if (r.shareID !== undefined && found.device.allowMultipleAllocations)
+        checkConsumedCapacity(claimKey, id, r, request, found.device, problem);
       const celDevice: CELDevice = {
         driver: r.driver,
         allowMultipleAllocations: found.device.allowMultipleAllocations ?? false,
@@ -153,6 +173,9 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
         if (got !== want) problem(`claim ${claimKey}: request ${req.name} has ${got} devices, wants ${want}`);
       }
     }
+    for (const req of claim.spec?.devices?.requests ?? [])
+      if (req.firstAvailable?.length)
+        checkFirstAvailable(claimKey, req.name, req.firstAvailable, results, problem);
     for (const c of claim.spec?.devices?.constraints ?? [])
       checkConstraint(claim, claimKey, c, devices, problem);
   }
@@ -163,6 +186,8 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
       if (v > total) problem(`device ${id}: ${k} consumed ${v} of ${total}`);
     }
   }
+
+  checkCounters(state, devices, problem);
 
   // Bound pods: their claims allocated, reserved for them, on their node.
   const claimByKey = new Map(
@@ -221,4 +246,155 @@ function checkConstraint(
     problem(`claim ${claimKey}: matchAttribute ${name} not matched (${values.join(", ")})`);
   if (c.distinctAttribute && new Set(values).size !== values.length)
     problem(`claim ${claimKey}: distinctAttribute ${name} not distinct (${values.join(", ")})`);
+}
+
+/**
+ * firstAvailable: every result of the request names `<request>/<subrequest>`, all the same
+ * subrequest, and an ExactCount subrequest has its count (class and selectors are checked per
+ * result against that subrequest).
+ */
+function checkFirstAvailable(
+  claimKey: string,
+  request: string,
+  subrequests: readonly DeviceSubRequest[],
+  results: readonly { request: string }[],
+  problem: (line: string) => void,
+): void {
+  const chosen = new Map<string, number>();
+  for (const r of results) {
+    if (r.request === request) {
+      problem(`claim ${claimKey}: result for firstAvailable request ${request} names no subrequest`);
+      continue;
+    }
+    if (!r.request.startsWith(`${request}/`)) continue;
+    const sub = r.request.slice(request.length + 1);
+    chosen.set(sub, (chosen.get(sub) ?? 0) + 1);
+  }
+  if (chosen.size === 0) {
+    problem(`claim ${claimKey}: firstAvailable request ${request} has no devices`);
+    return;
+  }
+  if (chosen.size > 1)
+    problem(`claim ${claimKey}: request ${request} mixes subrequests ${[...chosen.keys()].join(", ")}`);
+  for (const [name, got] of chosen) {
+    const sub = subrequests.find((s) => s.name === name);
+    if (!sub || (sub.allocationMode ?? "ExactCount") !== "ExactCount") continue;
+    const want = sub.count ?? 1;
+    if (got !== want)
+      problem(`claim ${claimKey}: subrequest ${request}/${name} has ${got} devices, wants ${want}`);
+  }
+}
+
+/**
+ * Partitionable devices: over every allocated device (each once, admin access aside), the counters
+ * they consume from a counter set stay within what the pool's slices publish in `sharedCounters`.
+ */
+function checkCounters(
+  state: DRAState,
+  devices: ReadonlyMap<string, { slice: ResourceSlice; device: SliceDevice }>,
+  problem: (line: string) => void,
+): void {
+  const available = new Map<string, number>();
+  for (const slice of state.resourceSlices)
+    for (const set of slice.spec.sharedCounters ?? [])
+      for (const [name, c] of Object.entries(set.counters))
+        available.set(
+          `${slice.spec.driver}/${slice.spec.pool.name}/${set.name}/${name}`,
+          Quantity.parse(c.value).value(),
+        );
+  const allocated = new Set<string>();
+  for (const claim of state.resourceClaims)
+    for (const r of claim.status?.allocation?.devices?.results ?? [])
+      if (!r.adminAccess) allocated.add(`${r.driver}/${r.pool}/${r.device}`);
+  const consumed = new Map<string, number>();
+  for (const id of allocated) {
+    const found = devices.get(id);
+    if (!found) continue;
+    const { driver, pool } = found.slice.spec;
+    for (const cc of found.device.consumesCounters ?? [])
+      for (const [name, c] of Object.entries(cc.counters)) {
+        const key = `${driver}/${pool.name}/${cc.counterSet}/${name}`;
+        consumed.set(key, (consumed.get(key) ?? 0) + Quantity.parse(c.value).value());
+      }
+  }
+  for (const [key, used] of consumed) {
+    const total = available.get(key);
+    if (total === undefined) problem(`counter ${key}: consumed ${used}, no counter set publishes it`);
+    else if (used > total) problem(`counter ${key}: consumed ${used} of ${total}`);
+  }
+}
+
+/** What a share consumes of one capacity: the request (or the policy's default, else all of it), rounded up by the policy. */
+function expectedShare(requested: string | undefined, cap: DeviceCapacityOf): number {
+  const policy = cap.requestPolicy;
+  const total = Quantity.parse(cap.value).value();
+  if (requested === undefined)
+    return policy?.default !== undefined ? Quantity.parse(policy.default).value() : total;
+  const want = Quantity.parse(requested).value();
+  const range = policy?.validRange;
+  if (range?.min !== undefined) {
+    const min = Quantity.parse(range.min).value();
+    if (want <= min) return min;
+    if (range.step === undefined) return want;
+    const step = Quantity.parse(range.step).value();
+    return min + Math.ceil((want - min) / step) * step;
+  }
+  if (policy?.validValues) {
+    const up = policy.validValues.map((v) => Quantity.parse(v).value()).find((v) => want <= v);
+    return up ?? want;
+  }
+  return want;
+}
+
+type DeviceCapacityOf = NonNullable<SliceDevice["capacity"]>[string];
+
+/**
+ * Consumable capacity: a share records, for each of the device's capacities, what the request
+ * asked for rounded up by the requestPolicy (its default when it asked for none), and that value
+ * is one the policy allows (at most validRange.max, on a step from min, one of validValues).
+ */
+function checkConsumedCapacity(
+  claimKey: string,
+  id: string,
+  result: { request: string; consumedCapacity?: { [name: string]: string } },
+  request: ExactDeviceRequest | DeviceSubRequest,
+  device: SliceDevice,
+  problem: (line: string) => void,
+): void {
+  const asked = request.capacity?.requests ?? {};
+  for (const [name, cap] of Object.entries(device.capacity ?? {})) {
+    const requested = asked[name] ?? Object.entries(asked).find(([k]) => k.endsWith(`/${name}`))?.[1];
+    const got = result.consumedCapacity?.[name];
+    const want = expectedShare(requested, cap);
+    if (got === undefined || Quantity.parse(got).value() !== want) {
+      problem(
+        `claim ${claimKey}: device ${id} share of ${name} is ${got ?? "missing"}, the request and policy give ${want}`,
+      );
+      continue;
+    }
+    const policy = cap.requestPolicy;
+    const value = Quantity.parse(got).value();
+    const isDefault = policy?.default !== undefined && Quantity.parse(policy.default).value() === value;
+    const range = policy?.validRange;
+    const min = range?.min !== undefined ? Quantity.parse(range.min).value() : 0;
+    const outside =
+      !isDefault &&
+      ((range?.max !== undefined && value > Quantity.parse(range.max).value()) ||
+        (range?.step !== undefined && (value - min) % Quantity.parse(range.step).value() !== 0) ||
+        (range === undefined &&
+          (policy?.validValues?.length ?? 0) > 0 &&
+          !policy?.validValues?.some((v) => Quantity.parse(v).value() === value)));
+    if (outside)
+      problem(`claim ${claimKey}: device ${id} share of ${name} ${got} is outside its requestPolicy`);
+  }
+}
+
+/** A device toleration matching a taint (upstream's DeviceToleration.ToleratesTaint; the operator defaults to Equal). */
+function tolerated(taint: DeviceTaint, tolerations: readonly DeviceToleration[] | undefined): boolean {
+  return (tolerations ?? []).some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false;
+    if (t.key && t.key !== taint.key) return false;
+    if (t.operator === "Exists") return true;
+    return (t.value ?? "") === (taint.value ?? "");
+  });
 }

@@ -201,7 +201,7 @@ export function verify(input: VerifyInput): Verification {
         });
         check(
           r.claims > 0 && r.problemCount === 0,
-          `DRA: ${r.devices} devices of ${r.claims} allocated claims, each device once, each matching its class and request selectors, counts and constraints; the claims of ${r.pods} bound pods allocated, reserved, on their nodes${r.problemCount ? ` (${r.problemCount} problems: ${r.problems.join("; ")})` : ""}`,
+          `DRA: ${r.devices} devices of ${r.claims} allocated claims, each device once, each matching its class and request (or chosen subrequest) selectors, counts and constraints, counters within their counter sets, shares within capacity and requestPolicy; the claims of ${r.pods} bound pods allocated, reserved, on their nodes${r.problemCount ? ` (${r.problemCount} problems: ${r.problems.join("; ")})` : ""}`,
         );
         break;
       }

@@ -4,7 +4,12 @@
 // decisions to verify. bench/workload.ts executes the ops as upstream's WorkloadExecutor does
 // (executor.go): a createPods op without a namespace uses `namespace-<opIndex>`, createNamespaces
 // makes `<prefix>-<i>`, createPodSets makes one createPods op per `<namespacePrefix>-<i>`.
+
+import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from "@kubesched/api";
 import type { WorkloadProfile } from "./config";
+import { consumableCapacityWorkloads } from "./dra-consumablecapacity";
+import { partitionableWorkloads } from "./dra-partitionable";
+import { prioritizedListWorkloads } from "./dra-prioritizedlist";
 import type { DRAPodTemplateName } from "./dra-templates";
 import type { NodeTemplateName, PodTemplateName } from "./templates";
 import type { VerifyRule } from "./verify";
@@ -34,10 +39,22 @@ export interface CreatePodsOp {
    * scheduled they are deleted and `count` new ones created, for this long (wall time).
    */
   steadyStateMs?: number;
+  /** The steady state's batch is sized to the cluster (one pod per pool): scaled with it. */
+  steadyStateBatchScales?: boolean;
 }
 
 /** The DRA objects createAny creates from upstream's dra/templates. */
 export type DRAObjectTemplate = "deviceclass" | "resourceclaimtemplate" | "resourceclaim";
+
+/** A DRA object a subtopic's template makes. */
+export type DRAObjectOf =
+  | { kind: "ResourceSlice"; object: ResourceSlice }
+  | { kind: "DeviceClass"; object: DeviceClass }
+  | { kind: "ResourceClaim"; object: ResourceClaim }
+  | { kind: "ResourceClaimTemplate"; object: ResourceClaimTemplate };
+
+/** The objects one createAny of a dra/ subtopic's template makes at `index` (the template's {{.Index}}). */
+export type DRAObject = (index: number, namespace: string) => DRAObjectOf[];
 
 /** One object a churn op creates (and, in recreate mode, deletes) per tick. */
 export type ChurnTemplate =
@@ -56,6 +73,11 @@ export type Op =
   | { opcode: "createAny"; template: "service"; namespace: string }
   /** DRA objects: `count` ResourceClaims `test-claim-<i>`, else one object (a DeviceClass has no namespace). */
   | { opcode: "createAny"; template: DRAObjectTemplate; namespace?: string; count?: number }
+  /**
+   * A dra/ subtopic's template (named as upstream's file, without .yaml): `count` times (default 1)
+   * the objects `make` builds for index 0, 1, …; counts scale with the workload.
+   */
+  | { opcode: "createAny"; template: string; namespace?: string; count?: number; make: DRAObject }
   /**
    * The DRA test driver's controller side: one ResourceSlice per node whose name matches the
    * glob `nodes`, with `maxClaimsPerNode` devices (upstream createResourceDriverOp).
@@ -664,7 +686,20 @@ export const workloads: Workload[] = [
   ...batchingWorkloads("HostPortConflict", "pod-hostport-80"),
   ...batchingWorkloads("ResourceSaturation", "pod-saturation"),
   ...draWorkloads(),
+  ...partitionableWorkloads(draVerify(true)),
+  ...prioritizedListWorkloads(draVerify(false)),
+  ...consumableCapacityWorkloads(draVerify(true)),
 ];
+
+/** What every DRA workload verifies (steady: a steady state's batches instead of the measured pods). */
+function draVerify(steady: boolean): VerifyRule[] {
+  return [
+    steady ? { kind: "steadyStateBound" } : { kind: "allMeasuredBound" },
+    { kind: "withinCapacity" },
+    { kind: "draAllocations" },
+    { kind: "pluginRan", plugin: "DynamicResources", point: "Filter" },
+  ];
+}
 
 /**
  * upstream dra/performance-config.yaml (ops at 49bcfe68; the thresholds, which that version no
@@ -684,12 +719,6 @@ function draWorkloads(): Workload[] {
       maxClaimsPerNode,
     },
     { opcode: "createAny", template: "deviceclass" },
-  ];
-  const draVerify = (steady: boolean): VerifyRule[] => [
-    steady ? { kind: "steadyStateBound" } : { kind: "allMeasuredBound" },
-    { kind: "withinCapacity" },
-    { kind: "draAllocations" },
-    { kind: "pluginRan", plugin: "DynamicResources", point: "Filter" },
   ];
   const base = { source: dra, rssTargetMB: 500, timeoutMs: 90_000 } as const;
   const steady = (name: string, initClaims: number, threshold: number, notes?: string): Workload => ({
@@ -872,11 +901,16 @@ export function scaleWorkload(w: Workload, f: number): Workload {
       case "createPods":
         // A steady state's batch is no size: kept, its duration scaled (at least 1 s).
         if (op.steadyStateMs !== undefined)
-          return { ...op, steadyStateMs: Math.max(1000, Math.round(op.steadyStateMs * f)) };
+          return {
+            ...op,
+            ...(op.steadyStateBatchScales ? { count: n(op.count) } : {}),
+            steadyStateMs: Math.max(1000, Math.round(op.steadyStateMs * f)),
+          };
         return { ...op, count: n(op.count) };
       case "createNodes":
         return { ...op, count: n(op.count) };
       case "createAny": {
+        if ("make" in op) return op.count === undefined ? op : { ...op, count: n(op.count) };
         if (op.template !== "resourceclaim" || op.count === undefined) return op;
         // Claims keep their share of the devices; a cluster left with exactly one steady-state
         // batch free (upstream's "full") keeps that batch free.
