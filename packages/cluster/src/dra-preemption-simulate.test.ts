@@ -247,10 +247,12 @@ ${["a:4", "b:4", "c:8"]
 ---
 `;
     const text = `${header}${counters}${claim("claim-a", { selector: "device-a", status: allocatedTo("device-a", ["victim-a"]) })}${pod("victim-a", 10, "claim-a", true)}${claim("claim-b", { selector: "device-b", status: allocatedTo("device-b", ["victim-b"]) })}${pod("victim-b", 10, "claim-b", true)}${claim("claim-c", { selector: "device-c" })}${pod("preemptor", 100, "claim-c")}`;
-    // Synchronous preemption: with SchedulerAsyncPreemption the first victim's claim release
-    // requeues the preemptor while its preparation still runs, DefaultPreemption gates it, and
-    // the last victim's events do not ungate it (the queue's behaviour, not DynamicResources').
-    const r = await run(text, { ...on, enableAsyncPreemption: false });
+    // Asynchronous preemption (SchedulerAsyncPreemption, on by default): the first victim's
+    // claim release requeues the preemptor while its preparation still runs, so DefaultPreemption
+    // gates it; no later event ungates it (DefaultPreemption's Pod/Delete hint is QueueSkip,
+    // DynamicResources registers no Pod/Delete, claim events do not concern the gate). As
+    // upstream, the unschedulable pool's periodic flush re-evaluates it once its gate is open.
+    const r = await run(text, { ...on, enableAsyncPreemption: true });
     expect(r.podOf("victim-a")).toBeUndefined();
     expect(r.podOf("victim-b")).toBeUndefined();
     expect(r.podOf("preemptor")?.spec?.nodeName).toBe("worker-0");

@@ -226,6 +226,61 @@ describe("DynamicResources follows the release's DRA gates", () => {
   });
 });
 
+// A PreFilter that rejects with UnschedulableAndUnresolvable stops the PreFilter pass (upstream
+// RunPreFilterPlugins), so DynamicResources' PreFilter, later in the default profile, never writes
+// its cycle state. Its PostFilter (before DefaultPreemption's) then fails as upstream's does:
+// getStateData returns the cycle state's "not found", statusError wraps it as an Error status,
+// RunPostFilterPlugins stops there and the scheduler appends the message to the FitError
+// (dynamicresources.go PostFilter, schedule_one.go schedulingAlgorithm, types.go FitError.Error).
+const missingPvcPod = `apiVersion: v1
+kind: Pod
+metadata: { name: needs-pvc, namespace: default, uid: pod-needs-pvc }
+spec:
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" } } }]
+  volumes: [{ name: data, persistentVolumeClaim: { claimName: missing } }]
+---
+`;
+
+describe("DynamicResources' PostFilter after an earlier PreFilter rejection", () => {
+  const run = async (kubernetesVersion?: string) => {
+    const r = await simulate({
+      config,
+      registry: inTreeRegistry,
+      objects: loadSnapshotTexts([{ name: "pvc.yaml", text: `${node("node-a")}${missingPvcPod}` }]).objects,
+      logger: recordingLogger(),
+      ...(kubernetesVersion ? { kubernetesVersion } : {}),
+    });
+    return r.pods.find((p) => p.name === "needs-pvc");
+  };
+  it("after its own PreFilter's rejection its state is there: `no new claims to deallocate` (TestPlugin's missing-class)", async () => {
+    const noClass = `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: { name: gpu, namespace: default, uid: claim-gpu }
+spec:
+  devices:
+    requests: [{ name: gpu, exactly: { deviceClassName: missing.example.com } }]
+---
+${inferPod("infer-0").replace("shared-gpu", "gpu")}`;
+    const r = await simulate({
+      config,
+      registry: inTreeRegistry,
+      objects: loadSnapshotTexts([{ name: "no-class.yaml", text: `${node("node-a")}${noClass}` }]).objects,
+      logger: recordingLogger(),
+    });
+    expect(r.pods[0]?.message).toBe(
+      "0/1 nodes are available: request gpu: device class missing.example.com does not exist. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+    );
+  });
+  it("ends the FitError with upstream's `not found` (its state was never written), in every release", async () => {
+    for (const v of [undefined, "1.34", "1.36"]) {
+      expect(await run(v), v).toMatchObject({
+        outcome: "Unschedulable",
+        message: '0/1 nodes are available: persistentvolumeclaim "missing" not found. not found',
+      });
+    }
+  });
+});
+
 const gpuPod = (name: string, gpus: number) => `apiVersion: v1
 kind: Pod
 metadata: { name: ${name}, namespace: default, uid: pod-${name} }

@@ -13,7 +13,7 @@ export * from "./parsed-input-cache";
 export * from "./plan";
 export { devicesFit, type PlanDeviceBound, planDeviceBound } from "./plan-device-bound";
 export * from "./plan-report-schema";
-export * from "./pool-resource-slices";
+export { poolResourceSlices } from "./pool-resource-slices";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";
 export {
   claimGenerateName,

@@ -24,7 +24,7 @@ import type {
 import { currentSlices, deviceClassMatcher } from "./device-usage";
 import type { SourcedObject } from "./load";
 import type { PlanPool } from "./plan";
-import { poolResourceSlices } from "./pool-resource-slices";
+import { resourceSlicesOn } from "./pool-resource-slices";
 
 /** Devices per class: what the pods ask, what the snapshot has free, what one node of each pool adds. */
 export interface PlanDeviceBound {
@@ -115,9 +115,7 @@ export function planDeviceBound(
     for (const d of c.status?.allocation?.devices?.results ?? [])
       held.add(`${d.driver}\u0000${d.pool}\u0000${d.device}`);
   const free = offered(classes, objectsOf<ResourceSlice>(objects, "ResourceSlice"), held);
-  const perNode = pools.map((p) =>
-    offered(classes, poolResourceSlices(p.resourceSlices ?? [], `${p.name}-new-1`), new Set()),
-  );
+  const perNode = pools.map((p) => offered(classes, resourceSlicesOn(p, `${p.name}-new-1`), new Set()));
   return { need, free, perNode };
 }
 

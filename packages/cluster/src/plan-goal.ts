@@ -2,14 +2,14 @@
 // (each pod alone on one node of the pool: one small simulate per pool and distinct pod shape),
 // the pods no pool can host (left out of the goal, named), and the lower bounds (plan-bounds.ts)
 // the exact search rules vectors out with. Also the pool helpers plan.ts builds its changes from.
-import { type Node, type Pod, podKey, type ResourceSlice, resourceListToAmounts } from "@kubesched/api";
+import { type Node, type Pod, podKey, resourceListToAmounts } from "@kubesched/api";
 import { failSummaryOf } from "./capacity";
 import type { Counterfactuals } from "./counterfactual";
 import type { SourcedObject } from "./load";
 import type { PlanExcludedPod, PlanOptions, PlanPool } from "./plan";
 import { type PlanBounds, planBounds, podAmounts } from "./plan-bounds";
 import { devicesFit, planDeviceBound } from "./plan-device-bound";
-import { poolResourceSlices } from "./pool-resource-slices";
+import { resourceSlicesOn } from "./pool-resource-slices";
 import { simulate } from "./simulate";
 
 /** The interpod-affinity reasons: they depend on where other pods go, not on the pool's node alone. */
@@ -18,11 +18,6 @@ const placementReasons = new Set([
   "node(s) didn't match pod anti-affinity rules",
   "node(s) didn't satisfy existing pods anti-affinity rules",
 ]);
-
-/** The pool's ResourceSlices published for its added node `name`. */
-export function resourceSlicesOn(pool: PlanPool, name: string): ResourceSlice[] {
-  return poolResourceSlices(pool.resourceSlices ?? [], name);
-}
 
 /** The pool's DaemonSet pods bound to its added node `name`. */
 export function daemonSetPodsOn(pool: PlanPool, name: string): Pod[] {

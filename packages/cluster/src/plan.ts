@@ -39,7 +39,8 @@ import {
 import type { SourcedObject } from "./load";
 import { podAmounts } from "./plan-bounds";
 import { planDevices } from "./plan-devices";
-import { daemonSetPodsOn, planGoal, resourceSlicesOn, templateOf } from "./plan-goal";
+import { daemonSetPodsOn, planGoal, templateOf } from "./plan-goal";
+import { resourceSlicesOn } from "./pool-resource-slices";
 import type { SimulationResult } from "./simulate";
 
 export const planApiVersion = "kubesched.io/v1alpha1";

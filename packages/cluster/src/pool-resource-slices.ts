@@ -63,3 +63,14 @@ export function poolResourceSlices<T extends object>(templates: readonly T[], no
     } as T;
   });
 }
+
+/**
+ * The slices a node pool (a plan's PlanPool: its `resourceSlices` templates) publishes for its
+ * added node `node`: what the changes add with the node and what the probes of a pool's node see.
+ */
+export function resourceSlicesOn<T extends object>(
+  pool: { readonly resourceSlices?: readonly T[] | undefined },
+  node: string,
+): T[] {
+  return poolResourceSlices(pool.resourceSlices ?? [], node);
+}

@@ -11,6 +11,7 @@ import {
 } from "@kubesched/api";
 import type { KubeSchedulerConfiguration } from "@kubesched/config";
 import {
+  Code,
   customResourcesOf,
   defaultFeatures,
   type Features,
@@ -18,6 +19,7 @@ import {
   ManualClock,
   type NodeInfo,
   type Registry,
+  Status,
   seededRandom,
 } from "@kubesched/framework";
 import {
@@ -332,8 +334,16 @@ export async function openSimulation(
       // Idle. Unschedulable pods wait for cluster events, and none will come from outside.
       // Only pods in backoff (after errors), waiting at Permit, or waiting for API calls to
       // return (preemption's deletions) can still move: let simulated time pass to the next
-      // timer (the queue's flushes, Permit timeouts, API latency).
-      if (sched.queue.counts().backoff === 0 && waitingPods(sched) === 0 && cluster.pendingCalls() === 0)
+      // timer (the queue's flushes, Permit timeouts, API latency). So can a pod gated at
+      // PreEnqueue whose gate has opened since without an event its gating plugin registered
+      // (DefaultPreemption's gate once the asynchronous preemption is over): upstream's periodic
+      // flush of the unschedulable pool re-evaluates it, the executor does not activate it.
+      if (
+        sched.queue.counts().backoff === 0 &&
+        waitingPods(sched) === 0 &&
+        cluster.pendingCalls() === 0 &&
+        !anyGateOpened(sched)
+      )
         return;
       const next = clock.nextTimerAt();
       if (next === null || next - Math.max(lastProgress, start) > horizon) return;
@@ -520,9 +530,24 @@ function waitingPods(sched: Scheduler): number {
   return n;
 }
 
-function gatingMessage(sched: Scheduler, pod: Pod, plugin: string): string {
+/** The gating plugin's PreEnqueue status for the pod now (null: it admits the pod). */
+function gateStatus(sched: Scheduler, pod: Pod, plugin: string): Status | null {
   const fwk = sched.frameworkForPod(pod);
   const pl = fwk?.preEnqueuePlugins().find((p) => p.name() === plugin);
-  const st = pl?.preEnqueue(pod);
-  return st ? st.message() : `gated by ${plugin}`;
+  const st = pl ? pl.preEnqueue(pod) : new Status(Code.UnschedulableAndUnresolvable, `gated by ${plugin}`);
+  return st && !st.isSuccess() ? st : null;
+}
+
+function gatingMessage(sched: Scheduler, pod: Pod, plugin: string): string {
+  return gateStatus(sched, pod, plugin)?.message() ?? `gated by ${plugin}`;
+}
+
+/** Whether some pod gated at PreEnqueue would pass its gating plugin now. */
+function anyGateOpened(sched: Scheduler): boolean {
+  if (sched.queue.counts().gated === 0) return false;
+  for (const pod of sched.queue.pendingPods().pods) {
+    const plugin = sched.queue.getPod(pod)?.gatingPlugin;
+    if (plugin && gateStatus(sched, pod, plugin) === null) return true;
+  }
+  return false;
 }

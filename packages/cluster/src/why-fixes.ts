@@ -422,6 +422,11 @@ export async function findFixes(
     search.note = "the pod fits a node: no fix needed";
     return { fixes, fixSearch: search };
   }
+  const gated = report.summary.gated;
+  if (gated !== undefined) {
+    search.note = `the pod never enters a scheduling cycle (PreEnqueue of ${gated.plugin} holds it back): no change to nodes or pods is tried`;
+    return { fixes, fixSearch: search };
+  }
   const admitted = admit(opts.objects);
   const pod = admitted.find((o) => o.kind === "Pod" && podKey(o.obj as Pod) === opts.pod)?.obj as Pod;
   const raw = opts.objects.find((o) => o.kind === "Pod" && podKey(o.obj as Pod) === opts.pod)?.obj as Pod;

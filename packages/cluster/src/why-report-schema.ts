@@ -1,8 +1,9 @@
 // The JSON Schema of `kubesched why -o json|yaml` (WhyReport in why.ts, the details from
 // @kubesched/framework's FilterDetail), as `kubesched why --schema` prints it. The CLI's tests
 // validate their outputs against it; `additionalProperties: false` everywhere makes an added
-// field a schema change. `fixes` and `fixSearch` (verified fixes, why-fixes.ts) are optional
-// additions to v1alpha1: reports without them stay valid.
+// field a schema change. `fixes` and `fixSearch` (verified fixes, why-fixes.ts) and
+// `summary.gated` (a pod held back at PreEnqueue) are optional additions to v1alpha1: reports
+// without them stay valid.
 
 const codes = {
   enum: ["Success", "Error", "Unschedulable", "UnschedulableAndUnresolvable", "Wait", "Skip", "Pending"],
@@ -157,8 +158,13 @@ export const whyReportSchema = {
             code: codes,
             message: { type: "string" },
           }),
+          gated: object({
+            plugin: { type: "string" },
+            code: codes,
+            message: { type: "string" },
+          }),
         },
-        ["preFilterRejection"],
+        ["preFilterRejection", "gated"],
       ),
       preFilter: {
         type: "array",

@@ -16,7 +16,7 @@ import {
   type Logger,
   NodeToStatus,
   type Registry,
-  type Status,
+  Status,
 } from "@kubesched/framework";
 import type { Evaluator } from "@kubesched/preemption";
 import {
@@ -46,6 +46,15 @@ export interface WhyReport {
      * Absent when every PreFilter passes.
      */
     preFilterRejection?: { plugin: string; code: CodeName; message: string };
+    /**
+     * The PreEnqueue plugin that holds the pod back, the first in the profile's order (upstream's
+     * queue keeps it in the unschedulable pool as its gating plugin and records it among the
+     * pod's UnschedulablePlugins; SchedulingGates' gate is also the pod condition
+     * `PodScheduled=False, reason SchedulingGated`). The pod never enters a scheduling cycle: no
+     * PreFilter or Filter runs and no node is evaluated, so the diagnosis below is empty. Absent
+     * when every PreEnqueue plugin admits the pod.
+     */
+    gated?: { plugin: string; code: CodeName; message: string };
   };
   /** Every PreFilter plugin's outcome. */
   preFilter: { plugin: string; code: CodeName; reasons: string[]; nodeNames?: string[] }[];
@@ -134,49 +143,53 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
     // The claims its templates generate exist, as they would for the pending pod in a cluster.
     const pod = session.createClaims(found);
     const schedulerName = pod.spec?.schedulerName || "default-scheduler";
+    const noProfile = `pod ${key} is for scheduler "${schedulerName}", which no profile of the configuration is`;
     const fwk = sched.frameworkForPod(pod);
-    const d = sched.diagnoseFilters(pod);
-    if (fwk === undefined || d === undefined) {
-      throw new WhyError(
-        `pod ${key} is for scheduler "${schedulerName}", which no profile of the configuration is`,
-      );
-    }
-    const rejection = d.preFilter.find(preFilterRejects);
-    report = {
-      apiVersion: "kubesched.io/v1alpha1",
-      kind: "WhyReport",
-      pod: { namespace: opts.pod.namespace, name: opts.pod.name, schedulerName },
-      summary: {
-        nodes: d.nodes.length,
-        feasible: d.nodes.filter(nodeFits).length,
-        ...(rejection?.status
-          ? {
-              preFilterRejection: {
-                plugin: rejection.plugin,
-                code: codeName(rejection.status.code),
-                message: rejection.status.message(),
-              },
-            }
-          : {}),
-      },
-      preFilter: d.preFilter.map((p) => ({
-        plugin: p.plugin,
-        ...reasonsOf(p.status),
-        ...(p.nodeNames ? { nodeNames: [...p.nodeNames].sort() } : {}),
-      })),
-      groups: groupFilterDiagnosis(d).map((g) => ({ ...g, count: g.nodes.length })),
-      nodes: d.nodes.map((n) => ({
-        name: n.nodeName,
-        excludedBy: n.excludedBy,
-        withNominatedPods: n.withNominatedPods,
-        rejections: n.rejections.map((r) => ({
-          plugin: r.plugin,
-          ...reasonsOf(r.status),
-          details: r.details,
+    if (fwk === undefined) throw new WhyError(noProfile);
+    const podRef = { namespace: opts.pod.namespace, name: opts.pod.name, schedulerName };
+    const gate = preEnqueueGate(fwk, pod);
+    if (gate !== null) {
+      report = gatedReport(podRef, session.cluster.nodes.list().length, gate, preemptingPlugin(fwk));
+    } else {
+      const d = sched.diagnoseFilters(pod);
+      if (d === undefined) throw new WhyError(noProfile);
+      const rejection = d.preFilter.find(preFilterRejects);
+      report = {
+        apiVersion: "kubesched.io/v1alpha1",
+        kind: "WhyReport",
+        pod: podRef,
+        summary: {
+          nodes: d.nodes.length,
+          feasible: d.nodes.filter(nodeFits).length,
+          ...(rejection?.status
+            ? {
+                preFilterRejection: {
+                  plugin: rejection.plugin,
+                  code: codeName(rejection.status.code),
+                  message: rejection.status.message(),
+                },
+              }
+            : {}),
+        },
+        preFilter: d.preFilter.map((p) => ({
+          plugin: p.plugin,
+          ...reasonsOf(p.status),
+          ...(p.nodeNames ? { nodeNames: [...p.nodeNames].sort() } : {}),
         })),
-      })),
-      preemption: preemption(fwk, pod, d),
-    };
+        groups: groupFilterDiagnosis(d).map((g) => ({ ...g, count: g.nodes.length })),
+        nodes: d.nodes.map((n) => ({
+          name: n.nodeName,
+          excludedBy: n.excludedBy,
+          withNominatedPods: n.withNominatedPods,
+          rejections: n.rejections.map((r) => ({
+            plugin: r.plugin,
+            ...reasonsOf(r.status),
+            details: r.details,
+          })),
+        })),
+        preemption: preemption(fwk, pod, d),
+      };
+    }
   } finally {
     sched.close();
   }
@@ -188,6 +201,54 @@ export async function why(opts: WhyOptions): Promise<WhyReport> {
     ...opts.fixes,
   });
   return { ...report, fixes, fixSearch };
+}
+
+/**
+ * The first PreEnqueue plugin of the profile that does not admit the pod, as the scheduling queue
+ * runs them when the pod is added (upstream runPreEnqueuePlugins); null when all admit it.
+ */
+function preEnqueueGate(fwk: Framework, pod: Pod): { plugin: string; status: Status } | null {
+  for (const pl of fwk.preEnqueuePlugins()) {
+    let status: Status | null;
+    try {
+      status = pl.preEnqueue(pod);
+    } catch {
+      // The queue gates the pod on a plugin that throws, with this message.
+      status = new Status(Code.Error, `PreEnqueue plugin ${pl.name()} failed`);
+    }
+    if (status !== null && !status.isSuccess()) return { plugin: pl.name(), status };
+  }
+  return null;
+}
+
+/** The report of a pod a PreEnqueue plugin holds back: it never reaches PreFilter or Filter. */
+function gatedReport(
+  pod: WhyReport["pod"],
+  nodes: number,
+  gate: { plugin: string; status: Status },
+  preempting: { name: string } | null,
+): WhyReport {
+  return {
+    apiVersion: "kubesched.io/v1alpha1",
+    kind: "WhyReport",
+    pod,
+    summary: {
+      nodes,
+      feasible: 0,
+      gated: { plugin: gate.plugin, code: codeName(gate.status.code), message: gate.status.message() },
+    },
+    preFilter: [],
+    groups: [],
+    nodes: [],
+    preemption: {
+      plugin: preempting?.name ?? null,
+      eligible: false,
+      reason: `the pod never enters a scheduling cycle: PreEnqueue of ${gate.plugin} holds it back`,
+      candidates: [],
+      selected: null,
+      notHelpful: [],
+    },
+  };
 }
 
 /** A PostFilter plugin with upstream's preemption Evaluator (DefaultPreemption, CapacityScheduling). */

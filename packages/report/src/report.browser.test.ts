@@ -180,6 +180,62 @@ describe.skipIf(!executablePath && !process.env.CI)(
       await page.close();
     });
 
+    it("pods admission refused: listed as Refused, and the outcome filter selects them", async () => {
+      // A quota of 2 cpu in shop and a Deployment of 4 pods of 1 cpu: 2 are created and scheduled,
+      // ResourceQuota refuses the other 2 (loadSnapshotTexts expands the workload, as the CLI).
+      const loaded = loadSnapshotTexts([
+        {
+          name: "refused.yaml",
+          text: `apiVersion: v1
+kind: Node
+metadata: { name: n1 }
+status: { allocatable: { cpu: "8", memory: 16Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: { name: shop-quota, namespace: shop }
+spec: { hard: { requests.cpu: "2" } }
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, namespace: shop, uid: d1 }
+spec:
+  replicas: 4
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers: [{ name: c, image: nginx, resources: { requests: { cpu: "1" } } }]
+`,
+        },
+      ]);
+      const r = await simulate({
+        config: defaultConfig({ registry: inTreeRegistry }),
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        objects: loaded.objects,
+        refusedPods: loaded.refusedPods,
+      });
+      expect(r.pods.map((p) => p.outcome)).toEqual(["Scheduled", "Scheduled", "Refused", "Refused"]);
+      const { page, errors } = await open("refused.html", renderReport({ simulation: r }));
+      const options = await page
+        .locator("#pod-outcome option")
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+      expect(options).toEqual(["all", "Scheduled", "Unschedulable", "Error", "Gated", "Skipped", "Refused"]);
+      expect(await page.locator("#pods-table tbody tr").count()).toBe(4);
+      await page.selectOption("#pod-outcome", "Refused");
+      const rows = page.locator("#pods-table tbody tr");
+      expect(await rows.count()).toBe(2);
+      for (const row of await rows.all()) {
+        expect(await row.locator(".outcome").textContent()).toBe("Refused");
+        expect(await row.locator("td.msg").textContent()).toMatch(/is forbidden: exceeded quota: shop-quota/);
+      }
+      await page.selectOption("#pod-outcome", "Scheduled");
+      expect(await rows.count()).toBe(2);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
     it("text from the data is shown as text: a message with </script> and markup cannot break out", async () => {
       const r = await simulateFiles("examples/cluster.yaml");
       const evil = '</script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">';

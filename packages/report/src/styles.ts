@@ -44,7 +44,7 @@ td.res { white-space: nowrap; }
 .restext { margin-left: 6px; color: var(--muted); font-variant-numeric: tabular-nums; }
 .outcome { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; font-weight: 600; background: var(--soft); }
 .outcome.Scheduled { color: var(--ok); background: #dafbe1; }
-.outcome.Unschedulable, .outcome.Error { color: var(--fail); background: var(--failbg); }
+.outcome.Unschedulable, .outcome.Error, .outcome.Refused { color: var(--fail); background: var(--failbg); }
 .outcome.Gated { color: #9a6700; background: #fff8c5; }
 .overlay { position: fixed; inset: 0; background: rgba(31,35,40,.45); z-index: 10; display: flex; justify-content: center; align-items: flex-start; overflow: auto; padding: 32px 16px; }
 .modal { background: var(--bg); border-radius: 10px; padding: 16px 24px 24px; max-width: min(1400px, 100%); width: 100%; box-shadow: 0 8px 24px rgba(0,0,0,.2); }

@@ -266,8 +266,9 @@ describe("kubesched why: a pod whose claim comes from a template", () => {
       ),
     );
     const missing = await run("why", "ml/notebook", "--cluster", f, "--no-fixes");
+    // DynamicResources' PreEnqueue holds the pod back: it never reaches PreFilter.
     expect(missing.stdout).toContain(
-      'DynamicResources: UnschedulableAndUnresolvable: pod "ml/notebook": ResourceClaim not created yet',
+      'The pod never enters a scheduling cycle: PreEnqueue of DynamicResources holds it back (UnschedulableAndUnresolvable): pod "ml/notebook": ResourceClaim not created yet',
     );
     expect(missing.stderr).toMatch(
       /"pod ml\/notebook, PodResourceClaim gpu: resource claim template \\"one-gpu\\": resourceclaimtemplate.resource.k8s.io \\"one-gpu\\" not found"/,

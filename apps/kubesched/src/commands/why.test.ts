@@ -253,6 +253,64 @@ PreFilter of NodeAffinity rejects the pod (UnschedulableAndUnresolvable): no nod
     expect(pod?.message.startsWith("0/2 nodes are available: pod affinity terms conflict.")).toBe(true);
   });
 
+  it("a pod held back at PreEnqueue never enters a scheduling cycle: the gating plugin and its message, as simulate says", async () => {
+    // A pod with a scheduling gate (SchedulingGates) and one whose ResourceClaim does not exist
+    // (DynamicResources' PreEnqueue): neither reaches PreFilter.
+    const cluster = file(
+      "gated.yaml",
+      `apiVersion: v1
+kind: Node
+metadata: { name: node-a, labels: { kubernetes.io/hostname: node-a } }
+status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: held, namespace: default }
+spec:
+  schedulingGates: [{ name: example.com/quota }]
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" } } }]
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: needs-gpu, namespace: default }
+spec:
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" }, claims: [{ name: gpu }] } }]
+  resourceClaims: [{ name: gpu, resourceClaimName: missing-gpu }]
+`,
+    );
+    const sim = JSON.parse((await run("simulate", "--cluster", cluster, "-o", "json")).stdout) as {
+      pods: { name: string; outcome: string; message: string }[];
+    };
+    const simulated = Object.fromEntries(sim.pods.map((p) => [p.name, p]));
+    for (const [name, plugin, code] of [
+      ["held", "SchedulingGates", "UnschedulableAndUnresolvable"],
+      ["needs-gpu", "DynamicResources", "UnschedulableAndUnresolvable"],
+    ] as const) {
+      expect(simulated[name]?.outcome, name).toBe("Gated");
+      const message = simulated[name]?.message ?? "";
+      const table = await run("why", `default/${name}`, "--cluster", cluster);
+      expect(table.stderr).toBe("");
+      expect(table.code).toBe(0);
+      expect(table.stdout).toContain(`Pod default/${name} (default-scheduler): 0/1 nodes fit.
+The pod never enters a scheduling cycle: PreEnqueue of ${plugin} holds it back (${code}): ${message}
+No PreFilter or Filter plugin runs and no node is evaluated until an event lets it pass.
+`);
+      expect(table.stdout).not.toContain("PreFilter:");
+      expect(table.stdout).not.toContain("Reasons:");
+      expect(table.stdout).toContain(
+        `Preemption (DefaultPreemption):\n  the pod never enters a scheduling cycle: PreEnqueue of ${plugin} holds it back\n`,
+      );
+      expect(table.stdout).toContain(
+        `(the pod never enters a scheduling cycle (PreEnqueue of ${plugin} holds it back): no change to nodes or pods is tried)`,
+      );
+      const r = report((await run("why", `default/${name}`, "--cluster", cluster, "-o", "json")).stdout);
+      expect(r.summary).toEqual({ nodes: 1, feasible: 0, gated: { plugin, code, message } });
+      expect([r.preFilter, r.groups, r.nodes]).toEqual([[], [], []]);
+      expect(r.preemption).toMatchObject({ plugin: "DefaultPreemption", eligible: false, candidates: [] });
+    }
+    expect(simulated["needs-gpu"]?.message).toBe('resourceclaim.resource.k8s.io "missing-gpu" not found');
+  });
+
   it("bad input: one sentence and exit 1", async () => {
     const ex = ["--cluster", "examples/cluster.yaml"];
     expect(await run("why", "default/nope", ...ex)).toEqual({

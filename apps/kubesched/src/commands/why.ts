@@ -30,6 +30,13 @@ export function renderWhyTable(report: WhyReport): string {
   const lines = [
     `Pod ${pod.namespace}/${pod.name} (${pod.schedulerName}): ${summary.feasible}/${summary.nodes} nodes fit.`,
   ];
+  const gate = summary.gated;
+  if (gate !== undefined) {
+    lines.push(
+      `The pod never enters a scheduling cycle: PreEnqueue of ${gate.plugin} holds it back (${gate.code}): ${gate.message}`,
+      "No PreFilter or Filter plugin runs and no node is evaluated until an event lets it pass.",
+    );
+  }
   const rejection = summary.preFilterRejection;
   if (rejection !== undefined) {
     lines.push(
@@ -45,22 +52,25 @@ export function renderWhyTable(report: WhyReport): string {
     for (const p of pre) lines.push(`  ${p.plugin}: ${p.code}: ${p.reasons.join(", ")}`);
     for (const p of narrowing) lines.push(`  ${p.plugin}: only nodes ${p.nodeNames?.join(", ")}`);
   }
-  lines.push("", "Reasons:");
-  for (const g of r.groups) {
-    const n = `${g.count} node${g.count === 1 ? "" : "s"}`;
-    lines.push(`  ${n}: ${g.reason}${g.detail ? ` (${g.detail})` : ""}${g.plugin ? ` [${g.plugin}]` : ""}`);
-  }
-  lines.push("", "Nodes:");
-  for (const n of r.nodes) {
-    if (n.rejections.length === 0 && n.excludedBy.length === 0) {
-      lines.push(`  ${n.name}: fits`);
-      continue;
+  // A gated pod has no reasons per node: nothing evaluated it.
+  if (gate === undefined) {
+    lines.push("", "Reasons:");
+    for (const g of r.groups) {
+      const n = `${g.count} node${g.count === 1 ? "" : "s"}`;
+      lines.push(`  ${n}: ${g.reason}${g.detail ? ` (${g.detail})` : ""}${g.plugin ? ` [${g.plugin}]` : ""}`);
     }
-    lines.push(`  ${n.name}:${n.withNominatedPods ? " (with the pods nominated to it)" : ""}`);
-    if (n.excludedBy.length > 0) lines.push(`    left out by PreFilter of ${n.excludedBy.join(", ")}`);
-    for (const rej of n.rejections) {
-      lines.push(`    ${rej.plugin || "nominated pods"}: ${rej.reasons.join(", ")}`);
-      for (const d of rej.details) lines.push(`      ${formatFilterDetail(d)}`);
+    lines.push("", "Nodes:");
+    for (const n of r.nodes) {
+      if (n.rejections.length === 0 && n.excludedBy.length === 0) {
+        lines.push(`  ${n.name}: fits`);
+        continue;
+      }
+      lines.push(`  ${n.name}:${n.withNominatedPods ? " (with the pods nominated to it)" : ""}`);
+      if (n.excludedBy.length > 0) lines.push(`    left out by PreFilter of ${n.excludedBy.join(", ")}`);
+      for (const rej of n.rejections) {
+        lines.push(`    ${rej.plugin || "nominated pods"}: ${rej.reasons.join(", ")}`);
+        for (const d of rej.details) lines.push(`      ${formatFilterDetail(d)}`);
+      }
     }
   }
   const p = r.preemption;

@@ -210,10 +210,20 @@ function nodesSection(sec: SimulationSection): HTMLElement {
   return section("nodes", "Nodes", h("div", { class: "controls" }, filter, sort), p.el);
 }
 
+/** Every outcome a pod can have, in the outcome filter's order (a new outcome must be listed here). */
+const outcomeOrder: Record<PodRow["outcome"], true> = {
+  Scheduled: true,
+  Unschedulable: true,
+  Error: true,
+  Gated: true,
+  Skipped: true,
+  Refused: true,
+};
+
 function podsSection(sec: SimulationSection, str: (i: number) => string): HTMLElement {
   const filter = searchBox("pod-filter", "filter pods (name, node, message)");
   const outcome = h("select", { id: "pod-outcome" }) as HTMLSelectElement;
-  for (const o of ["all", "Scheduled", "Unschedulable", "Error", "Gated", "Skipped"])
+  for (const o of ["all", ...Object.keys(outcomeOrder)])
     outcome.append(h("option", { value: o }, o === "all" ? "all outcomes" : o));
   let view: PodRow[] = sec.pods;
   const table = h("table", { id: "pods-table" }) as HTMLTableElement;
