@@ -154,3 +154,43 @@ export function devicesFit(bound: PlanDeviceBound, v: readonly number[]): boolea
   }
   return true;
 }
+
+/** What a plan can tell about devices before any run (`planDeviceFindings`). */
+export interface PlanDeviceFindings {
+  /** A pool's slice template (indexes) publishing devices no DeviceClass of the snapshot matches. */
+  unmatchedSlices: { pool: number; slice: number; driver: string; devices: number }[];
+  /**
+   * A DeviceClass the pods' claims ask for of which the snapshot has no free device and no pool's
+   * node publishes one: the pods asking (`namespace/name`), which no addition can schedule.
+   */
+  unoffered: { deviceClass: string; pods: string[] }[];
+}
+
+/**
+ * The device input a plan cannot use, known before its search: the pools' slices whose devices
+ * no class matches (no claim can be allocated from them), and the classes asked for that nothing
+ * offers. Class membership as the bound's: `deviceClassMatcher`, the allocator's CEL.
+ */
+export function planDeviceFindings(
+  objects: readonly SourcedObject[],
+  pods: readonly Pod[],
+  pools: readonly PlanPool[],
+): PlanDeviceFindings {
+  const matchers = objectsOf<DeviceClass>(objects, "DeviceClass").map((c) => deviceClassMatcher(c));
+  const unmatchedSlices = pools.flatMap((p, i) =>
+    poolResourceSlices(p.resourceSlices ?? [], `${p.name}-new-1`).flatMap((s, j) => {
+      const devices = s.spec.devices ?? [];
+      if (devices.length === 0 || devices.some((d) => matchers.some((m) => m(s, d)))) return [];
+      return [{ pool: i, slice: j, driver: s.spec.driver, devices: devices.length }];
+    }),
+  );
+  const bound = planDeviceBound(objects, pods, pools);
+  const unoffered = [...bound.need.keys()]
+    .filter((c) => (bound.free.get(c) ?? 0) === 0 && bound.perNode.every((m) => (m.get(c) ?? 0) === 0))
+    .sort()
+    .map((deviceClass) => ({
+      deviceClass,
+      pods: [...bound.perPod].flatMap(([pod, asked]) => ((asked.get(deviceClass) ?? 0) > 0 ? [pod] : [])),
+    }));
+  return { unmatchedSlices, unoffered };
+}

@@ -148,3 +148,83 @@ describe("kubesched plan's expanders size the GPU pool by the devices the pods a
     expect(additions(r)).toEqual({ gpu: 5 });
   }, 60_000);
 });
+
+describe("kubesched plan: devices no addition can provide are named before the search, and their pods with the allocator's reason", () => {
+  const pools = file("pools-ok.yaml", generatedPools);
+  // The pool's driver is one no DeviceClass selects.
+  const otherDriver = file(
+    "pools-other-driver.yaml",
+    generatedPools.replace("driver: gpu.example.com", "driver: gpu.other.com"),
+  );
+  const fpga = file(
+    "fpga.yaml",
+    `${generatedCluster(20, 0)}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: fpga.example.com}
+spec: {selectors: [{cel: {expression: "device.driver == 'fpga.example.com'"}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-fpga, namespace: ml}
+spec: {spec: {devices: {requests: [{name: f, exactly: {deviceClassName: fpga.example.com}}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: fpga-job, namespace: ml}
+spec:
+  resourceClaims: [{name: f, resourceClaimTemplateName: one-fpga}]
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1"}, claims: [{name: f}]}}]
+`,
+  );
+  const allocatorReason = [
+    { pool: "cpu", reason: "cannot allocate all claims" },
+    { pool: "gpu", reason: "cannot allocate all claims" },
+  ];
+  const withAndWithout = [...expanders.map((e) => [e, ["--expander", e]] as const), ["exact", []] as const];
+
+  it.each(withAndWithout)(
+    "%s: a pool whose slices publish devices no DeviceClass matches",
+    async (_, flags) => {
+      const r = await run(
+        "plan",
+        "--cluster",
+        file("gpu-only-2.yaml", generatedCluster(20, 0)),
+        "--pools",
+        otherDriver,
+        "-o",
+        "json",
+        ...flags,
+      );
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(
+        `warning: ${otherDriver}: pools[1].resourceSlices[0] (pool gpu): no DeviceClass of the snapshot matches its 8 device(s) (driver gpu.other.com): no claim can be allocated from them\n` +
+          "warning: DeviceClass gpu.example.com: no node of the snapshot has a free device of it and no pool's slices publish one: ml/train-0, ml/train-1, ml/train-2, ml/train-3, ml/train-4 and 15 more cannot schedule with any addition\n",
+      );
+      const report = JSON.parse(r.stdout) as PlanReport;
+      expect(report.status.excluded).toEqual(
+        Array.from({ length: 20 }, (_, i) => ({ pod: `ml/train-${i}`, reasons: allocatorReason })),
+      );
+      // Nothing left to place: no node added, the baseline is the only run.
+      expect(report.status).toMatchObject({ found: true, nodes: 0, additions: [] });
+      expect(report.status.search.simulations).toBe(1);
+    },
+    60_000,
+  );
+
+  it.each(withAndWithout)(
+    "%s: a claim asking for a DeviceClass no node or pool publishes",
+    async (_, flags) => {
+      const r = await run("plan", "--cluster", fpga, "--pools", pools, "-o", "json", ...flags);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(
+        "warning: DeviceClass fpga.example.com: no node of the snapshot has a free device of it and no pool's slices publish one: ml/fpga-job cannot schedule with any addition\n",
+      );
+      const report = JSON.parse(r.stdout) as PlanReport;
+      expect(report.status.excluded).toEqual([{ pod: "ml/fpga-job", reasons: allocatorReason }]);
+      expect(additions(report)).toEqual({ gpu: 5 });
+    },
+    60_000,
+  );
+});
