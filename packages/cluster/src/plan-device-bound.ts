@@ -13,6 +13,9 @@
 //     claim's allocation holds, wherever the slice says it is (node, nodeSelector, allNodes); a
 //     device that may be allocated more than once (allowMultipleAllocations) makes the class
 //     unbounded; counters (partitionable devices) are ignored (they only take devices away).
+//
+// The same counts, per pod and per pool node, size the expanders' proposals (plan-expanders.ts),
+// and tell before the search which devices no addition can provide (`planDeviceFindings`).
 import {
   type DeviceClass,
   type Pod,

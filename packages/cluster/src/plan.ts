@@ -14,10 +14,11 @@
 // assumes that more nodes never hurt.
 //
 // The expanders are cluster-autoscaler's scale-up loop (cluster-autoscaler/core/scaleup and
-// expander/{waste,price,mostpods,priority}): while pods are left pending, each pool that can host
-// some of them proposes the nodes its resources need for them, the expander picks one proposal,
-// and the result is simulated again. They are heuristics: the answer schedules every pod (it is
-// proven like the exact one) but need not be the smallest.
+// expander/{waste,price,mostpods,priority}; plan-expanders.ts): while pods are left pending, each
+// pool that can host some of them proposes the nodes a bin packing of them onto its node needs
+// (its resources and the devices per DeviceClass its slices publish), the expander picks one
+// proposal, and the result is simulated again. They are heuristics: the answer schedules every
+// pod (it is proven like the exact one) but need not be the smallest.
 import {
   formatResourceAmount,
   type Node,

@@ -101,6 +101,20 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
     expect(r.stdout).toBe(shown);
   }, 60_000);
 
+  it("the README shows the head and the search line of the least-waste expander's output", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const shown =
+      /```\n\$ kubesched plan --cluster examples\/plan-gpu\/cluster\.yaml --pools examples\/plan-gpu\/pools\.yaml --expander least-waste\n([\s\S]*?)```/.exec(
+        readme,
+      )?.[1];
+    expect(shown, "README has the expander's output").toBeDefined();
+    const [head, tail] = (shown as string).split("…\n");
+    const r = await run("plan", "--cluster", cluster, "--pools", pools, "--expander", "least-waste");
+    expect(r.stderr).toBe("");
+    expect(r.stdout.startsWith(head as string)).toBe(true);
+    expect(r.stdout).toContain(tail);
+  }, 60_000);
+
   it("-o json validates against --schema; the table shows the devices per pool and per DeviceClass", async () => {
     const r = await planJSON(pools);
     const schema = JSON.parse((await run("plan", "--schema")).stdout);
