@@ -97,3 +97,27 @@ describe("expansionOptions: least-waste with devices", () => {
     });
   });
 });
+
+describe("expanderCapacities", () => {
+  it("offers a pool node's devices per class; a class with a multi-allocation device (unbounded) is not a limit", () => {
+    const devices: PlanDeviceBound = {
+      need: new Map([
+        ["gpu", 2],
+        ["shared", 1],
+      ]),
+      perPod: new Map(),
+      free: new Map(),
+      perNode: [
+        new Map([["gpu", 0]]),
+        new Map([
+          ["gpu", 8],
+          ["shared", Number.POSITIVE_INFINITY],
+        ]),
+      ],
+    };
+    const [cpu, gpu] = expanderCapacities(perNode, devices);
+    expect(cpu?.has("deviceclass.resource.kubernetes.io/gpu")).toBe(false);
+    expect(gpu?.get("deviceclass.resource.kubernetes.io/gpu")).toBe(8);
+    expect(gpu?.has("deviceclass.resource.kubernetes.io/shared")).toBe(false);
+  });
+});

@@ -41,7 +41,9 @@ type Amounts = Map<string, number>;
 export function expanderCapacities(perNode: readonly Amounts[], devices: PlanDeviceBound): Amounts[] {
   return perNode.map((cap, i) => {
     const out = new Map(cap);
-    for (const [cls, n] of devices.perNode[i] ?? []) if (n > 0) out.set(ResourceDeviceClassPrefix + cls, n);
+    // A class with a device that allows multiple allocations (Infinity) does not limit a node's pods.
+    for (const [cls, n] of devices.perNode[i] ?? [])
+      if (n > 0 && Number.isFinite(n)) out.set(ResourceDeviceClassPrefix + cls, n);
     return out;
   });
 }
