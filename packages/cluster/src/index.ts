@@ -11,7 +11,13 @@ export { defaultMaxInputBytes, formatByteSize } from "./input-reader";
 export * from "./load";
 export * from "./parsed-input-cache";
 export * from "./plan";
-export { devicesFit, type PlanDeviceBound, planDeviceBound } from "./plan-device-bound";
+export {
+  devicesFit,
+  type PlanDeviceBound,
+  type PlanDeviceFindings,
+  planDeviceBound,
+  planDeviceFindings,
+} from "./plan-device-bound";
 export * from "./plan-report-schema";
 export { poolResourceSlices } from "./pool-resource-slices";
 export { redactedValue, redactObject, schedulerAnnotationPrefixes } from "./redact";

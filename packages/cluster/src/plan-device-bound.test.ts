@@ -105,6 +105,20 @@ describe("planDeviceBound", () => {
         ["model-a", 2],
       ]),
     );
+    // Each pod's part (what sizes the expanders' proposals): the shared claim is p1's; p3's
+    // allocated claim asks nothing, so p3 is not listed.
+    expect(b.perPod).toEqual(
+      new Map([
+        [
+          "default/p1",
+          new Map([
+            ["gpu", 3],
+            ["model-a", 2],
+          ]),
+        ],
+        ["default/p2", new Map([["gpu", 3]])],
+      ]),
+    );
     // g0 is held by an allocated claim: gpu has g1, g2 free; model-a (model A) has g2.
     expect(b.free).toEqual(
       new Map([

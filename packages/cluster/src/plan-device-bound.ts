@@ -13,13 +13,17 @@
 //     claim's allocation holds, wherever the slice says it is (node, nodeSelector, allNodes); a
 //     device that may be allocated more than once (allowMultipleAllocations) makes the class
 //     unbounded; counters (partitionable devices) are ignored (they only take devices away).
-import type {
-  DeviceClass,
-  Pod,
-  ResourceClaim,
-  ResourceClaimSpec,
-  ResourceClaimTemplate,
-  ResourceSlice,
+//
+// The same counts, per pod and per pool node, size the expanders' proposals (plan-expanders.ts),
+// and tell before the search which devices no addition can provide (`planDeviceFindings`).
+import {
+  type DeviceClass,
+  type Pod,
+  podKey,
+  type ResourceClaim,
+  type ResourceClaimSpec,
+  type ResourceClaimTemplate,
+  type ResourceSlice,
 } from "@kubesched/api";
 import { currentSlices, deviceClassMatcher } from "./device-usage";
 import type { SourcedObject } from "./load";
@@ -30,6 +34,8 @@ import { resourceSlicesOn } from "./pool-resource-slices";
 export interface PlanDeviceBound {
   /** Per DeviceClass, the devices the pods' claims ask for (classes asked for only). */
   need: Map<string, number>;
+  /** Per pod (`namespace/name`) asking for devices of those classes: its part of `need`. */
+  perPod: Map<string, Map<string, number>>;
   /** Per DeviceClass, the devices of the snapshot no claim holds. */
   free: Map<string, number>;
   /** Per pool (in order), per DeviceClass, the devices one node of the pool publishes. */
@@ -39,8 +45,14 @@ export interface PlanDeviceBound {
 const objectsOf = <T>(objects: readonly SourcedObject[], kind: string): T[] =>
   objects.filter((o) => o.kind === kind).map((o) => o.obj as T);
 
-/** The claim specs the pods ask through (each claim once), skipping allocated claims. */
-function claimSpecs(objects: readonly SourcedObject[], pods: readonly Pod[]): ResourceClaimSpec[] {
+/**
+ * Per pod (`namespace/name`), the claim specs it asks through: a claim shared by several pods is
+ * the first one's, an allocated claim nobody's.
+ */
+function claimSpecs(
+  objects: readonly SourcedObject[],
+  pods: readonly Pod[],
+): Map<string, ResourceClaimSpec[]> {
   const claims = new Map<string, ResourceClaim>();
   for (const c of objectsOf<ResourceClaim>(objects, "ResourceClaim"))
     claims.set(`${c.metadata?.namespace ?? "default"}/${c.metadata?.name ?? ""}`, c);
@@ -48,9 +60,10 @@ function claimSpecs(objects: readonly SourcedObject[], pods: readonly Pod[]): Re
   for (const t of objectsOf<ResourceClaimTemplate>(objects, "ResourceClaimTemplate"))
     templates.set(`${t.metadata?.namespace ?? "default"}/${t.metadata?.name ?? ""}`, t);
   const seen = new Set<string>();
-  const out: ResourceClaimSpec[] = [];
+  const out = new Map<string, ResourceClaimSpec[]>();
   for (const pod of pods) {
     const ns = pod.metadata?.namespace ?? "default";
+    const specs: ResourceClaimSpec[] = [];
     for (const pc of pod.spec?.resourceClaims ?? []) {
       const generated = pod.status?.resourceClaimStatuses?.find((s) => s.name === pc.name)?.resourceClaimName;
       const claimName = pc.resourceClaimName ?? generated ?? undefined;
@@ -59,12 +72,13 @@ function claimSpecs(objects: readonly SourcedObject[], pods: readonly Pod[]): Re
         const claim = claims.get(key);
         if (seen.has(key) || claim === undefined) continue;
         seen.add(key);
-        if (claim.status?.allocation === undefined && claim.spec) out.push(claim.spec);
+        if (claim.status?.allocation === undefined && claim.spec) specs.push(claim.spec);
       } else if (pc.resourceClaimTemplateName) {
         const spec = templates.get(`${ns}/${pc.resourceClaimTemplateName}`)?.spec?.spec;
-        if (spec) out.push(spec);
+        if (spec) specs.push(spec);
       }
     }
+    if (specs.length > 0) out.set(podKey(pod), specs);
   }
   return out;
 }
@@ -97,26 +111,37 @@ export function planDeviceBound(
   pods: readonly Pod[],
   pools: readonly PlanPool[],
 ): PlanDeviceBound {
+  const perPod = new Map<string, Map<string, number>>();
   const need = new Map<string, number>();
-  for (const spec of claimSpecs(objects, pods))
-    for (const r of spec.devices?.requests ?? []) {
-      const e = r.exactly;
-      if (e === undefined || e.adminAccess || (e.allocationMode ?? "ExactCount") !== "ExactCount") continue;
-      need.set(e.deviceClassName, (need.get(e.deviceClassName) ?? 0) + (e.count ?? 1));
-    }
+  for (const [pod, specs] of claimSpecs(objects, pods)) {
+    const asked = new Map<string, number>();
+    for (const spec of specs)
+      for (const r of spec.devices?.requests ?? []) {
+        const e = r.exactly;
+        if (e === undefined || e.adminAccess || (e.allocationMode ?? "ExactCount") !== "ExactCount") continue;
+        asked.set(e.deviceClassName, (asked.get(e.deviceClassName) ?? 0) + (e.count ?? 1));
+      }
+    if (asked.size > 0) perPod.set(pod, asked);
+    for (const [c, n] of asked) need.set(c, (need.get(c) ?? 0) + n);
+  }
   const classes = objectsOf<DeviceClass>(objects, "DeviceClass").filter((c) =>
     need.has(c.metadata?.name ?? ""),
   );
   // A class the snapshot lacks: no device can be allocated for it, the pods are excluded already.
-  for (const k of need.keys()) if (!classes.some((c) => c.metadata?.name === k)) need.delete(k);
-  if (need.size === 0) return { need, free: new Map(), perNode: pools.map(() => new Map()) };
+  for (const k of need.keys())
+    if (!classes.some((c) => c.metadata?.name === k)) {
+      need.delete(k);
+      for (const asked of perPod.values()) asked.delete(k);
+    }
+  if (need.size === 0)
+    return { need, perPod: new Map(), free: new Map(), perNode: pools.map(() => new Map()) };
   const held = new Set<string>();
   for (const c of objectsOf<ResourceClaim>(objects, "ResourceClaim"))
     for (const d of c.status?.allocation?.devices?.results ?? [])
       held.add(`${d.driver}\u0000${d.pool}\u0000${d.device}`);
   const free = offered(classes, objectsOf<ResourceSlice>(objects, "ResourceSlice"), held);
   const perNode = pools.map((p) => offered(classes, resourceSlicesOn(p, `${p.name}-new-1`), new Set()));
-  return { need, free, perNode };
+  return { need, perPod, free, perNode };
 }
 
 /** Whether the vector's pool nodes, with the snapshot's free devices, can hold what the pods ask. */
@@ -129,4 +154,44 @@ export function devicesFit(bound: PlanDeviceBound, v: readonly number[]): boolea
     if (n > have) return false;
   }
   return true;
+}
+
+/** What a plan can tell about devices before any run (`planDeviceFindings`). */
+export interface PlanDeviceFindings {
+  /** A pool's slice template (indexes) publishing devices no DeviceClass of the snapshot matches. */
+  unmatchedSlices: { pool: number; slice: number; driver: string; devices: number }[];
+  /**
+   * A DeviceClass the pods' claims ask for of which the snapshot has no free device and no pool's
+   * node publishes one: the pods asking (`namespace/name`), which no addition can schedule.
+   */
+  unoffered: { deviceClass: string; pods: string[] }[];
+}
+
+/**
+ * The device input a plan cannot use, known before its search: the pools' slices whose devices
+ * no class matches (no claim can be allocated from them), and the classes asked for that nothing
+ * offers. Class membership as the bound's: `deviceClassMatcher`, the allocator's CEL.
+ */
+export function planDeviceFindings(
+  objects: readonly SourcedObject[],
+  pods: readonly Pod[],
+  pools: readonly PlanPool[],
+): PlanDeviceFindings {
+  const matchers = objectsOf<DeviceClass>(objects, "DeviceClass").map((c) => deviceClassMatcher(c));
+  const unmatchedSlices = pools.flatMap((p, i) =>
+    resourceSlicesOn(p, `${p.name}-new-1`).flatMap((s, j) => {
+      const devices = s.spec.devices ?? [];
+      if (devices.length === 0 || devices.some((d) => matchers.some((m) => m(s, d)))) return [];
+      return [{ pool: i, slice: j, driver: s.spec.driver, devices: devices.length }];
+    }),
+  );
+  const bound = planDeviceBound(objects, pods, pools);
+  const unoffered = [...bound.need.keys()]
+    .filter((c) => (bound.free.get(c) ?? 0) === 0 && bound.perNode.every((m) => (m.get(c) ?? 0) === 0))
+    .sort()
+    .map((deviceClass) => ({
+      deviceClass,
+      pods: [...bound.perPod].flatMap(([pod, asked]) => ((asked.get(deviceClass) ?? 0) > 0 ? [pod] : [])),
+    }));
+  return { unmatchedSlices, unoffered };
 }

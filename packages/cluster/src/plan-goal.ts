@@ -8,7 +8,7 @@ import type { Counterfactuals } from "./counterfactual";
 import type { SourcedObject } from "./load";
 import type { PlanExcludedPod, PlanOptions, PlanPool } from "./plan";
 import { type PlanBounds, planBounds, podAmounts } from "./plan-bounds";
-import { devicesFit, planDeviceBound } from "./plan-device-bound";
+import { devicesFit, type PlanDeviceBound, planDeviceBound } from "./plan-device-bound";
 import { resourceSlicesOn } from "./pool-resource-slices";
 import { simulate } from "./simulate";
 
@@ -109,6 +109,8 @@ export interface PlanGoal {
   /** Per pool, one node's allocatable less its DaemonSet pods. */
   perNode: Map<string, number>[];
   bounds: PlanBounds;
+  /** The devices the goal pods ask for per DeviceClass, and what each pool's node publishes. */
+  devices: PlanDeviceBound;
 }
 
 /** The goal and bounds of a plan over `cf` (opened on `opts`). */
@@ -164,5 +166,5 @@ export async function planGoal(opts: PlanOptions, cf: Counterfactuals): Promise<
         : "devices: the claims ask for more devices of a class than the nodes publish"),
   };
 
-  return { pending, excluded, required, hostedBy, perNode, bounds };
+  return { pending, excluded, required, hostedBy, perNode, bounds, devices };
 }

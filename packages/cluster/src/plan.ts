@@ -14,10 +14,11 @@
 // assumes that more nodes never hurt.
 //
 // The expanders are cluster-autoscaler's scale-up loop (cluster-autoscaler/core/scaleup and
-// expander/{waste,price,mostpods,priority}): while pods are left pending, each pool that can host
-// some of them proposes the nodes its resources need for them, the expander picks one proposal,
-// and the result is simulated again. They are heuristics: the answer schedules every pod (it is
-// proven like the exact one) but need not be the smallest.
+// expander/{waste,price,mostpods,priority}; plan-expanders.ts): while pods are left pending, each
+// pool that can host some of them proposes the nodes a bin packing of them onto its node needs
+// (its resources and the devices per DeviceClass its slices publish), the expander picks one
+// proposal, and the result is simulated again. They are heuristics: the answer schedules every
+// pod (it is proven like the exact one) but need not be the smallest.
 import {
   formatResourceAmount,
   type Node,
@@ -39,6 +40,7 @@ import {
 import type { SourcedObject } from "./load";
 import { podAmounts } from "./plan-bounds";
 import { planDevices } from "./plan-devices";
+import { bestOption, expanderCapacities, expansionOptions } from "./plan-expanders";
 import { daemonSetPodsOn, planGoal, templateOf } from "./plan-goal";
 import { resourceSlicesOn } from "./pool-resource-slices";
 import type { SimulationResult } from "./simulate";
@@ -280,7 +282,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
     throw new PlanError("every pool needs a price to optimize cost or use the price expander");
   const maxSimulations = opts.maxSimulations ?? 500;
   const cf = await Counterfactuals.open(opts);
-  const { pending, excluded, required, hostedBy, perNode, bounds } = await planGoal(opts, cf);
+  const { pending, excluded, required, hostedBy, perNode, bounds, devices } = await planGoal(opts, cf);
   const pendingKeys = new Set(pending.map(podKey));
 
   let simulations = 0;
@@ -347,6 +349,7 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
           ? `stopped after ${maxSimulations} simulations without an addition under which every pod schedules`
           : "no addition within the pools' maxCount schedules every pod";
   } else {
+    const capacities = expanderCapacities(perNode, devices);
     let v = [...minCounts];
     for (;;) {
       if (simulations >= maxSimulations) {
@@ -358,42 +361,13 @@ export async function plan(opts: PlanOptions): Promise<PlanReport> {
         answer = v;
         break;
       }
-      const options = pools.flatMap((pool, i) => {
-        const room = pool.maxCount - (v[i] as number);
-        const helped = left.filter((p) => hostedBy(podKey(p), pool.name));
-        if (room <= 0 || helped.length === 0) return [];
-        const cap = perNode[i] as Map<string, number>;
-        const want = new Map<string, number>();
-        for (const p of helped) for (const [r, x] of podAmounts(p)) want.set(r, (want.get(r) ?? 0) + x);
-        let nodes = 1;
-        for (const [r, x] of want) {
-          const c = cap.get(r) ?? 0;
-          if (c > 0) nodes = Math.max(nodes, Math.ceil(x / c));
-        }
-        nodes = Math.min(nodes, room);
-        // cluster-autoscaler's waste score: unused cpu fraction plus unused memory fraction.
-        let waste = 0;
-        for (const r of [ResourceCPU, ResourceMemory]) {
-          const total = nodes * Math.max(0, cap.get(r) ?? 0);
-          if (total > 0) waste += (total - Math.min(total, want.get(r) ?? 0)) / total;
-        }
-        return [{ i, nodes, helped: helped.length, waste, cost: nodes * (pool.price ?? 0) }];
-      });
-      if (options.length === 0) break;
-      const best = options.reduce((a, b) => {
-        const pa = pools[a.i] as PlanPool;
-        const pb = pools[b.i] as PlanPool;
-        const better =
-          expander === "least-waste"
-            ? b.waste < a.waste
-            : expander === "price"
-              ? b.cost / b.helped < a.cost / a.helped
-              : expander === "most-pods"
-                ? b.helped > a.helped
-                : (pb.priority ?? 0) > (pa.priority ?? 0);
-        return better ? b : a;
-      });
-      v = v.map((c, j) => (j === best.i ? c + best.nodes : c));
+      const best = bestOption(
+        expander,
+        pools,
+        expansionOptions(pools, v, left, hostedBy, capacities, devices),
+      );
+      if (best === undefined) break;
+      v = v.map((c, j) => (j === best.pool ? c + best.nodes : c));
     }
     message =
       answer !== null

@@ -23,7 +23,13 @@ import {
   type ResourceSlice,
   tolerationsTolerateTaint,
 } from "@kubesched/api";
-import { daemonSetPodsOf, type LoadResult, type PlanPool, poolDaemonSetConflicts } from "@kubesched/cluster";
+import {
+  daemonSetPodsOf,
+  type LoadResult,
+  type PlanPool,
+  planDeviceFindings,
+  poolDaemonSetConflicts,
+} from "@kubesched/cluster";
 import { defineV1Object, type FieldError, fieldErrors, type StaticDecode, Type } from "@kubesched/framework";
 import { fileErrorReason } from "./inputs";
 import {
@@ -192,4 +198,32 @@ function sliceTemplateV1(template: Record<string, unknown>): ResourceSlice {
   if ("error" in converted)
     throw new Error(`a pool's ResourceSlice the loader read does not convert: ${converted.error}`);
   return converted.obj as unknown as ResourceSlice;
+}
+
+/** How many pods a warning names before "and N more". */
+const namedPods = 5;
+
+/**
+ * Warnings about devices no addition can change, before the search (planDeviceFindings): a pool's
+ * slice whose devices no DeviceClass matches, a class the pods ask for that neither the snapshot
+ * nor any pool offers. The search still runs; such pods are named with the allocator's reason.
+ */
+export function poolDeviceWarnings(
+  file: string,
+  planned: { pools: readonly PlanPool[]; objects: LoadResult["objects"] },
+): string[] {
+  const pending = planned.objects
+    .filter((o) => o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName)
+    .map((o) => o.obj as Pod);
+  const { unmatchedSlices, unoffered } = planDeviceFindings(planned.objects, pending, planned.pools);
+  return [
+    ...unmatchedSlices.map(
+      (u) =>
+        `${file}: pools[${u.pool}].resourceSlices[${u.slice}] (pool ${planned.pools[u.pool]?.name}): no DeviceClass of the snapshot matches its ${u.devices} device(s) (driver ${u.driver}): no claim can be allocated from them`,
+    ),
+    ...unoffered.map((u) => {
+      const more = u.pods.length > namedPods ? ` and ${u.pods.length - namedPods} more` : "";
+      return `DeviceClass ${u.deviceClass}: no node of the snapshot has a free device of it and no pool's slices publish one: ${u.pods.slice(0, namedPods).join(", ")}${more} cannot schedule with any addition`;
+    }),
+  ];
 }

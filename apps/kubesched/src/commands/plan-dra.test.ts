@@ -75,6 +75,20 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
     });
   }, 60_000);
 
+  it.each(["least-waste", "price", "most-pods", "priority"])(
+    "the %s expander grows the GPU pool by the 2 nodes the training pods' GPUs need in one step",
+    async (expander) => {
+      const r = await planJSON(pools, "--expander", expander);
+      expect(r.status).toMatchObject({ found: true, minimal: false });
+      expect(additions(r)).toEqual({ cpu: 1, gpu: 2 });
+      // The baseline, one CPU node for the ETL replica, and the GPU pool's step: 6 pods × 2 GPUs
+      // on nodes of 8 (sized by cpu, 48 of 64, the step was 1 node and a fourth run followed).
+      expect(r.status.search.simulations).toBe(3);
+      expect(r.status.excluded.map((e) => e.pod)).toEqual(["ml/h200-notebook"]);
+    },
+    60_000,
+  );
+
   it("the README shows what `kubesched plan` prints for the example", async () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
     const shown =
@@ -85,6 +99,20 @@ describe("kubesched plan with ResourceSlices in the pools (examples/plan-gpu)", 
     const r = await run("plan", "--cluster", cluster, "--pools", pools);
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(shown);
+  }, 60_000);
+
+  it("the README shows the head and the search line of the least-waste expander's output", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const shown =
+      /```\n\$ kubesched plan --cluster examples\/plan-gpu\/cluster\.yaml --pools examples\/plan-gpu\/pools\.yaml --expander least-waste\n([\s\S]*?)```/.exec(
+        readme,
+      )?.[1];
+    expect(shown, "README has the expander's output").toBeDefined();
+    const [head, tail] = (shown as string).split("…\n");
+    const r = await run("plan", "--cluster", cluster, "--pools", pools, "--expander", "least-waste");
+    expect(r.stderr).toBe("");
+    expect(r.stdout.startsWith(head as string)).toBe(true);
+    expect(r.stdout).toContain(tail);
   }, 60_000);
 
   it("-o json validates against --schema; the table shows the devices per pool and per DeviceClass", async () => {

@@ -172,6 +172,8 @@ status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
     expect(r.spec.expander).toBe(expander);
     expect(r.status).toMatchObject({ found: true, minimal: false });
     expect(additions(r)).toEqual(want);
+    // The baseline and two steps (docs/plan.md's table of expanders against the exact search).
+    expect(r.status.search.simulations).toBe(3);
     expect(r.status.pods.filter((p) => p.outcome !== "Scheduled").map((p) => p.pod)).toEqual([
       "default/nvme-db",
     ]);

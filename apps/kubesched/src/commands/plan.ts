@@ -3,8 +3,10 @@
 // over the pools' counts, or a cluster-autoscaler expander, each candidate a simulate on the
 // counterfactual engine), proven by a full simulate of the answer. Output: a table, or the
 // versioned PlanReport (kubesched.io/v1alpha1, JSON Schema from `--schema`).
+import { escapeTerminal } from "@kubesched/api";
 import {
   AdmissionError,
+  capErrors,
   type PlanDevices,
   type PlanExpander,
   type PlanReport,
@@ -16,7 +18,14 @@ import { renderReport } from "@kubesched/report";
 import { defineCommand } from "../cli";
 import { boolFlag, choiceFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
 import { loadClusterInput, loadConfigFlag, printErrors, reloadConfigFlag, resolvePath } from "./inputs";
-import { type NodePools, NodePoolsError, planPools, poolProbeInputs, readNodePools } from "./node-pools";
+import {
+  type NodePools,
+  NodePoolsError,
+  planPools,
+  poolDeviceWarnings,
+  poolProbeInputs,
+  readNodePools,
+} from "./node-pools";
 import { formatted, writeFile, writeOutput } from "./outputs";
 import {
   clusterInputFlags,
@@ -201,6 +210,8 @@ export const planCommand = defineCommand({
       printErrors(ctx, planned.errors);
       return 1;
     }
+    for (const w of capErrors(poolDeviceWarnings(poolsFile, planned)))
+      ctx.io.stderr(`warning: ${escapeTerminal(w)}\n`);
     let report: PlanReport;
     try {
       report = await plan({
