@@ -88,9 +88,15 @@ const withResources = (inFlight: ResourceClaim, inUse = reserve(inFlight)): Test
   reserve: { inFlightClaims: [inFlight] },
   prebind: { assumedClaim: inUse, changes: becomes(inUse) },
 });
+/**
+ * PostFilter when it did nothing: 1.37 keeps the Unschedulable status without a reason
+ * (kubernetes/kubernetes#140222; the stored table predates it and says `still not schedulable`,
+ * `plugin disabled` or `no new claims to deallocate`, as 1.34–1.36 do: see the 1.36 cases).
+ */
+const postFilterNoOp = { code: "Unschedulable", message: "" } as const;
 const notSchedulable = (message: string): TestPluginCase["want"] => ({
   filter: { [nodeName]: { status: { code: "UnschedulableAndUnresolvable", message } } },
-  postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
+  postfilter: { status: postFilterNoOp },
 });
 
 const cases: Record<string, TestPluginCase> = {
@@ -341,7 +347,7 @@ const cases: Record<string, TestPluginCase> = {
           message: `request req-1: device class ${className} does not exist`,
         },
       },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "wrong-topology": {
@@ -405,7 +411,7 @@ const cases: Record<string, TestPluginCase> = {
     claims: [inUseClaim],
     want: {
       prefilter: { status: { code: "Skip", message: "" } },
-      postfilter: { status: { code: "Unschedulable", message: "plugin disabled" } },
+      postfilter: { status: postFilterNoOp },
       prebindPreFlight: { code: "Skip", message: "" },
     },
   },
@@ -414,7 +420,7 @@ const cases: Record<string, TestPluginCase> = {
     claims: [updateDeviceClassName(claim, "does-not-exist")],
     want: {
       prefilter: { status: { message: "request req-1: device class does-not-exist does not exist" } },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "claim-with-prioritized-list-feature-disabled": {
@@ -430,7 +436,7 @@ const cases: Record<string, TestPluginCase> = {
             "claim default/my-pod-my-resource, request req-1: has subrequests, but the DRAPrioritizedList feature is disabled",
         },
       },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "claim-with-prioritized-list-unknown-device-class": {
@@ -441,7 +447,7 @@ const cases: Record<string, TestPluginCase> = {
       prefilter: {
         status: { message: "request req-1/subreq-1: device class does-not-exist does not exist" },
       },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "claim-with-prioritized-list": {
@@ -732,6 +738,28 @@ describe("TestPlugin", () => {
     });
   });
 
+  it("no-resources, 1.34–1.36: PostFilter says the pod is still not schedulable", async () => {
+    await runTestPluginCase({
+      ...cases["no-resources"]!,
+      kubernetesVersion: "1.36",
+      want: {
+        ...cases["no-resources"]!.want,
+        postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
+      },
+    });
+  });
+
+  it("DRA-disabled, 1.34–1.36: PostFilter says the plugin is disabled", async () => {
+    await runTestPluginCase({
+      ...cases["DRA-disabled"]!,
+      kubernetesVersion: "1.36",
+      want: {
+        ...cases["DRA-disabled"]!.want,
+        postfilter: { status: { code: "Unschedulable", message: "plugin disabled" } },
+      },
+    });
+  });
+
   it("claim with neither name nor template: API unsupported", async () => {
     await runTestPluginCase({
       pod: makePod().name("my-pod").namespace("default").podResourceClaims({ name: "c" }).obj(),
@@ -765,7 +793,7 @@ describe("TestPlugin", () => {
       pod: { ...podWithClaimTemplate, status: { resourceClaimStatuses: [{ name: "my-resource" }] } },
       want: {
         prefilter: { status: { code: "Skip", message: "" } },
-        postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+        postfilter: { status: postFilterNoOp },
         prebindPreFlight: { code: "Skip", message: "" },
       },
     });
