@@ -5,7 +5,7 @@
 // messages. Sources (kubernetes/kubernetes): dra.go @6e77b7b0 (which subtests run with which
 // gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39. What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
-import type { Pod, ResourceClaim } from "@kubesched/api";
+import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
@@ -177,6 +177,39 @@ describe("test/integration/dra core.go", () => {
       expect(
         r.claim("default", "my-pod-my-resource-disabled")?.status?.allocation?.devices?.results,
       ).toHaveLength(21);
+    });
+
+    it("enabled: the 10ms timeout on worker-1 is a scheduler error; completing the slice lets the pod schedule", async () => {
+      const config = configOf(`profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: DynamicResources
+    args:
+      filterTimeout: 10ms
+`);
+      const r = await open(objs("-enabled", 25), { config });
+      await r.session.sched.scheduleOne();
+      await r.session.sched.waitForBindings();
+      expect(r.scheduled("default", "my-pod-enabled")).toMatchObject({
+        status: "False",
+        reason: "SchedulerError",
+      });
+      expect(r.scheduled("default", "my-pod-enabled")?.message).toContain(
+        "timed out trying to allocate devices",
+      );
+      // Update the smaller slice such that allocation also succeeds: the pod retries from the
+      // backoff queue (an Error, not an unschedulable status) and schedules.
+      const other = r.session.cluster.resourceSlices.get("", `worker-1-${driverName}`) as ResourceSlice;
+      r.session.cluster.apply("ResourceSlice", {
+        ...other,
+        spec: { ...other.spec, devices: [...(other.spec?.devices ?? []), { name: "dev-24" }] },
+      });
+      await r.session.drain();
+      r.session.sched.close();
+      expect(r.pod("default", "my-pod-enabled")?.spec?.nodeName).toMatch(/^worker-[01]$/);
+      expect(
+        r.claim("default", "my-pod-my-resource-enabled")?.status?.allocation?.devices?.results,
+      ).toHaveLength(25);
     });
   });
 

@@ -56,6 +56,13 @@ export const releaseDifferences: readonly ReleaseDifference[] = [
     read: "gate specs: the scheduler's 1.37 gate list (SetupCurrentKubernetesSpecificFeatureGates); the plugin list: default-plugins.ts (applyFeatureGates)",
   },
   {
+    what: "DynamicResources' filter timeout is an Error naming the node (`node X: timed out trying to allocate devices`): the attempt ends and the pod retries from the backoff queue; before, the node was unschedulable for the pod (`timed out trying to allocate devices`) and another node that allocated in time could take it",
+    change: "kubernetes/kubernetes#137607",
+    since: "1.36",
+    gate: null,
+    read: "the PR's diff of dynamicresources.go Filter and dynamicresources_test.go (merged March 2026, before 1.36's code freeze); test/integration/dra core.go at kubernetes/kubernetes@cb6bddf4 (testFilterTimeout expects a SchedulerError)",
+  },
+  {
     what: "Opportunistic batching rescores the node the last pod took when the next pod still fits it, and hints the best of it and the cached nodes; before, the batch was dropped (one pod per node only)",
     change: "kubernetes/kubernetes#140289",
     since: "1.37",

@@ -464,7 +464,15 @@ const cases: Record<string, TestPluginCase> = {
     claims: [largeClaim],
     classes: [deviceClass],
     slices: [largeWorkerNodeSlice],
-    want: notSchedulable("timed out trying to allocate devices"),
+    // From 1.36 an Error naming the node, which ends the attempt: no PostFilter (the newest
+    // stored test/integration/dra core.go; kubernetes/kubernetes#137607).
+    want: {
+      filter: {
+        [nodeName]: {
+          status: { code: "Error", message: `node ${nodeName}: timed out trying to allocate devices` },
+        },
+      },
+    },
   },
   timeout_zero: {
     args: { filterTimeout: "0s" },
@@ -744,6 +752,21 @@ describe("TestPlugin", () => {
       kubernetesVersion: "1.36",
       want: {
         ...cases["no-resources"]!.want,
+        postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
+      },
+    });
+  });
+
+  it("timeout, 1.34–1.35: not schedulable on the node, as the stored table has it", async () => {
+    await runTestPluginCase({
+      ...cases.timeout!,
+      kubernetesVersion: "1.35",
+      want: {
+        filter: {
+          [nodeName]: {
+            status: { code: "UnschedulableAndUnresolvable", message: "timed out trying to allocate devices" },
+          },
+        },
         postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
       },
     });

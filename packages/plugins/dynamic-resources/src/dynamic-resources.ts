@@ -247,6 +247,8 @@ export class DynamicResources
 {
   /** Whether PostFilter's no-op outcomes carry their reasons (1.34–1.36; gone in 1.37, #140222). */
   private readonly postFilterReasons: boolean;
+  /** Whether Filter's timeout is an Error naming the node (1.36 on, #137607) rather than unschedulable. */
+  private readonly timeoutIsError: boolean;
   /** The DynamicResourceAllocation gate: off, the plugin does nothing (upstream `enabled`). */
   private readonly enabled: boolean;
   /**
@@ -277,10 +279,11 @@ export class DynamicResources
   constructor(
     readonly args: DynamicResourcesArgs,
     private readonly handle: Handle,
-    /** The release behaved as (`handle.kubernetesVersion()`): PostFilter's wording depends on it. */
+    /** The release behaved as (`handle.kubernetesVersion()`): PostFilter's wording and the timeout's status depend on it. */
     kubernetesVersion: string = defaultKubernetesVersion,
   ) {
     this.postFilterReasons = minorOf(kubernetesVersion) < 37;
+    this.timeoutIsError = minorOf(kubernetesVersion) >= 36;
     this.enabled = handle.features().enableDynamicResourceAllocation;
     const features = handle.features();
     this.bindingConditions =
@@ -599,7 +602,11 @@ export class DynamicResources
         a = allocator.allocate(node, claimsToAllocate, timeout?.signal);
       } catch (e) {
         if (timeout && e instanceof Error && e.cause !== undefined && e.cause === timeout.reason) {
-          return new Status(Code.UnschedulableAndUnresolvable, ErrReasonTimedOut);
+          // From 1.36 a timeout is an Error naming the node (kubernetes/kubernetes#137607): the
+          // attempt ends and the pod retries from the backoff queue, as timeouts are transient.
+          return this.timeoutIsError
+            ? asStatus(new Error(`node ${node.metadata?.name ?? ""}: ${ErrReasonTimedOut}`))
+            : new Status(Code.UnschedulableAndUnresolvable, ErrReasonTimedOut);
         }
         // Not fatal: allocation on other nodes may proceed.
         if (isFailedAllocationOnNode(e)) return new Status(this.unschedulable, e.message);
