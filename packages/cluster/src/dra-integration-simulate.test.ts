@@ -3,10 +3,11 @@
 // (dra.go's createNodes: worker-0..worker-7, cpu 100, memory 1k, 5000 pods), the objects each
 // subtest creates, and assertions on bindings, claim statuses, pod conditions and the scheduler's
 // messages. Sources (kubernetes/kubernetes): dra.go @6e77b7b0 (which subtests run with which
-// gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39. What is not
+// gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39,
+// partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868. What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
-import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
+import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
@@ -14,10 +15,8 @@ import { admit } from "./admission";
 import { loadSnapshotTexts } from "./load";
 import { openSimulation, type SimulateOptions } from "./simulate";
 
-const configOf = (profiles = "") =>
-  loadConfig(`apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n${profiles}`, {
-    registry: inTreeRegistry,
-  });
+const emptyConfig = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+const configOf = (profiles = "") => loadConfig(`${emptyConfig}${profiles}`, { registry: inTreeRegistry });
 const defaultConfig: KubeSchedulerConfiguration = configOf();
 
 type Obj = Record<string, unknown>;
@@ -105,12 +104,16 @@ async function open(
   objs: Obj[],
   opts: Partial<Pick<SimulateOptions, "config" | "features" | "kubernetesVersion">> = {},
 ) {
+  const features = opts.kubernetesVersion ? featuresAt(opts.kubernetesVersion as Release) : undefined;
   const { session, pending } = await openSimulation(
     {
-      config: opts.config ?? defaultConfig,
+      // As the CLI's --emulated-version: the configuration defaulted with the release's gates.
+      config:
+        opts.config ??
+        (features ? loadConfig(emptyConfig, { registry: inTreeRegistry, features }) : defaultConfig),
       registry: inTreeRegistry,
       logger: recordingLogger(),
-      ...(opts.features ? { features: opts.features } : {}),
+      features: { ...features, ...opts.features },
       ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
     },
     admit(loadSnapshotTexts([{ name: "dra.yaml", text: text([...nodes, ...objs]) }]).objects),
@@ -344,4 +347,134 @@ describe("test/integration/dra prioritizedlist.go", () => {
       expectAllocated(r.claim("default", c2), "req-1/subreq-0", info(2).node, info(2).driverName);
     });
   });
+});
+
+describe("test/integration/dra partitionable_devices.go", () => {
+  /** st.MakeResourceSliceWithPerDeviceNodeSelection("slice", driver) with the given devices. */
+  const perDeviceSlice = (driver: string, devices: Obj[]): Obj => ({
+    apiVersion: "resource.k8s.io/v1",
+    kind: "ResourceSlice",
+    metadata: { name: `slice-${driver}` },
+    spec: {
+      driver,
+      perDeviceNodeSelection: true,
+      pool: { name: "slice", generation: 1, resourceSliceCount: 1 },
+      devices,
+    },
+  });
+  const nodeNames = nodes.map((n) => (n.metadata as { name: string }).name);
+
+  it("PerDeviceNodeSelection: each pod runs on the node of the device allocated to its claim", async () => {
+    const { class: cls, className, driverName } = testClass("perdevicenodeselection");
+    const slice = perDeviceSlice(
+      driverName,
+      nodeNames.map((n) => ({ name: `device-for-${n}`, nodeName: n })),
+    );
+    const claimsAndPods = nodeNames.flatMap((_, i) => [
+      makeClaim(`claim-${i}`, "default", exactly(className)),
+      makePod("default", `-${i}`, [`claim-${i}`]),
+    ]);
+    const r = await run([cls, slice, ...claimsAndPods]);
+    for (const i of nodeNames.keys()) {
+      const node = r.pod("default", `my-pod-${i}`)?.spec?.nodeName;
+      expect(node, `my-pod-${i}`).toBeDefined();
+      expect(r.claim("default", `claim-${i}`)?.status?.allocation?.devices?.results?.[0]?.device).toBe(
+        `device-for-${node}`,
+      );
+    }
+  });
+
+  it("MultiHostDevice: pods sharing a claim for a multi-host device run on the device's 4 nodes", async () => {
+    const { class: cls, className, driverName } = testClass("multihostdevice");
+    const deviceNodes = nodeNames.slice(0, 4);
+    const slice = perDeviceSlice(driverName, [
+      {
+        name: "multi-host-device",
+        nodeSelector: {
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: deviceNodes }] },
+          ],
+        },
+      },
+    ]);
+    const antiAffinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          {
+            topologyKey: "kubernetes.io/hostname",
+            labelSelector: { matchExpressions: [{ key: "app", operator: "In", values: ["multiHost"] }] },
+          },
+        ],
+      },
+    };
+    const pods = [0, 1, 2, 3].map((i) => {
+      const p = makePod("default", `-${i}`, ["multi-host-claim"]);
+      return {
+        ...p,
+        metadata: { ...(p.metadata as Obj), labels: { app: "multiHost" } },
+        spec: { ...(p.spec as Obj), affinity: antiAffinity },
+      };
+    });
+    const r = await run([cls, slice, makeClaim("multi-host-claim", "default", exactly(className)), ...pods]);
+    const scheduledOn = [0, 1, 2, 3].map((i) => r.pod("default", `my-pod-${i}`)?.spec?.nodeName);
+    expect([...scheduledOn].sort()).toEqual(deviceNodes);
+    expect(r.claim("default", "multi-host-claim")?.status?.reservedFor).toHaveLength(4);
+  });
+});
+
+describe("test/integration/dra extendedresource.go", () => {
+  /** testExtendedResource: a class (explicit: with extendedResourceName), device-1 on worker-0, a pod asking for 1. */
+  const objs = (prefix: string, explicit: boolean): { objs: Obj[]; resourceName: string } => {
+    const t = testClass(prefix);
+    const resourceName = explicit
+      ? `example.com/${prefix}`
+      : `deviceclass.resource.kubernetes.io/${t.className}`;
+    const cls = explicit
+      ? { ...t.class, spec: { ...(t.class.spec as Obj), extendedResourceName: resourceName } }
+      : t.class;
+    const pod: Obj = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "my-pod", namespace: "default" },
+      spec: {
+        containers: [
+          {
+            name: "test-container",
+            image: "pause",
+            resources: { requests: { [resourceName]: "1" }, limits: { [resourceName]: "1" } },
+          },
+        ],
+      },
+    };
+    return { objs: [cls, makeSlice("worker-0", t.driverName, ["device-1"]), pod], resourceName };
+  };
+
+  for (const explicit of [true, false]) {
+    const name = explicit ? "ExplicitExtendedResource" : "ImplicitExtendedResource";
+
+    it(`${name} (enabled): the pod is scheduled to worker-0 with device-1 through the special claim`, async () => {
+      const { objs: o } = objs(name.toLowerCase(), explicit);
+      const r = await run(o);
+      expect(r.scheduled("default", "my-pod")).toMatchObject({ status: "True" });
+      expect(r.pod("default", "my-pod")?.spec?.nodeName).toBe("worker-0");
+      const claimName = r.pod("default", "my-pod")?.status?.extendedResourceClaimStatus?.resourceClaimName;
+      expect(claimName).toMatch(/^my-pod-extended-resources-/);
+      expect(r.claim("default", claimName ?? "")?.status?.allocation?.devices?.results).toMatchObject([
+        { pool: "worker-0", device: "device-1" },
+      ]);
+    });
+
+    it(`${name} (disabled, 1.35: DRAExtendedResource off): Insufficient on every node`, async () => {
+      // The GA scenario of the stored dra.go ran with the gate off while it was beta; 1.37
+      // locks it on, so the release whose default is off (1.35) shows upstream's message, the
+      // PostFilter clause of that release included.
+      const { objs: o, resourceName } = objs(`${name.toLowerCase()}-off`, explicit);
+      const r = await run(o, { kubernetesVersion: "1.35" });
+      expect(r.scheduled("default", "my-pod")).toMatchObject({
+        status: "False",
+        reason: "Unschedulable",
+        message: `0/8 nodes are available: 8 Insufficient ${resourceName}. no new claims to deallocate, preemption: 0/8 nodes are available: 8 Preemption is not helpful for scheduling.`,
+      });
+    });
+  }
 });
