@@ -4,7 +4,8 @@
 // subtest creates, and assertions on bindings, claim statuses, pod conditions and the scheduler's
 // messages. Sources (kubernetes/kubernetes): dra.go @6e77b7b0 (which subtests run with which
 // gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39,
-// partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868. What is not
+// partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868, uses_all_resources.go
+// @ff6c1f2c. What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
@@ -477,4 +478,37 @@ describe("test/integration/dra extendedresource.go", () => {
       });
     });
   }
+});
+
+describe("test/integration/dra uses_all_resources.go", () => {
+  // Upstream: 100 devices per node (800 pods); 25 here (200 pods) keeps the file fast, the
+  // property the same: every device used, none twice.
+  it("UsesAllResources: 200 pods with a claim each use all 25 devices of each of the 8 nodes, none twice", async () => {
+    const { class: cls, className, driverName } = testClass("usesallresources");
+    const nodeNames = nodes.map((n) => (n.metadata as { name: string }).name);
+    const slices = nodeNames.map((n) =>
+      makeSlice(
+        n,
+        driverName,
+        Array.from({ length: 25 }, (_, i) => `${n}-device-${String(i).padStart(3, "0")}`),
+      ),
+    );
+    const claimsAndPods = Array.from({ length: 200 }, (_, i) => {
+      const suffix = `-${String(i).padStart(4, "0")}`;
+      return [
+        makeClaim(`claim${suffix}`, "default", exactly(className)),
+        makePod("default", suffix, [`claim${suffix}`]),
+      ];
+    }).flat();
+    const r = await run([cls, ...slices, ...claimsAndPods]);
+    const allocated = new Map<string, string>();
+    for (let i = 0; i < 200; i++) {
+      const name = `claim-${String(i).padStart(4, "0")}`;
+      const results = r.claim("default", name)?.status?.allocation?.devices?.results ?? [];
+      expect(results, name).toHaveLength(1);
+      const id = `${results[0]?.driver}/${results[0]?.pool}/${results[0]?.device}`;
+      expect(allocated.get(id), `${id} allocated to ${name} too`).toBeUndefined();
+      allocated.set(id, name);
+    }
+  }, 60_000);
 });
