@@ -5,7 +5,7 @@
 // messages. Sources (kubernetes/kubernetes): dra.go @6e77b7b0 (which subtests run with which
 // gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39,
 // partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868, uses_all_resources.go
-// @ff6c1f2c. What is not
+// @ff6c1f2c, resourceclaim.go @de741dc8. What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
@@ -510,5 +510,53 @@ describe("test/integration/dra uses_all_resources.go", () => {
       expect(allocated.get(id), `${id} allocated to ${name} too`).toBeUndefined();
       allocated.set(id, name);
     }
+  }, 60_000);
+});
+
+describe("test/integration/dra resourceclaim.go", () => {
+  it("ShareResourceClaimSequentially: 256 pods share a claim, 10 more wait for reservedFor room and run once the first are deleted", async () => {
+    // The e2e driver's network devices (drautils.NetworkResources(1, false)): one device per node.
+    const { class: cls, className, driverName } = testClass("sharesequentially");
+    const nodeNames = nodes.map((n) => (n.metadata as { name: string }).name);
+    const slices = nodeNames.map((n) => makeSlice(n, driverName, ["network-0"]));
+    const first = Array.from({ length: 256 }, (_, i) => makePod("default", `-${i}`, ["external-claim"]));
+    const r = await open([
+      cls,
+      ...slices,
+      makeClaim("external-claim", "default", exactly(className)),
+      ...first,
+    ]);
+    await r.session.drain();
+    const claimNode = (
+      r.claim("default", "external-claim")?.status?.allocation?.nodeSelector?.nodeSelectorTerms ?? []
+    )
+      .flatMap((t) => t.matchFields ?? [])
+      .flatMap((f) => f.values ?? []);
+    expect(claimNode).toHaveLength(1);
+    for (let i = 0; i < 256; i++) expect(r.pod("default", `my-pod-${i}`)?.spec?.nodeName).toBe(claimNode[0]);
+    expect(r.claim("default", "external-claim")?.status?.reservedFor).toHaveLength(256);
+
+    // None of the additional pods can run because of the reservedFor limit.
+    for (let i = 256; i < 266; i++)
+      r.session.addPending(makePod("default", `-${i}`, ["external-claim"]) as Pod);
+    await r.session.drain();
+    for (let i = 256; i < 266; i++) {
+      expect(r.pod("default", `my-pod-${i}`)?.spec?.nodeName).toBeUndefined();
+      expect(r.scheduled("default", `my-pod-${i}`)).toMatchObject({ status: "False" });
+    }
+
+    // Deleting the first pods (the simulator's resourceclaim controller takes them out of
+    // reservedFor) lets them run.
+    for (let i = 0; i < 256; i++) r.session.cluster.delete("Pod", r.pod("default", `my-pod-${i}`) as Pod);
+    await r.session.drain();
+    r.session.sched.close();
+    // The controller deallocated the claim once nothing reserved it: the new allocation may be
+    // on any node, the 10 pods all on its node.
+    const after = new Set(
+      Array.from({ length: 10 }, (_, i) => r.pod("default", `my-pod-${256 + i}`)?.spec?.nodeName),
+    );
+    expect(after.size).toBe(1);
+    expect([...after][0]).toMatch(/^worker-\d$/);
+    expect(r.claim("default", "external-claim")?.status?.reservedFor).toHaveLength(10);
   }, 60_000);
 });
