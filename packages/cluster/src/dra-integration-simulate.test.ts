@@ -91,7 +91,8 @@ const firstAvailable = (...subs: [name: string, className: string][]): Obj => ({
 const makePod = (ns: string, suffix: string, claims: string[]): Obj => ({
   apiVersion: "v1",
   kind: "Pod",
-  metadata: { name: `my-pod${suffix}`, namespace: ns },
+  // The uid the API server would give it (a pod added to a running simulation has none otherwise).
+  metadata: { name: `my-pod${suffix}`, namespace: ns, uid: `${ns}-my-pod${suffix}` },
   spec: {
     containers: [{ name: "my-container", image: "pause" }],
     resourceClaims: claims.map((c) => ({ name: c, resourceClaimName: c })),
@@ -103,7 +104,7 @@ const text = (objs: Obj[]) => objs.map((o) => JSON.stringify(o)).join("\n---\n")
 /** The simulation over the nodes and `objs`, its pending pods added but not yet scheduled. */
 async function open(
   objs: Obj[],
-  opts: Partial<Pick<SimulateOptions, "config" | "features" | "kubernetesVersion">> = {},
+  opts: Partial<Pick<SimulateOptions, "config" | "features" | "kubernetesVersion" | "idleHorizonMs">> = {},
 ) {
   const features = opts.kubernetesVersion ? featuresAt(opts.kubernetesVersion as Release) : undefined;
   const { session, pending } = await openSimulation(
@@ -116,6 +117,7 @@ async function open(
       logger: recordingLogger(),
       features: { ...features, ...opts.features },
       ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
+      ...(opts.idleHorizonMs ? { idleHorizonMs: opts.idleHorizonMs } : {}),
     },
     admit(loadSnapshotTexts([{ name: "dra.yaml", text: text([...nodes, ...objs]) }]).objects),
   );
@@ -131,7 +133,7 @@ async function open(
 /** Runs `objs` to the end. */
 async function run(
   objs: Obj[],
-  opts: Partial<Pick<SimulateOptions, "config" | "features" | "kubernetesVersion">> = {},
+  opts: Partial<Pick<SimulateOptions, "config" | "features" | "kubernetesVersion" | "idleHorizonMs">> = {},
 ) {
   const r = await open(objs, opts);
   await r.session.drain();
@@ -198,8 +200,11 @@ describe("test/integration/dra core.go", () => {
         status: "False",
         reason: "SchedulerError",
       });
-      expect(r.scheduled("default", "my-pod-enabled")?.message).toContain(
-        "timed out trying to allocate devices",
+      // The deadline ends the search (`timed out trying to allocate devices`), or, on a loaded
+      // machine, a CEL evaluation it interrupts (`CEL runtime error: operation interrupted:
+      // context deadline exceeded`, an Error upstream too): either way the attempt ends.
+      expect(r.scheduled("default", "my-pod-enabled")?.message).toMatch(
+        /timed out trying to allocate devices|context deadline exceeded/,
       );
       // Update the smaller slice such that allocation also succeeds: the pod retries from the
       // backoff queue (an Error, not an unschedulable status) and schedules.
@@ -558,5 +563,207 @@ describe("test/integration/dra resourceclaim.go", () => {
     expect(after.size).toBe(1);
     expect([...after][0]).toMatch(/^worker-\d$/);
     expect(r.claim("default", "external-claim")?.status?.reservedFor).toHaveLength(10);
+  }, 60_000);
+});
+
+describe("test/integration/dra binding_conditions.go", () => {
+  /** Steps the simulation (cycles, a few event-loop turns, then the next timer) until `done`. */
+  async function stepUntil(r: Awaited<ReturnType<typeof open>>, done: () => boolean, what: string) {
+    for (let i = 0; i < 500; i++) {
+      if (done()) return;
+      while (await r.session.sched.scheduleOne()) {
+        // schedule what is active
+      }
+      for (let turn = 0; turn < 3; turn++) await r.session.settle();
+      if (done()) return;
+      const next = r.session.clock.nextTimerAt();
+      if (next === null) break;
+      r.session.clock.advanceTo(next);
+    }
+    throw new Error(`never reached: ${what}`);
+  }
+
+  /** A slice on worker-0 (pool `pool`) with one device. */
+  const slice = (driverName: string, pool: string, device: Obj): Obj => ({
+    apiVersion: "resource.k8s.io/v1",
+    kind: "ResourceSlice",
+    metadata: { name: `${driverName}-${pool}` },
+    spec: {
+      nodeName: "worker-0",
+      pool: { name: pool, generation: 1, resourceSliceCount: 1 },
+      driver: driverName,
+      devices: [device],
+    },
+  });
+  const withBindingSlice = (driverName: string) =>
+    slice(driverName, "worker-0-with-binding", {
+      name: "with-binding",
+      bindingConditions: ["attached"],
+      bindingFailureConditions: ["failed"],
+    });
+  const withoutBindingSlice = (driverName: string) =>
+    slice(driverName, "worker-0-without-binding", { name: "without-binding" });
+  const bindingTimeout = (timeout: string) =>
+    configOf(`profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: DynamicResources
+    args:
+      bindingTimeout: ${timeout}
+`);
+  const withBindingResult = (driverName: string) => ({
+    request: "req-1",
+    driver: driverName,
+    pool: "worker-0-with-binding",
+    device: "with-binding",
+    bindingConditions: ["attached"],
+    bindingFailureConditions: ["failed"],
+  });
+
+  /** The "driver" writes the device's condition to the claim's status.devices. */
+  const setCondition = (
+    r: Awaited<ReturnType<typeof open>>,
+    claimName: string,
+    device: string,
+    pool: string,
+    driver: string,
+    type: string,
+  ) => {
+    const cur = r.claim("default", claimName) as ResourceClaim;
+    r.session.cluster.updateResourceClaim(
+      {
+        ...cur,
+        status: {
+          ...cur.status,
+          devices: [
+            {
+              driver,
+              pool,
+              device,
+              conditions: [
+                {
+                  type,
+                  status: "True",
+                  observedGeneration: cur.metadata?.generation ?? 0,
+                  lastTransitionTime: "2026-01-01T00:00:00Z",
+                  reason: "Testing",
+                  message: "The test has seen the allocation.",
+                },
+              ],
+            },
+          ],
+        },
+      },
+      "status",
+    );
+  };
+
+  it("BasicFlow: the device without binding conditions first; a failed binding is retried; the condition set by the driver lets the pod bind", async () => {
+    const { class: cls, className, driverName } = testClass("bindingconditions");
+    const withBinding = withBindingSlice(driverName);
+    const withoutBinding = withoutBindingSlice(driverName);
+    const r = await open([
+      cls,
+      withBinding,
+      withoutBinding,
+      makeClaim("my-pod-my-resource-a", "default", exactly(className)),
+      makePod("default", "-a", ["my-pod-my-resource-a"]),
+    ]);
+    // The first pod gets the device without binding conditions.
+    await stepUntil(r, () => r.pod("default", "my-pod-a")?.spec?.nodeName !== undefined, "my-pod-a bound");
+    expect(r.claim("default", "my-pod-my-resource-a")?.status?.allocation?.devices?.results).toEqual([
+      { request: "req-1", driver: driverName, pool: "worker-0-without-binding", device: "without-binding" },
+    ]);
+
+    // The second pod's claim gets the device with binding conditions; PreBind waits for them.
+    r.session.cluster.apply(
+      "ResourceClaim",
+      makeClaim("my-pod-my-resource-b", "default", exactly(className)) as ResourceClaim,
+    );
+    r.session.addPending(makePod("default", "-b", ["my-pod-my-resource-b"]) as Pod);
+    const allocatedB = () => r.claim("default", "my-pod-my-resource-b")?.status?.allocation !== undefined;
+    await stepUntil(r, allocatedB, "my-pod-my-resource-b allocated");
+    expect(r.claim("default", "my-pod-my-resource-b")?.status?.allocation?.devices?.results).toEqual([
+      {
+        request: "req-1",
+        driver: driverName,
+        pool: "worker-0-with-binding",
+        device: "with-binding",
+        bindingConditions: ["attached"],
+        bindingFailureConditions: ["failed"],
+      },
+    ]);
+    expect(r.pod("default", "my-pod-b")?.spec?.nodeName).toBeUndefined();
+
+    // The driver fails the binding: the scheduler clears the device statuses and allocates again.
+    setCondition(r, "my-pod-my-resource-b", "with-binding", "worker-0-with-binding", driverName, "failed");
+    await stepUntil(
+      r,
+      () => (r.claim("default", "my-pod-my-resource-b")?.status?.devices ?? []).length === 0,
+      "device statuses cleared",
+    );
+    await stepUntil(r, allocatedB, "my-pod-my-resource-b allocated again");
+    expect(r.pod("default", "my-pod-b")?.spec?.nodeName).toBeUndefined();
+
+    // The driver reports the device attached: the pod binds.
+    setCondition(r, "my-pod-my-resource-b", "with-binding", "worker-0-with-binding", driverName, "attached");
+    await stepUntil(r, () => r.pod("default", "my-pod-b")?.spec?.nodeName !== undefined, "my-pod-b bound");
+    r.session.sched.close();
+    expect(r.pod("default", "my-pod-b")?.spec?.nodeName).toBe("worker-0");
+    expect(r.scheduled("default", "my-pod-b")).toMatchObject({ status: "True" });
+  });
+
+  it("TimeoutReached: the binding conditions never become true; after the 6s bindingTimeout the pod reports it and stays unbound; the simulation ends", async () => {
+    const { class: cls, className, driverName } = testClass("timeoutreached");
+    const r = await open(
+      [
+        cls,
+        withBindingSlice(driverName),
+        makeClaim("my-pod-my-resource-timeout-enforced", "default", exactly(className)),
+        makePod("default", "-timeout-enforced", ["my-pod-my-resource-timeout-enforced"]),
+      ],
+      // The run ends a minute of simulated time after the last binding (not the default hour:
+      // every retry allocates the device again and waits 6s for nothing).
+      { config: bindingTimeout("6s"), idleHorizonMs: 60_000 },
+    );
+    const claim = () => r.claim("default", "my-pod-my-resource-timeout-enforced");
+    await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
+    expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
+    const allocatedAt = r.session.clock.now();
+    await stepUntil(
+      r,
+      () => r.scheduled("default", "my-pod-timeout-enforced")?.message?.includes("binding timeout") === true,
+      "binding timeout reported",
+    );
+    // On the simulated clock: the 6s timeout, polled every 5s.
+    expect(r.session.clock.now() - allocatedAt).toBeLessThanOrEqual(6000 * 1.9);
+    // The run ends (no driver ever sets the condition) with the pod unbound.
+    await r.session.drain();
+    r.session.sched.close();
+    expect(r.pod("default", "my-pod-timeout-enforced")?.spec?.nodeName).toBeUndefined();
+    expect(r.scheduled("default", "my-pod-timeout-enforced")?.status).toBe("False");
+  }, 60_000);
+
+  it("TimeoutRecover: after the 5s bindingTimeout the claim is allocated to a device without binding conditions added meanwhile, and the pod binds", async () => {
+    const { class: cls, className, driverName } = testClass("timeoutrecover");
+    const r = await open(
+      [
+        cls,
+        withBindingSlice(driverName),
+        makeClaim("my-pod-my-resource-timeout", "default", exactly(className)),
+        makePod("default", "-timeout", ["my-pod-my-resource-timeout"]),
+      ],
+      { config: bindingTimeout("5s") },
+    );
+    const claim = () => r.claim("default", "my-pod-my-resource-timeout");
+    await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
+    expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
+    r.session.cluster.apply("ResourceSlice", withoutBindingSlice(driverName) as ResourceSlice);
+    await r.session.drain();
+    r.session.sched.close();
+    expect(claim()?.status?.allocation?.devices?.results).toEqual([
+      { request: "req-1", driver: driverName, pool: "worker-0-without-binding", device: "without-binding" },
+    ]);
+    expect(r.pod("default", "my-pod-timeout")?.spec?.nodeName).toBe("worker-0");
   }, 60_000);
 });
