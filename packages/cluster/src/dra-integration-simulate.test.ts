@@ -5,7 +5,8 @@
 // messages. Sources (kubernetes/kubernetes): dra.go @6e77b7b0 (which subtests run with which
 // gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39,
 // partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868, uses_all_resources.go
-// @ff6c1f2c, resourceclaim.go @de741dc8. What is not
+// @ff6c1f2c, resourceclaim.go @de741dc8, binding_conditions.go @ef72f831 (the driver's
+// status updates scripted between steps of the simulation). What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
@@ -766,4 +767,57 @@ describe("test/integration/dra binding_conditions.go", () => {
     ]);
     expect(r.pod("default", "my-pod-timeout")?.spec?.nodeName).toBe("worker-0");
   }, 60_000);
+
+  for (const useTaints of [true, false]) {
+    it(`${useTaints ? "FailureTaints" : "FailureRemove"}: after a binding failure the claim is allocated to a device on another node, the pod binds there`, async () => {
+      const { class: cls, className, driverName } = testClass(useTaints ? "failuretaints" : "failureremove");
+      const r = await open([
+        cls,
+        withBindingSlice(driverName),
+        makeClaim("my-pod-my-resource-a", "default", exactly(className)),
+        makePod("default", "-a", ["my-pod-my-resource-a"]),
+      ]);
+      const claim = () => r.claim("default", "my-pod-my-resource-a");
+      await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
+      expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
+
+      // The device's preparation failed: tainted NoSchedule, or gone from the slice.
+      const cur = r.session.cluster.resourceSlices.get(
+        "",
+        `${driverName}-worker-0-with-binding`,
+      ) as ResourceSlice;
+      r.session.cluster.apply("ResourceSlice", {
+        ...cur,
+        spec: {
+          ...cur.spec,
+          devices: useTaints
+            ? (cur.spec?.devices ?? []).map((d) => ({
+                ...d,
+                taints: [{ key: "dra-test.k8s.io/preparation-failed", value: "true", effect: "NoSchedule" }],
+              }))
+            : [],
+        },
+      } as ResourceSlice);
+      // A device without binding conditions on worker-1.
+      const other = withoutBindingSlice(driverName) as ResourceSlice;
+      r.session.cluster.apply("ResourceSlice", {
+        ...other,
+        metadata: { name: `${driverName}-worker-1-without-binding` },
+        spec: {
+          ...other.spec,
+          nodeName: "worker-1",
+          pool: { name: "worker-1-without-binding", generation: 1, resourceSliceCount: 1 },
+        },
+      } as ResourceSlice);
+      setCondition(r, "my-pod-my-resource-a", "with-binding", "worker-0-with-binding", driverName, "failed");
+
+      await stepUntil(r, () => r.pod("default", "my-pod-a")?.spec?.nodeName !== undefined, "my-pod-a bound");
+      r.session.sched.close();
+      expect(claim()?.status?.devices ?? []).toEqual([]);
+      expect(claim()?.status?.allocation?.devices?.results).toEqual([
+        { request: "req-1", driver: driverName, pool: "worker-1-without-binding", device: "without-binding" },
+      ]);
+      expect(r.pod("default", "my-pod-a")?.spec?.nodeName).toBe("worker-1");
+    });
+  }
 });
