@@ -213,7 +213,7 @@ describe("test/integration/dra core.go", () => {
       r.session.cluster.apply("ResourceSlice", {
         ...other,
         spec: { ...other.spec, devices: [...(other.spec?.devices ?? []), { name: "dev-24" }] },
-      });
+      } as ResourceSlice);
       await r.session.drain();
       r.session.sched.close();
       expect(r.pod("default", "my-pod-enabled")?.spec?.nodeName).toMatch(/^worker-[01]$/);
@@ -759,7 +759,7 @@ describe("test/integration/dra binding_conditions.go", () => {
     const claim = () => r.claim("default", "my-pod-my-resource-timeout");
     await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
     expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
-    r.session.cluster.apply("ResourceSlice", withoutBindingSlice(driverName) as ResourceSlice);
+    r.session.cluster.apply("ResourceSlice", withoutBindingSlice(driverName) as unknown as ResourceSlice);
     await r.session.drain();
     r.session.sched.close();
     expect(claim()?.status?.allocation?.devices?.results).toEqual([
@@ -799,7 +799,7 @@ describe("test/integration/dra binding_conditions.go", () => {
         },
       } as ResourceSlice);
       // A device without binding conditions on worker-1.
-      const other = withoutBindingSlice(driverName) as ResourceSlice;
+      const other = withoutBindingSlice(driverName) as unknown as ResourceSlice;
       r.session.cluster.apply("ResourceSlice", {
         ...other,
         metadata: { name: `${driverName}-worker-1-without-binding` },
