@@ -12,10 +12,14 @@ import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { admit } from "./admission";
 import { loadSnapshotTexts } from "./load";
 import { openSimulation, type SimulateOptions } from "./simulate";
+
+// Whole simulations (FilterTimeout's "disabled" searches 2^20 steps on worker-1): generous
+// limits for a loaded CI machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 const emptyConfig = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
 const configOf = (profiles = "") => loadConfig(`${emptyConfig}${profiles}`, { registry: inTreeRegistry });
@@ -659,6 +663,32 @@ describe("test/integration/dra binding_conditions.go", () => {
     );
   };
 
+  /**
+   * A pod `my-pod<suffix>` whose claim the scheduler allocated to the device with binding
+   * conditions (the only device, on worker-0); PreBind now waits for the conditions.
+   */
+  async function waitingForBindingConditions(
+    prefix: string,
+    suffix: string,
+    opts: Parameters<typeof open>[1] = {},
+  ) {
+    const { class: cls, className, driverName } = testClass(prefix);
+    const claimName = `my-pod-my-resource${suffix}`;
+    const r = await open(
+      [
+        cls,
+        withBindingSlice(driverName),
+        makeClaim(claimName, "default", exactly(className)),
+        makePod("default", suffix, [claimName]),
+      ],
+      opts,
+    );
+    const claim = () => r.claim("default", claimName);
+    await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
+    expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
+    return { r, driverName, claim };
+  }
+
   it("BasicFlow: the device without binding conditions first; a failed binding is retried; the condition set by the driver lets the pod bind", async () => {
     const { class: cls, className, driverName } = testClass("bindingconditions");
     const withBinding = withBindingSlice(driverName);
@@ -715,21 +745,12 @@ describe("test/integration/dra binding_conditions.go", () => {
   });
 
   it("TimeoutReached: the binding conditions never become true; after the 6s bindingTimeout the pod reports it and stays unbound; the simulation ends", async () => {
-    const { class: cls, className, driverName } = testClass("timeoutreached");
-    const r = await open(
-      [
-        cls,
-        withBindingSlice(driverName),
-        makeClaim("my-pod-my-resource-timeout-enforced", "default", exactly(className)),
-        makePod("default", "-timeout-enforced", ["my-pod-my-resource-timeout-enforced"]),
-      ],
-      // The run ends a minute of simulated time after the last binding (not the default hour:
-      // every retry allocates the device again and waits 6s for nothing).
-      { config: bindingTimeout("6s"), idleHorizonMs: 60_000 },
-    );
-    const claim = () => r.claim("default", "my-pod-my-resource-timeout-enforced");
-    await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
-    expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
+    // The run ends a minute of simulated time after the last binding (not the default hour:
+    // every retry allocates the device again and waits 6s for nothing).
+    const { r } = await waitingForBindingConditions("timeoutreached", "-timeout-enforced", {
+      config: bindingTimeout("6s"),
+      idleHorizonMs: 60_000,
+    });
     const allocatedAt = r.session.clock.now();
     await stepUntil(
       r,
@@ -746,19 +767,9 @@ describe("test/integration/dra binding_conditions.go", () => {
   }, 60_000);
 
   it("TimeoutRecover: after the 5s bindingTimeout the claim is allocated to a device without binding conditions added meanwhile, and the pod binds", async () => {
-    const { class: cls, className, driverName } = testClass("timeoutrecover");
-    const r = await open(
-      [
-        cls,
-        withBindingSlice(driverName),
-        makeClaim("my-pod-my-resource-timeout", "default", exactly(className)),
-        makePod("default", "-timeout", ["my-pod-my-resource-timeout"]),
-      ],
-      { config: bindingTimeout("5s") },
-    );
-    const claim = () => r.claim("default", "my-pod-my-resource-timeout");
-    await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
-    expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
+    const { r, driverName, claim } = await waitingForBindingConditions("timeoutrecover", "-timeout", {
+      config: bindingTimeout("5s"),
+    });
     r.session.cluster.apply("ResourceSlice", withoutBindingSlice(driverName) as unknown as ResourceSlice);
     await r.session.drain();
     r.session.sched.close();
@@ -770,16 +781,10 @@ describe("test/integration/dra binding_conditions.go", () => {
 
   for (const useTaints of [true, false]) {
     it(`${useTaints ? "FailureTaints" : "FailureRemove"}: after a binding failure the claim is allocated to a device on another node, the pod binds there`, async () => {
-      const { class: cls, className, driverName } = testClass(useTaints ? "failuretaints" : "failureremove");
-      const r = await open([
-        cls,
-        withBindingSlice(driverName),
-        makeClaim("my-pod-my-resource-a", "default", exactly(className)),
-        makePod("default", "-a", ["my-pod-my-resource-a"]),
-      ]);
-      const claim = () => r.claim("default", "my-pod-my-resource-a");
-      await stepUntil(r, () => claim()?.status?.allocation !== undefined, "claim allocated");
-      expect(claim()?.status?.allocation?.devices?.results).toEqual([withBindingResult(driverName)]);
+      const { r, driverName, claim } = await waitingForBindingConditions(
+        useTaints ? "failuretaints" : "failureremove",
+        "-a",
+      );
 
       // The device's preparation failed: tainted NoSchedule, or gone from the slice.
       const cur = r.session.cluster.resourceSlices.get(
