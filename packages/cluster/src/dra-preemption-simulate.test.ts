@@ -161,7 +161,7 @@ describe("device-aware preemption in simulate (DRAPreemption)", () => {
     expect(res.pods.find((p) => p.name === "preemptor")).toMatchObject({
       outcome: "Unschedulable",
       message:
-        "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are available: 1 cannot allocate all claims.",
+        "0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are available: 1 cannot allocate all claims.",
     });
     const r = await run(text, on);
     expect(r.podOf("low")?.spec?.nodeName).toBe("worker-0");

@@ -127,7 +127,7 @@ describe("DynamicResources in simulate", () => {
     expect(byName["train-3"]).toMatchObject({
       outcome: "Unschedulable",
       message:
-        "0/2 nodes are available: 2 cannot allocate all claims. still not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        "0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     });
   });
 
@@ -349,7 +349,7 @@ describe("extended resources backed by a DeviceClass in simulate", () => {
     expect(byName.huge).toMatchObject({
       outcome: "Unschedulable",
       message:
-        "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 cannot allocate all claims. still not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     });
   });
 

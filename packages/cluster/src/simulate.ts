@@ -318,6 +318,34 @@ export async function openSimulation(
       }
     },
   };
+  // Without HTTP extenders every step of a binding cycle is in memory or on the simulated clock.
+  const bindingsOnClock = httpExtenders(opts.config).length === 0;
+  /**
+   * Waits for the binding cycles in flight. One that waits on the simulated clock
+   * (DynamicResources' PreBind polling a device's binding conditions) moves only when time
+   * passes: once the bindings stop moving on their own, time passes to the next timer, within
+   * the idle horizon (false: past it, the bindings still waiting). With HTTP extenders a binding
+   * may wait for a response instead, and time stands still until every binding finished.
+   */
+  async function waitForBindings(start: number): Promise<boolean> {
+    if (!bindingsOnClock) {
+      await sched.waitForBindings();
+      return true;
+    }
+    while (sched.inflightBindings() > 0) {
+      // In-memory work finishes within a few turns of the event loop.
+      for (let turn = 0; turn < 3 && sched.inflightBindings() > 0; turn++) await session.settle();
+      if (sched.inflightBindings() === 0) break;
+      const next = clock.nextTimerAt();
+      if (next === null) {
+        await sched.waitForBindings();
+        break;
+      }
+      if (next - Math.max(lastProgress, start) > horizon) return false;
+      clock.advanceTo(next);
+    }
+    return true;
+  }
   async function drainUntilIdle(): Promise<void> {
     // The idle horizon counts from the last binding or from this call, whichever is later: a
     // session drained again after a cluster change gets a full horizon for it.
@@ -326,7 +354,7 @@ export async function openSimulation(
       while (await sched.scheduleOne()) {
         // keep scheduling while something is active
       }
-      await sched.waitForBindings();
+      if (!(await waitForBindings(start))) return;
       if (sched.queue.hasActive()) continue;
       // Work started off the scheduling cycle (async preemption) goes as far as it can first.
       await session.settle();

@@ -56,6 +56,13 @@ export const releaseDifferences: readonly ReleaseDifference[] = [
     read: "gate specs: the scheduler's 1.37 gate list (SetupCurrentKubernetesSpecificFeatureGates); the plugin list: default-plugins.ts (applyFeatureGates)",
   },
   {
+    what: "DynamicResources' filter timeout is an Error naming the node (`node X: timed out trying to allocate devices`): the attempt ends and the pod retries from the backoff queue; before, the node was unschedulable for the pod (`timed out trying to allocate devices`) and another node that allocated in time could take it",
+    change: "kubernetes/kubernetes#137607",
+    since: "1.36",
+    gate: null,
+    read: "the PR's diff of dynamicresources.go Filter and dynamicresources_test.go (merged March 2026, before 1.36's code freeze); test/integration/dra core.go at kubernetes/kubernetes@cb6bddf4 (testFilterTimeout expects a SchedulerError)",
+  },
+  {
     what: "Opportunistic batching rescores the node the last pod took when the next pod still fits it, and hints the best of it and the cached nodes; before, the batch was dropped (one pod per node only)",
     change: "kubernetes/kubernetes#140289",
     since: "1.37",
@@ -70,11 +77,11 @@ export const releaseDifferences: readonly ReleaseDifference[] = [
     read: "fit.go SignPod of the 1.36 cycle (with DeviceClassResolver, refuses every pod); the 1.37 integration batch_test.go batching with the default gates",
   },
   {
-    what: "DynamicResources' PostFilter keeps its Unschedulable status for pods without claims but no longer says `no new claims to deallocate`: the clause of 1.34–1.36 FitErrors is gone",
+    what: "DynamicResources' PostFilter keeps its Unschedulable status but gives no reason when it did nothing (`no new claims to deallocate`, `still not schedulable`, `plugin disabled`): the clause of 1.34–1.36 FitErrors is gone, for pods with claims too",
     change: "kubernetes/kubernetes#140222",
     since: "1.37",
     gate: null,
-    read: "the PR's description (merged July 2026: no-op PostFilter reasons moved to V(5) logs); FailedScheduling events posted from minikube v1.37.0 clusters (October 2026) without the clause where 1.34–1.36 print it; the index holds dynamicresources.go only from before the change",
+    read: "the PR's description (merged July 2026: `plugin disabled` and `no new claims to deallocate` moved to V(5) logs, `still not schedulable` dropped); FailedScheduling events posted from minikube v1.37.0 clusters (October 2026) without the clause where 1.34–1.36 print it; the index holds dynamicresources.go only from before the change",
   },
   {
     what: "A preemption that chose a node adds `preemption: found a potential placement for pod on node X, preempting K victims` to the FailedScheduling message; before, a successful preemption added nothing",

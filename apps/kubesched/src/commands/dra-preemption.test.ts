@@ -52,7 +52,7 @@ describe("kubesched simulate: DRAPreemption", () => {
     expect(r.pods.find((p) => p.name === "inference")).toMatchObject({
       outcome: "Unschedulable",
       message:
-        "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+        "0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
     });
   }, 60_000);
 

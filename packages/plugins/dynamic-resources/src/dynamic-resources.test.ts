@@ -89,9 +89,15 @@ const withResources = (inFlight: ResourceClaim, inUse = reserve(inFlight)): Test
   reserve: { inFlightClaims: [inFlight] },
   prebind: { assumedClaim: inUse, changes: becomes(inUse) },
 });
+/**
+ * PostFilter when it did nothing: 1.37 keeps the Unschedulable status without a reason
+ * (kubernetes/kubernetes#140222; the stored table predates it and says `still not schedulable`,
+ * `plugin disabled` or `no new claims to deallocate`, as 1.34–1.36 do: see the 1.36 cases).
+ */
+const postFilterNoOp = { code: "Unschedulable", message: "" } as const;
 const notSchedulable = (message: string): TestPluginCase["want"] => ({
   filter: { [nodeName]: { status: { code: "UnschedulableAndUnresolvable", message } } },
-  postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
+  postfilter: { status: postFilterNoOp },
 });
 
 const cases: Record<string, TestPluginCase> = {
@@ -342,7 +348,7 @@ const cases: Record<string, TestPluginCase> = {
           message: `request req-1: device class ${className} does not exist`,
         },
       },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "wrong-topology": {
@@ -406,7 +412,7 @@ const cases: Record<string, TestPluginCase> = {
     claims: [inUseClaim],
     want: {
       prefilter: { status: { code: "Skip", message: "" } },
-      postfilter: { status: { code: "Unschedulable", message: "plugin disabled" } },
+      postfilter: { status: postFilterNoOp },
       prebindPreFlight: { code: "Skip", message: "" },
     },
   },
@@ -415,7 +421,7 @@ const cases: Record<string, TestPluginCase> = {
     claims: [updateDeviceClassName(claim, "does-not-exist")],
     want: {
       prefilter: { status: { message: "request req-1: device class does-not-exist does not exist" } },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "claim-with-prioritized-list-feature-disabled": {
@@ -431,7 +437,7 @@ const cases: Record<string, TestPluginCase> = {
             "claim default/my-pod-my-resource, request req-1: has subrequests, but the DRAPrioritizedList feature is disabled",
         },
       },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "claim-with-prioritized-list-unknown-device-class": {
@@ -442,7 +448,7 @@ const cases: Record<string, TestPluginCase> = {
       prefilter: {
         status: { message: "request req-1/subreq-1: device class does-not-exist does not exist" },
       },
-      postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+      postfilter: { status: postFilterNoOp },
     },
   },
   "claim-with-prioritized-list": {
@@ -459,7 +465,15 @@ const cases: Record<string, TestPluginCase> = {
     claims: [largeClaim],
     classes: [deviceClass],
     slices: [largeWorkerNodeSlice],
-    want: notSchedulable("timed out trying to allocate devices"),
+    // From 1.36 an Error naming the node, which ends the attempt: no PostFilter (the newest
+    // stored test/integration/dra core.go; kubernetes/kubernetes#137607).
+    want: {
+      filter: {
+        [nodeName]: {
+          status: { code: "Error", message: `node ${nodeName}: timed out trying to allocate devices` },
+        },
+      },
+    },
   },
   timeout_zero: {
     args: { filterTimeout: "0s" },
@@ -733,6 +747,43 @@ describe("TestPlugin", () => {
     });
   });
 
+  it("no-resources, 1.34–1.36: PostFilter says the pod is still not schedulable", async () => {
+    await runTestPluginCase({
+      ...cases["no-resources"]!,
+      kubernetesVersion: "1.36",
+      want: {
+        ...cases["no-resources"]!.want,
+        postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
+      },
+    });
+  });
+
+  it("timeout, 1.34–1.35: not schedulable on the node, as the stored table has it", async () => {
+    await runTestPluginCase({
+      ...cases.timeout!,
+      kubernetesVersion: "1.35",
+      want: {
+        filter: {
+          [nodeName]: {
+            status: { code: "UnschedulableAndUnresolvable", message: "timed out trying to allocate devices" },
+          },
+        },
+        postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
+      },
+    });
+  });
+
+  it("DRA-disabled, 1.34–1.36: PostFilter says the plugin is disabled", async () => {
+    await runTestPluginCase({
+      ...cases["DRA-disabled"]!,
+      kubernetesVersion: "1.36",
+      want: {
+        ...cases["DRA-disabled"]!.want,
+        postfilter: { status: { code: "Unschedulable", message: "plugin disabled" } },
+      },
+    });
+  });
+
   it("claim with neither name nor template: API unsupported", async () => {
     await runTestPluginCase({
       pod: makePod().name("my-pod").namespace("default").podResourceClaims({ name: "c" }).obj(),
@@ -766,7 +817,7 @@ describe("TestPlugin", () => {
       pod: { ...podWithClaimTemplate, status: { resourceClaimStatuses: [{ name: "my-resource" }] } },
       want: {
         prefilter: { status: { code: "Skip", message: "" } },
-        postfilter: { status: { code: "Unschedulable", message: "no new claims to deallocate" } },
+        postfilter: { status: postFilterNoOp },
         prebindPreFlight: { code: "Skip", message: "" },
       },
     });

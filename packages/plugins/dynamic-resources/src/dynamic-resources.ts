@@ -248,8 +248,10 @@ export class DynamicResources
     EnqueueExtensions,
     SignPlugin
 {
-  /** Whether PostFilter's no-op outcome carries its reason (1.34–1.36; gone in 1.37, #140222). */
+  /** Whether PostFilter's no-op outcomes carry their reasons (1.34–1.36; gone in 1.37, #140222). */
   private readonly postFilterReasons: boolean;
+  /** Whether Filter's timeout is an Error naming the node (1.36 on, #137607) rather than unschedulable. */
+  private readonly timeoutIsError: boolean;
   /** The DynamicResourceAllocation gate: off, the plugin does nothing (upstream `enabled`). */
   private readonly enabled: boolean;
   /**
@@ -286,10 +288,11 @@ export class DynamicResources
   constructor(
     readonly args: DynamicResourcesArgs,
     private readonly handle: Handle,
-    /** The release behaved as (`handle.kubernetesVersion()`): PostFilter's wording depends on it. */
+    /** The release behaved as (`handle.kubernetesVersion()`): PostFilter's wording and the timeout's status depend on it. */
     kubernetesVersion: string = defaultKubernetesVersion,
   ) {
     this.postFilterReasons = minorOf(kubernetesVersion) < 37;
+    this.timeoutIsError = minorOf(kubernetesVersion) >= 36;
     this.enabled = handle.features().enableDynamicResourceAllocation;
     const features = handle.features();
     this.bindingConditions =
@@ -610,7 +613,11 @@ export class DynamicResources
         a = allocator.allocate(node, claimsToAllocate, timeout?.signal);
       } catch (e) {
         if (timeout && e instanceof Error && e.cause !== undefined && e.cause === timeout.reason) {
-          return new Status(Code.UnschedulableAndUnresolvable, ErrReasonTimedOut);
+          // From 1.36 a timeout is an Error naming the node (kubernetes/kubernetes#137607): the
+          // attempt ends and the pod retries from the backoff queue, as timeouts are transient.
+          return this.timeoutIsError
+            ? asStatus(new Error(`node ${node.metadata?.name ?? ""}: ${ErrReasonTimedOut}`))
+            : new Status(Code.UnschedulableAndUnresolvable, ErrReasonTimedOut);
         }
         // Not fatal: allocation on other nodes may proceed.
         if (isFailedAllocationOnNode(e)) return new Status(this.unschedulable, e.message);
@@ -640,20 +647,11 @@ export class DynamicResources
    * uses, so that the next attempt can allocate it anew.
    */
   async postFilter(state: CycleState, pod: Pod, _m: NodeToStatus): Promise<PostFilterOutput> {
-    if (!this.enabled) return { result: null, status: new Status(Code.Unschedulable, "plugin disabled") };
+    if (!this.enabled) return { result: null, status: this.noOpPostFilter("plugin disabled") };
     const s = state.read(stateKeyName);
     if (!s) return { result: null, status: asStatus(new Error("not found")) };
-    if (s.claims.length === 0) {
-      // For a pod without claims, 1.37 keeps the status but not the reason
-      // (kubernetes/kubernetes#140222: logged at V(5)).
-      const withReason = this.postFilterReasons || (pod.spec?.resourceClaims?.length ?? 0) > 0;
-      return {
-        result: null,
-        status: withReason
-          ? new Status(Code.Unschedulable, ErrReasonNoNewClaimsToDeallocate)
-          : new Status(Code.Unschedulable),
-      };
-    }
+    if (s.claims.length === 0)
+      return { result: null, status: this.noOpPostFilter(ErrReasonNoNewClaimsToDeallocate) };
     const uid = pod.metadata?.uid;
     const extendedClaim = s.extendedClaim();
     for (const index of s.unavailableClaims) {
@@ -696,7 +694,17 @@ export class DynamicResources
       }
       return { result: null, status: new Status(Code.Unschedulable, ErrReasonDeletionCompleted) };
     }
-    return { result: null, status: new Status(Code.Unschedulable, ErrReasonStillNotSchedulable) };
+    return { result: null, status: this.noOpPostFilter(ErrReasonStillNotSchedulable) };
+  }
+
+  /**
+   * PostFilter's outcome when it did nothing: Unschedulable, with `reason` in 1.34–1.36; from
+   * 1.37 without it (kubernetes/kubernetes#140222: `plugin disabled` and `no new claims to
+   * deallocate` went to V(5) logs, `still not schedulable` was dropped), so FitErrors no longer
+   * carry the clause.
+   */
+  private noOpPostFilter(reason: string): Status {
+    return this.postFilterReasons ? new Status(Code.Unschedulable, reason) : new Status(Code.Unschedulable);
   }
 
   preScore(state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
