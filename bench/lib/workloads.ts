@@ -5,6 +5,11 @@
 // (executor.go): a createPods op without a namespace uses `namespace-<opIndex>`, createNamespaces
 // makes `<prefix>-<i>`, createPodSets makes one createPods op per `<namespacePrefix>-<i>`.
 import type { WorkloadProfile } from "./config";
+import {
+  type ExtendedResourceClassTemplate,
+  type ExtendedResourcePodTemplate,
+  extendedResourceWorkloads,
+} from "./dra-extendedresource";
 import type { DRAPodTemplateName } from "./dra-templates";
 import type { NodeTemplateName, PodTemplateName } from "./templates";
 import type { VerifyRule } from "./verify";
@@ -18,7 +23,7 @@ export interface NodeLabelling {
 export interface CreatePodsOp {
   opcode: "createPods";
   count: number;
-  template: PodTemplateName | DRAPodTemplateName;
+  template: PodTemplateName | DRAPodTemplateName | ExtendedResourcePodTemplate;
   /** Absent: `namespace-<opIndex>`. */
   namespace?: string;
   /** Do not wait for the pods to be scheduled (their namespace is remembered for barriers). */
@@ -37,7 +42,11 @@ export interface CreatePodsOp {
 }
 
 /** The DRA objects createAny creates from upstream's dra/templates. */
-export type DRAObjectTemplate = "deviceclass" | "resourceclaimtemplate" | "resourceclaim";
+export type DRAObjectTemplate =
+  | "deviceclass"
+  | "resourceclaimtemplate"
+  | "resourceclaim"
+  | ExtendedResourceClassTemplate;
 
 /** One object a churn op creates (and, in recreate mode, deletes) per tick. */
 export type ChurnTemplate =
@@ -664,6 +673,7 @@ export const workloads: Workload[] = [
   ...batchingWorkloads("HostPortConflict", "pod-hostport-80"),
   ...batchingWorkloads("ResourceSaturation", "pod-saturation"),
   ...draWorkloads(),
+  ...extendedResourceWorkloads(),
 ];
 
 /**
