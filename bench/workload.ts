@@ -43,6 +43,7 @@ import {
   makeExtendedResourceClass,
   makeExtendedResourcePod,
 } from "./lib/dra-extendedresource";
+import { makeListAttributesClaimTemplate, makeListAttributesSlice } from "./lib/dra-listattributes";
 import {
   type DRAPodTemplateName,
   globMatch,
@@ -481,7 +482,14 @@ async function main(): Promise<WorkloadResult> {
           ensureNamespace(op.namespace);
           cluster.apply("Service", makeService(op.namespace, op.template));
         } else if (op.template === "deviceclass") cluster.apply("DeviceClass", makeTestDeviceClass());
-        else if (isExtendedResourceClassTemplate(op.template)) {
+        else if (op.template === "resourceslice-list-attributes-devices") {
+          for (let i = 0; i < (op.count ?? 1); i++)
+            cluster.apply("ResourceSlice", makeListAttributesSlice(i));
+        } else if (op.template === "resourceclaimtemplate-list-attributes") {
+          const ns = op.namespace ?? "default";
+          ensureNamespace(ns);
+          cluster.apply("ResourceClaimTemplate", makeListAttributesClaimTemplate(ns));
+        } else if (isExtendedResourceClassTemplate(op.template)) {
           for (let i = 0; i < (op.count ?? 1); i++)
             cluster.apply("DeviceClass", makeExtendedResourceClass(op.template, i));
         } else {

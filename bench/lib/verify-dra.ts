@@ -201,7 +201,26 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
   return { claims: claimCount, devices: deviceCount, pods: podCount, problems, problemCount };
 }
 
-/** matchAttribute: the constrained results share the attribute's value; distinctAttribute: all differ. */
+/**
+ * An attribute's values, a scalar as a list of one (DRAListTypeAttributes, experimental/constraint.go:
+ * `string` "x" and `strings` ["x"] share "x").
+ */
+function attributeValues(attr: DeviceAttribute): string[] {
+  if (attr.strings) return attr.strings.map((v) => `string:${v}`);
+  if (attr.ints) return attr.ints.map((v) => `int:${v}`);
+  if (attr.bools) return attr.bools.map((v) => `bool:${v}`);
+  if (attr.versions) return attr.versions.map((v) => `version:${v}`);
+  if (attr.string !== undefined) return [`string:${attr.string}`];
+  if (attr.int !== undefined) return [`int:${attr.int}`];
+  if (attr.bool !== undefined) return [`bool:${attr.bool}`];
+  if (attr.version !== undefined) return [`version:${attr.version}`];
+  return [];
+}
+
+/**
+ * matchAttribute: the constrained results' values intersect (scalars: all equal); distinctAttribute:
+ * pairwise disjoint (scalars: all differ). A list attribute counts as its values (DRAListTypeAttributes).
+ */
 function checkConstraint(
   claim: ResourceClaim,
   claimKey: string,
@@ -212,18 +231,39 @@ function checkConstraint(
   const name = c.matchAttribute ?? c.distinctAttribute;
   if (!name) return;
   const scoped = c.requests?.length ? new Set(c.requests) : null;
-  const values: string[] = [];
+  const values: (string[] | null)[] = [];
+  const shownValues: string[] = [];
   for (const r of claim.status?.allocation?.devices?.results ?? []) {
     const parent = r.request.split("/")[0] ?? "";
     if (scoped && !scoped.has(r.request) && !scoped.has(parent)) continue;
     const found = devices.get(`${r.driver}/${r.pool}/${r.device}`);
     const attr = found ? attribute(found.device, r.driver, name) : undefined;
-    values.push(attr === undefined ? "<missing>" : JSON.stringify(attr));
+    values.push(attr === undefined ? null : attributeValues(attr));
+    shownValues.push(attr === undefined ? "<missing>" : JSON.stringify(attr));
   }
-  if (c.matchAttribute && (values.includes("<missing>") || new Set(values).size > 1))
-    problem(`claim ${claimKey}: matchAttribute ${name} not matched (${values.join(", ")})`);
-  if (c.distinctAttribute && new Set(values).size !== values.length)
-    problem(`claim ${claimKey}: distinctAttribute ${name} not distinct (${values.join(", ")})`);
+  const shown = () => shownValues.join(", ");
+  if (c.matchAttribute) {
+    let common: Set<string> | null = null;
+    for (const v of values) {
+      if (v === null) {
+        common = new Set();
+        break;
+      }
+      common = common === null ? new Set(v) : new Set(v.filter((x) => (common as Set<string>).has(x)));
+    }
+    if (common !== null && common.size === 0)
+      problem(`claim ${claimKey}: matchAttribute ${name} not matched (${shown()})`);
+  }
+  if (c.distinctAttribute) {
+    const seen = new Set<string>();
+    let overlap = false;
+    for (const v of values)
+      for (const x of new Set(v ?? [])) {
+        if (seen.has(x)) overlap = true;
+        seen.add(x);
+      }
+    if (overlap) problem(`claim ${claimKey}: distinctAttribute ${name} not distinct (${shown()})`);
+  }
 }
 
 /** Production's DeviceClassResolver over a fixed list of classes. */

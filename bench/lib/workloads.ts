@@ -10,6 +10,7 @@ import {
   type ExtendedResourcePodTemplate,
   extendedResourceWorkloads,
 } from "./dra-extendedresource";
+import { listAttributesWorkloads } from "./dra-listattributes";
 import type { DRAPodTemplateName } from "./dra-templates";
 import type { NodeTemplateName, PodTemplateName } from "./templates";
 import type { VerifyRule } from "./verify";
@@ -39,6 +40,11 @@ export interface CreatePodsOp {
    * scheduled they are deleted and `count` new ones created, for this long (wall time).
    */
   steadyStateMs?: number;
+  /**
+   * The steady state's batch is the cluster's capacity (one pod per node, as upstream's
+   * listattributes sizes it): at `--scale` it scales with the nodes.
+   */
+  steadyStateBatchScales?: boolean;
 }
 
 /** The DRA objects createAny creates from upstream's dra/templates. */
@@ -46,7 +52,10 @@ export type DRAObjectTemplate =
   | "deviceclass"
   | "resourceclaimtemplate"
   | "resourceclaim"
-  | ExtendedResourceClassTemplate;
+  | ExtendedResourceClassTemplate
+  /** dra/listattributes: resourceslice-list-attributes-devices (`count`: one per DRA node) and its claim template. */
+  | "resourceslice-list-attributes-devices"
+  | "resourceclaimtemplate-list-attributes";
 
 /** One object a churn op creates (and, in recreate mode, deletes) per tick. */
 export type ChurnTemplate =
@@ -674,6 +683,7 @@ export const workloads: Workload[] = [
   ...batchingWorkloads("ResourceSaturation", "pod-saturation"),
   ...draWorkloads(),
   ...extendedResourceWorkloads(),
+  ...listAttributesWorkloads(),
 ];
 
 /**
@@ -882,12 +892,19 @@ export function scaleWorkload(w: Workload, f: number): Workload {
       case "createPods":
         // A steady state's batch is no size: kept, its duration scaled (at least 1 s).
         if (op.steadyStateMs !== undefined)
-          return { ...op, steadyStateMs: Math.max(1000, Math.round(op.steadyStateMs * f)) };
+          return {
+            ...op,
+            ...(op.steadyStateBatchScales ? { count: n(op.count) } : {}),
+            steadyStateMs: Math.max(1000, Math.round(op.steadyStateMs * f)),
+          };
         return { ...op, count: n(op.count) };
       case "createNodes":
         return { ...op, count: n(op.count) };
       case "createAny": {
-        if (op.template !== "resourceclaim" || op.count === undefined) return op;
+        // ResourceSlices created one per DRA node scale with the nodes.
+        if (op.template === "service" || op.count === undefined) return op;
+        if (op.template.startsWith("resourceslice")) return { ...op, count: n(op.count) };
+        if (op.template !== "resourceclaim") return op;
         // Claims keep their share of the devices; a cluster left with exactly one steady-state
         // batch free (upstream's "full") keeps that batch free.
         const free = devices.total - op.count;
