@@ -11,7 +11,7 @@
 // ImplicitExtendedResource_25Classes with 130), scoring/performance-config.yaml at 439aa979
 // (2000pods_200nodes 336, 5000pods_500nodes 164; later versions carry no thresholds).
 import { type DeviceClass, type Pod, ResourceAPIVersion, ResourceDeviceClassPrefix } from "@kubesched/api";
-import { testDriver } from "./dra-templates";
+import { pendingPod, testDriver } from "./dra-templates";
 import type { VerifyRule } from "./verify";
 import type { Op, Workload } from "./workloads";
 
@@ -92,7 +92,7 @@ function podResource(t: ExtendedResourcePodTemplate, index: number): string {
 /**
  * pod-with-extended-resource-mod25/-mod50 and pod-with-implicit-extended-resource-mod25
  * (`test-dra-<i>`) and pod-with-extended-resource-scoring (`scoring-test-pod-<i>`): one pause
- * container requesting (and limited to) one of the resource. Defaults as makeDRAPod's.
+ * container requesting (and limited to) one of the resource.
  */
 export function makeExtendedResourcePod(
   t: ExtendedResourcePodTemplate,
@@ -101,24 +101,13 @@ export function makeExtendedResourcePod(
 ): Pod {
   const name = t === "pod-with-extended-resource-scoring" ? `scoring-test-pod-${index}` : `test-dra-${index}`;
   const resource = podResource(t, index);
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: { name, namespace, uid: `${namespace}/${name}` },
-    spec: {
-      priority: 0,
-      schedulerName: "default-scheduler",
-      preemptionPolicy: "PreemptLowerPriority",
-      containers: [
-        {
-          image: "registry.k8s.io/pause:3.9",
-          name: "pause",
-          resources: { requests: { [resource]: "1" }, limits: { [resource]: "1" } },
-        },
-      ],
+  return pendingPod(namespace, name, [
+    {
+      image: "registry.k8s.io/pause:3.9",
+      name: "pause",
+      resources: { requests: { [resource]: "1" }, limits: { [resource]: "1" } },
     },
-    status: { phase: "Pending" },
-  };
+  ]);
 }
 
 /** scoring/scheduler-config.yaml: LeastAllocated over cpu, memory and example.com/gpu. */
