@@ -79,11 +79,36 @@ function devicesOnNode(slice: ResourceSlice, node: Node): readonly Device[] | Er
  * devices claims hold and the slices, read once per cycle.
  */
 export class DRAPreScoreState {
+  /** Slices naming a node, by that node; the others (all nodes, selectors, per device). */
+  private readonly byNode = new Map<string, ResourceSlice[]>();
+  private readonly notNamed: ResourceSlice[] = [];
+
   constructor(
     private readonly scoring: DRAExtendedResourceScoring,
     readonly allocatedDevices: ReadonlySet<string>,
     readonly resourceSlices: readonly ResourceSlice[],
-  ) {}
+  ) {
+    for (const s of resourceSlices) {
+      const nodeName = s.spec.nodeName;
+      if (nodeName === undefined || nodeName === "") {
+        this.notNamed.push(s);
+        continue;
+      }
+      const list = this.byNode.get(nodeName);
+      if (list === undefined) this.byNode.set(nodeName, [s]);
+      else list.push(s);
+    }
+  }
+
+  /**
+   * The slices that may have devices on the node: a slice naming another node has none there
+   * (upstream's loop skips it), so each node reads its own and those naming no node.
+   */
+  slicesFor(nodeName: string): readonly ResourceSlice[] {
+    const own = this.byNode.get(nodeName);
+    if (own === undefined) return this.notNamed;
+    return this.notNamed.length === 0 ? own : [...own, ...this.notNamed];
+  }
 
   /**
    * upstream calculateDRAExtendedResourceAllocatableRequest: `[devices of the class on the node,
@@ -133,7 +158,7 @@ export class DRAExtendedResourceScoring {
     if (deviceClass === undefined) return [0, 0];
     let capacity = 0;
     let allocated = 0;
-    for (const slice of state.resourceSlices) {
+    for (const slice of state.slicesFor(node.metadata?.name ?? "")) {
       const devices = devicesOnNode(slice, node);
       if (devices instanceof Error) return [0, 0];
       const driver = slice.spec.driver;
