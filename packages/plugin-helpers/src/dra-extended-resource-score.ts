@@ -24,6 +24,9 @@ export interface DRAScoringCELFeatures {
   enableListTypeAttributes: boolean;
 }
 
+/** Per claim object (objects are replaced, never changed): the IDs of the devices it holds. */
+const claimDeviceIDs = new WeakMap<ResourceClaim, readonly string[]>();
+
 /**
  * The devices claims hold (upstream GatherAllocatedState read through IsDeviceAllocated: a device
  * allocated exclusively or shared counts; admin access takes no device).
@@ -31,12 +34,38 @@ export interface DRAScoringCELFeatures {
 function allocatedDeviceIDs(claims: readonly ResourceClaim[]): Set<string> {
   const ids = new Set<string>();
   for (const c of claims) {
-    for (const r of c.status?.allocation?.devices?.results ?? []) {
-      if (r.adminAccess === true) continue;
-      ids.add(makeDeviceID(r.driver, r.pool, r.device));
+    let held = claimDeviceIDs.get(c);
+    if (held === undefined) {
+      held = (c.status?.allocation?.devices?.results ?? [])
+        .filter((r) => r.adminAccess !== true)
+        .map((r) => makeDeviceID(r.driver, r.pool, r.device));
+      claimDeviceIDs.set(c, held);
     }
+    for (const id of held) ids.add(id);
   }
   return ids;
+}
+
+/** Slices naming a node, by that node, and the others (all nodes, selectors, per device). */
+interface SliceIndex {
+  readonly byNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+  readonly notNamed: readonly ResourceSlice[];
+}
+
+function indexSlices(slices: readonly ResourceSlice[]): SliceIndex {
+  const byNode = new Map<string, ResourceSlice[]>();
+  const notNamed: ResourceSlice[] = [];
+  for (const s of slices) {
+    const nodeName = s.spec.nodeName;
+    if (nodeName === undefined || nodeName === "") {
+      notNamed.push(s);
+      continue;
+    }
+    const list = byNode.get(nodeName);
+    if (list === undefined) byNode.set(nodeName, [s]);
+    else list.push(s);
+  }
+  return { byNode, notNamed };
 }
 
 /** The slice's devices that are on `node`, or an Error when a node selector is invalid. */
@@ -79,35 +108,26 @@ function devicesOnNode(slice: ResourceSlice, node: Node): readonly Device[] | Er
  * devices claims hold and the slices, read once per cycle.
  */
 export class DRAPreScoreState {
-  /** Slices naming a node, by that node; the others (all nodes, selectors, per device). */
-  private readonly byNode = new Map<string, ResourceSlice[]>();
-  private readonly notNamed: ResourceSlice[] = [];
-
   constructor(
     private readonly scoring: DRAExtendedResourceScoring,
     readonly allocatedDevices: ReadonlySet<string>,
     readonly resourceSlices: readonly ResourceSlice[],
-  ) {
-    for (const s of resourceSlices) {
-      const nodeName = s.spec.nodeName;
-      if (nodeName === undefined || nodeName === "") {
-        this.notNamed.push(s);
-        continue;
-      }
-      const list = this.byNode.get(nodeName);
-      if (list === undefined) this.byNode.set(nodeName, [s]);
-      else list.push(s);
-    }
-  }
+    /** The slices by the node they name, and those naming none (see indexSlices). */
+    private readonly index: {
+      readonly byNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+      readonly notNamed: readonly ResourceSlice[];
+    } = indexSlices(resourceSlices),
+  ) {}
 
   /**
    * The slices that may have devices on the node: a slice naming another node has none there
    * (upstream's loop skips it), so each node reads its own and those naming no node.
    */
   slicesFor(nodeName: string): readonly ResourceSlice[] {
-    const own = this.byNode.get(nodeName);
-    if (own === undefined) return this.notNamed;
-    return this.notNamed.length === 0 ? own : [...own, ...this.notNamed];
+    const { byNode, notNamed } = this.index;
+    const own = byNode.get(nodeName);
+    if (own === undefined) return notNamed;
+    return notNamed.length === 0 ? own : [...own, ...notNamed];
   }
 
   /**
@@ -127,6 +147,9 @@ export class DRAExtendedResourceScoring {
   private readonly celCache: Cache;
   /** Per DeviceClass object: per device object, whether every selector matches. */
   private readonly deviceMatchCache = new WeakMap<DeviceClass, WeakMap<Device, boolean>>();
+  /** The slices last listed and their index, kept while the listing holds the same objects. */
+  private lastSlices: readonly ResourceSlice[] = [];
+  private lastIndex: SliceIndex = indexSlices([]);
 
   constructor(
     private readonly resolver: DeviceClassResolver,
@@ -145,10 +168,17 @@ export class DRAExtendedResourceScoring {
       (r) => isDRAExtendedResourceName(r.name) && this.resolver.getDeviceClass(r.name) !== undefined,
     );
     if (!anyBackedByDRA) return null;
+    const slices = this.listers.resourceSlices.list();
+    const last = this.lastSlices;
+    if (slices.length !== last.length || slices.some((s, i) => s !== last[i])) {
+      this.lastSlices = [...slices];
+      this.lastIndex = indexSlices(slices);
+    }
     return new DRAPreScoreState(
       this,
       allocatedDeviceIDs(this.listers.resourceClaims.list()),
-      this.listers.resourceSlices.list(),
+      slices,
+      this.lastIndex,
     );
   }
 
