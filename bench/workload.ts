@@ -37,6 +37,14 @@ import { withoutColumnar } from "@kubesched/testing";
 import { benchConfig } from "./lib/config";
 import { allocateClaims } from "./lib/dra-alloc";
 import {
+  type ExtendedResourcePodTemplate,
+  isExtendedResourceClassTemplate,
+  isExtendedResourcePodTemplate,
+  makeExtendedResourceClass,
+  makeExtendedResourcePod,
+} from "./lib/dra-extendedresource";
+import { makeListAttributesClaimTemplate, makeListAttributesSlice } from "./lib/dra-listattributes";
+import {
   type DRAPodTemplateName,
   globMatch,
   makeDRANode,
@@ -341,7 +349,7 @@ async function main(): Promise<WorkloadResult> {
   // signatureBatchSize N: runs of N pods share a signature, the next run has another (a label of
   // its own, which InterPodAffinity signs).
   const createPods = (
-    template: PodTemplateName | DRAPodTemplateName,
+    template: PodTemplateName | DRAPodTemplateName | ExtendedResourcePodTemplate,
     count: number,
     ns: string,
     pvs: boolean,
@@ -350,6 +358,8 @@ async function main(): Promise<WorkloadResult> {
     for (let i = 0; i < count; i++) {
       if (template === "pod-with-claim-template" || template === "pod-with-claim-ref") {
         cluster.apply("Pod", claimController.podCreated(makeDRAPod(template, ns, i)));
+      } else if (isExtendedResourcePodTemplate(template)) {
+        cluster.apply("Pod", makeExtendedResourcePod(template, ns, i));
       } else if (pvs) {
         const { pv, pvc, pod } = makePodWithPersistentVolume(template, ns, i);
         cluster.apply("PersistentVolumeClaim", pvc);
@@ -478,7 +488,17 @@ async function main(): Promise<WorkloadResult> {
           ensureNamespace(op.namespace);
           cluster.apply("Service", makeService(op.namespace, op.template));
         } else if (op.template === "deviceclass") cluster.apply("DeviceClass", makeTestDeviceClass());
-        else {
+        else if (op.template === "resourceslice-list-attributes-devices") {
+          for (let i = 0; i < (op.count ?? 1); i++)
+            cluster.apply("ResourceSlice", makeListAttributesSlice(i));
+        } else if (op.template === "resourceclaimtemplate-list-attributes") {
+          const ns = op.namespace ?? "default";
+          ensureNamespace(ns);
+          cluster.apply("ResourceClaimTemplate", makeListAttributesClaimTemplate(ns));
+        } else if (isExtendedResourceClassTemplate(op.template)) {
+          for (let i = 0; i < (op.count ?? 1); i++)
+            cluster.apply("DeviceClass", makeExtendedResourceClass(op.template, i));
+        } else {
           const ns = op.namespace ?? "default";
           ensureNamespace(ns);
           if (op.template === "resourceclaimtemplate")

@@ -10,6 +10,7 @@ import {
 } from "@kubesched/config";
 import type { Registry } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { extendedResourceScoringConfig } from "./dra-extendedresource";
 
 export interface BenchConfig {
   config: KubeSchedulerConfiguration;
@@ -34,7 +35,7 @@ profiles:
 `;
 
 /** A workload's own scheduler configuration (upstream's schedulerConfigPath). */
-export type WorkloadProfile = "no-topology";
+export type WorkloadProfile = "no-topology" | "dra-extended-resource-scoring";
 
 /**
  * Upstream's default profile, the configuration in `file` (to run a workload with another
@@ -48,6 +49,8 @@ export function benchConfig(
   if (file) return { config: loadConfigFile(file, { registry }), registry, missingPlugins: [] };
   if (profile === "no-topology")
     return { config: loadConfig(noTopology, { registry }), registry, missingPlugins: [] };
+  if (profile === "dra-extended-resource-scoring")
+    return { config: loadConfig(extendedResourceScoringConfig, { registry }), registry, missingPlugins: [] };
   const defaults = defaultConfig({ registry });
   const wanted = defaults.profiles[0]?.plugins.multiPoint.enabled.map((e) => e.name) ?? [];
   const missingPlugins = wanted.filter((n) => registry.get(n) === undefined);

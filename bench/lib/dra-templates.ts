@@ -122,6 +122,23 @@ export function makeDRAPod(t: DRAPodTemplateName, namespace: string, index: numb
     t === "pod-with-claim-ref"
       ? { resourceClaimName: `test-claim-${Math.floor(index / 5)}` }
       : { resourceClaimTemplateName: testClaimTemplate };
+  return pendingPod(
+    namespace,
+    name,
+    [{ image: pauseImage, name: "pause", resources: { claims: [{ name: "resource" }] } }],
+    {
+      resourceClaims: [{ name: "resource", ...source }],
+    },
+  );
+}
+
+/** A pending pod of the DRA templates with makePod's defaults (priority 0, default scheduler). */
+export function pendingPod(
+  namespace: string,
+  name: string,
+  containers: NonNullable<Pod["spec"]>["containers"],
+  spec: Partial<NonNullable<Pod["spec"]>> = {},
+): Pod {
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -130,8 +147,8 @@ export function makeDRAPod(t: DRAPodTemplateName, namespace: string, index: numb
       priority: 0,
       schedulerName: "default-scheduler",
       preemptionPolicy: "PreemptLowerPriority",
-      containers: [{ image: pauseImage, name: "pause", resources: { claims: [{ name: "resource" }] } }],
-      resourceClaims: [{ name: "resource", ...source }],
+      containers,
+      ...spec,
     },
     status: { phase: "Pending" },
   };

@@ -367,3 +367,49 @@ describe("checkDRAAllocations", () => {
     });
   });
 });
+
+describe("checkDRAAllocations with list attributes (DRAListTypeAttributes)", () => {
+  // Two devices of node 0 with list attributes: instance-0 [a, b], instance-1 [b, c].
+  const listSlice = {
+    ...slices[0]!,
+    spec: {
+      ...slices[0]!.spec,
+      devices: [
+        { name: "instance-0", attributes: { "dra.example.com/match": { strings: ["a", "b"] } } },
+        { name: "instance-1", attributes: { "dra.example.com/match": { strings: ["b", "c"] } } },
+      ],
+    },
+  };
+  const claimOfTwo = (constraint: {
+    matchAttribute?: string;
+    distinctAttribute?: string;
+  }): ResourceClaim => ({
+    metadata: { name: "two", namespace: "test" },
+    spec: {
+      devices: {
+        constraints: [constraint],
+        requests: [{ name: "req-0", exactly: { deviceClassName: "test-class", count: 2 } }],
+      },
+    },
+    status: {
+      allocation: {
+        devices: {
+          results: ["instance-0", "instance-1"].map((device) => ({
+            request: "req-0",
+            driver: testDriver,
+            pool: n0,
+            device,
+          })),
+        },
+      },
+    },
+  });
+  const run = (c: ResourceClaim) =>
+    checkDRAAllocations({ pods: [], resourceClaims: [c], resourceSlices: [listSlice], deviceClasses });
+  it("matchAttribute holds when the lists intersect; distinctAttribute fails when they do", () => {
+    expect(run(claimOfTwo({ matchAttribute: "dra.example.com/match" })).problemCount).toBe(0);
+    expect(run(claimOfTwo({ distinctAttribute: "dra.example.com/match" })).problems).toEqual([
+      'claim test/two: distinctAttribute dra.example.com/match not distinct ({"strings":["a","b"]}, {"strings":["b","c"]})',
+    ]);
+  });
+});

@@ -12,6 +12,8 @@
 // DeviceTaintRules) tolerated by its request. Whether an earlier subrequest could have been chosen is not
 // checked: that depends on the other claims and the order they were allocated in, which the final
 // state does not show.
+// And the special claims of DRAExtendedResource: every bound pod's extended resources that a
+// DeviceClass backs served by its `<pod>-extended-resources-*` claim as its status maps them.
 import {
   type DeviceAttribute,
   type DeviceClass,
@@ -20,12 +22,14 @@ import {
   type DeviceTaint,
   type DeviceToleration,
   type ExactDeviceRequest,
+  type Node,
   type Pod,
   Quantity,
   type ResourceClaim,
   type ResourceSlice,
 } from "@kubesched/api";
 import { type Device as CELDevice, getCompiler } from "@kubesched/dynamic-resource-allocation/cel";
+import { DeviceClassResolver, isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
 
 export interface DRAState {
   pods: readonly Pod[];
@@ -223,7 +227,26 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
   return { claims: claimCount, devices: deviceCount, pods: podCount, problems, problemCount };
 }
 
-/** matchAttribute: the constrained results share the attribute's value; distinctAttribute: all differ. */
+/**
+ * An attribute's values, a scalar as a list of one (DRAListTypeAttributes, experimental/constraint.go:
+ * `string` "x" and `strings` ["x"] share "x").
+ */
+function attributeValues(attr: DeviceAttribute): string[] {
+  if (attr.strings) return attr.strings.map((v) => `string:${v}`);
+  if (attr.ints) return attr.ints.map((v) => `int:${v}`);
+  if (attr.bools) return attr.bools.map((v) => `bool:${v}`);
+  if (attr.versions) return attr.versions.map((v) => `version:${v}`);
+  if (attr.string !== undefined) return [`string:${attr.string}`];
+  if (attr.int !== undefined) return [`int:${attr.int}`];
+  if (attr.bool !== undefined) return [`bool:${attr.bool}`];
+  if (attr.version !== undefined) return [`version:${attr.version}`];
+  return [];
+}
+
+/**
+ * matchAttribute: the constrained results' values intersect (scalars: all equal); distinctAttribute:
+ * pairwise disjoint (scalars: all differ). A list attribute counts as its values (DRAListTypeAttributes).
+ */
 function checkConstraint(
   claim: ResourceClaim,
   claimKey: string,
@@ -234,18 +257,160 @@ function checkConstraint(
   const name = c.matchAttribute ?? c.distinctAttribute;
   if (!name) return;
   const scoped = c.requests?.length ? new Set(c.requests) : null;
-  const values: string[] = [];
+  const values: (string[] | null)[] = [];
+  const shownValues: string[] = [];
   for (const r of claim.status?.allocation?.devices?.results ?? []) {
     const parent = r.request.split("/")[0] ?? "";
     if (scoped && !scoped.has(r.request) && !scoped.has(parent)) continue;
     const found = devices.get(`${r.driver}/${r.pool}/${r.device}`);
     const attr = found ? attribute(found.device, r.driver, name) : undefined;
-    values.push(attr === undefined ? "<missing>" : JSON.stringify(attr));
+    values.push(attr === undefined ? null : attributeValues(attr));
+    shownValues.push(attr === undefined ? "<missing>" : JSON.stringify(attr));
   }
-  if (c.matchAttribute && (values.includes("<missing>") || new Set(values).size > 1))
-    problem(`claim ${claimKey}: matchAttribute ${name} not matched (${values.join(", ")})`);
-  if (c.distinctAttribute && new Set(values).size !== values.length)
-    problem(`claim ${claimKey}: distinctAttribute ${name} not distinct (${values.join(", ")})`);
+  const shown = () => shownValues.join(", ");
+  if (c.matchAttribute) {
+    let common: Set<string> | null = null;
+    for (const v of values) {
+      if (v === null) {
+        common = new Set();
+        break;
+      }
+      common = common === null ? new Set(v) : new Set(v.filter((x) => (common as Set<string>).has(x)));
+    }
+    if (common !== null && common.size === 0)
+      problem(`claim ${claimKey}: matchAttribute ${name} not matched (${shown()})`);
+  }
+  if (c.distinctAttribute) {
+    const seen = new Set<string>();
+    let overlap = false;
+    for (const v of values)
+      for (const x of new Set(v ?? [])) {
+        if (seen.has(x)) overlap = true;
+        seen.add(x);
+      }
+    if (overlap) problem(`claim ${claimKey}: distinctAttribute ${name} not distinct (${shown()})`);
+  }
+}
+
+/** Production's DeviceClassResolver over a fixed list of classes. */
+function classResolver(deviceClasses: readonly DeviceClass[]): DeviceClassResolver {
+  return new DeviceClassResolver({
+    list: () => deviceClasses,
+    get: (name) => deviceClasses.find((c) => c.metadata?.name === name),
+  });
+}
+
+/**
+ * Whether a DeviceClass backs the extended resource (DRAExtendedResource, production's
+ * DeviceClassResolver): on a node without allocatable for it, DynamicResources serves the request.
+ */
+export function draBackedResources(deviceClasses: readonly DeviceClass[]): (resource: string) => boolean {
+  const resolver = classResolver(deviceClasses);
+  return (resource) => isDRAExtendedResourceName(resource) && resolver.getDeviceClass(resource) !== undefined;
+}
+
+export interface ExtendedResourceCheck {
+  /** Bound pods with extended resources a DeviceClass backs. */
+  pods: number;
+  /** Devices their claims hold. */
+  devices: number;
+  problems: string[];
+  problemCount: number;
+}
+
+/**
+ * DRAExtendedResource's decisions: each bound pod requesting an extended resource that a
+ * DeviceClass backs (production's DeviceClassResolver) on a node without allocatable for it has
+ * `status.extendedResourceClaimStatus` naming its claim `<pod>-extended-resources-*`, allocated and
+ * reserved for it; each such container request is mapped to a claim request of the backing class
+ * for as many devices as units requested, allocated that many devices, all on the pod's node. (That
+ * no device is used twice and each matches its class is checkDRAAllocations'.)
+ */
+export function checkExtendedResourceClaims(state: DRAState, nodes: readonly Node[]): ExtendedResourceCheck {
+  const problems: string[] = [];
+  let problemCount = 0;
+  const problem = (line: string) => {
+    problemCount++;
+    if (problems.length < 5) problems.push(line);
+  };
+  const resolver = classResolver(state.deviceClasses);
+  const nodeByName = new Map(nodes.map((n) => [n.metadata?.name ?? "", n] as const));
+  const claimByKey = new Map(
+    state.resourceClaims.map((c) => [`${c.metadata?.namespace}/${c.metadata?.name}`, c] as const),
+  );
+  const sliceNode = new Map<string, string | undefined>();
+  for (const slice of state.resourceSlices)
+    for (const device of slice.spec.devices ?? [])
+      sliceNode.set(`${slice.spec.driver}/${slice.spec.pool.name}/${device.name}`, slice.spec.nodeName);
+  let podCount = 0;
+  let deviceCount = 0;
+  for (const pod of state.pods) {
+    const nodeName = pod.spec?.nodeName;
+    if (!nodeName) continue;
+    const allocatable = nodeByName.get(nodeName)?.status?.allocatable ?? {};
+    const wanted: { container: string; resource: string; className: string; count: number }[] = [];
+    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+      for (const [resource, q] of Object.entries(c.resources?.requests ?? {})) {
+        if (!isDRAExtendedResourceName(resource)) continue;
+        const cls = resolver.getDeviceClass(resource);
+        if (
+          !cls ||
+          (allocatable[resource] !== undefined && Quantity.parse(allocatable[resource]).value() > 0)
+        )
+          continue;
+        const count = Quantity.parse(q).value();
+        if (count > 0)
+          wanted.push({ container: c.name, resource, className: cls.metadata?.name ?? "", count });
+      }
+    }
+    if (wanted.length === 0) continue;
+    podCount++;
+    const ns = pod.metadata?.namespace ?? "";
+    const podKey = `${ns}/${pod.metadata?.name}`;
+    const status = pod.status?.extendedResourceClaimStatus;
+    if (!status) {
+      problem(`pod ${podKey} on ${nodeName}: no extendedResourceClaimStatus`);
+      continue;
+    }
+    const claim = claimByKey.get(`${ns}/${status.resourceClaimName}`);
+    if (!status.resourceClaimName.startsWith(`${pod.metadata?.name}-extended-resources-`))
+      problem(`pod ${podKey}: special claim named ${status.resourceClaimName}`);
+    if (!claim?.status?.allocation) {
+      problem(`pod ${podKey} on ${nodeName}: claim ${status.resourceClaimName} not allocated`);
+      continue;
+    }
+    if (!claim.status.reservedFor?.some((r) => r.resource === "pods" && r.uid === pod.metadata?.uid))
+      problem(`pod ${podKey}: claim ${status.resourceClaimName} not reserved for it`);
+    if (status.requestMappings.length !== wanted.length)
+      problem(
+        `pod ${podKey}: ${status.requestMappings.length} request mappings for ${wanted.length} requests`,
+      );
+    const results = claim.status.allocation.devices?.results ?? [];
+    for (const w of wanted) {
+      const mapping = status.requestMappings.find(
+        (m) => m.containerName === w.container && m.resourceName === w.resource,
+      );
+      if (!mapping) {
+        problem(`pod ${podKey}: no request mapping for ${w.container} ${w.resource}`);
+        continue;
+      }
+      const request = claim.spec?.devices?.requests?.find((r) => r.name === mapping.requestName)?.exactly;
+      if (request?.deviceClassName !== w.className || (request.count ?? 1) !== w.count)
+        problem(
+          `pod ${podKey}: request ${mapping.requestName} asks ${request?.count ?? 1} of ${request?.deviceClassName}, wants ${w.count} of ${w.className}`,
+        );
+      const got = results.filter((r) => r.request === mapping.requestName);
+      if (got.length !== w.count)
+        problem(`pod ${podKey}: ${got.length} devices for ${w.resource}, requested ${w.count}`);
+      for (const r of got) {
+        deviceCount++;
+        const on = sliceNode.get(`${r.driver}/${r.pool}/${r.device}`);
+        if (on !== nodeName)
+          problem(`pod ${podKey} on ${nodeName}: device ${r.device} of node ${on ?? "none"}`);
+      }
+    }
+  }
+  return { pods: podCount, devices: deviceCount, problems, problemCount };
 }
 
 /**

@@ -14,7 +14,12 @@ import {
   resourceListToAmounts,
 } from "@kubesched/api";
 import { hostnameLabel, namedNode, zoneLabel } from "./templates";
-import { checkDRAAllocations, type DRAState } from "./verify-dra";
+import {
+  checkDRAAllocations,
+  checkExtendedResourceClaims,
+  type DRAState,
+  draBackedResources,
+} from "./verify-dra";
 import { churnNamespace, measuredOp, type Workload } from "./workloads";
 
 /** One rule a workload's outcome must satisfy. */
@@ -32,6 +37,13 @@ export type VerifyRule =
    * constraints; every bound pod's claims allocated, reserved for it, with devices of its node.
    */
   | { kind: "draAllocations" }
+  /**
+   * DRAExtendedResource: every bound pod's requests for extended resources a DeviceClass backs
+   * (on a node without allocatable for them) served by its special claim
+   * `<pod>-extended-resources-*`: allocated, reserved for it, devices of its node and of the
+   * backing class, one per unit requested, as `status.extendedResourceClaimStatus` maps them.
+   */
+  | { kind: "draExtendedResources" }
   /** No node holds more than its allocatable cpu, memory and pods. */
   | { kind: "withinCapacity" }
   /** Every measured pod's required node affinity matches its node. */
@@ -205,6 +217,22 @@ export function verify(input: VerifyInput): Verification {
         );
         break;
       }
+      case "draExtendedResources": {
+        const r = checkExtendedResourceClaims(
+          {
+            pods,
+            resourceClaims: input.dra?.resourceClaims ?? [],
+            resourceSlices: input.dra?.resourceSlices ?? [],
+            deviceClasses: input.dra?.deviceClasses ?? [],
+          },
+          nodes,
+        );
+        check(
+          r.pods > 0 && r.problemCount === 0,
+          `DRA extended resources: ${r.pods} bound pods served by their special claims (${r.devices} devices of the backing classes, one per unit requested, allocated, reserved, on their nodes; extendedResourceClaimStatus consistent)${r.problemCount ? ` (${r.problemCount} problems: ${r.problems.join("; ")})` : ""}`,
+        );
+        break;
+      }
       case "withinCapacity": {
         const used = new Map<string, Map<string, number>>();
         for (const p of pods) {
@@ -215,9 +243,14 @@ export function verify(input: VerifyInput): Verification {
           used.set(p.spec!.nodeName!, u);
         }
         const over: string[] = [];
+        // A resource a DeviceClass backs, on a node without allocatable for it, is DRA's (draExtendedResources).
+        const backed = draBackedResources(input.dra?.deviceClasses ?? []);
         for (const [name, u] of used) {
           const alloc = resourceListToAmounts(nodeByName.get(name)?.status?.allocatable);
-          for (const [r, v] of u) if (v > (alloc.get(r) ?? 0)) over.push(`${name} ${r}`);
+          for (const [r, v] of u) {
+            const a = alloc.get(r) ?? 0;
+            if (v > a && !(a === 0 && backed(r))) over.push(`${name} ${r}`);
+          }
         }
         check(
           over.length === 0,

@@ -8,6 +8,12 @@
 import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from "@kubesched/api";
 import type { WorkloadProfile } from "./config";
 import { consumableCapacityWorkloads } from "./dra-consumablecapacity";
+import {
+  type ExtendedResourceClassTemplate,
+  type ExtendedResourcePodTemplate,
+  extendedResourceWorkloads,
+} from "./dra-extendedresource";
+import { listAttributesWorkloads } from "./dra-listattributes";
 import { partitionableWorkloads } from "./dra-partitionable";
 import { prioritizedListWorkloads } from "./dra-prioritizedlist";
 import type { DRAPodTemplateName } from "./dra-templates";
@@ -23,7 +29,7 @@ export interface NodeLabelling {
 export interface CreatePodsOp {
   opcode: "createPods";
   count: number;
-  template: PodTemplateName | DRAPodTemplateName;
+  template: PodTemplateName | DRAPodTemplateName | ExtendedResourcePodTemplate;
   /** Absent: `namespace-<opIndex>`. */
   namespace?: string;
   /** Do not wait for the pods to be scheduled (their namespace is remembered for barriers). */
@@ -39,12 +45,22 @@ export interface CreatePodsOp {
    * scheduled they are deleted and `count` new ones created, for this long (wall time).
    */
   steadyStateMs?: number;
-  /** The steady state's batch is sized to the cluster (one pod per pool): scaled with it. */
+  /**
+   * The steady state's batch is sized to the cluster (one pod per pool, or one per node as
+   * upstream's listattributes sizes it): at `--scale` it scales with it.
+   */
   steadyStateBatchScales?: boolean;
 }
 
 /** The DRA objects createAny creates from upstream's dra/templates. */
-export type DRAObjectTemplate = "deviceclass" | "resourceclaimtemplate" | "resourceclaim";
+export type DRAObjectTemplate =
+  | "deviceclass"
+  | "resourceclaimtemplate"
+  | "resourceclaim"
+  | ExtendedResourceClassTemplate
+  /** dra/listattributes: resourceslice-list-attributes-devices (`count`: one per DRA node) and its claim template. */
+  | "resourceslice-list-attributes-devices"
+  | "resourceclaimtemplate-list-attributes";
 
 /** A DRA object a subtopic's template makes. */
 export type DRAObjectOf =
@@ -689,6 +705,8 @@ export const workloads: Workload[] = [
   ...partitionableWorkloads(draVerify(true)),
   ...prioritizedListWorkloads(draVerify(false)),
   ...consumableCapacityWorkloads(draVerify(true)),
+  ...extendedResourceWorkloads(),
+  ...listAttributesWorkloads(),
 ];
 
 /** What every DRA workload verifies (steady: a steady state's batches instead of the measured pods). */
@@ -911,7 +929,10 @@ export function scaleWorkload(w: Workload, f: number): Workload {
         return { ...op, count: n(op.count) };
       case "createAny": {
         if ("make" in op) return op.count === undefined ? op : { ...op, count: n(op.count) };
-        if (op.template !== "resourceclaim" || op.count === undefined) return op;
+        // ResourceSlices created one per DRA node scale with the nodes.
+        if (op.template === "service" || op.count === undefined) return op;
+        if (op.template.startsWith("resourceslice")) return { ...op, count: n(op.count) };
+        if (op.template !== "resourceclaim") return op;
         // Claims keep their share of the devices; a cluster left with exactly one steady-state
         // batch free (upstream's "full") keeps that batch free.
         const free = devices.total - op.count;

@@ -503,3 +503,52 @@ ${claimAndPod("p1")}${claimAndPod("p2")}${claimAndPod("p3")}`;
     session.sched.close();
   });
 });
+
+/** A profile whose NodeResourcesFit scores example.com/gpu alone with `type`. */
+const gpuScoringConfig = (type: "LeastAllocated" | "MostAllocated") =>
+  loadConfig(
+    `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+    pluginConfig:
+      - name: NodeResourcesFit
+        args:
+          scoringStrategy:
+            type: ${type}
+            resources: [{ name: example.com/gpu, weight: 1 }]
+`,
+    { registry: inTreeRegistry },
+  );
+
+// upstream: noderesources/resource_allocation.go calculateDRAExtendedResourceAllocatableRequest —
+// a scoring resource a node has no allocatable for, backed by a DeviceClass, is scored on the
+// node's devices of that class and those claims hold.
+describe("NodeResourcesFit scores an extended resource backed by a DeviceClass in simulate", () => {
+  const text = `apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: { name: gpu.example.com }
+spec:
+  extendedResourceName: example.com/gpu
+  selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
+---
+${node("node-a")}${node("node-b")}${[0, 1, 2, 3].map((i) => gpuPod(`infer-${i}`, 1)).join("")}`;
+  const run = async (type: "LeastAllocated" | "MostAllocated") => {
+    const r = await simulate({
+      config: gpuScoringConfig(type),
+      registry: inTreeRegistry,
+      objects: loadSnapshotTexts([{ name: "gpu-scoring.yaml", text }]).objects,
+      logger: recordingLogger(),
+    });
+    expect(r.pods.map((p) => p.outcome)).toEqual(["Scheduled", "Scheduled", "Scheduled", "Scheduled"]);
+    const perNode = new Map<string, number>();
+    for (const p of r.pods) perNode.set(p.node ?? "", (perNode.get(p.node ?? "") ?? 0) + 1);
+    return [...perNode.values()].sort();
+  };
+  it("MostAllocated packs the 1-GPU pods onto one node's devices", async () => {
+    expect(await run("MostAllocated")).toEqual([4]);
+  });
+  it("LeastAllocated spreads them over both nodes' devices", async () => {
+    expect(await run("LeastAllocated")).toEqual([2, 2]);
+  });
+});

@@ -3,6 +3,12 @@
 
 export { DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
 export {
+  DRAExtendedResourceScoring,
+  DRAPreScoreState,
+  type DRAScoringCELFeatures,
+  type DRAScoringListers,
+} from "./dra-extended-resource-score";
+export {
   leastResourceScorer,
   mostResourceScorer,
   ResourceAllocationScorer,

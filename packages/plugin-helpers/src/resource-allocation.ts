@@ -24,6 +24,7 @@ import {
   Status,
 } from "@kubesched/framework";
 import type { ColumnWindow } from "@kubesched/framework/columnar";
+import type { DRAPreScoreState } from "./dra-extended-resource-score";
 import { buildBrokenLinearFunction, type FunctionShapePoint } from "./shape-score";
 
 /**
@@ -297,9 +298,15 @@ export class ResourceAllocationScorer {
 
   /**
    * The node's score for a pod whose requests (in the order of `resources`) are `podRequests`;
-   * an Error status when no resources are configured.
+   * an Error status when no resources are configured. With `dra` (DRAExtendedResource), a
+   * resource the node has no allocatable for is scored on the devices of the DeviceClass backing
+   * it, when there are any.
    */
-  score(nodeInfo: NodeInfo, podRequests: ArrayLike<number>): number | Status {
+  score(
+    nodeInfo: NodeInfo,
+    podRequests: ArrayLike<number>,
+    dra: DRAPreScoreState | null = null,
+  ): number | Status {
     const n = this.kinds.length;
     if (n === 0) return new Status(Code.Error, "resources not found");
     const usage = this.useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
@@ -311,6 +318,7 @@ export class ResourceAllocationScorer {
       const podRequest = podRequests[i] ?? 0;
       let alloc = 0;
       let used = 0;
+      let fromScalars = false;
       switch (this.kinds[i]) {
         case KindCPU:
           alloc = nodeAllocatable.milliCPU;
@@ -326,13 +334,24 @@ export class ResourceAllocationScorer {
           break;
         case KindScalar:
           // A scalar resource the pod does not request is left out of the score.
-          if (podRequest === 0) break;
-          alloc = nodeAllocatable.scalar(this.names[i]!);
-          used = nodeInfo.requested.scalar(this.names[i]!);
+          fromScalars = podRequest !== 0;
           break;
         default:
-          alloc = nodeAllocatable.scalar(this.names[i]!);
-          used = nodeInfo.requested.scalar(this.names[i]!);
+          fromScalars = true;
+      }
+      if (fromScalars) {
+        const name = this.names[i]!;
+        alloc = nodeAllocatable.scalar(name);
+        used = nodeInfo.requested.scalar(name);
+        const node = nodeInfo.node;
+        if (alloc === 0 && dra !== null && node !== null) {
+          // Not handled by a device plugin: the devices of the DeviceClass backing it, if any.
+          const [devices, allocatedDevices] = dra.allocatableRequest(node, name);
+          if (devices > 0) {
+            alloc = devices;
+            used = allocatedDevices;
+          }
+        }
       }
       if (alloc === 0) {
         requested[i] = 0;

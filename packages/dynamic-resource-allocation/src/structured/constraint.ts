@@ -210,10 +210,25 @@ function scalarOf(attribute: DeviceAttribute, kind: ValueKind): ListValue {
   }
 }
 
+/** Lists longer than this are looked up through a Set kept per list (same SameValueZero as includes). */
+const setLookupMinLength = 8;
+const listSets = new WeakMap<readonly ListValue[], ReadonlySet<ListValue>>();
+
+/** Whether the list holds the value: a linear scan for short lists, a Set kept per list otherwise. */
+function listHolds(list: readonly ListValue[], value: ListValue): boolean {
+  if (list.length < setLookupMinLength) return list.includes(value);
+  let set = listSets.get(list);
+  if (set === undefined) {
+    set = new Set(list);
+    listSets.set(list, set);
+  }
+  return set.has(value);
+}
+
 /** Whether the attribute (a list, or a scalar as a list of one) holds the value. */
 function holds(attribute: DeviceAttribute, kind: ValueKind, value: ListValue): boolean {
   const list = listOf(attribute, kind);
-  return list === undefined ? scalarOf(attribute, kind) === value : list.includes(value);
+  return list === undefined ? scalarOf(attribute, kind) === value : listHolds(list, value);
 }
 
 /** Whether two attributes of the same kind have a value in common. */

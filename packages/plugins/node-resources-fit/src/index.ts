@@ -30,6 +30,6 @@ export {
 export const nodeResourcesFitPlugin = definePlugin<NodeResourcesFitArgs>({
   name,
   factory: (args, handle) =>
-    new NodeResourcesFit(args, handle.features(), handle.kubernetesVersion(), handle.listers().deviceClasses),
+    new NodeResourcesFit(args, handle.features(), handle.kubernetesVersion(), handle.listers()),
   args: nodeResourcesFitArgsSpec,
 });

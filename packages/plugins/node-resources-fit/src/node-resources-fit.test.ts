@@ -1,5 +1,5 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/fit_test.go
-import type { DeviceClass, Node, Pod, ResourceList } from "@kubesched/api";
+import type { DeviceClass, Node, Pod, ResourceList, ResourceSlice } from "@kubesched/api";
 import { ActionType, type CodeName, EventResource, type NodeScore, QueueingHint } from "@kubesched/framework";
 import { DeviceClassResolver } from "@kubesched/plugin-helpers";
 import { ArrayClusterLister, makeNode, makePod, statusSummary } from "@kubesched/testing";
@@ -36,6 +36,18 @@ const deviceClassWithExtendResourceName: DeviceClass = {
   metadata: { name: "device-class-name" },
   spec: { extendedResourceName: extendedResourceDRA },
 };
+/** upstream st.MakeResourceSlice(nodeName, driver).Devices(...): one pool named for the node. */
+function makeResourceSlice(nodeName: string, driver: string, ...devices: string[]): ResourceSlice {
+  return {
+    metadata: { name: `${nodeName}-${driver}` },
+    spec: {
+      nodeName,
+      driver,
+      pool: { name: nodeName, resourceSliceCount: 1, generation: 0 },
+      devices: devices.map((name) => ({ name })),
+    },
+  };
+}
 const getErrReason = (rn: string) => `Insufficient ${rn}`;
 
 function st(code: CodeName, ...reasons: string[]) {
@@ -682,6 +694,7 @@ describe("TestFitScore", () => {
     expectedPriorities: NodeScore[];
     strategy: ScoringStrategy;
     runPreScore: boolean;
+    draObjects?: { deviceClasses: DeviceClass[]; resourceSlices: ResourceSlice[] };
   }[] = [
     {
       name: "test case for ScoringStrategy RequestedToCapacityRatio case1",
@@ -814,11 +827,35 @@ describe("TestFitScore", () => {
       strategy: { type: "LeastAllocated", resources: defaultResources },
       runPreScore: true,
     },
+    ...[true, false].map((runPreScore) => ({
+      name: `test case for ScoringStrategy LeastAllocated with Extended resources${runPreScore ? "" : " if PreScore is not called"}`,
+      requestedPod: makePod()
+        .req({ [extendedResourceDRA]: "1" })
+        .obj(),
+      nodes: [makeNode().name("node1").obj(), makeNode().name("node2").obj()],
+      existingPods: [],
+      expectedPriorities: [
+        { name: "node1", score: 66 },
+        { name: "node2", score: 50 },
+      ],
+      draObjects: {
+        deviceClasses: [deviceClassWithExtendResourceName],
+        resourceSlices: [
+          makeResourceSlice("node1", "test-driver", "device-1", "device-2", "device-3"),
+          makeResourceSlice("node2", "test-driver", "device-1", "device-2"),
+        ],
+      },
+      strategy: { type: "LeastAllocated" as const, resources: [{ name: extendedResourceDRA, weight: 1 }] },
+      runPreScore,
+    })),
   ];
   it.each(cases)("$name", async (tc) => {
     const got = await runScore(tc.requestedPod, tc.nodes, tc.existingPods, {
       args: fitArgs({ scoringStrategy: tc.strategy }),
       runPreScore: tc.runPreScore,
+      // upstream enables DRAExtendedResource exactly where the case has DRA objects.
+      features: { enableDRAExtendedResource: tc.draObjects !== undefined },
+      ...tc.draObjects,
     });
     expect(statusSummary(got.preScore)).toEqual(success);
     expect(got.statuses.map(statusSummary)).toEqual(tc.nodes.map(() => success));

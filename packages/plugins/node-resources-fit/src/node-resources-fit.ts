@@ -1,8 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/fit.go
-import type { Container, DeviceClass, Pod } from "@kubesched/api";
+import type { Container, Pod } from "@kubesched/api";
 import {
   asStatus,
-  type ClusterScopedLister,
+  type ClusterListers,
   Code,
   type CycleState,
   defaultKubernetesVersion,
@@ -27,6 +27,8 @@ import {
 import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import {
   DeviceClassResolver,
+  DRAExtendedResourceScoring,
+  type DRAPreScoreState,
   leastResourceScorer,
   mostResourceScorer,
   ResourceAllocationScorer,
@@ -45,9 +47,15 @@ export const name = "NodeResourcesFit";
 const preFilterStateKey = stateKey<PodResourceRequest>(`PreFilter${name}`);
 const preScoreStateKey = stateKey<PreScoreState>(`PreScore${name}`);
 
-/** The pod's requests in the order of the scoring resources, computed in PreScore. */
+/**
+ * The pod's requests in the order of the scoring resources, computed in PreScore, and (with
+ * DRAExtendedResource, when a DeviceClass backs a scoring resource) the devices claims hold.
+ */
 class PreScoreState implements StateData {
-  constructor(readonly podRequests: Float64Array) {}
+  constructor(
+    readonly podRequests: Float64Array,
+    readonly dra: DRAPreScoreState | null,
+  ) {}
   clone(): StateData {
     return this;
   }
@@ -93,17 +101,29 @@ export class NodeResourcesFit
   private readonly scorer: ResourceAllocationScorer;
   /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
   private readonly deviceClassResolver: DeviceClassResolver | null;
+  /** DRAExtendedResource: scoring resources backed by DeviceClasses (null with the gate off). */
+  private readonly draScoring: DRAExtendedResourceScoring | null;
 
   /** `args` are validated by the descriptor's args spec (nodeResourcesFitArgsSpec). */
   constructor(
     args: NodeResourcesFitArgs,
     features: Features,
     private readonly kubernetesVersion = defaultKubernetesVersion,
-    /** The DeviceClass lister (`handle.listers().deviceClasses`); absent: no class backs anything. */
-    deviceClasses?: ClusterScopedLister<DeviceClass>,
+    /**
+     * The DRA listers (`handle.listers()`): DeviceClasses, and the ResourceClaims and
+     * ResourceSlices scoring reads; absent: no class backs anything.
+     */
+    listers?: Pick<ClusterListers, "deviceClasses" | "resourceClaims" | "resourceSlices">,
   ) {
     this.deviceClassResolver =
-      features.enableDRAExtendedResource && deviceClasses ? new DeviceClassResolver(deviceClasses) : null;
+      features.enableDRAExtendedResource && listers ? new DeviceClassResolver(listers.deviceClasses) : null;
+    this.draScoring =
+      this.deviceClassResolver && listers
+        ? new DRAExtendedResourceScoring(this.deviceClassResolver, listers, {
+            enableConsumableCapacity: features.enableConsumableCapacity,
+            enableListTypeAttributes: features.enableDRAListTypeAttributes,
+          })
+        : null;
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
     this.features = features;
@@ -200,21 +220,39 @@ export class NodeResourcesFit
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
-    state.write(preScoreStateKey, new PreScoreState(this.scorer.calculatePodResourceRequestList(pod)));
+    state.write(preScoreStateKey, this.computePreScoreState(pod));
     return null;
   }
 
-  /** The pod's requests PreScore kept, else computed. */
-  private podRequests(state: CycleState, pod: Pod): Float64Array {
-    return state.read(preScoreStateKey)?.podRequests ?? this.scorer.calculatePodResourceRequestList(pod);
+  /** upstream PreScore's state: the pod's requests and, with DRAExtendedResource, getDRAPreScoredParams. */
+  private computePreScoreState(pod: Pod): PreScoreState {
+    return new PreScoreState(
+      this.scorer.calculatePodResourceRequestList(pod),
+      this.draScoring?.preScore(this.scorer.resources) ?? null,
+    );
+  }
+
+  /** What PreScore kept, else computed (upstream Score without PreScore). */
+  private preScoreState(state: CycleState, pod: Pod): PreScoreState {
+    return state.read(preScoreStateKey) ?? this.computePreScoreState(pod);
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
-    return this.scorer.score(nodeInfo, this.podRequests(state, pod));
+    const s = this.preScoreState(state, pod);
+    return this.scorer.score(nodeInfo, s.podRequests, s.dra);
   }
 
   scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
-    return this.scorer.scoreColumns(window, this.podRequests(state, pod), scores);
+    const s = this.preScoreState(state, pod);
+    if (s.dra === null) return this.scorer.scoreColumns(window, s.podRequests, scores);
+    // Devices are not among the columns: node by node.
+    const { columns, indices, count } = window;
+    for (let k = 0; k < count; k++) {
+      const got = this.scorer.score(columns.nodeInfos[indices[k]!]!, s.podRequests, s.dra);
+      if (got instanceof Status) return got;
+      scores[k] = got;
+    }
+    return null;
   }
 
   scoreExtensions(): ScoreExtensions | null {

@@ -1,6 +1,6 @@
 // Test-only (upstream: noderesources/test_util.go and the fixtures of fit_test.go), plus the runner
 // the tables go through. Not exported from the package.
-import type { DeviceClass, Node, Pod, ResourceList } from "@kubesched/api";
+import type { DeviceClass, Node, Pod, ResourceClaim, ResourceList, ResourceSlice } from "@kubesched/api";
 import {
   defaultFeatures,
   type Features,
@@ -127,6 +127,9 @@ export interface RunOptions {
   features?: Partial<Features>;
   /** DeviceClasses the listers serve (DRAExtendedResource). */
   deviceClasses?: DeviceClass[];
+  /** ResourceSlices and ResourceClaims the listers serve (DRAExtendedResource's scoring). */
+  resourceSlices?: ResourceSlice[];
+  resourceClaims?: ResourceClaim[];
 }
 
 export async function harness(
@@ -140,7 +143,11 @@ export async function harness(
     pods,
     ...(opts.args !== undefined ? { args: opts.args } : {}),
     ...(opts.features !== undefined ? { features: opts.features } : {}),
-    ...(opts.deviceClasses !== undefined ? { objects: { deviceClasses: opts.deviceClasses } } : {}),
+    objects: {
+      ...(opts.deviceClasses !== undefined ? { deviceClasses: opts.deviceClasses } : {}),
+      ...(opts.resourceSlices !== undefined ? { resourceSlices: opts.resourceSlices } : {}),
+      ...(opts.resourceClaims !== undefined ? { resourceClaims: opts.resourceClaims } : {}),
+    },
   });
   return h as PluginHarness & { plugin: NodeResourcesFit };
 }

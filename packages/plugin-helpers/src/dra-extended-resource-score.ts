@@ -1,0 +1,241 @@
+// upstream: pkg/scheduler/framework/plugins/noderesources/resource_allocation.go
+// (getDRAPreScoredParams, calculateDRAExtendedResourceAllocatableRequest, calculateDRAResourceTotals,
+// deviceMatchesClass; index id 339814650, the form with draPreScoreState) and
+// staging/src/k8s.io/dynamic-resource-allocation/structured (IsDeviceAllocated).
+//
+// DRAExtendedResource on the scoring side: a scoring resource that a node has no allocatable for
+// but that a DeviceClass backs is scored on the node's devices of that class (allocatable) and
+// those of them claims hold (requested, before the pod's own request is added).
+import type { Device, DeviceClass, Node, ResourceClaim, ResourceSlice } from "@kubesched/api";
+import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
+import { makeDeviceID, nodeMatches } from "@kubesched/dynamic-resource-allocation/structured";
+import type { ClusterScopedLister, Lister, ResourceSpec } from "@kubesched/framework";
+import { type DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
+
+/** What the DRA side of scoring reads: the claims and the slices (the informers). */
+export interface DRAScoringListers {
+  readonly resourceClaims: Lister<ResourceClaim>;
+  readonly resourceSlices: ClusterScopedLister<ResourceSlice>;
+}
+
+/** The CEL features the class selectors are compiled with (the DRA CEL environment's). */
+export interface DRAScoringCELFeatures {
+  enableConsumableCapacity: boolean;
+  enableListTypeAttributes: boolean;
+}
+
+/** Per claim object (objects are replaced, never changed): the IDs of the devices it holds. */
+const claimDeviceIDs = new WeakMap<ResourceClaim, readonly string[]>();
+
+/**
+ * The devices claims hold (upstream GatherAllocatedState read through IsDeviceAllocated: a device
+ * allocated exclusively or shared counts; admin access takes no device).
+ */
+function allocatedDeviceIDs(claims: readonly ResourceClaim[]): Set<string> {
+  const ids = new Set<string>();
+  for (const c of claims) {
+    let held = claimDeviceIDs.get(c);
+    if (held === undefined) {
+      held = (c.status?.allocation?.devices?.results ?? [])
+        .filter((r) => r.adminAccess !== true)
+        .map((r) => makeDeviceID(r.driver, r.pool, r.device));
+      claimDeviceIDs.set(c, held);
+    }
+    for (const id of held) ids.add(id);
+  }
+  return ids;
+}
+
+/** Slices naming a node, by that node, and the others (all nodes, selectors, per device). */
+interface SliceIndex {
+  readonly byNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+  readonly notNamed: readonly ResourceSlice[];
+}
+
+function indexSlices(slices: readonly ResourceSlice[]): SliceIndex {
+  const byNode = new Map<string, ResourceSlice[]>();
+  const notNamed: ResourceSlice[] = [];
+  for (const s of slices) {
+    const nodeName = s.spec.nodeName;
+    if (nodeName === undefined || nodeName === "") {
+      notNamed.push(s);
+      continue;
+    }
+    const list = byNode.get(nodeName);
+    if (list === undefined) byNode.set(nodeName, [s]);
+    else list.push(s);
+  }
+  return { byNode, notNamed };
+}
+
+/** The slice's devices that are on `node`, or an Error when a node selector is invalid. */
+function devicesOnNode(slice: ResourceSlice, node: Node): readonly Device[] | Error {
+  const nodeName = node.metadata?.name ?? "";
+  try {
+    if (slice.spec.perDeviceNodeSelection === true) {
+      const out: Device[] = [];
+      for (const d of slice.spec.devices ?? []) {
+        const deviceNodeName = d.nodeName ?? "";
+        const deviceAllNodes = d.allNodes === true;
+        if (deviceAllNodes || (deviceNodeName !== "" && deviceNodeName === nodeName)) {
+          out.push(d);
+          continue;
+        }
+        if (
+          d.nodeSelector !== undefined &&
+          nodeMatches(node, deviceNodeName, deviceAllNodes, d.nodeSelector)
+        ) {
+          out.push(d);
+        }
+      }
+      return out;
+    }
+    const sliceNodeName = slice.spec.nodeName ?? "";
+    const sliceAllNodes = slice.spec.allNodes === true;
+    if (!sliceAllNodes && sliceNodeName !== nodeName && slice.spec.nodeSelector !== undefined) {
+      if (!nodeMatches(node, sliceNodeName, sliceAllNodes, slice.spec.nodeSelector)) return [];
+    } else if (!sliceAllNodes && sliceNodeName !== "" && sliceNodeName !== nodeName) {
+      return [];
+    }
+    return slice.spec.devices ?? [];
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/**
+ * The state PreScore gathers for DRA-backed scoring resources (upstream draPreScoreState): the
+ * devices claims hold and the slices, read once per cycle.
+ */
+export class DRAPreScoreState {
+  constructor(
+    private readonly scoring: DRAExtendedResourceScoring,
+    readonly allocatedDevices: ReadonlySet<string>,
+    readonly resourceSlices: readonly ResourceSlice[],
+    /** The slices by the node they name, and those naming none (see indexSlices). */
+    private readonly index: {
+      readonly byNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+      readonly notNamed: readonly ResourceSlice[];
+    } = indexSlices(resourceSlices),
+  ) {}
+
+  /**
+   * The slices that may have devices on the node: a slice naming another node has none there
+   * (upstream's loop skips it), so each node reads its own and those naming no node.
+   */
+  slicesFor(nodeName: string): readonly ResourceSlice[] {
+    const { byNode, notNamed } = this.index;
+    const own = byNode.get(nodeName);
+    if (own === undefined) return notNamed;
+    return notNamed.length === 0 ? own : [...own, ...notNamed];
+  }
+
+  /**
+   * upstream calculateDRAExtendedResourceAllocatableRequest: `[devices of the class on the node,
+   * those claims hold]`; `[0, 0]` when no class backs the resource or a selector fails.
+   */
+  allocatableRequest(node: Node, resourceName: string): [number, number] {
+    return this.scoring.resourceTotals(node, resourceName, this);
+  }
+}
+
+/**
+ * The DRA side of NodeResourcesFit's scoring (DRAExtendedResource). One per plugin instance: it
+ * keeps the compiled class selectors and, per DeviceClass, which devices they match.
+ */
+export class DRAExtendedResourceScoring {
+  private readonly celCache: Cache;
+  /** Per DeviceClass object: per device object, whether every selector matches. */
+  private readonly deviceMatchCache = new WeakMap<DeviceClass, WeakMap<Device, boolean>>();
+  /** The slices last listed and their index, kept while the listing holds the same objects. */
+  private lastSlices: readonly ResourceSlice[] = [];
+  private lastIndex: SliceIndex = indexSlices([]);
+
+  constructor(
+    private readonly resolver: DeviceClassResolver,
+    private readonly listers: DRAScoringListers,
+    celFeatures: DRAScoringCELFeatures,
+  ) {
+    this.celCache = new Cache(10, celFeatures);
+  }
+
+  /**
+   * upstream getDRAPreScoredParams: null when no scoring resource is backed by a DeviceClass,
+   * else the devices claims hold and the slices.
+   */
+  preScore(resources: readonly ResourceSpec[]): DRAPreScoreState | null {
+    const anyBackedByDRA = resources.some(
+      (r) => isDRAExtendedResourceName(r.name) && this.resolver.getDeviceClass(r.name) !== undefined,
+    );
+    if (!anyBackedByDRA) return null;
+    const slices = this.listers.resourceSlices.list();
+    const last = this.lastSlices;
+    if (slices.length !== last.length || slices.some((s, i) => s !== last[i])) {
+      this.lastSlices = [...slices];
+      this.lastIndex = indexSlices(slices);
+    }
+    return new DRAPreScoreState(
+      this,
+      allocatedDeviceIDs(this.listers.resourceClaims.list()),
+      slices,
+      this.lastIndex,
+    );
+  }
+
+  /** See {@link DRAPreScoreState.allocatableRequest}. */
+  resourceTotals(node: Node, resourceName: string, state: DRAPreScoreState): [number, number] {
+    const deviceClass = this.resolver.getDeviceClass(resourceName);
+    if (deviceClass === undefined) return [0, 0];
+    let capacity = 0;
+    let allocated = 0;
+    for (const slice of state.slicesFor(node.metadata?.name ?? "")) {
+      const devices = devicesOnNode(slice, node);
+      if (devices instanceof Error) return [0, 0];
+      const driver = slice.spec.driver;
+      const pool = slice.spec.pool.name;
+      for (const device of devices) {
+        const matches = this.deviceMatchesClass(device, deviceClass, driver);
+        if (matches instanceof Error) return [0, 0];
+        if (!matches) continue;
+        capacity++;
+        if (state.allocatedDevices.has(makeDeviceID(driver, pool, device.name))) allocated++;
+      }
+    }
+    return [capacity, allocated];
+  }
+
+  /** upstream deviceMatchesClass: every CEL selector of the class matches (an error is returned). */
+  private deviceMatchesClass(device: Device, deviceClass: DeviceClass, driver: string): boolean | Error {
+    const selectors = deviceClass.spec?.selectors ?? [];
+    if (selectors.length === 0) return true;
+    let perDevice = this.deviceMatchCache.get(deviceClass);
+    const cached = perDevice?.get(device);
+    if (cached !== undefined) return cached;
+    const input = {
+      driver,
+      ...(device.allowMultipleAllocations !== undefined
+        ? { allowMultipleAllocations: device.allowMultipleAllocations }
+        : {}),
+      ...(device.attributes ? { attributes: device.attributes } : {}),
+      ...(device.capacity ? { capacity: device.capacity } : {}),
+    };
+    let matches = true;
+    for (const selector of selectors) {
+      if (selector.cel === undefined) continue;
+      const compiled = this.celCache.getOrCompile(selector.cel.expression);
+      if (compiled.error !== null) return new Error(compiled.error.detail);
+      const result = compiled.deviceMatches(input);
+      if (result.error !== null) return result.error;
+      if (!result.matches) {
+        matches = false;
+        break;
+      }
+    }
+    if (perDevice === undefined) {
+      perDevice = new WeakMap();
+      this.deviceMatchCache.set(deviceClass, perDevice);
+    }
+    perDevice.set(device, matches);
+    return matches;
+  }
+}
