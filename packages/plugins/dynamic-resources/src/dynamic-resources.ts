@@ -52,7 +52,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import { DeviceClassResolver } from "@kubesched/plugin-helpers";
-import { cloneAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
+import { cloneAllocatedState, type MutableAllocatedState } from "./allocated-devices";
 import type { DynamicResourcesArgs } from "./args";
 import { DraManager } from "./dra-manager";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
@@ -433,26 +433,17 @@ export class DynamicResources
     // With DRAPreemption, an allocator is needed even when every claim is allocated: the dry run
     // may release a claim the pod shares with victims, which Filter then allocates again.
     if (numClaimsToAllocate > 0 || this.preemption) {
-      // The devices of claims in the assume cache or in flight count as allocated.
-      // Without consumable capacity and preemption, the allocated devices carried over between
-      // cycles are read as they are (nothing changes them); otherwise a state of this cycle's own.
-      let allocatedState: MutableAllocatedState | null = null;
-      if (this.consumableCapacity) {
-        allocatedState = this.draManager.gatherAllocatedState();
-      } else if (this.preemption) {
-        allocatedState = newAllocatedState();
-        allocatedState.allocatedDevices = this.draManager.listAllAllocatedDevices();
-      }
+      // The devices of claims in the assume cache or in flight count as allocated: the state the
+      // DRA manager keeps between cycles (equal to upstream's GatherAllocatedState) is read as it
+      // is; the preemption dry run changes only copies of it (the cycle state's clone()).
+      const allocatedState = this.draManager.allocatedState(this.consumableCapacity);
       const slices = this.handle.listers().resourceSlices.list();
       try {
-        s.allocator = this.newAllocator(
-          allocatedState ?? { allocatedDevices: this.draManager.allocatedDevices() },
-          slices,
-        );
+        s.allocator = this.newAllocator(allocatedState, slices);
       } catch (e) {
         return asStatus(e);
       }
-      s.allocatedState = allocatedState;
+      s.allocatedState = this.consumableCapacity || this.preemption ? allocatedState : null;
       s.resourceSlices = slices;
     }
     s.claims = claims;
