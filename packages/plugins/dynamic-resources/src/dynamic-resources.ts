@@ -52,7 +52,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import { DeviceClassResolver } from "@kubesched/plugin-helpers";
-import { cloneAllocatedState, type MutableAllocatedState } from "./allocated-devices";
+import type { MutableAllocatedState } from "./allocated-devices";
 import type { DynamicResourcesArgs } from "./args";
 import { DraManager } from "./dra-manager";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
@@ -105,11 +105,17 @@ export class DynamicResourcesState implements StateData {
   /** The slices PreFilter read, for allocators built again during the preemption dry run. */
   resourceSlices: readonly ResourceSlice[] = [];
   /**
-   * What allocated claims use, gathered in PreFilter (upstream allocatedState). The preemption
-   * dry run takes the claims of removed victims out of it (RemovePod) and puts them back
-   * (AddPod); Filter then allocates against it instead of the cycle's allocator.
+   * What allocated claims use, gathered in PreFilter (upstream allocatedState), with
+   * DRAPreemption only (null without). The preemption dry run takes the claims of removed
+   * victims out of its copy (RemovePod) and puts them back (AddPod); Filter then allocates
+   * against it instead of the cycle's allocator.
    */
   allocatedState: MutableAllocatedState | null = null;
+  /**
+   * Whether `allocatedState` is shared (the DRA manager's, or another copy of this state's):
+   * the dry run copies it before its first change.
+   */
+  allocatedStateShared = false;
   /** UIDs of claims every user of which the dry run removed: their devices count as free. */
   simulatedReleasedClaims = new Set<string>();
   /** Per claim UID, the UIDs of the pods using it that the dry run removed. */
@@ -176,7 +182,10 @@ export class DynamicResourcesState implements StateData {
     c.initialExtendedUID = this.initialExtendedUID;
     c.podScalarResources = this.podScalarResources;
     c.nodeExtendedClaims = this.nodeExtendedClaims;
-    c.allocatedState = this.allocatedState && cloneAllocatedState(this.allocatedState);
+    // Copied on the dry run's first change (most copies, a pass with nominated pods, change nothing).
+    c.allocatedState = this.allocatedState;
+    c.allocatedStateShared = true;
+    this.allocatedStateShared = true;
     c.simulatedReleasedClaims = new Set(this.simulatedReleasedClaims);
     for (const [uid, pods] of this.simulatedRemovedPodsForClaim) {
       c.simulatedRemovedPodsForClaim.set(uid, new Set(pods));
@@ -443,7 +452,10 @@ export class DynamicResources
       } catch (e) {
         return asStatus(e);
       }
-      s.allocatedState = this.consumableCapacity || this.preemption ? allocatedState : null;
+      // Only the preemption dry run (DRAPreemption) reads it from the cycle's state; it changes
+      // a copy of its own (allocatedStateShared).
+      s.allocatedState = this.preemption ? allocatedState : null;
+      s.allocatedStateShared = true;
       s.resourceSlices = slices;
     }
     s.claims = claims;
