@@ -4,24 +4,14 @@
 // devices with consumed capacity, admin access), updated, deallocated and deleted, assumed newer
 // than the informer and restored, allocations in flight and done; with the informer's order kept
 // (as the in-memory cluster's store keeps it) and shuffled. Equal states mean equal decisions:
-// the allocator reads nothing else of the claims.
+// the allocator reads nothing else of the claims. The sequences are fast-check's (a failure
+// shrinks to a shortest sequence).
 import { Quantity, type ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addClaimToAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
 import { DraManager } from "./dra-manager";
-
-/** mulberry32: a small seeded generator, so that a failing seed can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Result = NonNullable<NonNullable<ResourceClaim["status"]>["allocation"]>["devices"] extends infer D
   ? D extends { results?: (infer R)[] }
@@ -31,28 +21,53 @@ type Result = NonNullable<NonNullable<ResourceClaim["status"]>["allocation"]>["d
 
 const capacities = ["1Gi", "512Mi", "0", "250m", "3", "1G"];
 
-function randomResult(r: () => number): Result {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const device = `dev-${Math.floor(r() * 6)}`;
-  const res: Result = {
-    request: "req",
-    driver: pick(["gpu.example.com", "nic.example.com"]),
-    pool: "p",
-    device,
-  };
-  const kind = r();
-  if (kind < 0.15) res.adminAccess = true;
-  else if (kind < 0.55) {
-    res.shareID = `share-${Math.floor(r() * 3)}`;
-    if (r() < 0.8) {
-      const consumed: Record<string, string> = {};
-      if (r() < 0.8) consumed.memory = pick(capacities);
-      if (r() < 0.5) consumed.cores = pick(capacities);
-      res.consumedCapacity = consumed;
+/** One allocation result: an exclusive device, a share (maybe consuming capacity) or admin access. */
+const resultArb: fc.Arbitrary<Result> = fc
+  .record({
+    driver: fc.constantFrom("gpu.example.com", "nic.example.com"),
+    device: fc.integer({ min: 0, max: 5 }),
+    kind: fc.constantFrom("exclusive", "exclusive", "shared", "shared", "admin"),
+    share: fc.integer({ min: 0, max: 2 }),
+    memory: fc.option(fc.constantFrom(...capacities)),
+    cores: fc.option(fc.constantFrom(...capacities)),
+    consumes: fc.boolean(),
+  })
+  .map(({ driver, device, kind, share, memory, cores, consumes }) => {
+    const r: Result = { request: "req", driver, pool: "p", device: `dev-${device}` };
+    if (kind === "admin") r.adminAccess = true;
+    if (kind === "shared") {
+      r.shareID = `share-${share}`;
+      if (consumes) {
+        const consumed: Record<string, string> = {};
+        if (memory !== null) consumed.memory = memory;
+        if (cores !== null) consumed.cores = cores;
+        r.consumedCapacity = consumed;
+      }
     }
-  }
-  return res;
-}
+    return r;
+  });
+const resultsArb = fc.array(resultArb, { minLength: 1, maxLength: 3 });
+
+/** A claim event (the claim by its index among 8 names) and whether PreFilter asks after it. */
+const eventArb = fc.record({
+  claim: fc.integer({ min: 0, max: 7 }),
+  op: fc.constantFrom(
+    "allocate",
+    "allocate",
+    "deallocate",
+    "delete",
+    "assume",
+    "restore",
+    "inFlight",
+    "inFlightDone",
+    "shuffle",
+    "informerCatchesUp",
+  ),
+  results: resultsArb,
+  addAllocated: fc.boolean(),
+  ask: fc.boolean(),
+});
+type Event = typeof eventArb extends fc.Arbitrary<infer E> ? E : never;
 
 let version = 0;
 function claim(name: string, uid: string, results: Result[] | null): ResourceClaim {
@@ -118,54 +133,45 @@ function fullGather(m: DraManager, enableConsumableCapacity: boolean): MutableAl
 }
 
 describe("the DRA manager's allocated state", () => {
-  it.each([1, 2, 3, 4, 5, 6, 7, 8])("equals a full gather after random claim events (seed %i)", (seed) => {
-    const r = rng(seed);
+  /** Replays the events; after each one PreFilter asks about, the kept state equals a full gather. */
+  function replay(events: readonly Event[]): void {
     const s = store();
     const m = new DraManager(s.listers);
-    const names = Array.from({ length: 12 }, (_, i) => `c${i}`);
     const uids = new Map<string, string>();
-    const results = (): Result[] => Array.from({ length: 1 + Math.floor(r() * 3) }, () => randomResult(r));
-    for (let step = 0; step < 400; step++) {
-      const name = names[Math.floor(r() * names.length)] as string;
+    events.forEach((e, step) => {
+      const name = `c${e.claim}`;
       const current = s.items.get(`ns/${name}`);
-      const op = r();
+      const uid = current?.metadata?.uid ?? "";
       if (!current) {
         // Added, maybe already allocated (a claim the snapshot had).
-        const uid = `${name}-${step}`;
-        uids.set(name, uid);
-        s.set(claim(name, uid, r() < 0.5 ? results() : null));
-      } else if (op < 0.2) {
-        s.set(claim(name, current.metadata?.uid ?? "", results()));
-      } else if (op < 0.3) {
-        s.set(claim(name, current.metadata?.uid ?? "", null));
-      } else if (op < 0.4) {
-        s.delete(name);
-      } else if (op < 0.5) {
-        // PreBind's write, answered newer than the informer's object.
-        m.assumeClaimAfterAPICall(claim(name, current.metadata?.uid ?? "", results()));
-      } else if (op < 0.55) {
-        m.assumedClaimRestore("ns", name);
-      } else if (op < 0.65) {
-        m.signalClaimPendingAllocation(
-          current.metadata?.uid ?? "",
-          claim(name, current.metadata?.uid ?? "", results()),
-        );
-      } else if (op < 0.75) {
-        m.removeClaimPendingAllocation(uids.get(name) ?? "");
-      } else if (op < 0.78) {
-        s.shuffle();
-      } else if (op < 0.85) {
+        uids.set(name, `${name}-${step}`);
+        s.set(claim(name, `${name}-${step}`, e.addAllocated ? e.results : null));
+      } else if (e.op === "allocate") s.set(claim(name, uid, e.results));
+      else if (e.op === "deallocate") s.set(claim(name, uid, null));
+      else if (e.op === "delete") s.delete(name);
+      // PreBind's write, answered newer than the informer's object.
+      else if (e.op === "assume") m.assumeClaimAfterAPICall(claim(name, uid, e.results));
+      else if (e.op === "restore") m.assumedClaimRestore("ns", name);
+      else if (e.op === "inFlight") m.signalClaimPendingAllocation(uid, claim(name, uid, e.results));
+      else if (e.op === "inFlightDone") m.removeClaimPendingAllocation(uids.get(name) ?? "");
+      else if (e.op === "shuffle") s.shuffle();
+      else {
         // The informer delivers the assumed object (or a newer one): the assume cache lets go.
         const assumed = m.get("ns", name);
-        if (assumed && assumed !== current) s.set(claim(name, assumed.metadata?.uid ?? "", results()));
+        if (assumed && assumed !== current) s.set(claim(name, assumed.metadata?.uid ?? "", e.results));
       }
-      // Asked for every few events (PreFilter does not run after each one).
-      if (r() < 0.4) {
-        expect(normalized(m.allocatedState(true))).toEqual(normalized(fullGather(m, true)));
-        expect(normalized(m.allocatedState(false))).toEqual(normalized(fullGather(m, false)));
-        expect(normalized(m.gatherAllocatedState())).toEqual(normalized(fullGather(m, true)));
-      }
-    }
+      if (!e.ask) return;
+      expect(normalized(m.allocatedState(true))).toEqual(normalized(fullGather(m, true)));
+      expect(normalized(m.allocatedState(false))).toEqual(normalized(fullGather(m, false)));
+      expect(normalized(m.gatherAllocatedState())).toEqual(normalized(fullGather(m, true)));
+    });
+  }
+
+  it("equals a full gather after random sequences of claim events", () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { minLength: 1, maxLength: 120 }), (events) => replay(events)),
+      { numRuns: 150, seed: 23 },
+    );
   });
 
   it("keeps a capacity sum's exact value when claims leave in another order than they came", () => {
