@@ -445,18 +445,25 @@ describe("the controller's cost per pod event", () => {
     const pods = Array.from({ length: 20 }, (_, i) =>
       makePod(`p${i}`, `uid-${i}`, [{ name: podResourceClaimName, resourceClaimTemplateName: templateName }]),
     );
-    for (const p of pods) c.apply("Pod", { ...controller.podCreated(p), spec: { ...p.spec, nodeName: "n" } });
+    for (const p of pods) {
+      const running: Pod = {
+        ...controller.podCreated(p),
+        spec: { containers: [], ...p.spec, nodeName: "n" },
+      };
+      c.apply("Pod", running);
+    }
     // Each pod's generated claim, reserved for it (as PreBind writes it), is found and released.
     for (const p of pods) {
       const name = c.pods.get(testNamespace, p.metadata?.name ?? "")?.status?.resourceClaimStatuses?.[0]
         ?.resourceClaimName;
       const claim = c.resourceClaims.get(testNamespace, name ?? "") as ResourceClaim;
-      c.apply("ResourceClaim", {
+      const reserved: ResourceClaim = {
         ...claim,
         status: {
           reservedFor: [{ resource: "pods", name: p.metadata?.name ?? "", uid: p.metadata?.uid ?? "" }],
         },
-      });
+      };
+      c.apply("ResourceClaim", reserved);
     }
     expect(c.resourceClaims.size).toBe(22);
     for (const p of pods) c.delete("Pod", c.pods.get(testNamespace, p.metadata?.name ?? "") as Pod);
