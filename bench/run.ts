@@ -29,7 +29,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { CeilingResult } from "./ceiling";
 import { writeCharts } from "./lib/chart-files";
@@ -70,10 +70,17 @@ const { values } = parseArgs({
   },
 });
 
-/** Runs `script` under node + tsx; resolves with the exit code. stderr/stdout are passed through. */
+/** Loads the workspace's TypeScript as the packages ship it (lib/shipped-build.mjs: no keepNames). */
+const shippedBuild = pathToFileURL(join(here, "lib/shipped-build.mjs")).href;
+
+/**
+ * Runs `script` under node + tsx (the code compiled as shipped); resolves with the exit code.
+ * stderr/stdout are passed through.
+ */
 function runNode(script: string, args: string[], nodeFlags: string[] = [], timeoutMs = 0): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", join(here, script), ...args], {
+    const flags = [...nodeFlags, "--import", "tsx", "--import", shippedBuild];
+    const child = spawn(process.execPath, [...flags, join(here, script), ...args], {
       stdio: ["ignore", "inherit", "inherit"],
     });
     const timer =

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { WorkloadResult } from "./lib/result";
@@ -18,7 +18,19 @@ async function runWorkload(name: string, ...extra: string[]): Promise<WorkloadRe
   const out = join(tmp, `${name.replaceAll("/", "_")}${extra.length ? "-custom" : ""}.json`);
   await promisify(execFile)(
     process.execPath,
-    ["--import", "tsx", join(here, "workload.ts"), name, "--scale", "0.02", "--out", out, ...extra],
+    [
+      "--import",
+      "tsx",
+      "--import",
+      pathToFileURL(join(here, "lib/shipped-build.mjs")).href,
+      join(here, "workload.ts"),
+      name,
+      "--scale",
+      "0.02",
+      "--out",
+      out,
+      ...extra,
+    ],
     { timeout: 120_000 },
   );
   return JSON.parse(readFileSync(out, "utf8")) as WorkloadResult;

@@ -431,3 +431,65 @@ spec:
     expect(cluster.resourceClaims.get("ml", claim)).toBeUndefined();
   });
 });
+
+describe("the controller's cost per pod event", () => {
+  it("finds a pod's claims through an index, without listing every claim (creates and deletes stay linear)", () => {
+    const c = cluster([sharedClaim0(), otherNamespaceClaim], [template]);
+    const controller = new ResourceClaimController(c, recordingLogger());
+    let listed = 0;
+    const list = c.resourceClaims.list.bind(c.resourceClaims);
+    c.resourceClaims.list = (ns?: string) => {
+      listed++;
+      return list(ns);
+    };
+    const pods = Array.from({ length: 20 }, (_, i) =>
+      makePod(`p${i}`, `uid-${i}`, [{ name: podResourceClaimName, resourceClaimTemplateName: templateName }]),
+    );
+    for (const p of pods) {
+      const running: Pod = {
+        ...controller.podCreated(p),
+        spec: { containers: [], ...p.spec, nodeName: "n" },
+      };
+      c.apply("Pod", running);
+    }
+    // Each pod's generated claim, reserved for it (as PreBind writes it), is found and released.
+    for (const p of pods) {
+      const name = c.pods.get(testNamespace, p.metadata?.name ?? "")?.status?.resourceClaimStatuses?.[0]
+        ?.resourceClaimName;
+      const claim = c.resourceClaims.get(testNamespace, name ?? "") as ResourceClaim;
+      const reserved: ResourceClaim = {
+        ...claim,
+        status: {
+          reservedFor: [{ resource: "pods", name: p.metadata?.name ?? "", uid: p.metadata?.uid ?? "" }],
+        },
+      };
+      c.apply("ResourceClaim", reserved);
+    }
+    expect(c.resourceClaims.size).toBe(22);
+    for (const p of pods) c.delete("Pod", c.pods.get(testNamespace, p.metadata?.name ?? "") as Pod);
+    expect(listed).toBe(0);
+    expect(claimsOf(c).map((x) => x.metadata?.name)).toEqual(["shared", otherNamespaceClaim.metadata?.name]);
+  });
+
+  it("a claim owned by a pod of the same uid in another namespace is left alone (the index spans namespaces)", () => {
+    const owner = makePod(testPodName, testPodUID);
+    const elsewhere = makeClaim("elsewhere", otherNamespace, owner);
+    const mine = makeClaim("mine", testNamespace, owner);
+    const c = cluster([elsewhere, mine]);
+    new ResourceClaimController(c, recordingLogger());
+    const running: Pod = {
+      ...owner,
+      spec: { containers: [], nodeName: "n" },
+      status: { extendedResourceClaimStatus: { resourceClaimName: "mine", requestMappings: [] } },
+    };
+    c.apply("Pod", running);
+    c.delete("Pod", running);
+    expect(claimsOf(c).map((x) => `${x.metadata?.namespace}/${x.metadata?.name}`)).toEqual([
+      `${otherNamespace}/elsewhere`,
+    ]);
+  });
+});
+
+function sharedClaim0(): ResourceClaim {
+  return makeClaim("shared", testNamespace);
+}

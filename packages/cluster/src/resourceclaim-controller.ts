@@ -57,7 +57,7 @@ function findPodResourceClaim(
   const uid = pod.metadata?.uid;
   if (!uid) return undefined;
   const deterministicName = `${pod.metadata?.name ?? ""}-${podClaim.name}`;
-  return cluster.resourceClaims.list().find((c) => {
+  return claimsOfPod(cluster, uid).find((c) => {
     if (c.metadata?.namespace !== pod.metadata?.namespace || !ownedBy(c, uid)) return false;
     const annotated = c.metadata?.annotations?.[PodResourceClaimAnnotation];
     return annotated !== undefined ? annotated === podClaim.name : c.metadata?.name === deterministicName;
@@ -66,9 +66,37 @@ function findPodResourceClaim(
 
 /** upstream claimPodOwnerIndexFunc: the claim's controller owner reference is a pod with this uid. */
 function ownedBy(claim: ResourceClaim, podUID: string): boolean {
-  return (claim.metadata?.ownerReferences ?? []).some(
-    (r) => r.controller === true && r.apiVersion === "v1" && r.kind === "Pod" && r.uid === podUID,
-  );
+  return (claim.metadata?.ownerReferences ?? []).some((r) => isPodController(r) && r.uid === podUID);
+}
+
+type OwnerReference = NonNullable<NonNullable<ResourceClaim["metadata"]>["ownerReferences"]>[number];
+type ReservedFor = NonNullable<NonNullable<ResourceClaim["status"]>["reservedFor"]>[number];
+
+function isPodController(r: OwnerReference): boolean {
+  return r.controller === true && r.apiVersion === "v1" && r.kind === "Pod";
+}
+
+function isPodReference(r: ReservedFor): boolean {
+  return r.resource === "pods" && !r.apiGroup;
+}
+
+/**
+ * The index the controller finds a pod's claims by (upstream's informer has claimPodOwnerIndex;
+ * the reservations are the simulator's, for podDeleted): the uids of the pod owning the claim
+ * and of the pods it is reserved for.
+ */
+const claimPodIndex = "claim-pod-index";
+function claimPodUIDs(claim: ResourceClaim): string[] {
+  const uids: string[] = [];
+  for (const r of claim.metadata?.ownerReferences ?? []) if (isPodController(r)) uids.push(r.uid);
+  for (const r of claim.status?.reservedFor ?? []) if (isPodReference(r)) uids.push(r.uid);
+  return uids;
+}
+
+/** The claims the pod owns or is reserved in, in the cluster's order (all namespaces). */
+function claimsOfPod(cluster: InMemoryCluster, podUID: string): ResourceClaim[] {
+  cluster.resourceClaims.ensureIndex(claimPodIndex, claimPodUIDs);
+  return cluster.resourceClaims.byIndex(claimPodIndex, podUID);
 }
 
 /**
@@ -179,15 +207,15 @@ export function podDeleted(cluster: InMemoryCluster, pod: Pod): void {
     (pod.spec?.resourceClaims?.length ?? 0) > 0 || pod.status?.extendedResourceClaimStatus !== undefined;
   if (!uid || !hasClaims) return;
   const ns = pod.metadata?.namespace ?? "default";
-  for (const c of cluster.resourceClaims.list()) {
+  for (const c of claimsOfPod(cluster, uid)) {
     if (c.metadata?.namespace !== ns) continue;
     const owned = ownedBy(c, uid);
     const reservedFor = c.status?.reservedFor ?? [];
-    if (!reservedFor.some((r) => r.resource === "pods" && !r.apiGroup && r.uid === uid)) {
+    if (!reservedFor.some((r) => isPodReference(r) && r.uid === uid)) {
       if (owned) cluster.delete("ResourceClaim", c);
       continue;
     }
-    const valid = reservedFor.filter((r) => !(r.resource === "pods" && !r.apiGroup && r.uid === uid));
+    const valid = reservedFor.filter((r) => !(isPodReference(r) && r.uid === uid));
     const { reservedFor: _, allocation, ...status } = c.status ?? {};
     const finalizers = c.metadata?.finalizers ?? [];
     const deallocate = valid.length === 0 && finalizers.includes(ResourceClaimFinalizer);

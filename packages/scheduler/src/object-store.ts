@@ -1,6 +1,8 @@
 // An informer's cache: one kind's objects by namespace/name, with the lists the listers hand out
 // cached until the next change (plugins list on every cycle; the store changes far less often).
-// Shared by every ClusterSource: the in-memory cluster and the API-server source.
+// Shared by every ClusterSource: the in-memory cluster and the API-server source. Indexes as
+// client-go's Indexer keeps them (cache.Indexers: index name -> values of an object), for
+// controllers that look objects up by something other than their name.
 import type { ObjectMeta } from "@kubesched/api";
 import type { ClusterScopedLister, Lister } from "@kubesched/framework";
 
@@ -15,10 +17,22 @@ export function objectKey(obj: KubeObject): string {
   return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
 }
 
+/** An index: the values an object is found by, and per value the keys of the objects. */
+interface StoreIndex<T> {
+  // A method (not a function property), so that a store of a kind stays a store of its supertype.
+  values(obj: T): readonly string[];
+  keys: Map<string, Set<string>>;
+}
+
 export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScopedLister<T> {
   private readonly items = new Map<string, T>();
   private all: T[] | null = null;
   private readonly byNamespace = new Map<string, T[]>();
+  /** Per index: its function and, per value, the keys of the objects that have it. */
+  private readonly indexes = new Map<string, StoreIndex<T>>();
+  /** Each key's place in the store's order (kept while there is an index). */
+  private readonly order = new Map<string, number>();
+  private nextOrder = 0;
 
   constructor(readonly namespaced: boolean) {}
 
@@ -39,6 +53,11 @@ export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScop
     const k = objectKey(obj);
     const old = this.items.get(k);
     this.items.set(k, obj);
+    if (this.indexes.size > 0) {
+      if (old !== undefined) this.unindex(k, old);
+      else this.order.set(k, this.nextOrder++);
+      this.index(k, obj);
+    }
     this.invalidate();
     return old;
   }
@@ -48,9 +67,66 @@ export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScop
     const old = this.items.get(key);
     if (old !== undefined) {
       this.items.delete(key);
+      if (this.indexes.size > 0) {
+        this.unindex(key, old);
+        this.order.delete(key);
+      }
       this.invalidate();
     }
     return old;
+  }
+
+  /**
+   * Adds an index (client-go cache.Indexers) unless one of this name exists: `fn` gives the values
+   * an object is found by. The store keeps it as objects are set and removed.
+   */
+  ensureIndex(name: string, fn: (obj: T) => readonly string[]): void {
+    if (this.indexes.has(name)) return;
+    if (this.indexes.size === 0) {
+      this.order.clear();
+      for (const k of this.items.keys()) this.order.set(k, this.nextOrder++);
+    }
+    this.indexes.set(name, { values: fn, keys: new Map() });
+    for (const [k, obj] of this.items) this.indexOne(name, k, obj);
+  }
+
+  /** The objects the index finds for `value`, in the store's order (client-go ByIndex). */
+  byIndex(name: string, value: string): T[] {
+    const index = this.indexes.get(name);
+    if (!index) throw new Error(`object store: no index ${name}`);
+    const keys = index.keys.get(value);
+    if (!keys) return [];
+    return [...keys]
+      .sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0))
+      .map((k) => this.items.get(k) as T);
+  }
+
+  private index(k: string, obj: T): void {
+    for (const name of this.indexes.keys()) this.indexOne(name, k, obj);
+  }
+
+  private indexOne(name: string, k: string, obj: T): void {
+    const index = this.indexes.get(name);
+    if (!index) return;
+    for (const v of index.values(obj)) {
+      let keys = index.keys.get(v);
+      if (!keys) {
+        keys = new Set();
+        index.keys.set(v, keys);
+      }
+      keys.add(k);
+    }
+  }
+
+  private unindex(k: string, obj: T): void {
+    for (const index of this.indexes.values()) {
+      for (const v of index.values(obj)) {
+        const keys = index.keys.get(v);
+        if (!keys) continue;
+        keys.delete(k);
+        if (keys.size === 0) index.keys.delete(v);
+      }
+    }
   }
 
   private invalidate(): void {

@@ -111,3 +111,124 @@ function changeAllocatedState(
     },
   );
 }
+
+/** What one claim object adds to an allocated state, parsed once per object. */
+interface Contribution {
+  readonly dedicated: readonly DeviceID[];
+  readonly shared: readonly SharedDeviceID[];
+  readonly consumed: readonly (readonly [DeviceID, readonly (readonly [string, Quantity])[]])[];
+}
+
+/**
+ * An allocated state kept up to date as claims come and go: the same sets and sums a full gather
+ * ({@link addClaimToAllocatedState} over every claim) builds, with how many claims contribute
+ * each entry, so that removing a claim takes out exactly what it added (a device, share or
+ * capacity name two claims list stays while one of them does). The sums are exact (Quantity is
+ * a decimal of arbitrary precision); a sum's format may differ from a full gather's.
+ */
+export class AllocatedStateCounter {
+  /** The state; read it, do not change it (only {@link add} and {@link remove} do). */
+  readonly state: MutableAllocatedState = newAllocatedState();
+  private readonly devices = new Map<DeviceID, number>();
+  private readonly shares = new Map<SharedDeviceID, number>();
+  /** Per device: how many results consume its capacity, and how many each capacity name. */
+  private readonly capacityUsers = new Map<DeviceID, { results: number; names: Map<string, number> }>();
+  /** Claim objects are replaced, never changed in place: their contribution is kept per object. */
+  private readonly contributions = new WeakMap<ResourceClaim, Contribution>();
+
+  constructor(readonly enableConsumableCapacity: boolean) {}
+
+  add(claim: ResourceClaim): void {
+    const c = this.contribution(claim);
+    for (const id of c.dedicated) increment(this.devices, this.state.allocatedDevices, id);
+    for (const id of c.shared) increment(this.shares, this.state.allocatedSharedDeviceIDs, id);
+    for (const [id, capacity] of c.consumed) {
+      let users = this.capacityUsers.get(id);
+      let total = this.state.aggregatedCapacity.get(id);
+      if (!users || !total) {
+        users = { results: 0, names: new Map() };
+        this.capacityUsers.set(id, users);
+        total = new Map();
+        this.state.aggregatedCapacity.set(id, total);
+      }
+      users.results++;
+      for (const [name, q] of capacity) {
+        users.names.set(name, (users.names.get(name) ?? 0) + 1);
+        const current = total.get(name);
+        total.set(name, current === undefined ? q : current.add(q));
+      }
+    }
+  }
+
+  /** Takes out what {@link add} added for an equal claim object. */
+  remove(claim: ResourceClaim): void {
+    const c = this.contribution(claim);
+    for (const id of c.dedicated) decrement(this.devices, this.state.allocatedDevices, id);
+    for (const id of c.shared) decrement(this.shares, this.state.allocatedSharedDeviceIDs, id);
+    for (const [id, capacity] of c.consumed) {
+      const users = this.capacityUsers.get(id);
+      const total = this.state.aggregatedCapacity.get(id);
+      if (!users || !total) continue;
+      for (const [name, q] of capacity) {
+        const n = (users.names.get(name) ?? 0) - 1;
+        if (n > 0) {
+          users.names.set(name, n);
+          const current = total.get(name);
+          if (current !== undefined) total.set(name, current.sub(q));
+        } else {
+          users.names.delete(name);
+          total.delete(name);
+        }
+      }
+      if (--users.results <= 0) {
+        this.capacityUsers.delete(id);
+        this.state.aggregatedCapacity.delete(id);
+      }
+    }
+  }
+
+  /** Forgets every claim. */
+  clear(): void {
+    this.devices.clear();
+    this.shares.clear();
+    this.capacityUsers.clear();
+    this.state.allocatedDevices.clear();
+    this.state.allocatedSharedDeviceIDs.clear();
+    this.state.aggregatedCapacity.clear();
+  }
+
+  private contribution(claim: ResourceClaim): Contribution {
+    let c = this.contributions.get(claim);
+    if (c === undefined) {
+      const dedicated: DeviceID[] = [];
+      const shared: SharedDeviceID[] = [];
+      const consumed: [DeviceID, [string, Quantity][]][] = [];
+      foreachAllocatedDevice(
+        claim,
+        this.enableConsumableCapacity,
+        (id) => dedicated.push(id),
+        (id) => shared.push(id),
+        (id, capacity) =>
+          consumed.push([id, Object.entries(capacity).map(([name, v]) => [name, Quantity.parse(v)])]),
+      );
+      c = { dedicated, shared, consumed };
+      this.contributions.set(claim, c);
+    }
+    return c;
+  }
+}
+
+function increment<K>(counts: Map<K, number>, set: Set<K>, k: K): void {
+  const n = counts.get(k) ?? 0;
+  counts.set(k, n + 1);
+  if (n === 0) set.add(k);
+}
+
+function decrement<K>(counts: Map<K, number>, set: Set<K>, k: K): void {
+  const n = (counts.get(k) ?? 0) - 1;
+  if (n > 0) counts.set(k, n);
+  else {
+    counts.delete(k);
+    set.delete(k);
+  }
+}

@@ -3,88 +3,81 @@
 // pkg/scheduler/util/assumecache (objects newer than the informer's win until it catches up).
 import type { ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
-import { addClaimToAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
-
-/** `driver/pool/device`, as upstream's structured.DeviceID prints. */
-export function deviceID(driver: string, pool: string, device: string): string {
-  return `${driver}/${pool}/${device}`;
-}
-
-/**
- * The devices a claim object's allocation takes (admin access takes none). Claim objects are
- * never changed in place (an update replaces the object), so the IDs are kept per object: every
- * PreFilter lists the devices of every claim.
- */
-const allocatedIDs = new WeakMap<ResourceClaim, readonly string[]>();
-function allocatedDeviceIDs(c: ResourceClaim): readonly string[] {
-  let ids = allocatedIDs.get(c);
-  if (ids === undefined) {
-    const results = c.status?.allocation?.devices?.results ?? [];
-    ids = results.filter((r) => r.adminAccess !== true).map((r) => deviceID(r.driver, r.pool, r.device));
-    allocatedIDs.set(c, ids);
-  }
-  return ids;
-}
+import {
+  AllocatedStateCounter,
+  addClaimToAllocatedState,
+  type MutableAllocatedState,
+  newAllocatedState,
+} from "./allocated-devices";
 
 /**
- * The devices the informer's claims take, kept from one listing to the next: a lister hands out
- * the same array while nothing changed, and the in-memory cluster's (and an informer's) order keeps
- * an updated claim in its place and appends new ones. So a listing is compared with the previous
- * one position by position; a claim replaced in place or appended changes the device counts; any
- * other difference (a claim deleted, an order that moved) counts everything again.
+ * The allocated state of the claims the plugin sees (the informer's through the assume cache,
+ * and the in-flight allocations), kept from one PreFilter to the next instead of gathered anew
+ * from every claim. The informer's listing is compared with the previous one in one pass: a
+ * lister hands out the same array while nothing changed, and the in-memory cluster's (and an
+ * informer's) order keeps an updated claim in its place, drops a deleted one and appends new
+ * ones, so that pass finds each change; any order still gives the right state (what it cannot
+ * pair is taken out and added again). The assumed objects and the in-flight allocations are
+ * applied on top and taken off again at the next update. The state changes only in
+ * {@link update}: a cycle reads it from PreFilter to its end as a gather would have built it.
  */
-class InformerAllocatedDevices {
+class ClaimsAllocatedState {
+  private readonly counter: AllocatedStateCounter;
   private claims: readonly ResourceClaim[] = [];
-  private readonly counts = new Map<string, number>();
-  private readonly ids = new Set<string>();
+  /** What {@link update} applied on top of the informer's claims: taken off at the next one. */
+  private replaced: readonly ResourceClaim[] = [];
+  private added: readonly ResourceClaim[] = [];
 
-  /** The devices of `list`'s claims. The set is this tracker's own: read it, do not change it. */
-  devices(list: readonly ResourceClaim[]): ReadonlySet<string> {
-    if (list === this.claims) return this.ids;
-    const prev = this.claims;
-    if (list.length < prev.length) return this.rebuild(list);
-    for (let i = 0; i < prev.length; i++) {
-      const before = prev[i] as ResourceClaim;
-      const after = list[i] as ResourceClaim;
-      if (before === after) continue;
-      if (
-        before.metadata?.name !== after.metadata?.name ||
-        before.metadata?.namespace !== after.metadata?.namespace
-      )
-        return this.rebuild(list);
-      this.remove(before);
-      this.add(after);
-    }
-    for (let i = prev.length; i < list.length; i++) this.add(list[i] as ResourceClaim);
-    this.claims = list;
-    return this.ids;
+  constructor(enableConsumableCapacity: boolean) {
+    this.counter = new AllocatedStateCounter(enableConsumableCapacity);
   }
 
-  private rebuild(list: readonly ResourceClaim[]): ReadonlySet<string> {
-    this.counts.clear();
-    this.ids.clear();
-    for (const c of list) this.add(c);
-    this.claims = list;
-    return this.ids;
-  }
-
-  private add(c: ResourceClaim): void {
-    for (const id of allocatedDeviceIDs(c)) {
-      const n = this.counts.get(id) ?? 0;
-      this.counts.set(id, n + 1);
-      if (n === 0) this.ids.add(id);
-    }
-  }
-
-  private remove(c: ResourceClaim): void {
-    for (const id of allocatedDeviceIDs(c)) {
-      const n = (this.counts.get(id) ?? 0) - 1;
-      if (n > 0) this.counts.set(id, n);
-      else {
-        this.counts.delete(id);
-        this.ids.delete(id);
+  /**
+   * The state of `list`'s claims with `replaced` (informer objects the assume cache has newer
+   * ones for) taken out and `added` (those newer objects, the in-flight allocations) put in.
+   */
+  update(
+    list: readonly ResourceClaim[],
+    replaced: readonly ResourceClaim[],
+    added: readonly ResourceClaim[],
+  ): MutableAllocatedState {
+    const counter = this.counter;
+    for (const c of this.added) counter.remove(c);
+    for (const c of this.replaced) counter.add(c);
+    if (list !== this.claims) {
+      const prev = this.claims;
+      let i = 0;
+      let j = 0;
+      while (i < prev.length && j < list.length) {
+        const before = prev[i] as ResourceClaim;
+        const after = list[j] as ResourceClaim;
+        if (before === after) {
+          i++;
+          j++;
+        } else if (
+          before.metadata?.name === after.metadata?.name &&
+          before.metadata?.namespace === after.metadata?.namespace
+        ) {
+          // Updated in place.
+          counter.remove(before);
+          counter.add(after);
+          i++;
+          j++;
+        } else {
+          // Deleted (or moved: added again below).
+          counter.remove(before);
+          i++;
+        }
       }
+      for (; i < prev.length; i++) counter.remove(prev[i] as ResourceClaim);
+      for (; j < list.length; j++) counter.add(list[j] as ResourceClaim);
+      this.claims = list;
     }
+    for (const c of replaced) counter.remove(c);
+    for (const c of added) counter.add(c);
+    this.replaced = replaced;
+    this.added = added;
+    return counter.state;
   }
 }
 
@@ -110,7 +103,8 @@ function version(o: ResourceClaim | undefined): number {
 export class DraManager {
   private readonly assumed = new Map<string, ResourceClaim>();
   private readonly inFlight = new Map<string, ResourceClaim>();
-  private readonly informerDevices = new InformerAllocatedDevices();
+  /** The allocated state kept between cycles, per consumable-capacity setting (made when first asked for). */
+  private readonly states = new Map<boolean, ClaimsAllocatedState>();
 
   constructor(private readonly listers: ClusterListers) {}
 
@@ -200,29 +194,47 @@ export class DraManager {
   }
 
   /**
-   * The devices {@link listAllAllocatedDevices} lists, as a set to read and not keep: while no
-   * claim is assumed or in flight it is the tracker's own (no copy per cycle).
+   * The devices {@link listAllAllocatedDevices} lists, as a set to read and not keep (it is the
+   * state kept between cycles, changed by the next call).
    */
   allocatedDevices(): ReadonlySet<string> {
-    const list = this.listers.resourceClaims.list();
-    if (this.assumed.size === 0) {
-      // The informer's claims as they are: their devices kept from the last call.
-      const informer = this.informerDevices.devices(list);
-      if (this.inFlight.size === 0) return informer;
-      const ids = new Set(informer);
-      for (const c of this.inFlight.values()) for (const id of allocatedDeviceIDs(c)) ids.add(id);
-      return ids;
+    return this.allocatedState(false).allocatedDevices;
+  }
+
+  /**
+   * What {@link gatherAllocatedState} gathers (without consumable capacity, only the devices),
+   * kept up to date between calls rather than gathered: read it, do not change it (the preemption
+   * dry run changes a copy); the next call changes it.
+   */
+  allocatedState(enableConsumableCapacity: boolean): Readonly<MutableAllocatedState> {
+    let state = this.states.get(enableConsumableCapacity);
+    if (!state) {
+      state = new ClaimsAllocatedState(enableConsumableCapacity);
+      this.states.set(enableConsumableCapacity, state);
     }
-    const ids = new Set<string>();
-    for (const c of list) for (const id of allocatedDeviceIDs(this.viaAssumeCache(c))) ids.add(id);
-    for (const c of this.inFlight.values()) for (const id of allocatedDeviceIDs(c)) ids.add(id);
-    return ids;
+    const list = this.listers.resourceClaims.list();
+    // The informer objects the assume cache holds newer ones for, and those newer ones.
+    const replaced: ResourceClaim[] = [];
+    const added: ResourceClaim[] = [];
+    for (const k of [...this.assumed.keys()]) {
+      const i = k.indexOf("/");
+      const ns = k.slice(0, i);
+      const name = k.slice(i + 1);
+      const informer = this.listers.resourceClaims.get(ns, name);
+      const current = this.get(ns, name);
+      if (current === undefined || current === informer) continue;
+      if (informer) replaced.push(informer);
+      added.push(current);
+    }
+    for (const c of this.inFlight.values()) added.push(c);
+    return state.update(list, replaced, added);
   }
 
   /**
    * upstream GatherAllocatedState (used with DRAConsumableCapacity): like
    * listAllAllocatedDevices, with the shares of devices that allow multiple allocations and the
-   * capacity they consume kept apart from devices allocated exclusively.
+   * capacity they consume kept apart from devices allocated exclusively. Gathered from every
+   * claim (PreFilter reads {@link allocatedState}, which equals it).
    */
   gatherAllocatedState(): MutableAllocatedState {
     const state = newAllocatedState();

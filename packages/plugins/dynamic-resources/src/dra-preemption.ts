@@ -3,16 +3,32 @@
 // preemption dry run sees the devices of claims that only victims use as freed.
 import type { Pod, ResourceClaim } from "@kubesched/api";
 import { asStatus, type Status } from "@kubesched/framework";
-import { addClaimToAllocatedState, removeClaimFromAllocatedState } from "./allocated-devices";
+import {
+  addClaimToAllocatedState,
+  cloneAllocatedState,
+  type MutableAllocatedState,
+  removeClaimFromAllocatedState,
+} from "./allocated-devices";
 import type { DraManager } from "./dra-manager";
 import { ErrClaimNotFound } from "./reasons";
 import { claimName } from "./resource-claim";
 
 /** The dry-run fields of the cycle's state that AddPod and RemovePod change. */
 export interface PreemptionSimulationState {
-  allocatedState: Parameters<typeof addClaimToAllocatedState>[0] | null;
+  allocatedState: MutableAllocatedState | null;
+  /** Whether `allocatedState` is shared: copied before the first change. */
+  allocatedStateShared: boolean;
   simulatedReleasedClaims: Set<string>;
   simulatedRemovedPodsForClaim: Map<string, Set<string>>;
+}
+
+/** The state's allocated state to change: its own copy (made at the first change). */
+function writableAllocatedState(s: PreemptionSimulationState): MutableAllocatedState | null {
+  if (s.allocatedState && s.allocatedStateShared) {
+    s.allocatedState = cloneAllocatedState(s.allocatedState);
+    s.allocatedStateShared = false;
+  }
+  return s.allocatedState;
 }
 
 /**
@@ -72,7 +88,8 @@ export function simulateRemovePod(
     );
     if (!released) return;
     s.simulatedReleasedClaims.add(uid);
-    if (s.allocatedState) removeClaimFromAllocatedState(s.allocatedState, claim, enableConsumableCapacity);
+    const state = writableAllocatedState(s);
+    if (state) removeClaimFromAllocatedState(state, claim, enableConsumableCapacity);
   });
 }
 
@@ -89,8 +106,8 @@ export function simulateAddPod(
   const podUID = pod.metadata?.uid ?? "";
   return forEachExistingClaim(pod, draManager, (claim, uid) => {
     s.simulatedRemovedPodsForClaim.get(uid)?.delete(podUID);
-    if (s.simulatedReleasedClaims.delete(uid) && s.allocatedState) {
-      addClaimToAllocatedState(s.allocatedState, claim, enableConsumableCapacity);
-    }
+    if (!s.simulatedReleasedClaims.delete(uid)) return;
+    const state = writableAllocatedState(s);
+    if (state) addClaimToAllocatedState(state, claim, enableConsumableCapacity);
   });
 }

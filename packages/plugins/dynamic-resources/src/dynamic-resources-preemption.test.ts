@@ -443,6 +443,57 @@ describe("TestPreemptionEndToEnd", () => {
       }
     });
   }
+  /** The harness over the slice and `claims`, and a preemptor using preemptorClaim1. */
+  async function withPreemptor(claims: ResourceClaim[], enableDRAPreemption: boolean) {
+    const h = await createPluginHarness({
+      plugin: dynamicResourcesPlugin,
+      nodes: [makeNode().name("node-1").obj()],
+      objects: { deviceClasses: [testClass], resourceSlices: [testSlice], resourceClaims: claims },
+      features: { enableDRAPreemption, enableConsumableCapacity: true },
+    });
+    const preemptor = makePod()
+      .name("preemptor")
+      .namespace(ns)
+      .uid("preemptor-uid")
+      .podResourceClaims({ name: "c", resourceClaimName: preemptorClaim1.metadata?.name ?? "" })
+      .obj();
+    return { h, pl: h.plugin as DynamicResources, preemptor, ni: h.nodeInfo("node-1") };
+  }
+
+  // Not upstream's: PreFilter hands the dry run the state the DRA manager keeps between cycles;
+  // the dry run changes a copy of its own, so the next cycle still sees every victim's device.
+  it("the dry run changes its own copy of the allocated state, not the one kept for the next cycles", async () => {
+    const { h, pl, preemptor, ni } = await withPreemptor(
+      [victimClaim1, victimSharedClaim, victimClaim2, preemptorClaim1],
+      true,
+    );
+    const all = ["test-driver/node-1/dev-1", "test-driver/node-1/dev-2", "test-driver/node-1/dev-3"];
+    const devices = (cs: CycleState) =>
+      [...(cs.read(stateKeyName)?.allocatedState?.allocatedDevices ?? [])].sort();
+    const cs = h.newCycleState();
+    expect(pl.preFilter(cs, preemptor, [ni])).toBeNull();
+    const kept = cs.read(stateKeyName)?.allocatedState;
+    // A copy of the cycle's state shares it until the dry run changes it.
+    const dryRun = cs.clone();
+    expect(dryRun.read(stateKeyName)?.allocatedState).toBe(kept);
+    expect(pl.removePod(dryRun, preemptor, new PodInfo(victim1), ni)).toBeNull();
+    expect(devices(dryRun)).toEqual(all.slice(1));
+    expect(pl.filter(dryRun, preemptor, ni)).toBeNull();
+    // The cycle's own state and the next cycle's still hold every device.
+    expect(devices(cs)).toEqual(all);
+    expect(pl.filter(cs, preemptor, ni)?.message()).toBe(cannotAllocate.message);
+    const next = h.newCycleState();
+    expect(pl.preFilter(next, preemptor, [ni])).toBeNull();
+    expect(devices(next)).toEqual(all);
+  });
+
+  it("without DRAPreemption the cycle's state holds no allocated state (nothing copies it)", async () => {
+    const { h, pl, preemptor, ni } = await withPreemptor([victimClaim1, preemptorClaim1], false);
+    const cs = h.newCycleState();
+    expect(pl.preFilter(cs, preemptor, [ni])).toBeNull();
+    expect(cs.read(stateKeyName)?.allocatedState).toBeNull();
+    expect(pl.filter(cs, preemptor, ni)).toBeNull();
+  });
 });
 
 describe("TestPreemptionSimulationSymmetry", () => {

@@ -53,7 +53,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import { DeviceClassResolver } from "@kubesched/plugin-helpers";
-import { cloneAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
+import type { MutableAllocatedState } from "./allocated-devices";
 import type { DynamicResourcesArgs } from "./args";
 import { DraManager } from "./dra-manager";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
@@ -106,11 +106,17 @@ export class DynamicResourcesState implements StateData {
   /** The slices PreFilter read, for allocators built again during the preemption dry run. */
   resourceSlices: readonly ResourceSlice[] = [];
   /**
-   * What allocated claims use, gathered in PreFilter (upstream allocatedState). The preemption
-   * dry run takes the claims of removed victims out of it (RemovePod) and puts them back
-   * (AddPod); Filter then allocates against it instead of the cycle's allocator.
+   * What allocated claims use, gathered in PreFilter (upstream allocatedState), with
+   * DRAPreemption only (null without). The preemption dry run takes the claims of removed
+   * victims out of its copy (RemovePod) and puts them back (AddPod); Filter then allocates
+   * against it instead of the cycle's allocator.
    */
   allocatedState: MutableAllocatedState | null = null;
+  /**
+   * Whether `allocatedState` is shared (the DRA manager's, or another copy of this state's):
+   * the dry run copies it before its first change.
+   */
+  allocatedStateShared = false;
   /** UIDs of claims every user of which the dry run removed: their devices count as free. */
   simulatedReleasedClaims = new Set<string>();
   /** Per claim UID, the UIDs of the pods using it that the dry run removed. */
@@ -177,7 +183,10 @@ export class DynamicResourcesState implements StateData {
     c.initialExtendedUID = this.initialExtendedUID;
     c.podScalarResources = this.podScalarResources;
     c.nodeExtendedClaims = this.nodeExtendedClaims;
-    c.allocatedState = this.allocatedState && cloneAllocatedState(this.allocatedState);
+    // Copied on the dry run's first change (most copies, a pass with nominated pods, change nothing).
+    c.allocatedState = this.allocatedState;
+    c.allocatedStateShared = true;
+    this.allocatedStateShared = true;
     c.simulatedReleasedClaims = new Set(this.simulatedReleasedClaims);
     for (const [uid, pods] of this.simulatedRemovedPodsForClaim) {
       c.simulatedRemovedPodsForClaim.set(uid, new Set(pods));
@@ -445,26 +454,20 @@ export class DynamicResources
     // With DRAPreemption, an allocator is needed even when every claim is allocated: the dry run
     // may release a claim the pod shares with victims, which Filter then allocates again.
     if (numClaimsToAllocate > 0 || this.preemption) {
-      // The devices of claims in the assume cache or in flight count as allocated.
-      // Without consumable capacity and preemption, the allocated devices carried over between
-      // cycles are read as they are (nothing changes them); otherwise a state of this cycle's own.
-      let allocatedState: MutableAllocatedState | null = null;
-      if (this.consumableCapacity) {
-        allocatedState = this.draManager.gatherAllocatedState();
-      } else if (this.preemption) {
-        allocatedState = newAllocatedState();
-        allocatedState.allocatedDevices = this.draManager.listAllAllocatedDevices();
-      }
+      // The devices of claims in the assume cache or in flight count as allocated: the state the
+      // DRA manager keeps between cycles (equal to upstream's GatherAllocatedState) is read as it
+      // is; the preemption dry run changes only copies of it (the cycle state's clone()).
+      const allocatedState = this.draManager.allocatedState(this.consumableCapacity);
       const slices = this.handle.listers().resourceSlices.list();
       try {
-        s.allocator = this.newAllocator(
-          allocatedState ?? { allocatedDevices: this.draManager.allocatedDevices() },
-          slices,
-        );
+        s.allocator = this.newAllocator(allocatedState, slices);
       } catch (e) {
         return asStatus(e);
       }
-      s.allocatedState = allocatedState;
+      // Only the preemption dry run (DRAPreemption) reads it from the cycle's state; it changes
+      // a copy of its own (allocatedStateShared).
+      s.allocatedState = this.preemption ? allocatedState : null;
+      s.allocatedStateShared = true;
       s.resourceSlices = slices;
     }
     s.claims = claims;
