@@ -270,6 +270,83 @@ ${gate("WhereProbe")}`,
     }
   });
 
+  it("lets no cell wait for a busy process: while this process's first cell runs, the worker takes every other cell", async () => {
+    // HoldProbe notes each instance it makes (one per profile of a cell's run) with its process;
+    // in this process, once hold.json is there, its next instance waits — up to 90 s — until
+    // the worker has begun every other cell. A worker handed its cells by this process (which
+    // reads no message while a cell of its own runs) would wait with it.
+    const hold = join(dir, "hold");
+    const holdNotes = join(hold, "notes.jsonl");
+    const holdFile = join(hold, "hold.json");
+    writePackage(join(hold, "node_modules"), {
+      name: "hold-probe",
+      framework: ">=0.0.0",
+      index: `import { appendFileSync, existsSync, readFileSync } from "node:fs";
+const notes = ${JSON.stringify(holdNotes)};
+const hold = ${JSON.stringify(holdFile)};
+let held = false;
+function others(pid) {
+  return readFileSync(notes, "utf8").trim().split("\\n").filter((l) => JSON.parse(l).pid !== pid).length;
+}
+export default {
+  name: "HoldProbe",
+  factory: () => {
+    appendFileSync(notes, JSON.stringify({ pid: process.pid }) + "\\n");
+    if (!held && existsSync(hold)) {
+      held = true;
+      const { pid, until } = JSON.parse(readFileSync(hold, "utf8"));
+      const wait = new Int32Array(new SharedArrayBuffer(4));
+      for (let t = 0; process.pid === pid && others(pid) < until && t < 90_000; t += 20) Atomics.wait(wait, 0, 0, 20);
+    }
+    return { name: () => "HoldProbe", filter: () => null };
+  },
+};
+`,
+    });
+    writeFileSync(
+      join(hold, "hold-config.yaml"),
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n  - plugins:\n      filter:\n        enabled:\n          - name: HoldProbe\n",
+    );
+    copyFileSync(join(dir, "cluster.yaml"), join(hold, "cluster.yaml"));
+    writeFileSync(
+      join(hold, "sweep.yaml"),
+      `apiVersion: kubesched.io/v1alpha1\nkind: SweepMatrix\nsnapshots: [cluster.yaml]\nconfigs: [hold-config.yaml]\npools:\n  - {name: none, count: 0}\n  - {name: big, count: 2, node: ${bigNode}}\nscales: [1, 2]\n`,
+    );
+    const sweep = (parallelism: string) =>
+      run(
+        "sweep",
+        "hold/sweep.yaml",
+        "--plugin",
+        join(hold, "node_modules/hold-probe"),
+        "-o",
+        "json",
+        "--parallelism",
+        parallelism,
+      );
+    const instances = () => {
+      const pids = readFileSync(holdNotes, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { pid: number }).pid);
+      rmSync(holdNotes);
+      return pids;
+    };
+    // Serially: how many instances a cell makes (4 cells, all in this process).
+    const one = await sweep("1");
+    expect(one.code, one.stderr).toBe(0);
+    const perCell = instances().length / 4;
+    expect(Number.isInteger(perCell) && perCell > 0).toBe(true);
+    writeFileSync(holdFile, JSON.stringify({ pid: process.pid, until: 3 * perCell }));
+    const two = await sweep("2");
+    rmSync(holdFile);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const pids = instances();
+    // This process ran its first cell only; the worker the three others.
+    expect(pids.filter((p) => p === process.pid)).toHaveLength(perCell);
+    expect(pids.filter((p) => p !== process.pid)).toHaveLength(3 * perCell);
+  }, 240_000);
+
   it("runs a small matrix in this process only by default: worker processes would not pay", async () => {
     takeNotes();
     const r = await probeSweep();
