@@ -60,7 +60,8 @@ function contextFor(
 /**
  * The task function of a worker; `importModule` imports plugin packages (default `import()`). The
  * CLI sends a task before it checks the inputs, so the worker takes its first cell as soon as it
- * has loaded; when the checks fail, the CLI ends the worker and nothing it ran is used.
+ * has loaded; when the checks fail, the CLI ends the worker and nothing it ran is used. A worker
+ * whose CLI process has gone (its IPC channel closed) takes no further cell.
  */
 export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => Promise<SweepTaskResult> {
   const parsedInputs = new ParsedInputCache();
@@ -82,6 +83,8 @@ export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => P
           throw new SweepCellError(cell, [e instanceof Error ? e.message : String(e)]);
         }
       },
+      // No further cell once the CLI's process is gone (killed, say): nobody would read it.
+      async () => process.connected !== false,
     );
   };
 }
