@@ -83,8 +83,9 @@ export function sweepWorker(importModule?: ImportModule): (task: SweepTask) => P
           throw new SweepCellError(cell, [e instanceof Error ? e.message : String(e)]);
         }
       },
-      // No further cell once the CLI's process is gone (killed, say): nobody would read it.
-      async () => process.connected !== false,
+      // No further cell once the CLI's process is gone (killed, say): nobody would read it. A
+      // turn of the event loop first, in which the closed channel is noticed.
+      () => new Promise((r) => setImmediate(() => r(process.connected !== false))),
     );
   };
 }

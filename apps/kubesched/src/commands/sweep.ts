@@ -237,8 +237,8 @@ interface WorkersAtWork {
  * cells it claims first; see CellClaims). Sent before the checks, so that a worker starts on its
  * first cell once it has loaded instead of when this process next reads its messages. Resolves
  * once the tasks are on their way to the workers: tinypool passes a task to a worker process
- * through a MessagePort of this process, which delivers it in a later turn of the event loop —
- * never while a cell of this process runs.
+ * through a MessagePort of this process, which delivers it in the poll phase of a later turn of
+ * the event loop — never while a cell of this process runs.
  */
 async function sendWork(
   ctx: SweepContext,
@@ -263,7 +263,9 @@ async function sendWork(
     }),
   );
   at.answers = Promise.all(runs);
-  await new Promise((r) => setImmediate(r));
+  // Two turns: the first may end in the turn this was called in, before its poll phase, where
+  // the port's messages are delivered.
+  for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
   return at;
 }
 
