@@ -378,6 +378,8 @@ export default {
     const child = spawn(process.execPath, ["--import", "tsx", bin, ...holdArgs("2")], {
       cwd: join(root, "apps/kubesched"),
       stdio: "ignore",
+      // The claims' folder of the killed CLI stays behind: in this test's folder.
+      env: { ...process.env, TMPDIR: hold },
     });
     const cli = child.pid as number;
     const closed = new Promise((r) => child.on("close", r));
