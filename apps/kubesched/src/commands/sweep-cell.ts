@@ -120,6 +120,38 @@ export function poolConflicts(loaded: LoadResult, pool: SweepPool): string[] {
   return poolDaemonSetConflicts({ node: first, daemonSetPods: daemonSetPodsOf(loaded.objects, name) });
 }
 
+/** The cells one process ran: their results, and the failed cells with their messages. */
+export interface SweepCellRuns {
+  results: SweepCellResult[];
+  failures: { cell: SweepCell; errors: readonly string[] }[];
+}
+
+/**
+ * Runs, one after the other, every cell of `ordered` that this process claims first (`claim`; see
+ * CellClaims): the loop of the CLI's process and of each worker process. A cell that fails
+ * (SweepCellError) is noted and the next one taken; other errors are thrown. `between` runs after
+ * each cell; false from it stops the loop.
+ */
+export async function runClaimedCells(
+  ordered: readonly SweepCell[],
+  claim: (index: number) => boolean,
+  run: (cell: SweepCell) => Promise<SweepCellResult>,
+  between?: () => Promise<boolean>,
+): Promise<SweepCellRuns> {
+  const out: SweepCellRuns = { results: [], failures: [] };
+  for (const cell of ordered) {
+    if (!claim(cell.index)) continue;
+    try {
+      out.results.push(await run(cell));
+    } catch (e) {
+      if (!(e instanceof SweepCellError)) throw e;
+      out.failures.push({ cell, errors: e.errors });
+    }
+    if (between !== undefined && !(await between())) break;
+  }
+  return out;
+}
+
 /**
  * Runs one cell; throws SweepCellError with what its run printed when it cannot run.
  * `parsedInputs`: the snapshots the cells before it parsed (each is parsed once per thread).

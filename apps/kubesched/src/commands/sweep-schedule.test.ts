@@ -1,11 +1,13 @@
 // sweep-schedule.ts: the cells' estimated costs and order, the default parallelism's rule, the
 // Node options a worker process starts with.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runClaimedCells, SweepCellError, type SweepCellResult } from "./sweep-cell";
 import { type SweepMatrixFile, sweepCells } from "./sweep-matrix";
 import {
+  CellClaims,
   cellCosts,
   cellOrder,
   defaultParallelism,
@@ -97,5 +99,46 @@ describe("sweep schedule", () => {
     });
     expect(workerEnv({ NODE_OPTIONS: "--inspect-brk" })).toEqual({});
     expect(workerEnv({ PATH: "/bin" })).toEqual({ PATH: "/bin" });
+  });
+
+  it("lets one process only claim a cell, through a folder the processes share", () => {
+    const mine = CellClaims.create();
+    const theirs = CellClaims.at(mine.dir);
+    expect(mine.claim(3)).toBe(true);
+    expect(theirs.claim(3)).toBe(false);
+    expect(mine.claim(3)).toBe(false);
+    expect(theirs.claim(4)).toBe(true);
+    mine.remove();
+    expect(existsSync(mine.dir)).toBe(false);
+  });
+
+  it("runs each cell once over processes that take the next unclaimed cell when free; failures are noted", async () => {
+    const cells = cellOrder(sweepCells(matrixFile(false).matrix), new Map());
+    const claims = CellClaims.create();
+    const ran: [string, number][] = [];
+    // One "process" is slow on its first cell: the other takes every cell meanwhile.
+    let release = () => {};
+    const slow = new Promise<void>((r) => {
+      release = r;
+    });
+    const run = (who: string, wait: boolean) => async (cell: (typeof cells)[number]) => {
+      ran.push([who, cell.index]);
+      if (wait && ran.filter(([w]) => w === who).length === 1) await slow;
+      if (cell.index === 2) throw new SweepCellError(cell, ["no room"]);
+      return { index: cell.index } as SweepCellResult;
+    };
+    const a = runClaimedCells(cells, (i) => claims.claim(i), run("a", true));
+    const b = runClaimedCells(cells, (i) => claims.claim(i), run("b", false)).finally(release);
+    const [ra, rb] = await Promise.all([a, b]);
+    claims.remove();
+    expect(ran.filter(([w]) => w === "a")).toEqual([["a", cells[0]?.index]]);
+    expect(ran.filter(([w]) => w === "b").map(([, i]) => i)).toEqual(cells.slice(1).map((c) => c.index));
+    expect([...ra.results, ...rb.results].map((r) => r.index).sort()).toEqual(
+      cells
+        .filter((c) => c.index !== 2)
+        .map((c) => c.index)
+        .sort(),
+    );
+    expect(rb.failures).toEqual([{ cell: cells.find((c) => c.index === 2), errors: ["no room"] }]);
   });
 });

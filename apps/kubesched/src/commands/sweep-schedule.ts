@@ -1,8 +1,10 @@
 // How `kubesched sweep` spreads its cells over processes: each cell's estimated cost, the order
-// the cells are handed out in, whether the default `--parallelism` runs worker processes at all,
-// and the Node flags a worker process starts with. bench/README.md ("A sweep in worker
+// the cells are taken in, the claims through which every process takes its next cell itself,
+// whether the default `--parallelism` runs worker processes at all, and the Node flags a worker
+// process starts with. bench/README.md ("A sweep in worker
 // processes") has the measurements these rules come from.
-import { readdirSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { SweepCell, SweepMatrixFile } from "./sweep-matrix";
 
@@ -47,6 +49,44 @@ export function cellCosts(m: SweepMatrixFile, cells: readonly SweepCell[]): Map<
 export function cellOrder(cells: readonly SweepCell[], costs: ReadonlyMap<number, number>): SweepCell[] {
   const cost = (c: SweepCell) => costs.get(c.index) ?? 0;
   return [...cells].sort((a, b) => cost(b) - cost(a) || a.index - b.index);
+}
+
+/**
+ * Which process runs which cell, decided by the processes themselves: each one, when it is free,
+ * claims the next cell of the order that no process has claimed yet (a file per cell in a folder
+ * they share, created with O_EXCL: one process's creation succeeds). No process waits for another
+ * to hand it work — the CLI's process reads no message while a cell of its own runs, and a
+ * worker's answer or next task sent through it waited for that cell to end — and no cell waits
+ * in a busy process while another is idle.
+ */
+export class CellClaims {
+  private constructor(readonly dir: string) {}
+
+  /** A new, empty folder of claims (in the system's temporary folder). */
+  static create(): CellClaims {
+    return new CellClaims(mkdtempSync(join(tmpdir(), "kubesched-sweep-claims-")));
+  }
+
+  /** The claims another process created (`dir`: its `dir`). */
+  static at(dir: string): CellClaims {
+    return new CellClaims(dir);
+  }
+
+  /** True for the one process whose claim of cell `index` came first. */
+  claim(index: number): boolean {
+    try {
+      closeSync(openSync(join(this.dir, String(index)), "wx"));
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw e;
+    }
+  }
+
+  /** Removes the folder. */
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }
 
 /**

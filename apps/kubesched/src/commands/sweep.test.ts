@@ -3,7 +3,15 @@
 // what `kubesched simulate` and `kubesched capacity` print for the same inputs; serial and
 // worker-process runs byte for byte; the report against its schema; the matrix file's errors.
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -269,6 +277,140 @@ ${gate("WhereProbe")}`,
       expect(w.execArgv).toContain("--single-threaded-gc");
     }
   });
+
+  /**
+   * HoldProbe notes each instance it makes (one per profile of a cell's run) with its process.
+   * Once hold.json ({pid, until}) is there, its next instance in process `pid` waits — up to 90 s
+   * — until other processes have made `until` instances; with `workerWaits`, its next instance in
+   * any other process waits until process `pid` is gone.
+   */
+  const hold = join(dir, "hold");
+  const holdNotes = join(hold, "notes.jsonl");
+  const holdFile = join(hold, "hold.json");
+  const holdPlugin = writePackage(join(hold, "node_modules"), {
+    name: "hold-probe",
+    framework: ">=0.0.0",
+    index: `import { appendFileSync, existsSync, readFileSync } from "node:fs";
+const notes = ${JSON.stringify(holdNotes)};
+const hold = ${JSON.stringify(holdFile)};
+let held = false;
+function others(pid) {
+  return readFileSync(notes, "utf8").trim().split("\\n").filter((l) => JSON.parse(l).pid !== pid).length;
+}
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+export default {
+  name: "HoldProbe",
+  factory: () => {
+    appendFileSync(notes, JSON.stringify({ pid: process.pid }) + "\\n");
+    if (!held && existsSync(hold)) {
+      held = true;
+      const { pid, until, workerWaits } = JSON.parse(readFileSync(hold, "utf8"));
+      const wait = new Int32Array(new SharedArrayBuffer(4));
+      const holds = () => (process.pid === pid ? others(pid) < until : workerWaits === true && alive(pid));
+      for (let t = 0; holds() && t < 90_000; t += 20) Atomics.wait(wait, 0, 0, 20);
+    }
+    return { name: () => "HoldProbe", filter: () => null };
+  },
+};
+`,
+  });
+  writeFileSync(
+    join(hold, "hold-config.yaml"),
+    "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n  - plugins:\n      filter:\n        enabled:\n          - name: HoldProbe\n",
+  );
+  copyFileSync(join(dir, "cluster.yaml"), join(hold, "cluster.yaml"));
+  writeFileSync(
+    join(hold, "sweep.yaml"),
+    `apiVersion: kubesched.io/v1alpha1\nkind: SweepMatrix\nsnapshots: [cluster.yaml]\nconfigs: [hold-config.yaml]\npools:\n  - {name: none, count: 0}\n  - {name: big, count: 2, node: ${bigNode}}\nscales: [1, 2]\n`,
+  );
+  const holdArgs = (parallelism: string) => [
+    "sweep",
+    join(hold, "sweep.yaml"),
+    "--plugin",
+    holdPlugin,
+    "-o",
+    "json",
+    "--parallelism",
+    parallelism,
+  ];
+  /** The processes of HoldProbe's instances so far. */
+  function holdInstances(): number[] {
+    if (!existsSync(holdNotes)) return [];
+    return readFileSync(holdNotes, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { pid: number }).pid);
+  }
+  /** Instances a cell of hold/sweep.yaml makes (serially: 4 cells, all in this process). */
+  let perCell = 0;
+
+  it("lets no cell wait for a busy process: while this process's first cell runs, the worker takes every other cell", async () => {
+    const one = await run(...holdArgs("1"));
+    expect(one.code, one.stderr).toBe(0);
+    perCell = holdInstances().length / 4;
+    rmSync(holdNotes);
+    expect(Number.isInteger(perCell) && perCell > 0).toBe(true);
+    // This process's first cell waits until the worker has begun the three others. A worker
+    // handed its cells by this process (which reads no message while a cell of its own runs)
+    // would wait with it.
+    writeFileSync(holdFile, JSON.stringify({ pid: process.pid, until: 3 * perCell }));
+    const two = await run(...holdArgs("2"));
+    rmSync(holdFile);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const pids = holdInstances();
+    rmSync(holdNotes);
+    // This process ran its first cell only; the worker the three others.
+    expect(pids.filter((p) => p === process.pid)).toHaveLength(perCell);
+    expect(pids.filter((p) => p !== process.pid)).toHaveLength(3 * perCell);
+  }, 240_000);
+
+  it("ends a worker's work with the CLI's process: killed, it leaves no worker running the rest of the cells", async () => {
+    expect(perCell).toBeGreaterThan(0);
+    // From the package, where `tsx` resolves.
+    const child = spawn(process.execPath, ["--import", "tsx", bin, ...holdArgs("2")], {
+      cwd: join(root, "apps/kubesched"),
+      stdio: "ignore",
+      // The claims' folder of the killed CLI stays behind: in this test's folder.
+      env: { ...process.env, TMPDIR: hold },
+    });
+    const cli = child.pid as number;
+    const closed = new Promise((r) => child.on("close", r));
+    // The CLI's first cell waits until it is killed; the worker's first cell until the CLI's
+    // process is gone.
+    writeFileSync(holdFile, JSON.stringify({ pid: cli, until: 1000, workerWaits: true }));
+    const until = async (ok: () => boolean) => {
+      for (let t = 0; !ok() && t < 120_000; t += 50) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(() => holdInstances().includes(cli) && holdInstances().some((p) => p !== cli));
+    const worker = holdInstances().find((p) => p !== cli) as number;
+    expect(worker).toBeDefined();
+    child.kill("SIGKILL");
+    await closed;
+    const alive = () => {
+      try {
+        process.kill(worker, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await until(() => !alive());
+    rmSync(holdFile);
+    const gone = !alive();
+    if (!gone) process.kill(worker, "SIGKILL");
+    expect(gone).toBe(true);
+    // The worker finished the cell it had begun and took no other.
+    expect(holdInstances().filter((p) => p === worker)).toHaveLength(perCell);
+    rmSync(holdNotes);
+  }, 240_000);
 
   it("runs a small matrix in this process only by default: worker processes would not pay", async () => {
     takeNotes();

@@ -32,8 +32,8 @@ import {
   loadCellSnapshot,
   poolConflicts,
   runCell,
-  SweepCellError,
-  type SweepCellResult,
+  runClaimedCells,
+  type SweepCellRuns,
 } from "./sweep-cell";
 import { pathsOutsideMatrixDir, sweepJob } from "./sweep-job";
 import {
@@ -60,6 +60,7 @@ import {
 } from "./sweep-report";
 import { sweepReportSchema } from "./sweep-report-schema";
 import {
+  CellClaims,
   cellCosts,
   cellOrder,
   defaultParallelism,
@@ -207,12 +208,6 @@ function workersCanLoad(ctx: SweepContext, inTree: ReadonlySet<string>): boolean
 export const workerV8Flags = ["--single-threaded-gc"] as const;
 
 /**
- * Cells handed to a worker process at a time: while it runs one, the next waits in it, so that it
- * does not sit idle until this process (busy with a cell of its own) reads its answer.
- */
-const cellsPerWorker = 2;
-
-/**
  * Starts `count` worker processes; they load the CLI while this process checks the inputs.
  * Processes rather than worker threads: threads share one process's garbage collector and its
  * helper threads, and two threads were no faster than one (bench/README.md).
@@ -223,7 +218,6 @@ function startWorkers(count: number): Tinypool {
     runtime: "child_process",
     minThreads: count,
     maxThreads: count,
-    concurrentTasksPerWorker: cellsPerWorker,
     // tinypool gives a process only the variables named here.
     env: workerEnv(process.env),
     execArgv: [...withoutDebuggerOptions(process.execArgv), ...workerV8Flags],
@@ -232,63 +226,75 @@ function startWorkers(count: number): Tinypool {
   });
 }
 
-type CellFailure = { cell: SweepCell; errors: readonly string[] };
+/** Worker processes at work on a sweep: each one's answer, and the first crash. */
+interface WorkersAtWork {
+  answers: Promise<SweepTaskResult[]>;
+  crashed: { error: unknown } | undefined;
+}
 
 /**
- * Runs the cells in this process, one after the other, and — with `workers` — in the worker
- * processes at the same time: every process takes the next cell of `ordered` when it is free
- * (a worker has cellsPerWorker at a time). Results and failures in cell order.
+ * Gives each worker process the sweep: one task each, every cell in order (a worker runs the
+ * cells it claims first; see CellClaims). Sent before the checks, so that a worker starts on its
+ * first cell once it has loaded instead of when this process next reads its messages. Resolves
+ * once the tasks are on their way to the workers: tinypool passes a task to a worker process
+ * through a MessagePort of this process, which delivers it in the poll phase of a later turn of
+ * the event loop — never while a cell of this process runs.
+ */
+async function sendWork(
+  ctx: SweepContext,
+  m: SweepMatrixFile,
+  ordered: readonly SweepCell[],
+  claims: CellClaims,
+  workers: { pool: Tinypool; count: number },
+): Promise<WorkersAtWork> {
+  const plugins = ctx.pluginPackages.map((p) => ({ spec: p.dir, base: p.dir, from: p.from }));
+  const task: SweepTask = {
+    matrix: m,
+    cells: [...ordered],
+    claims: claims.dir,
+    plugins,
+    maxInputBytes: ctx.flags["max-input-size"],
+  };
+  const at: WorkersAtWork = { answers: Promise.resolve([]), crashed: undefined };
+  const runs = Array.from({ length: workers.count }, () =>
+    (workers.pool.run(task) as Promise<SweepTaskResult>).catch((error: unknown) => {
+      at.crashed ??= { error };
+      return { results: [], failures: [] };
+    }),
+  );
+  at.answers = Promise.all(runs);
+  // Two turns: the first may end in the turn this was called in, before its poll phase, where
+  // the port's messages are delivered.
+  for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+  return at;
+}
+
+/**
+ * Runs the cells this process claims first, one after the other, while the worker processes (if
+ * any) run theirs; results and failures of all in cell order.
  */
 async function runCells(
   ctx: SweepContext,
   m: SweepMatrixFile,
   ordered: readonly SweepCell[],
+  claims: CellClaims,
   parsedInputs: ParsedInputCache,
-  workers: { pool: Tinypool; count: number } | null,
-): Promise<{ results: SweepCellResult[]; failures: CellFailure[] }> {
-  const results: SweepCellResult[] = [];
-  const failures: CellFailure[] = [];
+  workers: WorkersAtWork | null,
+): Promise<SweepCellRuns> {
   const maxInputBytes = ctx.flags["max-input-size"];
-  const queue = [...ordered];
-  const inWorkers = new Set<Promise<void>>();
-  let crashed: { error: unknown } | undefined;
-  const feed = () => {
-    if (workers === null) return;
-    const plugins = ctx.pluginPackages.map((p) => ({ spec: p.dir, base: p.dir, from: p.from }));
-    while (crashed === undefined && inWorkers.size < workers.count * cellsPerWorker) {
-      const cell = queue.shift();
-      if (cell === undefined) return;
-      const task: SweepTask = { matrix: m, cell, plugins, maxInputBytes };
-      const done: Promise<void> = (workers.pool.run(task) as Promise<SweepTaskResult>).then(
-        (a) => {
-          inWorkers.delete(done);
-          if ("result" in a) results.push(a.result);
-          else failures.push({ cell, errors: a.errors });
-          feed();
-        },
-        (error: unknown) => {
-          inWorkers.delete(done);
-          crashed ??= { error };
-        },
-      );
-      inWorkers.add(done);
-    }
-  };
-  feed();
-  for (let cell = queue.shift(); cell !== undefined && crashed === undefined; cell = queue.shift()) {
-    try {
-      results.push(await runCell(ctx, m, cell, maxInputBytes, parsedInputs));
-    } catch (e) {
-      if (!(e instanceof SweepCellError)) throw e;
-      failures.push({ cell, errors: e.errors });
-    }
-    // A turn of the event loop: the workers' answers are read and each is given its next cells.
-    if (workers !== null) await new Promise((r) => setImmediate(r));
-  }
-  while (inWorkers.size > 0) await Promise.all([...inWorkers]);
-  if (crashed !== undefined) throw crashed.error;
-  results.sort((a, b) => a.index - b.index);
-  failures.sort((a, b) => a.cell.index - b.cell.index);
+  const own = await runClaimedCells(
+    ordered,
+    (i) => claims.claim(i),
+    (cell) => runCell(ctx, m, cell, maxInputBytes, parsedInputs),
+    // A turn of the event loop after each cell: a worker that crashed is noticed.
+    workers === null
+      ? undefined
+      : () => new Promise((r) => setImmediate(() => r(workers.crashed === undefined))),
+  );
+  const answers = workers === null ? [] : await workers.answers;
+  if (workers?.crashed !== undefined) throw workers.crashed.error;
+  const results = [own, ...answers].flatMap((a) => a.results).sort((a, b) => a.index - b.index);
+  const failures = [own, ...answers].flatMap((a) => a.failures).sort((a, b) => a.cell.index - b.cell.index);
   return { results, failures };
 }
 
@@ -374,14 +380,18 @@ export const sweepCommand = defineCommand({
       count > 0 && workersCanLoad(ctx, new Set(inTreeRegistry.keys()))
         ? { pool: startWorkers(count), count }
         : null;
-    let ran: { results: SweepCellResult[]; failures: CellFailure[] };
+    const ordered = cellOrder(cells, costs);
+    const claims = CellClaims.create();
+    let ran: SweepCellRuns;
     try {
+      const atWork = workers === null ? null : await sendWork(ctx, m, ordered, claims, workers);
       // The snapshots checked here are parsed once for the cells that run in this process too.
       const parsedInputs = new ParsedInputCache();
       if (!checkInputs(ctx, m, parsedInputs)) return 1;
-      ran = await runCells(ctx, m, cellOrder(cells, costs), parsedInputs, workers);
+      ran = await runCells(ctx, m, ordered, claims, parsedInputs, atWork);
     } finally {
       await workers?.pool.destroy();
+      claims.remove();
     }
     const { results, failures } = ran;
     if (failures.length > 0) {
