@@ -252,7 +252,7 @@ describe("DynamicResources' PostFilter after an earlier PreFilter rejection", ()
     });
     return r.pods.find((p) => p.name === "needs-pvc");
   };
-  it("after its own PreFilter's rejection its state is there: `no new claims to deallocate` (TestPlugin's missing-class)", async () => {
+  it("after its own PreFilter's rejection its state is there: `no new claims to deallocate` before 1.37, no reason from 1.37 (TestPlugin's missing-class; kubernetes/kubernetes#140222)", async () => {
     const noClass = `apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: { name: gpu, namespace: default, uid: claim-gpu }
@@ -261,14 +261,22 @@ spec:
     requests: [{ name: gpu, exactly: { deviceClassName: missing.example.com } }]
 ---
 ${inferPod("infer-0").replace("shared-gpu", "gpu")}`;
-    const r = await simulate({
-      config,
-      registry: inTreeRegistry,
-      objects: loadSnapshotTexts([{ name: "no-class.yaml", text: `${node("node-a")}${noClass}` }]).objects,
-      logger: recordingLogger(),
-    });
-    expect(r.pods[0]?.message).toBe(
+    const message = async (kubernetesVersion?: string) =>
+      (
+        await simulate({
+          config,
+          registry: inTreeRegistry,
+          objects: loadSnapshotTexts([{ name: "no-class.yaml", text: `${node("node-a")}${noClass}` }])
+            .objects,
+          logger: recordingLogger(),
+          ...(kubernetesVersion ? { kubernetesVersion } : {}),
+        })
+      ).pods[0]?.message;
+    expect(await message("1.36")).toBe(
       "0/1 nodes are available: request gpu: device class missing.example.com does not exist. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+    );
+    expect(await message()).toBe(
+      "0/1 nodes are available: request gpu: device class missing.example.com does not exist. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
     );
   });
   it("ends the FitError with upstream's `not found` (its state was never written), in every release", async () => {

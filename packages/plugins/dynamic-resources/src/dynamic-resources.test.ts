@@ -1159,7 +1159,7 @@ describe("PostFilter", () => {
 });
 
 describe("Filter's timeout (filterTimeout)", () => {
-  it("a search past filterTimeout stops with upstream's reason, UnschedulableAndUnresolvable", async () => {
+  it("a search past filterTimeout stops with upstream's Error naming the node (1.36+)", async () => {
     // The deadline reads the clock: each read here is a second later than the one before.
     let now = 0;
     const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += 1000));
@@ -1172,9 +1172,8 @@ describe("Filter's timeout (filterTimeout)", () => {
         slices: [workerNodeSlice],
         want: {
           filter: {
-            [nodeName]: { status: { code: "UnschedulableAndUnresolvable", message: ErrReasonTimedOut } },
+            [nodeName]: { status: { code: "Error", message: `node ${nodeName}: ${ErrReasonTimedOut}` } },
           },
-          postfilter: { status: { code: "Unschedulable", message: "still not schedulable" } },
         },
       });
     } finally {
