@@ -141,12 +141,10 @@ export class DRAPreScoreState {
 
 /**
  * The DRA side of NodeResourcesFit's scoring (DRAExtendedResource). One per plugin instance: it
- * keeps the compiled class selectors and, per DeviceClass, which devices they match.
+ * keeps the compiled class selectors and, through the CEL cache, their verdicts per device.
  */
 export class DRAExtendedResourceScoring {
   private readonly celCache: Cache;
-  /** Per DeviceClass object: per device object, whether every selector matches. */
-  private readonly deviceMatchCache = new WeakMap<DeviceClass, WeakMap<Device, boolean>>();
   /** The slices last listed and their index, kept while the listing holds the same objects. */
   private lastSlices: readonly ResourceSlice[] = [];
   private lastIndex: SliceIndex = indexSlices([]);
@@ -204,38 +202,19 @@ export class DRAExtendedResourceScoring {
     return [capacity, allocated];
   }
 
-  /** upstream deviceMatchesClass: every CEL selector of the class matches (an error is returned). */
+  /**
+   * upstream deviceMatchesClass: every CEL selector of the class matches (an error is returned).
+   * Each selector's verdict is kept per device object by the CEL cache (Cache.deviceMatches).
+   */
   private deviceMatchesClass(device: Device, deviceClass: DeviceClass, driver: string): boolean | Error {
-    const selectors = deviceClass.spec?.selectors ?? [];
-    if (selectors.length === 0) return true;
-    let perDevice = this.deviceMatchCache.get(deviceClass);
-    const cached = perDevice?.get(device);
-    if (cached !== undefined) return cached;
-    const input = {
-      driver,
-      ...(device.allowMultipleAllocations !== undefined
-        ? { allowMultipleAllocations: device.allowMultipleAllocations }
-        : {}),
-      ...(device.attributes ? { attributes: device.attributes } : {}),
-      ...(device.capacity ? { capacity: device.capacity } : {}),
-    };
-    let matches = true;
-    for (const selector of selectors) {
+    for (const selector of deviceClass.spec?.selectors ?? []) {
       if (selector.cel === undefined) continue;
       const compiled = this.celCache.getOrCompile(selector.cel.expression);
       if (compiled.error !== null) return new Error(compiled.error.detail);
-      const result = compiled.deviceMatches(input);
+      const result = this.celCache.deviceMatches(compiled, device, driver);
       if (result.error !== null) return result.error;
-      if (!result.matches) {
-        matches = false;
-        break;
-      }
+      if (!result.matches) return false;
     }
-    if (perDevice === undefined) {
-      perDevice = new WeakMap();
-      this.deviceMatchCache.set(deviceClass, perDevice);
-    }
-    perDevice.set(device, matches);
-    return matches;
+    return true;
   }
 }
