@@ -344,7 +344,7 @@ items:
       containers:
         - { name: c, image: i, resources: { requests: { cpu: "1", example.com/gpu: "1" }, limits: { example.com/gpu: "1" } } }
 `;
-  const outcomes = (r: { pods: { outcome: string; message?: string }[] }) =>
+  const outcomes = (r: { pods: { outcome: string; message?: string | null }[] }) =>
     r.pods.map((p) => `${p.outcome} ${p.message ?? ""}`.trim());
   const cli = async (file: string, ...flags: string[]) => {
     const { code, stdout } = await run("simulate", "--cluster", file, "-o", "json", ...flags);
