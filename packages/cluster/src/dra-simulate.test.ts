@@ -9,9 +9,10 @@
 // NodeResourcesFit counts it against the device plugin's allocatable.
 import type { Pod, ResourceClaim } from "@kubesched/api";
 import { emulatedReleaseOf, type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
+import type { Features } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { admit } from "./admission";
 import { capacity } from "./capacity";
 import { loadSnapshotTexts } from "./load";
@@ -656,5 +657,61 @@ ${loadSnapshotTexts([{ name: "n", text: node("node-a") + gpuPod("train", 1) }])
       ).summary.feasible;
     expect(await feasible("1.37")).toBe(1);
     expect(await feasible("1.35")).toBe(0);
+  });
+});
+
+describe("DRASchedulerFilterTimeout in simulate", () => {
+  // DynamicResources' filterTimeout of 10ms, and a wall clock read by the allocator's deadline
+  // that moves a second on every read: each allocation runs past the timeout.
+  const timeoutConfig = loadConfig(
+    `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+    pluginConfig:
+      - name: DynamicResources
+        args: { filterTimeout: 10ms }
+`,
+    { registry: inTreeRegistry },
+  );
+  const text = `apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: { name: gpu.example.com }
+spec:
+  selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: { name: shared-gpu, namespace: default, uid: claim-shared }
+spec:
+  devices:
+    requests: [{ name: gpu, exactly: { deviceClassName: gpu.example.com } }]
+---
+${node("node-a")}${inferPod("infer-0")}`;
+  const run = async (features: Partial<Features>) => {
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += 1000));
+    try {
+      const r = await simulate({
+        config: timeoutConfig,
+        registry: inTreeRegistry,
+        objects: loadSnapshotTexts([{ name: "timeout.yaml", text }]).objects,
+        logger: recordingLogger(),
+        features,
+        idleHorizonMs: 60_000,
+      });
+      return r.pods.map((p) => [p.outcome, p.message]);
+    } finally {
+      clock.mockRestore();
+    }
+  };
+  it("on (the default): the allocation times out with upstream's Error; off: the allocator runs to the end", async () => {
+    expect(await run({})).toEqual([
+      [
+        "Error",
+        'running "DynamicResources" filter plugin: node node-a: timed out trying to allocate devices',
+      ],
+    ]);
+    expect(await run({ enableDRASchedulerFilterTimeout: false })).toEqual([["Scheduled", null]]);
   });
 });

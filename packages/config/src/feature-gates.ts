@@ -321,6 +321,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRAPrioritizedList: "DRAPrioritizedList",
   enableDRAAdminAccess: "DRAAdminAccess",
   enableDRADeviceTaints: "DRADeviceTaints",
+  enableDRASchedulerFilterTimeout: "DRASchedulerFilterTimeout",
   enableDRAExtendedResource: "DRAExtendedResource",
   enableDRAPartitionableDevices: "DRAPartitionableDevices",
   enableConsumableCapacity: "DRAConsumableCapacity",
