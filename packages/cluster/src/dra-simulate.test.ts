@@ -674,20 +674,10 @@ profiles:
 `,
     { registry: inTreeRegistry },
   );
-  const text = `apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: { name: gpu.example.com }
-spec:
-  selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: { name: shared-gpu, namespace: default, uid: claim-shared }
-spec:
-  devices:
-    requests: [{ name: gpu, exactly: { deviceClassName: gpu.example.com } }]
----
-${node("node-a")}${inferPod("infer-0")}`;
+  // The GPU snapshot's class and shared claim, node-a with its slice, one pod of the claim.
+  const keep = new Set(["gpu.example.com", "shared-gpu", "node-a", "node-a-gpus", "infer-0"]);
+  const timeoutObjects = () =>
+    objects().filter((o) => keep.has((o.obj as { metadata?: { name?: string } }).metadata?.name ?? ""));
   const run = async (features: Partial<Features>) => {
     let now = 0;
     const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += 1000));
@@ -695,7 +685,7 @@ ${node("node-a")}${inferPod("infer-0")}`;
       const r = await simulate({
         config: timeoutConfig,
         registry: inTreeRegistry,
-        objects: loadSnapshotTexts([{ name: "timeout.yaml", text }]).objects,
+        objects: timeoutObjects(),
         logger: recordingLogger(),
         features,
         idleHorizonMs: 60_000,
