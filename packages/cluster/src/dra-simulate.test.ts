@@ -7,19 +7,25 @@
 // allocatable for example.com/gpu, pods asking `resources.requests["example.com/gpu"]: 2`. On
 // node-a DynamicResources allocates the request through the special claim it creates; on node-b
 // NodeResourcesFit counts it against the device plugin's allocatable.
-import type { ResourceClaim } from "@kubesched/api";
-import { type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
+import type { Pod, ResourceClaim } from "@kubesched/api";
+import { emulatedReleaseOf, type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
+import type { Features } from "@kubesched/framework";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { recordingLogger } from "@kubesched/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { admit } from "./admission";
+import { capacity } from "./capacity";
 import { loadSnapshotTexts } from "./load";
-import { openSimulation, simulate } from "./simulate";
+import { openSimulation, type SimulateOptions, simulate } from "./simulate";
+import { why } from "./why";
 
-const config: KubeSchedulerConfiguration = loadConfig(
-  "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
-  { registry: inTreeRegistry },
-);
+/** The default configuration loaded at a release (absent: the newest), as the CLI loads it for --emulated-version. */
+const configAt = (kubernetesVersion?: string): KubeSchedulerConfiguration =>
+  loadConfig("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n", {
+    registry: inTreeRegistry,
+    kubernetesVersion,
+  });
+const config = configAt();
 
 /** A node with 4 GPUs in a ResourceSlice and, given `devicePluginGPUs`, a device plugin's example.com/gpu. */
 const node = (name: string, devicePluginGPUs?: string) => `apiVersion: v1
@@ -244,7 +250,7 @@ spec:
 describe("DynamicResources' PostFilter after an earlier PreFilter rejection", () => {
   const run = async (kubernetesVersion?: string) => {
     const r = await simulate({
-      config,
+      config: configAt(kubernetesVersion),
       registry: inTreeRegistry,
       objects: loadSnapshotTexts([{ name: "pvc.yaml", text: `${node("node-a")}${missingPvcPod}` }]).objects,
       logger: recordingLogger(),
@@ -264,7 +270,7 @@ ${inferPod("infer-0").replace("shared-gpu", "gpu")}`;
     const message = async (kubernetesVersion?: string) =>
       (
         await simulate({
-          config,
+          config: configAt(kubernetesVersion),
           registry: inTreeRegistry,
           objects: loadSnapshotTexts([{ name: "no-class.yaml", text: `${node("node-a")}${noClass}` }])
             .objects,
@@ -558,5 +564,144 @@ ${node("node-a")}${node("node-b")}${[0, 1, 2, 3].map((i) => gpuPod(`infer-${i}`,
   });
   it("LeastAllocated spreads them over both nodes' devices", async () => {
     expect(await run("LeastAllocated")).toEqual([2, 2]);
+  });
+});
+
+describe("a library call at an emulated release applies its feature-gate defaults, as the CLI does", () => {
+  // One node whose only GPUs are a DeviceClass-backed extended resource: DRAExtendedResource is
+  // off by default at 1.35 (alpha), beta from 1.36, GA and locked at 1.37.
+  const text = (serverVersion: string) => `apiVersion: v1
+kind: List
+metadata:
+  annotations:
+    kubesched.io/server-version: '{"major":"1","minor":"${serverVersion.split(".")[1]}","gitVersion":"${serverVersion}"}'
+items:
+  - apiVersion: resource.k8s.io/v1
+    kind: DeviceClass
+    metadata: { name: gpu.example.com }
+    spec:
+      extendedResourceName: example.com/gpu
+      selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
+${loadSnapshotTexts([{ name: "n", text: node("node-a") + gpuPod("train", 1) }])
+  .objects.map((o) => `  - ${JSON.stringify(o.obj)}`)
+  .join("\n")}
+`;
+  const load = (serverVersion = "v1.37.0") =>
+    loadSnapshotTexts([{ name: "extended.yaml", text: text(serverVersion) }]);
+  const outcome = async (
+    opts: Pick<SimulateOptions, "kubernetesVersion" | "features">,
+    serverVersion?: string,
+  ) => {
+    const r = await simulate({
+      config: configAt(opts.kubernetesVersion),
+      registry: inTreeRegistry,
+      objects: load(serverVersion).objects,
+      logger: recordingLogger(),
+      ...opts,
+    });
+    return r.pods.map((p) => `${p.outcome} ${p.message ?? ""}`.trim());
+  };
+  // 1.34–1.36's DynamicResources PostFilter still says it had nothing to deallocate (#140222).
+  const insufficient =
+    "Unschedulable 0/1 nodes are available: 1 Insufficient example.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.";
+
+  it("simulate: 1.37 and 1.36 allocate the extended resource's devices, 1.35 does not; explicit features win", async () => {
+    expect(await outcome({ kubernetesVersion: "1.37" })).toEqual(["Scheduled"]);
+    expect(await outcome({ kubernetesVersion: "1.36" })).toEqual(["Scheduled"]);
+    expect(await outcome({ kubernetesVersion: "1.35" })).toEqual([insufficient]);
+    expect(
+      await outcome({ kubernetesVersion: "1.35", features: { enableDRAExtendedResource: true } }),
+    ).toEqual(["Scheduled"]);
+    expect(
+      await outcome({ kubernetesVersion: "1.36", features: { enableDRAExtendedResource: false } }),
+    ).toEqual([insufficient]);
+  });
+
+  it("simulate: the snapshot's recorded /version gives the release (emulatedReleaseOf), as the CLI takes it", async () => {
+    const at = async (serverVersion: string) => {
+      const release = emulatedReleaseOf(load(serverVersion).serverVersion?.info ?? {});
+      return outcome(release ? { kubernetesVersion: release } : {}, serverVersion);
+    };
+    expect(await at("v1.35.2")).toEqual([insufficient]);
+    expect(await at("v1.37.0")).toEqual(["Scheduled"]);
+    // Not a release kubesched emulates: the newest, as the CLI behaves (it warns).
+    expect(emulatedReleaseOf({ gitVersion: "v1.29.0" })).toBeUndefined();
+    expect(await at("v1.29.0")).toEqual(["Scheduled"]);
+  });
+
+  it("capacity and why take the release's gates too", async () => {
+    const { objects } = load();
+    const template = objects.find((o) => o.kind === "Pod")?.obj as Pod;
+    const base = { registry: inTreeRegistry, logger: recordingLogger() };
+    const replicas = async (kubernetesVersion: string) =>
+      (
+        await capacity({
+          ...base,
+          config: configAt(kubernetesVersion),
+          objects: objects.filter((o) => o.kind !== "Pod"),
+          templates: [template],
+          kubernetesVersion,
+        })
+      ).status.replicas;
+    expect(await replicas("1.37")).toBe(4);
+    expect(await replicas("1.35")).toBe(0);
+    const feasible = async (kubernetesVersion: string) =>
+      (
+        await why({
+          ...base,
+          config: configAt(kubernetesVersion),
+          objects,
+          pod: { namespace: "default", name: "train" },
+          kubernetesVersion,
+        })
+      ).summary.feasible;
+    expect(await feasible("1.37")).toBe(1);
+    expect(await feasible("1.35")).toBe(0);
+  });
+});
+
+describe("DRASchedulerFilterTimeout in simulate", () => {
+  // DynamicResources' filterTimeout of 10ms, and a wall clock read by the allocator's deadline
+  // that moves a second on every read: each allocation runs past the timeout.
+  const timeoutConfig = loadConfig(
+    `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+    pluginConfig:
+      - name: DynamicResources
+        args: { filterTimeout: 10ms }
+`,
+    { registry: inTreeRegistry },
+  );
+  // The GPU snapshot's class and shared claim, node-a with its slice, one pod of the claim.
+  const keep = new Set(["gpu.example.com", "shared-gpu", "node-a", "node-a-gpus", "infer-0"]);
+  const timeoutObjects = () =>
+    objects().filter((o) => keep.has((o.obj as { metadata?: { name?: string } }).metadata?.name ?? ""));
+  const run = async (features: Partial<Features>) => {
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += 1000));
+    try {
+      const r = await simulate({
+        config: timeoutConfig,
+        registry: inTreeRegistry,
+        objects: timeoutObjects(),
+        logger: recordingLogger(),
+        features,
+        idleHorizonMs: 60_000,
+      });
+      return r.pods.map((p) => [p.outcome, p.message]);
+    } finally {
+      clock.mockRestore();
+    }
+  };
+  it("on (the default): the allocation times out with upstream's Error; off: the allocator runs to the end", async () => {
+    expect(await run({})).toEqual([
+      [
+        "Error",
+        'running "DynamicResources" filter plugin: node node-a: timed out trying to allocate devices',
+      ],
+    ]);
+    expect(await run({ enableDRASchedulerFilterTimeout: false })).toEqual([["Scheduled", null]]);
   });
 });

@@ -9,11 +9,10 @@ import {
   ResourceCPU,
   ResourceMemory,
 } from "@kubesched/api";
-import type { KubeSchedulerConfiguration } from "@kubesched/config";
+import { featuresOf, type KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   Code,
   customResourcesOf,
-  defaultFeatures,
   type Features,
   type Logger,
   ManualClock,
@@ -128,7 +127,12 @@ export interface SimulateOptions {
   logger: Logger;
   /** Feature gates over the release's defaults (kube-scheduler's --feature-gates). */
   features?: Partial<Features>;
-  /** The Kubernetes release the scheduler behaves as (kube-scheduler's --emulated-version). */
+  /**
+   * The Kubernetes release the scheduler behaves as (kube-scheduler's --emulated-version): its
+   * feature-gate defaults apply under `features`, as the CLI derives them (`featuresOf`). For a
+   * snapshot's recorded /version: `emulatedReleaseOf(load.serverVersion.info)`, as the CLI does
+   * without --emulated-version. Load `config` at the same release (`loadConfig`'s `kubernetesVersion`).
+   */
   kubernetesVersion?: string;
   seed?: number;
   explain?: boolean;
@@ -530,7 +534,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
             cluster.resourceSlices.list(),
             devicesAfter,
             devicesBefore,
-            { ...defaultFeatures, ...opts.features },
+            featuresOf(opts.kubernetesVersion, opts.features),
           ),
         }
       : {}),

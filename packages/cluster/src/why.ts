@@ -112,6 +112,38 @@ export interface WhyOptions {
   fixes?: { budgetSeconds: number; maxFixes: number; alone?: boolean; podFromManifest?: boolean };
 }
 
+/**
+ * What `kubesched why` says before the reasons when no node is evaluated: the PreEnqueue plugin
+ * holding the pod back (`summary.gated`, two sentences) and the PreFilter rejection
+ * (`summary.preFilterRejection`, with the FitError it ends in). The text view and the HTML
+ * report (`@kubesched/report`) say it alike.
+ */
+export function whyCycleNotes(summary: WhyReport["summary"]): {
+  gated?: string[];
+  preFilterRejection?: string;
+} {
+  const gate = summary.gated;
+  const rejection = summary.preFilterRejection;
+  return {
+    ...(gate
+      ? {
+          gated: [
+            `The pod never enters a scheduling cycle: PreEnqueue of ${gate.plugin} holds it back (${gate.code}): ${gate.message}`,
+            "No PreFilter or Filter plugin runs and no node is evaluated until an event lets it pass.",
+          ],
+        }
+      : {}),
+    ...(rejection
+      ? {
+          preFilterRejection:
+            rejection.code === "Error"
+              ? `PreFilter of ${rejection.plugin} fails: no node is evaluated; the attempt ends in an error: ${rejection.message}`
+              : `PreFilter of ${rejection.plugin} rejects the pod (${rejection.code}): no node is evaluated. FitError: 0/${summary.nodes} nodes are available: ${rejection.message}.`,
+        }
+      : {}),
+  };
+}
+
 function reasonsOf(s: Status | null): { code: CodeName; reasons: string[] } {
   return s === null
     ? { code: "Success", reasons: [] }

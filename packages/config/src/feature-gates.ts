@@ -6,6 +6,7 @@
 // read at component-base v0.33.0 … v0.37.0-beta.0. kubesched is a 1.37 binary that emulates
 // 1.33–1.37 (upstream's binary reaches back three minors); the gate table is
 // `feature-gate-table.ts`.
+import { type VersionInfo, versionInfoMinor } from "@kubesched/api";
 import { defaultFeatures, type Features } from "@kubesched/framework";
 import { type Dependencies, dependenciesAt } from "./feature-gate-dependencies";
 import { type GateRow, gateRows, removedGateRows } from "./feature-gate-table";
@@ -320,6 +321,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRAPrioritizedList: "DRAPrioritizedList",
   enableDRAAdminAccess: "DRAAdminAccess",
   enableDRADeviceTaints: "DRADeviceTaints",
+  enableDRASchedulerFilterTimeout: "DRASchedulerFilterTimeout",
   enableDRAExtendedResource: "DRAExtendedResource",
   enableDRAPartitionableDevices: "DRAPartitionableDevices",
   enableConsumableCapacity: "DRAConsumableCapacity",
@@ -354,6 +356,28 @@ export function featuresAt(release: Release, settings: FeatureGateSettings = new
     features[field] = known ? featureGateEnabled(gate, release, settings) : lastDefault(gate);
   }
   return features;
+}
+
+/**
+ * The `Features` a scheduler runs with: the defaults of `kubernetesVersion` (a release kubesched
+ * emulates, `1.35` or `v1.35`; absent: the newest) with `features` over them. The CLI's
+ * --emulated-version / --feature-gates and a library call giving a release and some features
+ * derive the same gates through it. Throws FeatureGateError for a release kubesched does not emulate.
+ */
+export function featuresOf(
+  kubernetesVersion: string | undefined,
+  features: Partial<Features> = {},
+): Features {
+  return { ...featuresAt(parseEmulatedVersion(kubernetesVersion ? [kubernetesVersion] : [])), ...features };
+}
+
+/**
+ * The release kubesched emulates for an API server's /version (`versionInfoMinor`: its emulated
+ * version, else its gitVersion's major.minor); undefined when that is not a release kubesched emulates.
+ */
+export function emulatedReleaseOf(info: Partial<VersionInfo>): Release | undefined {
+  const minor = versionInfoMinor(info);
+  return supportedReleases.find((r) => r === minor);
 }
 
 function lastDefault(name: string): boolean {

@@ -10,6 +10,7 @@ export {
 export { formatDuration, parseDuration } from "./duration";
 export { configToYAML, encodeConfig } from "./encode";
 export {
+  emulatedReleaseOf,
   FeatureGateError,
   type FeatureGateSettings,
   type FeatureSpec,
@@ -19,6 +20,7 @@ export {
   featureGateSpec,
   featureGateWarnings,
   featuresAt,
+  featuresOf,
   knownFeatureGates,
   newestRelease,
   type PreRelease,

@@ -1,15 +1,10 @@
 // upstream: cmd/kube-scheduler/app/options (loadConfigFromFile: decode strictly, default,
 // then validate). Every problem is collected; the first error never hides the others.
 import { readFileSync } from "node:fs";
-import {
-  defaultFeatures,
-  type Features,
-  type FieldError,
-  formatFieldError,
-  type Registry,
-} from "@kubesched/framework";
+import { type Features, type FieldError, formatFieldError, type Registry } from "@kubesched/framework";
 import { DocumentError, decodeConfiguration, parseDocumentText } from "./decode";
 import { setDefaults } from "./defaults";
+import { featuresOf } from "./feature-gates";
 import type { KubeSchedulerConfiguration } from "./types";
 import { validateConfigWithSource } from "./validation";
 
@@ -27,7 +22,13 @@ export class ConfigError extends Error {
 
 export interface LoadOptions {
   registry: Registry;
+  /** The features the plugin args are defaulted and validated with; over `kubernetesVersion`'s defaults. */
   features?: Features | undefined;
+  /**
+   * The release whose feature-gate defaults apply (`featuresOf`; absent: the newest): load the
+   * configuration at the release `simulate` emulates, as the CLI does for --emulated-version.
+   */
+  kubernetesVersion?: string | undefined;
   /** Shown with the errors by callers; not part of each error line. */
   filename?: string | undefined;
 }
@@ -42,7 +43,7 @@ function unique(lines: string[]): string[] {
  * validation. Throws ConfigError with every error.
  */
 export function loadConfig(text: string, opts: LoadOptions): KubeSchedulerConfiguration {
-  const features = opts.features ?? defaultFeatures;
+  const features = featuresOf(opts.kubernetesVersion, opts.features);
   const errors: FieldError[] = [];
   let cfg: KubeSchedulerConfiguration;
   let customPlugins: ReturnType<typeof customPluginsOf>;
@@ -84,9 +85,12 @@ export function loadConfigFile(
 export function defaultConfig(opts: {
   registry: Registry;
   features?: Features | undefined;
+  /** As LoadOptions.kubernetesVersion. */
+  kubernetesVersion?: string | undefined;
 }): KubeSchedulerConfiguration {
   const errors: FieldError[] = [];
-  const cfg = setDefaults({}, opts, errors);
+  const features = featuresOf(opts.kubernetesVersion, opts.features);
+  const cfg = setDefaults({}, { registry: opts.registry, features }, errors);
   if (errors.length > 0) {
     // Only a plugin whose decode(undefined) fails can get here: a bug in that plugin's args spec.
     throw new Error(`defaulting plugin args failed:\n${errors.map(formatFieldError).join("\n")}`);

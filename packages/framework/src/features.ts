@@ -33,6 +33,11 @@ export interface Features {
    * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
    */
   enableDRAPreemption: boolean;
+  /**
+   * Gate DRASchedulerFilterTimeout (beta from 1.34, on by default): DynamicResources' Filter stops
+   * the allocator after its `filterTimeout` arg; off, it runs unbounded.
+   */
+  enableDRASchedulerFilterTimeout: boolean;
   /** Gate DynamicResourceAllocation. */
   enableDynamicResourceAllocation: boolean;
   /** Gate VolumeAttributesClass. */
@@ -101,6 +106,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRAResourceClaimDeviceStatus: true,
   enableDRAListTypeAttributes: false,
   enableDRAPreemption: false,
+  enableDRASchedulerFilterTimeout: true,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,
   enableCSIMigrationPortworx: true,

@@ -186,6 +186,8 @@ describe("whySection", () => {
       kind: "why",
       pod: r.pod,
       summary: r.summary,
+      // Every PreFilter passes and no PreEnqueue plugin holds render-xl back: nothing to say.
+      notes: {},
       preFilter: r.preFilter,
       groups: r.groups,
       preemption: r.preemption,

@@ -4,13 +4,14 @@
 // score rows (nodes of one shape in a homogeneous cluster) are stored once with the nodes that
 // share them.
 import { type Quantity, tryParseQuantity } from "@kubesched/api";
-import type {
-  NodeResult,
-  PlanReport,
-  PodResult,
-  SimulationDiff,
-  SimulationResult,
-  WhyReport,
+import {
+  type NodeResult,
+  type PlanReport,
+  type PodResult,
+  type SimulationDiff,
+  type SimulationResult,
+  type WhyReport,
+  whyCycleNotes,
 } from "@kubesched/cluster";
 import { formatFilterDetail } from "@kubesched/runtime";
 
@@ -107,6 +108,8 @@ export interface WhySection {
   kind: "why";
   pod: WhyReport["pod"];
   summary: WhyReport["summary"];
+  /** `summary.gated` and `summary.preFilterRejection` as `kubesched why` says them (`whyCycleNotes`). */
+  notes: ReturnType<typeof whyCycleNotes>;
   preFilter: WhyReport["preFilter"];
   groups: WhyReport["groups"];
   nodes: {
@@ -374,6 +377,7 @@ export function whySection(r: WhyReport): WhySection {
     kind: "why",
     pod: r.pod,
     summary: r.summary,
+    notes: whyCycleNotes(r.summary),
     preFilter: r.preFilter,
     groups: r.groups,
     nodes: r.nodes.map((n) => ({

@@ -537,6 +537,78 @@ spec:
       await none.page.close();
     });
 
+    it("kubesched why --report: a pod held back at PreEnqueue and a pod PreFilter rejects show what the JSON's summary says", async () => {
+      const snapshot = `apiVersion: v1
+kind: Node
+metadata: { name: node-a, labels: { kubernetes.io/hostname: node-a } }
+status: { allocatable: { cpu: "4", memory: 8Gi, pods: "110" } }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: gated, namespace: default }
+spec:
+  schedulingGates: [{ name: example.com/quota }]
+  containers: [{ name: c, image: i }]
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: needs-pvc, namespace: default }
+spec:
+  containers: [{ name: c, image: i }]
+  volumes: [{ name: data, persistentVolumeClaim: { claimName: missing } }]
+`;
+      const whyOf = (name: string) =>
+        why({
+          config: defaultConfig({ registry: inTreeRegistry }),
+          registry: inTreeRegistry,
+          logger: recordingLogger(),
+          objects: loadSnapshotTexts([{ name: "cluster.yaml", text: snapshot }]).objects,
+          pod: { namespace: "default", name },
+        });
+
+      const gated = await whyOf("gated");
+      const gate = gated.summary.gated;
+      expect(gate).toEqual({
+        plugin: "SchedulingGates",
+        code: "UnschedulableAndUnresolvable",
+        message: "waiting for scheduling gates: [example.com/quota]",
+      });
+      const g = await open("why-gated.html", renderReport({ why: gated }));
+      const note = g.page.locator("#why-gated");
+      expect([await note.getAttribute("data-plugin"), await note.getAttribute("data-code")]).toEqual([
+        gate?.plugin,
+        gate?.code,
+      ]);
+      expect(await g.page.locator("#why-gated p").allTextContents()).toEqual([
+        "The pod never enters a scheduling cycle: PreEnqueue of SchedulingGates holds it back (UnschedulableAndUnresolvable): waiting for scheduling gates: [example.com/quota]",
+        "No PreFilter or Filter plugin runs and no node is evaluated until an event lets it pass.",
+      ]);
+      // Nothing evaluated the pod: no reasons or node verdicts are shown (no node "fits").
+      expect(await g.page.locator("#why-reasons, #why-nodes, #why-prefilter-rejection").count()).toBe(0);
+      expect(await text(g.page, "#why-preemption-outcome")).toBe(gated.preemption.reason);
+
+      const rejected = await whyOf("needs-pvc");
+      const rejection = rejected.summary.preFilterRejection;
+      expect(rejection).toEqual({
+        plugin: "VolumeRestrictions",
+        code: "UnschedulableAndUnresolvable",
+        message: 'persistentvolumeclaim "missing" not found',
+      });
+      const pf = await open("why-prefilter-rejection.html", renderReport({ why: rejected }));
+      const p = pf.page.locator("#why-prefilter-rejection");
+      expect([await p.getAttribute("data-plugin"), await p.getAttribute("data-code")]).toEqual([
+        rejection?.plugin,
+        rejection?.code,
+      ]);
+      expect(await p.textContent()).toBe(
+        'PreFilter of VolumeRestrictions rejects the pod (UnschedulableAndUnresolvable): no node is evaluated. FitError: 0/1 nodes are available: persistentvolumeclaim "missing" not found.',
+      );
+      expect(await pf.page.locator("#why-gated").count()).toBe(0);
+      expect([...g.errors, ...pf.errors]).toEqual([]);
+      await g.page.close();
+      await pf.page.close();
+    });
+
     it("5000 nodes: loads, pages the node table, opens an explain view", async () => {
       const nodes = Array.from({ length: 5000 }, (_, i) => ({
         apiVersion: "v1",

@@ -1,10 +1,9 @@
 // upstream: pkg/scheduler/scheduler.go — building profiles, cache, queue and event handlers.
 import type { Pod } from "@kubesched/api";
 import { type Cache, newCache, newSnapshot } from "@kubesched/cache";
-import type { KubeSchedulerConfiguration } from "@kubesched/config";
+import { featuresOf, type KubeSchedulerConfiguration } from "@kubesched/config";
 import {
   type Clock,
-  defaultFeatures,
   type Extender,
   type Features,
   type Logger,
@@ -45,8 +44,12 @@ export interface SchedulerOptions {
   clock?: Clock;
   /** Seeded randomness for tie-breaking and preemption offsets. */
   rand?: Random;
+  /** Feature gates over the defaults of `kubernetesVersion` (kube-scheduler's --feature-gates). */
   features?: Partial<Features>;
-  /** The Kubernetes release plugins behave as (`handle.kubernetesVersion()`); default the framework's. */
+  /**
+   * The Kubernetes release plugins behave as (`handle.kubernetesVersion()`; kube-scheduler's
+   * --emulated-version), its feature-gate defaults under `features` (`featuresOf`); default the newest.
+   */
   kubernetesVersion?: string;
   /** Extenders; default: built from config.extenders (HTTP). */
   extenders?: Extender[];
@@ -106,7 +109,8 @@ export class Scheduler {
     const { config, source, logger } = opts;
     const clock = opts.clock ?? realClock;
     const rand = opts.rand ?? seededRandom(Date.now() & 0xffffffff);
-    const features = { ...defaultFeatures, ...opts.features };
+    // The release's defaults under the given features, as the CLI's flags derive them.
+    const features = featuresOf(opts.kubernetesVersion, opts.features);
     const metrics = opts.metrics === false ? null : (opts.metrics ?? new SchedulerMetrics());
     const observer = observerOf(metrics, clock, opts.observer);
     const extenders = opts.extenders ?? httpExtenders(config);

@@ -113,7 +113,7 @@ describe("kubesched capacity", () => {
     const r = JSON.parse(stdout) as Report;
     expect(r.status.replicas).toBe(20);
     expect(r.status.pods[0]?.replicasOnNodes.every((n) => n.replicas >= 1)).toBe(true);
-  });
+  }, 60_000);
 
   it("prints its JSON Schema", async () => {
     const { code, stdout } = await run("capacity", "--schema");

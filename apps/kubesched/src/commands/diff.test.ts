@@ -104,7 +104,7 @@ describe("kubesched diff", () => {
     // only a window of the 5000 nodes (percentageOfNodesToScore), so it may not see the others.
     expect(d.summary.a.nodesUsed).toBe(4);
     expect(d.summary.b.nodesUsed).toBeLessThanOrEqual(4);
-  });
+  }, 60_000);
 
   it("needs --config exactly twice; a missing file has the common wording", async () => {
     const once = await run("diff", "--cluster", "examples/cluster.yaml", "--config", "default");

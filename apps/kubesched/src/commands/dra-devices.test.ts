@@ -8,6 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadSnapshotTexts, simulate } from "@kubesched/cluster";
+import { defaultConfig, emulatedReleaseOf } from "@kubesched/config";
+import { inTreeRegistry } from "@kubesched/plugins-in-tree";
+import { recordingLogger } from "@kubesched/testing";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYAML } from "yaml";
@@ -305,6 +309,74 @@ describe("the DRA gates of the emulated release", () => {
         [{ name: "shared-gpu.example.com", published: 1, allocated: 1, allocatedBefore: 0 }],
       ]);
     }
+  }, 60_000);
+});
+
+describe("a library simulate() at an emulated release decides as the CLI does", () => {
+  // A DeviceClass-backed extended resource on the only node: DRAExtendedResource is off by
+  // default at 1.35 (alpha), GA at 1.37.
+  const objects = (recorded?: string) => `apiVersion: v1
+kind: List
+metadata:${recorded ? `\n  annotations: { kubesched.io/server-version: '{"major":"1","minor":"${recorded.split(".")[1]}","gitVersion":"${recorded}"}' }` : " {}"}
+items:
+  - apiVersion: resource.k8s.io/v1
+    kind: DeviceClass
+    metadata: { name: gpu.example.com }
+    spec:
+      extendedResourceName: example.com/gpu
+      selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }]
+  - apiVersion: v1
+    kind: Node
+    metadata: { name: node-a }
+    status: { allocatable: { cpu: "16", memory: 64Gi, pods: "110" } }
+  - apiVersion: resource.k8s.io/v1
+    kind: ResourceSlice
+    metadata: { name: node-a-gpus }
+    spec:
+      driver: gpu.example.com
+      nodeName: node-a
+      pool: { name: node-a, generation: 1, resourceSliceCount: 1 }
+      devices: [{ name: gpu-0 }, { name: gpu-1 }]
+  - apiVersion: v1
+    kind: Pod
+    metadata: { name: train, namespace: default }
+    spec:
+      containers:
+        - { name: c, image: i, resources: { requests: { cpu: "1", example.com/gpu: "1" }, limits: { example.com/gpu: "1" } } }
+`;
+  const outcomes = (r: { pods: { outcome: string; message?: string | null }[] }) =>
+    r.pods.map((p) => `${p.outcome} ${p.message ?? ""}`.trim());
+  const cli = async (file: string, ...flags: string[]) => {
+    const { code, stdout } = await run("simulate", "--cluster", file, "-o", "json", ...flags);
+    expect(code).toBe(0);
+    return outcomes(JSON.parse(stdout) as Result & { pods: { message?: string }[] });
+  };
+  const library = async (text: string, kubernetesVersion?: string) => {
+    const load = loadSnapshotTexts([{ name: "cluster.yaml", text }]);
+    const release = kubernetesVersion ?? emulatedReleaseOf(load.serverVersion?.info ?? {});
+    return outcomes(
+      await simulate({
+        config: defaultConfig({ registry: inTreeRegistry, kubernetesVersion: release }),
+        registry: inTreeRegistry,
+        objects: load.objects,
+        logger: recordingLogger(),
+        ...(release ? { kubernetesVersion: release } : {}),
+      }),
+    );
+  };
+  it("--emulated-version 1.35 and 1.37, and the snapshot's recorded /version", async () => {
+    const plain = join(tmp, "extended-resource.yaml");
+    writeFileSync(plain, objects());
+    const at135 = await library(objects(), "1.35");
+    expect(at135[0]).toMatch(/^Unschedulable 0\/1 nodes are available: 1 Insufficient example.com\/gpu\./);
+    expect(await cli(plain, "--emulated-version", "1.35")).toEqual(at135);
+    expect(await library(objects(), "1.37")).toEqual(["Scheduled"]);
+    expect(await cli(plain, "--emulated-version", "1.37")).toEqual(["Scheduled"]);
+
+    const recorded = join(tmp, "extended-resource-1.35.yaml");
+    writeFileSync(recorded, objects("v1.35.4"));
+    expect(await library(objects("v1.35.4"))).toEqual(at135);
+    expect(await cli(recorded)).toEqual(at135);
   }, 60_000);
 });
 

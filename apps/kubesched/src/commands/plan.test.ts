@@ -198,7 +198,7 @@ status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
     );
     expect(parseYAML(yaml.stdout)).toEqual(json);
     expect(validate({ ...json, extra: 1 })).toBe(false);
-  });
+  }, 60_000);
 
   it("the table names the pools, the proof's nodes and the search", async () => {
     const r = await run("plan", "--cluster", cluster, "--pools", pools);

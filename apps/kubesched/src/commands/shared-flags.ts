@@ -1,7 +1,8 @@
 // Flags several commands share, declared once with their types (see ../flags.ts).
-import { quantityValue, versionInfoMinor } from "@kubesched/api";
+import { quantityValue } from "@kubesched/api";
 import { defaultMaxInputBytes, formatByteSize, type RecordedServerVersion } from "@kubesched/cluster";
 import {
+  emulatedReleaseOf,
   FeatureGateError,
   type FeatureGateSettings,
   featureGateOfField,
@@ -214,8 +215,7 @@ function recordedEmulation(
 ): Emulation {
   if (recorded === undefined || ctx.flags["emulated-version"].some((v) => v.trim() !== "")) return flagged;
   const { info, origin } = recorded;
-  const minor = versionInfoMinor(info);
-  const release = supportedReleases.find((r) => r === minor);
+  const release = emulatedReleaseOf(info);
   if (release === undefined) {
     ctx.io.stderr(
       `warning: ${origin}: the cluster's API server is ${info.gitVersion}, not a release kubesched emulates (${supportedReleases[0]}–${newestRelease}); behaving as ${newestRelease} (--emulated-version chooses)\n`,

@@ -885,7 +885,7 @@ describe("kubesched simulate --explain for people", () => {
     expect(stdout).toMatch(
       /\n {2}tie: 500 nodes share the best score \d+ \((node-\d+, ){9}node-\d+ and 490 more\); the seed picked /,
     );
-  });
+  }, 60_000);
 
   it("--pod implies --explain (it has no use without it); with --explain=false it is a usage error", async () => {
     const { code, stdout, stderr } = await run(

@@ -40,11 +40,11 @@ beforeAll(async () => {
   pod("team-a", "running", "x", "n1");
   pod("team-a", "web", "web");
   pod("team-b", "other", "web");
-});
+}, 60_000);
 afterAll(async () => {
   await api.close();
   rmSync(tmp, { recursive: true, force: true });
-});
+}, 60_000);
 
 const run = (...argv: string[]) => runCliIn(tmp, argv);
 /** What a command reading the emulator (a v1.37.0 server by default) says about the release. */
@@ -238,10 +238,10 @@ describe("kubesched snapshot redacts what a ticket should not carry", () => {
         },
       },
     });
-  });
+  }, 60_000);
   afterAll(async () => {
     await server.close();
-  });
+  }, 60_000);
 
   const secrets = [
     "hunter2",
@@ -563,7 +563,7 @@ describe("the snapshot knows its Kubernetes version", () => {
     } finally {
       await server.close();
     }
-  });
+  }, 60_000);
 
   it("a release kubesched does not emulate: the newest, with one warning; a vendor build's version is read", async () => {
     const { server, kubeconfig: cfg } = await serve("examples/cluster.yaml", {
@@ -586,7 +586,7 @@ describe("the snapshot knows its Kubernetes version", () => {
     } finally {
       await server.close();
     }
-  });
+  }, 60_000);
 
   it("a server that does not serve /version: a warning, and the snapshot records none", async () => {
     const { server, kubeconfig: cfg } = await serve("examples/cluster.yaml", { version: null });
@@ -602,7 +602,7 @@ describe("the snapshot knows its Kubernetes version", () => {
     } finally {
       await server.close();
     }
-  });
+  }, 60_000);
 
   it("a malformed recorded version is an error naming the field", async () => {
     writeFileSync(
@@ -614,5 +614,5 @@ describe("the snapshot knows its Kubernetes version", () => {
     expect(r.stderr).toBe(
       'error: bad-version.yaml: document 1: metadata.annotations["kubesched.io/server-version"]: invalid JSON; expected the JSON of an API server\'s /version\n',
     );
-  });
+  }, 60_000);
 });

@@ -1,9 +1,12 @@
 // sweep-schedule.ts: the cells' estimated costs and order, the default parallelism's rule, the
 // Node options a worker process starts with.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCliIn } from "./run-cli.test-util";
 import { runClaimedCells, SweepCellError, type SweepCellResult } from "./sweep-cell";
 import { type SweepMatrixFile, sweepCells } from "./sweep-matrix";
 import {
@@ -12,11 +15,14 @@ import {
   cellOrder,
   defaultParallelism,
   parallelWorkThreshold,
+  removeStaleCellClaims,
   withoutDebuggerOptions,
   workerEnv,
 } from "./sweep-schedule";
 
 const dir = mkdtempSync(join(tmpdir(), "kubesched-sweep-schedule-"));
+const appDir = fileURLToPath(new URL("../../", import.meta.url));
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function matrixFile(capacity: boolean): SweepMatrixFile {
@@ -111,6 +117,69 @@ describe("sweep schedule", () => {
     mine.remove();
     expect(existsSync(mine.dir)).toBe(false);
   });
+
+  it("the next sweep removes the claims folder a killed sweep left in TMPDIR; folders with a live, foreign or unknown owner stay", async () => {
+    const tmp = mkdtempSync(join(dir, "tmp-"));
+    // What a sweep killed before its cleanup leaves: production's folder, its process gone.
+    const leftover = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "-e",
+        'import("./src/commands/sweep-schedule.ts").then((m) => console.log(m.CellClaims.create().dir))',
+      ],
+      { cwd: appDir, env: { ...process.env, TMPDIR: tmp }, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(leftover.status, leftover.stderr).toBe(0);
+    const stale = leftover.stdout.trim();
+    expect(stale.startsWith(join(tmp, "kubesched-sweep-claims-"))).toBe(true);
+    writeFileSync(join(stale, "0"), "");
+    const folder = (name: string, owner?: string) => {
+      mkdirSync(join(tmp, name));
+      if (owner !== undefined) writeFileSync(join(tmp, name, "owner"), owner);
+      return join(tmp, name);
+    };
+    const live = folder("kubesched-sweep-claims-live", `${hostname()}\n${process.pid}\n`);
+    const foreign = folder("kubesched-sweep-claims-foreign", `another-host\n${leftover.pid}\n`);
+    const older = folder("kubesched-sweep-claims-older");
+
+    writeFileSync(
+      join(dir, "one-cell.yaml"),
+      `apiVersion: kubesched.io/v1alpha1
+kind: SweepMatrix
+snapshots: [${JSON.stringify(join(root, "examples/cluster.yaml"))}]
+configs: [default]
+emulatedVersions: ["1.37"]
+pools: [{name: none, count: 0}]
+scales: [1]
+`,
+    );
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const r = await runCliIn(dir, ["sweep", "one-cell.yaml", "-o", "json"]);
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(existsSync(stale)).toBe(false);
+    // The sweep's own folder is gone too; the others stay.
+    expect(
+      readdirSync(tmp)
+        .filter((n) => n.startsWith("kubesched-sweep-claims-"))
+        .sort(),
+    ).toEqual(
+      [
+        "kubesched-sweep-claims-foreign",
+        "kubesched-sweep-claims-live",
+        "kubesched-sweep-claims-older",
+      ].sort(),
+    );
+    expect([live, foreign, older].every((f) => existsSync(f))).toBe(true);
+    expect(removeStaleCellClaims(tmp)).toEqual([]);
+  }, 120_000);
 
   it("runs each cell once over processes that take the next unclaimed cell when free; failures are noted", async () => {
     const cells = cellOrder(sweepCells(matrixFile(false).matrix), new Map());

@@ -3,8 +3,17 @@
 // whether the default `--parallelism` runs worker processes at all, and the Node flags a worker
 // process starts with. bench/README.md ("A sweep in worker
 // processes") has the measurements these rules come from.
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { SweepCell, SweepMatrixFile } from "./sweep-matrix";
 
@@ -62,9 +71,17 @@ export function cellOrder(cells: readonly SweepCell[], costs: ReadonlyMap<number
 export class CellClaims {
   private constructor(readonly dir: string) {}
 
-  /** A new, empty folder of claims (in the system's temporary folder). */
+  /**
+   * A new, empty folder of claims in the system's temporary folder, recording its owner (this
+   * host and process). The folders of sweeps killed before they removed theirs (SIGKILL, a crash)
+   * are removed first: `removeStaleCellClaims`.
+   */
   static create(): CellClaims {
-    return new CellClaims(mkdtempSync(join(tmpdir(), "kubesched-sweep-claims-")));
+    const tmp = tmpdir();
+    removeStaleCellClaims(tmp);
+    const dir = mkdtempSync(join(tmp, claimsPrefix));
+    writeFileSync(join(dir, ownerFile), `${hostname()}\n${process.pid}\n`);
+    return new CellClaims(dir);
   }
 
   /** The claims another process created (`dir`: its `dir`). */
@@ -86,6 +103,55 @@ export class CellClaims {
   /** Removes the folder. */
   remove(): void {
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const claimsPrefix = "kubesched-sweep-claims-";
+/** The file in a claims folder naming its owner: host name and process id, one a line (not a cell: cells are numbers). */
+const ownerFile = "owner";
+
+/**
+ * Removes the claims folders in `tmp` whose owner is gone: a process of this host that no longer
+ * runs. A folder without a readable owner (an older kubesched's, or one being created), of another
+ * host (a shared temporary folder) or whose owner runs is left alone; so is one that cannot be
+ * removed. Returns the folders removed. (A process id reused since keeps its folder until that
+ * process ends too.)
+ */
+export function removeStaleCellClaims(tmp: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(tmp).filter((n) => n.startsWith(claimsPrefix));
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const dir = join(tmp, name);
+    let owner: string[];
+    try {
+      owner = readFileSync(join(dir, ownerFile), "utf8").split("\n");
+    } catch {
+      continue;
+    }
+    const pid = Number(owner[1]);
+    if (owner[0] !== hostname() || !Number.isInteger(pid) || pid <= 0 || processRuns(pid)) continue;
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      // Another user's, say: not ours to remove.
+    }
+  }
+  return removed;
+}
+
+/** Whether process `pid` runs (signal 0: checked, not sent; EPERM: it runs as another user). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

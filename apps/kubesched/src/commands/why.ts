@@ -2,7 +2,14 @@
 // preemption would do, and verified fixes (see @kubesched/cluster's why). Snapshot (--cluster) or cluster
 // (--kubeconfig, read-only: it lists), or a pod spec (-f FILE) tried on either.
 import type { Pod } from "@kubesched/api";
-import { AdmissionError, WhyError, type WhyReport, why, whyReportSchema } from "@kubesched/cluster";
+import {
+  AdmissionError,
+  WhyError,
+  type WhyReport,
+  why,
+  whyCycleNotes,
+  whyReportSchema,
+} from "@kubesched/cluster";
 import { renderReport } from "@kubesched/report";
 import { formatFilterDetail } from "@kubesched/runtime";
 import { defineCommand } from "../cli";
@@ -31,20 +38,9 @@ export function renderWhyTable(report: WhyReport): string {
     `Pod ${pod.namespace}/${pod.name} (${pod.schedulerName}): ${summary.feasible}/${summary.nodes} nodes fit.`,
   ];
   const gate = summary.gated;
-  if (gate !== undefined) {
-    lines.push(
-      `The pod never enters a scheduling cycle: PreEnqueue of ${gate.plugin} holds it back (${gate.code}): ${gate.message}`,
-      "No PreFilter or Filter plugin runs and no node is evaluated until an event lets it pass.",
-    );
-  }
-  const rejection = summary.preFilterRejection;
-  if (rejection !== undefined) {
-    lines.push(
-      rejection.code === "Error"
-        ? `PreFilter of ${rejection.plugin} fails: no node is evaluated; the attempt ends in an error: ${rejection.message}`
-        : `PreFilter of ${rejection.plugin} rejects the pod (${rejection.code}): no node is evaluated. FitError: 0/${summary.nodes} nodes are available: ${rejection.message}.`,
-    );
-  }
+  const notes = whyCycleNotes(summary);
+  lines.push(...(notes.gated ?? []));
+  if (notes.preFilterRejection !== undefined) lines.push(notes.preFilterRejection);
   const pre = r.preFilter.filter((p) => p.code !== "Success" && p.code !== "Skip");
   const narrowing = r.preFilter.filter((p) => p.nodeNames !== undefined);
   if (pre.length > 0 || narrowing.length > 0) {

@@ -475,6 +475,17 @@ const cases: Record<string, TestPluginCase> = {
       },
     },
   },
+  timeout_disabled: {
+    // This variant uses the normal test objects to avoid excessive runtime (upstream's comment;
+    // "Filter's timeout" below shows the gate off with a deadline that has passed).
+    features: { enableDRASchedulerFilterTimeout: false },
+    args: {},
+    pod: podWithClaimName,
+    claims: [pendingClaim],
+    classes: [deviceClass],
+    slices: [workerNodeSlice],
+    want: withResources(allocatedClaim),
+  },
   timeout_zero: {
     args: { filterTimeout: "0s" },
     pod: podWithClaimName,
@@ -1175,6 +1186,24 @@ describe("Filter's timeout (filterTimeout)", () => {
             [nodeName]: { status: { code: "Error", message: `node ${nodeName}: ${ErrReasonTimedOut}` } },
           },
         },
+      });
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it("with DRASchedulerFilterTimeout off the allocator runs past filterTimeout and allocates", async () => {
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += 1000));
+    try {
+      await runTestPluginCase({
+        features: { enableDRASchedulerFilterTimeout: false },
+        args: { filterTimeout: "10ms" },
+        pod: podWithClaimName,
+        claims: [pendingClaim],
+        classes: [deviceClass],
+        slices: [workerNodeSlice],
+        want: withResources(allocatedClaim),
       });
     } finally {
       clock.mockRestore();

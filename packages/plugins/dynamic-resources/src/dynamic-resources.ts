@@ -281,6 +281,8 @@ export class DynamicResources
   private readonly unschedulable: Code;
   /** DRAConsumableCapacity: shares of multi-allocation devices are tracked apart. */
   private readonly consumableCapacity: boolean;
+  /** DRASchedulerFilterTimeout: Filter stops the allocator after the `filterTimeout` arg. */
+  private readonly filterTimeout: boolean;
   /** The claims between cycles: assume cache and in-flight allocations (upstream SharedDRAManager). */
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
@@ -309,6 +311,7 @@ export class DynamicResources
     this.preemption = features.enableDRAPreemption;
     this.unschedulable = this.preemption ? Code.Unschedulable : Code.UnschedulableAndUnresolvable;
     this.consumableCapacity = features.enableConsumableCapacity;
+    this.filterTimeout = features.enableDRASchedulerFilterTimeout;
     this.celCache = new CelCache(10, {
       enableConsumableCapacity: features.enableConsumableCapacity,
       enableListTypeAttributes: features.enableDRAListTypeAttributes,
@@ -605,7 +608,11 @@ export class DynamicResources
         .map((i) =>
           i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
         );
-      const timeout = this.args.filterTimeoutMs > 0 ? new Deadline(this.args.filterTimeoutMs) : undefined;
+      // upstream: only with DRASchedulerFilterTimeout on (fts.EnableDRASchedulerFilterTimeout).
+      const timeout =
+        this.filterTimeout && this.args.filterTimeoutMs > 0
+          ? new Deadline(this.args.filterTimeoutMs)
+          : undefined;
       let a: AllocationResult[] | null;
       try {
         // In the preemption dry run, with claims released: an allocator over what is left.

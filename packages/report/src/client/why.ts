@@ -22,6 +22,32 @@ function summarySection(sec: WhySection): HTMLElement {
       ` ${summary.feasible}/${summary.nodes} nodes fit (profile ${pod.schedulerName}).`,
     ),
   );
+  // No node is evaluated: what holds the pod back, as the JSON's summary.gated / preFilterRejection.
+  const gate = summary.gated;
+  if (gate && sec.notes.gated) {
+    out.append(
+      h(
+        "div",
+        { class: "fail-note", id: "why-gated", "data-plugin": gate.plugin, "data-code": gate.code },
+        ...sec.notes.gated.map((line) => h("p", { class: "msg" }, line)),
+      ),
+    );
+  }
+  const rejection = summary.preFilterRejection;
+  if (rejection && sec.notes.preFilterRejection) {
+    out.append(
+      h(
+        "p",
+        {
+          class: "msg fail-note",
+          id: "why-prefilter-rejection",
+          "data-plugin": rejection.plugin,
+          "data-code": rejection.code,
+        },
+        sec.notes.preFilterRejection,
+      ),
+    );
+  }
   const notable = sec.preFilter.filter((p) => (p.code !== "Success" && p.code !== "Skip") || p.nodeNames);
   if (notable.length > 0) {
     const chips = h("div", { class: "chips", id: "why-prefilter" });
@@ -263,10 +289,16 @@ function fixesSection(sec: WhySection): HTMLElement | null {
 }
 
 export function why(sec: WhySection): HTMLElement[] {
+  // A gated pod has no reasons per node: nothing evaluated it (as `kubesched why` prints it).
+  const gated = sec.summary.gated !== undefined;
   const nodes = nodesSection(sec);
-  const out = [summarySection(sec), groupsSection(sec, nodes.only), preemptionSection(sec)];
+  const out = [
+    summarySection(sec),
+    ...(gated ? [] : [groupsSection(sec, nodes.only)]),
+    preemptionSection(sec),
+  ];
   const fixes = fixesSection(sec);
   if (fixes) out.push(fixes);
-  out.push(nodes.el);
+  if (!gated) out.push(nodes.el);
   return out;
 }
