@@ -26,6 +26,7 @@ import type {
 import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import {
+  AttributeValueIDs,
   type Constraint,
   DistinctAttributeConstraint,
   DistinctListAttributeConstraint,
@@ -186,6 +187,8 @@ class StructuredAllocator implements Allocator {
   readonly #allSlices: readonly ResourceSlice[];
   readonly #poolCache: PoolCache | undefined;
   readonly #versions: SliceVersions | undefined;
+  /** @internal Numbers list attribute values for the constraints (DRAListTypeAttributes). */
+  readonly valueIDs: AttributeValueIDs;
   /** Counters left in each pool after the allocated devices (`driver/pool` → set → counter). */
   readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
   /**
@@ -221,6 +224,7 @@ class StructuredAllocator implements Allocator {
     }
     this.#poolCache = options.poolCache;
     this.#versions = options.poolCache?.versions(this.#features, options.slices, this.#slicesShared);
+    this.valueIDs = options.poolCache?.valueIDs() ?? new AttributeValueIDs();
   }
 
   stats(): AllocatorStats {
@@ -602,14 +606,14 @@ class AllocationRun {
         const name = constraint.matchAttribute;
         constraints.push(
           lists
-            ? new MatchListAttributeConstraint(requestNames, name)
+            ? new MatchListAttributeConstraint(requestNames, name, this.#a.valueIDs)
             : new MatchAttributeConstraint(requestNames, name),
         );
       } else if (constraint.distinctAttribute !== undefined && this.#a.channel !== "stable") {
         const name = constraint.distinctAttribute;
         constraints.push(
           lists
-            ? new DistinctListAttributeConstraint(requestNames, name)
+            ? new DistinctListAttributeConstraint(requestNames, name, this.#a.valueIDs)
             : new DistinctAttributeConstraint(requestNames, name),
         );
       } else {

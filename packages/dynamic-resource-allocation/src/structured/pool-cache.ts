@@ -5,6 +5,7 @@
 import type { Device, DeviceClass, DeviceSelector, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
 import { type NodeSelectorMatcher, newNodeSelector } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
+import { AttributeValueIDs } from "./constraint";
 import { gatherPoolsReading, orderPools, type Pool } from "./pools";
 import { type DeviceID, type Features, featureSet, makeDeviceID } from "./types";
 
@@ -55,6 +56,8 @@ interface Entry extends NodePools {
 const maxSelectableKeys = 64;
 /** More distinct sets of reached slices, or node selectors, than this start those tables afresh. */
 const maxReachKeys = 1024;
+/** More list attribute values than this start their numbering afresh. */
+const maxValueIDs = 1_000_000;
 
 /** The pools of the slices without a node name that some nodes reach (the same slices for each). */
 interface Reached {
@@ -93,6 +96,16 @@ export class PoolCache {
   #deviceVerdicts = new WeakMap<Cache, WeakMap<DeviceClass, Map<string, WeakMap<Device, boolean>>>>();
   /** Each pool's candidates, made once per Pool object (nodes reaching the same slices share them). */
   #poolCandidates = new WeakMap<Pool, readonly Candidate[]>();
+  #valueIDs = new AttributeValueIDs();
+
+  /**
+   * @internal The list attribute value numbering for the next allocator: kept between allocators,
+   * renewed (for the allocators built after) once it holds more than a million values.
+   */
+  valueIDs(): AttributeValueIDs {
+    if (this.#valueIDs.size > maxValueIDs) this.#valueIDs = new AttributeValueIDs();
+    return this.#valueIDs;
+  }
 
   /** @internal Numbers the slices an allocator is built from. */
   versions(
