@@ -36,6 +36,7 @@ import {
 import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
 import {
+  attributeIndexFor,
   type Candidate,
   computeNodePools,
   type NodePools,
@@ -775,7 +776,12 @@ class AllocationRun {
 
     const claim = this.#claims[claimIndex]!;
     const candidates = this.#candidates;
-    for (let c = start; c < candidates.length; c++) {
+    // With a list matchAttribute constraint, only the candidates it would not reject (the
+    // others fail allocateDevice without side effects): the same devices in the same order.
+    const only = this.#constrainedCandidates(claimIndex, data, start);
+    const end = only === undefined ? candidates.length : only.length;
+    for (let i = only === undefined ? start : 0; i < end; i++) {
+      const c = only === undefined ? i : only[i]!;
       // Checking for "in use" is cheap and thus gets done first.
       if (data.adminAccess ? this.#allocatingForClaim(c, claimIndex) : this.#inUse(c)) continue;
       if (!this.#isSelectable(claim, data, c)) continue;
@@ -794,6 +800,34 @@ class AllocationRun {
       if (outcome === maxSizeExceeded) return outcome;
     }
     return false;
+  }
+
+  /**
+   * The candidates from `start` on that the request's list matchAttribute constraint would not
+   * reject, or undefined to try them all: when it is the only constraint of the claim concerning
+   * the request, every candidate's selector verdict is known (no evaluation, and so no error, is
+   * skipped) and no candidate consumes counters (allocateDevice consumes them before the
+   * constraint rejects a device).
+   */
+  #constrainedCandidates(
+    claimIndex: number,
+    data: RequestData,
+    start: number,
+  ): ArrayLike<number> | undefined {
+    if (this.#features.listTypeAttributes !== true) return undefined;
+    const baseName = data.parentName === "" ? data.name : data.parentName;
+    const subName = data.parentName === "" ? "" : data.name;
+    let only: Constraint | undefined;
+    for (const constraint of this.#constraints[claimIndex]!) {
+      if (!constraint.applies(baseName, subName)) continue;
+      if (only !== undefined) return undefined;
+      only = constraint;
+    }
+    if (!(only instanceof MatchListAttributeConstraint)) return undefined;
+    if (data.selectable.indexOf(0, start) !== -1) return undefined;
+    const index = attributeIndexFor(this.#nodePools, only.attribute, this.#a.valueIDs);
+    if (index.consumesCounters && this.#features.partitionableDevices) return undefined;
+    return only.candidatesFrom(index, start);
   }
 
   #inUse(c: number): boolean {

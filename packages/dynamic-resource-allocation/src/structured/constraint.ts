@@ -14,6 +14,8 @@ import { parseSemver, type Semver } from "../cel/semver";
 export interface Constraint {
   add(requestName: string, subRequestName: string, device: Device, driver: string): boolean;
   remove(requestName: string, subRequestName: string, device: Device, driver: string): void;
+  /** Whether the constraint concerns the devices of the request (or subrequest). */
+  applies(requestName: string, subRequestName: string): boolean;
 }
 
 /** A device's attribute by fully qualified name; the driver is the domain of names without one. */
@@ -68,6 +70,15 @@ abstract class AttributeConstraint implements Constraint {
   remove(requestName: string, subRequestName: string): void {
     if (!appliesTo(this.requestNames, requestName, subRequestName)) return;
     this.removeAttribute();
+  }
+
+  applies(requestName: string, subRequestName: string): boolean {
+    return appliesTo(this.requestNames, requestName, subRequestName);
+  }
+
+  /** The fully qualified attribute name the constraint compares. */
+  get attribute(): string {
+    return this.attributeName;
   }
 
   /** Takes the next device's attribute; false when the constraint would be violated. */
@@ -253,6 +264,94 @@ export class AttributeValueIDs {
   }
 }
 
+/**
+ * Which of a node's candidate devices hold each value of one attribute (kubesched's own, to skip
+ * devices a list matchAttribute constraint would reject): candidate indices per value ID, and the
+ * candidates whose attribute has no value of a known type (the constraint raises an error for
+ * them, so they are never skipped). Kept per node while its candidates and the numbering last.
+ */
+export interface AttributeIndex {
+  readonly valueIDs: AttributeValueIDs;
+  /** The value IDs held by some candidate, ascending; `holders[offsets[i]..offsets[i+1]]` hold ids[i]. */
+  readonly ids: Int32Array;
+  readonly offsets: Int32Array;
+  /** Candidate indices, ascending per value. */
+  readonly holders: Int32Array;
+  readonly failing: readonly number[];
+  /** The candidates sharing a value with a values array (per array object), ascending. */
+  readonly sharing: WeakMap<Int32Array, Int32Array>;
+  /** Whether some candidate consumes counters (allocating it can change state before a constraint rejects it). */
+  readonly consumesCounters: boolean;
+}
+
+/** The index of `attributeName` over the candidates, in candidate order. */
+export function buildAttributeIndex(
+  candidates: readonly { readonly device: Device; readonly pool: { readonly driver: string } }[],
+  attributeName: string,
+  valueIDs: AttributeValueIDs,
+): AttributeIndex {
+  // (value ID, candidate) pairs, candidates ascending per value once sorted by ID (stable sort).
+  const pairIDs: number[] = [];
+  const pairCandidates: number[] = [];
+  const failing: number[] = [];
+  let consumesCounters = false;
+  for (let c = 0; c < candidates.length; c++) {
+    const { device, pool } = candidates[c]!;
+    if ((device.consumesCounters?.length ?? 0) > 0) consumesCounters = true;
+    const attribute = lookupAttribute(device, pool.driver, attributeName);
+    if (attribute === undefined) continue;
+    let kind: ValueKind;
+    try {
+      kind = valueKind(attribute, attributeName);
+    } catch {
+      failing.push(c);
+      continue;
+    }
+    for (const id of valueIDs.of(attribute, kind)) {
+      pairIDs.push(id);
+      pairCandidates.push(c);
+    }
+  }
+  const order = Array.from(pairIDs.keys()).sort((a, b) => pairIDs[a]! - pairIDs[b]! || a - b);
+  const ids: number[] = [];
+  const offsets: number[] = [];
+  const holders = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const id = pairIDs[order[i]!]!;
+    if (ids.length === 0 || ids[ids.length - 1] !== id) {
+      ids.push(id);
+      offsets.push(i);
+    }
+    holders[i] = pairCandidates[order[i]!]!;
+  }
+  offsets.push(order.length);
+  return {
+    valueIDs,
+    ids: Int32Array.from(ids),
+    offsets: Int32Array.from(offsets),
+    holders,
+    failing,
+    consumesCounters,
+    sharing: new WeakMap(),
+  };
+}
+
+/** The candidates holding the value ID, ascending. */
+function holdersOf(index: AttributeIndex, id: number): Int32Array {
+  const ids = index.ids;
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === ids.length || ids[lo] !== id) return noCandidates;
+  return index.holders.subarray(index.offsets[lo]!, index.offsets[lo + 1]!);
+}
+
+const noCandidates = new Int32Array(0);
+
 /** Whether two sorted ID arrays share a value. */
 function idsIntersect(a: Int32Array, b: Int32Array): boolean {
   if (a.length === 0 || b.length === 0) return false;
@@ -325,6 +424,42 @@ export class MatchListAttributeConstraint extends AttributeConstraint {
   protected removeAttribute(): void {
     this.#common.pop();
   }
+
+  /**
+   * The candidates from `start` on, ascending, that the constraint would not reject now: those
+   * sharing a value with what the devices added so far have in common, and those whose
+   * attribute raises an error. Undefined before the first device (any device can be first).
+   */
+  candidatesFrom(index: AttributeIndex, start: number): Int32Array | undefined {
+    const common = this.#common[this.#common.length - 1];
+    if (common === undefined) return undefined;
+    const all = candidatesSharing(index, common);
+    // The first index at or after `start` (the list is ascending).
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (all[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? all : all.subarray(lo);
+  }
+}
+
+/** The candidates holding one of the values, or failing with an error, ascending (kept per values array). */
+function candidatesSharing(index: AttributeIndex, ids: Int32Array): Int32Array {
+  if (ids.length === 1 && index.failing.length === 0) return holdersOf(index, ids[0]!);
+  const kept = index.sharing.get(ids);
+  if (kept !== undefined) return kept;
+  const found: number[] = [...index.failing];
+  for (const id of ids) for (const c of holdersOf(index, id)) found.push(c);
+  const sorted = Int32Array.from(found).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
+  const result = sorted.subarray(0, n);
+  index.sharing.set(ids, result);
+  return result;
 }
 
 /**

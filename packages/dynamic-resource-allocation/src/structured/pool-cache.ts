@@ -5,7 +5,7 @@
 import type { Device, DeviceClass, DeviceSelector, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
 import { type NodeSelectorMatcher, newNodeSelector } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
-import { AttributeValueIDs } from "./constraint";
+import { type AttributeIndex, AttributeValueIDs, buildAttributeIndex } from "./constraint";
 import { gatherPoolsReading, orderPools, type Pool } from "./pools";
 import { type DeviceID, type Features, featureSet, makeDeviceID } from "./types";
 
@@ -27,6 +27,8 @@ export interface NodePools {
    * node selection). Filled by the allocator as it checks candidates.
    */
   readonly selectable: Map<DeviceClass, Map<string, Uint8Array>>;
+  /** Per attribute name: which candidates hold each of its values (made by the allocator on first use). */
+  readonly attributeIndexes: Map<string, AttributeIndex>;
 }
 
 /** What an allocator was built from, as the cache numbers it. */
@@ -90,8 +92,9 @@ export class PoolCache {
   /** Per set of reached slices without a node name ({@link reachKey}), at #reachedVersion. */
   #reached = new Map<string, Reached>();
   #reachedVersion = "";
-  /** Parsed node selectors by their JSON; failing ones are not kept. */
+  /** Parsed node selectors by their JSON, and per selector object; failing ones are not kept. */
   #matchers = new Map<string, NodeSelectorMatcher>();
+  #matcherOf = new WeakMap<NodeSelector, NodeSelectorMatcher>();
   /** Per CEL cache, DeviceClass object and request selectors: each device object's verdict. */
   #deviceVerdicts = new WeakMap<Cache, WeakMap<DeviceClass, Map<string, WeakMap<Device, boolean>>>>();
   /** Each pool's candidates, made once per Pool object (nodes reaching the same slices share them). */
@@ -221,7 +224,7 @@ export class PoolCache {
       }
       for (const candidate of forPool) candidates.push(candidate);
     }
-    return { pools, candidates, selectable: new Map() };
+    return { pools, candidates, selectable: new Map(), attributeIndexes: new Map() };
   }
 
   /**
@@ -271,6 +274,8 @@ export class PoolCache {
   }
 
   #matcher(selector: NodeSelector): NodeSelectorMatcher | undefined {
+    const parsed = this.#matcherOf.get(selector);
+    if (parsed !== undefined) return parsed;
     const json = JSON.stringify(selector);
     let matcher = this.#matchers.get(json);
     if (matcher === undefined) {
@@ -282,6 +287,7 @@ export class PoolCache {
       if (this.#matchers.size > maxReachKeys) this.#matchers.clear();
       this.#matchers.set(json, matcher);
     }
+    this.#matcherOf.set(selector, matcher);
     return matcher;
   }
 
@@ -339,7 +345,12 @@ export function computeNodePools(
 ): NodePools {
   const slicesForNode = sharedSlices.length === 0 ? ownSlices : [...ownSlices, ...sharedSlices];
   const pools = gatherPoolsReading(slicesForNode, node, features, allSlices, readsAllSlices);
-  return { pools, candidates: pools.flatMap(poolCandidates), selectable: new Map() };
+  return {
+    pools,
+    candidates: pools.flatMap(poolCandidates),
+    selectable: new Map(),
+    attributeIndexes: new Map(),
+  };
 }
 
 /** The per-candidate selectable table of a class and request selectors, made on first use. */
@@ -362,6 +373,21 @@ export function selectableFor(
     perClass.set(key, table);
   }
   return table;
+}
+
+/** The node's index of an attribute for this value numbering, made on first use. */
+export function attributeIndexFor(
+  nodePools: NodePools,
+  attributeName: string,
+  valueIDs: AttributeValueIDs,
+): AttributeIndex {
+  let index = nodePools.attributeIndexes.get(attributeName);
+  if (index === undefined || index.valueIDs !== valueIDs) {
+    if (nodePools.attributeIndexes.size > maxSelectableKeys) nodePools.attributeIndexes.clear();
+    index = buildAttributeIndex(nodePools.candidates, attributeName, valueIDs);
+    nodePools.attributeIndexes.set(attributeName, index);
+  }
+  return index;
 }
 
 const keys = new WeakMap<readonly DeviceSelector[], string>();
