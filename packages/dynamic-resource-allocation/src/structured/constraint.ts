@@ -336,17 +336,22 @@ export function buildAttributeIndex(
   };
 }
 
-/** The candidates holding the value ID, ascending. */
-function holdersOf(index: AttributeIndex, id: number): Int32Array {
-  const ids = index.ids;
+/** The first position in the ascending array whose value is at least `value`. */
+function lowerBound(array: Int32Array, value: number): number {
   let lo = 0;
-  let hi = ids.length;
+  let hi = array.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ids[mid]! < id) lo = mid + 1;
+    if (array[mid]! < value) lo = mid + 1;
     else hi = mid;
   }
-  if (lo === ids.length || ids[lo] !== id) return noCandidates;
+  return lo;
+}
+
+/** The candidates holding the value ID, ascending. */
+function holdersOf(index: AttributeIndex, id: number): Int32Array {
+  const lo = lowerBound(index.ids, id);
+  if (lo === index.ids.length || index.ids[lo] !== id) return noCandidates;
   return index.holders.subarray(index.offsets[lo]!, index.offsets[lo + 1]!);
 }
 
@@ -434,15 +439,8 @@ export class MatchListAttributeConstraint extends AttributeConstraint {
     const common = this.#common[this.#common.length - 1];
     if (common === undefined) return undefined;
     const all = candidatesSharing(index, common);
-    // The first index at or after `start` (the list is ascending).
-    let lo = 0;
-    let hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (all[mid]! < start) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? all : all.subarray(lo);
+    const from = lowerBound(all, start);
+    return from === 0 ? all : all.subarray(from);
   }
 }
 
