@@ -9,6 +9,7 @@ import type {
   AllocationResult,
   CapacityRequirements,
   Counter,
+  Device,
   DeviceAllocationConfiguration,
   DeviceClass,
   DeviceRequest,
@@ -25,6 +26,7 @@ import type {
 import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import {
+  AttributeValueIDs,
   type Constraint,
   DistinctAttributeConstraint,
   DistinctListAttributeConstraint,
@@ -34,6 +36,7 @@ import {
 import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
 import {
+  attributeIndexFor,
   type Candidate,
   computeNodePools,
   type NodePools,
@@ -148,6 +151,8 @@ interface RequestData {
   allDevices: number[];
   /** Per candidate: 0 not checked yet, 1 selectable, 2 not (shared per class and selectors). */
   readonly selectable: Uint8Array;
+  /** Per device object: whether the class and request selectors select it (with a PoolCache). */
+  readonly deviceVerdicts: WeakMap<Device, boolean> | undefined;
 }
 
 interface DeviceResult {
@@ -183,8 +188,19 @@ class StructuredAllocator implements Allocator {
   readonly #allSlices: readonly ResourceSlice[];
   readonly #poolCache: PoolCache | undefined;
   readonly #versions: SliceVersions | undefined;
+  /** @internal Numbers list attribute values for the constraints (DRAListTypeAttributes). */
+  readonly valueIDs: AttributeValueIDs;
   /** Counters left in each pool after the allocated devices (`driver/pool` → set → counter). */
   readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
+  /**
+   * Per request capacity (the claim's object, or {@link noCapacityRequest}) and device object:
+   * whether the request fits what the allocated shares leave of the device.
+   */
+  readonly #fitsAllocated = new WeakMap<CapacityRequirements, WeakMap<Device, boolean>>();
+  /** Per device object: whether its counters fit what the allocated devices leave of its pool's. */
+  readonly #countersFitAllocated = new WeakMap<Device, boolean>();
+  /** Per pool (`driver/pool`): whether some device of the pool consumes a negative counter value. */
+  readonly #negativeConsumption = new Map<string, boolean>();
   #numAllocateOneInvocations = 0;
 
   constructor(options: AllocatorOptions) {
@@ -209,6 +225,7 @@ class StructuredAllocator implements Allocator {
     }
     this.#poolCache = options.poolCache;
     this.#versions = options.poolCache?.versions(this.#features, options.slices, this.#slicesShared);
+    this.valueIDs = options.poolCache?.valueIDs() ?? new AttributeValueIDs();
   }
 
   stats(): AllocatorStats {
@@ -261,6 +278,10 @@ class StructuredAllocator implements Allocator {
   get celCache(): Cache {
     return this.#celCache;
   }
+  /** @internal */
+  get poolCache(): PoolCache | undefined {
+    return this.#poolCache;
+  }
 
   /** @internal The counters of the pool the allocated devices leave (computed once per pool). */
   availableCounters(pool: Pool): Map<string, Map<string, Quantity>> {
@@ -270,7 +291,7 @@ class StructuredAllocator implements Allocator {
     for (const [name, counterSet] of pool.counterSets) {
       const counters = new Map<string, Quantity>();
       for (const [counterName, counter] of Object.entries(counterSet.counters)) {
-        counters.set(counterName, Quantity.parse(counter.value));
+        counters.set(counterName, parseCounter(counter));
       }
       available.set(name, counters);
     }
@@ -297,6 +318,59 @@ class StructuredAllocator implements Allocator {
     return available;
   }
 
+  /**
+   * Whether the device's counters fit its pool's available counters with nothing else being
+   * allocated in the run (upstream checkAvailableCounters' comparison with only this device
+   * consumed). When it does not, the device cannot be allocated in any run of this allocator:
+   * devices being allocated only consume more — unless some device of the pool consumes a
+   * negative amount, then this answers true and the full check decides.
+   */
+  countersFitAllocated(candidate: Candidate): boolean {
+    const device = candidate.device;
+    let fits = this.#countersFitAllocated.get(device);
+    if (fits !== undefined) return fits;
+    const pool = candidate.pool;
+    let negative = this.#negativeConsumption.get(pool.id);
+    if (negative === undefined) {
+      negative = consumesNegative(pool);
+      this.#negativeConsumption.set(pool.id, negative);
+    }
+    fits = negative || countersFit(this.availableCounters(pool), device);
+    this.#countersFitAllocated.set(device, fits);
+    return fits;
+  }
+
+  /**
+   * Whether the request's capacity fits the device with nothing else being allocated in the
+   * run: consumeCapacity over the allocated shares, kept per capacity and device object (the
+   * allocated state never changes while the allocator lives; every node's run asks again).
+   */
+  capacityFitsAllocated(capacity: CapacityRequirements | undefined, candidate: Candidate): boolean {
+    const key = capacity ?? noCapacityRequest;
+    let perDevice = this.#fitsAllocated.get(key);
+    if (perDevice === undefined) {
+      perDevice = new WeakMap();
+      this.#fitsAllocated.set(key, perDevice);
+    }
+    let fits = perDevice.get(candidate.device);
+    if (fits === undefined) {
+      try {
+        fits =
+          consumeCapacity(
+            capacity,
+            candidate.pool.driver,
+            candidate.device,
+            this.#allocatedState.aggregatedCapacity?.get(candidate.id),
+            undefined,
+          ) !== undefined;
+      } catch {
+        fits = false;
+      }
+      perDevice.set(candidate.device, fits);
+    }
+    return fits;
+  }
+
   /** Allocated exclusively, or shared, or with consumed capacity (upstream IsDeviceAllocated). */
   isDeviceAllocated(id: DeviceID): boolean {
     const state = this.#allocatedState;
@@ -313,6 +387,8 @@ class StructuredAllocator implements Allocator {
 }
 
 const noSlices: readonly ResourceSlice[] = [];
+/** The key of requests without capacity requirements. */
+const noCapacityRequest: CapacityRequirements = {};
 
 const parsedCounters = new WeakMap<Counter, Quantity>();
 
@@ -326,6 +402,42 @@ function parseCounter(counter: Counter): Quantity {
 }
 
 const zero = Quantity.of(0);
+
+/** Whether some device of the pool (targeting the node or not) consumes a negative counter value. */
+function consumesNegative(pool: Pool): boolean {
+  for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
+    for (const slice of slices) {
+      for (const device of slice.spec.devices ?? []) {
+        for (const consumption of device.consumesCounters ?? []) {
+          for (const counter of Object.values(consumption.counters)) {
+            if (parseCounter(counter).sign() < 0) return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * checkAvailableCounters' comparison with only this device's consumption: every counter of the
+ * pool's sets at least what the device consumes of it (zero for the others).
+ */
+function countersFit(available: Map<string, Map<string, Quantity>>, device: Device): boolean {
+  const consumes = device.consumesCounters ?? [];
+  for (const [setName, counters] of available) {
+    for (const [name, value] of counters) {
+      let consumed = zero;
+      for (const consumption of consumes) {
+        if (consumption.counterSet !== setName) continue;
+        const counter = consumption.counters[name];
+        if (counter !== undefined) consumed = consumed.add(parseCounter(counter));
+      }
+      if (value.cmp(consumed) < 0) return false;
+    }
+  }
+  return true;
+}
 
 /** One Allocate call (upstream's unexported allocator type). */
 class AllocationRun {
@@ -392,6 +504,9 @@ class AllocationRun {
     // fits (all of its capacity, nothing consumed before).
     if (data.capacity === undefined && !this.#multi(c) && !this.#hasRequestPolicy(c)) {
       if (this.#a.allocatedState.aggregatedCapacity?.has(this.#candidates[c]!.id) !== true) return true;
+    }
+    if (this.#allocatingCapacity?.[c] === undefined) {
+      return this.#a.capacityFitsAllocated(data.capacity, this.#candidates[c]!);
     }
     return this.#consumedCapacity(data, c) !== undefined;
   }
@@ -492,14 +607,14 @@ class AllocationRun {
         const name = constraint.matchAttribute;
         constraints.push(
           lists
-            ? new MatchListAttributeConstraint(requestNames, name)
+            ? new MatchListAttributeConstraint(requestNames, name, this.#a.valueIDs)
             : new MatchAttributeConstraint(requestNames, name),
         );
       } else if (constraint.distinctAttribute !== undefined && this.#a.channel !== "stable") {
         const name = constraint.distinctAttribute;
         constraints.push(
           lists
-            ? new DistinctListAttributeConstraint(requestNames, name)
+            ? new DistinctListAttributeConstraint(requestNames, name, this.#a.valueIDs)
             : new DistinctAttributeConstraint(requestNames, name),
         );
       } else {
@@ -563,6 +678,7 @@ class AllocationRun {
       numDevices: 0,
       allDevices: [],
       selectable: selectableFor(this.#nodePools, deviceClass, selectors),
+      deviceVerdicts: this.#a.poolCache?.deviceVerdicts(this.#a.celCache, deviceClass, selectors),
     };
     if (mode === "ExactCount") {
       data.numDevices = spec?.count ?? 1;
@@ -660,7 +776,12 @@ class AllocationRun {
 
     const claim = this.#claims[claimIndex]!;
     const candidates = this.#candidates;
-    for (let c = start; c < candidates.length; c++) {
+    // With a list matchAttribute constraint, only the candidates it would not reject (the
+    // others fail allocateDevice without side effects): the same devices in the same order.
+    const only = this.#constrainedCandidates(claimIndex, data, start);
+    const end = only === undefined ? candidates.length : only.length;
+    for (let i = only === undefined ? start : 0; i < end; i++) {
+      const c = only === undefined ? i : only[i]!;
       // Checking for "in use" is cheap and thus gets done first.
       if (data.adminAccess ? this.#allocatingForClaim(c, claimIndex) : this.#inUse(c)) continue;
       if (!this.#isSelectable(claim, data, c)) continue;
@@ -679,6 +800,34 @@ class AllocationRun {
       if (outcome === maxSizeExceeded) return outcome;
     }
     return false;
+  }
+
+  /**
+   * The candidates from `start` on that the request's list matchAttribute constraint would not
+   * reject, or undefined to try them all: when it is the only constraint of the claim concerning
+   * the request, every candidate's selector verdict is known (no evaluation, and so no error, is
+   * skipped) and no candidate consumes counters (allocateDevice consumes them before the
+   * constraint rejects a device).
+   */
+  #constrainedCandidates(
+    claimIndex: number,
+    data: RequestData,
+    start: number,
+  ): ArrayLike<number> | undefined {
+    if (this.#features.listTypeAttributes !== true) return undefined;
+    const baseName = data.parentName === "" ? data.name : data.parentName;
+    const subName = data.parentName === "" ? "" : data.name;
+    let only: Constraint | undefined;
+    for (const constraint of this.#constraints[claimIndex]!) {
+      if (!constraint.applies(baseName, subName)) continue;
+      if (only !== undefined) return undefined;
+      only = constraint;
+    }
+    if (!(only instanceof MatchListAttributeConstraint)) return undefined;
+    if (data.selectable.indexOf(0, start) !== -1) return undefined;
+    const index = attributeIndexFor(this.#nodePools, only.attribute, this.#a.valueIDs);
+    if (index.consumesCounters && this.#features.partitionableDevices) return undefined;
+    return only.candidatesFrom(index, start);
   }
 
   #inUse(c: number): boolean {
@@ -702,9 +851,15 @@ class AllocationRun {
     if (!this.#features.deviceBindingAndStatus && (device.bindingConditions?.length ?? 0) > 0) return false;
     const cached = data.selectable[c]!;
     if (cached !== 0) return cached === 1;
+    let selected = data.deviceVerdicts?.get(device);
+    if (selected === undefined) {
+      selected =
+        this.#selectorsMatch(claim, candidate, data.class, data.class.spec?.selectors ?? []) &&
+        this.#selectorsMatch(claim, candidate, undefined, data.selectors);
+      data.deviceVerdicts?.set(device, selected);
+    }
     const selectable =
-      this.#selectorsMatch(claim, candidate, data.class, data.class.spec?.selectors ?? []) &&
-      this.#selectorsMatch(claim, candidate, undefined, data.selectors) &&
+      selected &&
       (candidate.slice.spec.perDeviceNodeSelection !== true ||
         nodeMatches(this.#node, device.nodeName ?? "", device.allNodes ?? false, device.nodeSelector));
     data.selectable[c] = selectable ? 1 : 2;
@@ -760,7 +915,13 @@ class AllocationRun {
       multi &&
       (this.#a.allocatedState.aggregatedCapacity?.has(candidate.id) === true ||
         (this.#allocatingShares?.[c] ?? 0) > 0);
-    if (!skipCounterCheck && consumes.length > 0 && !this.#checkAvailableCounters(candidate)) return false;
+    if (
+      !skipCounterCheck &&
+      consumes.length > 0 &&
+      (!this.#a.countersFitAllocated(candidate) || !this.#checkAvailableCounters(candidate))
+    ) {
+      return false;
+    }
     // Might be tainted, in which case the taint has to be tolerated.
     // As upstream, counters consumed above stay consumed when a taint or a constraint rejects
     // the device (allocator_incubating.go returns without deallocateCountersForDevice).

@@ -172,17 +172,28 @@ export function addConsumed(
  * (upstream generates a random UID).
  */
 export function shareID(...parts: string[]): string {
-  // Two FNV-1a 64-bit hashes with different offsets: 128 bits.
-  let h1 = 0xcbf29ce484222325n;
-  let h2 = 0x84222325cbf29ce4n;
-  const prime = 0x100000001b3n;
-  const mask = 0xffffffffffffffffn;
+  // Two FNV-1a 64-bit hashes with different offsets: 128 bits. Each 64-bit state is two 32-bit
+  // halves; the FNV prime is 2^40 + 0x1b3.
+  let hi1 = 0xcbf29ce4;
+  let lo1 = 0x84222325;
+  let hi2 = 0x84222325;
+  let lo2 = 0xcbf29ce4;
   const text = parts.join("\u0000");
   for (let i = 0; i < text.length; i++) {
-    const c = BigInt(text.charCodeAt(i));
-    h1 = ((h1 ^ c) * prime) & mask;
-    h2 = ((h2 ^ (c + 1n)) * prime) & mask;
+    const c = text.charCodeAt(i);
+    lo1 = (lo1 ^ c) >>> 0;
+    const p1 = lo1 * 0x1b3;
+    hi1 = (Math.imul(hi1, 0x1b3) + Math.floor(p1 / 0x100000000) + (lo1 << 8)) >>> 0;
+    lo1 = p1 >>> 0;
+    lo2 = (lo2 ^ (c + 1)) >>> 0;
+    const p2 = lo2 * 0x1b3;
+    hi2 = (Math.imul(hi2, 0x1b3) + Math.floor(p2 / 0x100000000) + (lo2 << 8)) >>> 0;
+    lo2 = p2 >>> 0;
   }
-  const hex = h1.toString(16).padStart(16, "0") + h2.toString(16).padStart(16, "0");
+  const hex = hex32(hi1) + hex32(lo1) + hex32(hi2) + hex32(lo2);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function hex32(v: number): string {
+  return v.toString(16).padStart(8, "0");
 }

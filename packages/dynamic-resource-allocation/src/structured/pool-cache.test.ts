@@ -212,4 +212,183 @@ describe("PoolCache", () => {
     expect(run({ ...features, partitionableDevices: false })).toBeNull();
     expect(run(features)).not.toBeNull();
   });
+
+  it("nodes reaching the same slices without a node name share those pools and evaluate each device's selectors once", () => {
+    const { poolCache, celCache } = caches();
+    const h100 = gpuClass("H100");
+    const evaluate = vi.spyOn(
+      celCache.getOrCompile(h100.spec!.selectors![0]!.cel!.expression),
+      "deviceMatches",
+    );
+    const zoned = (zone: string, models: string[]): ResourceSlice => ({
+      metadata: { name: `zone-${zone}` },
+      spec: {
+        driver,
+        nodeSelector: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: [zone] }] }],
+        },
+        pool: { name: `zone-${zone}`, generation: 1, resourceSliceCount: 1 },
+        devices: gpus(models),
+      },
+    });
+    const compile = vi.spyOn(celCache, "getOrCompile");
+    const slices = [zoned("z1", ["A100", "H100"]), zoned("z2", ["A100"]), nodeSlice("node-c", ["A100"])];
+    const nodeC: Node = { metadata: { name: "node-c", labels: { zone: "z1" } } };
+    expect(allocate(poolCache, celCache, nodeA, slices, h100)).toEqual(["zone-z1/gpu-1"]);
+    expect(allocate(poolCache, celCache, nodeC, slices, h100)).toEqual(["zone-z1/gpu-1"]);
+    expect(allocate(poolCache, celCache, nodeB, slices, h100)).toBeNull();
+    // zone-z1's two devices, zone-z2's one, node-c's own one: each once, and the class's
+    // selector looked up once per device, not per node.
+    expect(evaluate).toHaveBeenCalledTimes(4);
+    expect(compile).toHaveBeenCalledTimes(4);
+    const versions = poolCache.versions(features, slices, slices.slice(0, 2));
+    const poolsOf = (node: Node, own: ResourceSlice[]) =>
+      poolCache.nodePools(node, own, slices.slice(0, 2), slices, features, versions).pools;
+    const [sharedA] = poolsOf(nodeA, []);
+    const [, sharedC] = poolsOf(nodeC, [slices[2]!]);
+    expect(sharedC).toBe(sharedA);
+    expect(poolsOf(nodeC, [slices[2]!]).map((p) => p.id)).toEqual([`${driver}/node-c`, `${driver}/zone-z1`]);
+    expect(poolsOf(nodeB, []).map((p) => p.id)).toEqual([`${driver}/zone-z2`]);
+  });
+
+  it("a node selector on the node's name, and per-device node selection, reach only the named node", () => {
+    const { poolCache, celCache } = caches();
+    const h100 = gpuClass("H100");
+    const byName: ResourceSlice = {
+      metadata: { name: "by-name" },
+      spec: {
+        driver,
+        nodeSelector: {
+          nodeSelectorTerms: [
+            { matchFields: [{ key: "metadata.name", operator: "In", values: ["node-b"] }] },
+          ],
+        },
+        pool: { name: "by-name", generation: 1, resourceSliceCount: 1 },
+        devices: gpus(["H100"]),
+      },
+    };
+    const perDevice: ResourceSlice = {
+      metadata: { name: "per-device" },
+      spec: {
+        driver,
+        perDeviceNodeSelection: true,
+        pool: { name: "per-device", generation: 1, resourceSliceCount: 1 },
+        devices: [{ name: "gpu-0", nodeName: "node-a", attributes: { model: { string: "H100" } } }],
+      },
+    };
+    const slices = [byName, perDevice];
+    expect(allocate(poolCache, celCache, nodeA, slices, h100)).toEqual(["per-device/gpu-0"]);
+    expect(allocate(poolCache, celCache, nodeB, slices, h100)).toEqual(["by-name/gpu-0"]);
+    expect(allocate(poolCache, celCache, nodeA, [byName], h100)).toBeNull();
+  });
+
+  it("a pool with a slice of the node's own and one for all nodes is gathered as one pool", () => {
+    const { poolCache, celCache } = caches();
+    const h100 = gpuClass("H100");
+    const own = nodeSlice("node-a", ["A100"], "mixed", 2);
+    const forAll: ResourceSlice = {
+      metadata: { name: "mixed-all" },
+      spec: {
+        driver,
+        allNodes: true,
+        pool: { name: "mixed", generation: 1, resourceSliceCount: 2 },
+        devices: [{ name: "gpu-1", attributes: { model: { string: "H100" } } }],
+      },
+    };
+    expect(allocate(poolCache, celCache, nodeA, [own, forAll], h100)).toEqual(["mixed/gpu-1"]);
+    // On node-b the pool is complete (both slices are published) and offers the slice for all
+    // nodes; without node-a's slice it is incomplete.
+    expect(allocate(poolCache, celCache, nodeB, [own, forAll], h100)).toEqual(["mixed/gpu-1"]);
+    expect(allocate(poolCache, celCache, nodeB, [forAll], h100)).toBeNull();
+  });
+
+  it("two requests with different selectors get their own verdicts for the same devices", () => {
+    const { poolCache, celCache } = caches();
+    const anyGpu: DeviceClass = { metadata: { name: "gpu" }, spec: {} };
+    const forAll: ResourceSlice = {
+      metadata: { name: "all" },
+      spec: {
+        driver,
+        allNodes: true,
+        pool: { name: "all", generation: 1, resourceSliceCount: 1 },
+        devices: gpus(["A100", "H100"]),
+      },
+    };
+    const allocator = newAllocator({
+      features,
+      allocatedState: { allocatedDevices: new Set() },
+      classLister: { list: () => [anyGpu], get: () => anyGpu },
+      slices: [forAll],
+      celCache,
+      poolCache,
+    });
+    const wanting = (model: string): ResourceClaim => ({
+      metadata: { name: model, namespace: "default", uid: model },
+      spec: {
+        devices: {
+          requests: [
+            {
+              name: "gpu",
+              exactly: {
+                deviceClassName: "gpu",
+                selectors: [{ cel: { expression: `device.attributes["${driver}"].model == "${model}"` } }],
+              },
+            },
+          ],
+        },
+      },
+    });
+    const picked = (node: Node, c: ResourceClaim) =>
+      allocator.allocate(node, [c])?.[0]?.devices?.results?.[0]?.device ?? null;
+    expect(picked(nodeA, wanting("H100"))).toBe("gpu-1");
+    expect(picked(nodeB, wanting("A100"))).toBe("gpu-0");
+    expect(picked(nodeB, wanting("B200"))).toBeNull();
+  });
+
+  it("a pool whose device names repeat across the node's own slice and one for all nodes is invalid on that node only", () => {
+    const { poolCache, celCache } = caches();
+    const h100 = gpuClass("H100");
+    const own = nodeSlice("node-a", ["A100"], "mixed", 2);
+    const forAll: ResourceSlice = {
+      metadata: { name: "mixed-all" },
+      spec: {
+        driver,
+        allNodes: true,
+        pool: { name: "mixed", generation: 1, resourceSliceCount: 2 },
+        devices: gpus(["H100"]),
+      },
+    };
+    expect(() => allocate(poolCache, celCache, nodeA, [own, forAll], h100)).toThrow(
+      "invalid resource pools were encountered",
+    );
+    expect(allocate(poolCache, celCache, nodeB, [own, forAll], h100)).toEqual(["mixed/gpu-0"]);
+  });
+
+  it("per-device node selection reaches a node through a device's node name or node selector", () => {
+    const { poolCache, celCache } = caches();
+    const h100 = gpuClass("H100");
+    // Invalid (a repeated device name): a node the slice reaches fails, the others do not see it.
+    const perDevice = (device: Record<string, unknown>): ResourceSlice => ({
+      metadata: { name: "per-device" },
+      spec: {
+        driver,
+        perDeviceNodeSelection: true,
+        pool: { name: "per-device", generation: 1, resourceSliceCount: 1 },
+        devices: [
+          { name: "gpu-0", ...device, attributes: { model: { string: "H100" } } },
+          { name: "gpu-0", ...device, attributes: { model: { string: "A100" } } },
+        ],
+      },
+    });
+    const byName = perDevice({ nodeName: "node-a" });
+    expect(() => allocate(poolCache, celCache, nodeA, [byName], h100)).toThrow("invalid resource pools");
+    expect(allocate(poolCache, celCache, nodeB, [byName], h100)).toBeNull();
+    const bySelector = perDevice({
+      nodeSelector: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["z2"] }] }],
+      },
+    });
+    expect(allocate(poolCache, celCache, nodeA, [bySelector], h100)).toBeNull();
+    expect(() => allocate(poolCache, celCache, nodeB, [bySelector], h100)).toThrow("invalid resource pools");
+  });
 });

@@ -2,8 +2,11 @@
 // do not change. kubesched's own: upstream's allocator gathers, builds and validates the pools on
 // every Allocate call and checks each device's selectors again per call
 // (structured/internal/incubating/allocator_incubating.go at kubernetes/kubernetes 03ab440c).
-import type { Device, DeviceClass, DeviceSelector, Node, ResourceSlice } from "@kubesched/api";
-import { gatherPoolsReading, type Pool } from "./pools";
+import type { Device, DeviceClass, DeviceSelector, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
+import { type NodeSelectorMatcher, newNodeSelector } from "@kubesched/api";
+import type { Cache } from "../cel/cache";
+import { type AttributeIndex, AttributeValueIDs, buildAttributeIndex } from "./constraint";
+import { gatherPoolsReading, orderPools, type Pool } from "./pools";
 import { type DeviceID, type Features, featureSet, makeDeviceID } from "./types";
 
 /** One device the node can use, at a fixed position in the search order. */
@@ -24,6 +27,8 @@ export interface NodePools {
    * node selection). Filled by the allocator as it checks candidates.
    */
   readonly selectable: Map<DeviceClass, Map<string, Uint8Array>>;
+  /** Per attribute name: which candidates hold each of its values (made by the allocator on first use). */
+  readonly attributeIndexes: Map<string, AttributeIndex>;
 }
 
 /** What an allocator was built from, as the cache numbers it. */
@@ -51,6 +56,18 @@ interface Entry extends NodePools {
 
 /** More classes or selector sets per node than this start that node's table afresh. */
 const maxSelectableKeys = 64;
+/** More distinct sets of reached slices, or node selectors, than this start those tables afresh. */
+const maxReachKeys = 1024;
+/** More list attribute values than this start their numbering afresh. */
+const maxValueIDs = 1_000_000;
+
+/** The pools of the slices without a node name that some nodes reach (the same slices for each). */
+interface Reached {
+  readonly pools: readonly Pool[];
+  readonly ids: ReadonlySet<string>;
+  /** The all-slices version the pools depended on, or -1. */
+  readonly allVersion: number;
+}
 
 /**
  * The pools each node can use (gathered, built, validated), its candidate devices and which of
@@ -72,6 +89,26 @@ export class PoolCache {
   #allVersion = 0;
   #shared: readonly ResourceSlice[] = [];
   #sharedVersion = 0;
+  /** Per set of reached slices without a node name ({@link reachKey}), at #reachedVersion. */
+  #reached = new Map<string, Reached>();
+  #reachedVersion = "";
+  /** Parsed node selectors by their JSON, and per selector object; failing ones are not kept. */
+  #matchers = new Map<string, NodeSelectorMatcher>();
+  #matcherOf = new WeakMap<NodeSelector, NodeSelectorMatcher>();
+  /** Per CEL cache, DeviceClass object and request selectors: each device object's verdict. */
+  #deviceVerdicts = new WeakMap<Cache, WeakMap<DeviceClass, Map<string, WeakMap<Device, boolean>>>>();
+  /** Each pool's candidates, made once per Pool object (nodes reaching the same slices share them). */
+  #poolCandidates = new WeakMap<Pool, readonly Candidate[]>();
+  #valueIDs = new AttributeValueIDs();
+
+  /**
+   * @internal The list attribute value numbering for the next allocator: kept between allocators,
+   * renewed (for the allocators built after) once it holds more than a million values.
+   */
+  valueIDs(): AttributeValueIDs {
+    if (this.#valueIDs.size > maxValueIDs) this.#valueIDs = new AttributeValueIDs();
+    return this.#valueIDs;
+  }
 
   /** @internal Numbers the slices an allocator is built from. */
   versions(
@@ -119,7 +156,15 @@ export class PoolCache {
       return kept;
     }
     const readsAllSlices = { value: false };
-    const computed = computeNodePools(node, ownSlices, sharedSlices, allSlices, features, readsAllSlices);
+    const computed = this.#computeNodePools(
+      node,
+      ownSlices,
+      sharedSlices,
+      allSlices,
+      features,
+      versions,
+      readsAllSlices,
+    );
     this.#entries.set(node, {
       ...computed,
       features: versions.features,
@@ -130,6 +175,163 @@ export class PoolCache {
     });
     return computed;
   }
+
+  /**
+   * The node's pools: those of its own slices, gathered per node, and those of the slices without
+   * a node name that it reaches, gathered once per set of reached slices and shared by every node
+   * reaching the same set (they depend only on which slices the node's labels and name select).
+   * A pool with slices of both kinds, or a node selection that fails, takes the per-node path
+   * (which reports the error as upstream does).
+   */
+  #computeNodePools(
+    node: Node,
+    ownSlices: readonly ResourceSlice[],
+    sharedSlices: readonly ResourceSlice[],
+    allSlices: readonly ResourceSlice[],
+    features: Features,
+    versions: SliceVersions,
+    readsAllSlices: { value: boolean },
+  ): NodePools {
+    const key = sharedSlices.length === 0 ? undefined : this.#reachKey(node, sharedSlices, features);
+    if (key === undefined) {
+      return computeNodePools(node, ownSlices, sharedSlices, allSlices, features, readsAllSlices);
+    }
+    const reachedVersion = `${versions.features}|${versions.shared}`;
+    if (reachedVersion !== this.#reachedVersion || this.#reached.size > maxReachKeys) {
+      this.#reached = new Map();
+      this.#reachedVersion = reachedVersion;
+    }
+    let reached = this.#reached.get(key);
+    if (reached === undefined || (reached.allVersion !== -1 && reached.allVersion !== versions.all)) {
+      const reads = { value: false };
+      const slices = sharedSlices.filter((_, i) => key.charCodeAt(i) === reachedChar);
+      const pools = gatherPoolsReading(slices, node, features, allSlices, reads);
+      reached = { pools, ids: new Set(pools.map((p) => p.id)), allVersion: reads.value ? versions.all : -1 };
+      this.#reached.set(key, reached);
+    }
+    const own = gatherPoolsReading(ownSlices, node, features, allSlices, readsAllSlices);
+    if (own.some((pool) => reached.ids.has(pool.id))) {
+      return computeNodePools(node, ownSlices, sharedSlices, allSlices, features, readsAllSlices);
+    }
+    if (reached.allVersion !== -1) readsAllSlices.value = true;
+    const pools = own.length === 0 ? reached.pools : orderPools([...own, ...reached.pools]);
+    const candidates: Candidate[] = [];
+    for (const pool of pools) {
+      let forPool = this.#poolCandidates.get(pool);
+      if (forPool === undefined) {
+        forPool = poolCandidates(pool);
+        this.#poolCandidates.set(pool, forPool);
+      }
+      for (const candidate of forPool) candidates.push(candidate);
+    }
+    return { pools, candidates, selectable: new Map(), attributeIndexes: new Map() };
+  }
+
+  /**
+   * Which of the slices without a node name the node reaches, one character per slice (as
+   * upstream GatherPools selects them), or undefined when a node selector fails to parse.
+   */
+  #reachKey(node: Node, sharedSlices: readonly ResourceSlice[], features: Features): string | undefined {
+    const verdicts = new Map<NodeSelector, boolean>();
+    const matches = (selector: NodeSelector): boolean | undefined => {
+      let verdict = verdicts.get(selector);
+      if (verdict === undefined) {
+        const matcher = this.#matcher(selector);
+        if (matcher === undefined) return undefined;
+        verdict = matcher.match(node);
+        verdicts.set(selector, verdict);
+      }
+      return verdict;
+    };
+    const nodeName = node.metadata?.name ?? "";
+    let key = "";
+    for (const slice of sharedSlices) {
+      const spec = slice.spec;
+      const hasSharedCounters = (spec.sharedCounters?.length ?? 0) > 0;
+      let reached: boolean | undefined = false;
+      if (
+        !features.partitionableDevices &&
+        (spec.perDeviceNodeSelection !== undefined || hasSharedCounters)
+      ) {
+        reached = false;
+      } else if (hasSharedCounters || spec.allNodes === true) {
+        reached = true;
+      } else if (spec.nodeSelector !== undefined) {
+        reached = matches(spec.nodeSelector);
+      } else if (spec.perDeviceNodeSelection === true) {
+        for (const device of spec.devices ?? []) {
+          if ((device.nodeName ?? "") !== "") reached = device.nodeName === nodeName;
+          else if (device.allNodes === true) reached = true;
+          else if (device.nodeSelector !== undefined) reached = matches(device.nodeSelector);
+          else reached = false;
+          if (reached !== false) break;
+        }
+      }
+      if (reached === undefined) return undefined;
+      key += reached ? "1" : "0";
+    }
+    return key;
+  }
+
+  #matcher(selector: NodeSelector): NodeSelectorMatcher | undefined {
+    const parsed = this.#matcherOf.get(selector);
+    if (parsed !== undefined) return parsed;
+    const json = JSON.stringify(selector);
+    let matcher = this.#matchers.get(json);
+    if (matcher === undefined) {
+      try {
+        matcher = newNodeSelector(selector, { strict: true });
+      } catch {
+        return undefined;
+      }
+      if (this.#matchers.size > maxReachKeys) this.#matchers.clear();
+      this.#matchers.set(json, matcher);
+    }
+    this.#matcherOf.set(selector, matcher);
+    return matcher;
+  }
+
+  /**
+   * @internal Each device object's verdict for a DeviceClass object and request selectors
+   * (class and request selectors through `celCache`; per-device node selection is the node's
+   * own), shared by every node whose candidates hold the device.
+   */
+  deviceVerdicts(
+    celCache: Cache,
+    deviceClass: DeviceClass,
+    selectors: readonly DeviceSelector[],
+  ): WeakMap<Device, boolean> {
+    let perCache = this.#deviceVerdicts.get(celCache);
+    if (perCache === undefined) {
+      perCache = new WeakMap();
+      this.#deviceVerdicts.set(celCache, perCache);
+    }
+    let perClass = perCache.get(deviceClass);
+    if (perClass === undefined || perClass.size > maxSelectableKeys) {
+      perClass = new Map();
+      perCache.set(deviceClass, perClass);
+    }
+    const key = selectorsKey(selectors);
+    let verdicts = perClass.get(key);
+    if (verdicts === undefined) {
+      verdicts = new WeakMap();
+      perClass.set(key, verdicts);
+    }
+    return verdicts;
+  }
+}
+
+const reachedChar = "1".charCodeAt(0);
+
+/** The pool's devices in search order. */
+function poolCandidates(pool: Pool): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const slice of pool.deviceSlicesTargetingNode) {
+    for (const device of slice.spec.devices ?? []) {
+      candidates.push({ id: makeDeviceID(pool.driver, pool.pool, device.name), pool, slice, device });
+    }
+  }
+  return candidates;
 }
 
 /** The node's pools and candidates (upstream GatherPools and the candidate order of allocateOne). */
@@ -143,15 +345,12 @@ export function computeNodePools(
 ): NodePools {
   const slicesForNode = sharedSlices.length === 0 ? ownSlices : [...ownSlices, ...sharedSlices];
   const pools = gatherPoolsReading(slicesForNode, node, features, allSlices, readsAllSlices);
-  const candidates: Candidate[] = [];
-  for (const pool of pools) {
-    for (const slice of pool.deviceSlicesTargetingNode) {
-      for (const device of slice.spec.devices ?? []) {
-        candidates.push({ id: makeDeviceID(pool.driver, pool.pool, device.name), pool, slice, device });
-      }
-    }
-  }
-  return { pools, candidates, selectable: new Map() };
+  return {
+    pools,
+    candidates: pools.flatMap(poolCandidates),
+    selectable: new Map(),
+    attributeIndexes: new Map(),
+  };
 }
 
 /** The per-candidate selectable table of a class and request selectors, made on first use. */
@@ -174,6 +373,21 @@ export function selectableFor(
     perClass.set(key, table);
   }
   return table;
+}
+
+/** The node's index of an attribute for this value numbering, made on first use. */
+export function attributeIndexFor(
+  nodePools: NodePools,
+  attributeName: string,
+  valueIDs: AttributeValueIDs,
+): AttributeIndex {
+  let index = nodePools.attributeIndexes.get(attributeName);
+  if (index === undefined || index.valueIDs !== valueIDs) {
+    if (nodePools.attributeIndexes.size > maxSelectableKeys) nodePools.attributeIndexes.clear();
+    index = buildAttributeIndex(nodePools.candidates, attributeName, valueIDs);
+    nodePools.attributeIndexes.set(attributeName, index);
+  }
+  return index;
 }
 
 const keys = new WeakMap<readonly DeviceSelector[], string>();

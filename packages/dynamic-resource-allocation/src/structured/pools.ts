@@ -144,17 +144,12 @@ export function gatherPoolsReading(
   }
 
   const result: Pool[] = [];
-  const withBindingConditions: Pool[] = [];
-  const add = (pool: Pool): void => {
-    if (poolHasBindingConditions(pool)) withBindingConditions.push(pool);
-    else result.push(pool);
-  };
   for (const [id, slicesForPool] of pools) {
     const first = slicesForPool[0]!.spec;
     const driver = first.driver;
     const poolName = first.pool.name;
     if (slicesForPool.length === first.pool.resourceSliceCount) {
-      add(buildPool(driver, poolName, id, slicesForPool, features, undefined));
+      result.push(buildPool(driver, poolName, id, slicesForPool, features, undefined));
       continue;
     }
     // Look for slices that were filtered out because their node selection did not match: a
@@ -166,10 +161,22 @@ export function gatherPoolsReading(
       result.push(emptyPool(driver, poolName, id, { isIncomplete: true }));
       continue;
     }
-    add(buildPool(driver, poolName, id, slicesForPool, features, allSlicesForPool));
+    result.push(buildPool(driver, poolName, id, slicesForPool, features, allSlicesForPool));
   }
-  // A deterministic first-fit order that lets driver authors prioritize by naming; pools with
-  // devices that have binding conditions come last.
+  return orderPools(result);
+}
+
+/**
+ * The allocator's pool order: a deterministic first-fit order that lets driver authors prioritize
+ * by naming; pools with devices that have binding conditions come last. Pool IDs must be unique.
+ */
+export function orderPools(pools: readonly Pool[]): Pool[] {
+  const result: Pool[] = [];
+  const withBindingConditions: Pool[] = [];
+  for (const pool of pools) {
+    if (poolHasBindingConditions(pool)) withBindingConditions.push(pool);
+    else result.push(pool);
+  }
   result.sort(comparePools);
   withBindingConditions.sort(comparePools);
   return withBindingConditions.length > 0 ? [...result, ...withBindingConditions] : result;
