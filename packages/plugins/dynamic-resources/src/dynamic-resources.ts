@@ -63,6 +63,7 @@ import {
   filterExtendedResources,
   isSpecialClaimName,
   type NodeExtendedResourceClaim,
+  type PodExtendedResources,
   preFilterExtendedResources,
 } from "./extended-resources";
 import {
@@ -128,8 +129,8 @@ export class DynamicResourcesState implements StateData {
   extendedIndex = -1;
   /** The special claim's uid at PreFilter: its in-flight key (PreBind replaces the claim). */
   initialExtendedUID = "";
-  /** The pod's non-zero extended resource requests (upstream draExtendedResource.podScalarResources). */
-  podScalarResources: ReadonlyMap<string, number> = new Map();
+  /** The pod's non-zero extended resource requests (upstream draExtendedResource.podScalarResources) as PreFilter read them. */
+  podExtendedResources: PodExtendedResources | null = null;
   /** Filter's node-specific special claims and their container mappings, per node. */
   nodeExtendedClaims = new Map<string, NodeExtendedResourceClaim>();
 
@@ -181,7 +182,7 @@ export class DynamicResourcesState implements StateData {
     c.nodeAllocations = this.nodeAllocations;
     c.extendedIndex = this.extendedIndex;
     c.initialExtendedUID = this.initialExtendedUID;
-    c.podScalarResources = this.podScalarResources;
+    c.podExtendedResources = this.podExtendedResources;
     c.nodeExtendedClaims = this.nodeExtendedClaims;
     // Copied on the dry run's first change (most copies, a pass with nominated pods, change nothing).
     c.allocatedState = this.allocatedState;
@@ -385,7 +386,9 @@ export class DynamicResources
     }
     // Extended resources backed by DeviceClasses: one special claim, after the pod's own.
     const extended = this.deviceClassResolver
-      ? preFilterExtendedResources(pod, this.deviceClassResolver, () => this.podNamespaceClaims(pod))
+      ? preFilterExtendedResources(pod, this.deviceClassResolver, (p) =>
+          this.draManager.extendedResourceClaim(p),
+        )
       : null;
     if (extended) {
       if (!isSpecialClaimName(extended.claim.metadata?.name)) {
@@ -394,7 +397,7 @@ export class DynamicResources
       }
       s.extendedIndex = claims.length;
       s.initialExtendedUID = extended.claim.metadata?.uid ?? "";
-      s.podScalarResources = extended.podScalarResources;
+      s.podExtendedResources = extended.resources;
       claims.push(extended.claim);
     }
     if (claims.length === 0) return new Status(Code.Skip);
@@ -494,11 +497,6 @@ export class DynamicResources
     });
   }
 
-  /** The claims of the pod's namespace (the found one is read again through the assume cache). */
-  private podNamespaceClaims(pod: Pod): readonly ResourceClaim[] {
-    return this.handle.listers().resourceClaims.list(pod.metadata?.namespace ?? "");
-  }
-
   private classLister() {
     const classes = this.handle.listers().deviceClasses;
     return {
@@ -560,10 +558,10 @@ export class DynamicResources
 
     let nodeExtended: NodeExtendedResourceClaim | null = null;
     const extendedClaim = s.extendedClaim();
-    if (extendedClaim && this.deviceClassResolver) {
+    if (extendedClaim && this.deviceClassResolver && s.podExtendedResources) {
       const r = filterExtendedResources(
         extendedClaim,
-        s.podScalarResources,
+        s.podExtendedResources,
         pod,
         nodeInfo,
         this.deviceClassResolver,
