@@ -3,6 +3,7 @@
 // pkg/scheduler/util/assumecache (objects newer than the informer's win until it catches up).
 import { ExtendedResourceClaimAnnotation, type Pod, type ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
+import { syncList } from "@kubesched/plugin-helpers";
 import {
   AllocatedStateCounter,
   addClaimToAllocatedState,
@@ -57,47 +58,6 @@ class ClaimsAllocatedState {
     this.added = added;
     return counter.state;
   }
-}
-
-/**
- * Walks from the informer's previous listing to its current one in one pass, calling `remove`
- * for each object gone or replaced and `add` for each new or replacing one. A lister hands out
- * the same array while nothing changed, and the in-memory cluster's (and an informer's) order
- * keeps an updated object in its place, drops a deleted one and appends new ones, so that pass
- * finds each change; any order still ends right (what it cannot pair is removed and added again,
- * always removed before it is added back).
- */
-export function syncList(
-  prev: readonly ResourceClaim[],
-  list: readonly ResourceClaim[],
-  remove: (c: ResourceClaim) => void,
-  add: (c: ResourceClaim) => void,
-): void {
-  let i = 0;
-  let j = 0;
-  while (i < prev.length && j < list.length) {
-    const before = prev[i] as ResourceClaim;
-    const after = list[j] as ResourceClaim;
-    if (before === after) {
-      i++;
-      j++;
-    } else if (
-      before.metadata?.name === after.metadata?.name &&
-      before.metadata?.namespace === after.metadata?.namespace
-    ) {
-      // Updated in place.
-      remove(before);
-      add(after);
-      i++;
-      j++;
-    } else {
-      // Deleted (or moved: added again below).
-      remove(before);
-      i++;
-    }
-  }
-  for (; i < prev.length; i++) remove(prev[i] as ResourceClaim);
-  for (; j < list.length; j++) add(list[j] as ResourceClaim);
 }
 
 /**
