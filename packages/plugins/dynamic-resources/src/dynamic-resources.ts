@@ -202,12 +202,14 @@ export const stateKeyName = stateKey<DynamicResourcesState>(name);
 /**
  * An abort signal for the allocator's synchronous search that turns aborted once `ms` of wall
  * time have passed (upstream context.WithTimeout(filterTimeout)): a timer-based AbortSignal could
- * not fire while the search holds the thread, so `aborted` reads the clock. One object per Filter
+ * not fire while the search holds the thread, so `aborted` reads the clock (not at every read). One object per Filter
  * call, itself the signal (the allocator reads `aborted` and `reason` only).
  */
 class Deadline {
   readonly #end: number;
   #reason: Error | undefined;
+  #reads = 0;
+  #expired = false;
 
   constructor(ms: number) {
     this.#end = performance.now() + ms;
@@ -217,8 +219,15 @@ class Deadline {
     return this as unknown as AbortSignal;
   }
 
+  /**
+   * Reads the clock on the first read and then on every 16th (the search reads it at each step;
+   * a step takes microseconds, so a timeout is seen at most 15 steps late); once past, always.
+   */
   get aborted(): boolean {
-    return performance.now() > this.#end;
+    if (this.#expired) return true;
+    if ((this.#reads++ & 15) !== 0) return false;
+    this.#expired = performance.now() > this.#end;
+    return this.#expired;
   }
 
   /**
