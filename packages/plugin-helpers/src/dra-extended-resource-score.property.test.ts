@@ -5,9 +5,10 @@
 // kept per slice: random sequences of claims allocated (exclusive, shared by two claims, admin
 // access), updated, deallocated and deleted, with the listing's order kept or rotated (fast-check).
 import type { DeviceClass, Node, ResourceClaim, ResourceSlice } from "@kubesched/api";
+import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
 import type { ClusterScopedLister, Lister } from "@kubesched/framework";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DeviceClassResolver } from "./device-class-resolver";
 import { DRAExtendedResourceScoring } from "./dra-extended-resource-score";
 
@@ -150,5 +151,43 @@ describe("DRA-backed scoring totals kept between cycles", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("checks each device against a class once, not per node and cycle", () => {
+    let claims: ResourceClaim[] = [];
+    const scoring = new DRAExtendedResourceScoring(
+      new DeviceClassResolver(lister(() => classes) as ClusterScopedLister<DeviceClass>),
+      {
+        resourceClaims: lister(() => claims) as Lister<ResourceClaim>,
+        resourceSlices: lister(() => slices) as ClusterScopedLister<ResourceSlice>,
+      },
+      { enableConsumableCapacity: true, enableListTypeAttributes: false },
+    );
+    const matches = vi.spyOn(Cache.prototype, "deviceMatches");
+    try {
+      for (const cycle of [0, 1, 2]) {
+        const state = scoring.preScore([{ name: "example.com/gpu", weight: 1 }]);
+        for (const node of nodes) state?.allocatableRequest(node, "example.com/gpu");
+        // A claim allocated between cycles: counted, without checking devices again.
+        claims = [
+          ...claims,
+          {
+            metadata: { name: `c${cycle}`, namespace: "ns", uid: `c${cycle}` },
+            spec: {},
+            status: {
+              allocation: {
+                devices: { results: [{ request: "r", driver, pool: "node-a", device: `gpu-${cycle}` }] },
+              },
+            },
+          },
+        ];
+      }
+      const state = scoring.preScore([{ name: "example.com/gpu", weight: 1 }]);
+      expect(state?.allocatableRequest(nodes[0] as Node, "example.com/gpu")).toEqual([4, 3]);
+      // Two nodes' 4 devices, once each (upstream: per node, per cycle).
+      expect(matches).toHaveBeenCalledTimes(8);
+    } finally {
+      matches.mockRestore();
+    }
   });
 });

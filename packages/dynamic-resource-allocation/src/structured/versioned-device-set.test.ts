@@ -148,4 +148,27 @@ describe("VersionedDeviceSet", () => {
       { numRuns: 150 },
     );
   });
+
+  it("a node with fewer free devices than a validated claim needs fails without a search step", () => {
+    const devices = new VersionedDeviceSet();
+    for (let i = 0; i < 3; i++) devices.add(`${driver}/node-b/gpu-${i}`);
+    const allocator = newAllocator({
+      features,
+      allocatedState: { allocatedDevices: devices },
+      classLister,
+      slices,
+      celCache: new Cache(10, { enableConsumableCapacity: true, enableListTypeAttributes: false }),
+      poolCache: new PoolCache(),
+    });
+    const one = [claims[0] as ResourceClaim];
+    expect(allocator.allocate(nodes[0] as Node, one)).not.toBeNull();
+    const steps = allocator.stats().numAllocateOneInvocations;
+    // node-b: every device allocated.
+    expect(allocator.allocate(nodes[1] as Node, one)).toBeNull();
+    expect(allocator.stats().numAllocateOneInvocations).toBe(steps);
+    // A claim not validated yet is searched for (and its class error raised) as upstream does.
+    expect(() => allocator.allocate(nodes[1] as Node, [claims[3] as ResourceClaim])).toThrow(
+      'claim default/missing-class, request r: could not retrieve device class missing: deviceclass.resource.k8s.io "missing" not found',
+    );
+  });
 });
