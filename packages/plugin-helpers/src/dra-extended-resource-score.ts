@@ -16,7 +16,7 @@ import {
 } from "@kubesched/dynamic-resource-allocation/structured";
 import type { ClusterScopedLister, Lister, ResourceSpec } from "@kubesched/framework";
 import { type DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
-import { syncList } from "./sync-list";
+import { ListFollower } from "./sync-list";
 
 /** What the DRA side of scoring reads: the claims and the slices (the informers). */
 export interface DRAScoringListers {
@@ -53,18 +53,13 @@ function heldDeviceIDs(c: ResourceClaim): readonly string[] {
 class HeldDevices {
   readonly devices = new VersionedDeviceSet();
   private readonly holders = new Map<string, number>();
-  private claims: readonly ResourceClaim[] = [];
+  private readonly claims = new ListFollower<ResourceClaim>(
+    (c) => this.change(c, -1),
+    (c) => this.change(c, 1),
+  );
 
   update(list: readonly ResourceClaim[]): VersionedDeviceSet {
-    if (list !== this.claims) {
-      syncList(
-        this.claims,
-        list,
-        (c) => this.change(c, -1),
-        (c) => this.change(c, 1),
-      );
-      this.claims = list;
-    }
+    this.claims.follow(list);
     return this.devices;
   }
 

@@ -47,3 +47,22 @@ export function syncList<T extends ListedObject>(
   for (; i < prev.length; i++) remove(prev[i] as T);
   for (; j < list.length; j++) add(list[j] as T);
 }
+
+/**
+ * Follows one informer's listing from call to call: {@link follow} passes what changed since the
+ * listing it saw last to `remove` and `add` ({@link syncList}); the same array again costs nothing.
+ */
+export class ListFollower<T extends ListedObject> {
+  #last: readonly T[] = [];
+
+  constructor(
+    private readonly remove: (o: T) => void,
+    private readonly add: (o: T) => void,
+  ) {}
+
+  follow(list: readonly T[]): void {
+    if (list === this.#last) return;
+    syncList(this.#last, list, this.remove, this.add);
+    this.#last = list;
+  }
+}

@@ -3,7 +3,7 @@
 // pkg/scheduler/util/assumecache (objects newer than the informer's win until it catches up).
 import { ExtendedResourceClaimAnnotation, type Pod, type ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
-import { syncList } from "@kubesched/plugin-helpers";
+import { ListFollower } from "@kubesched/plugin-helpers";
 import {
   AllocatedStateCounter,
   addClaimToAllocatedState,
@@ -16,19 +16,24 @@ import { findExtendedResourceClaim } from "./extended-resources";
  * The allocated state of the claims the plugin sees (the informer's through the assume cache,
  * and the in-flight allocations), kept from one PreFilter to the next instead of gathered anew
  * from every claim. The informer's listing is compared with the previous one in one pass
- * ({@link syncList}). The assumed objects and the in-flight allocations are
+ * (plugin-helpers' ListFollower). The assumed objects and the in-flight allocations are
  * applied on top and taken off again at the next update. The state changes only in
  * {@link update}: a cycle reads it from PreFilter to its end as a gather would have built it.
  */
 class ClaimsAllocatedState {
   private readonly counter: AllocatedStateCounter;
-  private claims: readonly ResourceClaim[] = [];
+  private readonly claims: ListFollower<ResourceClaim>;
   /** What {@link update} applied on top of the informer's claims: taken off at the next one. */
   private replaced: readonly ResourceClaim[] = [];
   private added: readonly ResourceClaim[] = [];
 
   constructor(enableConsumableCapacity: boolean) {
-    this.counter = new AllocatedStateCounter(enableConsumableCapacity);
+    const counter = new AllocatedStateCounter(enableConsumableCapacity);
+    this.counter = counter;
+    this.claims = new ListFollower(
+      (c) => counter.remove(c),
+      (c) => counter.add(c),
+    );
   }
 
   /**
@@ -43,15 +48,7 @@ class ClaimsAllocatedState {
     const counter = this.counter;
     for (const c of this.added) counter.remove(c);
     for (const c of this.replaced) counter.add(c);
-    if (list !== this.claims) {
-      syncList(
-        this.claims,
-        list,
-        (c) => counter.remove(c),
-        (c) => counter.add(c),
-      );
-      this.claims = list;
-    }
+    this.claims.follow(list);
     for (const c of replaced) counter.remove(c);
     for (const c of added) counter.add(c);
     this.replaced = replaced;
@@ -66,20 +63,15 @@ class ClaimsAllocatedState {
  * the pod's namespace per pod in findExtendedResourceClaim; this finds the same claim).
  */
 class ExtendedResourceClaimIndex {
-  private claims: readonly ResourceClaim[] = [];
   private readonly byOwner = new Map<string, Set<ResourceClaim>>();
+  private readonly claims = new ListFollower<ResourceClaim>(
+    (c) => this.change(c, -1),
+    (c) => this.change(c, 1),
+  );
 
   /** The claim upstream's findExtendedResourceClaim finds in `list` for the pod. */
   find(list: readonly ResourceClaim[], pod: Pod): ResourceClaim | undefined {
-    if (list !== this.claims) {
-      syncList(
-        this.claims,
-        list,
-        (c) => this.change(c, -1),
-        (c) => this.change(c, 1),
-      );
-      this.claims = list;
-    }
+    this.claims.follow(list);
     const found = this.byOwner.get(pod.metadata?.uid ?? "");
     if (found === undefined) return undefined;
     // Usually one; more (the same uid owning claims in several namespaces, or two special claims)
