@@ -87,19 +87,24 @@ const eventArb = fc.record({
   rotate: fc.integer({ min: 0, max: 4 }),
 });
 
+/** The scoring over the classes, the slices and the claims `claims` returns. */
+function newScoring(claims: () => readonly ResourceClaim[]): DRAExtendedResourceScoring {
+  return new DRAExtendedResourceScoring(
+    new DeviceClassResolver(lister(() => classes) as ClusterScopedLister<DeviceClass>),
+    {
+      resourceClaims: lister(claims) as Lister<ResourceClaim>,
+      resourceSlices: lister(() => slices) as ClusterScopedLister<ResourceSlice>,
+    },
+    { enableConsumableCapacity: true, enableListTypeAttributes: false },
+  );
+}
+
 describe("DRA-backed scoring totals kept between cycles", () => {
   it("equal a gather from every claim and device, as claims come and go", () => {
     fc.assert(
       fc.property(fc.array(eventArb, { minLength: 1, maxLength: 30 }), (events) => {
         let claims: ResourceClaim[] = [];
-        const scoring = new DRAExtendedResourceScoring(
-          new DeviceClassResolver(lister(() => classes) as ClusterScopedLister<DeviceClass>),
-          {
-            resourceClaims: lister(() => claims) as Lister<ResourceClaim>,
-            resourceSlices: lister(() => slices) as ClusterScopedLister<ResourceSlice>,
-          },
-          { enableConsumableCapacity: true, enableListTypeAttributes: false },
-        );
+        const scoring = newScoring(() => claims);
         let version = 0;
         for (const e of events) {
           const name = `claim-${e.claim}`;
@@ -155,14 +160,7 @@ describe("DRA-backed scoring totals kept between cycles", () => {
 
   it("checks each device against a class once, not per node and cycle", () => {
     let claims: ResourceClaim[] = [];
-    const scoring = new DRAExtendedResourceScoring(
-      new DeviceClassResolver(lister(() => classes) as ClusterScopedLister<DeviceClass>),
-      {
-        resourceClaims: lister(() => claims) as Lister<ResourceClaim>,
-        resourceSlices: lister(() => slices) as ClusterScopedLister<ResourceSlice>,
-      },
-      { enableConsumableCapacity: true, enableListTypeAttributes: false },
-    );
+    const scoring = newScoring(() => claims);
     const matches = vi.spyOn(Cache.prototype, "deviceMatches");
     try {
       for (const cycle of [0, 1, 2]) {
