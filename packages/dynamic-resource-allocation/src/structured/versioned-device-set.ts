@@ -21,7 +21,7 @@ export class VersionedDeviceSet extends Set<DeviceID> {
   #cleared = 0;
   readonly #pools = new Map<string, { version: number }>();
 
-  // No iterable: Set's constructor would add before the fields exist.
+  // biome-ignore lint/complexity/noUselessConstructor: it takes no iterable (Set's constructor would add before the fields exist)
   constructor() {
     super();
   }
