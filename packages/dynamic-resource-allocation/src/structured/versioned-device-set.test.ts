@@ -171,4 +171,33 @@ describe("VersionedDeviceSet", () => {
       'claim default/missing-class, request r: could not retrieve device class missing: deviceclass.resource.k8s.io "missing" not found',
     );
   });
+
+  it("with more than a few free devices the search runs (as upstream's, which may run past filterTimeout)", () => {
+    const wide = (nodeName: string, n: number): ResourceSlice => ({
+      metadata: { name: `${nodeName}-wide` },
+      spec: {
+        driver,
+        nodeName,
+        pool: { name: nodeName, generation: 1, resourceSliceCount: 1 },
+        devices: Array.from({ length: n }, (_v, i) => ({ name: `gpu-${i}` })),
+      },
+    });
+    const allocator = newAllocator({
+      features,
+      allocatedState: { allocatedDevices: new VersionedDeviceSet() },
+      classLister,
+      slices: [wide("node-a", 7), wide("node-b", 6)],
+      celCache: new Cache(10, { enableConsumableCapacity: true, enableListTypeAttributes: false }),
+      poolCache: new PoolCache(),
+    });
+    const seven = [
+      claim("seven", [
+        { name: "r", exactly: { deviceClassName: "gpu", allocationMode: "ExactCount", count: 7 } },
+      ]),
+    ];
+    expect(allocator.allocate(nodes[0] as Node, seven)).not.toBeNull();
+    const steps = allocator.stats().numAllocateOneInvocations;
+    expect(allocator.allocate(nodes[1] as Node, seven)).toBeNull();
+    expect(allocator.stats().numAllocateOneInvocations).toBeGreaterThan(steps);
+  });
 });
