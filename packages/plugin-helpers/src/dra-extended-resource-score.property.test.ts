@@ -156,7 +156,7 @@ describe("DRA-backed scoring totals kept between cycles", () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 
   it("checks each device against a class once, not per node and cycle", () => {
     let claims: ResourceClaim[] = [];

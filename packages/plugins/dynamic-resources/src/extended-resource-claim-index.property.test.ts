@@ -93,5 +93,5 @@ describe("the DRA manager's index of special claims by owner", () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });
