@@ -35,6 +35,7 @@ import {
 } from "@kubesched/scheduler";
 import { withoutColumnar } from "@kubesched/testing";
 import { benchConfig } from "./lib/config";
+import { writeCpuProfile } from "./lib/cpu-profile-file";
 import { allocateClaims } from "./lib/dra-alloc";
 import {
   type ExtendedResourcePodTemplate,
@@ -652,8 +653,7 @@ async function main(): Promise<WorkloadResult> {
 
   if (session && values["cpu-prof"]) {
     const { profile } = await session.post("Profiler.stop");
-    const file = `${values["cpu-prof"]}/${workload.name.replaceAll("/", "_")}.cpuprofile`;
-    writeFileSync(file, JSON.stringify(profile));
+    writeCpuProfile(values["cpu-prof"], workload.name, profile);
     session.disconnect();
   }
   sampleRss(Number.POSITIVE_INFINITY);

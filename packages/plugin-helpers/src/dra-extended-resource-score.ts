@@ -8,9 +8,15 @@
 // those of them claims hold (requested, before the pod's own request is added).
 import type { Device, DeviceClass, Node, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
-import { makeDeviceID, nodeMatches } from "@kubesched/dynamic-resource-allocation/structured";
+import {
+  makeDeviceID,
+  nodeMatches,
+  type PoolChanges,
+  VersionedDeviceSet,
+} from "@kubesched/dynamic-resource-allocation/structured";
 import type { ClusterScopedLister, Lister, ResourceSpec } from "@kubesched/framework";
 import { type DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
+import { ListFollower } from "./sync-list";
 
 /** What the DRA side of scoring reads: the claims and the slices (the informers). */
 export interface DRAScoringListers {
@@ -27,23 +33,61 @@ export interface DRAScoringCELFeatures {
 /** Per claim object (objects are replaced, never changed): the IDs of the devices it holds. */
 const claimDeviceIDs = new WeakMap<ResourceClaim, readonly string[]>();
 
-/**
- * The devices claims hold (upstream GatherAllocatedState read through IsDeviceAllocated: a device
- * allocated exclusively or shared counts; admin access takes no device).
- */
-function allocatedDeviceIDs(claims: readonly ResourceClaim[]): Set<string> {
-  const ids = new Set<string>();
-  for (const c of claims) {
-    let held = claimDeviceIDs.get(c);
-    if (held === undefined) {
-      held = (c.status?.allocation?.devices?.results ?? [])
-        .filter((r) => r.adminAccess !== true)
-        .map((r) => makeDeviceID(r.driver, r.pool, r.device));
-      claimDeviceIDs.set(c, held);
-    }
-    for (const id of held) ids.add(id);
+/** The devices the claim holds: allocated exclusively or shared (admin access takes no device). */
+function heldDeviceIDs(c: ResourceClaim): readonly string[] {
+  let held = claimDeviceIDs.get(c);
+  if (held === undefined) {
+    held = (c.status?.allocation?.devices?.results ?? [])
+      .filter((r) => r.adminAccess !== true)
+      .map((r) => makeDeviceID(r.driver, r.pool, r.device));
+    claimDeviceIDs.set(c, held);
   }
-  return ids;
+  return held;
+}
+
+/**
+ * The devices claims hold (upstream GatherAllocatedState read through IsDeviceAllocated), kept
+ * from the claim listing as it changes rather than gathered per cycle: each device with the number
+ * of claims holding it, in a set that numbers its changes per pool.
+ */
+class HeldDevices {
+  readonly devices = new VersionedDeviceSet();
+  private readonly holders = new Map<string, number>();
+  private readonly claims = new ListFollower<ResourceClaim>(
+    (c) => this.change(c, -1),
+    (c) => this.change(c, 1),
+  );
+
+  update(list: readonly ResourceClaim[]): VersionedDeviceSet {
+    this.claims.follow(list);
+    return this.devices;
+  }
+
+  private change(c: ResourceClaim, sign: 1 | -1): void {
+    for (const id of heldDeviceIDs(c)) {
+      const n = (this.holders.get(id) ?? 0) + sign;
+      if (n > 0) {
+        this.holders.set(id, n);
+        this.devices.add(id);
+      } else {
+        this.holders.delete(id);
+        this.devices.delete(id);
+      }
+    }
+  }
+}
+
+/**
+ * One slice's devices a DeviceClass selects (an Error when a selector fails), and how many of
+ * them the held-device set had at its change `version` (-1: not counted yet).
+ */
+interface SliceClassDevices {
+  readonly ids: readonly string[] | Error;
+  readonly pool: string;
+  devices: ReadonlySet<string> | null;
+  version: number;
+  allocated: number;
+  changes: PoolChanges | null;
 }
 
 /** Slices naming a node, by that node, and the others (all nodes, selectors, per device). */
@@ -104,8 +148,37 @@ function devicesOnNode(slice: ResourceSlice, node: Node): readonly Device[] | Er
 }
 
 /**
+ * How many of the slice's selected devices `devices` holds: recounted only when the set is not
+ * the one counted last or a device of the slice's pool was added or removed since.
+ */
+function heldCount(kept: SliceClassDevices, devices: ReadonlySet<string>): number {
+  const ids = kept.ids as readonly string[];
+  if (devices instanceof VersionedDeviceSet) {
+    if (
+      kept.devices === devices &&
+      kept.changes !== null &&
+      kept.changes.version <= kept.version &&
+      devices.cleared <= kept.version
+    ) {
+      return kept.allocated;
+    }
+    kept.devices = devices;
+    kept.changes = devices.pool(kept.pool);
+    kept.version = devices.version;
+  } else {
+    kept.devices = null;
+    kept.changes = null;
+  }
+  let n = 0;
+  for (const id of ids) if (devices.has(id)) n++;
+  kept.allocated = n;
+  return n;
+}
+
+/**
  * The state PreScore gathers for DRA-backed scoring resources (upstream draPreScoreState): the
- * devices claims hold and the slices, read once per cycle.
+ * devices claims hold and the slices, read once per cycle (the held devices are the scoring's
+ * set, kept up to date by the next PreScore: read them within the cycle).
  */
 export class DRAPreScoreState {
   constructor(
@@ -148,6 +221,10 @@ export class DRAExtendedResourceScoring {
   /** The slices last listed and their index, kept while the listing holds the same objects. */
   private lastSlices: readonly ResourceSlice[] = [];
   private lastIndex: SliceIndex = indexSlices([]);
+  /** The devices claims hold, kept between cycles. */
+  private readonly held = new HeldDevices();
+  /** Per slice object and DeviceClass object: the devices the class selects and how many are held. */
+  private readonly sliceClassDevices = new WeakMap<ResourceSlice, WeakMap<DeviceClass, SliceClassDevices>>();
 
   constructor(
     private readonly resolver: DeviceClassResolver,
@@ -174,7 +251,7 @@ export class DRAExtendedResourceScoring {
     }
     return new DRAPreScoreState(
       this,
-      allocatedDeviceIDs(this.listers.resourceClaims.list()),
+      this.held.update(this.listers.resourceClaims.list()),
       slices,
       this.lastIndex,
     );
@@ -191,6 +268,14 @@ export class DRAExtendedResourceScoring {
       if (devices instanceof Error) return [0, 0];
       const driver = slice.spec.driver;
       const pool = slice.spec.pool.name;
+      if (devices === slice.spec.devices) {
+        // The whole slice is on the node: what the class selects of it is kept per slice.
+        const kept = this.classDevices(slice, deviceClass);
+        if (kept.ids instanceof Error) return [0, 0];
+        capacity += kept.ids.length;
+        allocated += heldCount(kept, state.allocatedDevices);
+        continue;
+      }
       for (const device of devices) {
         const matches = this.deviceMatchesClass(device, deviceClass, driver);
         if (matches instanceof Error) return [0, 0];
@@ -200,6 +285,32 @@ export class DRAExtendedResourceScoring {
       }
     }
     return [capacity, allocated];
+  }
+
+  /** The slice's devices the class selects (upstream checks them per node and cycle). */
+  private classDevices(slice: ResourceSlice, deviceClass: DeviceClass): SliceClassDevices {
+    let perClass = this.sliceClassDevices.get(slice);
+    if (perClass === undefined) {
+      perClass = new WeakMap();
+      this.sliceClassDevices.set(slice, perClass);
+    }
+    let kept = perClass.get(deviceClass);
+    if (kept === undefined) {
+      const driver = slice.spec.driver;
+      const pool = slice.spec.pool.name;
+      let ids: string[] | Error = [];
+      for (const device of slice.spec.devices ?? []) {
+        const matches = this.deviceMatchesClass(device, deviceClass, driver);
+        if (matches instanceof Error) {
+          ids = matches;
+          break;
+        }
+        if (matches) ids.push(makeDeviceID(driver, pool, device.name));
+      }
+      kept = { ids, pool: `${driver}/${pool}`, devices: null, version: -1, allocated: 0, changes: null };
+      perClass.set(deviceClass, kept);
+    }
+    return kept;
   }
 
   /**

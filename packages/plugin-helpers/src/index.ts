@@ -20,3 +20,4 @@ export {
 } from "./resource-allocation";
 export { buildBrokenLinearFunction, type FunctionShapePoint } from "./shape-score";
 export { signatureDisabledWithDRAExtendedResource, signPodResources } from "./sign-resources";
+export { type ListedObject, ListFollower, syncList } from "./sync-list";

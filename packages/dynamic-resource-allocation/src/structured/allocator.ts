@@ -55,6 +55,7 @@ import {
   featureSet,
   makeDeviceID,
 } from "./types";
+import { type PoolChanges, VersionedDeviceSet } from "./versioned-device-set";
 
 /** What {@link newAllocator} needs (upstream NewAllocator's parameters). */
 export interface AllocatorOptions {
@@ -202,6 +203,9 @@ class StructuredAllocator implements Allocator {
   /** Per pool (`driver/pool`): whether some device of the pool consumes a negative counter value. */
   readonly #negativeConsumption = new Map<string, boolean>();
   #numAllocateOneInvocations = 0;
+  /** Claims validated by a run of this allocator: the devices they need at least ({@link validated}). */
+  readonly #validatedNeeds = new WeakMap<ResourceClaim, number>();
+  readonly #classes = new Map<string, DeviceClass>();
 
   constructor(options: AllocatorOptions) {
     this.channel = allocatorChannel(options.features);
@@ -251,7 +255,21 @@ class StructuredAllocator implements Allocator {
     } catch (err) {
       throw new Error(`gather pool information: ${errorMessage(err)}`);
     }
-    const run = new AllocationRun(this, node, claims, nodePools, signal);
+    const verdicts = allocatedVerdicts(this.#allocatedState.allocatedDevices, nodePools);
+    // Claims this allocator validated before, which need more devices than the node has free:
+    // the search cannot succeed (validation passes again: it does not depend on the node). Only
+    // with at most a few free devices, where the search is short too: with many, it can run past
+    // filterTimeout, and upstream's outcome is then the timeout (test/integration/dra's
+    // testFilterTimeout).
+    if (
+      verdicts.free >= 0 &&
+      verdicts.free <= maxFreeForEarlyFailure &&
+      signal?.aborted !== true &&
+      this.#leastDevices(claims) > verdicts.free
+    ) {
+      if (!nodePools.pools.some((pool) => pool.isInvalid)) return null;
+    }
+    const run = new AllocationRun(this, node, claims, nodePools, verdicts, signal);
     const done = run.run();
     this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
     if (done) return run.results();
@@ -262,6 +280,44 @@ class StructuredAllocator implements Allocator {
     return null;
   }
 
+  /**
+   * The devices the claims need at least when each was validated by an earlier run of this
+   * allocator and asks only for exact counts of devices without admin access (each such device
+   * a request of its own, unless it allows multiple allocations); 0 otherwise.
+   */
+  #leastDevices(claims: readonly ResourceClaim[]): number {
+    let sum = 0;
+    for (const claim of claims) {
+      const n = this.#validatedNeeds.get(claim);
+      if (n === undefined) return 0;
+      sum += n;
+    }
+    return sum;
+  }
+
+  /**
+   * @internal A run validated the claim (class, selectors, counts: nothing of it depends on the
+   * node); remembered with the devices it needs when every request is `exactly` ExactCount
+   * without admin access.
+   */
+  validated(claim: ResourceClaim): void {
+    if (this.#validatedNeeds.has(claim)) return;
+    let need = 0;
+    for (const request of claim.spec?.devices?.requests ?? []) {
+      const exactly = request.exactly;
+      if (
+        exactly === undefined ||
+        (request.firstAvailable?.length ?? 0) > 0 ||
+        (exactly.allocationMode ?? "ExactCount") !== "ExactCount" ||
+        exactly.adminAccess !== undefined
+      ) {
+        return;
+      }
+      need += exactly.count ?? 1;
+    }
+    this.#validatedNeeds.set(claim, need);
+  }
+
   /** @internal */
   get features(): Features {
     return this.#features;
@@ -270,6 +326,19 @@ class StructuredAllocator implements Allocator {
   get allocatedState(): AllocatedState {
     return this.#allocatedState;
   }
+  /**
+   * @internal The class, looked up once per allocator (one scheduling cycle; upstream looks it
+   * up per request and node); a failed lookup is not kept.
+   */
+  deviceClass(className: string): DeviceClass {
+    let c = this.#classes.get(className);
+    if (c === undefined) {
+      c = this.#classLister.get(className);
+      this.#classes.set(className, c);
+    }
+    return c;
+  }
+
   /** @internal */
   get classLister(): DeviceClassLister {
     return this.#classLister;
@@ -439,6 +508,73 @@ function countersFit(available: Map<string, Map<string, Quantity>>, device: Devi
   return true;
 }
 
+/**
+ * The most free devices a node may have for a validated claim needing more to fail without a
+ * search: the search over them tries at most 2^4 combinations, far within any filterTimeout.
+ */
+const maxFreeForEarlyFailure = 4;
+
+/** Which candidates of a node are allocated, and how many devices are left for a request. */
+interface AllocatedVerdicts {
+  /** Per candidate: 1 in the allocated-device set, 2 not, 0 not looked up yet. */
+  readonly allocated: Uint8Array;
+  /**
+   * How many candidates are not in the set (infinite when one allows multiple allocations), or
+   * -1 when not counted (a plain set: looked up as the search needs).
+   */
+  readonly free: number;
+}
+
+/**
+ * Per kept NodePools (the pool cache hands out the same object while the node's slices do not
+ * change): which candidates a VersionedDeviceSet held, as of which of its changes.
+ */
+const keptVerdicts = new WeakMap<
+  NodePools,
+  AllocatedVerdicts & {
+    readonly devices: VersionedDeviceSet;
+    readonly version: number;
+    /** The changes of each of the node's pools. */
+    readonly pools: readonly PoolChanges[];
+  }
+>();
+
+/**
+ * The candidates' verdicts for `devices`. With a {@link VersionedDeviceSet}, every candidate is
+ * looked up and the verdicts are reused by later runs for the node while no device of the node's
+ * pools was added or removed since; with any other set, they are looked up as the search needs.
+ */
+function allocatedVerdicts(devices: ReadonlySet<DeviceID>, nodePools: NodePools): AllocatedVerdicts {
+  const candidates = nodePools.candidates;
+  if (!(devices instanceof VersionedDeviceSet))
+    return { allocated: new Uint8Array(candidates.length), free: -1 };
+  const kept = keptVerdicts.get(nodePools);
+  if (kept !== undefined && kept.devices === devices && devices.cleared <= kept.version) {
+    let current = true;
+    for (const pool of kept.pools) {
+      if (pool.version > kept.version) {
+        current = false;
+        break;
+      }
+    }
+    if (current) return kept;
+  }
+  const allocated = new Uint8Array(candidates.length);
+  let free = 0;
+  for (let c = 0; c < candidates.length; c++) {
+    const candidate = candidates[c]!;
+    const inSet = devices.has(candidate.id);
+    allocated[c] = inSet ? 1 : 2;
+    // A device allowing multiple allocations may serve several requests.
+    if (candidate.device.allowMultipleAllocations === true) free = Number.POSITIVE_INFINITY;
+    else if (!inSet) free++;
+  }
+  const pools = kept?.devices === devices ? kept.pools : nodePools.pools.map((p) => devices.pool(p.id));
+  const verdicts = { devices, version: devices.version, pools, allocated, free };
+  keptVerdicts.set(nodePools, verdicts);
+  return verdicts;
+}
+
 /** One Allocate call (upstream's unexported allocator type). */
 class AllocationRun {
   numAllocateOneInvocations = 0;
@@ -450,7 +586,7 @@ class AllocationRun {
   readonly #pools: readonly Pool[];
   readonly #signal: AbortSignal | undefined;
   readonly #candidates: readonly Candidate[];
-  /** Per candidate: 0 not looked up yet, 1 in allocatedState.allocatedDevices, 2 not. */
+  /** Per candidate: 0 not looked up yet, 1 in allocatedState.allocatedDevices, 2 not (maybe kept from an earlier run: never changed once set). */
   readonly #allocated: Uint8Array;
   /** requestData[claim][request][subrequest] (one entry when there are no subrequests). */
   readonly #requestData: RequestData[][][] = [];
@@ -473,6 +609,7 @@ class AllocationRun {
     node: Node,
     claims: readonly ResourceClaim[],
     nodePools: NodePools,
+    verdicts: AllocatedVerdicts,
     signal: AbortSignal | undefined,
   ) {
     this.#a = a;
@@ -483,7 +620,7 @@ class AllocationRun {
     this.#pools = nodePools.pools;
     this.#signal = signal;
     this.#candidates = nodePools.candidates;
-    this.#allocated = new Uint8Array(this.#candidates.length);
+    this.#allocated = verdicts.allocated;
   }
 
   /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
@@ -591,6 +728,7 @@ class AllocationRun {
       this.#results.push([]);
       this.#constraints.push(this.#buildConstraints(claim));
     }
+    for (const claim of this.#claims) this.#a.validated(claim);
     const outcome = this.#allocateOne(0, 0, 0, 0, false, 0);
     return outcome === true;
   }
@@ -657,7 +795,7 @@ class AllocationRun {
     }
     let deviceClass: DeviceClass;
     try {
-      deviceClass = this.#a.classLister.get(className);
+      deviceClass = this.#a.deviceClass(className);
     } catch (err) {
       throw new Error(
         `claim ${claimName(claim)}, request ${name}: could not retrieve device class ${className}: ${errorMessage(err)}`,

@@ -24,3 +24,4 @@ export {
   makeSharedDeviceID,
   type SharedDeviceID,
 } from "./types";
+export { type PoolChanges, VersionedDeviceSet } from "./versioned-device-set";

@@ -8,6 +8,7 @@ import {
   makeDeviceID,
   makeSharedDeviceID,
   type SharedDeviceID,
+  VersionedDeviceSet,
 } from "@kubesched/dynamic-resource-allocation/structured";
 
 /**
@@ -128,7 +129,11 @@ interface Contribution {
  */
 export class AllocatedStateCounter {
   /** The state; read it, do not change it (only {@link add} and {@link remove} do). */
-  readonly state: MutableAllocatedState = newAllocatedState();
+  readonly state: MutableAllocatedState = {
+    ...newAllocatedState(),
+    // Numbers its changes per pool: the allocator keeps each node's in-use verdicts between cycles.
+    allocatedDevices: new VersionedDeviceSet(),
+  };
   private readonly devices = new Map<DeviceID, number>();
   private readonly shares = new Map<SharedDeviceID, number>();
   /** Per device: how many results consume its capacity, and how many each capacity name. */

@@ -1,35 +1,39 @@
 // upstream: pkg/scheduler/framework/plugins/dynamicresources/dra_manager.go (DefaultDRAManager,
 // claimTracker: the assume cache of ResourceClaims and the in-flight allocations) and
 // pkg/scheduler/util/assumecache (objects newer than the informer's win until it catches up).
-import type { ResourceClaim } from "@kubesched/api";
+import { ExtendedResourceClaimAnnotation, type Pod, type ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
+import { ListFollower } from "@kubesched/plugin-helpers";
 import {
   AllocatedStateCounter,
   addClaimToAllocatedState,
   type MutableAllocatedState,
   newAllocatedState,
 } from "./allocated-devices";
+import { findExtendedResourceClaim } from "./extended-resources";
 
 /**
  * The allocated state of the claims the plugin sees (the informer's through the assume cache,
  * and the in-flight allocations), kept from one PreFilter to the next instead of gathered anew
- * from every claim. The informer's listing is compared with the previous one in one pass: a
- * lister hands out the same array while nothing changed, and the in-memory cluster's (and an
- * informer's) order keeps an updated claim in its place, drops a deleted one and appends new
- * ones, so that pass finds each change; any order still gives the right state (what it cannot
- * pair is taken out and added again). The assumed objects and the in-flight allocations are
+ * from every claim. The informer's listing is compared with the previous one in one pass
+ * (plugin-helpers' ListFollower). The assumed objects and the in-flight allocations are
  * applied on top and taken off again at the next update. The state changes only in
  * {@link update}: a cycle reads it from PreFilter to its end as a gather would have built it.
  */
 class ClaimsAllocatedState {
   private readonly counter: AllocatedStateCounter;
-  private claims: readonly ResourceClaim[] = [];
+  private readonly claims: ListFollower<ResourceClaim>;
   /** What {@link update} applied on top of the informer's claims: taken off at the next one. */
   private replaced: readonly ResourceClaim[] = [];
   private added: readonly ResourceClaim[] = [];
 
   constructor(enableConsumableCapacity: boolean) {
-    this.counter = new AllocatedStateCounter(enableConsumableCapacity);
+    const counter = new AllocatedStateCounter(enableConsumableCapacity);
+    this.counter = counter;
+    this.claims = new ListFollower(
+      (c) => counter.remove(c),
+      (c) => counter.add(c),
+    );
   }
 
   /**
@@ -44,40 +48,60 @@ class ClaimsAllocatedState {
     const counter = this.counter;
     for (const c of this.added) counter.remove(c);
     for (const c of this.replaced) counter.add(c);
-    if (list !== this.claims) {
-      const prev = this.claims;
-      let i = 0;
-      let j = 0;
-      while (i < prev.length && j < list.length) {
-        const before = prev[i] as ResourceClaim;
-        const after = list[j] as ResourceClaim;
-        if (before === after) {
-          i++;
-          j++;
-        } else if (
-          before.metadata?.name === after.metadata?.name &&
-          before.metadata?.namespace === after.metadata?.namespace
-        ) {
-          // Updated in place.
-          counter.remove(before);
-          counter.add(after);
-          i++;
-          j++;
-        } else {
-          // Deleted (or moved: added again below).
-          counter.remove(before);
-          i++;
-        }
-      }
-      for (; i < prev.length; i++) counter.remove(prev[i] as ResourceClaim);
-      for (; j < list.length; j++) counter.add(list[j] as ResourceClaim);
-      this.claims = list;
-    }
+    this.claims.follow(list);
     for (const c of replaced) counter.remove(c);
     for (const c of added) counter.add(c);
     this.replaced = replaced;
     this.added = added;
     return counter.state;
+  }
+}
+
+/**
+ * The special claims for extended resources (DRAExtendedResource) by the uid of the pod that
+ * controls them, kept from the informer's listing as it changes (upstream scans every claim of
+ * the pod's namespace per pod in findExtendedResourceClaim; this finds the same claim).
+ */
+class ExtendedResourceClaimIndex {
+  private readonly byOwner = new Map<string, Set<ResourceClaim>>();
+  private readonly claims = new ListFollower<ResourceClaim>(
+    (c) => this.change(c, -1),
+    (c) => this.change(c, 1),
+  );
+
+  /** The claim upstream's findExtendedResourceClaim finds in `list` for the pod. */
+  find(list: readonly ResourceClaim[], pod: Pod): ResourceClaim | undefined {
+    this.claims.follow(list);
+    const found = this.byOwner.get(pod.metadata?.uid ?? "");
+    if (found === undefined) return undefined;
+    // Usually one; more (the same uid owning claims in several namespaces, or two special claims)
+    // are resolved in the listing's order, as upstream's scan does.
+    if (found.size === 1) {
+      const [only] = found;
+      return only && findExtendedResourceClaim(pod, [only]);
+    }
+    return findExtendedResourceClaim(
+      pod,
+      list.filter((c) => found.has(c)),
+    );
+  }
+
+  private change(c: ResourceClaim, sign: 1 | -1): void {
+    if (c.metadata?.annotations?.[ExtendedResourceClaimAnnotation] !== "true") return;
+    for (const o of c.metadata?.ownerReferences ?? []) {
+      if (o.controller !== true) continue;
+      let set = this.byOwner.get(o.uid);
+      if (sign > 0) {
+        if (set === undefined) {
+          set = new Set();
+          this.byOwner.set(o.uid, set);
+        }
+        set.add(c);
+      } else if (set !== undefined) {
+        set.delete(c);
+        if (set.size === 0) this.byOwner.delete(o.uid);
+      }
+    }
   }
 }
 
@@ -105,6 +129,8 @@ export class DraManager {
   private readonly inFlight = new Map<string, ResourceClaim>();
   /** The allocated state kept between cycles, per consumable-capacity setting (made when first asked for). */
   private readonly states = new Map<boolean, ClaimsAllocatedState>();
+  /** The special claims for extended resources by owner (made when first asked for). */
+  private extendedIndex: ExtendedResourceClaimIndex | undefined;
 
   constructor(private readonly listers: ClusterListers) {}
 
@@ -138,6 +164,15 @@ export class DraManager {
     const ns = c.metadata?.namespace ?? "";
     const name = c.metadata?.name ?? "";
     return this.assumed.has(key(ns, name)) ? (this.get(ns, name) ?? c) : c;
+  }
+
+  /**
+   * upstream findExtendedResourceClaim over the informer's claims: the pod's special claim for
+   * extended resources (annotated, controlled by the pod), found through an index by owner uid.
+   */
+  extendedResourceClaim(pod: Pod): ResourceClaim | undefined {
+    this.extendedIndex ??= new ExtendedResourceClaimIndex();
+    return this.extendedIndex.find(this.listers.resourceClaims.list(), pod);
   }
 
   /** upstream ClaimHasPendingAllocation. */

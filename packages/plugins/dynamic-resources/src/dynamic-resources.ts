@@ -63,6 +63,7 @@ import {
   filterExtendedResources,
   isSpecialClaimName,
   type NodeExtendedResourceClaim,
+  type PodExtendedResources,
   preFilterExtendedResources,
 } from "./extended-resources";
 import {
@@ -128,8 +129,8 @@ export class DynamicResourcesState implements StateData {
   extendedIndex = -1;
   /** The special claim's uid at PreFilter: its in-flight key (PreBind replaces the claim). */
   initialExtendedUID = "";
-  /** The pod's non-zero extended resource requests (upstream draExtendedResource.podScalarResources). */
-  podScalarResources: ReadonlyMap<string, number> = new Map();
+  /** The pod's non-zero extended resource requests (upstream draExtendedResource.podScalarResources) as PreFilter read them. */
+  podExtendedResources: PodExtendedResources | null = null;
   /** Filter's node-specific special claims and their container mappings, per node. */
   nodeExtendedClaims = new Map<string, NodeExtendedResourceClaim>();
 
@@ -181,7 +182,7 @@ export class DynamicResourcesState implements StateData {
     c.nodeAllocations = this.nodeAllocations;
     c.extendedIndex = this.extendedIndex;
     c.initialExtendedUID = this.initialExtendedUID;
-    c.podScalarResources = this.podScalarResources;
+    c.podExtendedResources = this.podExtendedResources;
     c.nodeExtendedClaims = this.nodeExtendedClaims;
     // Copied on the dry run's first change (most copies, a pass with nominated pods, change nothing).
     c.allocatedState = this.allocatedState;
@@ -201,12 +202,14 @@ export const stateKeyName = stateKey<DynamicResourcesState>(name);
 /**
  * An abort signal for the allocator's synchronous search that turns aborted once `ms` of wall
  * time have passed (upstream context.WithTimeout(filterTimeout)): a timer-based AbortSignal could
- * not fire while the search holds the thread, so `aborted` reads the clock. One object per Filter
+ * not fire while the search holds the thread, so `aborted` reads the clock (not at every read). One object per Filter
  * call, itself the signal (the allocator reads `aborted` and `reason` only).
  */
 class Deadline {
   readonly #end: number;
   #reason: Error | undefined;
+  #reads = 0;
+  #expired = false;
 
   constructor(ms: number) {
     this.#end = performance.now() + ms;
@@ -216,8 +219,15 @@ class Deadline {
     return this as unknown as AbortSignal;
   }
 
+  /**
+   * Reads the clock on the first read and then on every 16th (the search reads it at each step;
+   * a step takes microseconds, so a timeout is seen at most 15 steps late); once past, always.
+   */
   get aborted(): boolean {
-    return performance.now() > this.#end;
+    if (this.#expired) return true;
+    if ((this.#reads++ & 15) !== 0) return false;
+    this.#expired = performance.now() > this.#end;
+    return this.#expired;
   }
 
   /**
@@ -388,7 +398,9 @@ export class DynamicResources
     }
     // Extended resources backed by DeviceClasses: one special claim, after the pod's own.
     const extended = this.deviceClassResolver
-      ? preFilterExtendedResources(pod, this.deviceClassResolver, () => this.podNamespaceClaims(pod))
+      ? preFilterExtendedResources(pod, this.deviceClassResolver, (p) =>
+          this.draManager.extendedResourceClaim(p),
+        )
       : null;
     if (extended) {
       if (!isSpecialClaimName(extended.claim.metadata?.name)) {
@@ -397,7 +409,7 @@ export class DynamicResources
       }
       s.extendedIndex = claims.length;
       s.initialExtendedUID = extended.claim.metadata?.uid ?? "";
-      s.podScalarResources = extended.podScalarResources;
+      s.podExtendedResources = extended.resources;
       claims.push(extended.claim);
     }
     if (claims.length === 0) return new Status(Code.Skip);
@@ -497,11 +509,6 @@ export class DynamicResources
     });
   }
 
-  /** The claims of the pod's namespace (the found one is read again through the assume cache). */
-  private podNamespaceClaims(pod: Pod): readonly ResourceClaim[] {
-    return this.handle.listers().resourceClaims.list(pod.metadata?.namespace ?? "");
-  }
-
   private classLister() {
     const classes = this.handle.listers().deviceClasses;
     return {
@@ -563,10 +570,10 @@ export class DynamicResources
 
     let nodeExtended: NodeExtendedResourceClaim | null = null;
     const extendedClaim = s.extendedClaim();
-    if (extendedClaim && this.deviceClassResolver) {
+    if (extendedClaim && this.deviceClassResolver && s.podExtendedResources) {
       const r = filterExtendedResources(
         extendedClaim,
-        s.podScalarResources,
+        s.podExtendedResources,
         pod,
         nodeInfo,
         this.deviceClassResolver,

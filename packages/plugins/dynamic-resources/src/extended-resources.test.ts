@@ -5,9 +5,11 @@
 // other TestPlugin cases (plugin-test-runner.ts). The scheduler_resourceclaim_creates_total
 // metric the upstream cases also check is not ported (kubesched has no such metric).
 import type { AllocationResult, DeviceClass, Node, Pod, ResourceClaim } from "@kubesched/api";
-import { makeNode, makePod } from "@kubesched/testing";
-import { describe, it } from "vitest";
+import { createPluginHarness, makeNode, makePod } from "@kubesched/testing";
+import { describe, expect, it, vi } from "vitest";
+import { type DynamicResources, stateKeyName } from "./dynamic-resources";
 import { specialClaimInMemName } from "./extended-resources";
+import { dynamicResourcesPlugin } from "./index";
 import { runTestPluginCase, type TestPluginCase } from "./plugin-test-runner";
 import {
   allocated,
@@ -21,6 +23,9 @@ import {
   podName,
   podUID,
   reserve,
+  workerNode,
+  workerNode2,
+  workerNode2Slice,
   workerNodeSlice,
 } from "./test-fixtures";
 
@@ -374,4 +379,40 @@ describe("TestPlugin (extended resources backed by DeviceClasses)", () => {
       await runTestPluginCase(tc);
     });
   }
+});
+
+// kubesched's own: the work per pod and node the extended-resource path saves (same decisions as
+// the upstream cases above, which keep passing).
+describe("DRAExtendedResource: the work per pod and node", () => {
+  it("PreFilter finds the special claim without listing the namespace's claims; nodes needing the same resources share one variant", async () => {
+    const h = await createPluginHarness({
+      plugin: dynamicResourcesPlugin,
+      nodes: [workerNode, workerNode2],
+      objects: {
+        deviceClasses: [deviceClassWithExtendResourceName],
+        resourceSlices: [workerNodeSlice, workerNode2Slice],
+      },
+      features: {
+        enableDRAPrioritizedList: false,
+        enableDRAAdminAccess: false,
+        enableDRADeviceTaints: false,
+      },
+    });
+    const pl = h.plugin as DynamicResources;
+    const claims = h.listers.resourceClaims;
+    const list = vi.spyOn(claims, "list");
+    const state = h.newCycleState();
+    expect(pl.preFilter(state, podWithExtendedResourceName, [])).toBeNull();
+    // Upstream scans the pod's namespace's claims (list(namespace)); the index reads the listing as a whole.
+    expect(list.mock.calls.filter((args) => args[0] !== undefined)).toEqual([]);
+    for (const node of [workerNode, workerNode2]) {
+      expect(pl.filter(state, podWithExtendedResourceName, h.nodeInfo(node.metadata?.name ?? ""))).toBeNull();
+    }
+    const s = state.read(stateKeyName);
+    const a = s?.nodeExtendedClaims.get(nodeName);
+    const b = s?.nodeExtendedClaims.get(node2Name);
+    expect(a?.claim.spec?.devices?.requests?.map((r) => r.name)).toEqual(["container-0-request-0"]);
+    expect(b).toBe(a);
+    list.mockRestore();
+  });
 });

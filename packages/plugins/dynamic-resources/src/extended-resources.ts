@@ -93,28 +93,51 @@ export function findExtendedResourceClaim(
 }
 
 /**
+ * What PreFilter reads once per pod for Filter: none of it depends on the node (upstream reads
+ * the requests' classes per node in filterExtendedResources).
+ */
+export class PodExtendedResources {
+  /** The pod's non-zero extended resource requests and whether a DeviceClass backs each. */
+  readonly resources: readonly {
+    readonly name: string;
+    readonly quantity: number;
+    readonly backed: boolean;
+  }[];
+  /**
+   * Filter's node variants of the special claim by the resources DRA provides on the node: nodes
+   * needing the same ones share one (read-only; Reserve and PreBind copy it before changing it).
+   */
+  readonly nodeClaims = new Map<string, NodeExtendedResourceClaim>();
+
+  constructor(
+    /** upstream draExtendedResource.podScalarResources. */
+    readonly podScalarResources: ReadonlyMap<string, number>,
+    resolver: DeviceClassResolver,
+  ) {
+    this.resources = [...podScalarResources].map(([name, quantity]) => ({
+      name,
+      quantity,
+      backed: resolver.getDeviceClass(name) !== undefined,
+    }));
+  }
+}
+
+/**
  * upstream preFilterExtendedResources: null when the pod requests no extended resource a
- * DeviceClass backs; else the special claim from an earlier cycle, or a new one in memory (no
- * requests, a temporary uid for the in-flight bookkeeping) with the pod's non-zero extended
- * resource requests.
+ * DeviceClass backs; else the special claim from an earlier cycle (`findClaim`: upstream
+ * findExtendedResourceClaim), or a new one in memory (no requests, a temporary uid for the
+ * in-flight bookkeeping), with the pod's non-zero extended resource requests.
  */
 export function preFilterExtendedResources(
   pod: Pod,
   resolver: DeviceClassResolver,
-  claims: () => readonly ResourceClaim[],
-): { claim: ResourceClaim; podScalarResources: Map<string, number> } | null {
+  findClaim: (pod: Pod) => ResourceClaim | undefined,
+): { claim: ResourceClaim; resources: PodExtendedResources } | null {
   if (!resolver.hasClasses() || !mayRequestDRAExtendedResource(pod)) return null;
-  const podScalarResources = podDRAExtendedResources(pod);
-  let backed = false;
-  for (const name of podScalarResources.keys()) {
-    if (resolver.getDeviceClass(name)) {
-      backed = true;
-      break;
-    }
-  }
-  if (!backed) return null;
-  const existing = findExtendedResourceClaim(pod, claims());
-  if (existing) return { claim: existing, podScalarResources };
+  const resources = new PodExtendedResources(podDRAExtendedResources(pod), resolver);
+  if (!resources.resources.some((r) => r.backed)) return null;
+  const existing = findClaim(pod);
+  if (existing) return { claim: existing, resources };
   const podName = pod.metadata?.name ?? "";
   return {
     claim: {
@@ -134,7 +157,7 @@ export function preFilterExtendedResources(
       },
       spec: {},
     },
-    podScalarResources,
+    resources,
   };
 }
 
@@ -143,10 +166,11 @@ export function preFilterExtendedResources(
  * each extended resource the node's allocatable does not provide (0 or absent) and a DeviceClass
  * backs; null when nothing is left for DRA (or the claim is already allocated); a status when the
  * claim comes from an earlier cycle (PostFilter deletes it) or a request is backed by neither.
+ * Nodes needing the same resources from DRA get the same variant (made once per pod).
  */
 export function filterExtendedResources(
   claim: ResourceClaim,
-  podScalarResources: ReadonlyMap<string, number>,
+  podResources: PodExtendedResources,
   pod: Pod,
   nodeInfo: NodeInfo,
   resolver: DeviceClassResolver,
@@ -157,28 +181,39 @@ export function filterExtendedResources(
     return new Status(Code.UnschedulableAndUnresolvable, "cannot schedule extended resource claim");
   }
   const scalars = nodeInfo.allocatable.scalarResources;
-  const extendedResources = new Map<string, number>();
-  for (const [name, q] of podScalarResources) {
-    if (q === 0) continue;
+  // The names of the resources the node has to provide through DRA, joined (names have no "\n").
+  let key = "";
+  let count = 0;
+  for (const { name, quantity, backed } of podResources.resources) {
+    if (quantity === 0) continue;
     const allocatable = scalars?.get(name);
-    const backedByDRA = resolver.getDeviceClass(name) !== undefined;
-    if (backedByDRA && !allocatable) {
+    if (backed && !allocatable) {
       // The node has to provide the resource through DRA.
-      extendedResources.set(name, q);
+      key = count++ === 0 ? name : `${key}\n${name}`;
     } else if (allocatable === undefined) {
       // Neither a device plugin nor a DeviceClass provides it: the pod does not fit.
       return new Status(Code.UnschedulableAndUnresolvable, "cannot fit resource");
     }
   }
   // Everything through device plugins: NodeResourcesFit checked it, nothing left to do here.
-  if (noUserClaim && extendedResources.size === 0) return null;
+  if (noUserClaim && count === 0) return null;
   // Already allocated: it cannot be allocated again (a claim from an earlier cycle returned above).
   if (claim.status?.allocation) return null;
+  const cached = podResources.nodeClaims.get(key);
+  if (cached) return cached;
+  const extendedResources = new Map<string, number>();
+  if (count > 0) {
+    for (const name of key.split("\n")) {
+      extendedResources.set(name, podResources.podScalarResources.get(name) ?? 0);
+    }
+  }
   const { requests, mappings } = createRequestsAndMappings(pod, extendedResources, resolver);
   const nodeClaim = structuredClone(claim);
   nodeClaim.spec = { ...nodeClaim.spec, devices: { ...nodeClaim.spec?.devices, requests } };
   if (requests.length === 0) delete nodeClaim.spec.devices;
-  return { claim: nodeClaim, mappings };
+  const made = { claim: nodeClaim, mappings };
+  podResources.nodeClaims.set(key, made);
+  return made;
 }
 
 /** upstream partitionContainerIndices: long-lived (containers, sidecars) and short-lived init containers. */
