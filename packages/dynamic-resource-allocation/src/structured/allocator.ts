@@ -25,6 +25,13 @@ import type {
 import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import {
+  addCompatibilityGroups,
+  admitsCompatibilityGroups,
+  type CompatibilityGroupIntersection,
+  compatibilityGroupSet,
+  noCompatibilityGroupMembers,
+} from "./compatibility-groups";
+import {
   type Constraint,
   DistinctAttributeConstraint,
   DistinctListAttributeConstraint,
@@ -108,7 +115,10 @@ const incubatingFeatures: readonly FeatureName[] = [
 const channels: readonly { name: AllocatorChannel; supported: readonly FeatureName[] }[] = [
   { name: "stable", supported: stableFeatures },
   { name: "incubating", supported: incubatingFeatures },
-  { name: "experimental", supported: [...incubatingFeatures, "listTypeAttributes"] },
+  {
+    name: "experimental",
+    supported: [...incubatingFeatures, "listTypeAttributes", "deviceCompatibilityGroups"],
+  },
 ];
 
 /** The variant upstream's NewAllocator picks for these features: the first covering them all. */
@@ -156,7 +166,16 @@ interface DeviceResult {
   /** Set for a device that allows multiple allocations (DRAConsumableCapacity). */
   readonly shareID?: string;
   readonly consumedCapacity?: ReadonlyMap<string, Quantity>;
+  /** What the device changed in the counter sets' compatibility groups (DRADeviceCompatibilityGroups). */
+  readonly compatibilityGroupsUndo?: CompatibilityGroupsUndo;
 }
+
+/** Per counter set the device joined: the running state before it (undefined: none yet). */
+type CompatibilityGroupsUndo = readonly [
+  Map<string, CompatibilityGroupIntersection>,
+  string,
+  CompatibilityGroupIntersection | undefined,
+][];
 
 /** Signals that a claim needs more results than the API allows (upstream errAllocationResultMaxSizeExceeded). */
 const maxSizeExceeded = Symbol("allocation max size exceeded");
@@ -185,6 +204,8 @@ class StructuredAllocator implements Allocator {
   readonly #versions: SliceVersions | undefined;
   /** Counters left in each pool after the allocated devices (`driver/pool` → set → counter). */
   readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
+  /** Per pool: the compatibility groups the allocated devices declare per counter set. */
+  readonly #compatibilityGroupsBaseline = new Map<string, Map<string, CompatibilityGroupIntersection>>();
   #numAllocateOneInvocations = 0;
 
   constructor(options: AllocatorOptions) {
@@ -297,6 +318,34 @@ class StructuredAllocator implements Allocator {
     return available;
   }
 
+  /**
+   * @internal Per counter set of the pool, the compatibility groups of the devices already
+   * allocated from it, read from the slices (upstream compatibilityGroupsBaselineForPool;
+   * computed once per pool).
+   */
+  compatibilityGroupsBaseline(pool: Pool): Map<string, CompatibilityGroupIntersection> {
+    const cached = this.#compatibilityGroupsBaseline.get(pool.id);
+    if (cached !== undefined) return cached;
+    const baseline = new Map<string, CompatibilityGroupIntersection>();
+    for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
+      for (const slice of slices) {
+        for (const device of slice.spec.devices ?? []) {
+          if (!this.isDeviceAllocated(makeDeviceID(slice.spec.driver, slice.spec.pool.name, device.name)))
+            continue;
+          for (const consumption of device.consumesCounters ?? []) {
+            const current = baseline.get(consumption.counterSet) ?? noCompatibilityGroupMembers;
+            baseline.set(
+              consumption.counterSet,
+              addCompatibilityGroups(current, compatibilityGroupSet(consumption.compatibilityGroups)),
+            );
+          }
+        }
+      }
+    }
+    this.#compatibilityGroupsBaseline.set(pool.id, baseline);
+    return baseline;
+  }
+
   /** Allocated exclusively, or shared, or with consumed capacity (upstream IsDeviceAllocated). */
   isDeviceAllocated(id: DeviceID): boolean {
     const state = this.#allocatedState;
@@ -313,6 +362,15 @@ class StructuredAllocator implements Allocator {
 }
 
 const noSlices: readonly ResourceSlice[] = [];
+
+/** Restores the counter sets' compatibility groups a device changed, last change first. */
+function undoCompatibilityGroups(undo: CompatibilityGroupsUndo): void {
+  for (let i = undo.length - 1; i >= 0; i--) {
+    const [running, counterSet, previous] = undo[i]!;
+    if (previous === undefined) running.delete(counterSet);
+    else running.set(counterSet, previous);
+  }
+}
 
 const parsedCounters = new WeakMap<Counter, Quantity>();
 
@@ -355,6 +413,8 @@ class AllocationRun {
   /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
   #allocatingCapacity: (Map<string, Quantity> | undefined)[] | undefined;
   #allocatingShares: Uint32Array | undefined;
+  /** Per pool and counter set: the compatibility groups of the devices placed so far. */
+  #compatibilityGroups: Map<string, Map<string, CompatibilityGroupIntersection>> | undefined;
 
   constructor(
     a: StructuredAllocator,
@@ -761,10 +821,22 @@ class AllocationRun {
       (this.#a.allocatedState.aggregatedCapacity?.has(candidate.id) === true ||
         (this.#allocatingShares?.[c] ?? 0) > 0);
     if (!skipCounterCheck && consumes.length > 0 && !this.#checkAvailableCounters(candidate)) return false;
+    // Devices on a counter set go together only while their compatibility groups intersect.
+    let compatibilityGroupsUndo: CompatibilityGroupsUndo | undefined;
+    if (this.#features.deviceCompatibilityGroups && !skipCounterCheck && consumes.length > 0) {
+      compatibilityGroupsUndo = this.#checkCompatibilityGroups(candidate);
+      if (compatibilityGroupsUndo === undefined) {
+        this.#deallocateCounters(candidate);
+        return false;
+      }
+    }
     // Might be tainted, in which case the taint has to be tolerated.
     // As upstream, counters consumed above stay consumed when a taint or a constraint rejects
     // the device (allocator_incubating.go returns without deallocateCountersForDevice).
-    if (this.#features.deviceTaints && taintPreventsAllocation(device, data.tolerations)) return false;
+    if (this.#features.deviceTaints && taintPreventsAllocation(device, data.tolerations)) {
+      if (compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(compatibilityGroupsUndo);
+      return false;
+    }
     const baseName = data.parentName === "" ? data.name : data.parentName;
     const subName = data.parentName === "" ? "" : data.name;
     const constraints = this.#constraints[claimIndex]!;
@@ -776,6 +848,7 @@ class AllocationRun {
         );
       }
       for (let e = 0; e < i; e++) constraints[e]!.remove(baseName, subName, device, candidate.pool.driver);
+      if (compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(compatibilityGroupsUndo);
       return false;
     }
     if (!multi) {
@@ -789,13 +862,21 @@ class AllocationRun {
     }
     const results = this.#results[claimIndex]!;
     if (!this.#features.consumableCapacity) {
-      results.push({ request: data, candidate });
+      results.push(
+        compatibilityGroupsUndo === undefined
+          ? { request: data, candidate }
+          : { request: data, candidate, compatibilityGroupsUndo },
+      );
       return true;
     }
     // As upstream, a failure here (checked before, so not expected) returns without undoing the above.
     if (!multi) {
       if (!this.#capacityFits(data, c)) return false;
-      results.push({ request: data, candidate });
+      results.push(
+        compatibilityGroupsUndo === undefined
+          ? { request: data, candidate }
+          : { request: data, candidate, compatibilityGroupsUndo },
+      );
       return true;
     }
     const consumed = this.#consumedCapacity(data, c);
@@ -821,6 +902,7 @@ class AllocationRun {
         String(results.length),
       ),
       consumedCapacity: consumed.size > 0 ? consumed : undefined,
+      compatibilityGroupsUndo,
     });
     return true;
   }
@@ -835,6 +917,7 @@ class AllocationRun {
       constraint.remove(baseName, subName, device, candidate.pool.driver);
     }
     const result = this.#results[claimIndex]!.pop()!;
+    if (result.compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(result.compatibilityGroupsUndo);
     if (this.#multi(c)) {
       if (result.consumedCapacity !== undefined)
         addConsumed(this.#allocatingCapacity![c]!, result.consumedCapacity, -1);
@@ -880,6 +963,41 @@ class AllocationRun {
       }
     }
     return true;
+  }
+
+  /**
+   * Folds the device's compatibility groups into each counter set it consumes when every one of
+   * them admits it (upstream checkAndConsumeCompatibilityGroups): the first device of a counter
+   * set in this attempt starts from the allocated devices' groups. Returns how to undo it, or
+   * `undefined` (nothing changed) when a counter set's devices declare groups the device does
+   * not share.
+   */
+  #checkCompatibilityGroups(candidate: Candidate): CompatibilityGroupsUndo | undefined {
+    const pool = candidate.pool;
+    this.#compatibilityGroups ??= new Map();
+    let running = this.#compatibilityGroups.get(pool.id);
+    if (running === undefined) {
+      running = new Map();
+      this.#compatibilityGroups.set(pool.id, running);
+    }
+    const baseline = this.#a.compatibilityGroupsBaseline(pool);
+    const saved: [
+      Map<string, CompatibilityGroupIntersection>,
+      string,
+      CompatibilityGroupIntersection | undefined,
+    ][] = [];
+    for (const consumption of candidate.device.consumesCounters ?? []) {
+      const existing = running.get(consumption.counterSet);
+      const current = existing ?? baseline.get(consumption.counterSet) ?? noCompatibilityGroupMembers;
+      const groups = compatibilityGroupSet(consumption.compatibilityGroups);
+      if (!admitsCompatibilityGroups(current, groups)) {
+        undoCompatibilityGroups(saved);
+        return undefined;
+      }
+      saved.push([running, consumption.counterSet, existing]);
+      running.set(consumption.counterSet, addCompatibilityGroups(current, groups));
+    }
+    return saved;
   }
 
   /** upstream deallocateCountersForDevice. */

@@ -10,7 +10,9 @@ import type { DeviceClass, QualifiedName, Quantity } from "@kubesched/api";
  * DRAConsumableCapacity, `deviceBindingAndStatus` DRADeviceBindingConditions and
  * DRAResourceClaimDeviceStatus (both), `deviceTaints` DRADeviceTaints, `partitionableDevices`
  * DRAPartitionableDevices, `prioritizedList` DRAPrioritizedList, `listTypeAttributes`
- * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it). Absent means off.
+ * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it),
+ * `deviceCompatibilityGroups` DRADeviceCompatibilityGroups (alpha in 1.37; experimental variant).
+ * Absent means off.
  */
 export interface Features {
   adminAccess?: boolean;
@@ -20,6 +22,7 @@ export interface Features {
   partitionableDevices?: boolean;
   prioritizedList?: boolean;
   listTypeAttributes?: boolean;
+  deviceCompatibilityGroups?: boolean;
 }
 
 /** The names of the enabled features as upstream's Features.Set() spells them, sorted. */
@@ -29,6 +32,7 @@ export function featureSet(features: Features): string[] {
   if (features.consumableCapacity) enabled.push("DRAConsumableCapacity");
   if (features.deviceBindingAndStatus)
     enabled.push("DRADeviceBindingConditions+DRAResourceClaimDeviceStatus");
+  if (features.deviceCompatibilityGroups) enabled.push("DRADeviceCompatibilityGroups");
   if (features.deviceTaints) enabled.push("DRADeviceTaints");
   if (features.listTypeAttributes) enabled.push("DRAListTypeAttributes");
   if (features.partitionableDevices) enabled.push("DRAPartitionableDevices");
@@ -38,7 +42,7 @@ export function featureSet(features: Features): string[] {
 
 /**
  * What 1.37's default feature gates enable (upstream internal.FeaturesAll, with the alpha
- * DRAListTypeAttributes off).
+ * DRAListTypeAttributes and DRADeviceCompatibilityGroups off).
  */
 export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   adminAccess: true,
@@ -48,6 +52,7 @@ export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   partitionableDevices: true,
   prioritizedList: true,
   listTypeAttributes: false,
+  deviceCompatibilityGroups: false,
 });
 
 /** A device: `<driver>/<pool>/<device>` (upstream DeviceID and its String()). */
