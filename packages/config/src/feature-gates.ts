@@ -326,6 +326,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRADeviceBindingConditions: "DRADeviceBindingConditions",
   enableDRAResourceClaimDeviceStatus: "DRAResourceClaimDeviceStatus",
   enableDRAListTypeAttributes: "DRAListTypeAttributes",
+  enableDRADeviceCompatibilityGroups: "DRADeviceCompatibilityGroups",
   enableDRAPreemption: "DRAPreemption",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",

@@ -29,6 +29,11 @@ export interface Features {
    */
   enableDRAListTypeAttributes: boolean;
   /**
+   * Gate DRADeviceCompatibilityGroups (alpha in 1.37): devices drawing from one counter set are
+   * allocated together only while the `compatibilityGroups` they declare there intersect.
+   */
+  enableDRADeviceCompatibilityGroups: boolean;
+  /**
    * Gate DRAPreemption (KEP-5690, alpha, off by default): the preemption dry run sees the devices
    * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
    */
@@ -100,6 +105,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRADeviceBindingConditions: true,
   enableDRAResourceClaimDeviceStatus: true,
   enableDRAListTypeAttributes: false,
+  enableDRADeviceCompatibilityGroups: false,
   enableDRAPreemption: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,

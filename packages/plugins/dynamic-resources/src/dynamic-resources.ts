@@ -485,6 +485,7 @@ export class DynamicResources
         consumableCapacity: features.enableConsumableCapacity,
         deviceBindingAndStatus: this.bindingConditions,
         listTypeAttributes: features.enableDRAListTypeAttributes,
+        deviceCompatibilityGroups: features.enableDRADeviceCompatibilityGroups,
       },
       allocatedState,
       classLister: this.classLister(),
