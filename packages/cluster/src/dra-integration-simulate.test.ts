@@ -6,7 +6,8 @@
 // gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39,
 // partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868, uses_all_resources.go
 // @ff6c1f2c, resourceclaim.go @de741dc8, binding_conditions.go @ef72f831 (the driver's
-// status updates scripted between steps of the simulation), compatibility_groups.go @6732d913. What is not
+// status updates scripted between steps of the simulation), compatibility_groups.go @6732d913,
+// derived_attributes.go (the index's copy naming the key "derived/sharedNumaNode"). What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
@@ -539,6 +540,73 @@ describe("test/integration/dra compatibility_groups.go", () => {
     r.session.sched.close();
     expect(r.pod("default", "my-pod-cross-2")?.spec?.nodeName).toBeUndefined();
     expect(r.scheduled("default", "my-pod-cross-2")).toMatchObject(unschedulable);
+  });
+});
+
+describe("test/integration/dra derived_attributes.go", () => {
+  it("DerivedAttributes: a derived attribute aligns devices of two drivers that publish the NUMA node under different names", async () => {
+    // dra.go runs it with DRADerivedAttributes on (alpha in 1.37, off by default).
+    const a = testClass("derived-a");
+    const b = testClass("derived-b");
+    const withAttrs = (slice: Obj, attrs: Record<string, string>[]): Obj => {
+      const spec = slice.spec as { devices: Obj[] };
+      spec.devices = spec.devices.map((d, i) => ({
+        ...d,
+        attributes: Object.fromEntries(Object.entries(attrs[i] ?? {}).map(([k, v]) => [k, { string: v }])),
+      }));
+      return slice;
+    };
+    const virtualKey = "derived/sharedNumaNode";
+    const request = (name: string, className: string, attribute: string): Obj => ({
+      name,
+      exactly: {
+        deviceClassName: className,
+        allocationMode: "ExactCount",
+        count: 1,
+        derivedAttributes: [
+          { name: virtualKey, expression: `device.attributes["dra.example.com"].${attribute}` },
+        ],
+      },
+    });
+    const claim = {
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: { name: "derived-attributes-claim", namespace: "default" },
+      spec: {
+        devices: {
+          constraints: [{ requests: ["req-a", "req-b"], matchAttribute: virtualKey }],
+          requests: [request("req-a", a.className, "numa"), request("req-b", b.className, "numaNode")],
+        },
+      },
+    };
+    const objs = [
+      a.class,
+      b.class,
+      withAttrs(makeSlice("worker-0", a.driverName, ["device-a1", "device-a2"]), [
+        { "dra.example.com/numa": "numa-0" },
+        { "dra.example.com/numa": "numa-1" },
+      ]),
+      withAttrs(makeSlice("worker-0", b.driverName, ["device-b1", "device-b2"]), [
+        { "dra.example.com/numaNode": "numa-1" },
+        { "dra.example.com/numaNode": "numa-2" },
+      ]),
+      claim,
+      makePod("default", "", ["derived-attributes-claim"]),
+    ];
+    const r = await run(objs, { features: { enableDRADerivedAttributes: true } });
+    expect(r.pod("default", "my-pod")?.spec?.nodeName).toBe("worker-0");
+    const results =
+      r.claim("default", "derived-attributes-claim")?.status?.allocation?.devices?.results ?? [];
+    expect(results.map((x) => [x.request, x.device]).sort()).toEqual([
+      ["req-a", "device-a2"],
+      ["req-b", "device-b1"],
+    ]);
+
+    // With the gate off (1.37's default) the allocator does not read derivedAttributes: no device
+    // has derived/sharedNumaNode, so the constraint cannot be met.
+    const off = await run(objs);
+    expect(off.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
+    expect(off.scheduled("default", "my-pod")).toMatchObject({ status: "False", reason: "Unschedulable" });
   });
 });
 

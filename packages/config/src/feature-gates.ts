@@ -327,6 +327,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRAResourceClaimDeviceStatus: "DRAResourceClaimDeviceStatus",
   enableDRAListTypeAttributes: "DRAListTypeAttributes",
   enableDRADeviceCompatibilityGroups: "DRADeviceCompatibilityGroups",
+  enableDRADerivedAttributes: "DRADerivedAttributes",
   enableDRAPreemption: "DRAPreemption",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",

@@ -34,6 +34,11 @@ export interface Features {
    */
   enableDRADeviceCompatibilityGroups: boolean;
   /**
+   * Gate DRADerivedAttributes (alpha in 1.37): a request's `derivedAttributes`, values computed by
+   * CEL per device, compared by the claim's constraints.
+   */
+  enableDRADerivedAttributes: boolean;
+  /**
    * Gate DRAPreemption (KEP-5690, alpha, off by default): the preemption dry run sees the devices
    * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
    */
@@ -106,6 +111,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRAResourceClaimDeviceStatus: true,
   enableDRAListTypeAttributes: false,
   enableDRADeviceCompatibilityGroups: false,
+  enableDRADerivedAttributes: false,
   enableDRAPreemption: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,

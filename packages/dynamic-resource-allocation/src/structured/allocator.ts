@@ -9,7 +9,9 @@ import type {
   AllocationResult,
   CapacityRequirements,
   Counter,
+  Device,
   DeviceAllocationConfiguration,
+  DeviceAttribute,
   DeviceClass,
   DeviceRequest,
   DeviceRequestAllocationResult,
@@ -24,6 +26,7 @@ import type {
 } from "@kubesched/api";
 import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
+import type { DerivedAttributeCompilationResult } from "../cel/compile";
 import {
   addCompatibilityGroups,
   admitsCompatibilityGroups,
@@ -117,7 +120,12 @@ const channels: readonly { name: AllocatorChannel; supported: readonly FeatureNa
   { name: "incubating", supported: incubatingFeatures },
   {
     name: "experimental",
-    supported: [...incubatingFeatures, "listTypeAttributes", "deviceCompatibilityGroups"],
+    supported: [
+      ...incubatingFeatures,
+      "listTypeAttributes",
+      "deviceCompatibilityGroups",
+      "derivedAttributes",
+    ],
   },
 ];
 
@@ -158,6 +166,10 @@ interface RequestData {
   allDevices: number[];
   /** Per candidate: 0 not checked yet, 1 selectable, 2 not (shared per class and selectors). */
   readonly selectable: Uint8Array;
+  /** The request's derived attributes, compiled (DRADerivedAttributes; undefined: none). */
+  readonly derived: readonly { name: string; compiled: DerivedAttributeCompilationResult }[] | undefined;
+  /** Per candidate: the device as constraints see it, its derived attributes added. */
+  derivedDevices: (Device | undefined)[] | undefined;
 }
 
 interface DeviceResult {
@@ -623,6 +635,10 @@ class AllocationRun {
       numDevices: 0,
       allDevices: [],
       selectable: selectableFor(this.#nodePools, deviceClass, selectors),
+      derived: this.#features.derivedAttributes
+        ? this.#compileDerived(claim, name, spec?.derivedAttributes)
+        : undefined,
+      derivedDevices: undefined,
     };
     if (mode === "ExactCount") {
       data.numDevices = spec?.count ?? 1;
@@ -649,6 +665,60 @@ class AllocationRun {
       throw new Error(`claim ${claimName(claim)}, request ${name}: unsupported count mode ${mode}`);
     }
     return data;
+  }
+
+  /** A request's derived attributes, compiled (DRADerivedAttributes). */
+  #compileDerived(
+    claim: ResourceClaim,
+    request: string,
+    attributes: readonly { name: string; expression: string }[] | undefined,
+  ): RequestData["derived"] {
+    if (attributes === undefined || attributes.length === 0) return undefined;
+    return attributes.map(({ name, expression }) => {
+      const compiled = this.#a.celCache.getOrCompileDerivedAttribute(expression);
+      if (compiled.error !== null) {
+        throw new Error(
+          `claim ${claimName(claim)}, request ${request}: derived attribute ${name}: CEL compile error: ${compiled.error.detail}`,
+        );
+      }
+      return { name, compiled };
+    });
+  }
+
+  /**
+   * The device as the claim's constraints see it for this request: with DRADerivedAttributes, the
+   * request's derived attributes evaluated for it and added to (or shadowing) its attributes. A
+   * runtime error aborts the allocation, as the API documents.
+   */
+  #constraintDevice(claimIndex: number, data: RequestData, c: number): Device {
+    const candidate = this.#candidates[c]!;
+    if (data.derived === undefined) return candidate.device;
+    data.derivedDevices ??= new Array(this.#candidates.length);
+    const kept = data.derivedDevices[c];
+    if (kept !== undefined) return kept;
+    const device = candidate.device;
+    const attributes: Record<string, DeviceAttribute> = { ...device.attributes };
+    for (const { name, compiled } of data.derived) {
+      const { value, error } = compiled.evaluate(
+        {
+          driver: candidate.pool.driver,
+          allowMultipleAllocations: device.allowMultipleAllocations ?? false,
+          attributes: device.attributes,
+          capacity: device.capacity,
+        },
+        this.#signal === undefined ? undefined : { signal: this.#signal },
+      );
+      if (error !== null || value === undefined) {
+        throw new Error(
+          `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.fullName}: derived attribute ${name} on device ${candidate.id}: CEL runtime error: ${error?.message ?? "no value"}`,
+          { cause: error },
+        );
+      }
+      attributes[name] = value;
+    }
+    const derived: Device = { ...device, attributes };
+    data.derivedDevices[c] = derived;
+    return derived;
   }
 
   /**
@@ -840,14 +910,16 @@ class AllocationRun {
     const baseName = data.parentName === "" ? data.name : data.parentName;
     const subName = data.parentName === "" ? "" : data.name;
     const constraints = this.#constraints[claimIndex]!;
+    const constrained = constraints.length > 0 ? this.#constraintDevice(claimIndex, data, c) : device;
     for (let i = 0; i < constraints.length; i++) {
-      if (constraints[i]!.add(baseName, subName, device, candidate.pool.driver)) continue;
+      if (constraints[i]!.add(baseName, subName, constrained, candidate.pool.driver)) continue;
       if (must) {
         throw new Error(
           `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.name}: cannot add device ${candidate.id} because a claim constraint would not be satisfied`,
         );
       }
-      for (let e = 0; e < i; e++) constraints[e]!.remove(baseName, subName, device, candidate.pool.driver);
+      for (let e = 0; e < i; e++)
+        constraints[e]!.remove(baseName, subName, constrained, candidate.pool.driver);
       if (compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(compatibilityGroupsUndo);
       return false;
     }
@@ -913,8 +985,10 @@ class AllocationRun {
     const device = candidate.device;
     const baseName = data.parentName === "" ? data.name : data.parentName;
     const subName = data.parentName === "" ? "" : data.name;
-    for (const constraint of this.#constraints[claimIndex]!) {
-      constraint.remove(baseName, subName, device, candidate.pool.driver);
+    const constraints = this.#constraints[claimIndex]!;
+    const constrained = constraints.length > 0 ? this.#constraintDevice(claimIndex, data, c) : device;
+    for (const constraint of constraints) {
+      constraint.remove(baseName, subName, constrained, candidate.pool.driver);
     }
     const result = this.#results[claimIndex]!.pop()!;
     if (result.compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(result.compatibilityGroupsUndo);

@@ -11,7 +11,8 @@ import type { DeviceClass, QualifiedName, Quantity } from "@kubesched/api";
  * DRAResourceClaimDeviceStatus (both), `deviceTaints` DRADeviceTaints, `partitionableDevices`
  * DRAPartitionableDevices, `prioritizedList` DRAPrioritizedList, `listTypeAttributes`
  * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it),
- * `deviceCompatibilityGroups` DRADeviceCompatibilityGroups (alpha in 1.37; experimental variant).
+ * `deviceCompatibilityGroups` DRADeviceCompatibilityGroups and `derivedAttributes`
+ * DRADerivedAttributes (both alpha in 1.37; experimental variant).
  * Absent means off.
  */
 export interface Features {
@@ -23,6 +24,7 @@ export interface Features {
   prioritizedList?: boolean;
   listTypeAttributes?: boolean;
   deviceCompatibilityGroups?: boolean;
+  derivedAttributes?: boolean;
 }
 
 /** The names of the enabled features as upstream's Features.Set() spells them, sorted. */
@@ -33,6 +35,7 @@ export function featureSet(features: Features): string[] {
   if (features.deviceBindingAndStatus)
     enabled.push("DRADeviceBindingConditions+DRAResourceClaimDeviceStatus");
   if (features.deviceCompatibilityGroups) enabled.push("DRADeviceCompatibilityGroups");
+  if (features.derivedAttributes) enabled.push("DRADerivedAttributes");
   if (features.deviceTaints) enabled.push("DRADeviceTaints");
   if (features.listTypeAttributes) enabled.push("DRAListTypeAttributes");
   if (features.partitionableDevices) enabled.push("DRAPartitionableDevices");
@@ -42,7 +45,7 @@ export function featureSet(features: Features): string[] {
 
 /**
  * What 1.37's default feature gates enable (upstream internal.FeaturesAll, with the alpha
- * DRAListTypeAttributes and DRADeviceCompatibilityGroups off).
+ * DRAListTypeAttributes, DRADeviceCompatibilityGroups and DRADerivedAttributes off).
  */
 export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   adminAccess: true,
@@ -53,6 +56,7 @@ export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   prioritizedList: true,
   listTypeAttributes: false,
   deviceCompatibilityGroups: false,
+  derivedAttributes: false,
 });
 
 /** A device: `<driver>/<pool>/<device>` (upstream DeviceID and its String()). */

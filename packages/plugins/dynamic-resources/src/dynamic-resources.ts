@@ -486,6 +486,7 @@ export class DynamicResources
         deviceBindingAndStatus: this.bindingConditions,
         listTypeAttributes: features.enableDRAListTypeAttributes,
         deviceCompatibilityGroups: features.enableDRADeviceCompatibilityGroups,
+        derivedAttributes: features.enableDRADerivedAttributes,
       },
       allocatedState,
       classLister: this.classLister(),
