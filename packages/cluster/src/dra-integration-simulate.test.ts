@@ -7,7 +7,8 @@
 // partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868, uses_all_resources.go
 // @ff6c1f2c, resourceclaim.go @de741dc8, binding_conditions.go @ef72f831 (the driver's
 // status updates scripted between steps of the simulation), compatibility_groups.go @6732d913,
-// derived_attributes.go (the index's copy naming the key "derived/sharedNumaNode"). What is not
+// derived_attributes.go (the index's copy naming the key "derived/sharedNumaNode"),
+// optional_node_operations.go @6732d913 (its two subtests without PodGroups). What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
@@ -607,6 +608,74 @@ describe("test/integration/dra derived_attributes.go", () => {
     const off = await run(objs);
     expect(off.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
     expect(off.scheduled("default", "my-pod")).toMatchObject({ status: "False", reason: "Unschedulable" });
+  });
+});
+
+describe("test/integration/dra optional_node_operations.go", () => {
+  // dra.go runs it with DRAOptionalNodeOperations on (alpha in 1.37, off by default) and worker-0
+  // declaring the feature; the other nodes do not. One device in a slice for all nodes that
+  // skips every node operation.
+  const { class: cls, className, driverName } = testClass("optionalnodeoperations");
+  const slice = {
+    apiVersion: "resource.k8s.io/v1",
+    kind: "ResourceSlice",
+    metadata: { name: "shared-slice" },
+    spec: {
+      driver: driverName,
+      allNodes: true,
+      skipNodeOperations: ["*"],
+      pool: { name: "shared-slice", generation: 1, resourceSliceCount: 1 },
+      devices: [{ name: "device-1" }],
+    },
+  };
+  const declaringNodes = nodes.map((n, i) =>
+    i === 0 ? { ...n, status: { ...(n.status as Obj), declaredFeatures: ["DRAOptionalNodeOperations"] } } : n,
+  );
+  const objs = (nodeSelector?: Record<string, string>) => {
+    const pod = makePod("default", "-0", ["my-claim"]);
+    if (nodeSelector) (pod.spec as Obj).nodeSelector = nodeSelector;
+    return [cls, slice, makeClaim("my-claim", "default", exactly(className)), pod];
+  };
+  // The nodes are the shared list; run over the declaring copy instead.
+  const runOn = async (extra: Obj[], features: Record<string, boolean>) => {
+    const { session, pending } = await openSimulation(
+      {
+        config: defaultConfig,
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        features,
+      },
+      admit(loadSnapshotTexts([{ name: "dra.yaml", text: text([...declaringNodes, ...extra]) }]).objects),
+    );
+    for (const p of pending) session.addPending(p);
+    await session.drain();
+    session.sched.close();
+    return {
+      pod: session.cluster.pods.get("default", "my-pod-0") as Pod | undefined,
+      claim: session.cluster.resourceClaims.get("default", "my-claim") as ResourceClaim | undefined,
+    };
+  };
+  const gateOn = { enableDRAOptionalNodeOperations: true };
+
+  it("pod-scheduled-on-supported-node: the pod goes to worker-0, the result copies skipNodeOperations", async () => {
+    const r = await runOn(objs(), gateOn);
+    expect(r.pod?.spec?.nodeName).toBe("worker-0");
+    expect(r.claim?.status?.allocation?.devices?.results?.[0]?.skipNodeOperations).toEqual(["*"]);
+  });
+
+  it("pod-unschedulable-on-unsupported-node: pinned to worker-1, which does not declare the feature", async () => {
+    const r = await runOn(objs({ "kubernetes.io/hostname": "worker-1" }), gateOn);
+    expect(r.pod?.spec?.nodeName).toBeUndefined();
+    expect(r.pod?.status?.conditions?.find((c) => c.type === "PodScheduled")).toMatchObject({
+      status: "False",
+      reason: "Unschedulable",
+    });
+  });
+
+  it("with the gate off (1.37's default) the device is not allocatable on any node", async () => {
+    const r = await runOn(objs(), {});
+    expect(r.pod?.spec?.nodeName).toBeUndefined();
+    expect(r.claim?.status?.allocation).toBeUndefined();
   });
 });
 

@@ -328,6 +328,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRAListTypeAttributes: "DRAListTypeAttributes",
   enableDRADeviceCompatibilityGroups: "DRADeviceCompatibilityGroups",
   enableDRADerivedAttributes: "DRADerivedAttributes",
+  enableDRAOptionalNodeOperations: "DRAOptionalNodeOperations",
   enableDRAPreemption: "DRAPreemption",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",

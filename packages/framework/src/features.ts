@@ -39,6 +39,12 @@ export interface Features {
    */
   enableDRADerivedAttributes: boolean;
   /**
+   * Gate DRAOptionalNodeOperations (alpha in 1.37): devices of slices with `skipNodeOperations`
+   * go only to nodes that declare the feature (`status.declaredFeatures`); off, they are not
+   * allocated.
+   */
+  enableDRAOptionalNodeOperations: boolean;
+  /**
    * Gate DRAPreemption (KEP-5690, alpha, off by default): the preemption dry run sees the devices
    * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
    */
@@ -112,6 +118,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRAListTypeAttributes: false,
   enableDRADeviceCompatibilityGroups: false,
   enableDRADerivedAttributes: false,
+  enableDRAOptionalNodeOperations: false,
   enableDRAPreemption: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,

@@ -125,6 +125,7 @@ const channels: readonly { name: AllocatorChannel; supported: readonly FeatureNa
       "listTypeAttributes",
       "deviceCompatibilityGroups",
       "derivedAttributes",
+      "optionalNodeOperations",
     ],
   },
 ];
@@ -375,6 +376,9 @@ class StructuredAllocator implements Allocator {
 
 const noSlices: readonly ResourceSlice[] = [];
 
+/** The node declared feature a node lists when its kubelet can skip node operations. */
+const optionalNodeOperationsFeature = "DRAOptionalNodeOperations";
+
 /** Restores the counter sets' compatibility groups a device changed, last change first. */
 function undoCompatibilityGroups(undo: CompatibilityGroupsUndo): void {
   for (let i = undo.length - 1; i >= 0; i--) {
@@ -425,6 +429,11 @@ class AllocationRun {
   /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
   #allocatingCapacity: (Map<string, Quantity> | undefined)[] | undefined;
   #allocatingShares: Uint32Array | undefined;
+  /**
+   * Whether devices of slices with `skipNodeOperations` may be allocated: DRAOptionalNodeOperations
+   * is on and the node declares the feature (the KEP's allocator change).
+   */
+  readonly #skipNodeOperationsAllowed: boolean;
   /** Per pool and counter set: the compatibility groups of the devices placed so far. */
   #compatibilityGroups: Map<string, Map<string, CompatibilityGroupIntersection>> | undefined;
 
@@ -444,6 +453,9 @@ class AllocationRun {
     this.#signal = signal;
     this.#candidates = nodePools.candidates;
     this.#allocated = new Uint8Array(this.#candidates.length);
+    this.#skipNodeOperationsAllowed =
+      this.#features.optionalNodeOperations === true &&
+      (node.status?.declaredFeatures?.includes(optionalNodeOperationsFeature) ?? false);
   }
 
   /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
@@ -830,6 +842,9 @@ class AllocationRun {
     const device = candidate.device;
     // Devices with binding conditions need the feature.
     if (!this.#features.deviceBindingAndStatus && (device.bindingConditions?.length ?? 0) > 0) return false;
+    // Devices of a slice that skips node operations need the feature and a node declaring it.
+    if (!this.#skipNodeOperationsAllowed && (candidate.slice.spec.skipNodeOperations?.length ?? 0) > 0)
+      return false;
     const cached = data.selectable[c]!;
     if (cached !== 0) return cached === 1;
     const selectable =
@@ -1118,6 +1133,8 @@ class AllocationRun {
             if (bc !== undefined) r.bindingConditions = [...bc];
             if (bfc !== undefined) r.bindingFailureConditions = [...bfc];
           }
+          const skip = candidate.slice.spec.skipNodeOperations;
+          if (skip !== undefined && skip.length > 0) r.skipNodeOperations = [...skip];
           return r;
         },
       );

@@ -11,8 +11,9 @@ import type { DeviceClass, QualifiedName, Quantity } from "@kubesched/api";
  * DRAResourceClaimDeviceStatus (both), `deviceTaints` DRADeviceTaints, `partitionableDevices`
  * DRAPartitionableDevices, `prioritizedList` DRAPrioritizedList, `listTypeAttributes`
  * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it),
- * `deviceCompatibilityGroups` DRADeviceCompatibilityGroups and `derivedAttributes`
- * DRADerivedAttributes (both alpha in 1.37; experimental variant).
+ * `deviceCompatibilityGroups` DRADeviceCompatibilityGroups, `derivedAttributes`
+ * DRADerivedAttributes and `optionalNodeOperations` DRAOptionalNodeOperations (alpha in 1.37;
+ * experimental variant).
  * Absent means off.
  */
 export interface Features {
@@ -25,6 +26,7 @@ export interface Features {
   listTypeAttributes?: boolean;
   deviceCompatibilityGroups?: boolean;
   derivedAttributes?: boolean;
+  optionalNodeOperations?: boolean;
 }
 
 /** The names of the enabled features as upstream's Features.Set() spells them, sorted. */
@@ -36,6 +38,7 @@ export function featureSet(features: Features): string[] {
     enabled.push("DRADeviceBindingConditions+DRAResourceClaimDeviceStatus");
   if (features.deviceCompatibilityGroups) enabled.push("DRADeviceCompatibilityGroups");
   if (features.derivedAttributes) enabled.push("DRADerivedAttributes");
+  if (features.optionalNodeOperations) enabled.push("DRAOptionalNodeOperations");
   if (features.deviceTaints) enabled.push("DRADeviceTaints");
   if (features.listTypeAttributes) enabled.push("DRAListTypeAttributes");
   if (features.partitionableDevices) enabled.push("DRAPartitionableDevices");
@@ -45,7 +48,8 @@ export function featureSet(features: Features): string[] {
 
 /**
  * What 1.37's default feature gates enable (upstream internal.FeaturesAll, with the alpha
- * DRAListTypeAttributes, DRADeviceCompatibilityGroups and DRADerivedAttributes off).
+ * DRAListTypeAttributes, DRADeviceCompatibilityGroups, DRADerivedAttributes and
+ * DRAOptionalNodeOperations off).
  */
 export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   adminAccess: true,
@@ -57,6 +61,7 @@ export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   listTypeAttributes: false,
   deviceCompatibilityGroups: false,
   derivedAttributes: false,
+  optionalNodeOperations: false,
 });
 
 /** A device: `<driver>/<pool>/<device>` (upstream DeviceID and its String()). */

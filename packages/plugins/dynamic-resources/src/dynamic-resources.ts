@@ -487,6 +487,7 @@ export class DynamicResources
         listTypeAttributes: features.enableDRAListTypeAttributes,
         deviceCompatibilityGroups: features.enableDRADeviceCompatibilityGroups,
         derivedAttributes: features.enableDRADerivedAttributes,
+        optionalNodeOperations: features.enableDRAOptionalNodeOperations,
       },
       allocatedState,
       classLister: this.classLister(),
