@@ -329,6 +329,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRADeviceCompatibilityGroups: "DRADeviceCompatibilityGroups",
   enableDRADerivedAttributes: "DRADerivedAttributes",
   enableDRAOptionalNodeOperations: "DRAOptionalNodeOperations",
+  enableDRAFractionalCapacityRange: "DRAFractionalCapacityRange",
   enableDRAPreemption: "DRAPreemption",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",

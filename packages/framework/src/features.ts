@@ -45,6 +45,11 @@ export interface Features {
    */
   enableDRAOptionalNodeOperations: boolean;
   /**
+   * Gate DRAFractionalCapacityRange (beta in 1.37, off by default): consumable capacity request
+   * policy ranges computed in milli units, so fractional min/step/max round requests exactly.
+   */
+  enableDRAFractionalCapacityRange: boolean;
+  /**
    * Gate DRAPreemption (KEP-5690, alpha, off by default): the preemption dry run sees the devices
    * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
    */
@@ -119,6 +124,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRADeviceCompatibilityGroups: false,
   enableDRADerivedAttributes: false,
   enableDRAOptionalNodeOperations: false,
+  enableDRAFractionalCapacityRange: false,
   enableDRAPreemption: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,

@@ -112,6 +112,7 @@ const incubatingFeatures: readonly FeatureName[] = [
   ...stableFeatures,
   "deviceBindingAndStatus",
   "consumableCapacity",
+  "fractionalCapacityRange",
 ];
 
 /** The features each of upstream's variants supports, most stable first (SupportedFeatures). */
@@ -498,6 +499,7 @@ class AllocationRun {
         candidate.device,
         this.#a.allocatedState.aggregatedCapacity?.get(candidate.id),
         this.#allocatingCapacity?.[c],
+        this.#features.fractionalCapacityRange === true,
       );
     } catch {
       return undefined;

@@ -13,8 +13,8 @@ import type { DeviceClass, QualifiedName, Quantity } from "@kubesched/api";
  * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it),
  * `deviceCompatibilityGroups` DRADeviceCompatibilityGroups, `derivedAttributes`
  * DRADerivedAttributes and `optionalNodeOperations` DRAOptionalNodeOperations (alpha in 1.37;
- * experimental variant).
- * Absent means off.
+ * experimental variant), `fractionalCapacityRange` DRAFractionalCapacityRange (beta in 1.37, off
+ * by default; only the experimental and incubating variants read it). Absent means off.
  */
 export interface Features {
   adminAccess?: boolean;
@@ -27,6 +27,7 @@ export interface Features {
   deviceCompatibilityGroups?: boolean;
   derivedAttributes?: boolean;
   optionalNodeOperations?: boolean;
+  fractionalCapacityRange?: boolean;
 }
 
 /** The names of the enabled features as upstream's Features.Set() spells them, sorted. */
@@ -39,6 +40,7 @@ export function featureSet(features: Features): string[] {
   if (features.deviceCompatibilityGroups) enabled.push("DRADeviceCompatibilityGroups");
   if (features.derivedAttributes) enabled.push("DRADerivedAttributes");
   if (features.optionalNodeOperations) enabled.push("DRAOptionalNodeOperations");
+  if (features.fractionalCapacityRange) enabled.push("DRAFractionalCapacityRange");
   if (features.deviceTaints) enabled.push("DRADeviceTaints");
   if (features.listTypeAttributes) enabled.push("DRAListTypeAttributes");
   if (features.partitionableDevices) enabled.push("DRAPartitionableDevices");
@@ -49,7 +51,7 @@ export function featureSet(features: Features): string[] {
 /**
  * What 1.37's default feature gates enable (upstream internal.FeaturesAll, with the alpha
  * DRAListTypeAttributes, DRADeviceCompatibilityGroups, DRADerivedAttributes and
- * DRAOptionalNodeOperations off).
+ * DRAOptionalNodeOperations off; DRAFractionalCapacityRange is beta but off by default).
  */
 export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   adminAccess: true,
@@ -62,6 +64,7 @@ export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   deviceCompatibilityGroups: false,
   derivedAttributes: false,
   optionalNodeOperations: false,
+  fractionalCapacityRange: false,
 });
 
 /** A device: `<driver>/<pool>/<device>` (upstream DeviceID and its String()). */

@@ -488,6 +488,7 @@ export class DynamicResources
         deviceCompatibilityGroups: features.enableDRADeviceCompatibilityGroups,
         derivedAttributes: features.enableDRADerivedAttributes,
         optionalNodeOperations: features.enableDRAOptionalNodeOperations,
+        fractionalCapacityRange: features.enableDRAFractionalCapacityRange,
       },
       allocatedState,
       classLister: this.classLister(),
