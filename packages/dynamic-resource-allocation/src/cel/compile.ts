@@ -242,6 +242,28 @@ export class Compiler {
     });
   }
 
+  /**
+   * Parses and type-checks an expression in the environment the options pick; the checked
+   * program and its output type, or the compilation error as upstream words it.
+   */
+  #check(
+    expression: string,
+    options: Options,
+  ): { program: ReturnType<Environment["parse"]>; outputType: string } | { error: string } {
+    const env = options.envType === "NewExpressions" ? this.#new : this.#stored;
+    let parsed: ReturnType<Environment["parse"]>;
+    try {
+      parsed = env.parse(expression);
+    } catch (err) {
+      return { error: `compilation failed: ${compileIssue(err, expression, env)}` };
+    }
+    allowPresenceTestsOnExpressions(parsed.ast as unknown as CelNode);
+    const checked = parsed.check();
+    if (!checked.valid)
+      return { error: `compilation failed: ${compileIssue(checked.error, expression, env)}` };
+    return { program: parsed, outputType: checked.type ?? "dyn" };
+  }
+
   /** Compiles an expression that must evaluate to bool (or to an attribute value). */
   compileCELExpression(expression: string, options: Options = {}): CompilationResult {
     const failed = (detail: string, type: CELErrorType): CompilationResult => ({
@@ -251,30 +273,19 @@ export class Compiler {
       maxCost: Number.POSITIVE_INFINITY,
       deviceMatches: () => ({ matches: false, actualCost: 0, error: new Error(detail) }),
     });
-    const env = options.envType === "NewExpressions" ? this.#new : this.#stored;
-    let parsed: ReturnType<Environment["parse"]>;
-    try {
-      parsed = env.parse(expression);
-    } catch (err) {
-      return failed(`compilation failed: ${compileIssue(err, expression, env)}`, "InvalidValue");
-    }
-    allowPresenceTestsOnExpressions(parsed.ast as unknown as CelNode);
-    const checked = parsed.check();
-    if (!checked.valid) {
-      return failed(`compilation failed: ${compileIssue(checked.error, expression, env)}`, "InvalidValue");
-    }
-    const outputType = checked.type ?? "dyn";
+    const checked = this.#check(expression, options);
+    if ("error" in checked) return failed(checked.error, "InvalidValue");
+    const { program, outputType } = checked;
     if (outputType !== "bool" && outputType !== "dyn") {
       return failed(
         `must evaluate to bool or the unknown type, not ${goTypeString(outputType)}`,
         "InvalidValue",
       );
     }
-    const ast = parsed.ast as unknown as CelNode;
+    const ast = program.ast as unknown as CelNode;
     instrument(ast);
     const maxCost = options.disableCostEstimation ? Number.POSITIVE_INFINITY : estimateCost(ast);
     const costLimit = options.costLimit ?? CELSelectorExpressionMaxCost;
-    const program = parsed;
     const listTypeAttributes = this.features.enableListTypeAttributes;
     return {
       expression,
@@ -282,34 +293,25 @@ export class Compiler {
       outputType,
       maxCost,
       deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
-        let variables: { device: DRADevice };
-        try {
-          variables = { device: cachedDRADevice(device, listTypeAttributes) };
-        } catch (err) {
-          return { matches: false, actualCost: 0, error: err as Error };
-        }
-        const tracker = new CostTracker(costLimit, evalOptions.signal);
-        let result: unknown;
-        try {
-          tracker.checkInterrupt();
-          result = withTracker(tracker, () => program(variables));
-        } catch (err) {
-          return { matches: false, actualCost: tracker.cost, error: tracker.failure ?? runtimeError(err) };
-        }
-        // The library turns some errors into values (CEL's commutative || and &&).
-        if (tracker.failure !== undefined)
-          return { matches: false, actualCost: tracker.cost, error: tracker.failure };
+        const { result, actualCost, error } = evaluate(
+          program,
+          device,
+          listTypeAttributes,
+          costLimit,
+          evalOptions,
+        );
+        if (error !== null) return { matches: false, actualCost, error };
         if (typeof result !== "boolean") {
           const type = celTypeName(result);
           return {
             matches: false,
-            actualCost: tracker.cost,
+            actualCost,
             error: new Error(
               `CEL result of type ${type} could not be converted to bool: type conversion error from '${type}' to 'bool'`,
             ),
           };
         }
-        return { matches: result, actualCost: tracker.cost, error: null };
+        return { matches: result, actualCost, error: null };
       },
     };
   }
@@ -325,58 +327,70 @@ export class Compiler {
       outputType: null,
       evaluate: () => ({ value: undefined, actualCost: 0, error: new Error(detail) }),
     });
-    const env = options.envType === "NewExpressions" ? this.#new : this.#stored;
-    let parsed: ReturnType<Environment["parse"]>;
-    try {
-      parsed = env.parse(expression);
-    } catch (err) {
-      return failed(`compilation failed: ${compileIssue(err, expression, env)}`, "InvalidValue");
-    }
-    allowPresenceTestsOnExpressions(parsed.ast as unknown as CelNode);
-    const checked = parsed.check();
-    if (!checked.valid) {
-      return failed(`compilation failed: ${compileIssue(checked.error, expression, env)}`, "InvalidValue");
-    }
-    const outputType = checked.type ?? "dyn";
+    const checked = this.#check(expression, options);
+    if ("error" in checked) return failed(checked.error, "InvalidValue");
+    const { program, outputType } = checked;
     if (!derivedOutputTypes.has(outputType)) {
       return failed(
         `must evaluate to a string, int, bool, semver or a list of them, not ${goTypeString(outputType)}`,
         "InvalidValue",
       );
     }
-    instrument(parsed.ast as unknown as CelNode);
+    instrument(program.ast as unknown as CelNode);
     const costLimit = options.costLimit ?? CELSelectorExpressionMaxCost;
-    const program = parsed;
     const listTypeAttributes = this.features.enableListTypeAttributes;
     return {
       expression,
       error: null,
       outputType,
       evaluate(device: Device, evalOptions: { signal?: AbortSignal } = {}): DerivedAttributeResult {
-        let variables: { device: DRADevice };
+        const { result, actualCost, error } = evaluate(
+          program,
+          device,
+          listTypeAttributes,
+          costLimit,
+          evalOptions,
+        );
+        if (error !== null) return { value: undefined, actualCost, error };
         try {
-          variables = { device: cachedDRADevice(device, listTypeAttributes) };
+          return { value: derivedAttributeValue(result), actualCost, error: null };
         } catch (err) {
-          return { value: undefined, actualCost: 0, error: err as Error };
-        }
-        const tracker = new CostTracker(costLimit, evalOptions.signal);
-        let result: unknown;
-        try {
-          tracker.checkInterrupt();
-          result = withTracker(tracker, () => program(variables));
-        } catch (err) {
-          return { value: undefined, actualCost: tracker.cost, error: tracker.failure ?? runtimeError(err) };
-        }
-        if (tracker.failure !== undefined)
-          return { value: undefined, actualCost: tracker.cost, error: tracker.failure };
-        try {
-          return { value: derivedAttributeValue(result), actualCost: tracker.cost, error: null };
-        } catch (err) {
-          return { value: undefined, actualCost: tracker.cost, error: err as Error };
+          return { value: undefined, actualCost, error: err as Error };
         }
       },
     };
   }
+}
+
+/**
+ * Runs a checked program for one device under the runtime cost limit: its result and cost, or
+ * the error (a device that cannot be converted, a runtime error, the limit, an interruption).
+ */
+function evaluate(
+  program: ReturnType<Environment["parse"]>,
+  device: Device,
+  listTypeAttributes: boolean,
+  costLimit: number,
+  options: { signal?: AbortSignal },
+): { result: unknown; actualCost: number; error: Error | null } {
+  let variables: { device: DRADevice };
+  try {
+    variables = { device: cachedDRADevice(device, listTypeAttributes) };
+  } catch (err) {
+    return { result: undefined, actualCost: 0, error: err as Error };
+  }
+  const tracker = new CostTracker(costLimit, options.signal);
+  let result: unknown;
+  try {
+    tracker.checkInterrupt();
+    result = withTracker(tracker, () => program(variables));
+  } catch (err) {
+    return { result: undefined, actualCost: tracker.cost, error: tracker.failure ?? runtimeError(err) };
+  }
+  // The library turns some errors into values (CEL's commutative || and &&).
+  if (tracker.failure !== undefined)
+    return { result: undefined, actualCost: tracker.cost, error: tracker.failure };
+  return { result, actualCost: tracker.cost, error: null };
 }
 
 /**
