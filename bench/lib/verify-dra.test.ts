@@ -3,15 +3,21 @@
 // another node's device, an unmet matchAttribute constraint, partitionable devices consuming more
 // of a counter than their pool publishes, a firstAvailable request's results not naming one
 // subrequest with its count and class, consumable-capacity shares over a device's capacity or off
-// their request and requestPolicy, a device whose NoSchedule taint the request does not tolerate.
+// their request and requestPolicy, a device whose NoSchedule taint the request does not tolerate,
+// devices on one counter set whose compatibility groups do not intersect.
 import type { ExactDeviceRequest, Pod, ResourceClaim } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
+import { makeCompatibilityGroupsDevices } from "./dra-compatibilitygroups";
 import {
   makeConsumableCapacityClass,
   makeConsumableCapacitySlice,
   makeConsumableCapacityTemplate,
 } from "./dra-consumablecapacity";
-import { makePartitionableCounterSets, makePartitionableDevices } from "./dra-partitionable";
+import {
+  makePartitionableCounterSets,
+  makePartitionableDevices,
+  makeTwoDeviceTemplate,
+} from "./dra-partitionable";
 import { makeFirstAvailableTemplate, makeNoDevicesClass } from "./dra-prioritizedlist";
 import {
   makeDRANode,
@@ -134,6 +140,50 @@ describe("checkDRAAllocations", () => {
     expect(r.problems).toEqual([
       `claim test/test-claim-0: matchAttribute dra.example.com/numa not matched ({"int":0}, {"int":1})`,
     ]);
+  });
+
+  describe("compatibility groups (dra/compatibilitygroups)", () => {
+    const pool = (groups: [string[], string[]]) => {
+      const devices = makeCompatibilityGroupsDevices(0);
+      devices.spec.devices!.forEach((d, i) => {
+        d.consumesCounters![0]!.compatibilityGroups = groups[i];
+      });
+      return [makePartitionableCounterSets(0), devices];
+    };
+    const claim: ResourceClaim = {
+      ...makeTestClaim("test", 0),
+      spec: makeTwoDeviceTemplate("test").spec?.spec,
+      status: {
+        allocation: {
+          devices: {
+            results: ["device-1", "device-2"].map((device) => ({
+              request: "req-0",
+              driver: testDriver,
+              pool: "resourceslice-0",
+              device,
+            })),
+          },
+        },
+      },
+    };
+    const check = (groups: [string[], string[]]) =>
+      checkDRAAllocations({ pods: [], resourceClaims: [claim], resourceSlices: pool(groups), deviceClasses });
+
+    it("accepts the workload's outcome: both mig devices of a node together", () => {
+      expect(check([["mig"], ["mig"]])).toMatchObject({ devices: 2, problemCount: 0 });
+    });
+
+    it("finds devices on one counter set with disjoint groups", () => {
+      expect(check([["mig"], ["vgpu"]]).problems).toEqual([
+        `counter set ${testDriver}/resourceslice-0/counter-set: ${testDriver}/resourceslice-0/device-1, ${testDriver}/resourceslice-0/device-2 share no compatibility group`,
+      ]);
+    });
+
+    it("finds a device without groups beside one with groups", () => {
+      expect(check([["mig"], []]).problems).toEqual([
+        `counter set ${testDriver}/resourceslice-0/counter-set: devices with and without compatibility groups allocated together`,
+      ]);
+    });
   });
 
   describe("partitionable devices (dra/partitionabledevices)", () => {

@@ -192,6 +192,7 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
   }
 
   checkCounters(state, devices, problem);
+  checkCompatibilityGroups(state, devices, problem);
 
   // Bound pods: their claims allocated, reserved for them, on their node.
   const claimByKey = new Map(
@@ -486,6 +487,50 @@ function checkCounters(
     const total = available.get(key);
     if (total === undefined) problem(`counter ${key}: consumed ${used}, no counter set publishes it`);
     else if (used > total) problem(`counter ${key}: consumed ${used} of ${total}`);
+  }
+}
+
+/**
+ * Compatibility groups (DRADeviceCompatibilityGroups): the allocated devices drawing from one
+ * counter set either all declare no groups there, or all declare groups with at least one group
+ * common to every one of them.
+ */
+function checkCompatibilityGroups(
+  state: DRAState,
+  devices: ReadonlyMap<string, { slice: ResourceSlice; device: SliceDevice }>,
+  problem: (line: string) => void,
+): void {
+  const bySet = new Map<string, { device: string; groups: readonly string[] }[]>();
+  const seen = new Set<string>();
+  for (const claim of state.resourceClaims)
+    for (const r of claim.status?.allocation?.devices?.results ?? []) {
+      const id = `${r.driver}/${r.pool}/${r.device}`;
+      if (r.adminAccess || seen.has(id)) continue;
+      seen.add(id);
+      const found = devices.get(id);
+      if (!found) continue;
+      for (const cc of found.device.consumesCounters ?? []) {
+        const key = `${found.slice.spec.driver}/${found.slice.spec.pool.name}/${cc.counterSet}`;
+        let members = bySet.get(key);
+        if (!members) {
+          members = [];
+          bySet.set(key, members);
+        }
+        members.push({ device: id, groups: cc.compatibilityGroups ?? [] });
+      }
+    }
+  for (const [key, members] of bySet) {
+    const grouped = members.filter((m) => m.groups.length > 0);
+    if (grouped.length === 0) continue;
+    if (grouped.length < members.length) {
+      problem(`counter set ${key}: devices with and without compatibility groups allocated together`);
+      continue;
+    }
+    const common = grouped
+      .slice(1)
+      .reduce((acc, m) => acc.filter((g) => m.groups.includes(g)), [...grouped[0]!.groups]);
+    if (common.length === 0)
+      problem(`counter set ${key}: ${members.map((m) => m.device).join(", ")} share no compatibility group`);
   }
 }
 

@@ -7,6 +7,7 @@
 
 import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from "@kubesched/api";
 import type { WorkloadProfile } from "./config";
+import { compatibilityGroupsWorkloads } from "./dra-compatibilitygroups";
 import { consumableCapacityWorkloads } from "./dra-consumablecapacity";
 import {
   type ExtendedResourceClassTemplate,
@@ -707,6 +708,7 @@ export const workloads: Workload[] = [
   ...consumableCapacityWorkloads(draVerify(true)),
   ...extendedResourceWorkloads(),
   ...listAttributesWorkloads(),
+  ...compatibilityGroupsWorkloads(draVerify(true)),
 ];
 
 /** What every DRA workload verifies (steady: a steady state's batches instead of the measured pods). */

@@ -6,7 +6,9 @@
 // gates), helpers.go @78acd4d4, core.go @cb6bddf4, prioritizedlist.go @5d7e2a39,
 // partitionable_devices.go @a61aa9e6, extendedresource.go @4d7ca868, uses_all_resources.go
 // @ff6c1f2c, resourceclaim.go @de741dc8, binding_conditions.go @ef72f831 (the driver's
-// status updates scripted between steps of the simulation). What is not
+// status updates scripted between steps of the simulation), compatibility_groups.go @6732d913,
+// derived_attributes.go (the index's copy naming the key "derived/sharedNumaNode"),
+// optional_node_operations.go @6732d913 (its two subtests without PodGroups). What is not
 // ported, and why, is in packages/plugins/dynamic-resources/README.md.
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
@@ -430,6 +432,250 @@ describe("test/integration/dra partitionable_devices.go", () => {
     const scheduledOn = [0, 1, 2, 3].map((i) => r.pod("default", `my-pod-${i}`)?.spec?.nodeName);
     expect([...scheduledOn].sort()).toEqual(deviceNodes);
     expect(r.claim("default", "multi-host-claim")?.status?.reservedFor).toHaveLength(4);
+  });
+});
+
+describe("test/integration/dra compatibility_groups.go", () => {
+  // dra.go runs these with DRADeviceCompatibilityGroups on (alpha in 1.37, off by default).
+  const gateOn = { features: { enableDRADeviceCompatibilityGroups: true } };
+  type CompatDevice = [name: string, groups: string[]];
+  /**
+   * compatGroupsSlices: one pool of the node in two slices, a counter set slice (`mem`: 8) and a
+   * device slice whose devices each consume half of it and declare the given groups.
+   */
+  const compatGroupsSlices = (
+    node: string,
+    driver: string,
+    counterSet: string,
+    ...devices: CompatDevice[]
+  ) => [
+    {
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceSlice",
+      metadata: { name: `${node}-${driver}-counters` },
+      spec: {
+        driver,
+        nodeName: node,
+        pool: { name: node, generation: 1, resourceSliceCount: 2 },
+        sharedCounters: [{ name: counterSet, counters: { mem: { value: "8" } } }],
+      },
+    },
+    {
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceSlice",
+      metadata: { name: `${node}-${driver}-devices` },
+      spec: {
+        driver,
+        nodeName: node,
+        pool: { name: node, generation: 1, resourceSliceCount: 2 },
+        devices: devices.map(([name, groups]) => ({
+          name,
+          consumesCounters: [{ counterSet, counters: { mem: { value: "4" } }, compatibilityGroups: groups }],
+        })),
+      },
+    },
+  ];
+  const unschedulable = {
+    status: "False",
+    reason: "Unschedulable",
+    message:
+      "0/8 nodes are available: 8 cannot allocate all claims. preemption: 0/8 nodes are available: 8 Preemption is not helpful for scheduling.",
+  };
+
+  it("CompatibleCoAllocation: two devices declaring the same group on a counter set go to one claim", async () => {
+    const { class: cls, className, driverName } = testClass("compatible");
+    const r = await run(
+      [
+        cls,
+        ...compatGroupsSlices("worker-0", driverName, "gpu-0", ["dev-0", ["mig"]], ["dev-1", ["mig"]]),
+        makeClaim("claim-compat", "default", exactly(className, 2)),
+        makePod("default", "-compat", ["claim-compat"]),
+      ],
+      gateOn,
+    );
+    expect(r.pod("default", "my-pod-compat")?.spec?.nodeName).toBe("worker-0");
+    expect(r.claim("default", "claim-compat")?.status?.allocation?.devices?.results).toHaveLength(2);
+  });
+
+  it("IncompatibleDevicesUnschedulable: the node's only two devices declare disjoint groups; the claim stays unallocated", async () => {
+    const { class: cls, className, driverName } = testClass("incompatible");
+    const objs = [
+      cls,
+      ...compatGroupsSlices("worker-0", driverName, "gpu-0", ["dev-0", ["mig"]], ["dev-1", ["vgpu"]]),
+      makeClaim("claim-incompat", "default", exactly(className, 2)),
+      makePod("default", "-incompat", ["claim-incompat"]),
+    ];
+    const r = await run(objs, gateOn);
+    expect(r.scheduled("default", "my-pod-incompat")).toMatchObject(unschedulable);
+    expect(r.claim("default", "claim-incompat")?.status?.allocation).toBeUndefined();
+
+    // With the gate off (1.37's default) the allocator does not read the groups: the same pair
+    // is allocated, as before the feature.
+    const off = await run(objs);
+    expect(off.pod("default", "my-pod-incompat")?.spec?.nodeName).toBe("worker-0");
+    expect(off.claim("default", "claim-incompat")?.status?.allocation?.devices?.results).toHaveLength(2);
+  });
+
+  it("IncompatibleRejectedCompatibleAdmitted: the pod lands on the node with a compatible pair; a second one then stays unschedulable", async () => {
+    const { class: cls, className, driverName } = testClass("cross");
+    const r = await open(
+      [
+        cls,
+        ...compatGroupsSlices("worker-0", driverName, "gpu-0", ["dev-0", ["mig"]], ["dev-1", ["vgpu"]]),
+        ...compatGroupsSlices("worker-1", driverName, "gpu-0", ["dev-0", ["mig"]], ["dev-1", ["mig"]]),
+        makeClaim("claim-cross", "default", exactly(className, 2)),
+        makePod("default", "-cross", ["claim-cross"]),
+      ],
+      gateOn,
+    );
+    await r.session.drain();
+    expect(r.pod("default", "my-pod-cross")?.spec?.nodeName).toBe("worker-1");
+
+    // worker-1's counter set is used up by the first pod, worker-0's pair is incompatible.
+    r.session.cluster.apply(
+      "ResourceClaim",
+      makeClaim("claim-cross-2", "default", exactly(className, 2)) as unknown as ResourceClaim,
+    );
+    r.session.addPending(makePod("default", "-cross-2", ["claim-cross-2"]) as Pod);
+    await r.session.drain();
+    r.session.sched.close();
+    expect(r.pod("default", "my-pod-cross-2")?.spec?.nodeName).toBeUndefined();
+    expect(r.scheduled("default", "my-pod-cross-2")).toMatchObject(unschedulable);
+  });
+});
+
+describe("test/integration/dra derived_attributes.go", () => {
+  it("DerivedAttributes: a derived attribute aligns devices of two drivers that publish the NUMA node under different names", async () => {
+    // dra.go runs it with DRADerivedAttributes on (alpha in 1.37, off by default).
+    const a = testClass("derived-a");
+    const b = testClass("derived-b");
+    const withAttrs = (slice: Obj, attrs: Record<string, string>[]): Obj => {
+      const spec = slice.spec as { devices: Obj[] };
+      spec.devices = spec.devices.map((d, i) => ({
+        ...d,
+        attributes: Object.fromEntries(Object.entries(attrs[i] ?? {}).map(([k, v]) => [k, { string: v }])),
+      }));
+      return slice;
+    };
+    const virtualKey = "derived/sharedNumaNode";
+    const request = (name: string, className: string, attribute: string): Obj => ({
+      name,
+      exactly: {
+        deviceClassName: className,
+        allocationMode: "ExactCount",
+        count: 1,
+        derivedAttributes: [
+          { name: virtualKey, expression: `device.attributes["dra.example.com"].${attribute}` },
+        ],
+      },
+    });
+    const claim = {
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: { name: "derived-attributes-claim", namespace: "default" },
+      spec: {
+        devices: {
+          constraints: [{ requests: ["req-a", "req-b"], matchAttribute: virtualKey }],
+          requests: [request("req-a", a.className, "numa"), request("req-b", b.className, "numaNode")],
+        },
+      },
+    };
+    const objs = [
+      a.class,
+      b.class,
+      withAttrs(makeSlice("worker-0", a.driverName, ["device-a1", "device-a2"]), [
+        { "dra.example.com/numa": "numa-0" },
+        { "dra.example.com/numa": "numa-1" },
+      ]),
+      withAttrs(makeSlice("worker-0", b.driverName, ["device-b1", "device-b2"]), [
+        { "dra.example.com/numaNode": "numa-1" },
+        { "dra.example.com/numaNode": "numa-2" },
+      ]),
+      claim,
+      makePod("default", "", ["derived-attributes-claim"]),
+    ];
+    const r = await run(objs, { features: { enableDRADerivedAttributes: true } });
+    expect(r.pod("default", "my-pod")?.spec?.nodeName).toBe("worker-0");
+    const results =
+      r.claim("default", "derived-attributes-claim")?.status?.allocation?.devices?.results ?? [];
+    expect(results.map((x) => [x.request, x.device]).sort()).toEqual([
+      ["req-a", "device-a2"],
+      ["req-b", "device-b1"],
+    ]);
+
+    // With the gate off (1.37's default) the allocator does not read derivedAttributes: no device
+    // has derived/sharedNumaNode, so the constraint cannot be met.
+    const off = await run(objs);
+    expect(off.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
+    expect(off.scheduled("default", "my-pod")).toMatchObject({ status: "False", reason: "Unschedulable" });
+  });
+});
+
+describe("test/integration/dra optional_node_operations.go", () => {
+  // dra.go runs it with DRAOptionalNodeOperations on (alpha in 1.37, off by default) and worker-0
+  // declaring the feature; the other nodes do not. One device in a slice for all nodes that
+  // skips every node operation.
+  const { class: cls, className, driverName } = testClass("optionalnodeoperations");
+  const slice = {
+    apiVersion: "resource.k8s.io/v1",
+    kind: "ResourceSlice",
+    metadata: { name: "shared-slice" },
+    spec: {
+      driver: driverName,
+      allNodes: true,
+      skipNodeOperations: ["*"],
+      pool: { name: "shared-slice", generation: 1, resourceSliceCount: 1 },
+      devices: [{ name: "device-1" }],
+    },
+  };
+  const declaringNodes = nodes.map((n, i) =>
+    i === 0 ? { ...n, status: { ...(n.status as Obj), declaredFeatures: ["DRAOptionalNodeOperations"] } } : n,
+  );
+  const objs = (nodeSelector?: Record<string, string>) => {
+    const pod = makePod("default", "-0", ["my-claim"]);
+    if (nodeSelector) (pod.spec as Obj).nodeSelector = nodeSelector;
+    return [cls, slice, makeClaim("my-claim", "default", exactly(className)), pod];
+  };
+  // The nodes are the shared list; run over the declaring copy instead.
+  const runOn = async (extra: Obj[], features: Record<string, boolean>) => {
+    const { session, pending } = await openSimulation(
+      {
+        config: defaultConfig,
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        features,
+      },
+      admit(loadSnapshotTexts([{ name: "dra.yaml", text: text([...declaringNodes, ...extra]) }]).objects),
+    );
+    for (const p of pending) session.addPending(p);
+    await session.drain();
+    session.sched.close();
+    return {
+      pod: session.cluster.pods.get("default", "my-pod-0") as Pod | undefined,
+      claim: session.cluster.resourceClaims.get("default", "my-claim") as ResourceClaim | undefined,
+    };
+  };
+  const gateOn = { enableDRAOptionalNodeOperations: true };
+
+  it("pod-scheduled-on-supported-node: the pod goes to worker-0, the result copies skipNodeOperations", async () => {
+    const r = await runOn(objs(), gateOn);
+    expect(r.pod?.spec?.nodeName).toBe("worker-0");
+    expect(r.claim?.status?.allocation?.devices?.results?.[0]?.skipNodeOperations).toEqual(["*"]);
+  });
+
+  it("pod-unschedulable-on-unsupported-node: pinned to worker-1, which does not declare the feature", async () => {
+    const r = await runOn(objs({ "kubernetes.io/hostname": "worker-1" }), gateOn);
+    expect(r.pod?.spec?.nodeName).toBeUndefined();
+    expect(r.pod?.status?.conditions?.find((c) => c.type === "PodScheduled")).toMatchObject({
+      status: "False",
+      reason: "Unschedulable",
+    });
+  });
+
+  it("with the gate off (1.37's default) the device is not allocatable on any node", async () => {
+    const r = await runOn(objs(), {});
+    expect(r.pod?.spec?.nodeName).toBeUndefined();
+    expect(r.claim?.status?.allocation).toBeUndefined();
   });
 });
 

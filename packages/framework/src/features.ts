@@ -29,6 +29,27 @@ export interface Features {
    */
   enableDRAListTypeAttributes: boolean;
   /**
+   * Gate DRADeviceCompatibilityGroups (alpha in 1.37): devices drawing from one counter set are
+   * allocated together only while the `compatibilityGroups` they declare there intersect.
+   */
+  enableDRADeviceCompatibilityGroups: boolean;
+  /**
+   * Gate DRADerivedAttributes (alpha in 1.37): a request's `derivedAttributes`, values computed by
+   * CEL per device, compared by the claim's constraints.
+   */
+  enableDRADerivedAttributes: boolean;
+  /**
+   * Gate DRAOptionalNodeOperations (alpha in 1.37): devices of slices with `skipNodeOperations`
+   * go only to nodes that declare the feature (`status.declaredFeatures`); off, they are not
+   * allocated.
+   */
+  enableDRAOptionalNodeOperations: boolean;
+  /**
+   * Gate DRAFractionalCapacityRange (beta in 1.37, off by default): consumable capacity request
+   * policy ranges computed in milli units, so fractional min/step/max round requests exactly.
+   */
+  enableDRAFractionalCapacityRange: boolean;
+  /**
    * Gate DRAPreemption (KEP-5690, alpha, off by default): the preemption dry run sees the devices
    * of claims that only victims use as freed (DynamicResources' AddPod/RemovePod).
    */
@@ -105,6 +126,10 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRADeviceBindingConditions: true,
   enableDRAResourceClaimDeviceStatus: true,
   enableDRAListTypeAttributes: false,
+  enableDRADeviceCompatibilityGroups: false,
+  enableDRADerivedAttributes: false,
+  enableDRAOptionalNodeOperations: false,
+  enableDRAFractionalCapacityRange: false,
   enableDRAPreemption: false,
   enableDRASchedulerFilterTimeout: true,
   enableDynamicResourceAllocation: true,

@@ -411,3 +411,42 @@ describe("DRAListTypeAttributes: list-valued device attributes in claim constrai
     );
   }, 60_000);
 });
+
+describe("DRADeviceCompatibilityGroups: partitions of one GPU that cannot run side by side", () => {
+  const gpu = "apps/kubesched/test-fixtures/dra-compatibility-groups/cluster.yaml";
+  const devices = async (...flags: string[]) => {
+    const { code, stdout } = await run("simulate", "--cluster", gpu, "-o", "json", ...flags);
+    expect(code).toBe(0);
+    const pod = (JSON.parse(stdout) as Result).pods[0] as Result["pods"][number];
+    expect(pod.outcome).toBe("Scheduled");
+    const claims = pod.resourceClaims as { devices?: { device: string }[] }[] | undefined;
+    return claims?.[0]?.devices?.map((d) => d.device);
+  };
+  it("with the gate on, the claim gets two MIG partitions: the vGPU one does not go with them", async () => {
+    expect(await devices("--feature-gates", "DRADeviceCompatibilityGroups=true")).toEqual(["mig-0", "mig-1"]);
+  }, 60_000);
+  it("with the gate off (1.37's default, alpha) the groups are not read: the first two partitions", async () => {
+    expect(await devices()).toEqual(["mig-0", "vgpu-0"]);
+  }, 60_000);
+});
+
+describe("DRAFractionalCapacityRange: a device shared in tenths", () => {
+  const accel = "apps/kubesched/test-fixtures/dra-fractional-capacity/cluster.yaml";
+  const outcomes = async (...flags: string[]) => {
+    const { code, stdout } = await run("simulate", "--cluster", accel, "-o", "json", ...flags);
+    expect(code).toBe(0);
+    return (JSON.parse(stdout) as Result).pods.map((p) => [p.name, p.outcome]);
+  };
+  it("with the gate on, two 0.25 requests round up to 0.3 each and share the device", async () => {
+    expect(await outcomes("--feature-gates", "DRAFractionalCapacityRange=true")).toEqual([
+      ["infer-0", "Scheduled"],
+      ["infer-1", "Scheduled"],
+    ]);
+  }, 60_000);
+  it("with the gate off (1.37's default) each request takes a whole 1: the second pod does not fit", async () => {
+    expect(await outcomes()).toEqual([
+      ["infer-0", "Scheduled"],
+      ["infer-1", "Unschedulable"],
+    ]);
+  }, 60_000);
+});

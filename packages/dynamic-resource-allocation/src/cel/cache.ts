@@ -3,6 +3,7 @@ import type { Device as SliceDevice } from "@kubesched/api";
 import {
   type CompilationResult,
   type Compiler,
+  type DerivedAttributeCompilationResult,
   type DeviceMatchResult,
   type Features,
   getCompiler,
@@ -23,6 +24,7 @@ export class Cache {
   readonly #max: number;
   readonly #compiler: Compiler;
   readonly #verdicts = new WeakMap<SliceDevice, Verdicts>();
+  readonly #derived = new Map<string, DerivedAttributeCompilationResult>();
 
   constructor(maxCacheEntries: number, features: Features) {
     this.#max = maxCacheEntries;
@@ -79,6 +81,25 @@ export class Cache {
       options,
     );
     if (result.error === null) verdicts.matches.set(compiled.expression, result.matches);
+    return result;
+  }
+
+  /**
+   * The compiled derived attribute expression (DRADerivedAttributes), kept as selectors are
+   * (LRU, successful compilations only, no cost estimation).
+   */
+  getOrCompileDerivedAttribute(expression: string): DerivedAttributeCompilationResult {
+    const cached = this.#derived.get(expression);
+    if (cached !== undefined) {
+      this.#derived.delete(expression);
+      this.#derived.set(expression, cached);
+      return cached;
+    }
+    const result = this.#compiler.compileDerivedAttribute(expression, { disableCostEstimation: true });
+    if (result.error === null && this.#max > 0) {
+      this.#derived.set(expression, result);
+      if (this.#derived.size > this.#max) this.#derived.delete(this.#derived.keys().next().value as string);
+    }
     return result;
   }
 

@@ -15,7 +15,7 @@ import {
   withDefault,
 } from "./environment";
 import { allowPresenceTestsOnExpressions } from "./presence";
-import { parseSemver, type Semver } from "./semver";
+import { parseSemver, Semver } from "./semver";
 
 /** Feature gates the environment depends on (upstream cel.Features). */
 export interface Features {
@@ -77,6 +77,68 @@ export interface CompilationResult {
   readonly maxCost: number;
   /** Evaluates the selector for one device; `signal` interrupts a long evaluation. */
   deviceMatches(device: Device, options?: { signal?: AbortSignal }): DeviceMatchResult;
+}
+
+/** What a derived attribute's expression gave for one device (DRADerivedAttributes). */
+export interface DerivedAttributeResult {
+  /** The value as a device attribute; undefined when the evaluation failed. */
+  value: DeviceAttribute | undefined;
+  actualCost: number;
+  error: Error | null;
+}
+
+/** A compiled derived attribute expression (DRADerivedAttributes). */
+export interface DerivedAttributeCompilationResult {
+  readonly expression: string;
+  readonly error: CELError | null;
+  /** The output type; null after an error. */
+  readonly outputType: string | null;
+  /** Evaluates the expression for one device. */
+  evaluate(device: Device, options?: { signal?: AbortSignal }): DerivedAttributeResult;
+}
+
+/** The output types a derived attribute may have: a scalar or a list of scalars (or unknown). */
+const derivedOutputTypes = new Set([
+  "dyn",
+  "string",
+  "int",
+  "bool",
+  "kubernetes.Semver",
+  "list",
+  "list<dyn>",
+  "list<string>",
+  "list<int>",
+  "list<bool>",
+  "list<kubernetes.Semver>",
+]);
+
+/**
+ * A derived attribute's value as a device attribute: string, int, bool or semver, or a list of
+ * one of them; anything else fails the evaluation, as the API documents.
+ */
+function derivedAttributeValue(result: unknown): DeviceAttribute {
+  const scalar = (v: unknown): DeviceAttribute | undefined => {
+    if (typeof v === "string") return { string: v };
+    if (typeof v === "bigint") return { int: Number(v) };
+    if (typeof v === "boolean") return { bool: v };
+    if (v instanceof Semver) return { version: v.toString() };
+    return undefined;
+  };
+  const one = scalar(result);
+  if (one !== undefined) return one;
+  if (Array.isArray(result) && result.length > 0) {
+    const kind = celTypeName(result[0]);
+    if (result.every((v) => celTypeName(v) === kind)) {
+      if (kind === "string") return { strings: result as string[] };
+      if (kind === "int") return { ints: (result as bigint[]).map(Number) };
+      if (kind === "bool") return { bools: result as boolean[] };
+      if (kind === "kubernetes.Semver") return { versions: (result as Semver[]).map(String) };
+    }
+  }
+  const type = celTypeName(result);
+  throw new Error(
+    `CEL result of type ${type} is not a valid derived attribute value: want a string, int, bool or semver, or a list of one of them`,
+  );
 }
 
 /** An attribute's value: a scalar, or (a list attribute) its values. */
@@ -180,6 +242,28 @@ export class Compiler {
     });
   }
 
+  /**
+   * Parses and type-checks an expression in the environment the options pick; the checked
+   * program and its output type, or the compilation error as upstream words it.
+   */
+  #check(
+    expression: string,
+    options: Options,
+  ): { program: ReturnType<Environment["parse"]>; outputType: string } | { error: string } {
+    const env = options.envType === "NewExpressions" ? this.#new : this.#stored;
+    let parsed: ReturnType<Environment["parse"]>;
+    try {
+      parsed = env.parse(expression);
+    } catch (err) {
+      return { error: `compilation failed: ${compileIssue(err, expression, env)}` };
+    }
+    allowPresenceTestsOnExpressions(parsed.ast as unknown as CelNode);
+    const checked = parsed.check();
+    if (!checked.valid)
+      return { error: `compilation failed: ${compileIssue(checked.error, expression, env)}` };
+    return { program: parsed, outputType: checked.type ?? "dyn" };
+  }
+
   /** Compiles an expression that must evaluate to bool (or to an attribute value). */
   compileCELExpression(expression: string, options: Options = {}): CompilationResult {
     const failed = (detail: string, type: CELErrorType): CompilationResult => ({
@@ -189,30 +273,19 @@ export class Compiler {
       maxCost: Number.POSITIVE_INFINITY,
       deviceMatches: () => ({ matches: false, actualCost: 0, error: new Error(detail) }),
     });
-    const env = options.envType === "NewExpressions" ? this.#new : this.#stored;
-    let parsed: ReturnType<Environment["parse"]>;
-    try {
-      parsed = env.parse(expression);
-    } catch (err) {
-      return failed(`compilation failed: ${compileIssue(err, expression, env)}`, "InvalidValue");
-    }
-    allowPresenceTestsOnExpressions(parsed.ast as unknown as CelNode);
-    const checked = parsed.check();
-    if (!checked.valid) {
-      return failed(`compilation failed: ${compileIssue(checked.error, expression, env)}`, "InvalidValue");
-    }
-    const outputType = checked.type ?? "dyn";
+    const checked = this.#check(expression, options);
+    if ("error" in checked) return failed(checked.error, "InvalidValue");
+    const { program, outputType } = checked;
     if (outputType !== "bool" && outputType !== "dyn") {
       return failed(
         `must evaluate to bool or the unknown type, not ${goTypeString(outputType)}`,
         "InvalidValue",
       );
     }
-    const ast = parsed.ast as unknown as CelNode;
+    const ast = program.ast as unknown as CelNode;
     instrument(ast);
     const maxCost = options.disableCostEstimation ? Number.POSITIVE_INFINITY : estimateCost(ast);
     const costLimit = options.costLimit ?? CELSelectorExpressionMaxCost;
-    const program = parsed;
     const listTypeAttributes = this.features.enableListTypeAttributes;
     return {
       expression,
@@ -220,37 +293,104 @@ export class Compiler {
       outputType,
       maxCost,
       deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
-        let variables: { device: DRADevice };
-        try {
-          variables = { device: cachedDRADevice(device, listTypeAttributes) };
-        } catch (err) {
-          return { matches: false, actualCost: 0, error: err as Error };
-        }
-        const tracker = new CostTracker(costLimit, evalOptions.signal);
-        let result: unknown;
-        try {
-          tracker.checkInterrupt();
-          result = withTracker(tracker, () => program(variables));
-        } catch (err) {
-          return { matches: false, actualCost: tracker.cost, error: tracker.failure ?? runtimeError(err) };
-        }
-        // The library turns some errors into values (CEL's commutative || and &&).
-        if (tracker.failure !== undefined)
-          return { matches: false, actualCost: tracker.cost, error: tracker.failure };
+        const { result, actualCost, error } = evaluate(
+          program,
+          device,
+          listTypeAttributes,
+          costLimit,
+          evalOptions,
+        );
+        if (error !== null) return { matches: false, actualCost, error };
         if (typeof result !== "boolean") {
           const type = celTypeName(result);
           return {
             matches: false,
-            actualCost: tracker.cost,
+            actualCost,
             error: new Error(
               `CEL result of type ${type} could not be converted to bool: type conversion error from '${type}' to 'bool'`,
             ),
           };
         }
-        return { matches: result, actualCost: tracker.cost, error: null };
+        return { matches: result, actualCost, error: null };
       },
     };
   }
+
+  /**
+   * Compiles a derived attribute's expression (DRADerivedAttributes): the same environment as a
+   * selector's, evaluating to a string, int, bool or semver, or a list of one of them.
+   */
+  compileDerivedAttribute(expression: string, options: Options = {}): DerivedAttributeCompilationResult {
+    const failed = (detail: string, type: CELErrorType): DerivedAttributeCompilationResult => ({
+      expression,
+      error: { type, detail },
+      outputType: null,
+      evaluate: () => ({ value: undefined, actualCost: 0, error: new Error(detail) }),
+    });
+    const checked = this.#check(expression, options);
+    if ("error" in checked) return failed(checked.error, "InvalidValue");
+    const { program, outputType } = checked;
+    if (!derivedOutputTypes.has(outputType)) {
+      return failed(
+        `must evaluate to a string, int, bool, semver or a list of them, not ${goTypeString(outputType)}`,
+        "InvalidValue",
+      );
+    }
+    instrument(program.ast as unknown as CelNode);
+    const costLimit = options.costLimit ?? CELSelectorExpressionMaxCost;
+    const listTypeAttributes = this.features.enableListTypeAttributes;
+    return {
+      expression,
+      error: null,
+      outputType,
+      evaluate(device: Device, evalOptions: { signal?: AbortSignal } = {}): DerivedAttributeResult {
+        const { result, actualCost, error } = evaluate(
+          program,
+          device,
+          listTypeAttributes,
+          costLimit,
+          evalOptions,
+        );
+        if (error !== null) return { value: undefined, actualCost, error };
+        try {
+          return { value: derivedAttributeValue(result), actualCost, error: null };
+        } catch (err) {
+          return { value: undefined, actualCost, error: err as Error };
+        }
+      },
+    };
+  }
+}
+
+/**
+ * Runs a checked program for one device under the runtime cost limit: its result and cost, or
+ * the error (a device that cannot be converted, a runtime error, the limit, an interruption).
+ */
+function evaluate(
+  program: ReturnType<Environment["parse"]>,
+  device: Device,
+  listTypeAttributes: boolean,
+  costLimit: number,
+  options: { signal?: AbortSignal },
+): { result: unknown; actualCost: number; error: Error | null } {
+  let variables: { device: DRADevice };
+  try {
+    variables = { device: cachedDRADevice(device, listTypeAttributes) };
+  } catch (err) {
+    return { result: undefined, actualCost: 0, error: err as Error };
+  }
+  const tracker = new CostTracker(costLimit, options.signal);
+  let result: unknown;
+  try {
+    tracker.checkInterrupt();
+    result = withTracker(tracker, () => program(variables));
+  } catch (err) {
+    return { result: undefined, actualCost: tracker.cost, error: tracker.failure ?? runtimeError(err) };
+  }
+  // The library turns some errors into values (CEL's commutative || and &&).
+  if (tracker.failure !== undefined)
+    return { result: undefined, actualCost: tracker.cost, error: tracker.failure };
+  return { result, actualCost: tracker.cost, error: null };
 }
 
 /**

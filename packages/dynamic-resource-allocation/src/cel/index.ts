@@ -5,6 +5,8 @@ export {
   type CELErrorType,
   type CompilationResult,
   Compiler,
+  type DerivedAttributeCompilationResult,
+  type DerivedAttributeResult,
   type Device,
   type DeviceMatchResult,
   type EnvType,

@@ -11,6 +11,7 @@ import type {
   Counter,
   Device,
   DeviceAllocationConfiguration,
+  DeviceAttribute,
   DeviceClass,
   DeviceRequest,
   DeviceRequestAllocationResult,
@@ -25,6 +26,14 @@ import type {
 } from "@kubesched/api";
 import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
+import type { DerivedAttributeCompilationResult } from "../cel/compile";
+import {
+  addCompatibilityGroups,
+  admitsCompatibilityGroups,
+  type CompatibilityGroupIntersection,
+  compatibilityGroupSet,
+  noCompatibilityGroupMembers,
+} from "./compatibility-groups";
 import {
   AttributeValueIDs,
   type Constraint,
@@ -106,13 +115,23 @@ const incubatingFeatures: readonly FeatureName[] = [
   ...stableFeatures,
   "deviceBindingAndStatus",
   "consumableCapacity",
+  "fractionalCapacityRange",
 ];
 
 /** The features each of upstream's variants supports, most stable first (SupportedFeatures). */
 const channels: readonly { name: AllocatorChannel; supported: readonly FeatureName[] }[] = [
   { name: "stable", supported: stableFeatures },
   { name: "incubating", supported: incubatingFeatures },
-  { name: "experimental", supported: [...incubatingFeatures, "listTypeAttributes"] },
+  {
+    name: "experimental",
+    supported: [
+      ...incubatingFeatures,
+      "listTypeAttributes",
+      "deviceCompatibilityGroups",
+      "derivedAttributes",
+      "optionalNodeOperations",
+    ],
+  },
 ];
 
 /** The variant upstream's NewAllocator picks for these features: the first covering them all. */
@@ -154,6 +173,10 @@ interface RequestData {
   readonly selectable: Uint8Array;
   /** Per device object: whether the class and request selectors select it (with a PoolCache). */
   readonly deviceVerdicts: WeakMap<Device, boolean> | undefined;
+  /** The request's derived attributes, compiled (DRADerivedAttributes; undefined: none). */
+  readonly derived: readonly { name: string; compiled: DerivedAttributeCompilationResult }[] | undefined;
+  /** Per candidate: the device as constraints see it, its derived attributes added. */
+  derivedDevices: (Device | undefined)[] | undefined;
 }
 
 interface DeviceResult {
@@ -162,7 +185,16 @@ interface DeviceResult {
   /** Set for a device that allows multiple allocations (DRAConsumableCapacity). */
   readonly shareID?: string;
   readonly consumedCapacity?: ReadonlyMap<string, Quantity>;
+  /** What the device changed in the counter sets' compatibility groups (DRADeviceCompatibilityGroups). */
+  readonly compatibilityGroupsUndo?: CompatibilityGroupsUndo;
 }
+
+/** Per counter set the device joined: the running state before it (undefined: none yet). */
+type CompatibilityGroupsUndo = readonly [
+  Map<string, CompatibilityGroupIntersection>,
+  string,
+  CompatibilityGroupIntersection | undefined,
+][];
 
 /** Signals that a claim needs more results than the API allows (upstream errAllocationResultMaxSizeExceeded). */
 const maxSizeExceeded = Symbol("allocation max size exceeded");
@@ -202,6 +234,8 @@ class StructuredAllocator implements Allocator {
   readonly #countersFitAllocated = new WeakMap<Device, boolean>();
   /** Per pool (`driver/pool`): whether some device of the pool consumes a negative counter value. */
   readonly #negativeConsumption = new Map<string, boolean>();
+  /** Per pool: the compatibility groups the allocated devices declare per counter set. */
+  readonly #compatibilityGroupsBaseline = new Map<string, Map<string, CompatibilityGroupIntersection>>();
   #numAllocateOneInvocations = 0;
   /** Claims validated by a run of this allocator: the devices they need at least ({@link validated}). */
   readonly #validatedNeeds = new WeakMap<ResourceClaim, number>();
@@ -440,6 +474,34 @@ class StructuredAllocator implements Allocator {
     return fits;
   }
 
+  /**
+   * @internal Per counter set of the pool, the compatibility groups of the devices already
+   * allocated from it, read from the slices (upstream compatibilityGroupsBaselineForPool;
+   * computed once per pool).
+   */
+  compatibilityGroupsBaseline(pool: Pool): Map<string, CompatibilityGroupIntersection> {
+    const cached = this.#compatibilityGroupsBaseline.get(pool.id);
+    if (cached !== undefined) return cached;
+    const baseline = new Map<string, CompatibilityGroupIntersection>();
+    for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
+      for (const slice of slices) {
+        for (const device of slice.spec.devices ?? []) {
+          if (!this.isDeviceAllocated(makeDeviceID(slice.spec.driver, slice.spec.pool.name, device.name)))
+            continue;
+          for (const consumption of device.consumesCounters ?? []) {
+            const current = baseline.get(consumption.counterSet) ?? noCompatibilityGroupMembers;
+            baseline.set(
+              consumption.counterSet,
+              addCompatibilityGroups(current, compatibilityGroupSet(consumption.compatibilityGroups)),
+            );
+          }
+        }
+      }
+    }
+    this.#compatibilityGroupsBaseline.set(pool.id, baseline);
+    return baseline;
+  }
+
   /** Allocated exclusively, or shared, or with consumed capacity (upstream IsDeviceAllocated). */
   isDeviceAllocated(id: DeviceID): boolean {
     const state = this.#allocatedState;
@@ -458,6 +520,18 @@ class StructuredAllocator implements Allocator {
 const noSlices: readonly ResourceSlice[] = [];
 /** The key of requests without capacity requirements. */
 const noCapacityRequest: CapacityRequirements = {};
+
+/** The node declared feature a node lists when its kubelet can skip node operations. */
+const optionalNodeOperationsFeature = "DRAOptionalNodeOperations";
+
+/** Restores the counter sets' compatibility groups a device changed, last change first. */
+function undoCompatibilityGroups(undo: CompatibilityGroupsUndo): void {
+  for (let i = undo.length - 1; i >= 0; i--) {
+    const [running, counterSet, previous] = undo[i]!;
+    if (previous === undefined) running.delete(counterSet);
+    else running.set(counterSet, previous);
+  }
+}
 
 const parsedCounters = new WeakMap<Counter, Quantity>();
 
@@ -603,6 +677,13 @@ class AllocationRun {
   /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
   #allocatingCapacity: (Map<string, Quantity> | undefined)[] | undefined;
   #allocatingShares: Uint32Array | undefined;
+  /**
+   * Whether devices of slices with `skipNodeOperations` may be allocated: DRAOptionalNodeOperations
+   * is on and the node declares the feature (the KEP's allocator change).
+   */
+  readonly #skipNodeOperationsAllowed: boolean;
+  /** Per pool and counter set: the compatibility groups of the devices placed so far. */
+  #compatibilityGroups: Map<string, Map<string, CompatibilityGroupIntersection>> | undefined;
 
   constructor(
     a: StructuredAllocator,
@@ -621,6 +702,9 @@ class AllocationRun {
     this.#signal = signal;
     this.#candidates = nodePools.candidates;
     this.#allocated = verdicts.allocated;
+    this.#skipNodeOperationsAllowed =
+      this.#features.optionalNodeOperations === true &&
+      (node.status?.declaredFeatures?.includes(optionalNodeOperationsFeature) ?? false);
   }
 
   /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
@@ -666,6 +750,7 @@ class AllocationRun {
         candidate.device,
         this.#a.allocatedState.aggregatedCapacity?.get(candidate.id),
         this.#allocatingCapacity?.[c],
+        this.#features.fractionalCapacityRange === true,
       );
     } catch {
       return undefined;
@@ -817,6 +902,10 @@ class AllocationRun {
       allDevices: [],
       selectable: selectableFor(this.#nodePools, deviceClass, selectors),
       deviceVerdicts: this.#a.poolCache?.deviceVerdicts(this.#a.celCache, deviceClass, selectors),
+      derived: this.#features.derivedAttributes
+        ? this.#compileDerived(claim, name, spec?.derivedAttributes)
+        : undefined,
+      derivedDevices: undefined,
     };
     if (mode === "ExactCount") {
       data.numDevices = spec?.count ?? 1;
@@ -843,6 +932,60 @@ class AllocationRun {
       throw new Error(`claim ${claimName(claim)}, request ${name}: unsupported count mode ${mode}`);
     }
     return data;
+  }
+
+  /** A request's derived attributes, compiled (DRADerivedAttributes). */
+  #compileDerived(
+    claim: ResourceClaim,
+    request: string,
+    attributes: readonly { name: string; expression: string }[] | undefined,
+  ): RequestData["derived"] {
+    if (attributes === undefined || attributes.length === 0) return undefined;
+    return attributes.map(({ name, expression }) => {
+      const compiled = this.#a.celCache.getOrCompileDerivedAttribute(expression);
+      if (compiled.error !== null) {
+        throw new Error(
+          `claim ${claimName(claim)}, request ${request}: derived attribute ${name}: CEL compile error: ${compiled.error.detail}`,
+        );
+      }
+      return { name, compiled };
+    });
+  }
+
+  /**
+   * The device as the claim's constraints see it for this request: with DRADerivedAttributes, the
+   * request's derived attributes evaluated for it and added to (or shadowing) its attributes. A
+   * runtime error aborts the allocation, as the API documents.
+   */
+  #constraintDevice(claimIndex: number, data: RequestData, c: number): Device {
+    const candidate = this.#candidates[c]!;
+    if (data.derived === undefined) return candidate.device;
+    data.derivedDevices ??= new Array(this.#candidates.length);
+    const kept = data.derivedDevices[c];
+    if (kept !== undefined) return kept;
+    const device = candidate.device;
+    const attributes: Record<string, DeviceAttribute> = { ...device.attributes };
+    for (const { name, compiled } of data.derived) {
+      const { value, error } = compiled.evaluate(
+        {
+          driver: candidate.pool.driver,
+          allowMultipleAllocations: device.allowMultipleAllocations ?? false,
+          attributes: device.attributes,
+          capacity: device.capacity,
+        },
+        this.#signal === undefined ? undefined : { signal: this.#signal },
+      );
+      if (error !== null || value === undefined) {
+        throw new Error(
+          `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.fullName}: derived attribute ${name} on device ${candidate.id}: CEL runtime error: ${error?.message ?? "no value"}`,
+          { cause: error },
+        );
+      }
+      attributes[name] = value;
+    }
+    const derived: Device = { ...device, attributes };
+    data.derivedDevices[c] = derived;
+    return derived;
   }
 
   /**
@@ -944,8 +1087,8 @@ class AllocationRun {
    * The candidates from `start` on that the request's list matchAttribute constraint would not
    * reject, or undefined to try them all: when it is the only constraint of the claim concerning
    * the request, every candidate's selector verdict is known (no evaluation, and so no error, is
-   * skipped) and no candidate consumes counters (allocateDevice consumes them before the
-   * constraint rejects a device).
+   * skipped), no candidate consumes counters (allocateDevice consumes them before the
+   * constraint rejects a device) and the request derives no attributes (DRADerivedAttributes).
    */
   #constrainedCandidates(
     claimIndex: number,
@@ -953,6 +1096,8 @@ class AllocationRun {
     start: number,
   ): ArrayLike<number> | undefined {
     if (this.#features.listTypeAttributes !== true) return undefined;
+    // Derived attributes may shadow the published attribute the index is built from.
+    if (data.derived !== undefined) return undefined;
     const baseName = data.parentName === "" ? data.name : data.parentName;
     const subName = data.parentName === "" ? "" : data.name;
     let only: Constraint | undefined;
@@ -987,6 +1132,9 @@ class AllocationRun {
     const device = candidate.device;
     // Devices with binding conditions need the feature.
     if (!this.#features.deviceBindingAndStatus && (device.bindingConditions?.length ?? 0) > 0) return false;
+    // Devices of a slice that skips node operations need the feature and a node declaring it.
+    if (!this.#skipNodeOperationsAllowed && (candidate.slice.spec.skipNodeOperations?.length ?? 0) > 0)
+      return false;
     const cached = data.selectable[c]!;
     if (cached !== 0) return cached === 1;
     let selected = data.deviceVerdicts?.get(device);
@@ -1060,21 +1208,36 @@ class AllocationRun {
     ) {
       return false;
     }
+    // Devices on a counter set go together only while their compatibility groups intersect.
+    let compatibilityGroupsUndo: CompatibilityGroupsUndo | undefined;
+    if (this.#features.deviceCompatibilityGroups && !skipCounterCheck && consumes.length > 0) {
+      compatibilityGroupsUndo = this.#checkCompatibilityGroups(candidate);
+      if (compatibilityGroupsUndo === undefined) {
+        this.#deallocateCounters(candidate);
+        return false;
+      }
+    }
     // Might be tainted, in which case the taint has to be tolerated.
     // As upstream, counters consumed above stay consumed when a taint or a constraint rejects
     // the device (allocator_incubating.go returns without deallocateCountersForDevice).
-    if (this.#features.deviceTaints && taintPreventsAllocation(device, data.tolerations)) return false;
+    if (this.#features.deviceTaints && taintPreventsAllocation(device, data.tolerations)) {
+      if (compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(compatibilityGroupsUndo);
+      return false;
+    }
     const baseName = data.parentName === "" ? data.name : data.parentName;
     const subName = data.parentName === "" ? "" : data.name;
     const constraints = this.#constraints[claimIndex]!;
+    const constrained = constraints.length > 0 ? this.#constraintDevice(claimIndex, data, c) : device;
     for (let i = 0; i < constraints.length; i++) {
-      if (constraints[i]!.add(baseName, subName, device, candidate.pool.driver)) continue;
+      if (constraints[i]!.add(baseName, subName, constrained, candidate.pool.driver)) continue;
       if (must) {
         throw new Error(
           `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.name}: cannot add device ${candidate.id} because a claim constraint would not be satisfied`,
         );
       }
-      for (let e = 0; e < i; e++) constraints[e]!.remove(baseName, subName, device, candidate.pool.driver);
+      for (let e = 0; e < i; e++)
+        constraints[e]!.remove(baseName, subName, constrained, candidate.pool.driver);
+      if (compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(compatibilityGroupsUndo);
       return false;
     }
     if (!multi) {
@@ -1088,13 +1251,21 @@ class AllocationRun {
     }
     const results = this.#results[claimIndex]!;
     if (!this.#features.consumableCapacity) {
-      results.push({ request: data, candidate });
+      results.push(
+        compatibilityGroupsUndo === undefined
+          ? { request: data, candidate }
+          : { request: data, candidate, compatibilityGroupsUndo },
+      );
       return true;
     }
     // As upstream, a failure here (checked before, so not expected) returns without undoing the above.
     if (!multi) {
       if (!this.#capacityFits(data, c)) return false;
-      results.push({ request: data, candidate });
+      results.push(
+        compatibilityGroupsUndo === undefined
+          ? { request: data, candidate }
+          : { request: data, candidate, compatibilityGroupsUndo },
+      );
       return true;
     }
     const consumed = this.#consumedCapacity(data, c);
@@ -1120,6 +1291,7 @@ class AllocationRun {
         String(results.length),
       ),
       consumedCapacity: consumed.size > 0 ? consumed : undefined,
+      compatibilityGroupsUndo,
     });
     return true;
   }
@@ -1130,10 +1302,13 @@ class AllocationRun {
     const device = candidate.device;
     const baseName = data.parentName === "" ? data.name : data.parentName;
     const subName = data.parentName === "" ? "" : data.name;
-    for (const constraint of this.#constraints[claimIndex]!) {
-      constraint.remove(baseName, subName, device, candidate.pool.driver);
+    const constraints = this.#constraints[claimIndex]!;
+    const constrained = constraints.length > 0 ? this.#constraintDevice(claimIndex, data, c) : device;
+    for (const constraint of constraints) {
+      constraint.remove(baseName, subName, constrained, candidate.pool.driver);
     }
     const result = this.#results[claimIndex]!.pop()!;
+    if (result.compatibilityGroupsUndo !== undefined) undoCompatibilityGroups(result.compatibilityGroupsUndo);
     if (this.#multi(c)) {
       if (result.consumedCapacity !== undefined)
         addConsumed(this.#allocatingCapacity![c]!, result.consumedCapacity, -1);
@@ -1181,6 +1356,41 @@ class AllocationRun {
     return true;
   }
 
+  /**
+   * Folds the device's compatibility groups into each counter set it consumes when every one of
+   * them admits it (upstream checkAndConsumeCompatibilityGroups): the first device of a counter
+   * set in this attempt starts from the allocated devices' groups. Returns how to undo it, or
+   * `undefined` (nothing changed) when a counter set's devices declare groups the device does
+   * not share.
+   */
+  #checkCompatibilityGroups(candidate: Candidate): CompatibilityGroupsUndo | undefined {
+    const pool = candidate.pool;
+    this.#compatibilityGroups ??= new Map();
+    let running = this.#compatibilityGroups.get(pool.id);
+    if (running === undefined) {
+      running = new Map();
+      this.#compatibilityGroups.set(pool.id, running);
+    }
+    const baseline = this.#a.compatibilityGroupsBaseline(pool);
+    const saved: [
+      Map<string, CompatibilityGroupIntersection>,
+      string,
+      CompatibilityGroupIntersection | undefined,
+    ][] = [];
+    for (const consumption of candidate.device.consumesCounters ?? []) {
+      const existing = running.get(consumption.counterSet);
+      const current = existing ?? baseline.get(consumption.counterSet) ?? noCompatibilityGroupMembers;
+      const groups = compatibilityGroupSet(consumption.compatibilityGroups);
+      if (!admitsCompatibilityGroups(current, groups)) {
+        undoCompatibilityGroups(saved);
+        return undefined;
+      }
+      saved.push([running, consumption.counterSet, existing]);
+      running.set(consumption.counterSet, addCompatibilityGroups(current, groups));
+    }
+    return saved;
+  }
+
   /** upstream deallocateCountersForDevice. */
   #deallocateCounters(candidate: Candidate): void {
     const consumedForPool = this.#consumedCounters?.get(candidate.pool.id);
@@ -1225,6 +1435,8 @@ class AllocationRun {
             if (bc !== undefined) r.bindingConditions = [...bc];
             if (bfc !== undefined) r.bindingFailureConditions = [...bfc];
           }
+          const skip = candidate.slice.spec.skipNodeOperations;
+          if (skip !== undefined && skip.length > 0) r.skipNodeOperations = [...skip];
           return r;
         },
       );

@@ -1,7 +1,8 @@
 // Consumable capacity of devices that allow multiple allocations (DRAConsumableCapacity).
 // upstream: staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/consumable_capacity.go
-// (the newest stored version, 0c8a1b07, whose integer arithmetic is the 1.37 behaviour; the
-// fractional ranges of DRAFractionalCapacityRange, beta off in 1.37, are not ported).
+// (0c8a1b07, integer arithmetic); the milli-unit ranges of DRAFractionalCapacityRange (beta in
+// 1.37, off by default) as the newest stored incubating/consumable_capacity.go has them (useMilli,
+// safeMilliValue, the milli paths of roundUpRange and violateValidRange).
 import type {
   CapacityRequestPolicy,
   CapacityRequestPolicyRange,
@@ -69,10 +70,55 @@ function resolveCapacityRequests(
   return resolved;
 }
 
-function roundUpRange(requested: Quantity, range: CapacityRequestPolicyRange): Quantity {
+const maxInt64 = (1n << 63n) - 1n;
+
+/** q in milli units when that is exact and fits an int64 (upstream safeMilliValue), else undefined. */
+export function safeMilliValue(q: Quantity): bigint | undefined {
+  const milli = q.milliValueBig();
+  if (milli > maxInt64 || milli < -maxInt64 - 1n) return undefined;
+  return Quantity.of(milli, -3).cmp(q) === 0 ? milli : undefined;
+}
+
+/**
+ * Whether a range is computed in milli units (upstream useMilli): DRAFractionalCapacityRange on,
+ * each of min, max and step exact in milli units, and step at least 1m.
+ */
+export function useMilli(range: CapacityRequestPolicyRange, fractional: boolean): boolean {
+  if (!fractional) return false;
+  for (const value of [range.min, range.max, range.step]) {
+    if (value !== undefined && safeMilliValue(quantity(value)) === undefined) return false;
+  }
+  return range.step === undefined || (safeMilliValue(quantity(range.step)) ?? 0n) >= 1n;
+}
+
+function roundUpRange(requested: Quantity, range: CapacityRequestPolicyRange, fractional: boolean): Quantity {
   const min = quantity(range.min!);
   if (requested.cmp(min) < 0) return min;
   if (range.step === undefined) return requested;
+  if (useMilli(range, fractional)) {
+    const requestedMilli = safeMilliValue(requested);
+    if (requestedMilli === undefined) {
+      throw new Error(
+        `capacity request cannot be represented in the device's range arithmetic: request ${requested.toString()} is not a representable milli value`,
+      );
+    }
+    const step = quantity(range.step);
+    const stepMilli = step.milliValueBig();
+    const minMilli = min.milliValueBig();
+    const added = requestedMilli - minMilli;
+    let n = added / stepMilli;
+    if (added % stepMilli !== 0n) n++;
+    if (n > (maxInt64 - minMilli) / stepMilli) {
+      throw new Error(
+        `capacity request cannot be represented in the device's range arithmetic: rounding request ${requested.toString()} up to the next step passes the milli-value range`,
+      );
+    }
+    const valMilli = minMilli + stepMilli * n;
+    // As upstream: a whole number keeps the compact form, else milli units; the step's format.
+    return valMilli % 1000n === 0n
+      ? Quantity.of(valMilli / 1000n, 0, step.format)
+      : Quantity.of(valMilli, -3, step.format);
+  }
   const requestedInt = requested.valueBig();
   const step = quantity(range.step).valueBig();
   const minInt = min.valueBig();
@@ -91,24 +137,35 @@ function roundUpValidValues(requested: Quantity, validValues: readonly string[])
 }
 
 /** What one allocation consumes of one capacity (upstream calculateConsumedQuantity). */
-function consumedQuantity(
+export function consumedQuantity(
   requested: Quantity | undefined,
   total: Quantity,
   policy: CapacityRequestPolicy | undefined,
+  fractional: boolean,
 ): Quantity {
   if (requested === undefined) return policy?.default !== undefined ? quantity(policy.default) : total;
   if (policy === undefined) return requested;
-  if (policy.validRange?.min !== undefined) return roundUpRange(requested, policy.validRange);
+  if (policy.validRange?.min !== undefined) return roundUpRange(requested, policy.validRange, fractional);
   if (policy.validValues !== undefined) return roundUpValidValues(requested, policy.validValues);
   return requested;
 }
 
-function violatesPolicy(value: Quantity, policy: CapacityRequestPolicy | undefined): boolean {
+export function violatesPolicy(
+  value: Quantity,
+  policy: CapacityRequestPolicy | undefined,
+  fractional: boolean,
+): boolean {
   if (policy === undefined) return false;
   if (policy.default !== undefined && value.cmp(quantity(policy.default)) === 0) return false;
   if (policy.validRange !== undefined) {
     const range = policy.validRange;
     if (range.max !== undefined && value.cmp(quantity(range.max)) > 0) return true;
+    if (range.step !== undefined && useMilli(range, fractional)) {
+      const requested = safeMilliValue(value);
+      if (requested === undefined) return true;
+      const min = range.min !== undefined ? quantity(range.min).milliValueBig() : 0n;
+      return (requested - min) % quantity(range.step).milliValueBig() !== 0n;
+    }
     if (range.step !== undefined) {
       const min = range.min !== undefined ? quantity(range.min).valueBig() : 0n;
       if ((value.valueBig() - min) % quantity(range.step).valueBig() !== 0n) return true;
@@ -124,7 +181,8 @@ function violatesPolicy(value: Quantity, policy: CapacityRequestPolicy | undefin
  * What the request consumes of each of the device's capacities, or undefined when the device
  * cannot serve it: a requested capacity it lacks, a value against its request policy, or more
  * than remains after the allocated and the allocating shares (upstream cmpRequestOverCapacity
- * and getConsumedCapacityFromRequest). Keys are the device's capacity names.
+ * and getConsumedCapacityFromRequest). Keys are the device's capacity names. `fractional`:
+ * DRAFractionalCapacityRange (ranges in milli units).
  */
 export function consumeCapacity(
   requests: CapacityRequirements | undefined,
@@ -132,18 +190,19 @@ export function consumeCapacity(
   device: Device,
   allocated: ConsumedCapacity | undefined,
   allocating: ConsumedCapacity | undefined,
+  fractional = false,
 ): Map<string, Quantity> | undefined {
   const resolved = resolveCapacityRequests(requests, driver, device);
   if (resolved === undefined) return undefined;
   const consumed = new Map<string, Quantity>();
   for (const [name, cap] of Object.entries(device.capacity ?? {})) {
-    const value = consumedQuantity(resolved.get(name), quantity(cap.value), cap.requestPolicy);
+    const value = consumedQuantity(resolved.get(name), quantity(cap.value), cap.requestPolicy, fractional);
     if (value.sign() < 0) throw new Error(`capacity "${name}": capacity value is negative`);
     consumed.set(name, value);
   }
   for (const [name, cap] of Object.entries(device.capacity ?? {})) {
     const value = consumed.get(name)!;
-    if (violatesPolicy(value, cap.requestPolicy)) return undefined;
+    if (violatesPolicy(value, cap.requestPolicy, fractional)) return undefined;
     let total = value;
     const before = allocated?.get(name);
     if (before !== undefined) total = total.add(before);

@@ -10,7 +10,11 @@ import type { DeviceClass, QualifiedName, Quantity } from "@kubesched/api";
  * DRAConsumableCapacity, `deviceBindingAndStatus` DRADeviceBindingConditions and
  * DRAResourceClaimDeviceStatus (both), `deviceTaints` DRADeviceTaints, `partitionableDevices`
  * DRAPartitionableDevices, `prioritizedList` DRAPrioritizedList, `listTypeAttributes`
- * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it). Absent means off.
+ * DRAListTypeAttributes (alpha; only upstream's experimental variant supports it),
+ * `deviceCompatibilityGroups` DRADeviceCompatibilityGroups, `derivedAttributes`
+ * DRADerivedAttributes and `optionalNodeOperations` DRAOptionalNodeOperations (alpha in 1.37;
+ * experimental variant), `fractionalCapacityRange` DRAFractionalCapacityRange (beta in 1.37, off
+ * by default; only the experimental and incubating variants read it). Absent means off.
  */
 export interface Features {
   adminAccess?: boolean;
@@ -20,6 +24,10 @@ export interface Features {
   partitionableDevices?: boolean;
   prioritizedList?: boolean;
   listTypeAttributes?: boolean;
+  deviceCompatibilityGroups?: boolean;
+  derivedAttributes?: boolean;
+  optionalNodeOperations?: boolean;
+  fractionalCapacityRange?: boolean;
 }
 
 /** The names of the enabled features as upstream's Features.Set() spells them, sorted. */
@@ -29,6 +37,10 @@ export function featureSet(features: Features): string[] {
   if (features.consumableCapacity) enabled.push("DRAConsumableCapacity");
   if (features.deviceBindingAndStatus)
     enabled.push("DRADeviceBindingConditions+DRAResourceClaimDeviceStatus");
+  if (features.deviceCompatibilityGroups) enabled.push("DRADeviceCompatibilityGroups");
+  if (features.derivedAttributes) enabled.push("DRADerivedAttributes");
+  if (features.optionalNodeOperations) enabled.push("DRAOptionalNodeOperations");
+  if (features.fractionalCapacityRange) enabled.push("DRAFractionalCapacityRange");
   if (features.deviceTaints) enabled.push("DRADeviceTaints");
   if (features.listTypeAttributes) enabled.push("DRAListTypeAttributes");
   if (features.partitionableDevices) enabled.push("DRAPartitionableDevices");
@@ -38,7 +50,8 @@ export function featureSet(features: Features): string[] {
 
 /**
  * What 1.37's default feature gates enable (upstream internal.FeaturesAll, with the alpha
- * DRAListTypeAttributes off).
+ * DRAListTypeAttributes, DRADeviceCompatibilityGroups, DRADerivedAttributes and
+ * DRAOptionalNodeOperations off; DRAFractionalCapacityRange is beta but off by default).
  */
 export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   adminAccess: true,
@@ -48,6 +61,10 @@ export const featuresAll: Readonly<Required<Features>> = Object.freeze({
   partitionableDevices: true,
   prioritizedList: true,
   listTypeAttributes: false,
+  deviceCompatibilityGroups: false,
+  derivedAttributes: false,
+  optionalNodeOperations: false,
+  fractionalCapacityRange: false,
 });
 
 /** A device: `<driver>/<pool>/<device>` (upstream DeviceID and its String()). */
