@@ -320,6 +320,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRAPrioritizedList: "DRAPrioritizedList",
   enableDRAAdminAccess: "DRAAdminAccess",
   enableDRADeviceTaints: "DRADeviceTaints",
+  enableDRADeviceTaintRules: "DRADeviceTaintRules",
   enableDRAExtendedResource: "DRAExtendedResource",
   enableDRAPartitionableDevices: "DRAPartitionableDevices",
   enableConsumableCapacity: "DRAConsumableCapacity",

@@ -6,7 +6,12 @@
 import { type CustomResource, customResourceAPIVersion } from "@kubesched/framework";
 import type { ClusterObjectKind } from "@kubesched/scheduler";
 
-export type WatchedKind = ClusterObjectKind;
+/**
+ * Not DeviceTaintRule: upstream starts its informer only with DRADeviceTaintRules on, from the
+ * version the server serves (v1alpha3, v1beta2 or v1); the live source does not watch it yet, so
+ * a live scheduler applies the taints drivers publish in slices but not DeviceTaintRules.
+ */
+export type WatchedKind = Exclude<ClusterObjectKind, "DeviceTaintRule">;
 
 export interface ResourceSpec {
   /** The kind (a WatchedKind, or a declared custom resource's kind). */
