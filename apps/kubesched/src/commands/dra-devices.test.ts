@@ -379,6 +379,18 @@ spec:
     expect(onTainted).toEqual([]);
   }, 60_000);
 
+  it("the README shows the start of what simulate prints with examples/dra-gpu/maintenance.yaml", async () => {
+    const readme = readFileSync(`${root}README.md`, "utf8");
+    const shown =
+      /```\n\$ kubesched simulate --cluster examples\/dra-gpu\/cluster\.yaml --cluster examples\/dra-gpu\/maintenance\.yaml\n([\s\S]*?)…\n```/.exec(
+        readme,
+      )?.[1];
+    expect(shown, "README has the example's output").toBeDefined();
+    const { code, stdout } = await run("simulate", ...cluster, ...maintenance);
+    expect(code).toBe(0);
+    expect(stdout.startsWith(shown as string)).toBe(true);
+  }, 60_000);
+
   it("capacity counts no replica on the tainted GPUs; at 1.36 (gate off) the rule is not applied", async () => {
     expect(await replicas(...cluster)).toBe(3);
     expect(await replicas(...cluster, ...maintenance)).toBe(0);
