@@ -5,9 +5,16 @@
 // (executor.go): a createPods op without a namespace uses `namespace-<opIndex>`, createNamespaces
 // makes `<prefix>-<i>`, createPodSets makes one createPods op per `<namespacePrefix>-<i>`.
 
-import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from "@kubesched/api";
+import type {
+  DeviceClass,
+  DeviceTaintRule,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
+} from "@kubesched/api";
 import type { WorkloadProfile } from "./config";
 import { consumableCapacityWorkloads } from "./dra-consumablecapacity";
+import { deviceTaintsWorkloads } from "./dra-devicetaints";
 import {
   type ExtendedResourceClassTemplate,
   type ExtendedResourcePodTemplate,
@@ -67,7 +74,8 @@ export type DRAObjectOf =
   | { kind: "ResourceSlice"; object: ResourceSlice }
   | { kind: "DeviceClass"; object: DeviceClass }
   | { kind: "ResourceClaim"; object: ResourceClaim }
-  | { kind: "ResourceClaimTemplate"; object: ResourceClaimTemplate };
+  | { kind: "ResourceClaimTemplate"; object: ResourceClaimTemplate }
+  | { kind: "DeviceTaintRule"; object: DeviceTaintRule };
 
 /** The objects one createAny of a dra/ subtopic's template makes at `index` (the template's {{.Index}}). */
 export type DRAObject = (index: number, namespace: string) => DRAObjectOf[];
@@ -704,6 +712,7 @@ export const workloads: Workload[] = [
   ...draWorkloads(),
   ...partitionableWorkloads(draVerify(true)),
   ...prioritizedListWorkloads(draVerify(false)),
+  ...deviceTaintsWorkloads(draVerify(false)),
   ...consumableCapacityWorkloads(draVerify(true)),
   ...extendedResourceWorkloads(),
   ...listAttributesWorkloads(),
