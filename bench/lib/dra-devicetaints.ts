@@ -7,8 +7,8 @@
 // 1 node with the test driver's 10 devices and 1 without, 10 pods, no init pods. Both run here, the
 // decisions verified: every claim allocated a device the rule taints, its request tolerating it.
 import { type DeviceTaintRule, ResourceAPIVersion } from "@kubesched/api";
-import { claimTemplate } from "./dra-subtopics";
-import { testClass, testDriver } from "./dra-templates";
+import { claimTemplate, fastDRANodeOps, fastMeasuredPods } from "./dra-subtopics";
+import { testClass } from "./dra-templates";
 import type { VerifyRule } from "./verify";
 import type { Workload } from "./workloads";
 
@@ -57,13 +57,7 @@ export function deviceTaintsWorkloads(verify: VerifyRule[]): Workload[] {
         template: "devicetaintrule",
         make: () => [{ kind: "DeviceTaintRule", object: makeTaintAllDevicesRule() }],
       },
-      { opcode: "createNodes", count: 1, template: "node-with-dra-test-driver" },
-      {
-        opcode: "createResourceDriver",
-        driverName: testDriver,
-        nodes: "scheduler-perf-dra-*",
-        maxClaimsPerNode: 10,
-      },
+      ...fastDRANodeOps,
       { opcode: "createAny", template: "deviceclass" },
       // initPods is 0 at these sizes: the `init` namespace's template and pods are left out.
       {
@@ -72,13 +66,7 @@ export function deviceTaintsWorkloads(verify: VerifyRule[]): Workload[] {
         namespace: "test",
         make: (_i, ns) => [{ kind: "ResourceClaimTemplate", object: makeTolerationTemplate(ns) }],
       },
-      {
-        opcode: "createPods",
-        count: 10,
-        template: "pod-with-claim-template",
-        namespace: "test",
-        collectMetrics: true,
-      },
+      fastMeasuredPods,
     ],
     threshold: null,
     target: null,

@@ -21,6 +21,18 @@ const slice = (node: string) => ({
 });
 let source: KubeClusterSource | undefined;
 
+/** Handlers that record `<kind> <action> <name>` of every event other than a node's or a pod's. */
+const recordingOtherEvents = (events: string[]): ClusterEventHandlers => ({
+  onNodeAdd: () => {},
+  onNodeUpdate: () => {},
+  onNodeDelete: () => {},
+  onPodAdd: () => {},
+  onPodUpdate: () => {},
+  onPodDelete: () => {},
+  onOtherEvent: (kind, action, o, n) =>
+    events.push(`${kind} ${action} ${((n ?? o) as { metadata?: { name?: string } }).metadata?.name}`),
+});
+
 beforeEach(async () => {
   server = await FakeApiServer.start();
   server.put("DeviceClass", { metadata: { name: "gpu.example.com" }, spec: {} });
@@ -45,21 +57,9 @@ describe("DRA informers", () => {
   it("the live source lists and watches ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses", async () => {
     source = new KubeClusterSource({ kubeConfig: server.kubeConfig(), host: "test-host" });
     const events: string[] = [];
-    const handlers: ClusterEventHandlers = {
-      onNodeAdd: () => {},
-      onNodeUpdate: () => {},
-      onNodeDelete: () => {},
-      onPodAdd: () => {},
-      onPodUpdate: () => {},
-      onPodDelete: () => {},
-      onOtherEvent: (kind, action, _o, n) =>
-        events.push(
-          `${kind} ${action} ${(n as { metadata?: { name?: string } } | undefined)?.metadata?.name}`,
-        ),
-    };
     source.start();
     expect(await source.waitForCacheSync()).toBe(true);
-    source.subscribe(handlers);
+    source.subscribe(recordingOtherEvents(events));
     const listers = source.listers();
     expect(listers.deviceClasses.get("gpu.example.com")?.metadata?.name).toBe("gpu.example.com");
     expect(listers.resourceSlices.get("n1-gpu")?.spec.devices).toEqual([{ name: "gpu-0" }]);
@@ -110,16 +110,7 @@ describe("DRA informers", () => {
     const events: string[] = [];
     source.start();
     expect(await source.waitForCacheSync()).toBe(true);
-    source.subscribe({
-      onNodeAdd: () => {},
-      onNodeUpdate: () => {},
-      onNodeDelete: () => {},
-      onPodAdd: () => {},
-      onPodUpdate: () => {},
-      onPodDelete: () => {},
-      onOtherEvent: (kind, action, o, n) =>
-        events.push(`${kind} ${action} ${((n ?? o) as { metadata?: { name?: string } }).metadata?.name}`),
-    });
+    source.subscribe(recordingOtherEvents(events));
     const listers = source.listers();
     expect(listers.deviceTaintRules?.get("r1")?.spec.taint).toEqual({
       key: "maintenance",
