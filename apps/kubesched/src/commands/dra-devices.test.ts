@@ -377,6 +377,19 @@ spec:
       ),
     );
     expect(onTainted).toEqual([]);
+    // The node devices say which are tainted (and the table gets a TAINTED column).
+    expect(
+      r.nodes.map((n) => [n.name, (n.devices as { tainted?: number }[] | undefined)?.map((d) => d.tainted)]),
+    ).toEqual([
+      ["gpu-node-1", [4]],
+      ["gpu-node-2", [undefined]],
+      ["gpu-node-3", [undefined]],
+      ["cpu-node-1", undefined],
+    ]);
+    const table = await run("simulate", ...cluster, ...maintenance);
+    expect(table.stdout).toContain(
+      "NODE        DRIVER           POOL        ALLOCATED  BEFORE  TAINTED\ngpu-node-1  gpu.example.com  gpu-node-1  0/4        0/4     4/4\n",
+    );
   }, 60_000);
 
   it("the README shows the start of what simulate prints with examples/dra-gpu/maintenance.yaml", async () => {
