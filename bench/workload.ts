@@ -238,6 +238,8 @@ async function main(): Promise<WorkloadResult> {
   const metrics = values["no-metrics"] ? null : new SchedulerMetrics();
   const phases = new PhaseRecorder();
   let batchHintsUsed = 0;
+  // upstream's workload featureGates, over the release's defaults.
+  const features = featuresAt(defaultKubernetesVersion, new Map(Object.entries(workload.featureGates ?? {})));
   const sched = await Scheduler.create({
     config,
     registry,
@@ -246,8 +248,7 @@ async function main(): Promise<WorkloadResult> {
     clock: realClock,
     rand: seededRandom(1),
     metrics: metrics ?? false,
-    // upstream's workload featureGates, over the release's defaults.
-    features: featuresAt(defaultKubernetesVersion, new Map(Object.entries(workload.featureGates ?? {}))),
+    features,
     observer: composeObservers(phases, {
       onScheduled: (pod) => finish(pod),
       onFailed: (pod) => finish(pod),
@@ -673,6 +674,8 @@ async function main(): Promise<WorkloadResult> {
       resourceClaims: cluster.resourceClaims.list(),
       resourceSlices: cluster.resourceSlices.list(),
       deviceClasses: cluster.deviceClasses.list(),
+      // The rules count only with the gate on, as the plugin applies them.
+      deviceTaintRules: features.enableDRADeviceTaintRules ? cluster.deviceTaintRules.list() : [],
     },
     observed: {
       bindsByNamespace: binds,

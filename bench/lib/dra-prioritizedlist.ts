@@ -9,8 +9,8 @@
 // the row is `fast_QueueingHintsEnabled` (1 node with the test driver's 10 devices, 1 without, 10
 // pods), there to run the firstAvailable path end to end with its decisions verified.
 import { type DeviceClass, ResourceAPIVersion } from "@kubesched/api";
-import { claimTemplate } from "./dra-subtopics";
-import { testClass, testDriver } from "./dra-templates";
+import { claimTemplate, fastDRANodeOps, fastMeasuredPods } from "./dra-subtopics";
+import { testClass } from "./dra-templates";
 import type { VerifyRule } from "./verify";
 import type { Workload } from "./workloads";
 
@@ -50,13 +50,7 @@ export function prioritizedListWorkloads(verify: VerifyRule[]): Workload[] {
       source,
       ops: [
         { opcode: "createNodes", count: 1 },
-        { opcode: "createNodes", count: 1, template: "node-with-dra-test-driver" },
-        {
-          opcode: "createResourceDriver",
-          driverName: testDriver,
-          nodes: "scheduler-perf-dra-*",
-          maxClaimsPerNode: 10,
-        },
+        ...fastDRANodeOps,
         { opcode: "createAny", template: "deviceclass" },
         {
           opcode: "createAny",
@@ -71,13 +65,7 @@ export function prioritizedListWorkloads(verify: VerifyRule[]): Workload[] {
           namespace: "test",
           make: (_i, ns) => [{ kind: "ResourceClaimTemplate", object: makeFirstAvailableTemplate(ns) }],
         },
-        {
-          opcode: "createPods",
-          count: 10,
-          template: "pod-with-claim-template",
-          namespace: "test",
-          collectMetrics: true,
-        },
+        fastMeasuredPods,
       ],
       threshold: null,
       target: null,

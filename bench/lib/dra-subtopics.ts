@@ -85,3 +85,26 @@ export function poolSteadyState(w: {
     notes: w.notes,
   };
 }
+
+/**
+ * The DRA node of a subtopic's integration-test size (`nodesWithDRA: 1`, `maxClaimsPerNode: 10`):
+ * one node-with-dra-test-driver and the test driver's slice of 10 devices on it.
+ */
+export const fastDRANodeOps: Op[] = [
+  { opcode: "createNodes", count: 1, template: "node-with-dra-test-driver" },
+  {
+    opcode: "createResourceDriver",
+    driverName: testDriver,
+    nodes: "scheduler-perf-dra-*",
+    maxClaimsPerNode: 10,
+  },
+];
+
+/** The measured pods of a subtopic's integration-test size: 10 pod-with-claim-template in `test`. */
+export const fastMeasuredPods: Op = {
+  opcode: "createPods",
+  count: 10,
+  template: "pod-with-claim-template",
+  namespace: "test",
+  collectMetrics: true,
+};

@@ -407,6 +407,34 @@ describe("checkDRAAllocations", () => {
       expect(check(claimOf("instance-1"))).toEqual([]);
     });
 
+    it("finds a device a DeviceTaintRule taints that the request does not tolerate (devicetaintrule.yaml: every device)", () => {
+      const untainted = makeDriverSlice(testDriver, n0, 2);
+      const rule = (deviceSelector?: { pool?: string; device?: string }) => ({
+        metadata: { name: "taint-all-devices" },
+        spec: {
+          ...(deviceSelector ? { deviceSelector } : {}),
+          taint: { key: "example.com/taint", value: "tainted", effect: "NoSchedule" },
+        },
+      });
+      const checkWith = (claim: ResourceClaim, r: ReturnType<typeof rule>) =>
+        checkDRAAllocations({
+          pods: [],
+          resourceClaims: [claim],
+          resourceSlices: [untainted],
+          deviceClasses,
+          deviceTaintRules: [r],
+        }).problems;
+      expect(checkWith(claimOf("instance-1"), rule())).toEqual([
+        `claim test/test-claim-0: device ${testDriver}/${n0}/instance-1 has taint example.com/taint=tainted:NoSchedule its request does not tolerate`,
+      ]);
+      expect(
+        checkWith(claimOf("instance-1", [{ key: "example.com/taint", operator: "Exists" }]), rule()),
+      ).toEqual([]);
+      // A rule selecting another device or pool does not taint it.
+      expect(checkWith(claimOf("instance-1"), rule({ device: "instance-0" }))).toEqual([]);
+      expect(checkWith(claimOf("instance-1"), rule({ pool: "other" }))).toEqual([]);
+    });
+
     it("finds a tainted device the request does not tolerate", () => {
       const line = `claim test/test-claim-0: device ${testDriver}/${n0}/instance-0 has taint example.com/taint=tainted:NoSchedule its request does not tolerate`;
       expect(check(claimOf("instance-0"))).toEqual([line]);

@@ -8,8 +8,8 @@
 // reserved for it and on its node; a share of a device that allows multiple allocations consumes
 // what its request asks for (or the policy's default) rounded up as the device's requestPolicy
 // says, and the shares of a device stay within its capacity; every allocated device's NoSchedule
-// and NoExecute taints (those its ResourceSlice publishes: kubesched does not model
-// DeviceTaintRules) tolerated by its request. Whether an earlier subrequest could have been chosen is not
+// and NoExecute taints (those its ResourceSlice publishes and those of the DeviceTaintRules that
+// select it, matched here on their own) tolerated by its request. Whether an earlier subrequest could have been chosen is not
 // checked: that depends on the other claims and the order they were allocated in, which the final
 // state does not show.
 // And the special claims of DRAExtendedResource: every bound pod's extended resources that a
@@ -20,6 +20,7 @@ import {
   type DeviceConstraint,
   type DeviceSubRequest,
   type DeviceTaint,
+  type DeviceTaintRule,
   type DeviceToleration,
   type ExactDeviceRequest,
   type Node,
@@ -36,6 +37,26 @@ export interface DRAState {
   resourceClaims: readonly ResourceClaim[];
   resourceSlices: readonly ResourceSlice[];
   deviceClasses: readonly DeviceClass[];
+  /** DeviceTaintRules whose taints the devices they select carry too (DRADeviceTaintRules on). */
+  deviceTaintRules?: readonly DeviceTaintRule[];
+}
+
+/** The taints of the rules that select the device (KEP-5055: driver, pool, device; none set: all). */
+function ruleTaints(
+  rules: readonly DeviceTaintRule[],
+  slice: ResourceSlice,
+  device: SliceDevice,
+): DeviceTaint[] {
+  return rules
+    .filter((r) => {
+      const s = r.spec.deviceSelector;
+      return (
+        (s?.driver === undefined || s.driver === slice.spec.driver) &&
+        (s?.pool === undefined || s.pool === slice.spec.pool.name) &&
+        (s?.device === undefined || s.device === device.name)
+      );
+    })
+    .map((r) => r.spec.taint);
 }
 
 export interface DRACheck {
@@ -144,7 +165,10 @@ export function checkDRAAllocations(state: DRAState): DRACheck {
         problem(`claim ${claimKey}: class ${request.deviceClassName} does not exist`);
         continue;
       }
-      for (const taint of found.device.taints ?? [])
+      for (const taint of [
+        ...(found.device.taints ?? []),
+        ...ruleTaints(state.deviceTaintRules ?? [], found.slice, found.device),
+      ])
         if (
           (taint.effect === "NoSchedule" || taint.effect === "NoExecute") &&
           !tolerated(taint, request.tolerations)

@@ -210,6 +210,7 @@ export function verify(input: VerifyInput): Verification {
           resourceClaims: input.dra?.resourceClaims ?? [],
           resourceSlices: input.dra?.resourceSlices ?? [],
           deviceClasses: input.dra?.deviceClasses ?? [],
+          deviceTaintRules: input.dra?.deviceTaintRules ?? [],
         });
         check(
           r.claims > 0 && r.problemCount === 0,

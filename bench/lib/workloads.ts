@@ -5,10 +5,17 @@
 // (executor.go): a createPods op without a namespace uses `namespace-<opIndex>`, createNamespaces
 // makes `<prefix>-<i>`, createPodSets makes one createPods op per `<namespacePrefix>-<i>`.
 
-import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from "@kubesched/api";
+import type {
+  DeviceClass,
+  DeviceTaintRule,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
+} from "@kubesched/api";
 import type { WorkloadProfile } from "./config";
 import { compatibilityGroupsWorkloads } from "./dra-compatibilitygroups";
 import { consumableCapacityWorkloads } from "./dra-consumablecapacity";
+import { deviceTaintsWorkloads } from "./dra-devicetaints";
 import {
   type ExtendedResourceClassTemplate,
   type ExtendedResourcePodTemplate,
@@ -68,7 +75,8 @@ export type DRAObjectOf =
   | { kind: "ResourceSlice"; object: ResourceSlice }
   | { kind: "DeviceClass"; object: DeviceClass }
   | { kind: "ResourceClaim"; object: ResourceClaim }
-  | { kind: "ResourceClaimTemplate"; object: ResourceClaimTemplate };
+  | { kind: "ResourceClaimTemplate"; object: ResourceClaimTemplate }
+  | { kind: "DeviceTaintRule"; object: DeviceTaintRule };
 
 /** The objects one createAny of a dra/ subtopic's template makes at `index` (the template's {{.Index}}). */
 export type DRAObject = (index: number, namespace: string) => DRAObjectOf[];
@@ -705,6 +713,7 @@ export const workloads: Workload[] = [
   ...draWorkloads(),
   ...partitionableWorkloads(draVerify(true)),
   ...prioritizedListWorkloads(draVerify(false)),
+  ...deviceTaintsWorkloads(draVerify(false)),
   ...consumableCapacityWorkloads(draVerify(true)),
   ...extendedResourceWorkloads(),
   ...listAttributesWorkloads(),

@@ -53,6 +53,7 @@ export {
 } from "./quantity";
 export {
   convertResourceObjectToV1,
+  deviceTaintRuleAPIVersions,
   type ResourceKind,
   resourceAPIVersions,
   resourceKinds,

@@ -4,6 +4,8 @@
 // `basic` is flattened, an empty nodeName / false allNodes is unset), defaults.go;
 // pkg/apis/resource/v1beta2 converts field for field (v1 was copied from it);
 // pkg/apis/resource/v1/defaults.go (allocationMode ExactCount, count 1, toleration operator Equal).
+// DeviceTaintRule: v1alpha3 / v1beta2 / v1 types.go (KEP-5055: selector by driver, pool, device
+// since 1.35), converted field for field.
 import { isJsonObject } from "./json";
 import { ResourceAPIVersion } from "./resource-v1";
 
@@ -13,11 +15,22 @@ export const resourceKinds = [
   "ResourceClaimTemplate",
   "ResourceSlice",
   "DeviceClass",
+  "DeviceTaintRule",
 ] as const;
 export type ResourceKind = (typeof resourceKinds)[number];
 
 /** The versions of resource.k8s.io that serve the kinds above (1.37), newest first. */
 export const resourceAPIVersions = [ResourceAPIVersion, "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"];
+
+/**
+ * The versions that serve DeviceTaintRule: v1 (1.37, GA), v1beta2 (1.36, beta), v1alpha3 (1.33–1.35).
+ * The three are field for field the same since 1.35 (driver/pool/device selector, taint, status).
+ */
+export const deviceTaintRuleAPIVersions = [
+  ResourceAPIVersion,
+  "resource.k8s.io/v1beta2",
+  "resource.k8s.io/v1alpha3",
+];
 
 type Json = Record<string, unknown>;
 
@@ -29,9 +42,10 @@ export function convertResourceObjectToV1(
   obj: Record<string, unknown>,
 ): { obj: Record<string, unknown> } | { error: string } {
   const apiVersion = obj.apiVersion;
-  if (typeof apiVersion !== "string" || !resourceAPIVersions.includes(apiVersion)) {
+  const served = obj.kind === "DeviceTaintRule" ? deviceTaintRuleAPIVersions : resourceAPIVersions;
+  if (typeof apiVersion !== "string" || !served.includes(apiVersion)) {
     return {
-      error: `apiVersion: Unsupported value: ${JSON.stringify(apiVersion)}: supported values: ${resourceAPIVersions.map((v) => `"${v}"`).join(", ")}`,
+      error: `apiVersion: Unsupported value: ${JSON.stringify(apiVersion)}: supported values: ${served.map((v) => `"${v}"`).join(", ")}`,
     };
   }
   const copy = structuredClone(obj);

@@ -150,6 +150,34 @@ export interface DeviceTaint {
   timeAdded?: string;
 }
 
+/**
+ * An admin's taint for the devices its selector picks (DRADeviceTaintRules; resource.k8s.io/v1 from
+ * 1.37, v1beta2 in 1.36, v1alpha3 before): the same effect as the taint in the ResourceSlice.
+ */
+export interface DeviceTaintRule {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec: DeviceTaintRuleSpec;
+  /** Written by the eviction controller (kube-controller-manager); the scheduler does not read it. */
+  status?: { conditions?: unknown[] };
+}
+
+export interface DeviceTaintRuleSpec {
+  /** All set criteria must match. Absent: every device (as upstream's ResourceSlice tracker applies it). */
+  deviceSelector?: DeviceTaintSelector;
+  taint: DeviceTaint;
+}
+
+export interface DeviceTaintSelector {
+  /** slice.spec.driver. */
+  driver?: string;
+  /** slice.spec.pool.name. */
+  pool?: string;
+  /** slice.spec.devices[].name. */
+  device?: string;
+}
+
 export interface ResourceClaim {
   apiVersion?: string;
   kind?: string;

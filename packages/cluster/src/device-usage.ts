@@ -2,8 +2,9 @@
 // name (status.allocation.devices.results, as the DynamicResources plugin's PreBind writes them);
 // per node, the devices its ResourceSlices publish and how many of them claims hold; per
 // DeviceClass, the devices its selectors match and how many of them claims hold.
-import type { Device, DeviceClass, Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
+import type { Device, DeviceClass, DeviceTaintRule, Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { getCompiler } from "@kubesched/dynamic-resource-allocation/cel";
+import { applyDeviceTaintRules } from "@kubesched/dynamic-resource-allocation/structured";
 import type { Features } from "@kubesched/framework";
 import type { InMemoryCluster } from "./in-memory-cluster";
 
@@ -50,6 +51,12 @@ export interface NodeDeviceResult {
   allocated: number;
   /** The same before the simulation (the snapshot's allocated claims). */
   allocatedBefore: number;
+  /**
+   * Of the published devices, those with a NoSchedule or NoExecute taint (their slice's, or with
+   * DRADeviceTaintRules a DeviceTaintRule's): only requests tolerating it get them. Absent when
+   * none is (or with DRADeviceTaints off).
+   */
+  tainted?: number;
 }
 
 /** upstream resourceclaim.Name: the claim a pod's entry refers to (null: not created, or not needed). */
@@ -151,9 +158,15 @@ export function nodeDeviceResults(
   slices: readonly ResourceSlice[],
   after: ReadonlySet<string>,
   before: ReadonlySet<string>,
+  taints: {
+    features: Pick<Features, "enableDRADeviceTaints" | "enableDRADeviceTaintRules">;
+    rules: readonly DeviceTaintRule[];
+  } = { features: { enableDRADeviceTaints: false, enableDRADeviceTaintRules: false }, rules: [] },
 ): Map<string, NodeDeviceResult[]> {
   const byNode = new Map<string, Map<string, NodeDeviceResult>>();
-  for (const s of currentSlices(slices)) {
+  const rules = taints.features.enableDRADeviceTaintRules ? taints.rules : [];
+  for (const current of currentSlices(slices)) {
+    const s = applyDeviceTaintRules(current, rules);
     const node = s.spec.nodeName;
     if (!node) continue;
     const pools = byNode.get(node) ?? new Map<string, NodeDeviceResult>();
@@ -168,6 +181,12 @@ export function nodeDeviceResults(
     };
     pools.set(k, r);
     count(r, s, after, before);
+    if (taints.features.enableDRADeviceTaints) {
+      const n = (s.spec.devices ?? []).filter((d) =>
+        (d.taints ?? []).some((t) => t.effect === "NoSchedule" || t.effect === "NoExecute"),
+      ).length;
+      if (n > 0) r.tainted = (r.tainted ?? 0) + n;
+    }
   }
   const order = (a: NodeDeviceResult, b: NodeDeviceResult) =>
     a.driver < b.driver ? -1 : a.driver > b.driver ? 1 : a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0;

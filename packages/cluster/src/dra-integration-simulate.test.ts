@@ -1072,3 +1072,100 @@ describe("test/integration/dra binding_conditions.go", () => {
     });
   }
 });
+
+// device_taints.go itself tests eviction (kube-controller-manager's device-taint-eviction
+// controller, not ported); this is its scheduling side, as KEP-5055 describes it: a
+// DeviceTaintRule's taint is the slice's own for the allocator (upstream: the DRA manager reads
+// slices through resourceslice/tracker when DRADeviceTaintRules is on).
+describe("test/integration/dra device_taints.go (scheduling side: DeviceTaintRule)", () => {
+  const { class: cls, className, driverName } = testClass("devicetaints");
+  const rule = (name: string, effect: string, selector: Obj = { driver: driverName }): Obj => ({
+    apiVersion: "resource.k8s.io/v1",
+    kind: "DeviceTaintRule",
+    metadata: { name },
+    spec: { deviceSelector: selector, taint: { key: "testing", value: "tainted", effect } },
+  });
+  const slices = [
+    makeSlice("worker-0", driverName, ["device-0"]),
+    makeSlice("worker-1", driverName, ["device-0"]),
+  ];
+  const claimTolerating = (toleration?: Obj) =>
+    makeClaim("my-pod-my-resource", "default", {
+      exactly: {
+        deviceClassName: className,
+        allocationMode: "ExactCount",
+        count: 1,
+        ...(toleration ? { tolerations: [toleration] } : {}),
+      },
+    });
+  const pod = makePod("default", "", ["my-pod-my-resource"]);
+  const untolerated = {
+    status: "False",
+    reason: "Unschedulable",
+    message:
+      "0/8 nodes are available: 8 cannot allocate all claims. preemption: 0/8 nodes are available: 8 Preemption is not helpful for scheduling.",
+  };
+
+  it("a NoSchedule rule for the driver's devices keeps a pod whose claim does not tolerate it pending", async () => {
+    const r = await run([cls, ...slices, rule("rule", "NoSchedule"), claimTolerating(), pod]);
+    expect(r.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
+    expect(r.scheduled("default", "my-pod")).toMatchObject(untolerated);
+  });
+
+  it("a claim tolerating the rule's taint is allocated a tainted device, the toleration in its result", async () => {
+    const toleration = { key: "testing", operator: "Exists", effect: "NoSchedule" };
+    const r = await run([cls, ...slices, rule("rule", "NoSchedule"), claimTolerating(toleration), pod]);
+    expect(r.scheduled("default", "my-pod")).toMatchObject({ status: "True" });
+    expect(r.claim("default", "my-pod-my-resource")?.status?.allocation?.devices?.results).toMatchObject([
+      { driver: driverName, device: "device-0", tolerations: [toleration] },
+    ]);
+  });
+
+  it("a rule selecting one pool taints only that pool's devices; effect None taints nothing", async () => {
+    const r = await run([
+      cls,
+      ...slices,
+      rule("rule", "NoExecute", { driver: driverName, pool: "worker-0" }),
+      rule("informational", "None"),
+      claimTolerating(),
+      pod,
+    ]);
+    expect(r.pod("default", "my-pod")?.spec?.nodeName).toBe("worker-1");
+  });
+
+  it("deleting the rule makes the pending pod schedulable (the rule's event reaches it as a slice update)", async () => {
+    const r = await open([cls, ...slices, rule("rule", "NoSchedule"), claimTolerating(), pod]);
+    await r.session.drain();
+    expect(r.scheduled("default", "my-pod")).toMatchObject({ status: "False" });
+    const cur = r.session.cluster.deviceTaintRules.get("", "rule");
+    expect(cur).toBeDefined();
+    r.session.cluster.delete("DeviceTaintRule", cur as never);
+    await r.session.drain();
+    r.session.sched.close();
+    expect(r.scheduled("default", "my-pod")).toMatchObject({ status: "True" });
+  });
+
+  it("DRADeviceTaintRules follows the emulated release: off at 1.36 (beta, off by default), on when turned on", async () => {
+    const objs = [cls, ...slices, rule("rule", "NoSchedule"), claimTolerating(), pod];
+    const at136 = await run(objs, { kubernetesVersion: "1.36" });
+    expect(at136.scheduled("default", "my-pod")).toMatchObject({ status: "True" });
+    const turnedOn = await run(objs, {
+      kubernetesVersion: "1.36",
+      features: { enableDRADeviceTaintRules: true },
+    });
+    expect(turnedOn.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
+  });
+
+  it("v1alpha3 and v1beta2 rules are read as v1", async () => {
+    for (const apiVersion of ["resource.k8s.io/v1alpha3", "resource.k8s.io/v1beta2"]) {
+      const r = await run([
+        cls,
+        ...slices,
+        { ...rule("rule", "NoSchedule"), apiVersion },
+        claimTolerating(),
+        pod,
+      ]);
+      expect(r.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
+    }
+  });
+});

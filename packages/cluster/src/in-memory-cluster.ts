@@ -4,6 +4,7 @@
 import type {
   CSINode,
   DeviceClass,
+  DeviceTaintRule,
   Namespace,
   Node,
   PersistentVolume,
@@ -67,6 +68,7 @@ export const clusterScopedKinds = new Set([
   "CSINode",
   "ResourceSlice",
   "DeviceClass",
+  "DeviceTaintRule",
 ]);
 /** The kinds a snapshot may contain. */
 export type SupportedKind = ClusterObjectKind;
@@ -115,6 +117,7 @@ export class InMemoryCluster implements ClusterSource {
   readonly resourceClaimTemplates = new ObjectStore<ResourceClaimTemplate>(true);
   readonly resourceSlices = new ObjectStore<ResourceSlice>(false);
   readonly deviceClasses = new ObjectStore<DeviceClass>(false);
+  readonly deviceTaintRules = new ObjectStore<DeviceTaintRule>(false);
   readonly events: RecordedEvent[] = [];
 
   private handlers: ClusterEventHandlers[] = [];
@@ -195,6 +198,7 @@ export class InMemoryCluster implements ClusterSource {
       ResourceClaimTemplate: this.resourceClaimTemplates as ObjectStore<K8sObject>,
       ResourceSlice: this.resourceSlices as ObjectStore<K8sObject>,
       DeviceClass: this.deviceClasses as ObjectStore<K8sObject>,
+      DeviceTaintRule: this.deviceTaintRules as ObjectStore<K8sObject>,
       StatefulSet: this.statefulSets as ObjectStore<K8sObject>,
       ReplicationController: this.replicationControllers as ObjectStore<K8sObject>,
     };
@@ -320,6 +324,7 @@ export class InMemoryCluster implements ClusterSource {
       resourceClaimTemplates: this.resourceClaimTemplates,
       resourceSlices: this.resourceSlices,
       deviceClasses: this.deviceClasses,
+      deviceTaintRules: this.deviceTaintRules,
       custom: <T extends CustomObject>(resource: CustomResource<T>) => this.custom.custom(resource),
     };
   }

@@ -161,6 +161,7 @@ export function validateObject(kind: SupportedKind, obj: Json, where: string, p:
     case "ResourceClaimTemplate":
     case "ResourceSlice":
     case "DeviceClass":
+    case "DeviceTaintRule":
       validateResourceObject(kind, obj, where, p);
       return;
     default:

@@ -165,4 +165,39 @@ describe("planDeviceBound", () => {
     expect(b.need.size).toBe(0);
     expect(devicesFit(b, [])).toBe(true);
   });
+
+  it("a device a DeviceTaintRule taints NoSchedule is not offered unless a request tolerates it; with the gate off it is", () => {
+    const rule = (selector: string) => `apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: maintenance}
+spec: {deviceSelector: ${selector}, taint: {key: maintenance, effect: NoSchedule}}`;
+    const tolerating = `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: tolerating, namespace: default}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, tolerations: [{key: maintenance, operator: Exists}]}}]}}`;
+    const snapshot = (...docs: string[]) => load([base, ...docs].join("\n---\n"));
+    // g2 of the snapshot and every device of pool a's nodes are tainted: gpu has g1 free.
+    const { objects, pods } = snapshot(
+      rule("{device: g2}"),
+      pod("p1", "[{name: s, resourceClaimName: shared}]"),
+    );
+    const a = pool("a", [{ name: "x0", attributes: { model: { string: "A" } } }]);
+    const withPoolRule = snapshot(
+      rule("{driver: gpu.example.com}"),
+      pod("p1", "[{name: s, resourceClaimName: shared}]"),
+    );
+    expect(planDeviceBound(objects, pods, []).free).toEqual(new Map([["model-a", 0]]));
+    expect(planDeviceBound(withPoolRule.objects, withPoolRule.pods, [a]).perNode).toEqual([
+      new Map([["model-a", 0]]),
+    ]);
+    const off = { enableDRADeviceTaints: true, enableDRADeviceTaintRules: false };
+    expect(planDeviceBound(objects, pods, [], off).free).toEqual(new Map([["model-a", 1]]));
+    // A request tolerating the taint may get the device: it stays offered.
+    const tol = snapshot(
+      rule("{device: g2}"),
+      tolerating,
+      pod("p1", "[{name: t, resourceClaimName: tolerating}]"),
+    );
+    expect(planDeviceBound(tol.objects, tol.pods, []).free).toEqual(new Map([["gpu", 2]]));
+  });
 });

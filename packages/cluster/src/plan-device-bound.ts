@@ -12,12 +12,17 @@
 //   - offered: every device of the class in each pool's newest generation of slices that no
 //     claim's allocation holds, wherever the slice says it is (node, nodeSelector, allNodes); a
 //     device that may be allocated more than once (allowMultipleAllocations) makes the class
-//     unbounded; counters (partitionable devices) are ignored (they only take devices away).
+//     unbounded; counters (partitionable devices) are ignored (they only take devices away); a
+//     device with a NoSchedule/NoExecute taint (its slice's, or a DeviceTaintRule's with
+//     DRADeviceTaintRules) that no counted request's tolerations tolerate is not offered (the
+//     allocator skips it for every such request).
 //
 // The same counts, per pod and per pool node, size the expanders' proposals (plan-expanders.ts),
 // and tell before the search which devices no addition can provide (`planDeviceFindings`).
 import {
   type DeviceClass,
+  type DeviceTaintRule,
+  type DeviceToleration,
   type Pod,
   podKey,
   type ResourceClaim,
@@ -25,6 +30,11 @@ import {
   type ResourceClaimTemplate,
   type ResourceSlice,
 } from "@kubesched/api";
+import {
+  applyDeviceTaintRules,
+  taintPreventsAllocation,
+} from "@kubesched/dynamic-resource-allocation/structured";
+import { defaultFeatures, type Features } from "@kubesched/framework";
 import { currentSlices, deviceClassMatcher } from "./device-usage";
 import type { SourcedObject } from "./load";
 import type { PlanPool } from "./plan";
@@ -83,20 +93,30 @@ function claimSpecs(
   return out;
 }
 
+/** How taints decide which devices are offered: the rules to apply and the tolerations of any request. */
+interface TaintView {
+  /** DeviceTaintRules to add to the slices (none with DRADeviceTaintRules off). */
+  rules: readonly DeviceTaintRule[];
+  /** Every counted request's tolerations; null with DRADeviceTaints off (taints are ignored). */
+  tolerations: DeviceToleration[] | null;
+}
+
 /** The devices per class that `slices` offer, less `held` (driver, pool, device keys). */
 function offered(
   classes: readonly DeviceClass[],
   slices: readonly ResourceSlice[],
   held: ReadonlySet<string>,
+  taints: TaintView,
 ): Map<string, number> {
   const out = new Map<string, number>();
-  const current = currentSlices(slices);
+  const current = currentSlices(slices).map((s) => applyDeviceTaintRules(s, taints.rules));
   for (const c of classes) {
     const matches = deviceClassMatcher(c);
     let n = 0;
     for (const s of current)
       for (const d of s.spec.devices ?? []) {
         if (!matches(s, d)) continue;
+        if (taints.tolerations !== null && taintPreventsAllocation(d, taints.tolerations)) continue;
         if (d.allowMultipleAllocations) n = Number.POSITIVE_INFINITY;
         else if (!held.has(`${s.spec.driver}\u0000${s.spec.pool.name}\u0000${d.name}`)) n++;
       }
@@ -105,14 +125,19 @@ function offered(
   return out;
 }
 
-/** The device counts of the bound for the pods (see the file's header). */
+/**
+ * The device counts of the bound for the pods (see the file's header); `features` decide whether
+ * device taints and DeviceTaintRules count (default: 1.37's gates).
+ */
 export function planDeviceBound(
   objects: readonly SourcedObject[],
   pods: readonly Pod[],
   pools: readonly PlanPool[],
+  features: Pick<Features, "enableDRADeviceTaints" | "enableDRADeviceTaintRules"> = defaultFeatures,
 ): PlanDeviceBound {
   const perPod = new Map<string, Map<string, number>>();
   const need = new Map<string, number>();
+  const tolerations: DeviceToleration[] = [];
   for (const [pod, specs] of claimSpecs(objects, pods)) {
     const asked = new Map<string, number>();
     for (const spec of specs)
@@ -120,6 +145,7 @@ export function planDeviceBound(
         const e = r.exactly;
         if (e === undefined || e.adminAccess || (e.allocationMode ?? "ExactCount") !== "ExactCount") continue;
         asked.set(e.deviceClassName, (asked.get(e.deviceClassName) ?? 0) + (e.count ?? 1));
+        tolerations.push(...(e.tolerations ?? []));
       }
     if (asked.size > 0) perPod.set(pod, asked);
     for (const [c, n] of asked) need.set(c, (need.get(c) ?? 0) + n);
@@ -139,8 +165,17 @@ export function planDeviceBound(
   for (const c of objectsOf<ResourceClaim>(objects, "ResourceClaim"))
     for (const d of c.status?.allocation?.devices?.results ?? [])
       held.add(`${d.driver}\u0000${d.pool}\u0000${d.device}`);
-  const free = offered(classes, objectsOf<ResourceSlice>(objects, "ResourceSlice"), held);
-  const perNode = pools.map((p) => offered(classes, resourceSlicesOn(p, `${p.name}-new-1`), new Set()));
+  const taints: TaintView = {
+    rules:
+      features.enableDRADeviceTaints && features.enableDRADeviceTaintRules
+        ? objectsOf<DeviceTaintRule>(objects, "DeviceTaintRule")
+        : [],
+    tolerations: features.enableDRADeviceTaints ? tolerations : null,
+  };
+  const free = offered(classes, objectsOf<ResourceSlice>(objects, "ResourceSlice"), held, taints);
+  const perNode = pools.map((p) =>
+    offered(classes, resourceSlicesOn(p, `${p.name}-new-1`), new Set(), taints),
+  );
   return { need, perPod, free, perNode };
 }
 
@@ -176,6 +211,7 @@ export function planDeviceFindings(
   objects: readonly SourcedObject[],
   pods: readonly Pod[],
   pools: readonly PlanPool[],
+  features?: Pick<Features, "enableDRADeviceTaints" | "enableDRADeviceTaintRules">,
 ): PlanDeviceFindings {
   const matchers = objectsOf<DeviceClass>(objects, "DeviceClass").map((c) => deviceClassMatcher(c));
   const unmatchedSlices = pools.flatMap((p, i) =>
@@ -185,7 +221,7 @@ export function planDeviceFindings(
       return [{ pool: i, slice: j, driver: s.spec.driver, devices: devices.length }];
     }),
   );
-  const bound = planDeviceBound(objects, pods, pools);
+  const bound = planDeviceBound(objects, pods, pools, features);
   const unoffered = [...bound.need.keys()]
     .filter((c) => (bound.free.get(c) ?? 0) === 0 && bound.perNode.every((m) => (m.get(c) ?? 0) === 0))
     .sort()

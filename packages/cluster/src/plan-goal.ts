@@ -3,6 +3,7 @@
 // the pods no pool can host (left out of the goal, named), and the lower bounds (plan-bounds.ts)
 // the exact search rules vectors out with. Also the pool helpers plan.ts builds its changes from.
 import { type Node, type Pod, podKey, resourceListToAmounts } from "@kubesched/api";
+import { defaultFeatures } from "@kubesched/framework";
 import { failSummaryOf } from "./capacity";
 import type { Counterfactuals } from "./counterfactual";
 import type { SourcedObject } from "./load";
@@ -156,7 +157,7 @@ export async function planGoal(opts: PlanOptions, cf: Counterfactuals): Promise<
   });
 
   // Devices per DeviceClass, for pods with claims (plan-device-bound.ts): one more necessary condition.
-  const devices = planDeviceBound(opts.objects, required, pools);
+  const devices = planDeviceBound(opts.objects, required, pools, { ...defaultFeatures, ...opts.features });
   const bounds: PlanBounds = {
     ...capacityBounds,
     check: (v) =>

@@ -2,7 +2,7 @@
 // for the fields the allocator reads, and what a snapshot can check across objects (a claim's
 // DeviceClass). upstream (kubernetes/kubernetes 0226316d6a24, 1.37):
 // pkg/apis/resource/validation/validation.go (ValidateResourceSlice, ValidateResourceClaim,
-// ValidateDeviceClass). Each problem is one line `WHERE: FIELD: WHAT`.
+// ValidateDeviceClass, ValidateDeviceTaintRule). Each problem is one line `WHERE: FIELD: WHAT`.
 import { isJsonObject, Quantity } from "@kubesched/api";
 import type { Problems } from "./object-validation";
 
@@ -195,6 +195,57 @@ function slice(spec: Json, where: string, errors: string[]): void {
   });
 }
 
+/** upstream validateDeviceTaint: the effects a taint may have (1.35+: None added). */
+const deviceTaintEffects = ["NoSchedule", "NoExecute", "None"];
+
+/** upstream ValidateDeviceTaintRule's spec: the selector's fields and one taint. */
+function deviceTaintRule(spec: Json, where: string, errors: string[]): void {
+  const selector = spec.deviceSelector;
+  if (selector !== undefined && selector !== null) {
+    if (!isJsonObject(selector)) errors.push(`${where}: spec.deviceSelector: must be an object`);
+    else {
+      for (const field of ["driver", "pool", "device"]) {
+        const v = selector[field];
+        if (v !== undefined && (typeof v !== "string" || v === ""))
+          errors.push(
+            `${where}: spec.deviceSelector.${field}: Invalid value: ${JSON.stringify(v)}: must be a non-empty string`,
+          );
+      }
+      // v1alpha3 of 1.33–1.34 also selected by class and CEL; the API dropped both in 1.35.
+      for (const field of ["deviceClassName", "selectors"]) {
+        if (selector[field] !== undefined)
+          errors.push(
+            `${where}: spec.deviceSelector.${field}: Forbidden: not part of DeviceTaintRule since Kubernetes 1.35 (it selects by driver, pool and device)`,
+          );
+      }
+    }
+  }
+  const taint = spec.taint;
+  if (!isJsonObject(taint)) {
+    errors.push(`${where}: spec.taint: Required value`);
+    return;
+  }
+  if (typeof taint.key !== "string" || taint.key === "")
+    errors.push(`${where}: spec.taint.key: Required value`);
+  if (taint.value !== undefined && typeof taint.value !== "string")
+    errors.push(
+      `${where}: spec.taint.value: Invalid value: ${JSON.stringify(taint.value)}: must be a string`,
+    );
+  if (typeof taint.effect !== "string" || taint.effect === "")
+    errors.push(`${where}: spec.taint.effect: Required value`);
+  else if (!deviceTaintEffects.includes(taint.effect))
+    errors.push(
+      `${where}: spec.taint.effect: Unsupported value: ${JSON.stringify(taint.effect)}: supported values: ${deviceTaintEffects.map((e) => `"${e}"`).join(", ")}`,
+    );
+  if (
+    taint.timeAdded !== undefined &&
+    (typeof taint.timeAdded !== "string" || Number.isNaN(Date.parse(taint.timeAdded)))
+  )
+    errors.push(
+      `${where}: spec.taint.timeAdded: Invalid value: ${JSON.stringify(taint.timeAdded)}: must be an RFC 3339 time`,
+    );
+}
+
 /** Checks a resource.k8s.io/v1 object (converted and defaulted) of a snapshot. */
 export function validateResourceObject(kind: string, obj: Json, where: string, p: Problems): void {
   const spec = isJsonObject(obj.spec) ? obj.spec : {};
@@ -210,6 +261,9 @@ export function validateResourceObject(kind: string, obj: Json, where: string, p
       return;
     case "DeviceClass":
       selectors(spec.selectors, "spec.selectors", where, p.errors);
+      return;
+    case "DeviceTaintRule":
+      deviceTaintRule(spec, where, p.errors);
       return;
   }
 }

@@ -490,7 +490,10 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
 
   const nodeInfos = sched.cache.dump().nodes;
   const devicesAfter = allocatedDeviceKeys(cluster);
-  const nodeDevices = nodeDeviceResults(cluster.resourceSlices.list(), devicesAfter, devicesBefore);
+  const nodeDevices = nodeDeviceResults(cluster.resourceSlices.list(), devicesAfter, devicesBefore, {
+    features: { ...defaultFeatures, ...opts.features },
+    rules: cluster.deviceTaintRules.list(),
+  });
   const nodes: NodeResult[] = cluster.nodes.list().map((n: Node) => {
     const ni = nodeInfos.get(n.metadata?.name ?? "");
     const before = nodesBefore.get(n.metadata?.name ?? "");

@@ -219,6 +219,12 @@ export const simulationResultSchema = {
                 published: { type: "integer", minimum: 0 },
                 allocated: { type: "integer", minimum: 0 },
                 allocatedBefore: { type: "integer", minimum: 0 },
+                tainted: {
+                  type: "integer",
+                  minimum: 1,
+                  description:
+                    "published devices with a NoSchedule or NoExecute taint (the slice's or a DeviceTaintRule's): only requests tolerating it get them; absent when none",
+                },
               },
             },
           },

@@ -322,6 +322,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRAAdminAccess: "DRAAdminAccess",
   enableDRADeviceTaints: "DRADeviceTaints",
   enableDRASchedulerFilterTimeout: "DRASchedulerFilterTimeout",
+  enableDRADeviceTaintRules: "DRADeviceTaintRules",
   enableDRAExtendedResource: "DRAExtendedResource",
   enableDRAPartitionableDevices: "DRAPartitionableDevices",
   enableConsumableCapacity: "DRAConsumableCapacity",

@@ -4,6 +4,7 @@
 import type {
   CSINode,
   DeviceClass,
+  DeviceTaintRule,
   Namespace,
   Node,
   PersistentVolume,
@@ -100,4 +101,9 @@ export interface ClusterListers extends CustomResourceListers {
   readonly resourceSlices: ClusterScopedLister<ResourceSlice>;
   /** DeviceClasses (resource.k8s.io/v1). */
   readonly deviceClasses: ClusterScopedLister<DeviceClass>;
+  /**
+   * DeviceTaintRules (resource.k8s.io/v1; DRADeviceTaintRules), as upstream's ResourceSlice tracker
+   * reads them. Absent where the source does not watch them (the live source).
+   */
+  readonly deviceTaintRules?: ClusterScopedLister<DeviceTaintRule>;
 }

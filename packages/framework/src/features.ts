@@ -13,6 +13,11 @@ export interface Features {
   enableDRAAdminAccess: boolean;
   /** Gate DRADeviceTaints. */
   enableDRADeviceTaints: boolean;
+  /**
+   * Gate DRADeviceTaintRules (alpha 1.35, beta off 1.36, GA 1.37): DeviceTaintRules' taints are
+   * added to the devices they select before allocation.
+   */
+  enableDRADeviceTaintRules: boolean;
   /** Gate DRAExtendedResource. */
   enableDRAExtendedResource: boolean;
   /** Gate DRAPartitionableDevices: devices that consume counters of shared counter sets. */
@@ -120,6 +125,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRAPrioritizedList: true,
   enableDRAAdminAccess: true,
   enableDRADeviceTaints: true,
+  enableDRADeviceTaintRules: true,
   enableDRAExtendedResource: true,
   enableDRAPartitionableDevices: true,
   enableConsumableCapacity: true,

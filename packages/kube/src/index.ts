@@ -66,4 +66,12 @@ export {
   type WatchResult,
 } from "./raw-client";
 export { type ReadClusterOptions, readCluster, readServerVersion } from "./read-cluster";
-export { podFieldSelector, type ResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";
+export {
+  deviceTaintRuleAPIVersionAt,
+  deviceTaintRuleResource,
+  podFieldSelector,
+  type ResourceSpec,
+  resources,
+  type WatchedKind,
+  watchedKinds,
+} from "./resources";

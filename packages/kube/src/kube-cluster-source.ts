@@ -6,6 +6,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type {
   CSINode,
   DeviceClass,
+  DeviceTaintRule,
   Namespace,
   Node,
   PersistentVolume,
@@ -44,7 +45,13 @@ import { DeletedFinalStateUnknown, Informer, type InformerHandlers } from "./inf
 import { kubeClusterClient } from "./kube-cluster-client";
 import type { ClientMetrics } from "./metrics";
 import { RawClient } from "./raw-client";
-import { customResourceSpec, resources, type WatchedKind, watchedKinds } from "./resources";
+import {
+  customResourceSpec,
+  deviceTaintRuleResource,
+  resources,
+  type WatchedKind,
+  watchedKinds,
+} from "./resources";
 
 export interface KubeClusterSourceOptions {
   kubeConfig: KubeConfig;
@@ -74,6 +81,11 @@ export interface KubeClusterSourceOptions {
   now?: () => number;
   /** Custom resources the plugins declare (`customResourcesOf(registry)`): one informer each. */
   customResources?: readonly CustomResource[];
+  /**
+   * Watch DeviceTaintRules in this version (`deviceTaintRuleAPIVersionAt(release)`; upstream's
+   * scheduler does with DRADeviceTaintRules on). Absent: not watched.
+   */
+  deviceTaintRuleAPIVersion?: string;
 }
 
 /** The object type of each watched kind. */
@@ -107,6 +119,8 @@ export class KubeClusterSource implements ClusterSource {
   readonly informers: Informers;
   /** One informer per declared custom resource, by group/version/resource. */
   readonly customInformers = new Map<string, Informer<CustomObject>>();
+  /** DeviceTaintRules, when watched (`deviceTaintRuleAPIVersion`). */
+  readonly deviceTaintRuleInformer: Informer<DeviceTaintRule> | null;
   private readonly recorder: KubeEventRecorder;
   private readonly clusterClient: ClusterClient;
   private readonly handlers: ClusterEventHandlers[] = [];
@@ -133,6 +147,17 @@ export class KubeClusterSource implements ClusterSource {
           : {}),
       });
     this.informers = Object.fromEntries(watchedKinds.map((k) => [k, make(k)])) as Informers;
+    this.deviceTaintRuleInformer =
+      opts.deviceTaintRuleAPIVersion === undefined
+        ? null
+        : new Informer<DeviceTaintRule>({
+            ...informerOpts,
+            resource: deviceTaintRuleResource(opts.deviceTaintRuleAPIVersion),
+            handlers: this.otherDispatcher("DeviceTaintRule"),
+            ...(onError
+              ? { onError: (err, spec) => onError(new Error(`${spec.kind} informer: ${err.message}`)) }
+              : {}),
+          });
     for (const r of opts.customResources ?? []) {
       const key = customResourceKey(r);
       if (this.customInformers.has(key)) continue;
@@ -177,6 +202,7 @@ export class KubeClusterSource implements ClusterSource {
     this.started = true;
     for (const k of watchedKinds) this.informers[k].start();
     for (const i of this.customInformers.values()) i.start();
+    this.deviceTaintRuleInformer?.start();
   }
 
   /** Resolves when every informer has listed once; false if `signal` aborted first. */
@@ -184,6 +210,7 @@ export class KubeClusterSource implements ClusterSource {
     const all = Promise.all([
       ...watchedKinds.map((k) => this.informers[k].waitForSync()),
       ...[...this.customInformers.values()].map((i) => i.waitForSync()),
+      ...(this.deviceTaintRuleInformer ? [this.deviceTaintRuleInformer.waitForSync()] : []),
     ]).then(() => true);
     if (!signal) return all;
     if (signal.aborted) return false;
@@ -198,6 +225,7 @@ export class KubeClusterSource implements ClusterSource {
     return [
       ...watchedKinds.filter((k) => !this.informers[k].hasSynced()),
       ...[...this.customInformers.values()].filter((i) => !i.hasSynced()).map((i) => i.resource.kind),
+      ...(this.deviceTaintRuleInformer?.hasSynced() === false ? ["DeviceTaintRule"] : []),
     ];
   }
 
@@ -210,6 +238,7 @@ export class KubeClusterSource implements ClusterSource {
     await Promise.all([
       ...watchedKinds.map((k) => this.informers[k].stop()),
       ...[...this.customInformers.values()].map((i) => i.stop()),
+      ...(this.deviceTaintRuleInformer ? [this.deviceTaintRuleInformer.stop()] : []),
       this.recorder.shutdown(),
     ]);
   }
@@ -256,11 +285,17 @@ export class KubeClusterSource implements ClusterSource {
         delete: (o) => each((h) => h.onPodDelete(unwrap(o) as Pod)),
       };
     }
-    const other = kind as Exclude<WatchedKind, "Node" | "Pod"> satisfies OtherResourceKind;
+    return this.otherDispatcher(kind as Exclude<WatchedKind, "Node" | "Pod">);
+  }
+
+  private otherDispatcher(kind: OtherResourceKind): InformerHandlers<KubeObject> {
+    const each = (fn: (h: ClusterEventHandlers) => void): void => this.deliver(kind, fn);
+    const unwrap = (o: KubeObject | DeletedFinalStateUnknown<KubeObject>): KubeObject =>
+      o instanceof DeletedFinalStateUnknown ? o.obj : o;
     return {
-      add: (o: KubeObject) => each((h) => h.onOtherEvent(other, "Add", undefined, o)),
-      update: (a: KubeObject, b: KubeObject) => each((h) => h.onOtherEvent(other, "Update", a, b)),
-      delete: (o) => each((h) => h.onOtherEvent(other, "Delete", unwrap(o), undefined)),
+      add: (o: KubeObject) => each((h) => h.onOtherEvent(kind, "Add", undefined, o)),
+      update: (a: KubeObject, b: KubeObject) => each((h) => h.onOtherEvent(kind, "Update", a, b)),
+      delete: (o) => each((h) => h.onOtherEvent(kind, "Delete", unwrap(o), undefined)),
     };
   }
 
@@ -310,6 +345,7 @@ export class KubeClusterSource implements ClusterSource {
       resourceClaimTemplates: i.ResourceClaimTemplate.store,
       resourceSlices: i.ResourceSlice.store,
       deviceClasses: i.DeviceClass.store,
+      ...(this.deviceTaintRuleInformer ? { deviceTaintRules: this.deviceTaintRuleInformer.store } : {}),
       custom: <T extends CustomObject>(r: CustomResource<T>): Lister<T> => {
         const informer = this.customInformers.get(customResourceKey(r));
         if (!informer) {

@@ -3,11 +3,18 @@
 // `kubesched snapshot` can write it for an offline rerun.
 
 import type { KubeConfig } from "@kubernetes/client-node";
-import { parseSelector, type VersionInfo } from "@kubesched/api";
+import { deviceTaintRuleAPIVersions, parseSelector, type VersionInfo } from "@kubesched/api";
 import type { CustomResource } from "@kubesched/framework";
 import type { KubeObject } from "@kubesched/scheduler";
+import { KubeApiError } from "./api-error";
 import { RawClient } from "./raw-client";
-import { admissionResources, customResourceSpec, type ResourceSpec, resources } from "./resources";
+import {
+  admissionResources,
+  customResourceSpec,
+  deviceTaintRuleResource,
+  type ResourceSpec,
+  resources,
+} from "./resources";
 
 export interface ReadClusterOptions {
   /** Only pending pods of this namespace are kept (running pods all count: they use the nodes). */
@@ -22,7 +29,7 @@ export interface ReadClusterOptions {
 
 /**
  * Lists every kind the scheduler uses, in `resources` order, then LimitRanges and
- * ResourceQuotas (admission's objects), each item with its kind and
+ * ResourceQuotas (admission's objects), custom resources and DeviceTaintRules, each item with its kind and
  * apiVersion set (a list's items carry neither). Running pods are all kept; pending pods are
  * filtered by namespace and selector, as users of the simulators ask for ("simulate only my
  * team's pods against the real cluster").
@@ -36,7 +43,7 @@ export async function readCluster(kc: KubeConfig, opts: ReadClusterOptions = {})
     ...admissionResources,
     ...(opts.customResources ?? []).map(customResourceSpec),
   ];
-  for (const spec of specs) {
+  const listAll = async (spec: ResourceSpec): Promise<void> => {
     const kind = spec.kind;
     // Paged as client-go's pager: `limit` items a page, then the `continue` token of the last.
     let cont: string | undefined;
@@ -62,6 +69,17 @@ export async function readCluster(kc: KubeConfig, opts: ReadClusterOptions = {})
       }
       cont = list.metadata?.continue || undefined;
     } while (cont !== undefined);
+  };
+  for (const spec of specs) await listAll(spec);
+  // DeviceTaintRules in the newest version the server serves (v1 from 1.37, v1beta2 in 1.36,
+  // v1alpha3 before; none when the API is off): whether they apply is the simulation's gate.
+  for (const apiVersion of deviceTaintRuleAPIVersions) {
+    try {
+      await listAll(deviceTaintRuleResource(apiVersion));
+      break;
+    } catch (e) {
+      if (!(e instanceof KubeApiError && e.statusCode === 404)) throw e;
+    }
   }
   return out;
 }

@@ -4,6 +4,7 @@ import type { ClusterEventHandlers } from "@kubesched/scheduler";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KubeClusterSource } from "./kube-cluster-source";
 import { readCluster } from "./read-cluster";
+import { deviceTaintRuleAPIVersionAt } from "./resources";
 import { FakeApiServer, waitFor } from "./testing";
 
 let server: FakeApiServer;
@@ -19,6 +20,18 @@ const slice = (node: string) => ({
   },
 });
 let source: KubeClusterSource | undefined;
+
+/** Handlers that record `<kind> <action> <name>` of every event other than a node's or a pod's. */
+const recordingOtherEvents = (events: string[]): ClusterEventHandlers => ({
+  onNodeAdd: () => {},
+  onNodeUpdate: () => {},
+  onNodeDelete: () => {},
+  onPodAdd: () => {},
+  onPodUpdate: () => {},
+  onPodDelete: () => {},
+  onOtherEvent: (kind, action, o, n) =>
+    events.push(`${kind} ${action} ${((n ?? o) as { metadata?: { name?: string } }).metadata?.name}`),
+});
 
 beforeEach(async () => {
   server = await FakeApiServer.start();
@@ -44,21 +57,9 @@ describe("DRA informers", () => {
   it("the live source lists and watches ResourceClaims, ResourceClaimTemplates, ResourceSlices and DeviceClasses", async () => {
     source = new KubeClusterSource({ kubeConfig: server.kubeConfig(), host: "test-host" });
     const events: string[] = [];
-    const handlers: ClusterEventHandlers = {
-      onNodeAdd: () => {},
-      onNodeUpdate: () => {},
-      onNodeDelete: () => {},
-      onPodAdd: () => {},
-      onPodUpdate: () => {},
-      onPodDelete: () => {},
-      onOtherEvent: (kind, action, _o, n) =>
-        events.push(
-          `${kind} ${action} ${(n as { metadata?: { name?: string } } | undefined)?.metadata?.name}`,
-        ),
-    };
     source.start();
     expect(await source.waitForCacheSync()).toBe(true);
-    source.subscribe(handlers);
+    source.subscribe(recordingOtherEvents(events));
     const listers = source.listers();
     expect(listers.deviceClasses.get("gpu.example.com")?.metadata?.name).toBe("gpu.example.com");
     expect(listers.resourceSlices.get("n1-gpu")?.spec.devices).toEqual([{ name: "gpu-0" }]);
@@ -84,6 +85,58 @@ describe("DRA informers", () => {
       "ResourceClaimTemplate ml/t",
       "ResourceSlice /n1-gpu",
       "DeviceClass /gpu.example.com",
+    ]);
+  }, 60_000);
+
+  const rule = (name: string) => ({
+    metadata: { name },
+    spec: {
+      deviceSelector: { driver: "gpu.example.com" },
+      taint: { key: "maintenance", effect: "NoSchedule" },
+    },
+  });
+
+  it("with DRADeviceTaintRules the live source watches DeviceTaintRules in the release's version and delivers them", async () => {
+    expect([deviceTaintRuleAPIVersionAt("1.35"), deviceTaintRuleAPIVersionAt("1.36")]).toEqual([
+      "resource.k8s.io/v1alpha3",
+      "resource.k8s.io/v1beta2",
+    ]);
+    server.put("DeviceTaintRule", rule("r1"));
+    source = new KubeClusterSource({
+      kubeConfig: server.kubeConfig(),
+      host: "test-host",
+      deviceTaintRuleAPIVersion: deviceTaintRuleAPIVersionAt("1.37"),
+    });
+    const events: string[] = [];
+    source.start();
+    expect(await source.waitForCacheSync()).toBe(true);
+    source.subscribe(recordingOtherEvents(events));
+    const listers = source.listers();
+    expect(listers.deviceTaintRules?.get("r1")?.spec.taint).toEqual({
+      key: "maintenance",
+      effect: "NoSchedule",
+    });
+    expect(server.requestsTo("GET", "/apis/resource.k8s.io/v1/devicetaintrules").length).toBeGreaterThan(0);
+    server.put("DeviceTaintRule", rule("r2"));
+    await waitFor(() => events.includes("DeviceTaintRule Add r2"), 30_000);
+    server.remove("DeviceTaintRule", undefined, "r1");
+    await waitFor(() => events.includes("DeviceTaintRule Delete r1"), 30_000);
+    expect(listers.deviceTaintRules?.list().map((r) => r.metadata?.name)).toEqual(["r2"]);
+  }, 60_000);
+
+  it("without it no DeviceTaintRule informer runs (upstream starts none with the gate off)", async () => {
+    source = new KubeClusterSource({ kubeConfig: server.kubeConfig(), host: "test-host" });
+    source.start();
+    expect(await source.waitForCacheSync()).toBe(true);
+    expect(source.listers().deviceTaintRules).toBeUndefined();
+    expect(server.requestsTo("GET", "/apis/resource.k8s.io/v1/devicetaintrules")).toEqual([]);
+  }, 60_000);
+
+  it("readCluster lists DeviceTaintRules in the newest version the server serves", async () => {
+    server.put("DeviceTaintRule", rule("r1"));
+    const objs = await readCluster(server.kubeConfig());
+    expect(objs.filter((o) => o.kind === "DeviceTaintRule")).toMatchObject([
+      { apiVersion: "resource.k8s.io/v1", metadata: { name: "r1" } },
     ]);
   }, 60_000);
 });

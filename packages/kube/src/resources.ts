@@ -6,7 +6,12 @@
 import { type CustomResource, customResourceAPIVersion } from "@kubesched/framework";
 import type { ClusterObjectKind } from "@kubesched/scheduler";
 
-export type WatchedKind = ClusterObjectKind;
+/**
+ * Not DeviceTaintRule: upstream starts its informer only with DRADeviceTaintRules on, in the
+ * release's version (deviceTaintRuleAPIVersionAt); the live source watches it when asked
+ * (KubeClusterSourceOptions.deviceTaintRuleAPIVersion).
+ */
+export type WatchedKind = Exclude<ClusterObjectKind, "DeviceTaintRule">;
 
 export interface ResourceSpec {
   /** The kind (a WatchedKind, or a declared custom resource's kind). */
@@ -114,6 +119,29 @@ export const resources: Readonly<Record<WatchedKind, ResourceSpec>> = {
     namespaced: false,
   },
 };
+
+/** The collection of DeviceTaintRules in one served version. */
+export function deviceTaintRuleResource(apiVersion: string): ResourceSpec {
+  return {
+    kind: "DeviceTaintRule",
+    apiVersion,
+    path: `/apis/${apiVersion}/devicetaintrules`,
+    namespaced: false,
+  };
+}
+
+/**
+ * The version upstream's scheduler watches DeviceTaintRules in (with DRADeviceTaintRules on): v1
+ * from 1.37 (GA), v1beta2 in 1.36 (beta), v1alpha3 before.
+ */
+export function deviceTaintRuleAPIVersionAt(kubernetesVersion: string): string {
+  const minor = Number(kubernetesVersion.split(".")[1]);
+  return minor >= 37
+    ? "resource.k8s.io/v1"
+    : minor === 36
+      ? "resource.k8s.io/v1beta2"
+      : "resource.k8s.io/v1alpha3";
+}
 
 /**
  * Not watched by the scheduler: what the API server's LimitRanger and ResourceQuota admission

@@ -24,7 +24,8 @@ export type OtherResourceKind =
   | "ResourceClaim"
   | "ResourceClaimTemplate"
   | "ResourceSlice"
-  | "DeviceClass";
+  | "DeviceClass"
+  | "DeviceTaintRule";
 
 /** The kinds a cluster source holds: what the scheduler and its in-tree plugins read. */
 export type ClusterObjectKind =
@@ -44,7 +45,8 @@ export type ClusterObjectKind =
   | "ResourceClaim"
   | "ResourceClaimTemplate"
   | "ResourceSlice"
-  | "DeviceClass";
+  | "DeviceClass"
+  | "DeviceTaintRule";
 
 /** Informer-style callbacks. A source replays existing objects as adds on subscribe. */
 export interface ClusterEventHandlers {

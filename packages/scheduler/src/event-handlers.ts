@@ -31,6 +31,8 @@ const otherResource: Record<OtherResourceKind, string> = {
   ResourceClaimTemplate: "resource.k8s.io/ResourceClaimTemplate",
   ResourceSlice: EventResource.ResourceSlice,
   DeviceClass: EventResource.DeviceClass,
+  // Reaches plugins as the update of the slices it taints (below).
+  DeviceTaintRule: EventResource.ResourceSlice,
 };
 
 /** Bound and not terminal: the pod occupies its node (the assigned-pod informer's filter). */
@@ -165,6 +167,17 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       else if (!pod.spec?.nodeName && responsible(pod)) deletePodFromQueue(pod);
     },
     onOtherEvent(kind, action, oldObj, newObj) {
+      if (kind === "DeviceTaintRule") {
+        // upstream: the DRA manager's ResourceSlice tracker (dynamic-resource-allocation/resourceslice/
+        // tracker) turns a DeviceTaintRule's add/update/delete into updates of the slices whose
+        // devices it (un)taints; plugins register ResourceSlice events, never DeviceTaintRule ones.
+        queue.moveAllToActiveOrBackoffQueue(
+          { resource: EventResource.ResourceSlice, actionType: ActionType.Update },
+          undefined,
+          undefined,
+        );
+        return;
+      }
       const actionType = actionTypeOf(action);
       queue.moveAllToActiveOrBackoffQueue({ resource: otherResource[kind], actionType }, oldObj, newObj);
     },

@@ -450,3 +450,127 @@ describe("DRAFractionalCapacityRange: a device shared in tenths", () => {
     ]);
   }, 60_000);
 });
+
+describe("DeviceTaintRule (DRADeviceTaintRules: GA in 1.37, beta and off in 1.36)", () => {
+  const cluster = ["--cluster", "examples/dra-gpu/cluster.yaml"];
+  const maintenance = ["--cluster", "examples/dra-gpu/maintenance.yaml"];
+  const notebooks = () => {
+    const f = join(tmp, "notebook-replica.yaml");
+    writeFileSync(
+      f,
+      `apiVersion: v1
+kind: Pod
+metadata: { name: nb, namespace: ml }
+spec:
+  resourceClaims: [{ name: gpu, resourceClaimTemplateName: one-gpu }]
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "1" }, claims: [{ name: gpu }] } }]
+`,
+    );
+    return f;
+  };
+  const replicas = async (...argv: string[]) => {
+    const { code, stdout, stderr } = await run("capacity", ...argv, "--pod", notebooks(), "-o", "json");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    return (JSON.parse(stdout) as { status: { replicas: number } }).status.replicas;
+  };
+
+  it("simulate: the rule's NoSchedule taint on gpu-node-1's GPUs keeps the pods off them; the notebook stays pending", async () => {
+    const { code, stdout } = await run("simulate", ...cluster, ...maintenance, "-o", "json");
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as Result;
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    const outcome = Object.fromEntries(r.pods.map((p) => [p.name, [p.outcome, p.node]]));
+    expect(outcome.notebook).toEqual(["Unschedulable", null]);
+    const onTainted = r.pods.flatMap((p) =>
+      ((p.resourceClaims as { devices: { pool: string }[] }[] | undefined) ?? []).flatMap((c) =>
+        c.devices.filter((d) => d.pool === "gpu-node-1"),
+      ),
+    );
+    expect(onTainted).toEqual([]);
+    // The node devices say which are tainted (and the table gets a TAINTED column).
+    expect(
+      r.nodes.map((n) => [n.name, (n.devices as { tainted?: number }[] | undefined)?.map((d) => d.tainted)]),
+    ).toEqual([
+      ["gpu-node-1", [4]],
+      ["gpu-node-2", [undefined]],
+      ["gpu-node-3", [undefined]],
+      ["cpu-node-1", undefined],
+    ]);
+    const table = await run("simulate", ...cluster, ...maintenance);
+    expect(table.stdout).toContain(
+      "NODE        DRIVER           POOL        ALLOCATED  BEFORE  TAINTED\ngpu-node-1  gpu.example.com  gpu-node-1  0/4        0/4     4/4\n",
+    );
+  }, 60_000);
+
+  it("the README shows the start of what simulate prints with examples/dra-gpu/maintenance.yaml", async () => {
+    const readme = readFileSync(`${root}README.md`, "utf8");
+    const shown =
+      /```\n\$ kubesched simulate --cluster examples\/dra-gpu\/cluster\.yaml --cluster examples\/dra-gpu\/maintenance\.yaml\n([\s\S]*?)…\n```/.exec(
+        readme,
+      )?.[1];
+    expect(shown, "README has the example's output").toBeDefined();
+    const { code, stdout } = await run("simulate", ...cluster, ...maintenance);
+    expect(code).toBe(0);
+    expect(stdout.startsWith(shown as string)).toBe(true);
+  }, 60_000);
+
+  it("capacity counts no replica on the tainted GPUs; at 1.36 (gate off) the rule is not applied", async () => {
+    expect(await replicas(...cluster)).toBe(3);
+    expect(await replicas(...cluster, ...maintenance)).toBe(0);
+    expect(await replicas(...cluster, ...maintenance, "--emulated-version", "1.36")).toBe(3);
+    expect(
+      await replicas(
+        ...cluster,
+        ...maintenance,
+        "--emulated-version",
+        "1.36",
+        "--feature-gates",
+        "DRADeviceTaintRules=true",
+      ),
+    ).toBe(0);
+  }, 120_000);
+
+  it("why: the nodes whose GPUs the rule taints cannot allocate the claim", async () => {
+    const { code, stdout } = await run("why", "ml/notebook", ...cluster, ...maintenance, "--no-fixes");
+    expect(code).toBe(0);
+    expect(stdout).toContain("  gpu-node-1:\n    DynamicResources: cannot allocate all claims\n");
+    expect(stdout).toContain("  gpu-node-2: fits\n");
+  }, 60_000);
+
+  it("a malformed rule is one error per problem naming the file, the object and the field", async () => {
+    const f = join(tmp, "bad-rule.yaml");
+    writeFileSync(
+      f,
+      `apiVersion: resource.k8s.io/v1beta2
+kind: DeviceTaintRule
+metadata: { name: bad }
+spec:
+  deviceSelector: { driver: gpu.example.com, selectors: [{ cel: { expression: "true" } }] }
+  taint: { key: example.com/x, effect: PreferNoSchedule }
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: DeviceTaintRule
+metadata: { name: old }
+spec:
+  taint: { key: example.com/x, effect: NoSchedule }
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: { name: keyless }
+spec:
+  taint: { effect: NoExecute, timeAdded: yesterday }
+`,
+    );
+    const { code, stdout, stderr } = await run("simulate", ...cluster, "--cluster", f);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr.trimEnd().split("\n")).toEqual([
+      `error: ${f}: document 1 (DeviceTaintRule bad): spec.deviceSelector.selectors: Forbidden: not part of DeviceTaintRule since Kubernetes 1.35 (it selects by driver, pool and device)`,
+      `error: ${f}: document 1 (DeviceTaintRule bad): spec.taint.effect: Unsupported value: "PreferNoSchedule": supported values: "NoSchedule", "NoExecute", "None"`,
+      `error: ${f}: document 2 (DeviceTaintRule old): apiVersion: Unsupported value: "resource.k8s.io/v1beta1": supported values: "resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1alpha3"`,
+      `error: ${f}: document 3 (DeviceTaintRule keyless): spec.taint.key: Required value`,
+      `error: ${f}: document 3 (DeviceTaintRule keyless): spec.taint.timeAdded: Invalid value: "yesterday": must be an RFC 3339 time`,
+    ]);
+  }, 60_000);
+});

@@ -30,7 +30,14 @@ import {
   planDeviceFindings,
   poolDaemonSetConflicts,
 } from "@kubesched/cluster";
-import { defineV1Object, type FieldError, fieldErrors, type StaticDecode, Type } from "@kubesched/framework";
+import {
+  defineV1Object,
+  type Features,
+  type FieldError,
+  fieldErrors,
+  type StaticDecode,
+  Type,
+} from "@kubesched/framework";
 import { fileErrorReason } from "./inputs";
 import {
   decodeV1alpha1File,
@@ -211,11 +218,17 @@ const namedPods = 5;
 export function poolDeviceWarnings(
   file: string,
   planned: { pools: readonly PlanPool[]; objects: LoadResult["objects"] },
+  features: Features,
 ): string[] {
   const pending = planned.objects
     .filter((o) => o.kind === "Pod" && !(o.obj as Pod).spec?.nodeName)
     .map((o) => o.obj as Pod);
-  const { unmatchedSlices, unoffered } = planDeviceFindings(planned.objects, pending, planned.pools);
+  const { unmatchedSlices, unoffered } = planDeviceFindings(
+    planned.objects,
+    pending,
+    planned.pools,
+    features,
+  );
   return [
     ...unmatchedSlices.map(
       (u) =>

@@ -14,6 +14,7 @@ import {
   planExpanders,
   planReportSchema,
 } from "@kubesched/cluster";
+import { defaultFeatures } from "@kubesched/framework";
 import { renderReport } from "@kubesched/report";
 import { defineCommand } from "../cli";
 import { boolFlag, choiceFlag, integer, invalidValue, listFlag, valueFlag } from "../flags";
@@ -210,7 +211,9 @@ export const planCommand = defineCommand({
       printErrors(ctx, planned.errors);
       return 1;
     }
-    for (const w of capErrors(poolDeviceWarnings(poolsFile, planned)))
+    for (const w of capErrors(
+      poolDeviceWarnings(poolsFile, planned, { ...defaultFeatures, ...emulation.features }),
+    ))
       ctx.io.stderr(`warning: ${escapeTerminal(w)}\n`);
     let report: PlanReport;
     try {

@@ -55,7 +55,7 @@ afterEach(async () => {
 });
 
 /** Runs the scheduler until `pod` (namespace/name) is bound, then `check`s and stops it. */
-async function whenBound(pod: string, check: () => void): Promise<void> {
+async function whenBound(pod: string, check: () => void, before?: () => Promise<void>): Promise<void> {
   const ac = new AbortController();
   const config = defaultConfig({ registry: inTreeRegistry });
   config.leaderElection = { ...config.leaderElection, leaderElect: false };
@@ -68,6 +68,7 @@ async function whenBound(pod: string, check: () => void): Promise<void> {
     signal: ac.signal,
   });
   try {
+    await before?.();
     await waitFor(() => server.bindings.get(pod) === 1, 20_000, "the binding");
     check();
   } finally {
@@ -96,6 +97,40 @@ describe("kubesched run with DynamicResources", { timeout: 30_000 }, () => {
         server.requestsTo("PUT", "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/gpu/status"),
       ).toHaveLength(1);
     });
+  });
+});
+
+describe("kubesched run with a DeviceTaintRule (DRADeviceTaintRules, GA in 1.37)", {
+  timeout: 30_000,
+}, () => {
+  it("watches DeviceTaintRules: the pod waits while the rule taints the only device, and binds once it is deleted", async () => {
+    server.put("DeviceTaintRule", {
+      metadata: { name: "maintenance" },
+      spec: { deviceSelector: { device: "gpu-0" }, taint: { key: "maintenance", effect: "NoSchedule" } },
+    });
+    const unschedulable = () =>
+      (
+        server.get("Pod", "default", "p1") as {
+          status?: { conditions?: { type: string; reason?: string }[] };
+        }
+      )?.status?.conditions?.some((c) => c.type === "PodScheduled" && c.reason === "Unschedulable") === true;
+    await whenBound(
+      "default/p1",
+      () => {
+        const claim = server.get("ResourceClaim", "default", "gpu");
+        expect(claim?.status?.allocation?.devices?.results).toEqual([
+          { request: "gpu", driver: "gpu.example.com", pool: "n1", device: "gpu-0" },
+        ]);
+      },
+      async () => {
+        await waitFor(unschedulable, 20_000, "the pod's Unschedulable condition");
+        expect(server.bindings.get("default/p1")).toBeUndefined();
+        expect(server.requestsTo("GET", "/apis/resource.k8s.io/v1/devicetaintrules").length).toBeGreaterThan(
+          0,
+        );
+        server.remove("DeviceTaintRule", undefined, "maintenance");
+      },
+    );
   });
 });
 

@@ -163,6 +163,8 @@ describe("deploy/kubesched.yaml", () => {
         "watch resource.k8s.io/resourceslices",
         "list resource.k8s.io/deviceclasses",
         "watch resource.k8s.io/deviceclasses",
+        "list resource.k8s.io/devicetaintrules",
+        "watch resource.k8s.io/devicetaintrules",
         "get coordination.k8s.io/leases in kube-system named kubesched",
         "create coordination.k8s.io/leases in kube-system",
         "update coordination.k8s.io/leases in kube-system named kubesched",
@@ -196,6 +198,7 @@ describe("deploy/kubesched.yaml", () => {
     const cases = [
       info("watch", "scheduling.k8s.io", "priorityclasses"),
       info("watch", "resource.k8s.io", "resourceclaimtemplates"),
+      info("watch", "resource.k8s.io", "devicetaintrules"),
       info("update", "coordination.k8s.io", "leases", "kube-system", "kubesched"),
     ];
     for (const r of cases) {

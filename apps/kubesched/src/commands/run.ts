@@ -21,6 +21,7 @@ import {
 import {
   customResourcesOf,
   defaultFeatures,
+  defaultKubernetesVersion,
   type Features,
   formatFieldError,
   type Logger,
@@ -117,9 +118,14 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
   const leaderElect = le.leaderElect;
   const metrics = new SchedulerMetrics();
   // Loaded here, not at start-up: only `run` and --kubeconfig need @kubernetes/client-node.
-  const { ClientMetrics, KubeClusterSource, LeaderElector, RawClient, TokenBucketRateLimiter } = await import(
-    "@kubesched/kube"
-  );
+  const {
+    ClientMetrics,
+    deviceTaintRuleAPIVersionAt,
+    KubeClusterSource,
+    LeaderElector,
+    RawClient,
+    TokenBucketRateLimiter,
+  } = await import("@kubesched/kube");
   const clientMetrics = new ClientMetrics(metrics.registry);
   const source = new KubeClusterSource({
     kubeConfig: opts.kubeConfig,
@@ -129,6 +135,14 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
     logger,
     onError: (e) => logger.warn(e.message),
     customResources: customResourcesOf(opts.registry),
+    // upstream: the DRA manager's ResourceSlice tracker watches DeviceTaintRules with the gate on.
+    ...({ ...defaultFeatures, ...opts.features }.enableDRADeviceTaintRules
+      ? {
+          deviceTaintRuleAPIVersion: deviceTaintRuleAPIVersionAt(
+            opts.kubernetesVersion ?? defaultKubernetesVersion,
+          ),
+        }
+      : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
     ...(opts.eventRetrySleepMs !== undefined ? { eventRetrySleepMs: opts.eventRetrySleepMs } : {}),

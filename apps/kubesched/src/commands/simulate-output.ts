@@ -144,7 +144,9 @@ function deviceTables(r: SimulationResult): string[] {
     }
   }
   if (claims.length > 1) out.push("", pad(claims));
-  const devices = [["NODE", "DRIVER", "POOL", "ALLOCATED", "BEFORE"]];
+  // TAINTED only when some device is (a DeviceTaintRule or its slice taints it NoSchedule/NoExecute).
+  const anyTainted = r.nodes.some((n) => (n.devices ?? []).some((d) => d.tainted !== undefined));
+  const devices = [["NODE", "DRIVER", "POOL", "ALLOCATED", "BEFORE", ...(anyTainted ? ["TAINTED"] : [])]];
   for (const n of r.nodes) {
     for (const d of n.devices ?? []) {
       devices.push([
@@ -153,6 +155,7 @@ function deviceTables(r: SimulationResult): string[] {
         d.pool,
         `${d.allocated}/${d.published}`,
         `${d.allocatedBefore}/${d.published}`,
+        ...(anyTainted ? [`${d.tainted ?? 0}/${d.published}`] : []),
       ]);
     }
   }

@@ -10,6 +10,11 @@ export { taintPreventsAllocation, toleratesTaint } from "./device-taints";
 export { PoolCache } from "./pool-cache";
 export { gatherPools, nodeMatches, type Pool } from "./pools";
 export {
+  applyDeviceTaintRules,
+  ResourceSliceTracker,
+  type SliceTrackerSources,
+} from "./resource-slice-tracker";
+export {
   type AllocatedState,
   type AllocatorChannel,
   type ConsumedCapacity,

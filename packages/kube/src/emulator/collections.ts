@@ -56,6 +56,12 @@ export const collections: Record<string, KindInfo> = {
     apiVersion: "resource.k8s.io/v1",
     namespaced: false,
   },
+  // 1.37: DRADeviceTaintRules is GA, the API served in v1.
+  "apis/resource.k8s.io/v1/devicetaintrules": {
+    kind: "DeviceTaintRule",
+    apiVersion: "resource.k8s.io/v1",
+    namespaced: false,
+  },
   "apis/coordination.k8s.io/v1/leases": {
     kind: "Lease",
     apiVersion: "coordination.k8s.io/v1",

@@ -18,6 +18,7 @@ import {
   isFailedAllocationOnNode,
   newAllocator,
   PoolCache,
+  ResourceSliceTracker,
 } from "@kubesched/dynamic-resource-allocation/structured";
 import {
   asStatus,
@@ -303,6 +304,11 @@ export class DynamicResources
    * upstream gathers them per Filter call).
    */
   private readonly poolCache = new PoolCache();
+  /**
+   * The ResourceSlices the allocator reads: with DRADeviceTaintRules, with the taints of the
+   * DeviceTaintRules added (upstream: the DRA manager's ResourceSlice tracker).
+   */
+  private readonly resourceSlices: { list(): readonly ResourceSlice[] };
   /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
   private readonly deviceClassResolver: DeviceClassResolver | null;
 
@@ -327,6 +333,11 @@ export class DynamicResources
       enableListTypeAttributes: features.enableDRAListTypeAttributes,
     });
     this.draManager = new DraManager(handle.listers());
+    const { resourceSlices, deviceTaintRules } = handle.listers();
+    this.resourceSlices =
+      features.enableDRADeviceTaintRules && deviceTaintRules !== undefined
+        ? new ResourceSliceTracker({ resourceSlices, deviceTaintRules })
+        : resourceSlices;
     this.deviceClassResolver = features.enableDRAExtendedResource
       ? new DeviceClassResolver(handle.listers().deviceClasses)
       : null;
@@ -473,7 +484,7 @@ export class DynamicResources
       // DRA manager keeps between cycles (equal to upstream's GatherAllocatedState) is read as it
       // is; the preemption dry run changes only copies of it (the cycle state's clone()).
       const allocatedState = this.draManager.allocatedState(this.consumableCapacity);
-      const slices = this.handle.listers().resourceSlices.list();
+      const slices = this.resourceSlices.list();
       try {
         s.allocator = this.newAllocator(allocatedState, slices);
       } catch (e) {
