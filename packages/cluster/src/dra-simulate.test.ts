@@ -7,6 +7,7 @@
 // allocatable for example.com/gpu, pods asking `resources.requests["example.com/gpu"]: 2`. On
 // node-a DynamicResources allocates the request through the special claim it creates; on node-b
 // NodeResourcesFit counts it against the device plugin's allocatable.
+import { readFileSync } from "node:fs";
 import type { Pod, ResourceClaim } from "@kubesched/api";
 import { emulatedReleaseOf, type KubeSchedulerConfiguration, loadConfig } from "@kubesched/config";
 import type { Features } from "@kubesched/framework";
@@ -703,5 +704,26 @@ profiles:
       ],
     ]);
     expect(await run({ enableDRASchedulerFilterTimeout: false })).toEqual([["Scheduled", null]]);
+  });
+});
+
+describe("simulate's node devices count a DeviceTaintRule's taints only where the release applies rules", () => {
+  const files = ["examples/dra-gpu/cluster.yaml", "examples/dra-gpu/maintenance.yaml"].map((f) => ({
+    name: f,
+    text: readFileSync(new URL(`../../../${f}`, import.meta.url), "utf8"),
+  }));
+  const tainted = async (kubernetesVersion: string) => {
+    const r = await simulate({
+      config: configAt(kubernetesVersion),
+      registry: inTreeRegistry,
+      objects: loadSnapshotTexts(files).objects,
+      logger: recordingLogger(),
+      kubernetesVersion,
+    });
+    return r.nodes.find((n) => n.name === "gpu-node-1")?.devices?.map((d) => d.tainted);
+  };
+  it("1.37 (DRADeviceTaintRules GA) counts gpu-node-1's 4 GPUs tainted; 1.36 (beta, off) none", async () => {
+    expect(await tainted("1.37")).toEqual([4]);
+    expect(await tainted("1.36")).toEqual([undefined]);
   });
 });

@@ -490,8 +490,10 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
 
   const nodeInfos = sched.cache.dump().nodes;
   const devicesAfter = allocatedDeviceKeys(cluster);
+  // The release's gates under the explicit ones, as the scheduler was built with.
+  const releaseFeatures = featuresOf(opts.kubernetesVersion, opts.features);
   const nodeDevices = nodeDeviceResults(cluster.resourceSlices.list(), devicesAfter, devicesBefore, {
-    features: { ...defaultFeatures, ...opts.features },
+    features: releaseFeatures,
     rules: cluster.deviceTaintRules.list(),
   });
   const nodes: NodeResult[] = cluster.nodes.list().map((n: Node) => {
@@ -537,7 +539,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
             cluster.resourceSlices.list(),
             devicesAfter,
             devicesBefore,
-            featuresOf(opts.kubernetesVersion, opts.features),
+            releaseFeatures,
           ),
         }
       : {}),
