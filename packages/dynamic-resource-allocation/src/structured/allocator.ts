@@ -465,6 +465,7 @@ class StructuredAllocator implements Allocator {
             candidate.device,
             this.#allocatedState.aggregatedCapacity?.get(candidate.id),
             undefined,
+            this.#features.fractionalCapacityRange === true,
           ) !== undefined;
       } catch {
         fits = false;
