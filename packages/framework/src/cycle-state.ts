@@ -58,6 +58,13 @@ export class CycleState {
    * @internal
    */
   recordPluginMetrics = false;
+  /**
+   * The cancellation the cycle runs under (upstream: the `ctx` every extension point receives):
+   * aborted when the scheduler stops (`Scheduler.run`'s signal). Plugins with long searches check
+   * it, as DynamicResources' Filter does (`asked by caller to stop allocating devices: …`).
+   * Undefined where nothing can cancel the cycle (library calls such as `why`).
+   */
+  signal: AbortSignal | undefined = undefined;
 
   /** The value stored under `key`, or undefined. */
   read<T extends StateData>(key: StateKey<T>): T | undefined {
@@ -92,6 +99,7 @@ export class CycleState {
     c.skipScorePlugins = this.skipScorePlugins;
     c.skipPreBindPlugins = this.skipPreBindPlugins;
     c.recordPluginMetrics = this.recordPluginMetrics;
+    c.signal = this.signal;
     return c;
   }
 }

@@ -209,6 +209,7 @@ function pop(sched: SchedulerState): Attempt | boolean {
   }
   if (sched.logger.v(3)) sched.logger.debug(3, "Attempting to schedule pod", { pod: podKey(pod) });
   const state = new CycleState();
+  state.signal = sched.runSignal;
   const podsToActivate = new PodsToActivate();
   state.write(podsToActivateKey, podsToActivate);
   return { qpi, pod, fwk, state, podsToActivate, startedMs: 0, algorithmStartMs: 0, batch: null };

@@ -34,6 +34,8 @@ export interface SchedulerState {
   responsibleForPod(pod: Pod): boolean;
   /** Where the next cycle starts filtering (upstream nextStartNodeIndex). */
   nextStartNodeIndex: number;
+  /** The signal `run` was given (upstream's ctx): every cycle's CycleState carries it. */
+  runSignal: AbortSignal | undefined;
   /** Binding cycles in progress. */
   readonly inflightBindings: Set<Promise<void>>;
 }

@@ -179,6 +179,7 @@ export class Scheduler {
       frameworkForPod,
       responsibleForPod: (pod) => frameworkForPod(pod) !== undefined,
       nextStartNodeIndex: 0,
+      runSignal: undefined,
       inflightBindings: new Set(),
     };
     addAllEventHandlers(state);
@@ -254,18 +255,23 @@ export class Scheduler {
   async run(signal: AbortSignal, opts: { maxInFlightBindings?: number } = {}): Promise<void> {
     const max = opts.maxInFlightBindings ?? Number.POSITIVE_INFINITY;
     const inflight = this.state.inflightBindings;
-    while (!signal.aborted) {
-      if (inflight.size >= max) {
-        await settledOrAborted(Promise.race([...inflight]), signal);
-        continue;
+    this.state.runSignal = signal;
+    try {
+      while (!signal.aborted) {
+        if (inflight.size >= max) {
+          await settledOrAborted(Promise.race([...inflight]), signal);
+          continue;
+        }
+        if (!(await this.scheduleOne())) {
+          await settledOrAborted(new Promise((r) => setTimeout(r, 10)), signal);
+        } else {
+          // A cycle is synchronous work: give the event loop a turn after each, or the watches,
+          // the lease renewals and the events' writes would wait for the queue to empty.
+          await new Promise((r) => setImmediate(r));
+        }
       }
-      if (!(await this.scheduleOne())) {
-        await settledOrAborted(new Promise((r) => setTimeout(r, 10)), signal);
-      } else {
-        // A cycle is synchronous work: give the event loop a turn after each, or the watches,
-        // the lease renewals and the events' writes would wait for the queue to empty.
-        await new Promise((r) => setImmediate(r));
-      }
+    } finally {
+      this.state.runSignal = undefined;
     }
     this.state.queue.close();
   }

@@ -70,6 +70,7 @@ import {
   workerNode2,
   workerNode2Slice,
   workerNode3,
+  workerNode3Slice,
   workerNodeSlice,
 } from "./test-fixtures";
 
@@ -338,6 +339,26 @@ const cases: Record<string, TestPluginCase> = {
       },
     },
   },
+  // When two nodes were found, PreScore gets called (upstream's comment): the harness stops at
+  // Filter's Error on the first node, and compares statuses that are errors by message only, so
+  // upstream's UnschedulableAndUnresolvable and PreScore expectations are not reached (the
+  // harness of kubernetes/kubernetes@1b6390e5 calls no PreScore).
+  "CEL-runtime-error-for-one-of-three-nodes": {
+    nodes: [workerNode, workerNode2, workerNode3],
+    pod: podWithClaimName,
+    claims: [breakCELInClaim(pendingClaim)],
+    classes: [deviceClass],
+    slices: [workerNodeSlice, workerNode2Slice, workerNode3Slice],
+    want: {
+      filter: {
+        [nodeName]: {
+          status: {
+            message: `claim default/my-pod-my-resource: selector #0: CEL runtime error: no such key: ${attrName}`,
+          },
+        },
+      },
+    },
+  },
   "missing-class": {
     pod: podWithClaimName,
     claims: [pendingClaim],
@@ -473,6 +494,25 @@ const cases: Record<string, TestPluginCase> = {
           status: { code: "Error", message: `node ${nodeName}: timed out trying to allocate devices` },
         },
       },
+    },
+  },
+  canceled: {
+    cancelFilter: true,
+    args: { filterTimeout: "1ns" },
+    pod: podWithClaimName,
+    claims: [largeClaim],
+    classes: [deviceClass],
+    slices: [largeWorkerNodeSlice],
+    want: {
+      filter: {
+        [nodeName]: {
+          status: {
+            code: "UnschedulableAndUnresolvable",
+            message: "asked by caller to stop allocating devices: test canceling Filter",
+          },
+        },
+      },
+      postfilter: { status: postFilterNoOp },
     },
   },
   timeout_disabled: {

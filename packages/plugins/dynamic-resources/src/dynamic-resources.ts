@@ -208,12 +208,15 @@ export const stateKeyName = stateKey<DynamicResourcesState>(name);
  */
 class Deadline {
   readonly #end: number;
+  readonly #parent: AbortSignal | undefined;
   #reason: Error | undefined;
   #reads = 0;
   #expired = false;
 
-  constructor(ms: number) {
+  /** `parent`: the cycle's cancellation; once it is aborted, so is the deadline, with its reason. */
+  constructor(ms: number, parent?: AbortSignal) {
     this.#end = performance.now() + ms;
+    this.#parent = parent;
   }
 
   get signal(): AbortSignal {
@@ -225,7 +228,7 @@ class Deadline {
    * a step takes microseconds, so a timeout is seen at most 15 steps late); once past, always.
    */
   get aborted(): boolean {
-    if (this.#expired) return true;
+    if (this.#expired || this.#parent?.aborted === true) return true;
     if ((this.#reads++ & 15) !== 0) return false;
     this.#expired = performance.now() > this.#end;
     return this.#expired;
@@ -235,7 +238,8 @@ class Deadline {
    * Made when first read (the allocator reads it once the deadline passed): an Error per Filter
    * call, with its stack trace, was a tenth of a DRA workload's CPU time.
    */
-  get reason(): Error {
+  get reason(): unknown {
+    if (this.#parent?.aborted === true) return this.#parent.reason;
     this.#reason ??= new Error("context deadline exceeded");
     return this.#reason;
   }
@@ -631,9 +635,11 @@ export class DynamicResources
           i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
         );
       // upstream: only with DRASchedulerFilterTimeout on (fts.EnableDRASchedulerFilterTimeout).
+      // The cycle's cancellation (upstream: Filter's ctx), under the timeout when there is one.
+      const cancel = state.signal;
       const timeout =
         this.filterTimeout && this.args.filterTimeoutMs > 0
-          ? new Deadline(this.args.filterTimeoutMs)
+          ? new Deadline(this.args.filterTimeoutMs, cancel)
           : undefined;
       let a: AllocationResult[] | null;
       try {
@@ -642,8 +648,14 @@ export class DynamicResources
           s.simulatedReleasedClaims.size > 0 && s.allocatedState
             ? this.newAllocator(s.allocatedState, s.resourceSlices)
             : s.allocator;
-        a = allocator.allocate(node, claimsToAllocate, timeout?.signal);
+        a = allocator.allocate(node, claimsToAllocate, timeout?.signal ?? cancel);
       } catch (e) {
+        if (cancel?.aborted && e instanceof Error && e.cause !== undefined && e.cause === cancel.reason) {
+          return new Status(
+            this.unschedulable,
+            `asked by caller to stop allocating devices: ${message(cancel.reason)}`,
+          );
+        }
         if (timeout && e instanceof Error && e.cause !== undefined && e.cause === timeout.reason) {
           // From 1.36 a timeout is an Error naming the node (kubernetes/kubernetes#137607): the
           // attempt ends and the pod retries from the backoff queue, as timeouts are transient.

@@ -73,6 +73,11 @@ export interface TestPluginCase {
   failPatch?: boolean;
   /** Every ResourceClaim create fails with this message (upstream's create reactor). */
   failCreate?: string;
+  /**
+   * Filter runs under a cancelled cycle (upstream cancelFilter: its ctx cancelled with
+   * `test canceling Filter` before the call).
+   */
+  cancelFilter?: boolean;
   want: Want;
 }
 
@@ -187,7 +192,13 @@ export async function runTestPluginCase(tc: TestPluginCase): Promise<void> {
     for (const ni of nodeInfos) {
       const n = ni.node?.metadata?.name ?? "";
       before = snapshot();
+      if (tc.cancelFilter) {
+        const c = new AbortController();
+        c.abort(new Error("test canceling Filter"));
+        state.signal = c.signal;
+      }
       const s = pl.filter(state, tc.pod, ni);
+      state.signal = undefined;
       verify(`Filter/${n}`, tc.want.filter?.[n], before, s);
       if (s === null) potentialNodes.push(n);
       if (s !== null && s.code === Code.Error) return; // An error aborts scheduling.
