@@ -42,7 +42,7 @@ import {
   MatchAttributeConstraint,
   MatchListAttributeConstraint,
 } from "./constraint";
-import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
+import { addConsumed, CapacityRequestError, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
 import {
   attributeIndexFor,
@@ -467,7 +467,9 @@ class StructuredAllocator implements Allocator {
             undefined,
             this.#features.fractionalCapacityRange === true,
           ) !== undefined;
-      } catch {
+      } catch (error) {
+        // An unrepresentable request aborts when the search reaches the device (not kept).
+        if (error instanceof CapacityRequestError) throw error;
         fits = false;
       }
       perDevice.set(candidate.device, fits);
@@ -718,9 +720,27 @@ class AllocationRun {
 
   /**
    * With DRAConsumableCapacity, whether the request's capacity fits what remains of the device
-   * (upstream CmpRequestOverCapacity; an error skips the device, as upstream logs and skips).
+   * (upstream CmpRequestOverCapacity). A request the device's range arithmetic cannot represent
+   * aborts the allocation (kubernetes/kubernetes#140441), as does a negative consumed value.
    */
-  #capacityFits(data: RequestData, c: number): boolean {
+  #capacityFits(claim: ResourceClaim, data: RequestData, c: number): boolean {
+    try {
+      return this.#capacityFitsUnchecked(data, c);
+    } catch (error) {
+      throw this.#capacityRequestError(claim, data, c, error);
+    }
+  }
+
+  /** An allocation error for a CapacityRequestError (upstream: the allocator aborts with it). */
+  #capacityRequestError(claim: ResourceClaim, data: RequestData, c: number, error: unknown): unknown {
+    if (!(error instanceof CapacityRequestError)) return error;
+    return new Error(
+      `claim ${claimName(claim)}, request ${data.fullName}: device ${this.#candidates[c]!.id}: ${error.message}`,
+      { cause: error },
+    );
+  }
+
+  #capacityFitsUnchecked(data: RequestData, c: number): boolean {
     if (!this.#features.consumableCapacity) return true;
     // Fast path: a dedicated device without request policies, asked for no capacity, always
     // fits (all of its capacity, nothing consumed before).
@@ -742,6 +762,7 @@ class AllocationRun {
     return false;
   }
 
+  /** consumeCapacity for the candidate; a CapacityRequestError propagates (the caller wraps it). */
   #consumedCapacity(data: RequestData, c: number): Map<string, Quantity> | undefined {
     const candidate = this.#candidates[c]!;
     try {
@@ -753,7 +774,8 @@ class AllocationRun {
         this.#allocatingCapacity?.[c],
         this.#features.fractionalCapacityRange === true,
       );
-    } catch {
+    } catch (error) {
+      if (error instanceof CapacityRequestError) throw error;
       return undefined;
     }
   }
@@ -925,7 +947,8 @@ class AllocationRun {
         }
         // The candidates are in pool order.
         for (; c < this.#candidates.length && this.#candidates[c]!.pool === pool; c++) {
-          if (this.#isSelectable(claim, data, c) && this.#capacityFits(data, c)) data.allDevices.push(c);
+          if (this.#isSelectable(claim, data, c) && this.#capacityFits(claim, data, c))
+            data.allDevices.push(c);
         }
       }
       data.numDevices = data.allDevices.length;
@@ -1067,7 +1090,7 @@ class AllocationRun {
       // Checking for "in use" is cheap and thus gets done first.
       if (data.adminAccess ? this.#allocatingForClaim(c, claimIndex) : this.#inUse(c)) continue;
       if (!this.#isSelectable(claim, data, c)) continue;
-      if (!this.#capacityFits(data, c)) continue;
+      if (!this.#capacityFits(claim, data, c)) continue;
       if (!this.#allocateDevice(claimIndex, data, c, false)) continue;
       const outcome = this.#allocateOne(
         claimIndex,
@@ -1261,7 +1284,7 @@ class AllocationRun {
     }
     // As upstream, a failure here (checked before, so not expected) returns without undoing the above.
     if (!multi) {
-      if (!this.#capacityFits(data, c)) return false;
+      if (!this.#capacityFits(this.#claims[claimIndex]!, data, c)) return false;
       results.push(
         compatibilityGroupsUndo === undefined
           ? { request: data, candidate }
@@ -1269,7 +1292,12 @@ class AllocationRun {
       );
       return true;
     }
-    const consumed = this.#consumedCapacity(data, c);
+    let consumed: Map<string, Quantity> | undefined;
+    try {
+      consumed = this.#consumedCapacity(data, c);
+    } catch (error) {
+      throw this.#capacityRequestError(this.#claims[claimIndex]!, data, c, error);
+    }
     if (consumed === undefined) return false;
     this.#allocatingCapacity ??= new Array(this.#candidates.length);
     let allocatingCapacity = this.#allocatingCapacity[c];
