@@ -677,6 +677,46 @@ describe("test/integration/dra optional_node_operations.go", () => {
     expect(r.pod?.spec?.nodeName).toBeUndefined();
     expect(r.claim?.status?.allocation).toBeUndefined();
   });
+
+  // The podgroup-* subtests' shape without a PodGroup (not modelled): two pods share the claim,
+  // the first allocates it on worker-0; the second then meets the claim already allocated with
+  // `skipNodeOperations`, which Filter checks against each node's declared features (KEP-5945's
+  // second check). The slice is for all nodes, so the allocation has no node selector.
+  const twoPods = (nodeSelector?: Record<string, string>) => {
+    const second = makePod("default", "-1", ["my-claim"]);
+    if (nodeSelector) (second.spec as Obj).nodeSelector = nodeSelector;
+    return [...objs(), second];
+  };
+  const secondPod = async (features: Record<string, boolean>, nodeSelector?: Record<string, string>) => {
+    const { session, pending } = await openSimulation(
+      { config: defaultConfig, registry: inTreeRegistry, logger: recordingLogger(), features },
+      admit(
+        loadSnapshotTexts([{ name: "dra.yaml", text: text([...declaringNodes, ...twoPods(nodeSelector)]) }])
+          .objects,
+      ),
+    );
+    for (const p of pending) session.addPending(p);
+    await session.drain();
+    session.sched.close();
+    const pod = (name: string) => session.cluster.pods.get("default", name) as Pod | undefined;
+    return { first: pod("my-pod-0"), second: pod("my-pod-1") };
+  };
+
+  it("shared claim (podgroup-unschedulable-on-unsupported-node's shape): the second pod, pinned to worker-1, stays pending", async () => {
+    const r = await secondPod(gateOn, { "kubernetes.io/hostname": "worker-1" });
+    expect(r.first?.spec?.nodeName).toBe("worker-0");
+    expect(r.second?.spec?.nodeName).toBeUndefined();
+    expect(r.second?.status?.conditions?.find((c) => c.type === "PodScheduled")).toMatchObject({
+      status: "False",
+      reason: "Unschedulable",
+    });
+  });
+
+  it("shared claim (podgroup-scheduled-on-supported-node's shape): both pods go to worker-0", async () => {
+    const r = await secondPod(gateOn);
+    expect(r.first?.spec?.nodeName).toBe("worker-0");
+    expect(r.second?.spec?.nodeName).toBe("worker-0");
+  });
 });
 
 describe("test/integration/dra extendedresource.go", () => {

@@ -44,6 +44,7 @@ import {
 } from "./constraint";
 import { addConsumed, CapacityRequestError, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
+import { nodeDeclaresOptionalNodeOperations } from "./optional-node-operations";
 import {
   attributeIndexFor,
   type Candidate,
@@ -524,9 +525,6 @@ const noSlices: readonly ResourceSlice[] = [];
 /** The key of requests without capacity requirements. */
 const noCapacityRequest: CapacityRequirements = {};
 
-/** The node declared feature a node lists when its kubelet can skip node operations. */
-const optionalNodeOperationsFeature = "DRAOptionalNodeOperations";
-
 /** Restores the counter sets' compatibility groups a device changed, last change first. */
 function undoCompatibilityGroups(undo: CompatibilityGroupsUndo): void {
   for (let i = undo.length - 1; i >= 0; i--) {
@@ -706,8 +704,7 @@ class AllocationRun {
     this.#candidates = nodePools.candidates;
     this.#allocated = verdicts.allocated;
     this.#skipNodeOperationsAllowed =
-      this.#features.optionalNodeOperations === true &&
-      (node.status?.declaredFeatures?.includes(optionalNodeOperationsFeature) ?? false);
+      this.#features.optionalNodeOperations === true && nodeDeclaresOptionalNodeOperations(node);
   }
 
   /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
