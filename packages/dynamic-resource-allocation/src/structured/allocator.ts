@@ -24,7 +24,7 @@ import type {
   ResourceClaim,
   ResourceSlice,
 } from "@kubesched/api";
-import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
+import { AllocationResultsMaxSize, CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import type { DerivedAttributeCompilationResult } from "../cel/compile";
 import {
@@ -522,6 +522,14 @@ class StructuredAllocator implements Allocator {
 }
 
 const noSlices: readonly ResourceSlice[] = [];
+
+/**
+ * The CEL cost one claim's derived attributes share in one allocation (DRADerivedAttributes). The
+ * 1.37 API documents that budget without naming it, and the code-search index holds no upstream
+ * allocator that enforces it: kubesched takes the only DRA CEL cost constant of the API,
+ * CELSelectorExpressionMaxCost, the limit of a single evaluation.
+ */
+export const derivedAttributesCostBudget = CELSelectorExpressionMaxCost;
 /** The key of requests without capacity requirements. */
 const noCapacityRequest: CapacityRequirements = {};
 
@@ -683,6 +691,8 @@ class AllocationRun {
    * is on and the node declares the feature (the KEP's allocator change).
    */
   readonly #skipNodeOperationsAllowed: boolean;
+  /** Per claim: the CEL cost its derived attributes used in this run (DRADerivedAttributes). */
+  #derivedCost: number[] | undefined;
   /** Per pool and counter set: the compatibility groups of the devices placed so far. */
   #compatibilityGroups: Map<string, Map<string, CompatibilityGroupIntersection>> | undefined;
 
@@ -976,7 +986,11 @@ class AllocationRun {
   /**
    * The device as the claim's constraints see it for this request: with DRADerivedAttributes, the
    * request's derived attributes evaluated for it and added to (or shadowing) its attributes. A
-   * runtime error aborts the allocation, as the API documents.
+   * runtime error aborts the allocation, as the API documents. The evaluations of one claim's
+   * derived attributes in this run share one CEL cost budget (the API: "the combined cost of all
+   * derived attributes in a claim is capped by a shared CEL cost budget"): each runs with what is
+   * left of it as its runtime limit, so the one that passes the budget fails with cel-go's
+   * limit error.
    */
   #constraintDevice(claimIndex: number, data: RequestData, c: number): Device {
     const candidate = this.#candidates[c]!;
@@ -986,19 +1000,28 @@ class AllocationRun {
     if (kept !== undefined) return kept;
     const device = candidate.device;
     const attributes: Record<string, DeviceAttribute> = { ...device.attributes };
+    this.#derivedCost ??= new Array<number>(this.#claims.length).fill(0);
     for (const { name, compiled } of data.derived) {
-      const { value, error } = compiled.evaluate(
+      const used = this.#derivedCost[claimIndex]!;
+      const costLimit = derivedAttributesCostBudget - used;
+      const { value, actualCost, error } = compiled.evaluate(
         {
           driver: candidate.pool.driver,
           allowMultipleAllocations: device.allowMultipleAllocations ?? false,
           attributes: device.attributes,
           capacity: device.capacity,
         },
-        this.#signal === undefined ? undefined : { signal: this.#signal },
+        this.#signal === undefined ? { costLimit } : { signal: this.#signal, costLimit },
       );
+      this.#derivedCost[claimIndex] = used + actualCost;
       if (error !== null || value === undefined) {
+        const budget =
+          // By name: the cel and structured entry points are bundled apart (no shared class).
+          error?.name === "CostLimitExceededError" && costLimit < CELSelectorExpressionMaxCost
+            ? ` (the claim's derived attributes share a CEL cost budget of ${derivedAttributesCostBudget}, ${used} used before)`
+            : "";
         throw new Error(
-          `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.fullName}: derived attribute ${name} on device ${candidate.id}: CEL runtime error: ${error?.message ?? "no value"}`,
+          `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.fullName}: derived attribute ${name} on device ${candidate.id}: CEL runtime error: ${error?.message ?? "no value"}${budget}`,
           { cause: error },
         );
       }
