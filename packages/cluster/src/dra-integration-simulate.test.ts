@@ -8,8 +8,10 @@
 // @ff6c1f2c, resourceclaim.go @de741dc8, binding_conditions.go @ef72f831 (the driver's
 // status updates scripted between steps of the simulation), compatibility_groups.go @6732d913,
 // derived_attributes.go (the index's copy naming the key "derived/sharedNumaNode"),
-// optional_node_operations.go @6732d913 (its two subtests without PodGroups). What is not
-// ported, and why, is in packages/plugins/dynamic-resources/README.md.
+// optional_node_operations.go @6732d913 (its two subtests without PodGroups; its podgroup-*
+// subtests' shape with two pods sharing the claim). What is not ported, and why, is in
+// packages/plugins/dynamic-resources/README.md. At the end, kubesched's own cases of 1.37
+// allocation errors (kubernetes/kubernetes#140441, the derived attributes' cost budget).
 import type { Pod, ResourceClaim, ResourceSlice } from "@kubesched/api";
 import { featuresAt, type KubeSchedulerConfiguration, loadConfig, type Release } from "@kubesched/config";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
@@ -677,6 +679,46 @@ describe("test/integration/dra optional_node_operations.go", () => {
     expect(r.pod?.spec?.nodeName).toBeUndefined();
     expect(r.claim?.status?.allocation).toBeUndefined();
   });
+
+  // The podgroup-* subtests' shape without a PodGroup (not modelled): two pods share the claim,
+  // the first allocates it on worker-0; the second then meets the claim already allocated with
+  // `skipNodeOperations`, which Filter checks against each node's declared features (KEP-5945's
+  // second check). The slice is for all nodes, so the allocation has no node selector.
+  const twoPods = (nodeSelector?: Record<string, string>) => {
+    const second = makePod("default", "-1", ["my-claim"]);
+    if (nodeSelector) (second.spec as Obj).nodeSelector = nodeSelector;
+    return [...objs(), second];
+  };
+  const secondPod = async (features: Record<string, boolean>, nodeSelector?: Record<string, string>) => {
+    const { session, pending } = await openSimulation(
+      { config: defaultConfig, registry: inTreeRegistry, logger: recordingLogger(), features },
+      admit(
+        loadSnapshotTexts([{ name: "dra.yaml", text: text([...declaringNodes, ...twoPods(nodeSelector)]) }])
+          .objects,
+      ),
+    );
+    for (const p of pending) session.addPending(p);
+    await session.drain();
+    session.sched.close();
+    const pod = (name: string) => session.cluster.pods.get("default", name) as Pod | undefined;
+    return { first: pod("my-pod-0"), second: pod("my-pod-1") };
+  };
+
+  it("shared claim (podgroup-unschedulable-on-unsupported-node's shape): the second pod, pinned to worker-1, stays pending", async () => {
+    const r = await secondPod(gateOn, { "kubernetes.io/hostname": "worker-1" });
+    expect(r.first?.spec?.nodeName).toBe("worker-0");
+    expect(r.second?.spec?.nodeName).toBeUndefined();
+    expect(r.second?.status?.conditions?.find((c) => c.type === "PodScheduled")).toMatchObject({
+      status: "False",
+      reason: "Unschedulable",
+    });
+  });
+
+  it("shared claim (podgroup-scheduled-on-supported-node's shape): both pods go to worker-0", async () => {
+    const r = await secondPod(gateOn);
+    expect(r.first?.spec?.nodeName).toBe("worker-0");
+    expect(r.second?.spec?.nodeName).toBe("worker-0");
+  });
 });
 
 describe("test/integration/dra extendedresource.go", () => {
@@ -1167,5 +1209,70 @@ describe("test/integration/dra device_taints.go (scheduling side: DeviceTaintRul
       ]);
       expect(r.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
     }
+  });
+});
+
+describe("kubesched's own: allocation errors of 1.37 through the assembled scheduler", () => {
+  // kubernetes/kubernetes#140441: a consumable-capacity request the device's range cannot
+  // represent aborts the allocation (DynamicResources' Filter returns the allocator's error)
+  // instead of skipping the device. worker-0 has a shared device whose capacity takes steps of 2
+  // up to MaxInt64 + 1; a request of MaxInt64 rounds past MaxInt64.
+  it("an unrepresentable capacity request: the pod is not scheduled, the message names the request", async () => {
+    const { class: cls, className, driverName } = testClass("capacityrequest");
+    const slice = makeSlice("worker-0", driverName, []);
+    (slice.spec as Obj).devices = [
+      {
+        name: "shared",
+        allowMultipleAllocations: true,
+        capacity: {
+          memory: { value: "9223372036854775808", requestPolicy: { validRange: { min: "0", step: "2" } } },
+        },
+      },
+    ];
+    const claim = makeClaim("my-claim", "default", exactly(className));
+    ((claim.spec as Obj).devices as { requests: Obj[] }).requests[0]!.exactly = {
+      ...(exactly(className).exactly as Obj),
+      capacity: { requests: { memory: "9223372036854775807" } },
+    };
+    const r = await run([cls, slice, claim, makePod("default", "", ["my-claim"])]);
+    expect(r.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
+    expect(r.claim("default", "my-claim")?.status?.allocation).toBeUndefined();
+    expect(r.scheduled("default", "my-pod")?.message).toContain(
+      `claim default/my-claim, request req-1: device ${driverName}/worker-0/shared: capacity "memory": capacity request cannot be represented in the device's range arithmetic: rounding request 9223372036854775807 up to the next step passes MaxInt64`,
+    );
+  });
+
+  // DRADerivedAttributes: the evaluations of one claim's derived attributes share a CEL cost
+  // budget (CELSelectorExpressionMaxCost). Each evaluation of this expression costs about a
+  // quarter of it (25³ iterations): eight devices pass the budget on worker-0.
+  it("derived attributes past the claim's CEL cost budget: the pod is not scheduled", async () => {
+    const { class: cls, className, driverName } = testClass("derivedbudget");
+    const list = `[${Array.from({ length: 25 }, (_, i) => i).join(",")}]`;
+    const key = "derived/costly";
+    const devices = Array.from({ length: 8 }, (_, i) => `dev-${i}`);
+    const claim = makeClaim("my-claim", "default", exactly(className, devices.length));
+    const spec = (claim.spec as Obj).devices as { requests: Obj[]; constraints?: Obj[] };
+    spec.requests[0]!.exactly = {
+      ...(exactly(className, devices.length).exactly as Obj),
+      derivedAttributes: [
+        {
+          name: key,
+          expression: `string(${list}.map(x, ${list}.map(y, ${list}.filter(z, z < x + y).size())).size())`,
+        },
+      ],
+    };
+    spec.constraints = [{ requests: ["req-1"], matchAttribute: key }];
+    const r = await run(
+      [cls, makeSlice("worker-0", driverName, devices), claim, makePod("default", "", ["my-claim"])],
+      {
+        features: { enableDRADerivedAttributes: true },
+        // One attempt is enough (each one evaluates about a million cost units; retries add nothing).
+        idleHorizonMs: 1,
+      },
+    );
+    expect(r.pod("default", "my-pod")?.spec?.nodeName).toBeUndefined();
+    expect(r.scheduled("default", "my-pod")?.message).toMatch(
+      /claim default\/my-claim, request req-1: derived attribute derived\/costly on device derivedbudget\.driver\/worker-0\/dev-\d: CEL runtime error: operation cancelled: actual cost limit exceeded \(the claim's derived attributes share a CEL cost budget of 1000000, \d+ used before\)/,
+    );
   });
 });

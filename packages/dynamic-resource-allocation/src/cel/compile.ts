@@ -93,8 +93,12 @@ export interface DerivedAttributeCompilationResult {
   readonly error: CELError | null;
   /** The output type; null after an error. */
   readonly outputType: string | null;
-  /** Evaluates the expression for one device. */
-  evaluate(device: Device, options?: { signal?: AbortSignal }): DerivedAttributeResult;
+  /**
+   * Evaluates the expression for one device. `costLimit` lowers the runtime cost limit of this
+   * evaluation (what is left of a budget shared by several evaluations); the lower of it and the
+   * compiled limit applies.
+   */
+  evaluate(device: Device, options?: { signal?: AbortSignal; costLimit?: number }): DerivedAttributeResult;
 }
 
 /** The output types a derived attribute may have: a scalar or a list of scalars (or unknown). */
@@ -343,12 +347,15 @@ export class Compiler {
       expression,
       error: null,
       outputType,
-      evaluate(device: Device, evalOptions: { signal?: AbortSignal } = {}): DerivedAttributeResult {
+      evaluate(
+        device: Device,
+        evalOptions: { signal?: AbortSignal; costLimit?: number } = {},
+      ): DerivedAttributeResult {
         const { result, actualCost, error } = evaluate(
           program,
           device,
           listTypeAttributes,
-          costLimit,
+          Math.min(costLimit, evalOptions.costLimit ?? costLimit),
           evalOptions,
         );
         if (error !== null) return { value: undefined, actualCost, error };

@@ -68,6 +68,16 @@ describe("derived attribute expressions", () => {
     );
   });
 
+  it("a costLimit lowers one evaluation's runtime limit (what is left of a shared budget)", () => {
+    const compiled = compiler.compileDerivedAttribute('device.attributes["dra.example.com"].numa');
+    const full = compiled.evaluate(device);
+    expect(full.error).toBeNull();
+    expect(compiled.evaluate(device, { costLimit: full.actualCost }).error).toBeNull();
+    const over = compiled.evaluate(device, { costLimit: full.actualCost - 1 });
+    expect(over.error?.message).toBe("operation cancelled: actual cost limit exceeded");
+    expect(over.error?.name).toBe("CostLimitExceededError");
+  });
+
   it("the cache keeps a successful compilation", () => {
     const cache = new Cache(10, { enableConsumableCapacity: true, enableListTypeAttributes: true });
     const expression = 'device.attributes["dra.example.com"].numa';

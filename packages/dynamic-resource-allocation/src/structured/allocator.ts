@@ -24,7 +24,7 @@ import type {
   ResourceClaim,
   ResourceSlice,
 } from "@kubesched/api";
-import { AllocationResultsMaxSize, Quantity } from "@kubesched/api";
+import { AllocationResultsMaxSize, CELSelectorExpressionMaxCost, Quantity } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import type { DerivedAttributeCompilationResult } from "../cel/compile";
 import {
@@ -42,8 +42,9 @@ import {
   MatchAttributeConstraint,
   MatchListAttributeConstraint,
 } from "./constraint";
-import { addConsumed, consumeCapacity, shareID } from "./consumable-capacity";
+import { addConsumed, CapacityRequestError, consumeCapacity, shareID } from "./consumable-capacity";
 import { taintPreventsAllocation } from "./device-taints";
+import { nodeDeclaresOptionalNodeOperations } from "./optional-node-operations";
 import {
   attributeIndexFor,
   type Candidate,
@@ -467,7 +468,9 @@ class StructuredAllocator implements Allocator {
             undefined,
             this.#features.fractionalCapacityRange === true,
           ) !== undefined;
-      } catch {
+      } catch (error) {
+        // An unrepresentable request aborts when the search reaches the device (not kept).
+        if (error instanceof CapacityRequestError) throw error;
         fits = false;
       }
       perDevice.set(candidate.device, fits);
@@ -519,11 +522,16 @@ class StructuredAllocator implements Allocator {
 }
 
 const noSlices: readonly ResourceSlice[] = [];
+
+/**
+ * The CEL cost one claim's derived attributes share in one allocation (DRADerivedAttributes). The
+ * 1.37 API documents that budget without naming it, and the code-search index holds no upstream
+ * allocator that enforces it: kubesched takes the only DRA CEL cost constant of the API,
+ * CELSelectorExpressionMaxCost, the limit of a single evaluation.
+ */
+export const derivedAttributesCostBudget = CELSelectorExpressionMaxCost;
 /** The key of requests without capacity requirements. */
 const noCapacityRequest: CapacityRequirements = {};
-
-/** The node declared feature a node lists when its kubelet can skip node operations. */
-const optionalNodeOperationsFeature = "DRAOptionalNodeOperations";
 
 /** Restores the counter sets' compatibility groups a device changed, last change first. */
 function undoCompatibilityGroups(undo: CompatibilityGroupsUndo): void {
@@ -683,6 +691,8 @@ class AllocationRun {
    * is on and the node declares the feature (the KEP's allocator change).
    */
   readonly #skipNodeOperationsAllowed: boolean;
+  /** Per claim: the CEL cost its derived attributes used in this run (DRADerivedAttributes). */
+  #derivedCost: number[] | undefined;
   /** Per pool and counter set: the compatibility groups of the devices placed so far. */
   #compatibilityGroups: Map<string, Map<string, CompatibilityGroupIntersection>> | undefined;
 
@@ -704,8 +714,7 @@ class AllocationRun {
     this.#candidates = nodePools.candidates;
     this.#allocated = verdicts.allocated;
     this.#skipNodeOperationsAllowed =
-      this.#features.optionalNodeOperations === true &&
-      (node.status?.declaredFeatures?.includes(optionalNodeOperationsFeature) ?? false);
+      this.#features.optionalNodeOperations === true && nodeDeclaresOptionalNodeOperations(node);
   }
 
   /** Whether the device allows multiple allocations (only with DRAConsumableCapacity). */
@@ -718,9 +727,27 @@ class AllocationRun {
 
   /**
    * With DRAConsumableCapacity, whether the request's capacity fits what remains of the device
-   * (upstream CmpRequestOverCapacity; an error skips the device, as upstream logs and skips).
+   * (upstream CmpRequestOverCapacity). A request the device's range arithmetic cannot represent
+   * aborts the allocation (kubernetes/kubernetes#140441), as does a negative consumed value.
    */
-  #capacityFits(data: RequestData, c: number): boolean {
+  #capacityFits(claim: ResourceClaim, data: RequestData, c: number): boolean {
+    try {
+      return this.#capacityFitsUnchecked(data, c);
+    } catch (error) {
+      throw this.#capacityRequestError(claim, data, c, error);
+    }
+  }
+
+  /** An allocation error for a CapacityRequestError (upstream: the allocator aborts with it). */
+  #capacityRequestError(claim: ResourceClaim, data: RequestData, c: number, error: unknown): unknown {
+    if (!(error instanceof CapacityRequestError)) return error;
+    return new Error(
+      `claim ${claimName(claim)}, request ${data.fullName}: device ${this.#candidates[c]!.id}: ${error.message}`,
+      { cause: error },
+    );
+  }
+
+  #capacityFitsUnchecked(data: RequestData, c: number): boolean {
     if (!this.#features.consumableCapacity) return true;
     // Fast path: a dedicated device without request policies, asked for no capacity, always
     // fits (all of its capacity, nothing consumed before).
@@ -742,6 +769,7 @@ class AllocationRun {
     return false;
   }
 
+  /** consumeCapacity for the candidate; a CapacityRequestError propagates (the caller wraps it). */
   #consumedCapacity(data: RequestData, c: number): Map<string, Quantity> | undefined {
     const candidate = this.#candidates[c]!;
     try {
@@ -753,7 +781,8 @@ class AllocationRun {
         this.#allocatingCapacity?.[c],
         this.#features.fractionalCapacityRange === true,
       );
-    } catch {
+    } catch (error) {
+      if (error instanceof CapacityRequestError) throw error;
       return undefined;
     }
   }
@@ -925,7 +954,8 @@ class AllocationRun {
         }
         // The candidates are in pool order.
         for (; c < this.#candidates.length && this.#candidates[c]!.pool === pool; c++) {
-          if (this.#isSelectable(claim, data, c) && this.#capacityFits(data, c)) data.allDevices.push(c);
+          if (this.#isSelectable(claim, data, c) && this.#capacityFits(claim, data, c))
+            data.allDevices.push(c);
         }
       }
       data.numDevices = data.allDevices.length;
@@ -956,7 +986,11 @@ class AllocationRun {
   /**
    * The device as the claim's constraints see it for this request: with DRADerivedAttributes, the
    * request's derived attributes evaluated for it and added to (or shadowing) its attributes. A
-   * runtime error aborts the allocation, as the API documents.
+   * runtime error aborts the allocation, as the API documents. The evaluations of one claim's
+   * derived attributes in this run share one CEL cost budget (the API: "the combined cost of all
+   * derived attributes in a claim is capped by a shared CEL cost budget"): each runs with what is
+   * left of it as its runtime limit, so the one that passes the budget fails with cel-go's
+   * limit error.
    */
   #constraintDevice(claimIndex: number, data: RequestData, c: number): Device {
     const candidate = this.#candidates[c]!;
@@ -966,19 +1000,28 @@ class AllocationRun {
     if (kept !== undefined) return kept;
     const device = candidate.device;
     const attributes: Record<string, DeviceAttribute> = { ...device.attributes };
+    this.#derivedCost ??= new Array<number>(this.#claims.length).fill(0);
     for (const { name, compiled } of data.derived) {
-      const { value, error } = compiled.evaluate(
+      const used = this.#derivedCost[claimIndex]!;
+      const costLimit = derivedAttributesCostBudget - used;
+      const { value, actualCost, error } = compiled.evaluate(
         {
           driver: candidate.pool.driver,
           allowMultipleAllocations: device.allowMultipleAllocations ?? false,
           attributes: device.attributes,
           capacity: device.capacity,
         },
-        this.#signal === undefined ? undefined : { signal: this.#signal },
+        this.#signal === undefined ? { costLimit } : { signal: this.#signal, costLimit },
       );
+      this.#derivedCost[claimIndex] = used + actualCost;
       if (error !== null || value === undefined) {
+        const budget =
+          // By name: the cel and structured entry points are bundled apart (no shared class).
+          error?.name === "CostLimitExceededError" && costLimit < CELSelectorExpressionMaxCost
+            ? ` (the claim's derived attributes share a CEL cost budget of ${derivedAttributesCostBudget}, ${used} used before)`
+            : "";
         throw new Error(
-          `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.fullName}: derived attribute ${name} on device ${candidate.id}: CEL runtime error: ${error?.message ?? "no value"}`,
+          `claim ${claimName(this.#claims[claimIndex]!)}, request ${data.fullName}: derived attribute ${name} on device ${candidate.id}: CEL runtime error: ${error?.message ?? "no value"}${budget}`,
           { cause: error },
         );
       }
@@ -1067,7 +1110,7 @@ class AllocationRun {
       // Checking for "in use" is cheap and thus gets done first.
       if (data.adminAccess ? this.#allocatingForClaim(c, claimIndex) : this.#inUse(c)) continue;
       if (!this.#isSelectable(claim, data, c)) continue;
-      if (!this.#capacityFits(data, c)) continue;
+      if (!this.#capacityFits(claim, data, c)) continue;
       if (!this.#allocateDevice(claimIndex, data, c, false)) continue;
       const outcome = this.#allocateOne(
         claimIndex,
@@ -1261,7 +1304,7 @@ class AllocationRun {
     }
     // As upstream, a failure here (checked before, so not expected) returns without undoing the above.
     if (!multi) {
-      if (!this.#capacityFits(data, c)) return false;
+      if (!this.#capacityFits(this.#claims[claimIndex]!, data, c)) return false;
       results.push(
         compatibilityGroupsUndo === undefined
           ? { request: data, candidate }
@@ -1269,7 +1312,12 @@ class AllocationRun {
       );
       return true;
     }
-    const consumed = this.#consumedCapacity(data, c);
+    let consumed: Map<string, Quantity> | undefined;
+    try {
+      consumed = this.#consumedCapacity(data, c);
+    } catch (error) {
+      throw this.#capacityRequestError(this.#claims[claimIndex]!, data, c, error);
+    }
     if (consumed === undefined) return false;
     this.#allocatingCapacity ??= new Array(this.#candidates.length);
     let allocatingCapacity = this.#allocatingCapacity[c];

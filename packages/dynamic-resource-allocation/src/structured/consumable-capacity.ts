@@ -2,7 +2,12 @@
 // upstream: staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/consumable_capacity.go
 // (0c8a1b07, integer arithmetic); the milli-unit ranges of DRAFractionalCapacityRange (beta in
 // 1.37, off by default) as the newest stored incubating/consumable_capacity.go has them (useMilli,
-// safeMilliValue, the milli paths of roundUpRange and violateValidRange).
+// safeMilliValue, the milli paths of roundUpRange and violateValidRange). A request, or the value it
+// rounds up to, that the range arithmetic cannot represent (past MaxInt64 on the integer path,
+// past the milli-value range on the fractional path) and a negative consumed value abort the
+// allocation instead of skipping the device, as kubernetes/kubernetes#140441 made it (the newest
+// stored incubating/consumable_capacity.go, errCapacityRequestNotRepresentable and
+// errNegativeCapacity, with its consumable_capacity_test.go).
 import type {
   CapacityRequestPolicy,
   CapacityRequestPolicyRange,
@@ -72,6 +77,20 @@ function resolveCapacityRequests(
 
 const maxInt64 = (1n << 63n) - 1n;
 
+/**
+ * A capacity request the allocation cannot go on with (upstream errCapacityRequestNotRepresentable
+ * and errNegativeCapacity, kubernetes/kubernetes#140441): the allocator aborts instead of trying
+ * another device, so that a user-controlled request cannot drive a device-by-device search.
+ */
+export class CapacityRequestError extends Error {
+  override readonly name = "CapacityRequestError";
+}
+
+/** upstream errCapacityRequestNotRepresentable */
+const notRepresentable = "capacity request cannot be represented in the device's range arithmetic";
+/** upstream errNegativeCapacity */
+const negativeCapacity = "capacity value is negative";
+
 /** q in milli units when that is exact and fits an int64 (upstream safeMilliValue), else undefined. */
 export function safeMilliValue(q: Quantity): bigint | undefined {
   const milli = q.milliValueBig();
@@ -98,8 +117,8 @@ function roundUpRange(requested: Quantity, range: CapacityRequestPolicyRange, fr
   if (useMilli(range, fractional)) {
     const requestedMilli = safeMilliValue(requested);
     if (requestedMilli === undefined) {
-      throw new Error(
-        `capacity request cannot be represented in the device's range arithmetic: request ${requested.toString()} is not a representable milli value`,
+      throw new CapacityRequestError(
+        `${notRepresentable}: request ${requested.toString()} is not a representable milli value`,
       );
     }
     const step = quantity(range.step);
@@ -109,8 +128,8 @@ function roundUpRange(requested: Quantity, range: CapacityRequestPolicyRange, fr
     let n = added / stepMilli;
     if (added % stepMilli !== 0n) n++;
     if (n > (maxInt64 - minMilli) / stepMilli) {
-      throw new Error(
-        `capacity request cannot be represented in the device's range arithmetic: rounding request ${requested.toString()} up to the next step passes the milli-value range`,
+      throw new CapacityRequestError(
+        `${notRepresentable}: rounding request ${requested.toString()} up to the next step passes the milli-value range`,
       );
     }
     const valMilli = minMilli + stepMilli * n;
@@ -119,13 +138,24 @@ function roundUpRange(requested: Quantity, range: CapacityRequestPolicyRange, fr
       ? Quantity.of(valMilli / 1000n, 0, step.format)
       : Quantity.of(valMilli, -3, step.format);
   }
+  // A request above MaxInt64 cannot be read as an int64 (upstream Value() would wrap).
+  if (requested.cmp(Quantity.of(maxInt64)) > 0) {
+    throw new CapacityRequestError(`${notRepresentable}: request ${requested.toString()} exceeds MaxInt64`);
+  }
   const requestedInt = requested.valueBig();
-  const step = quantity(range.step).valueBig();
+  const stepQuantity = quantity(range.step);
+  const step = stepQuantity.valueBig();
   const minInt = min.valueBig();
   const added = requestedInt - minInt;
   let n = added / step;
   if (added % step !== 0n) n++;
-  return Quantity.of(minInt + step * n);
+  // The rounded value would pass MaxInt64 (upstream guards only a non-negative min).
+  if (minInt >= 0n && n > (maxInt64 - minInt) / step) {
+    throw new CapacityRequestError(
+      `${notRepresentable}: rounding request ${requested.toString()} up to the next step passes MaxInt64`,
+    );
+  }
+  return Quantity.of(minInt + step * n, 0, stepQuantity.format);
 }
 
 function roundUpValidValues(requested: Quantity, validValues: readonly string[]): Quantity {
@@ -136,7 +166,10 @@ function roundUpValidValues(requested: Quantity, validValues: readonly string[])
   return requested;
 }
 
-/** What one allocation consumes of one capacity (upstream calculateConsumedQuantity). */
+/**
+ * What one allocation consumes of one capacity (upstream calculateConsumedCapacity). Throws a
+ * CapacityRequestError when the request cannot be represented in the range's arithmetic.
+ */
 export function consumedQuantity(
   requested: Quantity | undefined,
   total: Quantity,
@@ -180,9 +213,12 @@ export function violatesPolicy(
 /**
  * What the request consumes of each of the device's capacities, or undefined when the device
  * cannot serve it: a requested capacity it lacks, a value against its request policy, or more
- * than remains after the allocated and the allocating shares (upstream cmpRequestOverCapacity
- * and getConsumedCapacityFromRequest). Keys are the device's capacity names. `fractional`:
- * DRAFractionalCapacityRange (ranges in milli units).
+ * than remains after the allocated and the allocating shares (upstream CmpRequestOverCapacity
+ * and GetConsumedCapacityFromRequest). Keys are the device's capacity names. `fractional`:
+ * DRAFractionalCapacityRange (ranges in milli units). Throws a CapacityRequestError (`capacity
+ * "<name>": …`) when a request cannot be represented or a consumed value is negative: every
+ * capacity is resolved before the soft checks, so that error wins over a soft mismatch whatever
+ * the order of the capacities (upstream testCmpRequestOverCapacityFatalBeatsSoft).
  */
 export function consumeCapacity(
   requests: CapacityRequirements | undefined,
@@ -196,8 +232,15 @@ export function consumeCapacity(
   if (resolved === undefined) return undefined;
   const consumed = new Map<string, Quantity>();
   for (const [name, cap] of Object.entries(device.capacity ?? {})) {
-    const value = consumedQuantity(resolved.get(name), quantity(cap.value), cap.requestPolicy, fractional);
-    if (value.sign() < 0) throw new Error(`capacity "${name}": capacity value is negative`);
+    let value: Quantity;
+    try {
+      value = consumedQuantity(resolved.get(name), quantity(cap.value), cap.requestPolicy, fractional);
+    } catch (error) {
+      if (error instanceof CapacityRequestError)
+        throw new CapacityRequestError(`capacity "${name}": ${error.message}`);
+      throw error;
+    }
+    if (value.sign() < 0) throw new CapacityRequestError(`capacity "${name}": ${negativeCapacity}`);
     consumed.set(name, value);
   }
   for (const [name, cap] of Object.entries(device.capacity ?? {})) {

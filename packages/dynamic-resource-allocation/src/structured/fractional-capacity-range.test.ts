@@ -2,9 +2,8 @@
 // staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/consumable_capacity_test.go
 // (the newest stored copy): testSafeMilliValue 3/3, testUseMilli 5/5, and the fractional cases of
 // testViolateCapacityRequestPolicy (3/3) and testCalculateConsumedCapacity (4/4), with their
-// inputs and expected values; the integer cases of those tables (#140441's representability
-// errors on the integer path) belong to a later change than the port of 0c8a1b07 and are not
-// ported here. Then the allocator with the feature on and off.
+// inputs and expected values; the integer-path cases of #140441 (representability errors) are in
+// capacity-request-errors.test.ts. Then the allocator with the feature on and off.
 import type { CapacityRequestPolicy, CapacityRequestPolicyRange } from "@kubesched/api";
 import { Quantity } from "@kubesched/api";
 import { describe, expect, it } from "vitest";

@@ -7,6 +7,11 @@ export {
   newAllocator,
 } from "./allocator";
 export { taintPreventsAllocation, toleratesTaint } from "./device-taints";
+export {
+  allocationSkipsNodeOperations,
+  nodeDeclaresOptionalNodeOperations,
+  optionalNodeOperationsFeature,
+} from "./optional-node-operations";
 export { PoolCache } from "./pool-cache";
 export { gatherPools, nodeMatches, type Pool } from "./pools";
 export {

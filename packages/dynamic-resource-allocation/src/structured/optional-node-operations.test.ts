@@ -31,6 +31,10 @@ import {
   sliceWithDevices,
   unwrapResourceSlices,
 } from "./allocator-testing";
+import {
+  allocationSkipsNodeOperations,
+  nodeDeclaresOptionalNodeOperations,
+} from "./optional-node-operations";
 
 const declaring = (n: Node): Node => ({
   ...n,
@@ -99,5 +103,31 @@ describe("the allocator with DRAOptionalNodeOperations", () => {
   }
   it("is the experimental variant's feature", () => {
     expect(allocatorChannel(on)).toBe("experimental");
+  });
+});
+
+describe("the checks DynamicResources' Filter shares with the allocator", () => {
+  it("nodeDeclaresOptionalNodeOperations reads status.declaredFeatures", () => {
+    expect(nodeDeclaresOptionalNodeOperations({ metadata: { name: "n" } })).toBe(false);
+    expect(nodeDeclaresOptionalNodeOperations({ status: { declaredFeatures: ["Other"] } })).toBe(false);
+    expect(
+      nodeDeclaresOptionalNodeOperations({
+        status: { declaredFeatures: ["Other", "DRAOptionalNodeOperations"] },
+      }),
+    ).toBe(true);
+  });
+  it("allocationSkipsNodeOperations: any result with a non-empty skipNodeOperations", () => {
+    const r = (skip?: string[]) => ({
+      request: "r",
+      driver: "d",
+      pool: "p",
+      device: "x",
+      ...(skip ? { skipNodeOperations: skip } : {}),
+    });
+    expect(allocationSkipsNodeOperations({})).toBe(false);
+    expect(allocationSkipsNodeOperations({ devices: { results: [r(), r([])] } })).toBe(false);
+    expect(
+      allocationSkipsNodeOperations({ devices: { results: [r(), r(["NodeUnprepareResources"])] } }),
+    ).toBe(true);
   });
 });

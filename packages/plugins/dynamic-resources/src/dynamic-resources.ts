@@ -15,8 +15,10 @@ import { Cache as CelCache } from "@kubesched/dynamic-resource-allocation/cel";
 import {
   type AllocatedState,
   type Allocator,
+  allocationSkipsNodeOperations,
   isFailedAllocationOnNode,
   newAllocator,
+  nodeDeclaresOptionalNodeOperations,
   PoolCache,
   ResourceSliceTracker,
 } from "@kubesched/dynamic-resource-allocation/structured";
@@ -73,6 +75,7 @@ import {
   ErrReasonDeallocationCompleted,
   ErrReasonDeletionCompleted,
   ErrReasonNoNewClaimsToDeallocate,
+  ErrReasonOptionalNodeOperationsUnsupported,
   ErrReasonResourceClaimInUse,
   ErrReasonStillNotSchedulable,
   ErrReasonTimedOut,
@@ -298,6 +301,8 @@ export class DynamicResources
   private readonly consumableCapacity: boolean;
   /** DRASchedulerFilterTimeout: Filter stops the allocator after the `filterTimeout` arg. */
   private readonly filterTimeout: boolean;
+  /** DRAOptionalNodeOperations: allocated devices that skip node operations need a declaring node. */
+  private readonly optionalNodeOperations: boolean;
   /** The claims between cycles: assume cache and in-flight allocations (upstream SharedDRAManager). */
   readonly draManager: DraManager;
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
@@ -332,6 +337,7 @@ export class DynamicResources
     this.unschedulable = this.preemption ? Code.Unschedulable : Code.UnschedulableAndUnresolvable;
     this.consumableCapacity = features.enableConsumableCapacity;
     this.filterTimeout = features.enableDRASchedulerFilterTimeout;
+    this.optionalNodeOperations = features.enableDRAOptionalNodeOperations;
     this.celCache = new CelCache(10, {
       enableConsumableCapacity: features.enableConsumableCapacity,
       enableListTypeAttributes: features.enableDRAListTypeAttributes,
@@ -612,6 +618,17 @@ export class DynamicResources
       if (selector && !selector.match(node)) {
         unavailableClaims.push(index);
         continue;
+      }
+      // KEP-5945: an allocated device that skips node operations needs a node whose kubelet
+      // declares DRAOptionalNodeOperations (the allocator checks this for new allocations).
+      const allocation = claim.status?.allocation;
+      if (
+        this.optionalNodeOperations &&
+        allocation &&
+        allocationSkipsNodeOperations(allocation) &&
+        !nodeDeclaresOptionalNodeOperations(node)
+      ) {
+        return new Status(this.unschedulable, ErrReasonOptionalNodeOperationsUnsupported);
       }
       if (!claim.status?.allocation || !this.bindingConditions) continue;
       // An allocated claim whose binding failed or timed out: PostFilter may deallocate it so

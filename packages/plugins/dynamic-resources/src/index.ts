@@ -19,6 +19,7 @@ export {
   ErrReasonDeallocationCompleted,
   ErrReasonDeletionCompleted,
   ErrReasonNoNewClaimsToDeallocate,
+  ErrReasonOptionalNodeOperationsUnsupported,
   ErrReasonResourceClaimInUse,
   ErrReasonStillNotSchedulable,
   ErrReasonTimedOut,

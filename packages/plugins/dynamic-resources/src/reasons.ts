@@ -11,6 +11,13 @@ export const ErrReasonNoNewClaimsToDeallocate = "no new claims to deallocate";
 export const ErrReasonResourceClaimInUse = "resourceclaim in use";
 /** Filter: an allocated claim's node selector does not match the node. */
 export const ErrReasonClaimNotAvailable = "resourceclaim not available on the node";
+/**
+ * Filter (DRAOptionalNodeOperations): an allocated claim's devices skip node operations and the
+ * node does not declare the feature. kubesched's wording: the upstream Filter code (KEP-5945's
+ * second check) is not in the code-search index.
+ */
+export const ErrReasonOptionalNodeOperationsUnsupported =
+  "node does not declare DRAOptionalNodeOperations, needed by an allocated resourceclaim";
 /** Filter: the allocator found no devices for every claim on the node. */
 export const ErrReasonCannotAllocateAllClaims = "cannot allocate all claims";
 /** Filter: the allocator ran longer than the filterTimeout arg. */
