@@ -8,7 +8,17 @@ export {
 } from "./allocator";
 export { taintPreventsAllocation, toleratesTaint } from "./device-taints";
 export { PoolCache } from "./pool-cache";
-export { gatherPools, nodeMatches, type Pool } from "./pools";
+export {
+  deviceReachesNode,
+  gatherPools,
+  NodeSelectorCache,
+  type NodeSelectorSource,
+  nodeMatches,
+  type Pool,
+  parseNodeSelector,
+  parsingNodeSelectors,
+  sliceReachesNode,
+} from "./pools";
 export {
   applyDeviceTaintRules,
   ResourceSliceTracker,
