@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go
 // (foreachAllocatedDevice with the consumable-capacity callbacks) and the AllocatedState the
 // plugin gathers in PreFilter (dra_manager.go GatherAllocatedState, structured.AllocatedState
-// with its ConsumedCapacityCollection), kept mutable for the preemption dry run.
+// with its ConsumedCapacityCollection), kept mutable for the preemption dry run. Here (not in the
+// DynamicResources plugin) because the scheduler's one DRA manager (dra-manager.ts) keeps it.
 import { Quantity, type ResourceClaim } from "@kubesched/api";
 import {
   type DeviceID,
@@ -10,6 +11,7 @@ import {
   type SharedDeviceID,
   VersionedDeviceSet,
 } from "@kubesched/dynamic-resource-allocation/structured";
+import type { DRAAllocatedState } from "@kubesched/framework";
 
 /**
  * What allocated claims use (upstream structured.AllocatedState): devices allocated exclusively,
@@ -27,7 +29,7 @@ export function newAllocatedState(): MutableAllocatedState {
 }
 
 /** A copy whose sets and per-device capacities can change without touching `s`. */
-export function cloneAllocatedState(s: MutableAllocatedState): MutableAllocatedState {
+export function cloneAllocatedState(s: DRAAllocatedState): MutableAllocatedState {
   const capacity = new Map<DeviceID, Map<string, Quantity>>();
   for (const [id, consumed] of s.aggregatedCapacity) capacity.set(id, new Map(consumed));
   return {
