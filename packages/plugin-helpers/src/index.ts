@@ -15,7 +15,6 @@ export {
   DRAExtendedResourceScoring,
   DRAPreScoreState,
   type DRAScoringCELFeatures,
-  type DRAScoringListers,
 } from "./dra-extended-resource-score";
 export { ClaimTracker, DefaultDRAManager, type DRAManagerOptions } from "./dra-manager";
 export {
