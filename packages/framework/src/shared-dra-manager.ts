@@ -40,6 +40,12 @@ export interface ResourceClaimTracker {
    * it (the next call does; copy it to change it).
    */
   allocatedState(enableConsumableCapacity: boolean): DRAAllocatedState;
+  /**
+   * upstream IsDeviceAllocated over {@link allocatedState}: the devices some claim holds,
+   * exclusively or by a share (admin access takes none). Kept with the allocated state of the
+   * same setting; read it within the cycle and do not change it.
+   */
+  heldDevices(enableConsumableCapacity: boolean): ReadonlySet<string>;
   /** upstream GatherAllocatedState (with DRAConsumableCapacity): a new state, gathered from every claim. */
   gatherAllocatedState(): DRAAllocatedState;
   /** upstream SignalClaimPendingAllocation: Reserve allocated the claim (not written yet). */

@@ -164,6 +164,10 @@ describe("the DRA manager's allocated state", () => {
       expect(normalized(m.allocatedState(true))).toEqual(normalized(fullGather(m, true)));
       expect(normalized(m.allocatedState(false))).toEqual(normalized(fullGather(m, false)));
       expect(normalized(m.gatherAllocatedState())).toEqual(normalized(fullGather(m, true)));
+      // Held: exclusively or by a share — without consumable capacity, every result is a device.
+      const held = [...fullGather(m, false).allocatedDevices].sort();
+      expect([...m.heldDevices(true)].sort()).toEqual(held);
+      expect([...m.heldDevices(false)].sort()).toEqual(held);
     });
   }
 

@@ -20,7 +20,7 @@ import {
   sliceReachesNode,
   VersionedDeviceSet,
 } from "@kubesched/dynamic-resource-allocation/structured";
-import type { ResourceSpec, SharedDRAManager } from "@kubesched/framework";
+import type { DeviceClassResolver, ResourceSpec, SharedDRAManager } from "@kubesched/framework";
 import { isDRAExtendedResourceName } from "./device-class-resolver";
 
 /** The CEL features the class selectors are compiled with (the DRA CEL environment's). */
@@ -160,6 +160,8 @@ export class DRAPreScoreState {
  */
 export class DRAExtendedResourceScoring {
   private readonly celCache: Cache;
+  private readonly resolver: DeviceClassResolver;
+  private readonly enableConsumableCapacity: boolean;
   /** The node selectors of slices and devices, parsed once. */
   private readonly selectors = new NodeSelectorCache();
   /** The slices last listed and their index, kept while the listing holds the same objects. */
@@ -174,17 +176,19 @@ export class DRAExtendedResourceScoring {
     celFeatures: DRAScoringCELFeatures,
   ) {
     this.celCache = new Cache(10, celFeatures);
+    this.resolver = manager.deviceClassResolver();
+    this.enableConsumableCapacity = celFeatures.enableConsumableCapacity;
   }
 
   /**
    * upstream getDRAPreScoredParams: null when no scoring resource is backed by a DeviceClass,
-   * else the devices claims hold (the manager's allocated state: a shared allocation holds its
-   * device, as IsDeviceAllocated reads the shares) and the slices patched by DeviceTaintRules.
+   * else the devices claims hold (the manager's held devices: exclusively or by a share, as
+   * IsDeviceAllocated reads GatherAllocatedState's result) and the slices patched by
+   * DeviceTaintRules.
    */
   preScore(resources: readonly ResourceSpec[]): DRAPreScoreState | null {
-    const resolver = this.manager.deviceClassResolver();
     const anyBackedByDRA = resources.some(
-      (r) => isDRAExtendedResourceName(r.name) && resolver.getDeviceClass(r.name) !== undefined,
+      (r) => isDRAExtendedResourceName(r.name) && this.resolver.getDeviceClass(r.name) !== undefined,
     );
     if (!anyBackedByDRA) return null;
     const slices = this.manager.resourceSlices().list();
@@ -195,8 +199,8 @@ export class DRAExtendedResourceScoring {
     }
     return new DRAPreScoreState(
       this,
-      // Without consumable capacity, shares count as their devices: IsDeviceAllocated's union.
-      this.manager.resourceClaims().allocatedState(false).allocatedDevices,
+      // The state DynamicResources keeps for the same gates (one update per cycle for both).
+      this.manager.resourceClaims().heldDevices(this.enableConsumableCapacity),
       slices,
       this.lastIndex,
     );
@@ -204,7 +208,7 @@ export class DRAExtendedResourceScoring {
 
   /** See {@link DRAPreScoreState.allocatableRequest}. */
   resourceTotals(node: Node, resourceName: string, state: DRAPreScoreState): [number, number] {
-    const deviceClass = this.manager.deviceClassResolver().getDeviceClass(resourceName);
+    const deviceClass = this.resolver.getDeviceClass(resourceName);
     if (deviceClass === undefined) return [0, 0];
     let capacity = 0;
     let allocated = 0;

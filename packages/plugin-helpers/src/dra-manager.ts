@@ -31,7 +31,7 @@ import { ListFollower } from "./sync-list";
  * {@link update}: a cycle reads it from PreFilter to its end as a gather would have built it.
  */
 class ClaimsAllocatedState {
-  private readonly counter: AllocatedStateCounter;
+  readonly counter: AllocatedStateCounter;
   private readonly claims: ListFollower<ResourceClaim>;
   /** What {@link update} applied on top of the informer's claims: taken off at the next one. */
   private replaced: readonly ResourceClaim[] = [];
@@ -208,6 +208,21 @@ export class ClaimTracker implements ResourceClaimTracker {
    * dry run changes a copy); the next call changes it.
    */
   allocatedState(enableConsumableCapacity: boolean): Readonly<MutableAllocatedState> {
+    return this.updatedCounter(enableConsumableCapacity).state;
+  }
+
+  /**
+   * upstream IsDeviceAllocated over {@link allocatedState}: the devices some claim holds,
+   * exclusively or by a share (admin access takes none), as a set numbering its changes per
+   * pool. Kept with the allocated state of the same setting: asking for both costs one update.
+   * Read it within the cycle, do not change it.
+   */
+  heldDevices(enableConsumableCapacity: boolean): ReadonlySet<string> {
+    return this.updatedCounter(enableConsumableCapacity).heldDevices;
+  }
+
+  /** The kept state for the setting, brought up to date with the claims. */
+  private updatedCounter(enableConsumableCapacity: boolean): AllocatedStateCounter {
     let state = this.states.get(enableConsumableCapacity);
     if (!state) {
       state = new ClaimsAllocatedState(enableConsumableCapacity);
@@ -228,7 +243,8 @@ export class ClaimTracker implements ResourceClaimTracker {
       added.push(current);
     }
     for (const c of this.inFlight.values()) added.push(c);
-    return state.update(list, replaced, added);
+    state.update(list, replaced, added);
+    return state.counter;
   }
 
   /**

@@ -137,11 +137,15 @@ export function sliceReachesNode(
   selectors: NodeSelectorSource = parsingNodeSelectors,
 ): boolean {
   const spec = slice.spec;
+  const nodeName = spec.nodeName ?? "";
+  // The common case first: a slice of one node (no shared counters, no per-device selection).
+  if (nodeName !== "" && spec.sharedCounters === undefined && spec.perDeviceNodeSelection === undefined) {
+    return node !== undefined && node.metadata?.name === nodeName;
+  }
   const hasSharedCounters = (spec.sharedCounters?.length ?? 0) > 0;
   if (!partitionableDevices && (spec.perDeviceNodeSelection !== undefined || hasSharedCounters)) return false;
   if (hasSharedCounters) return true;
   const name = slice.metadata?.name ?? "";
-  const nodeName = spec.nodeName ?? "";
   const allNodes = spec.allNodes ?? false;
   if (nodeName !== "" || allNodes || spec.nodeSelector !== undefined) {
     try {
