@@ -13,8 +13,11 @@ import type { ClusterScopedLister } from "./cluster-listers";
  * @public
  */
 export interface DRAAllocatedState {
+  /** Devices allocated exclusively (upstream AllocatedDevices). */
   readonly allocatedDevices: ReadonlySet<string>;
+  /** Shares of devices that allow multiple allocations (upstream AllocatedSharedDeviceIDs). */
   readonly allocatedSharedDeviceIDs: ReadonlySet<string>;
+  /** Per device, the capacity its shares consume by name (upstream AggregatedCapacity). */
   readonly aggregatedCapacity: ReadonlyMap<string, ReadonlyMap<string, Quantity>>;
 }
 
@@ -97,8 +100,12 @@ export interface ResourceSliceLister {
  * @public
  */
 export interface SharedDRAManager {
+  /** The claims through the assume cache, with the in-flight allocations. */
   resourceClaims(): ResourceClaimTracker;
+  /** The slices, patched by DeviceTaintRules with DRADeviceTaintRules. */
   resourceSlices(): ResourceSliceLister;
+  /** The DeviceClass informer cache. */
   deviceClasses(): ClusterScopedLister<DeviceClass>;
+  /** The DeviceClass backing each extended resource name (DRAExtendedResource). */
   deviceClassResolver(): DeviceClassResolver;
 }

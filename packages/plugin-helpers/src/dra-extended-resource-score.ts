@@ -123,6 +123,9 @@ function heldCount(kept: SliceClassDevices, devices: ReadonlySet<string>): numbe
  * set, kept up to date by its next update: read them within the cycle).
  */
 export class DRAPreScoreState {
+  /** The class backing each resource name, resolved once per cycle (upstream asks per node). */
+  private readonly classes = new Map<string, DeviceClass | undefined>();
+
   constructor(
     private readonly scoring: DRAExtendedResourceScoring,
     readonly allocatedDevices: ReadonlySet<string>,
@@ -133,6 +136,17 @@ export class DRAPreScoreState {
       readonly notNamed: readonly ResourceSlice[];
     } = indexSlices(resourceSlices),
   ) {}
+
+  /** The DeviceClass backing `resourceName` this cycle (`resolve` asked once per name). */
+  deviceClass(
+    resourceName: string,
+    resolve: (name: string) => DeviceClass | undefined,
+  ): DeviceClass | undefined {
+    if (this.classes.has(resourceName)) return this.classes.get(resourceName);
+    const c = resolve(resourceName);
+    this.classes.set(resourceName, c);
+    return c;
+  }
 
   /**
    * The slices that may have devices on the node: a slice naming another node has none there
@@ -161,6 +175,7 @@ export class DRAPreScoreState {
 export class DRAExtendedResourceScoring {
   private readonly celCache: Cache;
   private readonly resolver: DeviceClassResolver;
+  private readonly resolveClass: (resourceName: string) => DeviceClass | undefined;
   private readonly enableConsumableCapacity: boolean;
   /** The node selectors of slices and devices, parsed once. */
   private readonly selectors = new NodeSelectorCache();
@@ -176,7 +191,9 @@ export class DRAExtendedResourceScoring {
     celFeatures: DRAScoringCELFeatures,
   ) {
     this.celCache = new Cache(10, celFeatures);
-    this.resolver = manager.deviceClassResolver();
+    const resolver = manager.deviceClassResolver();
+    this.resolver = resolver;
+    this.resolveClass = (name) => resolver.getDeviceClass(name);
     this.enableConsumableCapacity = celFeatures.enableConsumableCapacity;
   }
 
@@ -208,7 +225,7 @@ export class DRAExtendedResourceScoring {
 
   /** See {@link DRAPreScoreState.allocatableRequest}. */
   resourceTotals(node: Node, resourceName: string, state: DRAPreScoreState): [number, number] {
-    const deviceClass = this.resolver.getDeviceClass(resourceName);
+    const deviceClass = state.deviceClass(resourceName, this.resolveClass);
     if (deviceClass === undefined) return [0, 0];
     let capacity = 0;
     let allocated = 0;
