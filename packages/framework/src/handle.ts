@@ -14,6 +14,7 @@ import type { Logger } from "./logger";
 import type { NodeInfo } from "./node-info";
 import type { PodInfo } from "./pod-info";
 import type { Random } from "./random";
+import type { SharedDRAManager } from "./shared-dra-manager";
 import type { Status } from "./status";
 
 /**
@@ -156,6 +157,13 @@ export interface Handle extends PodNominator, PluginsRunner, PodActivator {
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | null;
   /** Informer-backed listers. */
   listers(): ClusterListers;
+  /**
+   * The scheduler's one DRA state, shared by every profile (upstream SharedDRAManager): the
+   * ResourceClaims through the assume cache with the in-flight allocations, the ResourceSlices
+   * (patched by DeviceTaintRules) and the DeviceClasses. null when the scheduler was built
+   * without it (DynamicResourceAllocation off); a plugin needing it fails at construction.
+   */
+  sharedDRAManager(): SharedDRAManager | null;
   /** API writes (bind, delete, status patches). */
   client(): ClusterClient;
   /** The events.k8s.io recorder. */

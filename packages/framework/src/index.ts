@@ -28,5 +28,6 @@ export * from "./pod-info";
 export * from "./queued-pod-info";
 export * from "./random";
 export * from "./resource";
+export * from "./shared-dra-manager";
 export * from "./signers";
 export * from "./status";

@@ -3,7 +3,10 @@
 // (IsDRAExtendedResourceName), as DynamicResources and NodeResourcesFit read them through the
 // DRA manager's DeviceClassResolver (DRAExtendedResource).
 import { type DeviceClass, isExtendedResourceName, ResourceDeviceClassPrefix } from "@kubesched/api";
-import type { ClusterScopedLister } from "@kubesched/framework";
+import type {
+  ClusterScopedLister,
+  DeviceClassResolver as DeviceClassResolverInterface,
+} from "@kubesched/framework";
 
 /**
  * upstream schedutil.IsDRAExtendedResourceName: an extended resource name, or the implicit
@@ -32,7 +35,7 @@ function betterDeviceClass(a: DeviceClass, b: DeviceClass | undefined): boolean 
  * lowest name) and the implicit `deviceclass.resource.kubernetes.io/<class name>` of every class.
  * Reads the DeviceClass lister; the mapping is rebuilt only when the classes changed.
  */
-export class DeviceClassResolver {
+export class DeviceClassResolver implements DeviceClassResolverInterface {
   private seen: readonly DeviceClass[] = [];
   private byName = new Map<string, DeviceClass>();
 

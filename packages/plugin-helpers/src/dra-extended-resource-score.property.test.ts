@@ -9,8 +9,8 @@ import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
 import type { ClusterScopedLister, Lister } from "@kubesched/framework";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { DeviceClassResolver } from "./device-class-resolver";
 import { DRAExtendedResourceScoring } from "./dra-extended-resource-score";
+import { DefaultDRAManager } from "./dra-manager";
 
 const driver = "gpu.example.com";
 const nodes: Node[] = ["node-a", "node-b"].map((name) => ({ metadata: { name } }));
@@ -89,14 +89,18 @@ const eventArb = fc.record({
 
 /** The scoring over the classes, the slices and the claims `claims` returns. */
 function newScoring(claims: () => readonly ResourceClaim[]): DRAExtendedResourceScoring {
-  return new DRAExtendedResourceScoring(
-    new DeviceClassResolver(lister(() => classes) as ClusterScopedLister<DeviceClass>),
-    {
+  const manager = new DefaultDRAManager({
+    listers: {
       resourceClaims: lister(claims) as Lister<ResourceClaim>,
       resourceSlices: lister(() => slices) as ClusterScopedLister<ResourceSlice>,
+      deviceClasses: lister(() => classes) as ClusterScopedLister<DeviceClass>,
     },
-    { enableConsumableCapacity: true, enableListTypeAttributes: false },
-  );
+    deviceTaintRules: false,
+  });
+  return new DRAExtendedResourceScoring(manager, {
+    enableConsumableCapacity: true,
+    enableListTypeAttributes: false,
+  });
 }
 
 describe("DRA-backed scoring totals kept between cycles", () => {

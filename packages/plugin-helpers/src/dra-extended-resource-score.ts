@@ -1,80 +1,32 @@
 // upstream: pkg/scheduler/framework/plugins/noderesources/resource_allocation.go
 // (getDRAPreScoredParams, calculateDRAExtendedResourceAllocatableRequest, calculateDRAResourceTotals,
-// deviceMatchesClass; index id 339814650, the form with draPreScoreState) and
-// staging/src/k8s.io/dynamic-resource-allocation/structured (IsDeviceAllocated).
+// deviceMatchesClass; at kubernetes/kubernetes@b170451c, the form with draPreScoreState reading
+// the SharedDRAManager) and staging/src/k8s.io/dynamic-resource-allocation/structured
+// (IsDeviceAllocated).
 //
 // DRAExtendedResource on the scoring side: a scoring resource that a node has no allocatable for
 // but that a DeviceClass backs is scored on the node's devices of that class (allocatable) and
-// those of them claims hold (requested, before the pod's own request is added).
-import type { Device, DeviceClass, Node, ResourceClaim, ResourceSlice } from "@kubesched/api";
+// those of them claims hold (requested, before the pod's own request is added). Everything is read
+// from the scheduler's shared DRA manager: the classes through its resolver, the slices patched by
+// DeviceTaintRules, and the devices held by the claims through the assume cache and by the
+// in-flight allocations of every profile (its allocated state, kept between cycles).
+import type { Device, DeviceClass, Node, ResourceSlice } from "@kubesched/api";
 import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
 import {
+  deviceReachesNode,
   makeDeviceID,
-  nodeMatches,
+  NodeSelectorCache,
   type PoolChanges,
+  sliceReachesNode,
   VersionedDeviceSet,
 } from "@kubesched/dynamic-resource-allocation/structured";
-import type { ClusterScopedLister, Lister, ResourceSpec } from "@kubesched/framework";
-import { type DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
-import { ListFollower } from "./sync-list";
-
-/** What the DRA side of scoring reads: the claims and the slices (the informers). */
-export interface DRAScoringListers {
-  readonly resourceClaims: Lister<ResourceClaim>;
-  readonly resourceSlices: ClusterScopedLister<ResourceSlice>;
-}
+import type { DeviceClassResolver, ResourceSpec, SharedDRAManager } from "@kubesched/framework";
+import { isDRAExtendedResourceName } from "./device-class-resolver";
 
 /** The CEL features the class selectors are compiled with (the DRA CEL environment's). */
 export interface DRAScoringCELFeatures {
   enableConsumableCapacity: boolean;
   enableListTypeAttributes: boolean;
-}
-
-/** Per claim object (objects are replaced, never changed): the IDs of the devices it holds. */
-const claimDeviceIDs = new WeakMap<ResourceClaim, readonly string[]>();
-
-/** The devices the claim holds: allocated exclusively or shared (admin access takes no device). */
-function heldDeviceIDs(c: ResourceClaim): readonly string[] {
-  let held = claimDeviceIDs.get(c);
-  if (held === undefined) {
-    held = (c.status?.allocation?.devices?.results ?? [])
-      .filter((r) => r.adminAccess !== true)
-      .map((r) => makeDeviceID(r.driver, r.pool, r.device));
-    claimDeviceIDs.set(c, held);
-  }
-  return held;
-}
-
-/**
- * The devices claims hold (upstream GatherAllocatedState read through IsDeviceAllocated), kept
- * from the claim listing as it changes rather than gathered per cycle: each device with the number
- * of claims holding it, in a set that numbers its changes per pool.
- */
-class HeldDevices {
-  readonly devices = new VersionedDeviceSet();
-  private readonly holders = new Map<string, number>();
-  private readonly claims = new ListFollower<ResourceClaim>(
-    (c) => this.change(c, -1),
-    (c) => this.change(c, 1),
-  );
-
-  update(list: readonly ResourceClaim[]): VersionedDeviceSet {
-    this.claims.follow(list);
-    return this.devices;
-  }
-
-  private change(c: ResourceClaim, sign: 1 | -1): void {
-    for (const id of heldDeviceIDs(c)) {
-      const n = (this.holders.get(id) ?? 0) + sign;
-      if (n > 0) {
-        this.holders.set(id, n);
-        this.devices.add(id);
-      } else {
-        this.holders.delete(id);
-        this.devices.delete(id);
-      }
-    }
-  }
 }
 
 /**
@@ -112,36 +64,26 @@ function indexSlices(slices: readonly ResourceSlice[]): SliceIndex {
   return { byNode, notNamed };
 }
 
-/** The slice's devices that are on `node`, or an Error when a node selector is invalid. */
-function devicesOnNode(slice: ResourceSlice, node: Node): readonly Device[] | Error {
-  const nodeName = node.metadata?.name ?? "";
+/**
+ * The slice's devices that are on `node` (the slice's own when all are), or an Error when a node
+ * selector is invalid: with per-device node selection those a device's fields put on the node,
+ * otherwise all or none as the slice reaches the node (the allocator's reach, sliceReachesNode,
+ * every slice as with DRAPartitionableDevices). upstream's calculateDRAResourceTotals checks the
+ * same fields in its own code; it differs only for slices API validation rejects (none of node
+ * name, all nodes, node selector and per-device selection set: upstream counts their devices on
+ * every node, the allocator's reach on none) and slices with shared counters (which hold no
+ * devices).
+ */
+function devicesOnNode(
+  slice: ResourceSlice,
+  node: Node,
+  selectors: NodeSelectorCache,
+): readonly Device[] | Error {
   try {
     if (slice.spec.perDeviceNodeSelection === true) {
-      const out: Device[] = [];
-      for (const d of slice.spec.devices ?? []) {
-        const deviceNodeName = d.nodeName ?? "";
-        const deviceAllNodes = d.allNodes === true;
-        if (deviceAllNodes || (deviceNodeName !== "" && deviceNodeName === nodeName)) {
-          out.push(d);
-          continue;
-        }
-        if (
-          d.nodeSelector !== undefined &&
-          nodeMatches(node, deviceNodeName, deviceAllNodes, d.nodeSelector)
-        ) {
-          out.push(d);
-        }
-      }
-      return out;
+      return (slice.spec.devices ?? []).filter((d) => deviceReachesNode(d, node, selectors));
     }
-    const sliceNodeName = slice.spec.nodeName ?? "";
-    const sliceAllNodes = slice.spec.allNodes === true;
-    if (!sliceAllNodes && sliceNodeName !== nodeName && slice.spec.nodeSelector !== undefined) {
-      if (!nodeMatches(node, sliceNodeName, sliceAllNodes, slice.spec.nodeSelector)) return [];
-    } else if (!sliceAllNodes && sliceNodeName !== "" && sliceNodeName !== nodeName) {
-      return [];
-    }
-    return slice.spec.devices ?? [];
+    return sliceReachesNode(slice, node, true, selectors) ? (slice.spec.devices ?? []) : [];
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
   }
@@ -177,10 +119,13 @@ function heldCount(kept: SliceClassDevices, devices: ReadonlySet<string>): numbe
 
 /**
  * The state PreScore gathers for DRA-backed scoring resources (upstream draPreScoreState): the
- * devices claims hold and the slices, read once per cycle (the held devices are the scoring's
- * set, kept up to date by the next PreScore: read them within the cycle).
+ * devices claims hold and the slices, read once per cycle (the held devices are the DRA manager's
+ * set, kept up to date by its next update: read them within the cycle).
  */
 export class DRAPreScoreState {
+  /** The class backing each resource name, resolved once per cycle (upstream asks per node). */
+  private readonly classes = new Map<string, DeviceClass | undefined>();
+
   constructor(
     private readonly scoring: DRAExtendedResourceScoring,
     readonly allocatedDevices: ReadonlySet<string>,
@@ -191,6 +136,17 @@ export class DRAPreScoreState {
       readonly notNamed: readonly ResourceSlice[];
     } = indexSlices(resourceSlices),
   ) {}
+
+  /** The DeviceClass backing `resourceName` this cycle (`resolve` asked once per name). */
+  deviceClass(
+    resourceName: string,
+    resolve: (name: string) => DeviceClass | undefined,
+  ): DeviceClass | undefined {
+    if (this.classes.has(resourceName)) return this.classes.get(resourceName);
+    const c = resolve(resourceName);
+    this.classes.set(resourceName, c);
+    return c;
+  }
 
   /**
    * The slices that may have devices on the node: a slice naming another node has none there
@@ -218,32 +174,41 @@ export class DRAPreScoreState {
  */
 export class DRAExtendedResourceScoring {
   private readonly celCache: Cache;
+  private readonly resolver: DeviceClassResolver;
+  private readonly resolveClass: (resourceName: string) => DeviceClass | undefined;
+  private readonly enableConsumableCapacity: boolean;
+  /** The node selectors of slices and devices, parsed once. */
+  private readonly selectors = new NodeSelectorCache();
   /** The slices last listed and their index, kept while the listing holds the same objects. */
   private lastSlices: readonly ResourceSlice[] = [];
   private lastIndex: SliceIndex = indexSlices([]);
-  /** The devices claims hold, kept between cycles. */
-  private readonly held = new HeldDevices();
   /** Per slice object and DeviceClass object: the devices the class selects and how many are held. */
   private readonly sliceClassDevices = new WeakMap<ResourceSlice, WeakMap<DeviceClass, SliceClassDevices>>();
 
   constructor(
-    private readonly resolver: DeviceClassResolver,
-    private readonly listers: DRAScoringListers,
+    /** The scheduler's DRA manager (`handle.sharedDRAManager()`). */
+    private readonly manager: SharedDRAManager,
     celFeatures: DRAScoringCELFeatures,
   ) {
     this.celCache = new Cache(10, celFeatures);
+    const resolver = manager.deviceClassResolver();
+    this.resolver = resolver;
+    this.resolveClass = (name) => resolver.getDeviceClass(name);
+    this.enableConsumableCapacity = celFeatures.enableConsumableCapacity;
   }
 
   /**
    * upstream getDRAPreScoredParams: null when no scoring resource is backed by a DeviceClass,
-   * else the devices claims hold and the slices.
+   * else the devices claims hold (the manager's held devices: exclusively or by a share, as
+   * IsDeviceAllocated reads GatherAllocatedState's result) and the slices patched by
+   * DeviceTaintRules.
    */
   preScore(resources: readonly ResourceSpec[]): DRAPreScoreState | null {
     const anyBackedByDRA = resources.some(
       (r) => isDRAExtendedResourceName(r.name) && this.resolver.getDeviceClass(r.name) !== undefined,
     );
     if (!anyBackedByDRA) return null;
-    const slices = this.listers.resourceSlices.list();
+    const slices = this.manager.resourceSlices().list();
     const last = this.lastSlices;
     if (slices.length !== last.length || slices.some((s, i) => s !== last[i])) {
       this.lastSlices = [...slices];
@@ -251,7 +216,8 @@ export class DRAExtendedResourceScoring {
     }
     return new DRAPreScoreState(
       this,
-      this.held.update(this.listers.resourceClaims.list()),
+      // The state DynamicResources keeps for the same gates (one update per cycle for both).
+      this.manager.resourceClaims().heldDevices(this.enableConsumableCapacity),
       slices,
       this.lastIndex,
     );
@@ -259,12 +225,12 @@ export class DRAExtendedResourceScoring {
 
   /** See {@link DRAPreScoreState.allocatableRequest}. */
   resourceTotals(node: Node, resourceName: string, state: DRAPreScoreState): [number, number] {
-    const deviceClass = this.resolver.getDeviceClass(resourceName);
+    const deviceClass = state.deviceClass(resourceName, this.resolveClass);
     if (deviceClass === undefined) return [0, 0];
     let capacity = 0;
     let allocated = 0;
     for (const slice of state.slicesFor(node.metadata?.name ?? "")) {
-      const devices = devicesOnNode(slice, node);
+      const devices = devicesOnNode(slice, node, this.selectors);
       if (devices instanceof Error) return [0, 0];
       const driver = slice.spec.driver;
       const pool = slice.spec.pool.name;

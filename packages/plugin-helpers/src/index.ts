@@ -1,13 +1,22 @@
 // @kubesched/plugin-helpers — code several plugins share: upstream
 // pkg/scheduler/framework/plugins/helper and noderesources' resource allocation scorer.
 
+export {
+  AllocatedStateCounter,
+  addClaimToAllocatedState,
+  cloneAllocatedState,
+  foreachAllocatedDevice,
+  type MutableAllocatedState,
+  newAllocatedState,
+  removeClaimFromAllocatedState,
+} from "./allocated-state";
 export { DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
 export {
   DRAExtendedResourceScoring,
   DRAPreScoreState,
   type DRAScoringCELFeatures,
-  type DRAScoringListers,
 } from "./dra-extended-resource-score";
+export { ClaimTracker, DefaultDRAManager, type DRAManagerOptions } from "./dra-manager";
 export {
   leastResourceScorer,
   mostResourceScorer,

@@ -11,8 +11,8 @@ import {
 } from "@kubesched/api";
 import { defaultResourceSpec, NodeInfo } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
-import { DeviceClassResolver } from "./device-class-resolver";
 import { DRAExtendedResourceScoring } from "./dra-extended-resource-score";
+import { DefaultDRAManager } from "./dra-manager";
 import { leastResourceScorer, ResourceAllocationScorer, type ResourceScorerFn } from "./resource-allocation";
 
 const defaultResources = defaultResourceSpec();
@@ -317,12 +317,18 @@ describe("TestCalculateResourceAllocatableRequest", () => {
   ];
   it.each(cases)("$name", (tc) => {
     const resources = [{ name: tc.extendedResource, weight: 1 }];
-    const resolver = new DeviceClassResolver(lister(tc.deviceClasses ?? []));
-    const scoring = new DRAExtendedResourceScoring(
-      resolver,
-      { resourceClaims: lister(tc.resourceClaims ?? []), resourceSlices: lister(tc.resourceSlices ?? []) },
-      { enableConsumableCapacity: true, enableListTypeAttributes: false },
-    );
+    const manager = new DefaultDRAManager({
+      listers: {
+        resourceClaims: lister(tc.resourceClaims ?? []),
+        resourceSlices: lister(tc.resourceSlices ?? []),
+        deviceClasses: lister(tc.deviceClasses ?? []),
+      },
+      deviceTaintRules: false,
+    });
+    const scoring = new DRAExtendedResourceScoring(manager, {
+      enableConsumableCapacity: true,
+      enableListTypeAttributes: false,
+    });
     const dra = tc.enableDRAExtendedResource ? scoring.preScore(resources) : null;
     // The amounts calculateResourceAllocatableRequest gives are what the scorer function receives.
     let got: [number, number] = [-1, -1];

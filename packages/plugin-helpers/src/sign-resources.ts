@@ -7,6 +7,7 @@
 import { type Pod, podRequests } from "@kubesched/api";
 import {
   Code,
+  type DeviceClassResolver,
   type Features,
   minorOf,
   podResourcesSigner,
@@ -14,7 +15,7 @@ import {
   type SignPodResult,
   Status,
 } from "@kubesched/framework";
-import { type DeviceClassResolver, isDRAExtendedResourceName } from "./device-class-resolver";
+import { isDRAExtendedResourceName } from "./device-class-resolver";
 
 /** Upstream's refusal message. */
 export const signatureDisabledWithDRAExtendedResource =

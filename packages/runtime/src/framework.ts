@@ -77,6 +77,7 @@ import {
   realClock,
   SchedulerNameSignerName,
   type ScorePlugin,
+  type SharedDRAManager,
   type SharedLister,
   type SignPlugin,
   Status,
@@ -166,6 +167,12 @@ export interface FrameworkOptions {
   activator?: PodActivator;
   /** Share one map between profiles (upstream WithWaitingPods); default: a map of its own. */
   waitingPods?: WaitingPodsMap;
+  /**
+   * The scheduler's one DRA manager, shared by every profile (upstream WithSharedDRAManager;
+   * `handle.sharedDRAManager()`). newProfileMap makes it when DynamicResourceAllocation is on;
+   * absent, the handle answers null and the DRA plugins refuse to be built.
+   */
+  sharedDRAManager?: SharedDRAManager | null;
   /**
    * The snapshot every cycle reads (upstream WithSnapshotSharedLister). Required: plugins take it
    * in their constructors, so a framework built without it would never see a node.
@@ -782,6 +789,10 @@ export class Framework implements Handle {
 
   listers(): ClusterListers {
     return this.opts.listers;
+  }
+
+  sharedDRAManager(): SharedDRAManager | null {
+    return this.opts.sharedDRAManager ?? null;
   }
 
   client(): ClusterClient {

@@ -1,23 +1,29 @@
 // upstream: pkg/scheduler/profile/profile.go — NewMap builds every profile's framework with the
 // same options. The scheduler (simulate and live) and the test harness all build through it, so
-// tests exercise the production wiring.
+// tests exercise the production wiring. The one DRA manager every profile shares is made here
+// (upstream scheduler.go New: NewDRAManager, handed to each framework with WithSharedDRAManager).
 import { isDeepStrictEqual } from "node:util";
 import type { ProfileConfig } from "@kubesched/config";
-import type { Registry } from "@kubesched/framework";
+import { defaultFeatures, type Registry, type SharedDRAManager } from "@kubesched/framework";
+import { DefaultDRAManager } from "@kubesched/plugin-helpers";
 import type { Framework, FrameworkOptions } from "./framework";
 import { newFramework } from "./observed-framework";
 import { WaitingPodsMap } from "./waiting-pods-map";
 
-/** The options of every profile's framework (one observer for all: its events name the profile). */
-export type ProfileMapOptions = Omit<FrameworkOptions, "waitingPods">;
+/**
+ * The options of every profile's framework (one observer for all: its events name the profile).
+ * The waiting-pods map and the DRA manager are made by newProfileMap, one for all profiles.
+ */
+export type ProfileMapOptions = Omit<FrameworkOptions, "waitingPods" | "sharedDRAManager">;
 
 /** The profiles' frameworks by schedulerName (upstream profile.Map), in configuration order. */
 export type ProfileMap = Map<string, Framework>;
 
 /**
  * Builds one framework per profile (upstream profile.NewMap). Every profile shares one
- * waiting-pods map (a victim waiting at Permit in any profile can be preempted) and the snapshot,
- * listers, client and logger of `opts`. Profiles must have distinct, non-empty scheduler names and
+ * waiting-pods map (a victim waiting at Permit in any profile can be preempted), one DRA manager
+ * (with DynamicResourceAllocation: a device one profile allocates, or has in flight, is taken for
+ * all) and the snapshot, listers, client and logger of `opts`. Profiles must have distinct, non-empty scheduler names and
  * the same QueueSort plugin with the same args, as upstream checks.
  */
 export async function newProfileMap(
@@ -27,6 +33,7 @@ export async function newProfileMap(
 ): Promise<ProfileMap> {
   if (profiles.length === 0) throw new Error("at least one profile is required");
   const waitingPods = new WaitingPodsMap();
+  const sharedDRAManager = newSharedDRAManager(opts);
   const m: ProfileMap = new Map();
   let first: { queueSort: string; args: unknown } | null = null;
   for (const cfg of profiles) {
@@ -38,6 +45,7 @@ export async function newProfileMap(
         ...opts,
         logger: opts.logger.child({ profile: cfg.schedulerName }),
         waitingPods,
+        sharedDRAManager,
       });
     } catch (e) {
       throw new Error(`creating profile for scheduler name ${cfg.schedulerName}: ${(e as Error).message}`);
@@ -60,4 +68,19 @@ export async function newProfileMap(
     m.set(fwk.profileName(), fwk);
   }
   return m;
+}
+
+/**
+ * The scheduler's DRA manager (upstream: made when DynamicResourceAllocation is on), over the
+ * informer caches of `opts`; null with the gate off.
+ */
+export function newSharedDRAManager(
+  opts: Pick<ProfileMapOptions, "features" | "listers">,
+): SharedDRAManager | null {
+  const features = opts.features ?? defaultFeatures;
+  if (!features.enableDynamicResourceAllocation) return null;
+  return new DefaultDRAManager({
+    listers: opts.listers,
+    deviceTaintRules: features.enableDRADeviceTaintRules,
+  });
 }

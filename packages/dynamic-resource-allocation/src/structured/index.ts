@@ -13,7 +13,17 @@ export {
   optionalNodeOperationsFeature,
 } from "./optional-node-operations";
 export { PoolCache } from "./pool-cache";
-export { gatherPools, nodeMatches, type Pool } from "./pools";
+export {
+  deviceReachesNode,
+  gatherPools,
+  NodeSelectorCache,
+  type NodeSelectorSource,
+  nodeMatches,
+  type Pool,
+  parseNodeSelector,
+  parsingNodeSelectors,
+  sliceReachesNode,
+} from "./pools";
 export {
   applyDeviceTaintRules,
   ResourceSliceTracker,

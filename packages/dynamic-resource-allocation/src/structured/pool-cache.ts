@@ -3,10 +3,16 @@
 // every Allocate call and checks each device's selectors again per call
 // (structured/internal/incubating/allocator_incubating.go at kubernetes/kubernetes 03ab440c).
 import type { Device, DeviceClass, DeviceSelector, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
-import { type NodeSelectorMatcher, newNodeSelector } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import { type AttributeIndex, AttributeValueIDs, buildAttributeIndex } from "./constraint";
-import { gatherPoolsReading, orderPools, type Pool } from "./pools";
+import {
+  gatherPoolsReading,
+  NodeSelectorCache,
+  type NodeSelectorSource,
+  orderPools,
+  type Pool,
+  sliceReachesNode,
+} from "./pools";
 import { type DeviceID, type Features, featureSet, makeDeviceID } from "./types";
 
 /** One device the node can use, at a fixed position in the search order. */
@@ -56,7 +62,7 @@ interface Entry extends NodePools {
 
 /** More classes or selector sets per node than this start that node's table afresh. */
 const maxSelectableKeys = 64;
-/** More distinct sets of reached slices, or node selectors, than this start those tables afresh. */
+/** More distinct sets of reached slices than this start that table afresh. */
 const maxReachKeys = 1024;
 /** More list attribute values than this start their numbering afresh. */
 const maxValueIDs = 1_000_000;
@@ -92,9 +98,8 @@ export class PoolCache {
   /** Per set of reached slices without a node name ({@link reachKey}), at #reachedVersion. */
   #reached = new Map<string, Reached>();
   #reachedVersion = "";
-  /** Parsed node selectors by their JSON, and per selector object; failing ones are not kept. */
-  #matchers = new Map<string, NodeSelectorMatcher>();
-  #matcherOf = new WeakMap<NodeSelector, NodeSelectorMatcher>();
+  /** The node selectors of the slices without a node name, parsed once. */
+  #selectors = new NodeSelectorCache();
   /** Per CEL cache, DeviceClass object and request selectors: each device object's verdict. */
   #deviceVerdicts = new WeakMap<Cache, WeakMap<DeviceClass, Map<string, WeakMap<Device, boolean>>>>();
   /** Each pool's candidates, made once per Pool object (nodes reaching the same slices share them). */
@@ -229,66 +234,31 @@ export class PoolCache {
 
   /**
    * Which of the slices without a node name the node reaches, one character per slice (as
-   * upstream GatherPools selects them), or undefined when a node selector fails to parse.
+   * upstream GatherPools selects them: sliceReachesNode), or undefined when a node selector fails
+   * to parse (gatherPools then reports it). Each selector is matched once per node.
    */
   #reachKey(node: Node, sharedSlices: readonly ResourceSlice[], features: Features): string | undefined {
     const verdicts = new Map<NodeSelector, boolean>();
-    const matches = (selector: NodeSelector): boolean | undefined => {
-      let verdict = verdicts.get(selector);
-      if (verdict === undefined) {
-        const matcher = this.#matcher(selector);
-        if (matcher === undefined) return undefined;
-        verdict = matcher.match(node);
-        verdicts.set(selector, verdict);
-      }
-      return verdict;
-    };
-    const nodeName = node.metadata?.name ?? "";
-    let key = "";
-    for (const slice of sharedSlices) {
-      const spec = slice.spec;
-      const hasSharedCounters = (spec.sharedCounters?.length ?? 0) > 0;
-      let reached: boolean | undefined = false;
-      if (
-        !features.partitionableDevices &&
-        (spec.perDeviceNodeSelection !== undefined || hasSharedCounters)
-      ) {
-        reached = false;
-      } else if (hasSharedCounters || spec.allNodes === true) {
-        reached = true;
-      } else if (spec.nodeSelector !== undefined) {
-        reached = matches(spec.nodeSelector);
-      } else if (spec.perDeviceNodeSelection === true) {
-        for (const device of spec.devices ?? []) {
-          if ((device.nodeName ?? "") !== "") reached = device.nodeName === nodeName;
-          else if (device.allNodes === true) reached = true;
-          else if (device.nodeSelector !== undefined) reached = matches(device.nodeSelector);
-          else reached = false;
-          if (reached !== false) break;
+    const selectors = this.#selectors;
+    const perNode: NodeSelectorSource = {
+      matches(selector, n) {
+        let verdict = verdicts.get(selector);
+        if (verdict === undefined) {
+          verdict = selectors.matches(selector, n);
+          verdicts.set(selector, verdict);
         }
+        return verdict;
+      },
+    };
+    let key = "";
+    try {
+      for (const slice of sharedSlices) {
+        key += sliceReachesNode(slice, node, features.partitionableDevices === true, perNode) ? "1" : "0";
       }
-      if (reached === undefined) return undefined;
-      key += reached ? "1" : "0";
+    } catch {
+      return undefined;
     }
     return key;
-  }
-
-  #matcher(selector: NodeSelector): NodeSelectorMatcher | undefined {
-    const parsed = this.#matcherOf.get(selector);
-    if (parsed !== undefined) return parsed;
-    const json = JSON.stringify(selector);
-    let matcher = this.#matchers.get(json);
-    if (matcher === undefined) {
-      try {
-        matcher = newNodeSelector(selector, { strict: true });
-      } catch {
-        return undefined;
-      }
-      if (this.#matchers.size > maxReachKeys) this.#matchers.clear();
-      this.#matchers.set(json, matcher);
-    }
-    this.#matcherOf.set(selector, matcher);
-    return matcher;
   }
 
   /**

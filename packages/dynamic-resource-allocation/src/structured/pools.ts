@@ -3,7 +3,14 @@
 // (the 1.37 form: counter sets in slices of their own, slices not targeting the node kept for
 // counter accounting; slices sorted by name and pools by ID, pools with binding conditions last,
 // as experimental/pools_experimental.go at 008b3652 and the table at 03ab440c expect).
-import type { CounterSet, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
+import type {
+  CounterSet,
+  Device,
+  Node,
+  NodeSelector,
+  NodeSelectorMatcher,
+  ResourceSlice,
+} from "@kubesched/api";
 import { NodeSelectorError, newNodeSelector } from "@kubesched/api";
 import type { Features } from "./types";
 
@@ -27,6 +34,62 @@ function selectorString(selector: NodeSelector): string {
 }
 
 /**
+ * Where the node selectors of slices and devices are matched: a source may keep the parsed
+ * selectors (the PoolCache, the scoring) or parse each one when asked ({@link parsingNodeSelectors}).
+ * `matches` throws upstream's "failed to parse node selector" error for an invalid selector.
+ */
+export interface NodeSelectorSource {
+  matches(selector: NodeSelector, node: Node | undefined): boolean;
+}
+
+/** The selector parsed for matching (strict, as upstream); upstream's error when it is invalid. */
+export function parseNodeSelector(selector: NodeSelector): NodeSelectorMatcher {
+  try {
+    return newNodeSelector(selector, { strict: true });
+  } catch (err) {
+    const detail = err instanceof NodeSelectorError ? err.message : String(err);
+    throw new Error(`failed to parse node selector ${selectorString(selector)}: ${detail}`);
+  }
+}
+
+/** A {@link NodeSelectorSource} that parses each selector when asked (nothing kept). */
+export const parsingNodeSelectors: NodeSelectorSource = {
+  matches: (selector, node) => parseNodeSelector(selector).match(node),
+};
+
+/** More distinct selectors than this start a {@link NodeSelectorCache}'s table afresh. */
+const maxCachedSelectors = 1024;
+
+/**
+ * A {@link NodeSelectorSource} keeping each selector parsed: per selector object, and per
+ * selector content for equal selectors in other objects (a bounded table). A selector that fails
+ * to parse is parsed again (and fails again) when asked again.
+ */
+export class NodeSelectorCache implements NodeSelectorSource {
+  #byContent = new Map<string, NodeSelectorMatcher>();
+  #byObject = new WeakMap<NodeSelector, NodeSelectorMatcher>();
+
+  matches(selector: NodeSelector, node: Node | undefined): boolean {
+    return this.matcher(selector).match(node);
+  }
+
+  /** The parsed selector; throws as {@link parseNodeSelector}. */
+  matcher(selector: NodeSelector): NodeSelectorMatcher {
+    const kept = this.#byObject.get(selector);
+    if (kept !== undefined) return kept;
+    const json = JSON.stringify(selector);
+    let matcher = this.#byContent.get(json);
+    if (matcher === undefined) {
+      matcher = parseNodeSelector(selector);
+      if (this.#byContent.size > maxCachedSelectors) this.#byContent.clear();
+      this.#byContent.set(json, matcher);
+    }
+    this.#byObject.set(selector, matcher);
+    return matcher;
+  }
+}
+
+/**
  * Whether a node is selected by a node name, "all nodes", or a node selector (upstream
  * NodeMatches). An invalid node selector is an error.
  */
@@ -35,18 +98,73 @@ export function nodeMatches(
   nodeNameToMatch: string,
   allNodesMatch: boolean,
   nodeSelector: NodeSelector | undefined,
+  selectors: NodeSelectorSource = parsingNodeSelectors,
 ): boolean {
   if (nodeNameToMatch !== "") return node !== undefined && node.metadata?.name === nodeNameToMatch;
   if (allNodesMatch) return true;
-  if (nodeSelector !== undefined) {
-    let matcher: ReturnType<typeof newNodeSelector>;
+  if (nodeSelector !== undefined) return selectors.matches(nodeSelector, node);
+  return false;
+}
+
+/**
+ * Whether the device of a slice with per-device node selection is on the node (its node name,
+ * all nodes, or its node selector; upstream NodeMatches on the device's fields).
+ */
+export function deviceReachesNode(
+  device: Device,
+  node: Node | undefined,
+  selectors: NodeSelectorSource = parsingNodeSelectors,
+): boolean {
+  return nodeMatches(node, device.nodeName ?? "", device.allNodes ?? false, device.nodeSelector, selectors);
+}
+
+/**
+ * Whether a slice reaches the node, as upstream GatherPools selects slices: without
+ * `partitionableDevices`, a slice with per-device node selection or shared counters reaches no
+ * node; a slice with shared counters reaches every node (its counters are needed wherever the
+ * pool is used); a slice's node name, "all nodes" or node selector decides; with per-device node
+ * selection, the slice reaches a node one of its devices is on. A slice setting none of these
+ * (a future extension) reaches no node. An invalid node selector throws upstream's error naming
+ * the slice (and the device).
+ *
+ * The one decision of reach: gatherPools, the PoolCache's key of the slices without a node name
+ * and NodeResourcesFit's DRA-backed scoring (plugin-helpers) all call it.
+ */
+export function sliceReachesNode(
+  slice: ResourceSlice,
+  node: Node | undefined,
+  partitionableDevices: boolean,
+  selectors: NodeSelectorSource = parsingNodeSelectors,
+): boolean {
+  const spec = slice.spec;
+  const nodeName = spec.nodeName ?? "";
+  // The common case first: a slice of one node (no shared counters, no per-device selection).
+  if (nodeName !== "" && spec.sharedCounters === undefined && spec.perDeviceNodeSelection === undefined) {
+    return node !== undefined && node.metadata?.name === nodeName;
+  }
+  const hasSharedCounters = (spec.sharedCounters?.length ?? 0) > 0;
+  if (!partitionableDevices && (spec.perDeviceNodeSelection !== undefined || hasSharedCounters)) return false;
+  if (hasSharedCounters) return true;
+  const name = slice.metadata?.name ?? "";
+  const allNodes = spec.allNodes ?? false;
+  if (nodeName !== "" || allNodes || spec.nodeSelector !== undefined) {
     try {
-      matcher = newNodeSelector(nodeSelector, { strict: true });
+      return nodeMatches(node, nodeName, allNodes, spec.nodeSelector, selectors);
     } catch (err) {
-      const detail = err instanceof NodeSelectorError ? err.message : String(err);
-      throw new Error(`failed to parse node selector ${selectorString(nodeSelector)}: ${detail}`);
+      throw new Error(`failed to perform node selection for slice ${name}: ${(err as Error).message}`);
     }
-    return matcher.match(node);
+  }
+  if (spec.perDeviceNodeSelection !== true) return false;
+  for (const device of spec.devices ?? []) {
+    let match: boolean;
+    try {
+      match = deviceReachesNode(device, node, selectors);
+    } catch (err) {
+      throw new Error(
+        `failed to perform node selection for device ${device.name} in slice ${name}: ${(err as Error).message}`,
+      );
+    }
+    if (match) return true;
   }
   return false;
 }
@@ -103,44 +221,9 @@ export function gatherPoolsReading(
 ): Pool[] {
   const pools = new Map<string, ResourceSlice[]>();
   for (const slice of slicesForNode) {
-    const spec = slice.spec;
-    const hasSharedCounters = (spec.sharedCounters?.length ?? 0) > 0;
-    if (!features.partitionableDevices && (spec.perDeviceNodeSelection !== undefined || hasSharedCounters)) {
-      continue;
-    }
-    const name = slice.metadata?.name ?? "";
-    // Slices with SharedCounters are needed to use a pool regardless of their node selection.
-    if (hasSharedCounters) {
-      addSlice(pools, slice);
-      continue;
-    }
-    const nodeName = spec.nodeName ?? "";
-    const allNodes = spec.allNodes ?? false;
-    if (nodeName !== "" || allNodes || spec.nodeSelector !== undefined) {
-      let match: boolean;
-      try {
-        match = nodeMatches(node, nodeName, allNodes, spec.nodeSelector);
-      } catch (err) {
-        throw new Error(`failed to perform node selection for slice ${name}: ${(err as Error).message}`);
-      }
-      if (match) addSlice(pools, slice);
-    } else if (spec.perDeviceNodeSelection === true) {
-      for (const device of spec.devices ?? []) {
-        let match: boolean;
-        try {
-          match = nodeMatches(node, device.nodeName ?? "", device.allNodes ?? false, device.nodeSelector);
-        } catch (err) {
-          throw new Error(
-            `failed to perform node selection for device ${device.name} in slice ${name}: ${(err as Error).message}`,
-          );
-        }
-        if (match) {
-          addSlice(pools, slice);
-          break;
-        }
-      }
-    }
-    // Else: nothing known was set, some future extension; other pools may still be usable.
+    // Slices with SharedCounters are needed to use a pool regardless of their node selection; a
+    // slice setting nothing known (some future extension) is skipped, other pools may be usable.
+    if (sliceReachesNode(slice, node, features.partitionableDevices === true)) addSlice(pools, slice);
   }
 
   const result: Pool[] = [];

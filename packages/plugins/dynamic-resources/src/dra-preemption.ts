@@ -2,20 +2,25 @@
 // kubernetes/kubernetes@04f5fdea (AddPod, RemovePod: DRAPreemption, KEP-5690): how the
 // preemption dry run sees the devices of claims that only victims use as freed.
 import type { Pod, ResourceClaim } from "@kubesched/api";
-import { asStatus, type Status } from "@kubesched/framework";
+import {
+  asStatus,
+  type DRAAllocatedState,
+  type ResourceClaimTracker,
+  type Status,
+} from "@kubesched/framework";
 import {
   addClaimToAllocatedState,
   cloneAllocatedState,
   type MutableAllocatedState,
   removeClaimFromAllocatedState,
-} from "./allocated-devices";
-import type { DraManager } from "./dra-manager";
+} from "@kubesched/plugin-helpers";
 import { ErrClaimNotFound } from "./reasons";
 import { claimName } from "./resource-claim";
 
 /** The dry-run fields of the cycle's state that AddPod and RemovePod change. */
 export interface PreemptionSimulationState {
-  allocatedState: MutableAllocatedState | null;
+  /** The DRA manager's state (shared, read only) or the state's own copy (see allocatedStateShared). */
+  allocatedState: DRAAllocatedState | null;
   /** Whether `allocatedState` is shared: copied before the first change. */
   allocatedStateShared: boolean;
   simulatedReleasedClaims: Set<string>;
@@ -24,11 +29,15 @@ export interface PreemptionSimulationState {
 
 /** The state's allocated state to change: its own copy (made at the first change). */
 function writableAllocatedState(s: PreemptionSimulationState): MutableAllocatedState | null {
-  if (s.allocatedState && s.allocatedStateShared) {
-    s.allocatedState = cloneAllocatedState(s.allocatedState);
+  if (s.allocatedState === null) return null;
+  if (s.allocatedStateShared) {
+    const own = cloneAllocatedState(s.allocatedState);
+    s.allocatedState = own;
     s.allocatedStateShared = false;
+    return own;
   }
-  return s.allocatedState;
+  // Not shared: the copy made above at an earlier change.
+  return s.allocatedState as MutableAllocatedState;
 }
 
 /**
@@ -38,7 +47,7 @@ function writableAllocatedState(s: PreemptionSimulationState): MutableAllocatedS
  */
 function forEachExistingClaim(
   pod: Pod,
-  draManager: DraManager,
+  draManager: ResourceClaimTracker,
   cb: (claim: ResourceClaim, uid: string) => void,
 ): Status | null {
   const ns = pod.metadata?.namespace ?? "";
@@ -70,7 +79,7 @@ function forEachExistingClaim(
 export function simulateRemovePod(
   s: PreemptionSimulationState,
   pod: Pod,
-  draManager: DraManager,
+  draManager: ResourceClaimTracker,
   enableConsumableCapacity: boolean,
 ): Status | null {
   const podUID = pod.metadata?.uid ?? "";
@@ -100,7 +109,7 @@ export function simulateRemovePod(
 export function simulateAddPod(
   s: PreemptionSimulationState,
   pod: Pod,
-  draManager: DraManager,
+  draManager: ResourceClaimTracker,
   enableConsumableCapacity: boolean,
 ): Status | null {
   const podUID = pod.metadata?.uid ?? "";

@@ -5,9 +5,13 @@
 // its listers (upstream: a mock DRA manager returning them); the state is the plugin's own.
 import type { AllocationResult, DeviceClass, Pod, ResourceClaim } from "@kubesched/api";
 import { Code, type CycleState, PodInfo } from "@kubesched/framework";
+import {
+  addClaimToAllocatedState,
+  type MutableAllocatedState,
+  newAllocatedState,
+} from "@kubesched/plugin-helpers";
 import { createPluginHarness, makeNode, makePod } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
-import { addClaimToAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
 import { type DynamicResources, DynamicResourcesState, stateKeyName } from "./dynamic-resources";
 import { dynamicResourcesPlugin } from "./index";
 import { makeClaim, makeResourceSlice, request } from "./test-fixtures";
@@ -587,8 +591,9 @@ describe("TestPreemptionSimulationSymmetry", () => {
       const consumable = tc.consumableCapacity === true;
       const { h, pl } = await plugin([tc.claim], { enableConsumableCapacity: consumable });
       const { cs, s } = withState(h, (st) => {
-        st.allocatedState = newAllocatedState();
-        addClaimToAllocatedState(st.allocatedState, tc.claim, consumable);
+        const own = newAllocatedState();
+        addClaimToAllocatedState(own, tc.claim, consumable);
+        st.allocatedState = own;
       });
       const byName = Object.fromEntries(
         tc.pods.map((n) => [n, new PodInfo(podUsing(n, `${n}-uid`, tc.claim.metadata?.name ?? ""))]),

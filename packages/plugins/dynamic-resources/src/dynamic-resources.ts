@@ -20,13 +20,14 @@ import {
   newAllocator,
   nodeDeclaresOptionalNodeOperations,
   PoolCache,
-  ResourceSliceTracker,
 } from "@kubesched/dynamic-resource-allocation/structured";
 import {
   asStatus,
   type ClusterEventWithHint,
   Code,
   type CycleState,
+  type DeviceClassResolver,
+  type DRAAllocatedState,
   defaultKubernetesVersion,
   defaultNormalizeScore,
   type EnqueueExtensions,
@@ -47,20 +48,21 @@ import {
   type PreFilterResult,
   type PreScorePlugin,
   type ReservePlugin,
+  type ResourceClaimTracker,
+  type ResourceSliceLister,
   type ScoreExtensions,
   type ScorePlugin,
+  type SharedDRAManager,
   type SignPlugin,
   type SignPodResult,
   type StateData,
   Status,
   stateKey,
 } from "@kubesched/framework";
-import { DeviceClassResolver } from "@kubesched/plugin-helpers";
-import type { MutableAllocatedState } from "./allocated-devices";
 import type { DynamicResourcesArgs } from "./args";
-import { DraManager } from "./dra-manager";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
 import { eventsToRegister } from "./events";
+import { ExtendedResourceClaimIndex } from "./extended-resource-claim-index";
 import {
   deleteClaim,
   filterExtendedResources,
@@ -116,7 +118,7 @@ export class DynamicResourcesState implements StateData {
    * victims out of its copy (RemovePod) and puts them back (AddPod); Filter then allocates
    * against it instead of the cycle's allocator.
    */
-  allocatedState: MutableAllocatedState | null = null;
+  allocatedState: DRAAllocatedState | null = null;
   /**
    * Whether `allocatedState` is shared (the DRA manager's, or another copy of this state's):
    * the dry run copies it before its first change.
@@ -303,8 +305,13 @@ export class DynamicResources
   private readonly filterTimeout: boolean;
   /** DRAOptionalNodeOperations: allocated devices that skip node operations need a declaring node. */
   private readonly optionalNodeOperations: boolean;
-  /** The claims between cycles: assume cache and in-flight allocations (upstream SharedDRAManager). */
-  readonly draManager: DraManager;
+  /**
+   * The scheduler's one DRA state, shared by every profile (`handle.sharedDRAManager()`, upstream
+   * SharedDRAManager); null only with DynamicResourceAllocation off (the plugin does nothing).
+   */
+  private readonly sharedDRA: SharedDRAManager | null;
+  /** The special claims for extended resources by owner (DRAExtendedResource). */
+  private readonly extendedClaims = new ExtendedResourceClaimIndex();
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
   private readonly celCache: CelCache;
   /**
@@ -313,11 +320,6 @@ export class DynamicResources
    * upstream gathers them per Filter call).
    */
   private readonly poolCache = new PoolCache();
-  /**
-   * The ResourceSlices the allocator reads: with DRADeviceTaintRules, with the taints of the
-   * DeviceTaintRules added (upstream: the DRA manager's ResourceSlice tracker).
-   */
-  private readonly resourceSlices: { list(): readonly ResourceSlice[] };
   /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
   private readonly deviceClassResolver: DeviceClassResolver | null;
 
@@ -342,15 +344,34 @@ export class DynamicResources
       enableConsumableCapacity: features.enableConsumableCapacity,
       enableListTypeAttributes: features.enableDRAListTypeAttributes,
     });
-    this.draManager = new DraManager(handle.listers());
-    const { resourceSlices, deviceTaintRules } = handle.listers();
-    this.resourceSlices =
-      features.enableDRADeviceTaintRules && deviceTaintRules !== undefined
-        ? new ResourceSliceTracker({ resourceSlices, deviceTaintRules })
-        : resourceSlices;
-    this.deviceClassResolver = features.enableDRAExtendedResource
-      ? new DeviceClassResolver(handle.listers().deviceClasses)
-      : null;
+    this.sharedDRA = handle.sharedDRAManager();
+    if (this.enabled && this.sharedDRA === null) {
+      throw new Error(
+        `${name}: the scheduler has no shared DRA manager (handle.sharedDRAManager() is null); build the profiles with newProfileMap`,
+      );
+    }
+    this.deviceClassResolver =
+      features.enableDRAExtendedResource && this.sharedDRA !== null
+        ? this.sharedDRA.deviceClassResolver()
+        : null;
+  }
+
+  /** The claims between cycles: the assume cache and the in-flight allocations (the shared manager's). */
+  get draManager(): ResourceClaimTracker {
+    return this.manager().resourceClaims();
+  }
+
+  /**
+   * The ResourceSlices the allocator reads: with DRADeviceTaintRules, with the taints of the
+   * DeviceTaintRules added (the shared manager's ResourceSlice tracker).
+   */
+  private get resourceSlices(): ResourceSliceLister {
+    return this.manager().resourceSlices();
+  }
+
+  private manager(): SharedDRAManager {
+    if (this.sharedDRA === null) throw new Error(`${name}: DynamicResourceAllocation is off`);
+    return this.sharedDRA;
   }
 
   name(): string {
@@ -420,7 +441,7 @@ export class DynamicResources
     // Extended resources backed by DeviceClasses: one special claim, after the pod's own.
     const extended = this.deviceClassResolver
       ? preFilterExtendedResources(pod, this.deviceClassResolver, (p) =>
-          this.draManager.extendedResourceClaim(p),
+          this.extendedClaims.find(this.handle.listers().resourceClaims.list(), p),
         )
       : null;
     if (extended) {
@@ -535,7 +556,7 @@ export class DynamicResources
   }
 
   private classLister() {
-    const classes = this.handle.listers().deviceClasses;
+    const classes = this.manager().deviceClasses();
     return {
       list: () => classes.list(),
       get: (className: string) => {
@@ -548,7 +569,7 @@ export class DynamicResources
 
   private validateDeviceClass(deviceClassName: string, requestName: string): Status | null {
     if (!deviceClassName) return asStatus(new Error(`request ${requestName}: unsupported request type`));
-    if (!this.handle.listers().deviceClasses.get(deviceClassName)) {
+    if (!this.manager().deviceClasses().get(deviceClassName)) {
       // Unschedulable until a DeviceClass event.
       return new Status(
         this.unschedulable,

@@ -1,14 +1,13 @@
-// The DRA manager's index of special claims for extended resources by owner finds what upstream's
+// The plugin's index of special claims for extended resources by owner finds what upstream's
 // findExtendedResourceClaim finds scanning every claim (the oracle here), after random sequences
 // of claim events: special claims created for a pod, their annotation dropped or set to another
 // value, their controller owner changed (another pod, another uid, not a controller), moved to
 // another namespace, deleted; plain claims beside them; the informer's order kept (as the
 // in-memory cluster's store keeps it) and shuffled. Sequences are fast-check's.
 import { ExtendedResourceClaimAnnotation, type Pod, type ResourceClaim } from "@kubesched/api";
-import type { ClusterListers } from "@kubesched/framework";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DraManager } from "./dra-manager";
+import { ExtendedResourceClaimIndex } from "./extended-resource-claim-index";
 import { findExtendedResourceClaim } from "./extended-resources";
 
 const pods: Pod[] = [0, 1, 2].map((i) => ({
@@ -60,17 +59,12 @@ const eventArb = fc.record({
   seed: fc.integer({ min: 0, max: 1000 }),
 });
 
-describe("the DRA manager's index of special claims by owner", () => {
+describe("the plugin's index of special claims by owner", () => {
   it("finds what a scan of every claim finds, as claims are created, changed, moved and deleted", () => {
     fc.assert(
       fc.property(fc.array(eventArb, { minLength: 1, maxLength: 40 }), (events) => {
         let list: ResourceClaim[] = [];
-        const lister = {
-          list: () => list,
-          get: (ns: string, name: string) =>
-            list.find((c) => c.metadata?.namespace === ns && c.metadata?.name === name),
-        };
-        const m = new DraManager({ resourceClaims: lister } as unknown as ClusterListers);
+        const index = new ExtendedResourceClaimIndex();
         let version = 0;
         for (const e of events) {
           const name = `claim-${e.claim}`;
@@ -87,7 +81,7 @@ describe("the DRA manager's index of special claims by owner", () => {
             list = [...rotated, ...list.slice(0, list.length - rotated.length)];
           }
           for (const pod of pods) {
-            expect(m.extendedResourceClaim(pod)).toBe(findExtendedResourceClaim(pod, list));
+            expect(index.find(list, pod)).toBe(findExtendedResourceClaim(pod, list));
           }
         }
       }),

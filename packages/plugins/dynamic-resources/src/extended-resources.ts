@@ -22,8 +22,14 @@ import {
   ResourceClaimFinalizer,
   resourceListToAmounts,
 } from "@kubesched/api";
-import { type ClusterClient, Code, type NodeInfo, Status } from "@kubesched/framework";
-import { type DeviceClassResolver, isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
+import {
+  type ClusterClient,
+  Code,
+  type DeviceClassResolver,
+  type NodeInfo,
+  Status,
+} from "@kubesched/framework";
+import { isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
 
 /**
  * The name of the special claim while it exists only in memory (not a valid object name, so it

@@ -160,16 +160,18 @@ export async function runTestPluginCase(tc: TestPluginCase): Promise<void> {
       ...(want?.added ?? []),
     ].filter((c) => !removed.has(key(c)));
     expect(sorted(stored()), `${step}: stored claims`).toEqual(sorted(expected));
-    const assumed = pl.draManager.assumedClaims();
+    // The scheduler's shared DRA manager (none with DynamicResourceAllocation off: nothing assumed or in flight).
+    const tracker = h.framework.sharedDRAManager()?.resourceClaims() ?? null;
+    const assumed = tracker?.assumedClaims() ?? [];
     if (want?.assumedClaim) {
       // upstream accepts the claim whether or not the informer has caught up with it.
       const m = want.assumedClaim.metadata;
-      const latest = pl.draManager.get(m?.namespace ?? "", m?.name ?? "");
+      const latest = tracker?.get(m?.namespace ?? "", m?.name ?? "");
       expect(latest && normalize(latest), `${step}: assumed claim`).toEqual(normalize(want.assumedClaim));
     } else {
       expect(assumed, `${step}: assumed claims`).toEqual([]);
     }
-    expect(sorted(pl.draManager.inFlightClaims()), `${step}: in-flight claims`).toEqual(
+    expect(sorted(tracker?.inFlightClaims() ?? []), `${step}: in-flight claims`).toEqual(
       sorted(want?.inFlightClaims ?? []),
     );
   };

@@ -11,6 +11,7 @@ import {
   ResourceEphemeralStorage,
   ResourceMemory,
 } from "@kubesched/api";
+import type { DeviceClassResolver } from "@kubesched/framework";
 import {
   ActionType,
   as,
@@ -24,7 +25,6 @@ import {
   type QueueingHintFn,
   Resource,
 } from "@kubesched/framework";
-import type { DeviceClassResolver } from "@kubesched/plugin-helpers";
 import { haveAnyRequestedResourcesIncreased, isFit, type ResourceRequestsOptions } from "./fits";
 
 /** The gates the hints read. */

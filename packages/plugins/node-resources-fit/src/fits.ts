@@ -11,9 +11,15 @@ import {
   ResourceMemory,
   ResourcePods,
 } from "@kubesched/api";
-import { NodeInfo, Resource, type StateData, type Status } from "@kubesched/framework";
+import {
+  type DeviceClassResolver,
+  NodeInfo,
+  Resource,
+  type StateData,
+  type Status,
+} from "@kubesched/framework";
 import type { ColumnWindow } from "@kubesched/framework/columnar";
-import { type DeviceClassResolver, isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
+import { isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
 import {
   ErrReasonInsufficientCPU,
   ErrReasonInsufficientEphemeralStorage,

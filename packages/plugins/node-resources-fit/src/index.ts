@@ -29,7 +29,14 @@ export {
 /** The NodeResourcesFit plugin with its NodeResourcesFitArgs. */
 export const nodeResourcesFitPlugin = definePlugin<NodeResourcesFitArgs>({
   name,
-  factory: (args, handle) =>
-    new NodeResourcesFit(args, handle.features(), handle.kubernetesVersion(), handle.listers()),
+  factory: (args, handle) => {
+    const draManager = handle.sharedDRAManager();
+    if (handle.features().enableDRAExtendedResource && draManager === null) {
+      throw new Error(
+        `${name}: DRAExtendedResource needs the scheduler's shared DRA manager (handle.sharedDRAManager() is null: DynamicResourceAllocation is off or the profiles were not built with newProfileMap)`,
+      );
+    }
+    return new NodeResourcesFit(args, handle.features(), handle.kubernetesVersion(), draManager);
+  },
   args: nodeResourcesFitArgsSpec,
 });

@@ -2,9 +2,9 @@
 import type { Container, Pod } from "@kubesched/api";
 import {
   asStatus,
-  type ClusterListers,
   Code,
   type CycleState,
+  type DeviceClassResolver,
   defaultKubernetesVersion,
   type EnqueueExtensions,
   type Features,
@@ -18,6 +18,7 @@ import {
   type PreScorePlugin,
   type ScoreExtensions,
   type ScorePlugin,
+  type SharedDRAManager,
   type SignPlugin,
   type SignPodResult,
   type StateData,
@@ -26,7 +27,6 @@ import {
 } from "@kubesched/framework";
 import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import {
-  DeviceClassResolver,
   DRAExtendedResourceScoring,
   type DRAPreScoreState,
   leastResourceScorer,
@@ -110,16 +110,17 @@ export class NodeResourcesFit
     features: Features,
     private readonly kubernetesVersion = defaultKubernetesVersion,
     /**
-     * The DRA listers (`handle.listers()`): DeviceClasses, and the ResourceClaims and
-     * ResourceSlices scoring reads; absent: no class backs anything.
+     * The scheduler's shared DRA manager (`handle.sharedDRAManager()`): its DeviceClass resolver,
+     * and the claims' allocated state and the slices scoring reads; absent (tests calling the
+     * constructor, as upstream's NewFit without a DRA manager): no class backs anything.
      */
-    listers?: Pick<ClusterListers, "deviceClasses" | "resourceClaims" | "resourceSlices">,
+    draManager?: SharedDRAManager | null,
   ) {
-    this.deviceClassResolver =
-      features.enableDRAExtendedResource && listers ? new DeviceClassResolver(listers.deviceClasses) : null;
+    const manager = features.enableDRAExtendedResource ? (draManager ?? null) : null;
+    this.deviceClassResolver = manager?.deviceClassResolver() ?? null;
     this.draScoring =
-      this.deviceClassResolver && listers
-        ? new DRAExtendedResourceScoring(this.deviceClassResolver, listers, {
+      manager !== null
+        ? new DRAExtendedResourceScoring(manager, {
             enableConsumableCapacity: features.enableConsumableCapacity,
             enableListTypeAttributes: features.enableDRAListTypeAttributes,
           })

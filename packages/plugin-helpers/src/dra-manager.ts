@@ -1,16 +1,26 @@
-// upstream: pkg/scheduler/framework/plugins/dynamicresources/dra_manager.go (DefaultDRAManager,
-// claimTracker: the assume cache of ResourceClaims and the in-flight allocations) and
-// pkg/scheduler/util/assumecache (objects newer than the informer's win until it catches up).
-import { ExtendedResourceClaimAnnotation, type Pod, type ResourceClaim } from "@kubesched/api";
-import type { ClusterListers } from "@kubesched/framework";
-import { ListFollower } from "@kubesched/plugin-helpers";
+// upstream: pkg/scheduler/framework/plugins/dynamicresources/dra_manager.go (DefaultDRAManager:
+// claimTracker, the assume cache of ResourceClaims and the in-flight allocations; the
+// ResourceSlice tracker; the DeviceClass lister and resolver) at kubernetes/kubernetes@81810de6,
+// and pkg/scheduler/util/assumecache (objects newer than the informer's win until it catches up).
+// One per scheduler (upstream scheduler.go New: NewDRAManager, handed to every profile through
+// WithSharedDRAManager): the runtime's newProfileMap makes it.
+import type { DeviceClass, ResourceClaim } from "@kubesched/api";
+import { ResourceSliceTracker } from "@kubesched/dynamic-resource-allocation/structured";
+import type {
+  ClusterListers,
+  ClusterScopedLister,
+  ResourceClaimTracker,
+  ResourceSliceLister,
+  SharedDRAManager,
+} from "@kubesched/framework";
 import {
   AllocatedStateCounter,
   addClaimToAllocatedState,
   type MutableAllocatedState,
   newAllocatedState,
-} from "./allocated-devices";
-import { findExtendedResourceClaim } from "./extended-resources";
+} from "./allocated-state";
+import { DeviceClassResolver } from "./device-class-resolver";
+import { ListFollower } from "./sync-list";
 
 /**
  * The allocated state of the claims the plugin sees (the informer's through the assume cache,
@@ -21,11 +31,13 @@ import { findExtendedResourceClaim } from "./extended-resources";
  * {@link update}: a cycle reads it from PreFilter to its end as a gather would have built it.
  */
 class ClaimsAllocatedState {
-  private readonly counter: AllocatedStateCounter;
+  readonly counter: AllocatedStateCounter;
   private readonly claims: ListFollower<ResourceClaim>;
   /** What {@link update} applied on top of the informer's claims: taken off at the next one. */
   private replaced: readonly ResourceClaim[] = [];
   private added: readonly ResourceClaim[] = [];
+  /** The informer's listing last followed. */
+  private list: readonly ResourceClaim[] | null = null;
 
   constructor(enableConsumableCapacity: boolean) {
     const counter = new AllocatedStateCounter(enableConsumableCapacity);
@@ -46,6 +58,12 @@ class ClaimsAllocatedState {
     added: readonly ResourceClaim[],
   ): MutableAllocatedState {
     const counter = this.counter;
+    // Nothing changed since the last update (the same listing, the same objects on top): the
+    // state is current, and its device set's change numbers stay (the scoring keeps its counts).
+    if (list === this.list && sameObjects(replaced, this.replaced) && sameObjects(added, this.added)) {
+      return counter.state;
+    }
+    this.list = list;
     for (const c of this.added) counter.remove(c);
     for (const c of this.replaced) counter.add(c);
     this.claims.follow(list);
@@ -57,52 +75,11 @@ class ClaimsAllocatedState {
   }
 }
 
-/**
- * The special claims for extended resources (DRAExtendedResource) by the uid of the pod that
- * controls them, kept from the informer's listing as it changes (upstream scans every claim of
- * the pod's namespace per pod in findExtendedResourceClaim; this finds the same claim).
- */
-class ExtendedResourceClaimIndex {
-  private readonly byOwner = new Map<string, Set<ResourceClaim>>();
-  private readonly claims = new ListFollower<ResourceClaim>(
-    (c) => this.change(c, -1),
-    (c) => this.change(c, 1),
-  );
-
-  /** The claim upstream's findExtendedResourceClaim finds in `list` for the pod. */
-  find(list: readonly ResourceClaim[], pod: Pod): ResourceClaim | undefined {
-    this.claims.follow(list);
-    const found = this.byOwner.get(pod.metadata?.uid ?? "");
-    if (found === undefined) return undefined;
-    // Usually one; more (the same uid owning claims in several namespaces, or two special claims)
-    // are resolved in the listing's order, as upstream's scan does.
-    if (found.size === 1) {
-      const [only] = found;
-      return only && findExtendedResourceClaim(pod, [only]);
-    }
-    return findExtendedResourceClaim(
-      pod,
-      list.filter((c) => found.has(c)),
-    );
-  }
-
-  private change(c: ResourceClaim, sign: 1 | -1): void {
-    if (c.metadata?.annotations?.[ExtendedResourceClaimAnnotation] !== "true") return;
-    for (const o of c.metadata?.ownerReferences ?? []) {
-      if (o.controller !== true) continue;
-      let set = this.byOwner.get(o.uid);
-      if (sign > 0) {
-        if (set === undefined) {
-          set = new Set();
-          this.byOwner.set(o.uid, set);
-        }
-        set.add(c);
-      } else if (set !== undefined) {
-        set.delete(c);
-        if (set.size === 0) this.byOwner.delete(o.uid);
-      }
-    }
-  }
+/** Whether the two lists hold the same objects in the same order. */
+function sameObjects(a: readonly ResourceClaim[], b: readonly ResourceClaim[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function key(namespace: string, name: string): string {
@@ -116,7 +93,7 @@ function version(o: ResourceClaim | undefined): number {
 }
 
 /**
- * The claims the plugin sees between cycles (upstream claimTracker):
+ * The claims the scheduler sees between cycles (upstream claimTracker):
  *
  * - the **assume cache**: the claim PreBind wrote, kept until the informer delivers that version
  *   or a newer one, so that the devices it allocated are not handed out again meanwhile;
@@ -124,15 +101,13 @@ function version(o: ResourceClaim | undefined): number {
  *   yet. Their devices count as allocated in the next cycles, and a pod sharing such a claim waits
  *   (PreFilter: "is in the process of being allocated").
  */
-export class DraManager {
+export class ClaimTracker implements ResourceClaimTracker {
   private readonly assumed = new Map<string, ResourceClaim>();
   private readonly inFlight = new Map<string, ResourceClaim>();
   /** The allocated state kept between cycles, per consumable-capacity setting (made when first asked for). */
   private readonly states = new Map<boolean, ClaimsAllocatedState>();
-  /** The special claims for extended resources by owner (made when first asked for). */
-  private extendedIndex: ExtendedResourceClaimIndex | undefined;
 
-  constructor(private readonly listers: ClusterListers) {}
+  constructor(private readonly listers: Pick<ClusterListers, "resourceClaims">) {}
 
   /** The claim as the assume cache has it (the informer's object unless a newer one is assumed). */
   get(namespace: string, name: string): ResourceClaim | undefined {
@@ -166,15 +141,6 @@ export class DraManager {
     return this.assumed.has(key(ns, name)) ? (this.get(ns, name) ?? c) : c;
   }
 
-  /**
-   * upstream findExtendedResourceClaim over the informer's claims: the pod's special claim for
-   * extended resources (annotated, controlled by the pod), found through an index by owner uid.
-   */
-  extendedResourceClaim(pod: Pod): ResourceClaim | undefined {
-    this.extendedIndex ??= new ExtendedResourceClaimIndex();
-    return this.extendedIndex.find(this.listers.resourceClaims.list(), pod);
-  }
-
   /** upstream ClaimHasPendingAllocation. */
   claimHasPendingAllocation(uid: string): boolean {
     return this.inFlight.has(uid);
@@ -206,12 +172,12 @@ export class DraManager {
     this.assumed.delete(key(namespace, name));
   }
 
-  /** The claims whose allocation is in flight (tests). */
+  /** The claims whose allocation is in flight. */
   inFlightClaims(): ResourceClaim[] {
     return [...this.inFlight.values()];
   }
 
-  /** The claims the assume cache holds newer than the informer (tests). */
+  /** The claims the assume cache holds newer than the informer. */
   assumedClaims(): ResourceClaim[] {
     return [...this.assumed.keys()].flatMap((k) => {
       const [ns = "", name = ""] = k.split("/");
@@ -242,6 +208,21 @@ export class DraManager {
    * dry run changes a copy); the next call changes it.
    */
   allocatedState(enableConsumableCapacity: boolean): Readonly<MutableAllocatedState> {
+    return this.updatedCounter(enableConsumableCapacity).state;
+  }
+
+  /**
+   * upstream IsDeviceAllocated over {@link allocatedState}: the devices some claim holds,
+   * exclusively or by a share (admin access takes none), as a set numbering its changes per
+   * pool. Kept with the allocated state of the same setting: asking for both costs one update.
+   * Read it within the cycle, do not change it.
+   */
+  heldDevices(enableConsumableCapacity: boolean): ReadonlySet<string> {
+    return this.updatedCounter(enableConsumableCapacity).heldDevices;
+  }
+
+  /** The kept state for the setting, brought up to date with the claims. */
+  private updatedCounter(enableConsumableCapacity: boolean): AllocatedStateCounter {
     let state = this.states.get(enableConsumableCapacity);
     if (!state) {
       state = new ClaimsAllocatedState(enableConsumableCapacity);
@@ -262,7 +243,8 @@ export class DraManager {
       added.push(current);
     }
     for (const c of this.inFlight.values()) added.push(c);
-    return state.update(list, replaced, added);
+    state.update(list, replaced, added);
+    return state.counter;
   }
 
   /**
@@ -276,5 +258,59 @@ export class DraManager {
     for (const c of this.list()) addClaimToAllocatedState(state, c, true);
     for (const c of this.inFlight.values()) addClaimToAllocatedState(state, c, true);
     return state;
+  }
+}
+
+/** What the scheduler's DRA manager is made of. */
+export interface DRAManagerOptions {
+  /**
+   * The informer caches: ResourceClaims, ResourceSlices, DeviceClasses and (with
+   * `deviceTaintRules`) DeviceTaintRules.
+   */
+  listers: Pick<ClusterListers, "resourceClaims" | "resourceSlices" | "deviceClasses" | "deviceTaintRules">;
+  /**
+   * DRADeviceTaintRules: the slices are listed with the taints of the DeviceTaintRules added
+   * (upstream: the ResourceSlice tracker); off, or where the source watches no DeviceTaintRules
+   * (the listers have none), the informer's slices as they are.
+   */
+  deviceTaintRules: boolean;
+}
+
+/**
+ * The scheduler's DRA state (upstream DefaultDRAManager), one per scheduler: the claims through
+ * the assume cache with the in-flight allocations, the slices (patched by DeviceTaintRules) and
+ * the DeviceClasses with the resolver of extended resource names.
+ */
+export class DefaultDRAManager implements SharedDRAManager {
+  readonly #claims: ClaimTracker;
+  readonly #slices: ResourceSliceLister;
+  readonly #classes: ClusterScopedLister<DeviceClass>;
+  readonly #resolver: DeviceClassResolver;
+
+  constructor(options: DRAManagerOptions) {
+    const { resourceClaims, resourceSlices, deviceClasses, deviceTaintRules } = options.listers;
+    this.#claims = new ClaimTracker({ resourceClaims });
+    this.#slices =
+      options.deviceTaintRules && deviceTaintRules !== undefined
+        ? new ResourceSliceTracker({ resourceSlices, deviceTaintRules })
+        : resourceSlices;
+    this.#classes = deviceClasses;
+    this.#resolver = new DeviceClassResolver(deviceClasses);
+  }
+
+  resourceClaims(): ClaimTracker {
+    return this.#claims;
+  }
+
+  resourceSlices(): ResourceSliceLister {
+    return this.#slices;
+  }
+
+  deviceClasses(): ClusterScopedLister<DeviceClass> {
+    return this.#classes;
+  }
+
+  deviceClassResolver(): DeviceClassResolver {
+    return this.#resolver;
   }
 }

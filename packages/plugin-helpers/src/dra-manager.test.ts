@@ -3,7 +3,7 @@
 import type { ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
-import { DraManager } from "./dra-manager";
+import { ClaimTracker } from "./dra-manager";
 
 function claim(name: string, devices: string[], resourceVersion = "1"): ResourceClaim {
   return {
@@ -41,12 +41,12 @@ function listers(initial: ResourceClaim[]) {
 
 const sorted = (s: ReadonlySet<string>) => [...s].sort();
 
-describe("DraManager allocated devices", () => {
+describe("the claim tracker's allocated devices", () => {
   it("follow claims updated in place, appended, deleted, assumed and in flight", () => {
     const a = claim("a", ["d0"]);
     const b = claim("b", []);
     const l = listers([a, b]);
-    const m = new DraManager(l.listers);
+    const m = new ClaimTracker(l.listers);
     expect(sorted(m.allocatedDevices())).toEqual(["d/p/d0"]);
     // Same listing again.
     expect(sorted(m.allocatedDevices())).toEqual(["d/p/d0"]);

@@ -10,8 +10,8 @@ import { Quantity, type ResourceClaim } from "@kubesched/api";
 import type { ClusterListers } from "@kubesched/framework";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addClaimToAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-devices";
-import { DraManager } from "./dra-manager";
+import { addClaimToAllocatedState, type MutableAllocatedState, newAllocatedState } from "./allocated-state";
+import { ClaimTracker } from "./dra-manager";
 
 type Result = NonNullable<NonNullable<ResourceClaim["status"]>["allocation"]>["devices"] extends infer D
   ? D extends { results?: (infer R)[] }
@@ -125,7 +125,7 @@ function normalized(s: Readonly<MutableAllocatedState>) {
   };
 }
 
-function fullGather(m: DraManager, enableConsumableCapacity: boolean): MutableAllocatedState {
+function fullGather(m: ClaimTracker, enableConsumableCapacity: boolean): MutableAllocatedState {
   const state = newAllocatedState();
   for (const c of m.list()) addClaimToAllocatedState(state, c, enableConsumableCapacity);
   for (const c of m.inFlightClaims()) addClaimToAllocatedState(state, c, enableConsumableCapacity);
@@ -136,7 +136,7 @@ describe("the DRA manager's allocated state", () => {
   /** Replays the events; after each one PreFilter asks about, the kept state equals a full gather. */
   function replay(events: readonly Event[]): void {
     const s = store();
-    const m = new DraManager(s.listers);
+    const m = new ClaimTracker(s.listers);
     const uids = new Map<string, string>();
     events.forEach((e, step) => {
       const name = `c${e.claim}`;
@@ -164,6 +164,10 @@ describe("the DRA manager's allocated state", () => {
       expect(normalized(m.allocatedState(true))).toEqual(normalized(fullGather(m, true)));
       expect(normalized(m.allocatedState(false))).toEqual(normalized(fullGather(m, false)));
       expect(normalized(m.gatherAllocatedState())).toEqual(normalized(fullGather(m, true)));
+      // Held: exclusively or by a share — without consumable capacity, every result is a device.
+      const held = [...fullGather(m, false).allocatedDevices].sort();
+      expect([...m.heldDevices(true)].sort()).toEqual(held);
+      expect([...m.heldDevices(false)].sort()).toEqual(held);
     });
   }
 
@@ -176,7 +180,7 @@ describe("the DRA manager's allocated state", () => {
 
   it("keeps a capacity sum's exact value when claims leave in another order than they came", () => {
     const s = store();
-    const m = new DraManager(s.listers);
+    const m = new ClaimTracker(s.listers);
     const shared = (name: string, memory: string): ResourceClaim =>
       claim(name, name, [
         {

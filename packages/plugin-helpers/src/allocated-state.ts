@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go
 // (foreachAllocatedDevice with the consumable-capacity callbacks) and the AllocatedState the
 // plugin gathers in PreFilter (dra_manager.go GatherAllocatedState, structured.AllocatedState
-// with its ConsumedCapacityCollection), kept mutable for the preemption dry run.
+// with its ConsumedCapacityCollection), kept mutable for the preemption dry run. Here (not in the
+// DynamicResources plugin) because the scheduler's one DRA manager (dra-manager.ts) keeps it.
 import { Quantity, type ResourceClaim } from "@kubesched/api";
 import {
   type DeviceID,
@@ -10,6 +11,7 @@ import {
   type SharedDeviceID,
   VersionedDeviceSet,
 } from "@kubesched/dynamic-resource-allocation/structured";
+import type { DRAAllocatedState } from "@kubesched/framework";
 
 /**
  * What allocated claims use (upstream structured.AllocatedState): devices allocated exclusively,
@@ -27,7 +29,7 @@ export function newAllocatedState(): MutableAllocatedState {
 }
 
 /** A copy whose sets and per-device capacities can change without touching `s`. */
-export function cloneAllocatedState(s: MutableAllocatedState): MutableAllocatedState {
+export function cloneAllocatedState(s: DRAAllocatedState): MutableAllocatedState {
   const capacity = new Map<DeviceID, Map<string, Quantity>>();
   for (const [id, consumed] of s.aggregatedCapacity) capacity.set(id, new Map(consumed));
   return {
@@ -47,14 +49,14 @@ export function foreachAllocatedDevice(
   claim: ResourceClaim,
   enableConsumableCapacity: boolean,
   dedicated: (id: DeviceID) => void,
-  shared: (id: SharedDeviceID) => void,
+  shared: (id: SharedDeviceID, device: DeviceID) => void,
   consumed: (id: DeviceID, capacity: Readonly<Record<string, string>>) => void,
 ): void {
   for (const r of claim.status?.allocation?.devices?.results ?? []) {
     if (r.adminAccess === true) continue;
     const id = makeDeviceID(r.driver, r.pool, r.device);
     if (enableConsumableCapacity && r.shareID !== undefined) {
-      shared(makeSharedDeviceID(id, r.shareID));
+      shared(makeSharedDeviceID(id, r.shareID), id);
       if (r.consumedCapacity !== undefined) consumed(id, r.consumedCapacity);
       continue;
     }
@@ -117,6 +119,8 @@ function changeAllocatedState(
 interface Contribution {
   readonly dedicated: readonly DeviceID[];
   readonly shared: readonly SharedDeviceID[];
+  /** The devices of the shares (with consumable capacity; one per share). */
+  readonly sharedDevices: readonly DeviceID[];
   readonly consumed: readonly (readonly [DeviceID, readonly (readonly [string, Quantity])[]])[];
 }
 
@@ -134,6 +138,13 @@ export class AllocatedStateCounter {
     // Numbers its changes per pool: the allocator keeps each node's in-use verdicts between cycles.
     allocatedDevices: new VersionedDeviceSet(),
   };
+  /**
+   * The devices some claim holds, exclusively or by a share (upstream IsDeviceAllocated over the
+   * state): without consumable capacity the state's own device set; with it, one of its own
+   * that numbers its changes per pool (DRA-backed scoring keeps its counts between cycles).
+   */
+  readonly heldDevices: VersionedDeviceSet;
+  private readonly held: Map<DeviceID, number> | null;
   private readonly devices = new Map<DeviceID, number>();
   private readonly shares = new Map<SharedDeviceID, number>();
   /** Per device: how many results consume its capacity, and how many each capacity name. */
@@ -141,12 +152,22 @@ export class AllocatedStateCounter {
   /** Claim objects are replaced, never changed in place: their contribution is kept per object. */
   private readonly contributions = new WeakMap<ResourceClaim, Contribution>();
 
-  constructor(readonly enableConsumableCapacity: boolean) {}
+  constructor(readonly enableConsumableCapacity: boolean) {
+    this.held = enableConsumableCapacity ? new Map() : null;
+    this.heldDevices = enableConsumableCapacity
+      ? new VersionedDeviceSet()
+      : (this.state.allocatedDevices as VersionedDeviceSet);
+  }
 
   add(claim: ResourceClaim): void {
     const c = this.contribution(claim);
     for (const id of c.dedicated) increment(this.devices, this.state.allocatedDevices, id);
     for (const id of c.shared) increment(this.shares, this.state.allocatedSharedDeviceIDs, id);
+    const held = this.held;
+    if (held !== null) {
+      for (const id of c.dedicated) increment(held, this.heldDevices, id);
+      for (const id of c.sharedDevices) increment(held, this.heldDevices, id);
+    }
     for (const [id, capacity] of c.consumed) {
       let users = this.capacityUsers.get(id);
       let total = this.state.aggregatedCapacity.get(id);
@@ -170,6 +191,11 @@ export class AllocatedStateCounter {
     const c = this.contribution(claim);
     for (const id of c.dedicated) decrement(this.devices, this.state.allocatedDevices, id);
     for (const id of c.shared) decrement(this.shares, this.state.allocatedSharedDeviceIDs, id);
+    const held = this.held;
+    if (held !== null) {
+      for (const id of c.dedicated) decrement(held, this.heldDevices, id);
+      for (const id of c.sharedDevices) decrement(held, this.heldDevices, id);
+    }
     for (const [id, capacity] of c.consumed) {
       const users = this.capacityUsers.get(id);
       const total = this.state.aggregatedCapacity.get(id);
@@ -197,6 +223,8 @@ export class AllocatedStateCounter {
     this.devices.clear();
     this.shares.clear();
     this.capacityUsers.clear();
+    this.held?.clear();
+    this.heldDevices.clear();
     this.state.allocatedDevices.clear();
     this.state.allocatedSharedDeviceIDs.clear();
     this.state.aggregatedCapacity.clear();
@@ -207,16 +235,20 @@ export class AllocatedStateCounter {
     if (c === undefined) {
       const dedicated: DeviceID[] = [];
       const shared: SharedDeviceID[] = [];
+      const sharedDevices: DeviceID[] = [];
       const consumed: [DeviceID, [string, Quantity][]][] = [];
       foreachAllocatedDevice(
         claim,
         this.enableConsumableCapacity,
         (id) => dedicated.push(id),
-        (id) => shared.push(id),
+        (id, device) => {
+          shared.push(id);
+          sharedDevices.push(device);
+        },
         (id, capacity) =>
           consumed.push([id, Object.entries(capacity).map(([name, v]) => [name, Quantity.parse(v)])]),
       );
-      c = { dedicated, shared, consumed };
+      c = { dedicated, shared, sharedDevices, consumed };
       this.contributions.set(claim, c);
     }
     return c;
