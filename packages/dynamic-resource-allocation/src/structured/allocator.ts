@@ -48,6 +48,7 @@ import {
   attributeIndexFor,
   type Candidate,
   computeNodePools,
+  groupSlicesByNode,
   type NodePools,
   type PoolCache,
   type SliceVersions,
@@ -216,8 +217,8 @@ class StructuredAllocator implements Allocator {
   readonly #allocatedState: AllocatedState;
   readonly #classLister: DeviceClassLister;
   readonly #celCache: Cache;
-  readonly #slicesOnNode = new Map<string, ResourceSlice[]>();
-  readonly #slicesShared: ResourceSlice[] = [];
+  readonly #slicesOnNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+  readonly #slicesShared: readonly ResourceSlice[];
   readonly #allSlices: readonly ResourceSlice[];
   readonly #poolCache: PoolCache | undefined;
   readonly #versions: SliceVersions | undefined;
@@ -240,6 +241,9 @@ class StructuredAllocator implements Allocator {
   /** Claims validated by a run of this allocator: the devices they need at least ({@link validated}). */
   readonly #validatedNeeds = new WeakMap<ResourceClaim, number>();
   readonly #classes = new Map<string, DeviceClass>();
+  /** The claims {@link #shape} numbered last, and their number. */
+  #lastClaims: readonly ResourceClaim[] | undefined;
+  #lastShape: number | undefined;
 
   constructor(options: AllocatorOptions) {
     this.channel = allocatorChannel(options.features);
@@ -248,19 +252,10 @@ class StructuredAllocator implements Allocator {
     this.#classLister = options.classLister;
     this.#celCache = options.celCache;
     this.#allSlices = options.slices;
-    for (const slice of options.slices) {
-      const nodeName = slice.spec.nodeName ?? "";
-      if (nodeName === "") {
-        this.#slicesShared.push(slice);
-        continue;
-      }
-      let list = this.#slicesOnNode.get(nodeName);
-      if (list === undefined) {
-        list = [];
-        this.#slicesOnNode.set(nodeName, list);
-      }
-      list.push(slice);
-    }
+    // Grouped once per list of slices with a pool cache, per allocator without.
+    const grouped = options.poolCache?.slicesByNode(options.slices) ?? groupSlicesByNode(options.slices);
+    this.#slicesOnNode = grouped.onNode;
+    this.#slicesShared = grouped.shared;
     this.#poolCache = options.poolCache;
     this.#versions = options.poolCache?.versions(this.#features, options.slices, this.#slicesShared);
     this.valueIDs = options.poolCache?.valueIDs() ?? new AttributeValueIDs();
@@ -298,20 +293,89 @@ class StructuredAllocator implements Allocator {
     if (
       verdicts.free >= 0 &&
       verdicts.free <= maxFreeForEarlyFailure &&
+      !verdicts.invalid &&
       signal?.aborted !== true &&
       this.#leastDevices(claims) > verdicts.free
     ) {
-      if (!nodePools.pools.some((pool) => pool.isInvalid)) return null;
+      return null;
+    }
+    // The outcome of an earlier search for claims of the same shape on this node, while nothing
+    // it depends on changed (KeptVerdicts.results).
+    const keep = this.#keepsResults(verdicts) ? this.#shape(claims) : undefined;
+    if (keep !== undefined && signal?.aborted !== true) {
+      // The same NodePools object, and so the same Node object (the pool cache keys it by node).
+      const kept = (verdicts as KeptVerdicts).results?.get(keep);
+      if (kept !== undefined) return kept as AllocationResult[] | null;
     }
     const run = new AllocationRun(this, node, claims, nodePools, verdicts, signal);
     const done = run.run();
     this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
-    if (done) return run.results();
+    if (done) {
+      const results = run.results();
+      if (keep === undefined || !keepable(results)) return results;
+      const frozen = freezeResults(results);
+      this.#keepResult(verdicts as KeptVerdicts, keep, frozen);
+      return frozen as AllocationResult[];
+    }
     // Invalid pools only fail this node: allocation on other nodes may proceed.
-    if (nodePools.pools.some((pool) => pool.isInvalid)) {
+    if (verdicts.invalid) {
       throw new FailedAllocationOnNodeError("invalid resource pools were encountered");
     }
+    if (keep !== undefined) this.#keepResult(verdicts as KeptVerdicts, keep, null);
     return null;
+  }
+
+  /**
+   * Whether searches on the node may be kept (kubesched's own, see {@link keptResult}): with a
+   * pool cache, an allocated-device set that versions its changes ({@link VersionedDeviceSet}:
+   * the verdicts are the kept object, renewed on any change to the node's pools) and no
+   * consumable-capacity shares in the allocated state (those are not versioned).
+   */
+  #keepsResults(verdicts: AllocatedVerdicts): boolean {
+    const state = this.#allocatedState;
+    return (
+      this.#versions !== undefined &&
+      "devices" in verdicts &&
+      (state.aggregatedCapacity?.size ?? 0) === 0 &&
+      (state.allocatedSharedDeviceIDs?.size ?? 0) === 0
+    );
+  }
+
+  #keepResult(verdicts: KeptVerdicts, shape: number, results: readonly AllocationResult[] | null): void {
+    let kept = verdicts.results;
+    if (kept === undefined || kept.size >= maxKeptShapes) {
+      kept = new Map();
+      verdicts.results = kept;
+    }
+    kept.set(shape, results);
+  }
+
+  /**
+   * The number of the claims' shape for this allocator ({@link shapeNumber}), or undefined when
+   * a class they name cannot be resolved (the search reports it). Remembered for the last claims
+   * (Filter asks for the same claims on node after node).
+   */
+  #shape(claims: readonly ResourceClaim[]): number | undefined {
+    const last = this.#lastClaims;
+    if (last !== undefined && last.length === claims.length) {
+      let same = true;
+      for (let i = 0; i < claims.length; i++) {
+        if (last[i] !== claims[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.#lastShape;
+    }
+    let shape: number | undefined;
+    try {
+      shape = shapeNumber(this.#versions!.features, claims, (name) => this.deviceClass(name));
+    } catch {
+      shape = undefined;
+    }
+    this.#lastClaims = [...claims];
+    this.#lastShape = shape;
+    return shape;
   }
 
   /**
@@ -598,21 +662,135 @@ interface AllocatedVerdicts {
    * -1 when not counted (a plain set: looked up as the search needs).
    */
   readonly free: number;
+  /** Whether a pool of the node is invalid. */
+  readonly invalid: boolean;
 }
 
+/** The verdicts kept with a NodePools object (its `kept`), and the searches kept with them. */
+interface KeptVerdicts extends AllocatedVerdicts {
+  readonly devices: VersionedDeviceSet;
+  readonly version: number;
+  /** The changes of each of the node's pools. */
+  readonly pools: readonly PoolChanges[];
+  /** The changes of the node's pool when it has one (most nodes): pools[0], read without the array. */
+  readonly onlyPool: PoolChanges | undefined;
+  /**
+   * What searches found while these verdicts hold, per claims shape ({@link shapeNumber}): the
+   * results (frozen: shared by every caller that gets them) or null.
+   *
+   * kubesched's own (upstream searches on every Allocate call). A search is a function of the
+   * node object, the node's pools and candidates (its slices and the slices without a node name
+   * it reaches: one NodePools object, which the pool cache keys by the Node object), the
+   * allocated state of those pools, the features, the DeviceClass objects the requests name and
+   * the claims' device specs (requests, constraints, config; the claims' names only appear in
+   * errors, which are not kept, and in shareIDs, whose results are not kept). A change to the
+   * NodePools or to a device of its pools replaces the verdicts object; the shape number stands
+   * for the rest.
+   */
+  results: Map<number, readonly AllocationResult[] | null> | undefined;
+}
+
+/** More claim shapes per node than this start the node's kept searches afresh. */
+const maxKeptShapes = 64;
+
+/** Each claim object's spec.devices as JSON, made once per claim object. */
+const claimSpecKeys = new WeakMap<ResourceClaim, string>();
+/** Each DeviceClass object's number (informer objects are replaced, never changed in place). */
+const classNumbers = new WeakMap<DeviceClass, number>();
+let nextClassNumber = 0;
+/** Shape keys and their numbers; numbers are never reused (a cleared table only renumbers). */
+let shapeNumbers = new Map<string, number>();
+let nextShapeNumber = 0;
+/** More shapes than this start the numbering afresh. */
+const maxShapeNumbers = 100_000;
+
 /**
- * Per kept NodePools (the pool cache hands out the same object while the node's slices do not
- * change): which candidates a VersionedDeviceSet held, as of which of its changes.
+ * A number for the claims' shape: equal numbers mean equal features, equal device specs of the
+ * claims (as JSON, in order) and the same DeviceClass objects for the classes the search
+ * resolves (a request's subrequests', else its own). `resolve` throws for a missing class.
  */
-const keptVerdicts = new WeakMap<
-  NodePools,
-  AllocatedVerdicts & {
-    readonly devices: VersionedDeviceSet;
-    readonly version: number;
-    /** The changes of each of the node's pools. */
-    readonly pools: readonly PoolChanges[];
+function shapeNumber(
+  features: string,
+  claims: readonly ResourceClaim[],
+  resolve: (className: string) => DeviceClass,
+): number {
+  let key = features;
+  for (const claim of claims) {
+    let spec = claimSpecKeys.get(claim);
+    if (spec === undefined) {
+      spec = JSON.stringify(claim.spec?.devices ?? null);
+      claimSpecKeys.set(claim, spec);
+    }
+    key += "\n";
+    for (const request of claim.spec?.devices?.requests ?? []) {
+      const subs = request.firstAvailable ?? [];
+      if (subs.length > 0) for (const sub of subs) key += `${classNumber(resolve(sub.deviceClassName))},`;
+      else key += `${classNumber(resolve(request.exactly?.deviceClassName ?? ""))},`;
+    }
+    key += spec;
   }
->();
+  let n = shapeNumbers.get(key);
+  if (n === undefined) {
+    if (shapeNumbers.size >= maxShapeNumbers) shapeNumbers = new Map();
+    n = nextShapeNumber++;
+    shapeNumbers.set(key, n);
+  }
+  return n;
+}
+
+function classNumber(deviceClass: DeviceClass): number {
+  let n = classNumbers.get(deviceClass);
+  if (n === undefined) {
+    n = nextClassNumber++;
+    classNumbers.set(deviceClass, n);
+  }
+  return n;
+}
+
+/** Whether results may be kept: none carries a share of a device (its ID names the claim). */
+function keepable(results: readonly AllocationResult[]): boolean {
+  for (const result of results) {
+    for (const r of result.devices?.results ?? []) {
+      if (r.shareID !== undefined || r.consumedCapacity !== undefined) return false;
+    }
+  }
+  return true;
+}
+
+/** Freezes what results() made (not the objects it took from slices and classes). */
+function freezeResults(results: AllocationResult[]): readonly AllocationResult[] {
+  for (const result of results) {
+    const devices = result.devices;
+    if (devices !== undefined) {
+      for (const r of devices.results ?? []) {
+        if (r.tolerations !== undefined) Object.freeze(r.tolerations);
+        if (r.bindingConditions !== undefined) Object.freeze(r.bindingConditions);
+        if (r.bindingFailureConditions !== undefined) Object.freeze(r.bindingFailureConditions);
+        if (r.skipNodeOperations !== undefined) Object.freeze(r.skipNodeOperations);
+        Object.freeze(r);
+      }
+      for (const c of devices.config ?? []) {
+        if (c.requests !== undefined) Object.freeze(c.requests);
+        Object.freeze(c);
+      }
+      if (devices.results !== undefined) Object.freeze(devices.results);
+      if (devices.config !== undefined) Object.freeze(devices.config);
+      Object.freeze(devices);
+    }
+    const selector = result.nodeSelector;
+    if (selector !== undefined) {
+      for (const term of selector.nodeSelectorTerms ?? []) {
+        if (term.matchFields !== undefined) Object.freeze(term.matchFields);
+        if (term.matchExpressions !== undefined) Object.freeze(term.matchExpressions);
+        Object.freeze(term);
+      }
+      if (selector.nodeSelectorTerms !== undefined) Object.freeze(selector.nodeSelectorTerms);
+      Object.freeze(selector);
+    }
+    Object.freeze(result);
+  }
+  return Object.freeze(results);
+}
 
 /**
  * The candidates' verdicts for `devices`. With a {@link VersionedDeviceSet}, every candidate is
@@ -620,20 +798,26 @@ const keptVerdicts = new WeakMap<
  * pools was added or removed since; with any other set, they are looked up as the search needs.
  */
 function allocatedVerdicts(devices: ReadonlySet<DeviceID>, nodePools: NodePools): AllocatedVerdicts {
-  const candidates = nodePools.candidates;
-  if (!(devices instanceof VersionedDeviceSet))
-    return { allocated: new Uint8Array(candidates.length), free: -1 };
-  const kept = keptVerdicts.get(nodePools);
-  if (kept !== undefined && kept.devices === devices && devices.cleared <= kept.version) {
-    let current = true;
-    for (const pool of kept.pools) {
-      if (pool.version > kept.version) {
-        current = false;
-        break;
+  const kept = nodePools.kept as KeptVerdicts | undefined;
+  if (kept !== undefined && kept.devices === devices && kept.devices.cleared <= kept.version) {
+    const only = kept.onlyPool;
+    if (only !== undefined) {
+      if (only.version <= kept.version) return kept;
+    } else {
+      let current = true;
+      for (const pool of kept.pools) {
+        if (pool.version > kept.version) {
+          current = false;
+          break;
+        }
       }
+      if (current) return kept;
     }
-    if (current) return kept;
   }
+  const candidates = nodePools.candidates;
+  const invalid = nodePools.pools.some((pool) => pool.isInvalid);
+  if (!(devices instanceof VersionedDeviceSet))
+    return { allocated: new Uint8Array(candidates.length), free: -1, invalid };
   const allocated = new Uint8Array(candidates.length);
   let free = 0;
   for (let c = 0; c < candidates.length; c++) {
@@ -645,8 +829,17 @@ function allocatedVerdicts(devices: ReadonlySet<DeviceID>, nodePools: NodePools)
     else if (!inSet) free++;
   }
   const pools = kept?.devices === devices ? kept.pools : nodePools.pools.map((p) => devices.pool(p.id));
-  const verdicts = { devices, version: devices.version, pools, allocated, free };
-  keptVerdicts.set(nodePools, verdicts);
+  const verdicts: KeptVerdicts = {
+    devices,
+    version: devices.version,
+    pools,
+    onlyPool: pools.length === 1 ? pools[0] : undefined,
+    allocated,
+    free,
+    invalid,
+    results: undefined,
+  };
+  nodePools.kept = verdicts;
   return verdicts;
 }
 

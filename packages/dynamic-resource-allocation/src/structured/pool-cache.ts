@@ -29,6 +29,11 @@ export interface NodePools {
   readonly selectable: Map<DeviceClass, Map<string, Uint8Array>>;
   /** Per attribute name: which candidates hold each of its values (made by the allocator on first use). */
   readonly attributeIndexes: Map<string, AttributeIndex>;
+  /**
+   * What the allocator keeps with this object: the candidates' in-use verdicts and the searches
+   * made while they hold (its own type; a field rather than a WeakMap: read on every call).
+   */
+  kept: object | undefined;
 }
 
 /** What an allocator was built from, as the cache numbers it. */
@@ -100,6 +105,8 @@ export class PoolCache {
   /** Each pool's candidates, made once per Pool object (nodes reaching the same slices share them). */
   #poolCandidates = new WeakMap<Pool, readonly Candidate[]>();
   #valueIDs = new AttributeValueIDs();
+  #grouped: SlicesByNode | undefined;
+  #groupedOf: readonly ResourceSlice[] = [];
 
   /**
    * @internal The list attribute value numbering for the next allocator: kept between allocators,
@@ -108,6 +115,19 @@ export class PoolCache {
   valueIDs(): AttributeValueIDs {
     if (this.#valueIDs.size > maxValueIDs) this.#valueIDs = new AttributeValueIDs();
     return this.#valueIDs;
+  }
+
+  /**
+   * @internal The slices grouped by node name ({@link groupSlicesByNode}), kept while the list
+   * holds the same slice objects (a scheduling cycle's allocator is built from the list the
+   * previous one was, unless a slice changed).
+   */
+  slicesByNode(all: readonly ResourceSlice[]): SlicesByNode {
+    if (this.#grouped === undefined || !sameSlices(all, this.#groupedOf)) {
+      this.#grouped = groupSlicesByNode(all);
+      this.#groupedOf = [...all];
+    }
+    return this.#grouped;
   }
 
   /** @internal Numbers the slices an allocator is built from. */
@@ -152,7 +172,6 @@ export class PoolCache {
           sameSlices(kept.ownSlices, ownSlices)))
     ) {
       kept.checkedAll = versions.all;
-      if (kept.selectable.size > maxSelectableKeys) kept.selectable.clear();
       return kept;
     }
     const readsAllSlices = { value: false };
@@ -165,15 +184,17 @@ export class PoolCache {
       versions,
       readsAllSlices,
     );
-    this.#entries.set(node, {
+    // The entry itself: what the allocator keeps per NodePools object holds from the first call.
+    const entry: Entry = {
       ...computed,
       features: versions.features,
       ownSlices: [...ownSlices],
       sharedVersion: versions.shared,
       allVersion: readsAllSlices.value ? versions.all : -1,
       checkedAll: versions.all,
-    });
-    return computed;
+    };
+    this.#entries.set(node, entry);
+    return entry;
   }
 
   /**
@@ -224,7 +245,7 @@ export class PoolCache {
       }
       for (const candidate of forPool) candidates.push(candidate);
     }
-    return { pools, candidates, selectable: new Map(), attributeIndexes: new Map() };
+    return { pools, candidates, selectable: new Map(), attributeIndexes: new Map(), kept: undefined };
   }
 
   /**
@@ -323,6 +344,32 @@ export class PoolCache {
 
 const reachedChar = "1".charCodeAt(0);
 
+/** Slices by the node they name, and those naming none (allNodes, nodeSelector, per-device node selection). */
+export interface SlicesByNode {
+  readonly onNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+  readonly shared: readonly ResourceSlice[];
+}
+
+/** Groups the slices by spec.nodeName, in list order. */
+export function groupSlicesByNode(slices: readonly ResourceSlice[]): SlicesByNode {
+  const onNode = new Map<string, ResourceSlice[]>();
+  const shared: ResourceSlice[] = [];
+  for (const slice of slices) {
+    const nodeName = slice.spec.nodeName ?? "";
+    if (nodeName === "") {
+      shared.push(slice);
+      continue;
+    }
+    let list = onNode.get(nodeName);
+    if (list === undefined) {
+      list = [];
+      onNode.set(nodeName, list);
+    }
+    list.push(slice);
+  }
+  return { onNode, shared };
+}
+
 /** The pool's devices in search order. */
 function poolCandidates(pool: Pool): Candidate[] {
   const candidates: Candidate[] = [];
@@ -350,6 +397,7 @@ export function computeNodePools(
     candidates: pools.flatMap(poolCandidates),
     selectable: new Map(),
     attributeIndexes: new Map(),
+    kept: undefined,
   };
 }
 
@@ -361,6 +409,7 @@ export function selectableFor(
 ): Uint8Array {
   let perClass = nodePools.selectable.get(deviceClass);
   if (perClass === undefined) {
+    if (nodePools.selectable.size >= maxSelectableKeys) nodePools.selectable.clear();
     perClass = new Map();
     nodePools.selectable.set(deviceClass, perClass);
   } else if (perClass.size > maxSelectableKeys) {

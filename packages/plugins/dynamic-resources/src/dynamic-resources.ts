@@ -134,6 +134,13 @@ export class DynamicResourcesState implements StateData {
   podExtendedResources: PodExtendedResources | null = null;
   /** Filter's node-specific special claims and their container mappings, per node. */
   nodeExtendedClaims = new Map<string, NodeExtendedResourceClaim>();
+  /**
+   * The claims Filter allocates, per node variant of the special claim (null: none), while the
+   * preemption dry run released none: made once per cycle, not per node (a copy starts afresh).
+   */
+  filterClaims = new Map<NodeExtendedResourceClaim | null, ResourceClaim[]>();
+  /** The claims Score reads, and whether a request of theirs has a prioritized list (PreScore). */
+  scoreClaims: { claims: ResourceClaim[]; prioritizedLists: boolean } | null = null;
 
   /** The special claim for extended resources, or null (upstream claimStore.extendedResourceClaim). */
   extendedClaim(): ResourceClaim | null {
@@ -625,11 +632,16 @@ export class DynamicResources
     let allocations: AllocationResult[] = [];
     if (s.allocator) {
       // The special claim is replaced by the node's variant of it.
-      const claimsToAllocate = s
-        .toAllocateInFilter()
-        .map((i) =>
-          i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
-        );
+      const released = s.simulatedReleasedClaims.size > 0;
+      let claimsToAllocate = released ? undefined : s.filterClaims.get(nodeExtended);
+      if (claimsToAllocate === undefined) {
+        claimsToAllocate = s
+          .toAllocateInFilter()
+          .map((i) =>
+            i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
+          );
+        if (!released) s.filterClaims.set(nodeExtended, claimsToAllocate);
+      }
       // upstream: only with DRASchedulerFilterTimeout on (fts.EnableDRASchedulerFilterTimeout).
       const timeout =
         this.filterTimeout && this.args.filterTimeoutMs > 0
@@ -742,6 +754,7 @@ export class DynamicResources
   preScore(state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
     const s = state.read(stateKeyName);
     if (!s || s.claims.length === 0) return new Status(Code.Skip);
+    s.scoreClaims = scoreClaims(s);
     return null;
   }
 
@@ -752,11 +765,12 @@ export class DynamicResources
     if (!s) return asStatus(new Error("not found"));
     const allocations = s.nodeAllocations.get(nodeInfo.node?.metadata?.name ?? "");
     if (s.claims.length === 0 || !allocations) return 0;
+    s.scoreClaims ??= scoreClaims(s);
     try {
-      return computeScore(
-        s.toAllocate().map((i) => s.claims[i] as ResourceClaim),
-        allocations,
-      );
+      // Without prioritized lists every node scores 0 (computeScore's check of the count stays).
+      if (!s.scoreClaims.prioritizedLists)
+        return computeScore(noClaims, allocations, s.scoreClaims.claims.length);
+      return computeScore(s.scoreClaims.claims, allocations);
     } catch (e) {
       return asStatus(e);
     }
@@ -795,7 +809,8 @@ export class DynamicResources
       );
     }
     for (const [i, index] of toAllocate.entries()) {
-      const allocation = allocations[i] as AllocationResult;
+      // A copy: the allocator's results are read-only, shared by the pods it kept them for.
+      const allocation = clone(allocations[i] as AllocationResult);
       const info = s.informationsForClaim[index];
       if (info) info.allocation = allocation;
       // The special claim becomes the node's variant of it (with its requests).
@@ -1109,7 +1124,11 @@ export class DynamicResources
 export function computeScore(
   claims: readonly ResourceClaim[],
   allocations: readonly AllocationResult[],
+  numClaims = claims.length,
 ): number {
+  if (allocations.length < numClaims) {
+    throw new Error(`number of allocations ${allocations.length} is smaller than number of claims`);
+  }
   let score = 0;
   for (const [i, claim] of claims.entries()) {
     const allocation = allocations[i];
@@ -1127,6 +1146,17 @@ export function computeScore(
     }
   }
   return score;
+}
+
+const noClaims: readonly ResourceClaim[] = [];
+
+/** The claims Score reads (those to allocate) and whether one has a request with a prioritized list. */
+function scoreClaims(s: DynamicResourcesState): { claims: ResourceClaim[]; prioritizedLists: boolean } {
+  const claims = s.toAllocate().map((i) => s.claims[i] as ResourceClaim);
+  const prioritizedLists = claims.some((c) =>
+    (c.spec?.devices?.requests ?? []).some((r) => (r.firstAvailable?.length ?? 0) > 0),
+  );
+  return { claims, prioritizedLists };
 }
 
 /**
