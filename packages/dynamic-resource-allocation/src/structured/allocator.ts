@@ -241,9 +241,9 @@ class StructuredAllocator implements Allocator {
   /** Claims validated by a run of this allocator: the devices they need at least ({@link validated}). */
   readonly #validatedNeeds = new WeakMap<ResourceClaim, number>();
   readonly #classes = new Map<string, DeviceClass>();
-  /** The claims {@link #shape} numbered last, and their number. */
+  /** The claims {@link #searches} looked up last, and their table. */
   #lastClaims: readonly ResourceClaim[] | undefined;
-  #lastShape: number | undefined;
+  #lastSearches: SearchTable | undefined;
 
   constructor(options: AllocatorOptions) {
     this.channel = allocatorChannel(options.features);
@@ -267,6 +267,15 @@ class StructuredAllocator implements Allocator {
 
   allocate(node: Node, claims: readonly ResourceClaim[], signal?: AbortSignal): AllocationResult[] | null {
     const nodeName = node.metadata?.name ?? "";
+    // The outcome of an earlier search for claims of the same shape on this node, while nothing
+    // it depends on changed (SearchTable).
+    const devices = this.#keptDevices();
+    const searches = devices !== undefined ? this.#searches(claims) : undefined;
+    const row = searches !== undefined ? rowSize * this.#poolCache!.slot(nodeName) : -1;
+    if (searches !== undefined && searches[row] === node && signal?.aborted !== true) {
+      const kept = keptSearch(searches, row, this.#versions!, devices!);
+      if (kept !== undefined) return kept as AllocationResult[] | null;
+    }
     const ownSlices = this.#slicesOnNode.get(nodeName) ?? noSlices;
     let nodePools: NodePools;
     try {
@@ -297,65 +306,51 @@ class StructuredAllocator implements Allocator {
       signal?.aborted !== true &&
       this.#leastDevices(claims) > verdicts.free
     ) {
+      if (searches !== undefined)
+        keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, null);
       return null;
-    }
-    // The outcome of an earlier search for claims of the same shape on this node, while nothing
-    // it depends on changed (KeptVerdicts.results).
-    const keep = this.#keepsResults(verdicts) ? this.#shape(claims) : undefined;
-    if (keep !== undefined && signal?.aborted !== true) {
-      // The same NodePools object, and so the same Node object (the pool cache keys it by node).
-      const kept = (verdicts as KeptVerdicts).results?.get(keep);
-      if (kept !== undefined) return kept as AllocationResult[] | null;
     }
     const run = new AllocationRun(this, node, claims, nodePools, verdicts, signal);
     const done = run.run();
     this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
     if (done) {
       const results = run.results();
-      if (keep === undefined || !keepable(results)) return results;
+      if (searches === undefined || !keepable(results)) return results;
       const frozen = freezeResults(results);
-      this.#keepResult(verdicts as KeptVerdicts, keep, frozen);
+      keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, frozen);
       return frozen as AllocationResult[];
     }
     // Invalid pools only fail this node: allocation on other nodes may proceed.
     if (verdicts.invalid) {
       throw new FailedAllocationOnNodeError("invalid resource pools were encountered");
     }
-    if (keep !== undefined) this.#keepResult(verdicts as KeptVerdicts, keep, null);
+    if (searches !== undefined)
+      keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, null);
     return null;
   }
 
   /**
-   * Whether searches on the node may be kept (kubesched's own, see {@link keptResult}): with a
-   * pool cache, an allocated-device set that versions its changes ({@link VersionedDeviceSet}:
-   * the verdicts are the kept object, renewed on any change to the node's pools) and no
+   * The allocated-device set when searches may be kept (kubesched's own, see SearchTable): with
+   * a pool cache, a set that versions its changes per pool ({@link VersionedDeviceSet}) and no
    * consumable-capacity shares in the allocated state (those are not versioned).
    */
-  #keepsResults(verdicts: AllocatedVerdicts): boolean {
+  #keptDevices(): VersionedDeviceSet | undefined {
     const state = this.#allocatedState;
-    return (
-      this.#versions !== undefined &&
-      "devices" in verdicts &&
+    const devices = state.allocatedDevices;
+    return this.#versions !== undefined &&
+      devices instanceof VersionedDeviceSet &&
       (state.aggregatedCapacity?.size ?? 0) === 0 &&
       (state.allocatedSharedDeviceIDs?.size ?? 0) === 0
-    );
-  }
-
-  #keepResult(verdicts: KeptVerdicts, shape: number, results: readonly AllocationResult[] | null): void {
-    let kept = verdicts.results;
-    if (kept === undefined || kept.size >= maxKeptShapes) {
-      kept = new Map();
-      verdicts.results = kept;
-    }
-    kept.set(shape, results);
+      ? devices
+      : undefined;
   }
 
   /**
-   * The number of the claims' shape for this allocator ({@link shapeNumber}), or undefined when
-   * a class they name cannot be resolved (the search reports it). Remembered for the last claims
-   * (Filter asks for the same claims on node after node).
+   * The kept searches for the claims' shape ({@link shapeNumber}), or undefined when a class they
+   * name cannot be resolved (the search reports it). Remembered for the last claims (Filter asks
+   * for the same claims on node after node).
    */
-  #shape(claims: readonly ResourceClaim[]): number | undefined {
+  #searches(claims: readonly ResourceClaim[]): SearchTable | undefined {
     const last = this.#lastClaims;
     if (last !== undefined && last.length === claims.length) {
       let same = true;
@@ -365,17 +360,18 @@ class StructuredAllocator implements Allocator {
           break;
         }
       }
-      if (same) return this.#lastShape;
+      if (same) return this.#lastSearches;
     }
-    let shape: number | undefined;
+    let searches: SearchTable | undefined;
     try {
-      shape = shapeNumber(this.#versions!.features, claims, (name) => this.deviceClass(name));
+      const shape = shapeNumber(this.#versions!.features, claims, (name) => this.deviceClass(name));
+      searches = searchTable(this.#poolCache!, shape);
     } catch {
-      shape = undefined;
+      searches = undefined;
     }
     this.#lastClaims = [...claims];
-    this.#lastShape = shape;
-    return shape;
+    this.#lastSearches = searches;
+    return searches;
   }
 
   /**
@@ -674,24 +670,97 @@ interface KeptVerdicts extends AllocatedVerdicts {
   readonly pools: readonly PoolChanges[];
   /** The changes of the node's pool when it has one (most nodes): pools[0], read without the array. */
   readonly onlyPool: PoolChanges | undefined;
-  /**
-   * What searches found while these verdicts hold, per claims shape ({@link shapeNumber}): the
-   * results (frozen: shared by every caller that gets them) or null.
-   *
-   * kubesched's own (upstream searches on every Allocate call). A search is a function of the
-   * node object, the node's pools and candidates (its slices and the slices without a node name
-   * it reaches: one NodePools object, which the pool cache keys by the Node object), the
-   * allocated state of those pools, the features, the DeviceClass objects the requests name and
-   * the claims' device specs (requests, constraints, config; the claims' names only appear in
-   * errors, which are not kept, and in shareIDs, whose results are not kept). A change to the
-   * NodePools or to a device of its pools replaces the verdicts object; the shape number stands
-   * for the rest.
-   */
-  results: Map<number, readonly AllocationResult[] | null> | undefined;
+  /** The node's pools' indexes in the set ({@link VersionedDeviceSet.poolIndex}). */
+  readonly poolIndexes: readonly number[];
 }
 
-/** More claim shapes per node than this start the node's kept searches afresh. */
-const maxKeptShapes = 64;
+/**
+ * What searches for claims of one shape ({@link shapeNumber}) found, per node slot
+ * (PoolCache.slot), in rows of {@link rowSize}: the Node object, the features and the numbered
+ * list of slices (SliceVersions) the search ran with, the allocated-device set and its version
+ * then, the index of the node's pool in the set ({@link VersionedDeviceSet.poolIndex}; an array
+ * of them for several pools), and the results (frozen: shared by every caller that gets them)
+ * or null.
+ *
+ * kubesched's own (upstream searches on every Allocate call). A search is a function of the node
+ * object, the node's pools and candidates (its slices and the slices without a node name it
+ * reaches, given by the node, the list of slices and the features), the allocated state of those
+ * pools, the features, the DeviceClass objects the requests name and the claims' device specs
+ * (requests, constraints, config; the claims' names only appear in errors, which are not kept,
+ * and in shareIDs, whose results are not kept). A row holds while the node object, the slice
+ * list's number and the features are the same and no device of the node's pools was added to or
+ * removed from the set since; the shape number stands for the rest. An array per shape, read at
+ * the node's slot, rather than state per node: Filter reads one shape on node after node, and a
+ * kept outcome is read without touching the node's other objects.
+ */
+type SearchTable = unknown[];
+
+/** Slots per node in a {@link SearchTable}. */
+const rowSize = 8;
+
+/** Per pool cache: the search tables by shape number. */
+const searchTables = new WeakMap<PoolCache, Map<number, SearchTable>>();
+/** More shapes than this start a pool cache's search tables afresh. */
+const maxSearchTables = 128;
+
+function searchTable(poolCache: PoolCache, shape: number): SearchTable {
+  let tables = searchTables.get(poolCache);
+  if (tables === undefined) {
+    tables = new Map();
+    searchTables.set(poolCache, tables);
+  }
+  let table = tables.get(shape);
+  if (table === undefined) {
+    if (tables.size >= maxSearchTables) tables.clear();
+    table = new Array<undefined>(rowSize * poolCache.slots).fill(undefined);
+    tables.set(shape, table);
+  }
+  return table;
+}
+
+/** The kept outcome at `row` (whose node the caller checked), or undefined when it does not hold. */
+function keptSearch(
+  table: SearchTable,
+  row: number,
+  versions: SliceVersions,
+  devices: VersionedDeviceSet,
+): readonly AllocationResult[] | null | undefined {
+  if (table[row + 1] !== versions.features || table[row + 2] !== versions.all || table[row + 3] !== devices) {
+    return undefined;
+  }
+  const version = table[row + 4] as number;
+  if (devices.cleared > version) return undefined;
+  const pools = table[row + 5];
+  if (typeof pools === "number") {
+    if (devices.poolVersion(pools) > version) return undefined;
+  } else {
+    for (const pool of pools as readonly number[]) if (devices.poolVersion(pool) > version) return undefined;
+  }
+  return table[row + 6] as readonly AllocationResult[] | null;
+}
+
+/**
+ * Keeps a search's outcome at `row`, under the verdicts it ran with (current: no device of the
+ * node's pools changed since their version).
+ */
+function keepSearch(
+  table: SearchTable,
+  row: number,
+  node: Node,
+  versions: SliceVersions,
+  verdicts: KeptVerdicts,
+  results: readonly AllocationResult[] | null,
+): void {
+  // Grown one at a time, so that the array stays packed.
+  while (table.length < row + rowSize) table.push(undefined);
+  table[row] = node;
+  table[row + 1] = versions.features;
+  table[row + 2] = versions.all;
+  table[row + 3] = verdicts.devices;
+  table[row + 4] = verdicts.version;
+  table[row + 5] = verdicts.poolIndexes.length === 1 ? verdicts.poolIndexes[0] : verdicts.poolIndexes;
+  table[row + 6] = results;
+}
 
 /** Each claim object's spec.devices as JSON, made once per claim object. */
 const claimSpecKeys = new WeakMap<ResourceClaim, string>();
@@ -828,16 +897,18 @@ function allocatedVerdicts(devices: ReadonlySet<DeviceID>, nodePools: NodePools)
     if (candidate.device.allowMultipleAllocations === true) free = Number.POSITIVE_INFINITY;
     else if (!inSet) free++;
   }
-  const pools = kept?.devices === devices ? kept.pools : nodePools.pools.map((p) => devices.pool(p.id));
+  const same = kept?.devices === devices;
+  const pools = same ? kept!.pools : nodePools.pools.map((p) => devices.pool(p.id));
+  const poolIndexes = same ? kept!.poolIndexes : nodePools.pools.map((p) => devices.poolIndex(p.id));
   const verdicts: KeptVerdicts = {
     devices,
     version: devices.version,
     pools,
     onlyPool: pools.length === 1 ? pools[0] : undefined,
+    poolIndexes,
     allocated,
     free,
     invalid,
-    results: undefined,
   };
   nodePools.kept = verdicts;
   return verdicts;

@@ -63,6 +63,8 @@ interface Entry extends NodePools {
 const maxSelectableKeys = 64;
 /** More distinct sets of reached slices, or node selectors, than this start those tables afresh. */
 const maxReachKeys = 1024;
+/** More node names than this start the slot numbering afresh. */
+const maxSlots = 100_000;
 /** More list attribute values than this start their numbering afresh. */
 const maxValueIDs = 1_000_000;
 
@@ -105,6 +107,7 @@ export class PoolCache {
   /** Each pool's candidates, made once per Pool object (nodes reaching the same slices share them). */
   #poolCandidates = new WeakMap<Pool, readonly Candidate[]>();
   #valueIDs = new AttributeValueIDs();
+  #slots = new Map<string, number>();
   #grouped: SlicesByNode | undefined;
   #groupedOf: readonly ResourceSlice[] = [];
 
@@ -128,6 +131,26 @@ export class PoolCache {
       this.#groupedOf = [...all];
     }
     return this.#grouped;
+  }
+
+  /**
+   * @internal A small number for the node name, where the allocator's per-node tables hold the
+   * node; numbering starts afresh past {@link maxSlots} names. Two names may share one: the
+   * tables tell nodes apart by object identity.
+   */
+  slot(nodeName: string): number {
+    let slot = this.#slots.get(nodeName);
+    if (slot === undefined) {
+      if (this.#slots.size >= maxSlots) this.#slots.clear();
+      slot = this.#slots.size;
+      this.#slots.set(nodeName, slot);
+    }
+    return slot;
+  }
+
+  /** @internal How many slots are given out (one more than the highest). */
+  get slots(): number {
+    return this.#slots.size;
   }
 
   /** @internal Numbers the slices an allocator is built from. */

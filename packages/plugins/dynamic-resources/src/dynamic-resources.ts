@@ -56,6 +56,7 @@ import {
 import { DeviceClassResolver } from "@kubesched/plugin-helpers";
 import type { MutableAllocatedState } from "./allocated-devices";
 import type { DynamicResourcesArgs } from "./args";
+import { copyAPIObject } from "./copy";
 import { DraManager } from "./dra-manager";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
 import { eventsToRegister } from "./events";
@@ -252,8 +253,9 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A deep copy of an API object (claims, allocation results). */
 function clone<T>(o: T): T {
-  return structuredClone(o);
+  return copyAPIObject(o);
 }
 
 /**
