@@ -676,9 +676,8 @@ interface KeptVerdicts extends AllocatedVerdicts {
 
 /**
  * What searches for claims of one shape ({@link shapeNumber}) found, per node slot
- * (PoolCache.slot), in rows of {@link rowSize}: the Node object, the features and the numbered
- * list of slices (SliceVersions) the search ran with, the allocated-device set and its version
- * then, the index of the node's pool in the set ({@link VersionedDeviceSet.poolIndex}; an array
+ * (PoolCache.slot), in rows of {@link rowSize}: the Node object and the number of the list of
+ * slices (SliceVersions.all) the search ran with, the allocated-device set and its version then, the index of the node's pool in the set ({@link VersionedDeviceSet.poolIndex}; an array
  * of them for several pools), and the results (frozen: shared by every caller that gets them)
  * or null.
  *
@@ -688,14 +687,14 @@ interface KeptVerdicts extends AllocatedVerdicts {
  * pools, the features, the DeviceClass objects the requests name and the claims' device specs
  * (requests, constraints, config; the claims' names only appear in errors, which are not kept,
  * and in shareIDs, whose results are not kept). A row holds while the node object, the slice
- * list's number and the features are the same and no device of the node's pools was added to or
+ * list's number are the same (the features are part of the shape) and no device of the node's pools was added to or
  * removed from the set since; the shape number stands for the rest. An array per shape, read at
  * the node's slot, rather than state per node: Filter reads one shape on node after node, and a
  * kept outcome is read without touching the node's other objects.
  */
 type SearchTable = unknown[];
 
-/** Slots per node in a {@link SearchTable}. */
+/** Slots per node in a {@link SearchTable} (6 used). */
 const rowSize = 8;
 
 /** Per pool cache: the search tables by shape number. */
@@ -725,18 +724,18 @@ function keptSearch(
   versions: SliceVersions,
   devices: VersionedDeviceSet,
 ): readonly AllocationResult[] | null | undefined {
-  if (table[row + 1] !== versions.features || table[row + 2] !== versions.all || table[row + 3] !== devices) {
+  if (table[row + 1] !== versions.all || table[row + 2] !== devices) {
     return undefined;
   }
-  const version = table[row + 4] as number;
+  const version = table[row + 3] as number;
   if (devices.cleared > version) return undefined;
-  const pools = table[row + 5];
+  const pools = table[row + 4];
   if (typeof pools === "number") {
     if (devices.poolVersion(pools) > version) return undefined;
   } else {
     for (const pool of pools as readonly number[]) if (devices.poolVersion(pool) > version) return undefined;
   }
-  return table[row + 6] as readonly AllocationResult[] | null;
+  return table[row + 5] as readonly AllocationResult[] | null;
 }
 
 /**
@@ -754,12 +753,11 @@ function keepSearch(
   // Grown one at a time, so that the array stays packed.
   while (table.length < row + rowSize) table.push(undefined);
   table[row] = node;
-  table[row + 1] = versions.features;
-  table[row + 2] = versions.all;
-  table[row + 3] = verdicts.devices;
-  table[row + 4] = verdicts.version;
-  table[row + 5] = verdicts.poolIndexes.length === 1 ? verdicts.poolIndexes[0] : verdicts.poolIndexes;
-  table[row + 6] = results;
+  table[row + 1] = versions.all;
+  table[row + 2] = verdicts.devices;
+  table[row + 3] = verdicts.version;
+  table[row + 4] = verdicts.poolIndexes.length === 1 ? verdicts.poolIndexes[0] : verdicts.poolIndexes;
+  table[row + 5] = results;
 }
 
 /** Each claim object's spec.devices as JSON, made once per claim object. */
