@@ -760,21 +760,36 @@ function keepSearch(
   table[row + 5] = results;
 }
 
-/** Each claim object's spec.devices as JSON, made once per claim object. */
+/**
+ * Each claim object's spec.devices as JSON without the class names (the shape names the classes
+ * by their content), made once per claim object.
+ */
 const claimSpecKeys = new WeakMap<ResourceClaim, string>();
-/** Each DeviceClass object's number (informer objects are replaced, never changed in place). */
+/** Each DeviceClass object's content number (informer objects are replaced, never changed in place). */
 const classNumbers = new WeakMap<DeviceClass, number>();
+/** Class contents and their numbers; numbers are never reused (a cleared table only renumbers). */
+let classContentNumbers = new Map<string, number>();
 let nextClassNumber = 0;
 /** Shape keys and their numbers; numbers are never reused (a cleared table only renumbers). */
 let shapeNumbers = new Map<string, number>();
 let nextShapeNumber = 0;
-/** More shapes than this start the numbering afresh. */
+/** More shapes, or class contents, than this start their numbering afresh. */
 const maxShapeNumbers = 100_000;
+
+/** JSON.stringify's replacer for {@link claimSpecKeys}: drops the class names. */
+function withoutClassNames(key: string, value: unknown): unknown {
+  return key === "deviceClassName" ? undefined : value;
+}
 
 /**
  * A number for the claims' shape: equal numbers mean equal features, equal device specs of the
- * claims (as JSON, in order) and the same DeviceClass objects for the classes the search
- * resolves (a request's subrequests', else its own). `resolve` throws for a missing class.
+ * claims (as JSON, in order, without class names) and, for the classes the search resolves (a
+ * request's subrequests', else its own), in order, classes of equal content
+ * ({@link classNumber}) with the same pattern of equal names within each claim (the class
+ * configs are grouped by class name). The search reads a class only through its content and
+ * that grouping (its name appears in errors only, which are not kept), so classes that differ
+ * only in name and extended resource name share their searches. `resolve` throws for a missing
+ * class.
  */
 function shapeNumber(
   features: string,
@@ -785,14 +800,20 @@ function shapeNumber(
   for (const claim of claims) {
     let spec = claimSpecKeys.get(claim);
     if (spec === undefined) {
-      spec = JSON.stringify(claim.spec?.devices ?? null);
+      spec = JSON.stringify(claim.spec?.devices ?? null, withoutClassNames);
       claimSpecKeys.set(claim, spec);
     }
     key += "\n";
+    const names: string[] = [];
+    const add = (name: string): void => {
+      const first = names.indexOf(name);
+      key += `${classNumber(resolve(name))}:${first === -1 ? names.length : first},`;
+      names.push(name);
+    };
     for (const request of claim.spec?.devices?.requests ?? []) {
       const subs = request.firstAvailable ?? [];
-      if (subs.length > 0) for (const sub of subs) key += `${classNumber(resolve(sub.deviceClassName))},`;
-      else key += `${classNumber(resolve(request.exactly?.deviceClassName ?? ""))},`;
+      if (subs.length > 0) for (const sub of subs) add(sub.deviceClassName);
+      else add(request.exactly?.deviceClassName ?? "");
     }
     key += spec;
   }
@@ -805,10 +826,21 @@ function shapeNumber(
   return n;
 }
 
+/**
+ * The number of the class's content: its spec without extendedResourceName (which only the
+ * scheduler's extended-resource mapping reads), as JSON; kept per class object.
+ */
 function classNumber(deviceClass: DeviceClass): number {
   let n = classNumbers.get(deviceClass);
   if (n === undefined) {
-    n = nextClassNumber++;
+    const { extendedResourceName: _, ...content } = deviceClass.spec ?? {};
+    const json = JSON.stringify(content);
+    n = classContentNumbers.get(json);
+    if (n === undefined) {
+      if (classContentNumbers.size >= maxShapeNumbers) classContentNumbers = new Map();
+      n = nextClassNumber++;
+      classContentNumbers.set(json, n);
+    }
     classNumbers.set(deviceClass, n);
   }
   return n;

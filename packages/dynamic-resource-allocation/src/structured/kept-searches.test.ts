@@ -94,11 +94,19 @@ function claim(name: string, count = 1, className = "gpu", extra: { selector?: s
   };
 }
 
+interface World {
+  slices: ResourceSlice[];
+  classes: DeviceClass[];
+  features: Features;
+  allocated: VersionedDeviceSet;
+  allocator(allocatedDevices?: ReadonlySet<string>): Allocator;
+}
+
 /** A scheduler's caches between cycles: one allocator per cycle, built from the current inputs. */
-function world(init: { slices: ResourceSlice[]; classes: DeviceClass[]; features?: Features }) {
+function world(init: { slices: ResourceSlice[]; classes: DeviceClass[]; features?: Features }): World {
   const poolCache = new PoolCache();
   const celCache = new Cache(10, { enableConsumableCapacity: true, enableListTypeAttributes: false });
-  const w = {
+  const w: World = {
     slices: init.slices,
     classes: init.classes,
     features: init.features ?? features,
@@ -132,12 +140,7 @@ function picked(results: readonly AllocationResult[] | null): string[] | null {
 }
 
 /** Allocates in a new allocator (a new cycle): the results and whether the search ran. */
-function cycle(
-  w: ReturnType<typeof world>,
-  n: Node,
-  claims: ResourceClaim[],
-  allocatedDevices?: ReadonlySet<string>,
-) {
+function cycle(w: World, n: Node, claims: ResourceClaim[], allocatedDevices?: ReadonlySet<string>) {
   const a = w.allocator(allocatedDevices);
   const results = a.allocate(n, claims);
   return { results, devices: picked(results), searched: a.stats().numAllocateOneInvocations > 0 };
@@ -252,6 +255,50 @@ describe("kept searches", () => {
     const withConfig = cycle(w, nodeA, [claim("c3")]);
     expect(withConfig.searched).toBe(true);
     expect(withConfig.results![0]!.devices!.config).toHaveLength(1);
+  });
+
+  it("classes that differ only in name share their searches, unless the claim's class names group differently", () => {
+    const config = [{ opaque: { driver, parameters: { a: 1 } } }];
+    const named = (name: string, extendedResourceName?: string): DeviceClass => ({
+      metadata: { name },
+      spec: { ...deviceClass(name).spec, config, ...(extendedResourceName ? { extendedResourceName } : {}) },
+    });
+    const w = world({
+      slices: [nodeSlice("node-a", 3)],
+      classes: [named("gpu-0", "example.com/gpu-0"), named("gpu-1", "example.com/gpu-1"), named("gpu-2")],
+    });
+    const nodeA = node("node-a");
+    const first = cycle(w, nodeA, [claim("c1", 1, "gpu-0")]);
+    const other = cycle(w, nodeA, [claim("c2", 1, "gpu-1")]);
+    expect(other.searched).toBe(false);
+    expect(other.results).toBe(first.results);
+    // Two requests: one class twice (one config entry for both) or two classes of equal
+    // content (one entry per class).
+    const twoRequests = (name: string, a: string, b: string): ResourceClaim => ({
+      metadata: { name, namespace: "default", uid: name },
+      spec: {
+        devices: {
+          requests: [
+            { name: "r0", exactly: { deviceClassName: a } },
+            { name: "r1", exactly: { deviceClassName: b } },
+          ],
+        },
+      },
+    });
+    const configs = (r: ReturnType<typeof cycle>) =>
+      r.results![0]!.devices!.config!.map((c) => c.requests ?? "all");
+    expect(configs(cycle(w, nodeA, [twoRequests("c3", "gpu-0", "gpu-0")]))).toEqual(["all"]);
+    const split = cycle(w, nodeA, [twoRequests("c4", "gpu-0", "gpu-1")]);
+    expect(split.searched).toBe(true);
+    expect(configs(split)).toEqual([["r0"], ["r1"]]);
+    expect(configs(cycle(w, nodeA, [twoRequests("c5", "gpu-1", "gpu-2")]))).toEqual([["r0"], ["r1"]]);
+    expect(cycle(w, nodeA, [twoRequests("c6", "gpu-1", "gpu-2")]).searched).toBe(false);
+    expect(configs(cycle(w, nodeA, [twoRequests("c7", "gpu-2", "gpu-2")]))).toEqual(["all"]);
+    // Content that differs: its own search.
+    w.classes = [...w.classes, { metadata: { name: "gpu-3" }, spec: { ...deviceClass("gpu-3").spec } }];
+    const noConfig = cycle(w, nodeA, [claim("c8", 1, "gpu-3")]);
+    expect(noConfig.searched).toBe(true);
+    expect(noConfig.results![0]!.devices!.config).toBeUndefined();
   });
 
   it("changed features search again", () => {
