@@ -96,7 +96,9 @@ export interface AllocatorStats {
  * throws for problems that make every node fail (invalid input such as a CEL selector with a
  * runtime error, a missing DeviceClass) and a {@link FailedAllocationOnNodeError} for problems
  * of this node only. An aborted `signal` stops the search with `filter operation aborted: …`.
- * The claims must not be allocated yet; the caller persists the results.
+ * The claims must not be allocated yet; the caller persists the results. The results are
+ * read-only: with a pool cache and a {@link VersionedDeviceSet} they may be a kept search's frozen
+ * objects, shared with other callers (copy before changing them).
  */
 export interface Allocator {
   readonly channel: AllocatorChannel;
