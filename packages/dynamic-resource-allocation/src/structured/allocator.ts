@@ -664,7 +664,7 @@ interface AllocatedVerdicts {
   readonly invalid: boolean;
 }
 
-/** The verdicts kept with a NodePools object (its `kept`), and the searches kept with them. */
+/** The verdicts kept with a NodePools object (its `kept`) while no device of its pools changes. */
 interface KeptVerdicts extends AllocatedVerdicts {
   readonly devices: VersionedDeviceSet;
   readonly version: number;
@@ -679,20 +679,20 @@ interface KeptVerdicts extends AllocatedVerdicts {
 /**
  * What searches for claims of one shape ({@link shapeNumber}) found, per node slot
  * (PoolCache.slot), in rows of {@link rowSize}: the Node object and the number of the list of
- * slices (SliceVersions.all) the search ran with, the allocated-device set and its version then, the index of the node's pool in the set ({@link VersionedDeviceSet.poolIndex}; an array
- * of them for several pools), and the results (frozen: shared by every caller that gets them)
- * or null.
+ * slices (SliceVersions.all) the search ran with, the allocated-device set and its version then,
+ * the index of the node's pool in the set ({@link VersionedDeviceSet.poolIndex}; an array of them
+ * for several pools), and the results (frozen: shared by every caller that gets them) or null.
  *
  * kubesched's own (upstream searches on every Allocate call). A search is a function of the node
  * object, the node's pools and candidates (its slices and the slices without a node name it
  * reaches, given by the node, the list of slices and the features), the allocated state of those
- * pools, the features, the DeviceClass objects the requests name and the claims' device specs
- * (requests, constraints, config; the claims' names only appear in errors, which are not kept,
- * and in shareIDs, whose results are not kept). A row holds while the node object, the slice
- * list's number are the same (the features are part of the shape) and no device of the node's pools was added to or
- * removed from the set since; the shape number stands for the rest. An array per shape, read at
- * the node's slot, rather than state per node: Filter reads one shape on node after node, and a
- * kept outcome is read without touching the node's other objects.
+ * pools, the features, the content of the DeviceClasses the requests name and the claims' device
+ * specs (requests, constraints, config; the claims' names only appear in errors, which are not
+ * kept, and in shareIDs, whose results are not kept). A row holds while the node object and the
+ * slice list's number are the same and no device of the node's pools was added to or removed
+ * from the set since; the shape number stands for the rest (the features included). An array per
+ * shape, read at the node's slot, rather than state per node: Filter reads one shape on node
+ * after node, and a kept outcome is read without touching the node's other objects.
  */
 type SearchTable = unknown[];
 
