@@ -96,6 +96,7 @@ import {
 } from "./allocator-testing";
 import { PoolCache } from "./pool-cache";
 import { makeDeviceID, makeSharedDeviceID } from "./types";
+import { VersionedDeviceSet } from "./versioned-device-set";
 
 const nonExistentAttribute = `${driverA}/NonExistentAttribute`;
 const boolAttribute = `${driverA}/boolAttribute`;
@@ -5500,6 +5501,27 @@ describe("TestAllocator through a PoolCache, each case twice", () => {
     it(name, () => {
       const kept = { poolCache: new PoolCache(), classes: (tc.classes ?? []).map((c) => structuredClone(c)) };
       const again = { ...tc, node: tc.node ?? node(node1, region1) };
+      runAllocatorTestCase(again, kept);
+      runAllocatorTestCase(again, kept);
+    });
+  }
+});
+
+// kubesched's own: every case three times through one PoolCache and one VersionedDeviceSet (the
+// allocated devices as the scheduler keeps them between cycles): the later runs take the search
+// the first one kept (SearchTable), with the same results.
+describe("TestAllocator through a PoolCache and a VersionedDeviceSet, each case three times", () => {
+  for (const [name, tc] of Object.entries(testcases)) {
+    it(name, () => {
+      const allocatedDevices = new VersionedDeviceSet();
+      for (const id of tc.allocatedDevices ?? []) allocatedDevices.add(id);
+      const kept = {
+        poolCache: new PoolCache(),
+        classes: (tc.classes ?? []).map((c) => structuredClone(c)),
+        allocatedDevices,
+      };
+      const again = { ...tc, node: tc.node ?? node(node1, region1) };
+      runAllocatorTestCase(again, kept);
       runAllocatorTestCase(again, kept);
       runAllocatorTestCase(again, kept);
     });

@@ -49,6 +49,7 @@ import {
   attributeIndexFor,
   type Candidate,
   computeNodePools,
+  groupSlicesByNode,
   type NodePools,
   type PoolCache,
   type SliceVersions,
@@ -96,7 +97,9 @@ export interface AllocatorStats {
  * throws for problems that make every node fail (invalid input such as a CEL selector with a
  * runtime error, a missing DeviceClass) and a {@link FailedAllocationOnNodeError} for problems
  * of this node only. An aborted `signal` stops the search with `filter operation aborted: …`.
- * The claims must not be allocated yet; the caller persists the results.
+ * The claims must not be allocated yet; the caller persists the results. The results are
+ * read-only: with a pool cache and a {@link VersionedDeviceSet} they may be a kept search's frozen
+ * objects, shared with other callers (copy before changing them).
  */
 export interface Allocator {
   readonly channel: AllocatorChannel;
@@ -217,8 +220,8 @@ class StructuredAllocator implements Allocator {
   readonly #allocatedState: AllocatedState;
   readonly #classLister: DeviceClassLister;
   readonly #celCache: Cache;
-  readonly #slicesOnNode = new Map<string, ResourceSlice[]>();
-  readonly #slicesShared: ResourceSlice[] = [];
+  readonly #slicesOnNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+  readonly #slicesShared: readonly ResourceSlice[];
   readonly #allSlices: readonly ResourceSlice[];
   readonly #poolCache: PoolCache | undefined;
   readonly #versions: SliceVersions | undefined;
@@ -241,6 +244,9 @@ class StructuredAllocator implements Allocator {
   /** Claims validated by a run of this allocator: the devices they need at least ({@link validated}). */
   readonly #validatedNeeds = new WeakMap<ResourceClaim, number>();
   readonly #classes = new Map<string, DeviceClass>();
+  /** The claims {@link #searches} looked up last, and their table. */
+  #lastClaims: readonly ResourceClaim[] | undefined;
+  #lastSearches: SearchTable | undefined;
 
   constructor(options: AllocatorOptions) {
     this.channel = allocatorChannel(options.features);
@@ -249,19 +255,10 @@ class StructuredAllocator implements Allocator {
     this.#classLister = options.classLister;
     this.#celCache = options.celCache;
     this.#allSlices = options.slices;
-    for (const slice of options.slices) {
-      const nodeName = slice.spec.nodeName ?? "";
-      if (nodeName === "") {
-        this.#slicesShared.push(slice);
-        continue;
-      }
-      let list = this.#slicesOnNode.get(nodeName);
-      if (list === undefined) {
-        list = [];
-        this.#slicesOnNode.set(nodeName, list);
-      }
-      list.push(slice);
-    }
+    // Grouped once per list of slices with a pool cache, per allocator without.
+    const grouped = options.poolCache?.slicesByNode(options.slices) ?? groupSlicesByNode(options.slices);
+    this.#slicesOnNode = grouped.onNode;
+    this.#slicesShared = grouped.shared;
     this.#poolCache = options.poolCache;
     this.#versions = options.poolCache?.versions(this.#features, options.slices, this.#slicesShared);
     this.valueIDs = options.poolCache?.valueIDs() ?? new AttributeValueIDs();
@@ -273,6 +270,15 @@ class StructuredAllocator implements Allocator {
 
   allocate(node: Node, claims: readonly ResourceClaim[], signal?: AbortSignal): AllocationResult[] | null {
     const nodeName = node.metadata?.name ?? "";
+    // The outcome of an earlier search for claims of the same shape on this node, while nothing
+    // it depends on changed (SearchTable).
+    const devices = this.#keptDevices();
+    const searches = devices !== undefined ? this.#searches(claims) : undefined;
+    const row = searches !== undefined ? rowSize * this.#poolCache!.slot(nodeName) : -1;
+    if (searches !== undefined && searches[row] === node && signal?.aborted !== true) {
+      const kept = keptSearch(searches, row, this.#versions!, devices!);
+      if (kept !== undefined) return kept as AllocationResult[] | null;
+    }
     const ownSlices = this.#slicesOnNode.get(nodeName) ?? noSlices;
     let nodePools: NodePools;
     try {
@@ -299,20 +305,76 @@ class StructuredAllocator implements Allocator {
     if (
       verdicts.free >= 0 &&
       verdicts.free <= maxFreeForEarlyFailure &&
+      !verdicts.invalid &&
       signal?.aborted !== true &&
       this.#leastDevices(claims) > verdicts.free
     ) {
-      if (!nodePools.pools.some((pool) => pool.isInvalid)) return null;
+      if (searches !== undefined)
+        keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, null);
+      return null;
     }
     const run = new AllocationRun(this, node, claims, nodePools, verdicts, signal);
     const done = run.run();
     this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
-    if (done) return run.results();
+    if (done) {
+      const results = run.results();
+      if (searches === undefined || !keepable(results)) return results;
+      const frozen = freezeResults(results);
+      keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, frozen);
+      return frozen as AllocationResult[];
+    }
     // Invalid pools only fail this node: allocation on other nodes may proceed.
-    if (nodePools.pools.some((pool) => pool.isInvalid)) {
+    if (verdicts.invalid) {
       throw new FailedAllocationOnNodeError("invalid resource pools were encountered");
     }
+    if (searches !== undefined)
+      keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, null);
     return null;
+  }
+
+  /**
+   * The allocated-device set when searches may be kept (kubesched's own, see SearchTable): with
+   * a pool cache, a set that versions its changes per pool ({@link VersionedDeviceSet}) and no
+   * consumable-capacity shares in the allocated state (those are not versioned).
+   */
+  #keptDevices(): VersionedDeviceSet | undefined {
+    const state = this.#allocatedState;
+    const devices = state.allocatedDevices;
+    return this.#versions !== undefined &&
+      devices instanceof VersionedDeviceSet &&
+      (state.aggregatedCapacity?.size ?? 0) === 0 &&
+      (state.allocatedSharedDeviceIDs?.size ?? 0) === 0
+      ? devices
+      : undefined;
+  }
+
+  /**
+   * The kept searches for the claims' shape ({@link shapeNumber}), or undefined when a class they
+   * name cannot be resolved (the search reports it). Remembered for the last claims (Filter asks
+   * for the same claims on node after node).
+   */
+  #searches(claims: readonly ResourceClaim[]): SearchTable | undefined {
+    const last = this.#lastClaims;
+    if (last !== undefined && last.length === claims.length) {
+      let same = true;
+      for (let i = 0; i < claims.length; i++) {
+        if (last[i] !== claims[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.#lastSearches;
+    }
+    let searches: SearchTable | undefined;
+    try {
+      const shape = shapeNumber(this.#versions!.features, claims, (name) => this.deviceClass(name));
+      searches = searchTable(this.#poolCache!, shape);
+    } catch {
+      searches = undefined;
+    }
+    this.#lastClaims = [...claims];
+    this.#lastSearches = searches;
+    return searches;
   }
 
   /**
@@ -606,21 +668,238 @@ interface AllocatedVerdicts {
    * -1 when not counted (a plain set: looked up as the search needs).
    */
   readonly free: number;
+  /** Whether a pool of the node is invalid. */
+  readonly invalid: boolean;
+}
+
+/** The verdicts kept with a NodePools object (its `kept`) while no device of its pools changes. */
+interface KeptVerdicts extends AllocatedVerdicts {
+  readonly devices: VersionedDeviceSet;
+  readonly version: number;
+  /** The changes of each of the node's pools. */
+  readonly pools: readonly PoolChanges[];
+  /** The changes of the node's pool when it has one (most nodes): pools[0], read without the array. */
+  readonly onlyPool: PoolChanges | undefined;
+  /** The node's pools' indexes in the set ({@link VersionedDeviceSet.poolIndex}). */
+  readonly poolIndexes: readonly number[];
 }
 
 /**
- * Per kept NodePools (the pool cache hands out the same object while the node's slices do not
- * change): which candidates a VersionedDeviceSet held, as of which of its changes.
+ * What searches for claims of one shape ({@link shapeNumber}) found, per node slot
+ * (PoolCache.slot), in rows of {@link rowSize}: the Node object and the number of the list of
+ * slices (SliceVersions.all) the search ran with, the allocated-device set and its version then,
+ * the index of the node's pool in the set ({@link VersionedDeviceSet.poolIndex}; an array of them
+ * for several pools), and the results (frozen: shared by every caller that gets them) or null.
+ *
+ * kubesched's own (upstream searches on every Allocate call). A search is a function of the node
+ * object, the node's pools and candidates (its slices and the slices without a node name it
+ * reaches, given by the node, the list of slices and the features), the allocated state of those
+ * pools, the features, the content of the DeviceClasses the requests name and the claims' device
+ * specs (requests, constraints, config; the claims' names only appear in errors, which are not
+ * kept, and in shareIDs, whose results are not kept). A row holds while the node object and the
+ * slice list's number are the same and no device of the node's pools was added to or removed
+ * from the set since; the shape number stands for the rest (the features included). An array per
+ * shape, read at the node's slot, rather than state per node: Filter reads one shape on node
+ * after node, and a kept outcome is read without touching the node's other objects.
  */
-const keptVerdicts = new WeakMap<
-  NodePools,
-  AllocatedVerdicts & {
-    readonly devices: VersionedDeviceSet;
-    readonly version: number;
-    /** The changes of each of the node's pools. */
-    readonly pools: readonly PoolChanges[];
+type SearchTable = unknown[];
+
+/** Slots per node in a {@link SearchTable} (6 used). */
+const rowSize = 8;
+
+/** Per pool cache: the search tables by shape number. */
+const searchTables = new WeakMap<PoolCache, Map<number, SearchTable>>();
+/** More shapes than this start a pool cache's search tables afresh. */
+const maxSearchTables = 128;
+
+function searchTable(poolCache: PoolCache, shape: number): SearchTable {
+  let tables = searchTables.get(poolCache);
+  if (tables === undefined) {
+    tables = new Map();
+    searchTables.set(poolCache, tables);
   }
->();
+  let table = tables.get(shape);
+  if (table === undefined) {
+    if (tables.size >= maxSearchTables) tables.clear();
+    table = new Array<undefined>(rowSize * poolCache.slots).fill(undefined);
+    tables.set(shape, table);
+  }
+  return table;
+}
+
+/** The kept outcome at `row` (whose node the caller checked), or undefined when it does not hold. */
+function keptSearch(
+  table: SearchTable,
+  row: number,
+  versions: SliceVersions,
+  devices: VersionedDeviceSet,
+): readonly AllocationResult[] | null | undefined {
+  if (table[row + 1] !== versions.all || table[row + 2] !== devices) {
+    return undefined;
+  }
+  const version = table[row + 3] as number;
+  if (devices.cleared > version) return undefined;
+  const pools = table[row + 4];
+  if (typeof pools === "number") {
+    if (devices.poolVersion(pools) > version) return undefined;
+  } else {
+    for (const pool of pools as readonly number[]) if (devices.poolVersion(pool) > version) return undefined;
+  }
+  return table[row + 5] as readonly AllocationResult[] | null;
+}
+
+/**
+ * Keeps a search's outcome at `row`, under the verdicts it ran with (current: no device of the
+ * node's pools changed since their version).
+ */
+function keepSearch(
+  table: SearchTable,
+  row: number,
+  node: Node,
+  versions: SliceVersions,
+  verdicts: KeptVerdicts,
+  results: readonly AllocationResult[] | null,
+): void {
+  // Grown one at a time, so that the array stays packed.
+  while (table.length < row + rowSize) table.push(undefined);
+  table[row] = node;
+  table[row + 1] = versions.all;
+  table[row + 2] = verdicts.devices;
+  table[row + 3] = verdicts.version;
+  table[row + 4] = verdicts.poolIndexes.length === 1 ? verdicts.poolIndexes[0] : verdicts.poolIndexes;
+  table[row + 5] = results;
+}
+
+/**
+ * Each claim object's spec.devices as JSON without the class names (the shape names the classes
+ * by their content), made once per claim object.
+ */
+const claimSpecKeys = new WeakMap<ResourceClaim, string>();
+/** Each DeviceClass object's content number (informer objects are replaced, never changed in place). */
+const classNumbers = new WeakMap<DeviceClass, number>();
+/** Class contents and their numbers; numbers are never reused (a cleared table only renumbers). */
+let classContentNumbers = new Map<string, number>();
+let nextClassNumber = 0;
+/** Shape keys and their numbers; numbers are never reused (a cleared table only renumbers). */
+let shapeNumbers = new Map<string, number>();
+let nextShapeNumber = 0;
+/** More shapes, or class contents, than this start their numbering afresh. */
+const maxShapeNumbers = 100_000;
+
+/** JSON.stringify's replacer for {@link claimSpecKeys}: drops the class names. */
+function withoutClassNames(key: string, value: unknown): unknown {
+  return key === "deviceClassName" ? undefined : value;
+}
+
+/**
+ * A number for the claims' shape: equal numbers mean equal features, equal device specs of the
+ * claims (as JSON, in order, without class names) and, for the classes the search resolves (a
+ * request's subrequests', else its own), in order, classes of equal content
+ * ({@link classNumber}) with the same pattern of equal names within each claim (the class
+ * configs are grouped by class name). The search reads a class only through its content and
+ * that grouping (its name appears in errors only, which are not kept), so classes that differ
+ * only in name and extended resource name share their searches. `resolve` throws for a missing
+ * class.
+ */
+function shapeNumber(
+  features: string,
+  claims: readonly ResourceClaim[],
+  resolve: (className: string) => DeviceClass,
+): number {
+  let key = features;
+  for (const claim of claims) {
+    let spec = claimSpecKeys.get(claim);
+    if (spec === undefined) {
+      spec = JSON.stringify(claim.spec?.devices ?? null, withoutClassNames);
+      claimSpecKeys.set(claim, spec);
+    }
+    key += "\n";
+    const names: string[] = [];
+    const add = (name: string): void => {
+      const first = names.indexOf(name);
+      key += `${classNumber(resolve(name))}:${first === -1 ? names.length : first},`;
+      names.push(name);
+    };
+    for (const request of claim.spec?.devices?.requests ?? []) {
+      const subs = request.firstAvailable ?? [];
+      if (subs.length > 0) for (const sub of subs) add(sub.deviceClassName);
+      else add(request.exactly?.deviceClassName ?? "");
+    }
+    key += spec;
+  }
+  let n = shapeNumbers.get(key);
+  if (n === undefined) {
+    if (shapeNumbers.size >= maxShapeNumbers) shapeNumbers = new Map();
+    n = nextShapeNumber++;
+    shapeNumbers.set(key, n);
+  }
+  return n;
+}
+
+/**
+ * The number of the class's content: its spec without extendedResourceName (which only the
+ * scheduler's extended-resource mapping reads), as JSON; kept per class object.
+ */
+function classNumber(deviceClass: DeviceClass): number {
+  let n = classNumbers.get(deviceClass);
+  if (n === undefined) {
+    const { extendedResourceName: _, ...content } = deviceClass.spec ?? {};
+    const json = JSON.stringify(content);
+    n = classContentNumbers.get(json);
+    if (n === undefined) {
+      if (classContentNumbers.size >= maxShapeNumbers) classContentNumbers = new Map();
+      n = nextClassNumber++;
+      classContentNumbers.set(json, n);
+    }
+    classNumbers.set(deviceClass, n);
+  }
+  return n;
+}
+
+/** Whether results may be kept: none carries a share of a device (its ID names the claim). */
+function keepable(results: readonly AllocationResult[]): boolean {
+  for (const result of results) {
+    for (const r of result.devices?.results ?? []) {
+      if (r.shareID !== undefined || r.consumedCapacity !== undefined) return false;
+    }
+  }
+  return true;
+}
+
+/** Freezes what results() made (not the objects it took from slices and classes). */
+function freezeResults(results: AllocationResult[]): readonly AllocationResult[] {
+  for (const result of results) {
+    const devices = result.devices;
+    if (devices !== undefined) {
+      for (const r of devices.results ?? []) {
+        if (r.tolerations !== undefined) Object.freeze(r.tolerations);
+        if (r.bindingConditions !== undefined) Object.freeze(r.bindingConditions);
+        if (r.bindingFailureConditions !== undefined) Object.freeze(r.bindingFailureConditions);
+        if (r.skipNodeOperations !== undefined) Object.freeze(r.skipNodeOperations);
+        Object.freeze(r);
+      }
+      for (const c of devices.config ?? []) {
+        if (c.requests !== undefined) Object.freeze(c.requests);
+        Object.freeze(c);
+      }
+      if (devices.results !== undefined) Object.freeze(devices.results);
+      if (devices.config !== undefined) Object.freeze(devices.config);
+      Object.freeze(devices);
+    }
+    const selector = result.nodeSelector;
+    if (selector !== undefined) {
+      for (const term of selector.nodeSelectorTerms ?? []) {
+        if (term.matchFields !== undefined) Object.freeze(term.matchFields);
+        if (term.matchExpressions !== undefined) Object.freeze(term.matchExpressions);
+        Object.freeze(term);
+      }
+      if (selector.nodeSelectorTerms !== undefined) Object.freeze(selector.nodeSelectorTerms);
+      Object.freeze(selector);
+    }
+    Object.freeze(result);
+  }
+  return Object.freeze(results);
+}
 
 /**
  * The candidates' verdicts for `devices`. With a {@link VersionedDeviceSet}, every candidate is
@@ -628,20 +907,26 @@ const keptVerdicts = new WeakMap<
  * pools was added or removed since; with any other set, they are looked up as the search needs.
  */
 function allocatedVerdicts(devices: ReadonlySet<DeviceID>, nodePools: NodePools): AllocatedVerdicts {
-  const candidates = nodePools.candidates;
-  if (!(devices instanceof VersionedDeviceSet))
-    return { allocated: new Uint8Array(candidates.length), free: -1 };
-  const kept = keptVerdicts.get(nodePools);
-  if (kept !== undefined && kept.devices === devices && devices.cleared <= kept.version) {
-    let current = true;
-    for (const pool of kept.pools) {
-      if (pool.version > kept.version) {
-        current = false;
-        break;
+  const kept = nodePools.kept as KeptVerdicts | undefined;
+  if (kept !== undefined && kept.devices === devices && kept.devices.cleared <= kept.version) {
+    const only = kept.onlyPool;
+    if (only !== undefined) {
+      if (only.version <= kept.version) return kept;
+    } else {
+      let current = true;
+      for (const pool of kept.pools) {
+        if (pool.version > kept.version) {
+          current = false;
+          break;
+        }
       }
+      if (current) return kept;
     }
-    if (current) return kept;
   }
+  const candidates = nodePools.candidates;
+  const invalid = nodePools.pools.some((pool) => pool.isInvalid);
+  if (!(devices instanceof VersionedDeviceSet))
+    return { allocated: new Uint8Array(candidates.length), free: -1, invalid };
   const allocated = new Uint8Array(candidates.length);
   let free = 0;
   for (let c = 0; c < candidates.length; c++) {
@@ -652,9 +937,20 @@ function allocatedVerdicts(devices: ReadonlySet<DeviceID>, nodePools: NodePools)
     if (candidate.device.allowMultipleAllocations === true) free = Number.POSITIVE_INFINITY;
     else if (!inSet) free++;
   }
-  const pools = kept?.devices === devices ? kept.pools : nodePools.pools.map((p) => devices.pool(p.id));
-  const verdicts = { devices, version: devices.version, pools, allocated, free };
-  keptVerdicts.set(nodePools, verdicts);
+  const same = kept?.devices === devices;
+  const pools = same ? kept!.pools : nodePools.pools.map((p) => devices.pool(p.id));
+  const poolIndexes = same ? kept!.poolIndexes : nodePools.pools.map((p) => devices.poolIndex(p.id));
+  const verdicts: KeptVerdicts = {
+    devices,
+    version: devices.version,
+    pools,
+    onlyPool: pools.length === 1 ? pools[0] : undefined,
+    poolIndexes,
+    allocated,
+    free,
+    invalid,
+  };
+  nodePools.kept = verdicts;
   return verdicts;
 }
 

@@ -35,6 +35,11 @@ export interface NodePools {
   readonly selectable: Map<DeviceClass, Map<string, Uint8Array>>;
   /** Per attribute name: which candidates hold each of its values (made by the allocator on first use). */
   readonly attributeIndexes: Map<string, AttributeIndex>;
+  /**
+   * What the allocator keeps with this object: the candidates' in-use verdicts and the searches
+   * made while they hold (its own type; a field rather than a WeakMap: read on every call).
+   */
+  kept: object | undefined;
 }
 
 /** What an allocator was built from, as the cache numbers it. */
@@ -64,6 +69,8 @@ interface Entry extends NodePools {
 const maxSelectableKeys = 64;
 /** More distinct sets of reached slices than this start that table afresh. */
 const maxReachKeys = 1024;
+/** More node names than this start the slot numbering afresh. */
+const maxSlots = 100_000;
 /** More list attribute values than this start their numbering afresh. */
 const maxValueIDs = 1_000_000;
 
@@ -105,6 +112,9 @@ export class PoolCache {
   /** Each pool's candidates, made once per Pool object (nodes reaching the same slices share them). */
   #poolCandidates = new WeakMap<Pool, readonly Candidate[]>();
   #valueIDs = new AttributeValueIDs();
+  #slots = new Map<string, number>();
+  #grouped: SlicesByNode | undefined;
+  #groupedOf: readonly ResourceSlice[] = [];
 
   /**
    * @internal The list attribute value numbering for the next allocator: kept between allocators,
@@ -113,6 +123,39 @@ export class PoolCache {
   valueIDs(): AttributeValueIDs {
     if (this.#valueIDs.size > maxValueIDs) this.#valueIDs = new AttributeValueIDs();
     return this.#valueIDs;
+  }
+
+  /**
+   * @internal The slices grouped by node name ({@link groupSlicesByNode}), kept while the list
+   * holds the same slice objects (a scheduling cycle's allocator is built from the list the
+   * previous one was, unless a slice changed).
+   */
+  slicesByNode(all: readonly ResourceSlice[]): SlicesByNode {
+    if (this.#grouped === undefined || !sameSlices(all, this.#groupedOf)) {
+      this.#grouped = groupSlicesByNode(all);
+      this.#groupedOf = [...all];
+    }
+    return this.#grouped;
+  }
+
+  /**
+   * @internal A small number for the node name, where the allocator's per-node tables hold the
+   * node; numbering starts afresh past {@link maxSlots} names. Two names may share one: the
+   * tables tell nodes apart by object identity.
+   */
+  slot(nodeName: string): number {
+    let slot = this.#slots.get(nodeName);
+    if (slot === undefined) {
+      if (this.#slots.size >= maxSlots) this.#slots.clear();
+      slot = this.#slots.size;
+      this.#slots.set(nodeName, slot);
+    }
+    return slot;
+  }
+
+  /** @internal How many slots are given out (one more than the highest). */
+  get slots(): number {
+    return this.#slots.size;
   }
 
   /** @internal Numbers the slices an allocator is built from. */
@@ -157,7 +200,6 @@ export class PoolCache {
           sameSlices(kept.ownSlices, ownSlices)))
     ) {
       kept.checkedAll = versions.all;
-      if (kept.selectable.size > maxSelectableKeys) kept.selectable.clear();
       return kept;
     }
     const readsAllSlices = { value: false };
@@ -170,15 +212,17 @@ export class PoolCache {
       versions,
       readsAllSlices,
     );
-    this.#entries.set(node, {
+    // The entry itself: what the allocator keeps per NodePools object holds from the first call.
+    const entry: Entry = {
       ...computed,
       features: versions.features,
       ownSlices: [...ownSlices],
       sharedVersion: versions.shared,
       allVersion: readsAllSlices.value ? versions.all : -1,
       checkedAll: versions.all,
-    });
-    return computed;
+    };
+    this.#entries.set(node, entry);
+    return entry;
   }
 
   /**
@@ -229,7 +273,7 @@ export class PoolCache {
       }
       for (const candidate of forPool) candidates.push(candidate);
     }
-    return { pools, candidates, selectable: new Map(), attributeIndexes: new Map() };
+    return { pools, candidates, selectable: new Map(), attributeIndexes: new Map(), kept: undefined };
   }
 
   /**
@@ -293,6 +337,32 @@ export class PoolCache {
 
 const reachedChar = "1".charCodeAt(0);
 
+/** Slices by the node they name, and those naming none (allNodes, nodeSelector, per-device node selection). */
+export interface SlicesByNode {
+  readonly onNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+  readonly shared: readonly ResourceSlice[];
+}
+
+/** Groups the slices by spec.nodeName, in list order. */
+export function groupSlicesByNode(slices: readonly ResourceSlice[]): SlicesByNode {
+  const onNode = new Map<string, ResourceSlice[]>();
+  const shared: ResourceSlice[] = [];
+  for (const slice of slices) {
+    const nodeName = slice.spec.nodeName ?? "";
+    if (nodeName === "") {
+      shared.push(slice);
+      continue;
+    }
+    let list = onNode.get(nodeName);
+    if (list === undefined) {
+      list = [];
+      onNode.set(nodeName, list);
+    }
+    list.push(slice);
+  }
+  return { onNode, shared };
+}
+
 /** The pool's devices in search order. */
 function poolCandidates(pool: Pool): Candidate[] {
   const candidates: Candidate[] = [];
@@ -320,6 +390,7 @@ export function computeNodePools(
     candidates: pools.flatMap(poolCandidates),
     selectable: new Map(),
     attributeIndexes: new Map(),
+    kept: undefined,
   };
 }
 
@@ -331,6 +402,7 @@ export function selectableFor(
 ): Uint8Array {
   let perClass = nodePools.selectable.get(deviceClass);
   if (perClass === undefined) {
+    if (nodePools.selectable.size >= maxSelectableKeys) nodePools.selectable.clear();
     perClass = new Map();
     nodePools.selectable.set(deviceClass, perClass);
   } else if (perClass.size > maxSelectableKeys) {

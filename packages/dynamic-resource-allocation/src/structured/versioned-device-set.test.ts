@@ -95,6 +95,24 @@ describe("VersionedDeviceSet", () => {
     expect([s.version, s.cleared, s.size]).toEqual([4, 4, 0]);
   });
 
+  it("numbers its pools: a pool's version read by its index is its object's", () => {
+    const s = new VersionedDeviceSet();
+    const a = s.poolIndex(`${driver}/node-a`);
+    const b = s.poolIndex(`${driver}/node-b`);
+    expect([a, b, s.poolIndex(`${driver}/node-a`)]).toEqual([0, 1, 0]);
+    s.add(`${driver}/node-b/gpu-0`);
+    s.add(`${driver}/node-a/gpu-0`);
+    // A pool first seen through a change gets the next number.
+    s.add(`${driver}/node-c/gpu-0`);
+    expect([s.poolVersion(a), s.poolVersion(b), s.poolVersion(s.poolIndex(`${driver}/node-c`))]).toEqual([
+      2, 1, 3,
+    ]);
+    expect(s.poolIndex(`${driver}/node-c`)).toBe(2);
+    s.delete(`${driver}/node-b/gpu-0`);
+    expect(s.poolVersion(b)).toBe(s.pool(`${driver}/node-b`).version);
+    expect(s.poolVersion(b)).toBe(4);
+  });
+
   it("the allocator's kept verdicts and early failures answer as upstream's lookups, as devices come and go", () => {
     const stepArb = fc.record({
       device: fc.integer({ min: 0, max: deviceIDs.length - 1 }),

@@ -19,7 +19,9 @@ export interface PoolChanges {
 export class VersionedDeviceSet extends Set<DeviceID> {
   #version = 0;
   #cleared = 0;
-  readonly #pools = new Map<string, { version: number }>();
+  readonly #pools = new Map<string, { version: number; readonly index: number }>();
+  /** Each pool's version by its index ({@link poolIndex}): read without the pool's object. */
+  readonly #versions: number[] = [];
 
   // biome-ignore lint/complexity/noUselessConstructor: it takes no iterable (Set's constructor would add before the fields exist)
   constructor() {
@@ -45,10 +47,21 @@ export class VersionedDeviceSet extends Set<DeviceID> {
     return this.#pool(poolID);
   }
 
-  #pool(poolID: string): { version: number } {
+  /** A number for the pool `<driver>/<pool>`, the same for the set's lifetime. */
+  poolIndex(poolID: string): number {
+    return this.#pool(poolID).index;
+  }
+
+  /** The version of the pool numbered `index` ({@link poolIndex}): as pool(id).version. */
+  poolVersion(index: number): number {
+    return this.#versions[index]!;
+  }
+
+  #pool(poolID: string): { version: number; readonly index: number } {
     let p = this.#pools.get(poolID);
     if (p === undefined) {
-      p = { version: 0 };
+      p = { version: 0, index: this.#versions.length };
+      this.#versions.push(0);
       this.#pools.set(poolID, p);
     }
     return p;
@@ -75,6 +88,8 @@ export class VersionedDeviceSet extends Set<DeviceID> {
 
   #changed(id: DeviceID): void {
     // Device names have no "/": the rest is the pool's ID (driver names have none either).
-    this.#pool(id.slice(0, id.lastIndexOf("/"))).version = ++this.#version;
+    const pool = this.#pool(id.slice(0, id.lastIndexOf("/")));
+    pool.version = ++this.#version;
+    this.#versions[pool.index] = pool.version;
   }
 }

@@ -60,6 +60,7 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { DynamicResourcesArgs } from "./args";
+import { copyAPIObject } from "./copy";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
 import { eventsToRegister } from "./events";
 import { ExtendedResourceClaimIndex } from "./extended-resource-claim-index";
@@ -139,6 +140,13 @@ export class DynamicResourcesState implements StateData {
   podExtendedResources: PodExtendedResources | null = null;
   /** Filter's node-specific special claims and their container mappings, per node. */
   nodeExtendedClaims = new Map<string, NodeExtendedResourceClaim>();
+  /**
+   * The claims Filter allocates, per node variant of the special claim (null: none), while the
+   * preemption dry run released none: made once per cycle, not per node (a copy starts afresh).
+   */
+  filterClaims = new Map<NodeExtendedResourceClaim | null, ResourceClaim[]>();
+  /** The claims Score reads, and whether a request of theirs has a prioritized list (PreScore). */
+  scoreClaims: { claims: ResourceClaim[]; prioritizedLists: boolean } | null = null;
 
   /** The special claim for extended resources, or null (upstream claimStore.extendedResourceClaim). */
   extendedClaim(): ResourceClaim | null {
@@ -254,8 +262,9 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A deep copy of an API object (claims, allocation results). */
 function clone<T>(o: T): T {
-  return structuredClone(o);
+  return copyAPIObject(o);
 }
 
 /**
@@ -667,11 +676,16 @@ export class DynamicResources
     let allocations: AllocationResult[] = [];
     if (s.allocator) {
       // The special claim is replaced by the node's variant of it.
-      const claimsToAllocate = s
-        .toAllocateInFilter()
-        .map((i) =>
-          i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
-        );
+      const released = s.simulatedReleasedClaims.size > 0;
+      let claimsToAllocate = released ? undefined : s.filterClaims.get(nodeExtended);
+      if (claimsToAllocate === undefined) {
+        claimsToAllocate = s
+          .toAllocateInFilter()
+          .map((i) =>
+            i === s.extendedIndex && nodeExtended ? nodeExtended.claim : (s.claims[i] as ResourceClaim),
+          );
+        if (!released) s.filterClaims.set(nodeExtended, claimsToAllocate);
+      }
       // upstream: only with DRASchedulerFilterTimeout on (fts.EnableDRASchedulerFilterTimeout).
       // The cycle's cancellation (upstream: Filter's ctx), under the timeout when there is one.
       const cancel = state.signal;
@@ -792,6 +806,7 @@ export class DynamicResources
   preScore(state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[]): Status | null {
     const s = state.read(stateKeyName);
     if (!s || s.claims.length === 0) return new Status(Code.Skip);
+    s.scoreClaims = scoreClaims(s);
     return null;
   }
 
@@ -802,11 +817,12 @@ export class DynamicResources
     if (!s) return asStatus(new Error("not found"));
     const allocations = s.nodeAllocations.get(nodeInfo.node?.metadata?.name ?? "");
     if (s.claims.length === 0 || !allocations) return 0;
+    s.scoreClaims ??= scoreClaims(s);
     try {
-      return computeScore(
-        s.toAllocate().map((i) => s.claims[i] as ResourceClaim),
-        allocations,
-      );
+      // Without prioritized lists every node scores 0 (computeScore's check of the count stays).
+      if (!s.scoreClaims.prioritizedLists)
+        return computeScore(noClaims, allocations, s.scoreClaims.claims.length);
+      return computeScore(s.scoreClaims.claims, allocations);
     } catch (e) {
       return asStatus(e);
     }
@@ -845,7 +861,8 @@ export class DynamicResources
       );
     }
     for (const [i, index] of toAllocate.entries()) {
-      const allocation = allocations[i] as AllocationResult;
+      // A copy: the allocator's results are read-only, shared by the pods it kept them for.
+      const allocation = clone(allocations[i] as AllocationResult);
       const info = s.informationsForClaim[index];
       if (info) info.allocation = allocation;
       // The special claim becomes the node's variant of it (with its requests).
@@ -1159,7 +1176,11 @@ export class DynamicResources
 export function computeScore(
   claims: readonly ResourceClaim[],
   allocations: readonly AllocationResult[],
+  numClaims = claims.length,
 ): number {
+  if (allocations.length < numClaims) {
+    throw new Error(`number of allocations ${allocations.length} is smaller than number of claims`);
+  }
   let score = 0;
   for (const [i, claim] of claims.entries()) {
     const allocation = allocations[i];
@@ -1177,6 +1198,17 @@ export function computeScore(
     }
   }
   return score;
+}
+
+const noClaims: readonly ResourceClaim[] = [];
+
+/** The claims Score reads (those to allocate) and whether one has a request with a prioritized list. */
+function scoreClaims(s: DynamicResourcesState): { claims: ResourceClaim[]; prioritizedLists: boolean } {
+  const claims = s.toAllocate().map((i) => s.claims[i] as ResourceClaim);
+  const prioritizedLists = claims.some((c) =>
+    (c.spec?.devices?.requests ?? []).some((r) => (r.firstAvailable?.length ?? 0) > 0),
+  );
+  return { claims, prioritizedLists };
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   Status,
 } from "@kubesched/framework";
 import { isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
+import { copyAPIObject } from "./copy";
 
 /**
  * The name of the special claim while it exists only in memory (not a valid object name, so it
@@ -214,7 +215,7 @@ export function filterExtendedResources(
     }
   }
   const { requests, mappings } = createRequestsAndMappings(pod, extendedResources, resolver);
-  const nodeClaim = structuredClone(claim);
+  const nodeClaim = copyAPIObject(claim);
   nodeClaim.spec = { ...nodeClaim.spec, devices: { ...nodeClaim.spec?.devices, requests } };
   if (requests.length === 0) delete nodeClaim.spec.devices;
   const made = { claim: nodeClaim, mappings };
@@ -369,7 +370,7 @@ export async function deleteClaim(
       cur = fresh;
     }
     const finalizers = cur.metadata?.finalizers ?? [];
-    const next = structuredClone(cur);
+    const next = copyAPIObject(cur);
     const i = finalizers.indexOf(ResourceClaimFinalizer);
     if (i >= 0) next.metadata = { ...next.metadata, finalizers: finalizers.filter((_f, j) => j !== i) };
     try {
