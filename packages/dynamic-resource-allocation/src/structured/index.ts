@@ -12,7 +12,9 @@ export { gatherPools, nodeMatches, type Pool } from "./pools";
 export {
   applyDeviceTaintRules,
   ResourceSliceTracker,
+  type RetaintedSlice,
   type SliceTrackerSources,
+  slicesRetainted,
 } from "./resource-slice-tracker";
 export {
   type AllocatedState,
