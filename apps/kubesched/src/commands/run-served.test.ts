@@ -48,7 +48,15 @@ async function start(opts: FakeApiServerOptions): Promise<FakeApiServer> {
 }
 
 /** runScheduler with the release's config; resolves with its exit code and the log. */
-function run(s: FakeApiServer, opts: { kubernetesVersion?: string; features?: Partial<Features> } = {}) {
+function run(
+  s: FakeApiServer,
+  opts: {
+    kubernetesVersion?: string;
+    features?: Partial<Features>;
+    backoff?: BackoffConfig;
+    cacheSyncWarningMs?: number;
+  } = {},
+) {
   const ac = new AbortController();
   const logger = recordingLogger();
   // As the CLI: the configuration defaulted with the release's gates.
@@ -65,7 +73,8 @@ function run(s: FakeApiServer, opts: { kubernetesVersion?: string; features?: Pa
     logger,
     serving: null,
     signal: ac.signal,
-    backoff: { durationMs: 20, capMs: 100, steps: 3, factor: 2, jitter: 0 },
+    backoff: opts.backoff ?? { durationMs: 20, capMs: 100, steps: 3, factor: 2, jitter: 0 },
+    ...(opts.cacheSyncWarningMs ? { cacheSyncWarningMs: opts.cacheSyncWarningMs } : {}),
     ...(opts.kubernetesVersion ? { kubernetesVersion: opts.kubernetesVersion } : {}),
     ...(opts.features ? { features: opts.features } : {}),
   });
@@ -156,24 +165,14 @@ describe("kubesched run: collections the API server does not serve", { timeout: 
   it("while the caches wait, the kinds not synced yet are logged", async () => {
     const s = await start({});
     s.fail({ method: "GET", path: "/apis/storage.k8s.io/v1/csinodes", status: 403, times: 3 });
-    const ac = new AbortController();
-    const logger = recordingLogger();
-    const config = defaultConfig({ registry: inTreeRegistry });
-    config.leaderElection = { ...config.leaderElection, leaderElect: false };
-    const done = runScheduler({
-      config,
-      registry: inTreeRegistry,
-      kubeConfig: s.kubeConfig(),
-      logger,
-      serving: null,
-      signal: ac.signal,
+    const r = run(s, {
       backoff: { durationMs: 200, capMs: 200, steps: 1, factor: 1, jitter: 0 },
       cacheSyncWarningMs: 100,
     });
     await waitFor(() => s.bindings.get("default/p1") === 1, 20_000, "the binding");
-    ac.abort();
-    expect(await done).toBe(0);
-    expect(logger.entries).toContainEqual(
+    r.stop();
+    expect(await r.done).toBe(0);
+    expect(r.logger.entries).toContainEqual(
       expect.objectContaining({
         msg: "Still waiting for the informer caches to sync",
         fields: { kinds: "CSINode" },
