@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { VersionInfo } from "@kubesched/api";
 import { defaultConfig, featuresOf } from "@kubesched/config";
 import type { Features } from "@kubesched/framework";
+import type { BackoffConfig } from "@kubesched/kube";
 import {
   defaultServerVersion,
   FakeApiServer,
