@@ -1187,6 +1187,28 @@ describe("test/integration/dra device_taints.go (scheduling side: DeviceTaintRul
     expect(r.scheduled("default", "my-pod")).toMatchObject({ status: "True" });
   });
 
+  it("only a rule event that changes some device's taints requeues the pod (upstream: the tracker's slice updates)", async () => {
+    const r = await open([cls, ...slices, rule("rule", "NoSchedule"), claimTolerating(), pod]);
+    await r.session.drain();
+    const queue = r.session.sched.queue;
+    expect(queue.counts()).toMatchObject({ unschedulable: 1, active: 0, backoff: 0 });
+    // Another driver's devices, and a relabelled rule: no slice of ours changes, the pod stays.
+    r.session.cluster.apply(
+      "DeviceTaintRule",
+      rule("other", "NoSchedule", { driver: "other.example.com" }) as never,
+    );
+    const cur = r.session.cluster.deviceTaintRules.get("", "rule");
+    r.session.cluster.apply("DeviceTaintRule", {
+      ...cur,
+      metadata: { ...cur?.metadata, labels: { reviewed: "yes" } },
+    } as never);
+    expect(queue.counts()).toMatchObject({ unschedulable: 1, active: 0, backoff: 0 });
+    // NoSchedule → NoExecute retaints the devices: requeued (upstream queues on any taint change).
+    r.session.cluster.apply("DeviceTaintRule", rule("rule", "NoExecute") as never);
+    expect(queue.counts()).toMatchObject({ unschedulable: 0 });
+    r.session.sched.close();
+  });
+
   it("DRADeviceTaintRules follows the emulated release: off at 1.36 (beta, off by default), on when turned on", async () => {
     const objs = [cls, ...slices, rule("rule", "NoSchedule"), claimTolerating(), pod];
     const at136 = await run(objs, { kubernetesVersion: "1.36" });

@@ -34,6 +34,7 @@ export {
 } from "./informer";
 export { type KubeClusterClientOptions, kubeClusterClient, podStatusPatchBody } from "./kube-cluster-client";
 export {
+  draKinds,
   type Informers,
   KubeClusterSource,
   type KubeClusterSourceOptions,
@@ -75,3 +76,4 @@ export {
   type WatchedKind,
   watchedKinds,
 } from "./resources";
+export { findUnservedResources, type UnservedResource } from "./served-resources";

@@ -48,6 +48,7 @@ import { RawClient } from "./raw-client";
 import {
   customResourceSpec,
   deviceTaintRuleResource,
+  type ResourceSpec,
   resources,
   type WatchedKind,
   watchedKinds,
@@ -86,7 +87,21 @@ export interface KubeClusterSourceOptions {
    * scheduler does with DRADeviceTaintRules on). Absent: not watched.
    */
   deviceTaintRuleAPIVersion?: string;
+  /**
+   * Watch the DRA kinds (ResourceClaims, ResourceClaimTemplates, ResourceSlices, DeviceClasses;
+   * default true). False as upstream's scheduler with DynamicResourceAllocation off (before 1.34
+   * by default): their informers do not start and their listers stay empty.
+   */
+  dynamicResourceAllocation?: boolean;
 }
+
+/** The kinds watched only with DynamicResourceAllocation on. */
+export const draKinds: readonly WatchedKind[] = [
+  "ResourceClaim",
+  "ResourceClaimTemplate",
+  "ResourceSlice",
+  "DeviceClass",
+];
 
 /** The object type of each watched kind. */
 export interface WatchedObjects {
@@ -121,12 +136,18 @@ export class KubeClusterSource implements ClusterSource {
   readonly customInformers = new Map<string, Informer<CustomObject>>();
   /** DeviceTaintRules, when watched (`deviceTaintRuleAPIVersion`). */
   readonly deviceTaintRuleInformer: Informer<DeviceTaintRule> | null;
+  /** The kinds whose informer starts (every watched kind, but the DRA ones with DRA off). */
+  private readonly started: readonly WatchedKind[];
   private readonly recorder: KubeEventRecorder;
   private readonly clusterClient: ClusterClient;
   private readonly handlers: ClusterEventHandlers[] = [];
-  private started = false;
+  private running = false;
 
   constructor(readonly opts: KubeClusterSourceOptions) {
+    this.started =
+      opts.dynamicResourceAllocation === false
+        ? watchedKinds.filter((k) => !draKinds.includes(k))
+        : watchedKinds;
     this.rawClient = this.makeClient("scheduler");
     this.eventsClient = this.makeClient("events");
     const onError = opts.onError;
@@ -196,11 +217,20 @@ export class KubeClusterSource implements ClusterSource {
     });
   }
 
+  /** The collections the informers watch (what the server must serve for them to sync). */
+  watchedResources(): ResourceSpec[] {
+    return [
+      ...this.started.map((k) => this.informers[k].resource),
+      ...[...this.customInformers.values()].map((i) => i.resource),
+      ...(this.deviceTaintRuleInformer ? [this.deviceTaintRuleInformer.resource] : []),
+    ];
+  }
+
   /** Starts every informer (list, then watch). */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    for (const k of watchedKinds) this.informers[k].start();
+    if (this.running) return;
+    this.running = true;
+    for (const k of this.started) this.informers[k].start();
     for (const i of this.customInformers.values()) i.start();
     this.deviceTaintRuleInformer?.start();
   }
@@ -208,7 +238,7 @@ export class KubeClusterSource implements ClusterSource {
   /** Resolves when every informer has listed once; false if `signal` aborted first. */
   async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
     const all = Promise.all([
-      ...watchedKinds.map((k) => this.informers[k].waitForSync()),
+      ...this.started.map((k) => this.informers[k].waitForSync()),
       ...[...this.customInformers.values()].map((i) => i.waitForSync()),
       ...(this.deviceTaintRuleInformer ? [this.deviceTaintRuleInformer.waitForSync()] : []),
     ]).then(() => true);
@@ -223,7 +253,7 @@ export class KubeClusterSource implements ClusterSource {
   /** Kinds whose informer has not listed yet (for messages while waiting); custom ones by kind. */
   unsyncedKinds(): string[] {
     return [
-      ...watchedKinds.filter((k) => !this.informers[k].hasSynced()),
+      ...this.started.filter((k) => !this.informers[k].hasSynced()),
       ...[...this.customInformers.values()].filter((i) => !i.hasSynced()).map((i) => i.resource.kind),
       ...(this.deviceTaintRuleInformer?.hasSynced() === false ? ["DeviceTaintRule"] : []),
     ];
@@ -234,9 +264,9 @@ export class KubeClusterSource implements ClusterSource {
    * aborted): bounded, whatever the server does.
    */
   async stop(): Promise<void> {
-    this.started = false;
+    this.running = false;
     await Promise.all([
-      ...watchedKinds.map((k) => this.informers[k].stop()),
+      ...this.started.map((k) => this.informers[k].stop()),
       ...[...this.customInformers.values()].map((i) => i.stop()),
       ...(this.deviceTaintRuleInformer ? [this.deviceTaintRuleInformer.stop()] : []),
       this.recorder.shutdown(),

@@ -116,6 +116,23 @@ describe("simulationSection", () => {
     ]);
   });
 
+  it("devices tainted by a DeviceTaintRule: the node's cell carries the JSON's `tainted`, summed over its pools", async () => {
+    const r = await simulate({
+      config: defaultConfig({ registry: inTreeRegistry }),
+      registry: inTreeRegistry,
+      logger: recordingLogger(),
+      objects: loadSnapshotFiles(["examples/dra-gpu/cluster.yaml", "examples/dra-gpu/maintenance.yaml"], root)
+        .objects,
+    });
+    const sec = simulationSection(r);
+    const cells = Object.fromEntries(sec.nodes.map((n) => [n.name, n.resources["gpu.example.com devices"]]));
+    const json = Object.fromEntries(r.nodes.map((n) => [n.name, n.devices?.map((d) => d.tainted)]));
+    expect(json["gpu-node-1"]).toEqual([4]);
+    expect(cells["gpu-node-1"]?.tainted).toBe(4);
+    expect(json["gpu-node-2"]).toEqual([undefined]);
+    expect(cells["gpu-node-2"]).not.toHaveProperty("tainted");
+  });
+
   it("identical nodes share one filter row and one score row", async () => {
     const nodes = Array.from({ length: 200 }, (_, i) => ({
       apiVersion: "v1",

@@ -21,6 +21,12 @@ export interface ResourceCell {
   text: [string, string, string];
   /** The same in base units (cpu in millicores); allocatable 0 when the node has none. */
   value: [number, number, number];
+  /**
+   * A driver's devices only: how many of those published carry a NoSchedule or NoExecute taint
+   * (the slice's or a DeviceTaintRule's; only requests tolerating it get them), the JSON's
+   * `nodes[].devices[].tainted` summed over the node's pools. Absent when none is.
+   */
+  tainted?: number;
 }
 
 export interface NodeRow {
@@ -197,13 +203,20 @@ function nodeRow(n: NodeResult): NodeRow {
     resources[name] = cell(s.allocatable, s.requestedBefore, s.requested, units);
   }
   // Devices per driver (a node's pools summed): published, allocated before and after.
-  const byDriver = new Map<string, [number, number, number]>();
+  const byDriver = new Map<string, { value: [number, number, number]; tainted: number }>();
   for (const d of n.devices ?? []) {
-    const sum = byDriver.get(d.driver) ?? [0, 0, 0];
-    byDriver.set(d.driver, [sum[0] + d.published, sum[1] + d.allocatedBefore, sum[2] + d.allocated]);
+    const sum = byDriver.get(d.driver) ?? { value: [0, 0, 0], tainted: 0 };
+    byDriver.set(d.driver, {
+      value: [sum.value[0] + d.published, sum.value[1] + d.allocatedBefore, sum.value[2] + d.allocated],
+      tainted: sum.tainted + (d.tainted ?? 0),
+    });
   }
-  for (const [driver, v] of byDriver) {
-    resources[deviceResource(driver)] = { text: [String(v[0]), String(v[1]), String(v[2])], value: v };
+  for (const [driver, { value: v, tainted }] of byDriver) {
+    resources[deviceResource(driver)] = {
+      text: [String(v[0]), String(v[1]), String(v[2])],
+      value: v,
+      ...(tainted > 0 ? { tainted } : {}),
+    };
   }
   return { name: n.name, resources };
 }

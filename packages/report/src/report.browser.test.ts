@@ -161,6 +161,48 @@ describe.skipIf(!executablePath && !process.env.CI)(
       await page.close();
     });
 
+    it("examples/dra-gpu with maintenance.yaml: each node's tainted devices as the JSON counts them, none where nothing is tainted", async () => {
+      const r = await simulate({
+        config: defaultConfig({ registry: inTreeRegistry }),
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        objects: loadSnapshotFiles(
+          ["examples/dra-gpu/cluster.yaml", "examples/dra-gpu/maintenance.yaml"],
+          root,
+        ).objects,
+      });
+      // The JSON's (and the table's TAINTED column's) count, summed over a node's pools.
+      const taintedOf = (node: string) =>
+        (r.nodes.find((n) => n.name === node)?.devices ?? []).reduce((sum, d) => sum + (d.tainted ?? 0), 0);
+      expect(taintedOf("gpu-node-1")).toBe(4);
+      expect(taintedOf("gpu-node-2")).toBe(0);
+      const { page, errors } = await open("dra-gpu-maintenance.html", renderReport({ simulation: r }));
+      const header = await page.locator("#nodes-table thead th").allTextContents();
+      const column = header.indexOf("gpu.example.com devices");
+      expect(column).toBeGreaterThan(0);
+      const cell = (node: string) =>
+        page.locator("#nodes-table tbody tr", { hasText: node }).locator("td").nth(column);
+      expect(await cell("gpu-node-1").locator("span.tainted").textContent()).toBe("4 tainted");
+      expect(await cell("gpu-node-1").getAttribute("title")).toMatch(/, 4 tainted$/);
+      expect(await cell("gpu-node-1").locator("span.tainted").getAttribute("title")).toContain(
+        "NoSchedule or NoExecute taint",
+      );
+      expect(await cell("gpu-node-2").locator("span.restext").count()).toBe(1);
+      expect(await cell("gpu-node-2").locator("span.tainted").count()).toBe(0);
+      // Without the rule nothing is tainted: no marker on any node.
+      const untainted = await simulate({
+        config: defaultConfig({ registry: inTreeRegistry }),
+        registry: inTreeRegistry,
+        logger: recordingLogger(),
+        objects: loadSnapshotFiles(["examples/dra-gpu/cluster.yaml"], root).objects,
+      });
+      const plain = await open("dra-gpu.html", renderReport({ simulation: untainted }));
+      expect(await plain.page.locator("#nodes-table span.tainted").count()).toBe(0);
+      expect([...errors, ...plain.errors]).toEqual([]);
+      await page.close();
+      await plain.page.close();
+    });
+
     it("examples/preemption.yaml: the preemption, its victim, the node before and after", async () => {
       const r = await simulateFiles("examples/preemption.yaml");
       const { page, errors } = await open("preemption.html", renderReport({ simulation: r }));

@@ -42,6 +42,7 @@ button:disabled { opacity: .4; cursor: default; }
 td.barcell .bar { width: 240px; }
 td.res { white-space: nowrap; }
 .restext { margin-left: 6px; color: var(--muted); font-variant-numeric: tabular-nums; }
+.tainted { margin-left: 6px; padding: 0 4px; border: 1px solid var(--fail); border-radius: 3px; color: var(--fail); font-size: 0.85em; font-variant-numeric: tabular-nums; }
 .outcome { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; font-weight: 600; background: var(--soft); }
 .outcome.Scheduled { color: var(--ok); background: #dafbe1; }
 .outcome.Unschedulable, .outcome.Error, .outcome.Refused { color: var(--fail); background: var(--failbg); }

@@ -1,5 +1,14 @@
 // upstream: pkg/scheduler/eventhandlers.go — informer events into the cache and the queue.
-import { type Node, type Pod, podIsTerminal, podKey, podPriority, podUID } from "@kubesched/api";
+import {
+  type DeviceTaintRule,
+  type Node,
+  type Pod,
+  podIsTerminal,
+  podKey,
+  podPriority,
+  podUID,
+} from "@kubesched/api";
+import { slicesRetainted } from "@kubesched/dynamic-resource-allocation/structured";
 import { ActionType, type ClusterEvent, customResourceEventName, EventResource } from "@kubesched/framework";
 import {
   EventAssignedPodAdd,
@@ -170,12 +179,32 @@ export function addAllEventHandlers(sched: SchedulerState): void {
       if (kind === "DeviceTaintRule") {
         // upstream: the DRA manager's ResourceSlice tracker (dynamic-resource-allocation/resourceslice/
         // tracker) turns a DeviceTaintRule's add/update/delete into updates of the slices whose
-        // devices it (un)taints; plugins register ResourceSlice events, never DeviceTaintRule ones.
-        queue.moveAllToActiveOrBackoffQueue(
-          { resource: EventResource.ResourceSlice, actionType: ActionType.Update },
-          undefined,
-          undefined,
-        );
+        // devices' taints it changes (old and new patched slice); plugins register ResourceSlice
+        // events, never DeviceTaintRule ones. A change that retaints no device requeues nothing.
+        const listers = sched.source.listers();
+        const rules = listers.deviceTaintRules;
+        if (!rules) return;
+        const oldRule = oldObj as DeviceTaintRule | undefined;
+        const newRule = newObj as DeviceTaintRule | undefined;
+        const name = (newRule ?? oldRule)?.metadata?.name;
+        // The informer's store holds the rules after the event; before it, the old rule in place.
+        const after = rules.list();
+        const others = after.filter((r) => r.metadata?.name !== name);
+        const before = oldRule
+          ? newRule
+            ? after.map((r) => (r.metadata?.name === name ? oldRule : r))
+            : [...after, oldRule]
+          : others;
+        for (const { oldSlice, newSlice } of slicesRetainted(listers.resourceSlices.list(), before, after, {
+          old: oldRule,
+          new: newRule,
+        })) {
+          queue.moveAllToActiveOrBackoffQueue(
+            { resource: EventResource.ResourceSlice, actionType: ActionType.Update },
+            oldSlice,
+            newSlice,
+          );
+        }
         return;
       }
       const actionType = actionTypeOf(action);

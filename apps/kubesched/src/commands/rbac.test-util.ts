@@ -75,8 +75,17 @@ export class RBACPolicy {
       );
     for (const b of objects) {
       if (b.kind !== "ClusterRoleBinding" && b.kind !== "RoleBinding") continue;
+      // A service account's groups (upstream serviceaccount.MakeGroupNames, and every
+      // authenticated user's system:authenticated).
+      const groups = [
+        "system:authenticated",
+        "system:serviceaccounts",
+        `system:serviceaccounts:${sa.namespace}`,
+      ];
       const bindsSA = (b.subjects ?? []).some(
-        (s) => s.kind === "ServiceAccount" && s.name === sa.name && s.namespace === sa.namespace,
+        (s) =>
+          (s.kind === "ServiceAccount" && s.name === sa.name && s.namespace === sa.namespace) ||
+          (s.kind === "Group" && groups.includes(s.name)),
       );
       if (!bindsSA || !b.roleRef) continue;
       const namespace = b.kind === "RoleBinding" ? b.metadata.namespace : undefined;

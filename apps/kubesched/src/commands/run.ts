@@ -14,6 +14,7 @@ import { hostname } from "node:os";
 import {
   configToYAML,
   encodeConfig,
+  featuresOf,
   type KubeSchedulerConfiguration,
   parseDuration,
   validateConfig,
@@ -47,12 +48,15 @@ import {
 } from "../serving/secure-serving";
 import { loadConfigFlag, loadKubeConfig, resolvePath } from "./inputs";
 import { writeFile } from "./outputs";
+import { checkServedResources } from "./run-served";
 import { emulationFlags, emulationOf, optionsFlag, pluginFlag, warnPluginReleases } from "./shared-flags";
 
 /** upstream: leaderelection.NewLeaderHealthzAdaptor(time.Second * 20) in options.go. */
 export const maxTolerableExpiredLease = 20_000;
 /** How long in-flight bindings get to finish at shutdown. */
 export const defaultBindingGracePeriodMs = 5_000;
+/** How often `run` logs the caches it still waits for. */
+export const defaultCacheSyncWarningMs = 30_000;
 /** Binding cycles in flight at most (the API client's burst). */
 export const defaultMaxInFlightBindings = 100;
 
@@ -105,6 +109,8 @@ export interface RunOptions {
   backoff?: BackoffConfig;
   /** Event write retry delay (tests shorten it). */
   eventRetrySleepMs?: number;
+  /** How often the caches still unsynced are logged while `run` waits (default 30 s). */
+  cacheSyncWarningMs?: number;
 }
 
 /**
@@ -127,6 +133,9 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
     TokenBucketRateLimiter,
   } = await import("@kubesched/kube");
   const clientMetrics = new ClientMetrics(metrics.registry);
+  // The release's gates with --feature-gates over them, as Scheduler.create derives them.
+  const features = featuresOf(opts.kubernetesVersion, opts.features);
+  const release = opts.kubernetesVersion ?? defaultKubernetesVersion;
   const source = new KubeClusterSource({
     kubeConfig: opts.kubeConfig,
     qps: config.clientConnection.qps,
@@ -136,18 +145,30 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
     onError: (e) => logger.warn(e.message),
     customResources: customResourcesOf(opts.registry),
     // upstream: the DRA manager's ResourceSlice tracker watches DeviceTaintRules with the gate on.
-    ...({ ...defaultFeatures, ...opts.features }.enableDRADeviceTaintRules
-      ? {
-          deviceTaintRuleAPIVersion: deviceTaintRuleAPIVersionAt(
-            opts.kubernetesVersion ?? defaultKubernetesVersion,
-          ),
-        }
+    ...(features.enableDRADeviceTaintRules
+      ? { deviceTaintRuleAPIVersion: deviceTaintRuleAPIVersionAt(release) }
       : {}),
+    // upstream starts the DRA informers only with DynamicResourceAllocation on (off in 1.33).
+    dynamicResourceAllocation: features.enableDynamicResourceAllocation,
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
     ...(opts.eventRetrySleepMs !== undefined ? { eventRetrySleepMs: opts.eventRetrySleepMs } : {}),
   });
   logger.info("Starting Kubernetes Scheduler", { version: `kubesched ${pkg.version}` });
+  // A collection the server does not serve would keep the caches from ever syncing: say so now.
+  const unserved = await checkServedResources({
+    client: source.rawClient,
+    specs: source.watchedResources(),
+    customKinds: new Set(customResourcesOf(opts.registry).map((r) => r.kind)),
+    release,
+    logger,
+    signal,
+  });
+  if (unserved.length > 0) {
+    for (const line of unserved) logger.error(line);
+    await source.stop();
+    return 1;
+  }
 
   let synced = false;
   let elector: InstanceType<typeof LeaderElector> | null = null;
@@ -212,7 +233,20 @@ export async function runScheduler(opts: RunOptions): Promise<number> {
     if (sched) return sched;
     source.start();
     logger.info("Waiting for the informer caches to sync");
-    if (!(await source.waitForCacheSync(sig))) return null;
+    // The informers log every failed list; this says which caches the scheduler still waits for.
+    const waiting = setInterval(
+      () =>
+        logger.warn("Still waiting for the informer caches to sync", {
+          kinds: source.unsyncedKinds().join(", "),
+        }),
+      opts.cacheSyncWarningMs ?? defaultCacheSyncWarningMs,
+    );
+    waiting.unref();
+    try {
+      if (!(await source.waitForCacheSync(sig))) return null;
+    } finally {
+      clearInterval(waiting);
+    }
     synced = true;
     const s = await Scheduler.create({
       config,

@@ -27,7 +27,9 @@ export {
 export {
   applyDeviceTaintRules,
   ResourceSliceTracker,
+  type RetaintedSlice,
   type SliceTrackerSources,
+  slicesRetainted,
 } from "./resource-slice-tracker";
 export {
   type AllocatedState,

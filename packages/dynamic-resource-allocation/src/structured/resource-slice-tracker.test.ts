@@ -13,6 +13,7 @@ import {
   newAllocator,
   PoolCache,
   ResourceSliceTracker,
+  slicesRetainted,
 } from "@kubesched/dynamic-resource-allocation/structured";
 import { describe, expect, it } from "vitest";
 
@@ -335,5 +336,66 @@ describe("ResourceSliceTracker", () => {
     expect(allocate()).toBeNull();
     inf.apply(remove(noSchedule("gpu-0")));
     expect(allocate()).toEqual(["gpu-0"]);
+  });
+});
+
+// The ResourceSlice updates a DeviceTaintRule event sends (upstream tracker deviceTaintAdd/Update/
+// Delete → syncSlice: an update only for the slices whose devices' taints changed). Upstream's
+// TestListPatchedResourceSlices (614b1e90) expects one such event in its listed orders,
+// `patch-all-slices`; the other cases are kubesched's own.
+describe("slicesRetainted: the slice updates of a DeviceTaintRule event", () => {
+  const ruleEvent = (slices: ResourceSlice[], rules: DeviceTaintRule[], [oldRule, newRule]: Pair) => {
+    const o = oldRule as DeviceTaintRule | undefined;
+    const n = newRule as DeviceTaintRule | undefined;
+    const name = (n ?? o)?.metadata?.name;
+    const after = n
+      ? [...rules.filter((r) => r.metadata?.name !== name), n]
+      : rules.filter((r) => r.metadata?.name !== name);
+    const before = o
+      ? [...rules.filter((r) => r.metadata?.name !== name), o]
+      : rules.filter((r) => r.metadata?.name !== name);
+    return slicesRetainted(slices, before, after, { old: o, new: n }).map((e) => [e.oldSlice, e.newSlice]);
+  };
+
+  it("patch-all-slices (upstream): adding a rule updates the slice it taints", () => {
+    expect(ruleEvent([slice1], [], add(taintAllDevicesRule))).toEqual([[slice1, slice1Tainted]]);
+  });
+  it("deleting the rule updates the slice back", () => {
+    expect(ruleEvent([slice1], [taintAllDevicesRule], remove(taintAllDevicesRule))).toEqual([
+      [slice1Tainted, slice1],
+    ]);
+  });
+  it("moving a rule from pool-1 to pool-2 updates both slices (the old rule's and the new rule's)", () => {
+    expect(
+      ruleEvent(
+        [slice1, slice2],
+        [taintPool1DevicesRule],
+        update(taintPool1DevicesRule, taintPool2DevicesRule),
+      ),
+    ).toEqual([
+      [slice1Tainted, slice1],
+      [slice2, slice2Tainted],
+    ]);
+  });
+  it("a rule that selects no device of any slice, or an update that changes no taint, updates nothing", () => {
+    expect(ruleEvent([slice1], [], add(taintPoolDevicesRule(taintAllDevicesRule, "other-pool")))).toEqual([]);
+    expect(ruleEvent([slice1NoDevices], [], add(taintAllDevicesRule))).toEqual([]);
+    const relabeled: DeviceTaintRule = {
+      ...taintAllDevicesRule,
+      metadata: { name: "rule", labels: { team: "a" } },
+      status: { conditions: [{ type: "EvictionInProgress" }] },
+    };
+    expect(
+      ruleEvent([slice1, slice2], [taintAllDevicesRule], update(taintAllDevicesRule, relabeled)),
+    ).toEqual([]);
+  });
+  it("a changed taint (another effect) updates the slices whose devices carry it", () => {
+    const noSchedule = {
+      ...taintDevice1Rule,
+      spec: { ...taintDevice1Rule.spec, taint: { ...deviceTaint1, effect: "NoSchedule" } },
+    };
+    const events = ruleEvent([slice1, slice2], [taintDevice1Rule], update(taintDevice1Rule, noSchedule));
+    expect(events.map(([, n]) => n?.metadata?.name)).toEqual(["s1"]);
+    expect(events[0]?.[1]?.spec.devices?.[0]?.taints?.[0]?.effect).toBe("NoSchedule");
   });
 });

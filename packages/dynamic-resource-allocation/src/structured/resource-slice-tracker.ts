@@ -42,6 +42,66 @@ export function applyDeviceTaintRules(
   return devices === undefined ? slice : { ...slice, spec: { ...slice.spec, devices } };
 }
 
+/** Whether the rule selects at least one device of the slice (upstream sliceNamesForPatch's index). */
+function selectsSome(rule: DeviceTaintRule, slice: ResourceSlice): boolean {
+  const selector = rule.spec.deviceSelector;
+  if (selector?.driver !== undefined && selector.driver !== slice.spec.driver) return false;
+  if (selector?.pool !== undefined && selector.pool !== slice.spec.pool.name) return false;
+  if (selector?.device === undefined) return (slice.spec.devices ?? []).length > 0;
+  return (slice.spec.devices ?? []).some((d) => d.name === selector.device);
+}
+
+/** upstream taintsEqual: key, effect, value and timeAdded. */
+function taintsEqual(a: DeviceTaint, b: DeviceTaint): boolean {
+  return (
+    a.key === b.key &&
+    a.effect === b.effect &&
+    (a.value ?? "") === (b.value ?? "") &&
+    (a.timeAdded === undefined || b.timeAdded === undefined
+      ? a.timeAdded === b.timeAdded
+      : Date.parse(a.timeAdded) === Date.parse(b.timeAdded))
+  );
+}
+
+/** A patched slice before and after a DeviceTaintRule event. */
+export interface RetaintedSlice {
+  readonly oldSlice: ResourceSlice;
+  readonly newSlice: ResourceSlice;
+}
+
+/**
+ * The slices whose devices' taints change when the rules go from `before` to `after` (one
+ * DeviceTaintRule added, updated or deleted: `changed` holds its old and new object), each
+ * patched before and after: upstream's tracker (deviceTaintAdd/Update/Delete → syncSlice) syncs
+ * the slices the old or new rule selects and sends a ResourceSlice update only for those whose
+ * devices' taints differ. An update that changes no taint (labels, status) changes no slice.
+ */
+export function slicesRetainted(
+  slices: readonly ResourceSlice[],
+  before: readonly DeviceTaintRule[],
+  after: readonly DeviceTaintRule[],
+  changed: { readonly old?: DeviceTaintRule | undefined; readonly new?: DeviceTaintRule | undefined },
+): RetaintedSlice[] {
+  const out: RetaintedSlice[] = [];
+  for (const slice of slices) {
+    const touched =
+      (changed.old !== undefined && selectsSome(changed.old, slice)) ||
+      (changed.new !== undefined && selectsSome(changed.new, slice));
+    if (!touched) continue;
+    const oldSlice = applyDeviceTaintRules(slice, before);
+    const newSlice = applyDeviceTaintRules(slice, after);
+    const oldDevices = oldSlice.spec.devices ?? [];
+    const newDevices = newSlice.spec.devices ?? [];
+    const differs = newDevices.some((d, i) => {
+      const a = oldDevices[i]?.taints ?? [];
+      const b = d.taints ?? [];
+      return a.length !== b.length || a.some((t, j) => !taintsEqual(t, b[j] as DeviceTaint));
+    });
+    if (differs) out.push({ oldSlice, newSlice });
+  }
+  return out;
+}
+
 /** The rule's taint as a device taint (upstream copies key, value, effect and timeAdded). */
 function taintOf(rule: DeviceTaintRule): DeviceTaint {
   const { key, value, effect, timeAdded } = rule.spec.taint;

@@ -81,6 +81,24 @@ export const collections: Record<string, KindInfo> = {
   },
 };
 
+/**
+ * Collections known but off unless turned on (`FakeApiServerOptions.runtimeConfig`), as an API
+ * server serves beta and alpha APIs only with --runtime-config: DeviceTaintRules in the versions
+ * of 1.36 (v1beta2) and 1.35 (v1alpha3).
+ */
+export const optionalCollections: Record<string, KindInfo> = {
+  "apis/resource.k8s.io/v1beta2/devicetaintrules": {
+    kind: "DeviceTaintRule",
+    apiVersion: "resource.k8s.io/v1beta2",
+    namespaced: false,
+  },
+  "apis/resource.k8s.io/v1alpha3/devicetaintrules": {
+    kind: "DeviceTaintRule",
+    apiVersion: "resource.k8s.io/v1alpha3",
+    namespaced: false,
+  },
+};
+
 /** The collection of a kind; throws for a kind the emulator does not serve. */
 export function kindInfo(kind: string): KindInfo {
   const info = Object.values(collections).find((c) => c.kind === kind);

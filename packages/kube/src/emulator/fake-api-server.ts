@@ -15,7 +15,8 @@ import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { formatMicroTime, type VersionInfo } from "@kubesched/api";
 import { DelegatedAuth } from "./auth";
-import { collections, keyOf } from "./collections";
+import { collections, keyOf, optionalCollections } from "./collections";
+import { discoveryDocument, isServed, type RuntimeConfig } from "./discovery";
 import { listAnswer } from "./list";
 import { type Obj, ObjectStore } from "./object-store";
 import { requestInfo } from "./request-info";
@@ -32,6 +33,13 @@ export interface FakeApiServerOptions extends WatchOptions {
    * a server that does not serve it. `setVersion` changes it later.
    */
   version?: VersionInfo | null;
+  /**
+   * kube-apiserver's --runtime-config: `{"resource.k8s.io/v1/devicetaintrules": false}` stops
+   * serving a resource, `{"resource.k8s.io/v1": false}` a whole group version (its discovery
+   * too); `true` serves an optional collection (DeviceTaintRules in v1beta2 or v1alpha3).
+   * `setRuntimeConfig` changes it later.
+   */
+  runtimeConfig?: RuntimeConfig;
 }
 
 /** The emulator's default /version: an upstream v1.37.0 build. */
@@ -67,6 +75,7 @@ export class FakeApiServer {
   private readonly hung = new Set<Hung>();
   private readonly sockets = new Set<Socket>();
   private version: VersionInfo | null;
+  private runtimeConfig: RuntimeConfig;
 
   private constructor(
     private readonly server: http.Server,
@@ -74,6 +83,7 @@ export class FakeApiServer {
     private readonly options: FakeApiServerOptions,
   ) {
     this.version = options.version === undefined ? defaultServerVersion : options.version;
+    this.runtimeConfig = options.runtimeConfig ?? {};
     this.store = new ObjectStore((kind, entry) => this.watches.broadcast(kind, entry));
     this.watches = new Watches(this.store, options);
   }
@@ -134,6 +144,11 @@ export class FakeApiServer {
   /** What `GET /version` answers from now on; null: 404. */
   setVersion(version: VersionInfo | null): void {
     this.version = version;
+  }
+
+  /** What is served from now on (see `FakeApiServerOptions.runtimeConfig`); open watches stay open. */
+  setRuntimeConfig(config: RuntimeConfig): void {
+    this.runtimeConfig = config;
   }
 
   /** The current resourceVersion (etcd revision). */
@@ -374,6 +389,10 @@ export class FakeApiServer {
         ? ok(200, this.version)
         : failure(404, "the server could not find the requested resource");
     }
+    if (r.method === "GET" && segs.length <= (segs[0] === "api" ? 2 : 3)) {
+      const doc = discoveryDocument(r.path, this.runtimeConfig);
+      return doc ? ok(200, doc) : failure(404, "the server could not find the requested resource");
+    }
     const gvLen = segs[0] === "api" ? 2 : 3;
     const gv = segs.slice(0, gvLen).join("/");
     let rest = segs.slice(gvLen);
@@ -390,7 +409,10 @@ export class FakeApiServer {
     if (gv === "apis/authorization.k8s.io/v1" && rest[0] === "subjectaccessreviews" && m === "POST") {
       return ok(201, this.auth.subjectAccessReview(body));
     }
-    const info = collections[`${gv}/${rest[0] ?? ""}`];
+    const key = `${gv}/${rest[0] ?? ""}`;
+    const info = isServed(key, this.runtimeConfig)
+      ? (collections[key] ?? optionalCollections[key])
+      : undefined;
     if (!info) return failure(404, `the server could not find the requested resource (${r.path})`);
     const name = rest[1];
     const sub = rest[2];

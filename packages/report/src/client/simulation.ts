@@ -154,6 +154,9 @@ export function simulation(sec: SimulationSection): HTMLElement[] {
   return out;
 }
 
+const taintedTitle =
+  "published devices with a NoSchedule or NoExecute taint (the slice's or a DeviceTaintRule's): only requests tolerating it get them";
+
 function nodesSection(sec: SimulationSection): HTMLElement {
   const filter = searchBox("node-filter", "filter nodes by name");
   const sort = h("select", { id: "node-sort" }) as HTMLSelectElement;
@@ -178,12 +181,21 @@ function nodesSection(sec: SimulationSection): HTMLElement {
         }
         const [alloc, before, after] = c.text;
         const changed = before !== after ? `${before} → ${after}` : after;
+        // A driver's devices with a NoSchedule/NoExecute taint, as the JSON's `tainted` and the
+        // table's TAINTED column count them.
+        const tainted = c.tainted
+          ? [h("span", { class: "tainted", title: taintedTitle }, `${c.tainted} tainted`)]
+          : [];
         tr.append(
           h(
             "td",
-            { class: "res", title: `${r}: ${before} before, ${after} after, ${alloc} allocatable` },
+            {
+              class: "res",
+              title: `${r}: ${before} before, ${after} after, ${alloc} allocatable${c.tainted ? `, ${c.tainted} tainted` : ""}`,
+            },
             bar(c.value[1], c.value[2], c.value[0]),
             h("span", { class: "restext" }, `${changed} / ${alloc} (${pct(c.value[2], c.value[0])}%)`),
+            ...tainted,
           ),
         );
       }
