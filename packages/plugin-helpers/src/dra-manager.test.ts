@@ -73,3 +73,40 @@ describe("the claim tracker's allocated devices", () => {
     expect(sorted(m.allocatedDevices())).toEqual(["d/p/d3"]);
   });
 });
+
+describe("the pool's change number", () => {
+  // A device held before and after an update (the in-flight allocation the informer now has, an
+  // assumed object the informer replaces, a claim updated in place with the same devices) never
+  // leaves the set in between: its pool's change number stays, and so do the allocator's kept
+  // searches and verdicts and the scoring's counts for the pool.
+  it("stays while a device is held throughout", () => {
+    const l = listers([claim("x", [])]);
+    const m = new ClaimTracker(l.listers);
+    const set = m.allocatedDevices() as ReadonlySet<string> & { pool(id: string): { version: number } };
+    const pool = set.pool("d/p");
+    // Reserve: the allocation in flight.
+    m.signalClaimPendingAllocation("ns/x", claim("x", ["d0"], "1"));
+    m.allocatedDevices();
+    const held = pool.version;
+    expect(held).toBeGreaterThan(0);
+    // PreBind's write reaches the informer; the in-flight allocation ends in the same update.
+    m.removeClaimPendingAllocation("ns/x");
+    l.set([claim("x", ["d0"], "2")]);
+    expect(sorted(m.allocatedDevices())).toEqual(["d/p/d0"]);
+    expect(pool.version).toBe(held);
+    // The claim updated in place with the same device (its reservedFor changed).
+    l.set([claim("x", ["d0"], "3")]);
+    expect(sorted(m.allocatedDevices())).toEqual(["d/p/d0"]);
+    expect(pool.version).toBe(held);
+    // An assumed object newer than the informer's, then the informer's own.
+    m.assumeClaimAfterAPICall(claim("x", ["d0"], "4"));
+    expect(sorted(m.allocatedDevices())).toEqual(["d/p/d0"]);
+    l.set([claim("x", ["d0"], "4")]);
+    expect(sorted(m.allocatedDevices())).toEqual(["d/p/d0"]);
+    expect(pool.version).toBe(held);
+    // Deallocated: the pool changes.
+    l.set([claim("x", [], "5")]);
+    expect(sorted(m.allocatedDevices())).toEqual([]);
+    expect(pool.version).toBeGreaterThan(held);
+  });
+});

@@ -38,12 +38,15 @@ class ClaimsAllocatedState {
   private added: readonly ResourceClaim[] = [];
   /** The informer's listing last followed. */
   private list: readonly ResourceClaim[] | null = null;
+  /** Claims the listing dropped or replaced, taken out after the update's additions. */
+  private readonly removals: ResourceClaim[] = [];
 
   constructor(enableConsumableCapacity: boolean) {
     const counter = new AllocatedStateCounter(enableConsumableCapacity);
     this.counter = counter;
+    // The informer's removals wait until the update's additions are in (see update).
     this.claims = new ListFollower(
-      (c) => counter.remove(c),
+      (c) => this.removals.push(c),
       (c) => counter.add(c),
     );
   }
@@ -64,11 +67,17 @@ class ClaimsAllocatedState {
       return counter.state;
     }
     this.list = list;
-    for (const c of this.added) counter.remove(c);
+    // Additions first, removals last: the counter counts each device's holders, so a device held
+    // before and after (an in-flight allocation the informer now has, an assumed object replaced
+    // by the informer's) never drops to none in between, and its pool's change number stays: the
+    // allocator's kept searches and verdicts and the scoring's counts for that pool stay valid.
+    for (const c of added) counter.add(c);
     for (const c of this.replaced) counter.add(c);
     this.claims.follow(list);
+    for (const c of this.removals) counter.remove(c);
+    this.removals.length = 0;
+    for (const c of this.added) counter.remove(c);
     for (const c of replaced) counter.remove(c);
-    for (const c of added) counter.add(c);
     this.replaced = replaced;
     this.added = added;
     return counter.state;
