@@ -14,9 +14,11 @@ import type { Device, DeviceClass, Node, ResourceSlice } from "@kubesched/api";
 import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
 import {
   deviceReachesNode,
+  groupSlicesByNode,
   makeDeviceID,
   NodeSelectorCache,
   type PoolChanges,
+  type SlicesByNode,
   sliceReachesNode,
   VersionedDeviceSet,
 } from "@kubesched/dynamic-resource-allocation/structured";
@@ -40,28 +42,6 @@ interface SliceClassDevices {
   version: number;
   allocated: number;
   changes: PoolChanges | null;
-}
-
-/** Slices naming a node, by that node, and the others (all nodes, selectors, per device). */
-interface SliceIndex {
-  readonly byNode: ReadonlyMap<string, readonly ResourceSlice[]>;
-  readonly notNamed: readonly ResourceSlice[];
-}
-
-function indexSlices(slices: readonly ResourceSlice[]): SliceIndex {
-  const byNode = new Map<string, ResourceSlice[]>();
-  const notNamed: ResourceSlice[] = [];
-  for (const s of slices) {
-    const nodeName = s.spec.nodeName;
-    if (nodeName === undefined || nodeName === "") {
-      notNamed.push(s);
-      continue;
-    }
-    const list = byNode.get(nodeName);
-    if (list === undefined) byNode.set(nodeName, [s]);
-    else list.push(s);
-  }
-  return { byNode, notNamed };
 }
 
 /**
@@ -130,11 +110,8 @@ export class DRAPreScoreState {
     private readonly scoring: DRAExtendedResourceScoring,
     readonly allocatedDevices: ReadonlySet<string>,
     readonly resourceSlices: readonly ResourceSlice[],
-    /** The slices by the node they name, and those naming none (see indexSlices). */
-    private readonly index: {
-      readonly byNode: ReadonlyMap<string, readonly ResourceSlice[]>;
-      readonly notNamed: readonly ResourceSlice[];
-    } = indexSlices(resourceSlices),
+    /** The slices by the node they name, and those naming none (the allocator's grouping). */
+    private readonly index: SlicesByNode = groupSlicesByNode(resourceSlices),
   ) {}
 
   /** The DeviceClass backing `resourceName` this cycle (`resolve` asked once per name). */
@@ -153,8 +130,8 @@ export class DRAPreScoreState {
    * (upstream's loop skips it), so each node reads its own and those naming no node.
    */
   slicesFor(nodeName: string): readonly ResourceSlice[] {
-    const { byNode, notNamed } = this.index;
-    const own = byNode.get(nodeName);
+    const { onNode, shared: notNamed } = this.index;
+    const own = onNode.get(nodeName);
     if (own === undefined) return notNamed;
     return notNamed.length === 0 ? own : [...own, ...notNamed];
   }
@@ -181,7 +158,7 @@ export class DRAExtendedResourceScoring {
   private readonly selectors = new NodeSelectorCache();
   /** The slices last listed and their index, kept while the listing holds the same objects. */
   private lastSlices: readonly ResourceSlice[] = [];
-  private lastIndex: SliceIndex = indexSlices([]);
+  private lastIndex: SlicesByNode = groupSlicesByNode([]);
   /** Per slice object and DeviceClass object: the devices the class selects and how many are held. */
   private readonly sliceClassDevices = new WeakMap<ResourceSlice, WeakMap<DeviceClass, SliceClassDevices>>();
 
@@ -212,7 +189,7 @@ export class DRAExtendedResourceScoring {
     const last = this.lastSlices;
     if (slices.length !== last.length || slices.some((s, i) => s !== last[i])) {
       this.lastSlices = [...slices];
-      this.lastIndex = indexSlices(slices);
+      this.lastIndex = groupSlicesByNode(slices);
     }
     return new DRAPreScoreState(
       this,
