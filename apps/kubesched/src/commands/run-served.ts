@@ -5,27 +5,27 @@
 // discovery first and stops with what is missing, the versions the server has it in, and the
 // flags that make this release's scheduler not watch it. A collection of a plugin's custom
 // resource is only a warning: its CRD may be installed later, and the informer picks it up then.
+import { type VersionInfo, versionInfoMinor } from "@kubesched/api";
 import { supportedReleases } from "@kubesched/config";
-import type { Logger } from "@kubesched/framework";
+import { type Logger, minorOf } from "@kubesched/framework";
 import type { RawClient, ResourceSpec, UnservedResource } from "@kubesched/kube";
 
 /** How long discovery may take before `run` goes on without its answer. */
 export const discoveryTimeoutMs = 10_000;
 
-const draKinds = new Set(["ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceClass"]);
-
-/** The server's release ("1.36") from GET /version, when it answers. */
+/**
+ * The server's release ("1.36") from GET /version, when it answers: `versionInfoMinor`, as a
+ * snapshot's recorded version is read (its emulated version, else its gitVersion's major.minor).
+ */
 async function serverRelease(client: RawClient, signal: AbortSignal): Promise<string | undefined> {
   try {
-    const v = await client.request<{ major?: string; minor?: string }>("GET", "/version", { signal });
-    const minor = v.minor?.replace(/\D+$/, "");
-    return v.major && minor ? `${v.major}.${minor}` : undefined;
+    return (
+      versionInfoMinor(await client.request<Partial<VersionInfo>>("GET", "/version", { signal })) ?? undefined
+    );
   } catch {
     return undefined;
   }
 }
-
-const minorOf = (release: string) => Number(release.split(".")[1]);
 
 /** Why the collection is missing, as the server's discovery shows it. */
 function whereServed(u: UnservedResource): string {
@@ -36,8 +36,16 @@ function whereServed(u: UnservedResource): string {
   return `${u.group} serves ${versions.join(", ")}, none of them with ${u.resource}`;
 }
 
-/** The flags that make this release's scheduler not watch the collection, or null when none do. */
-function wayOut(u: UnservedResource, release: string, server: string | undefined): string | null {
+/**
+ * The flags that make this release's scheduler not watch the collection, or null when none do.
+ * `dra`: the collection is one of the kinds watched only with DynamicResourceAllocation on.
+ */
+function wayOut(
+  u: UnservedResource,
+  release: string,
+  server: string | undefined,
+  dra: boolean,
+): string | null {
   const older =
     server !== undefined &&
     (supportedReleases as readonly string[]).includes(server) &&
@@ -49,7 +57,7 @@ function wayOut(u: UnservedResource, release: string, server: string | undefined
       .filter(Boolean)
       .join(", or ");
   }
-  if (draKinds.has(u.spec.kind)) {
+  if (dra) {
     // DynamicResourceAllocation is GA and locked on from 1.35; off by default in 1.33.
     const off =
       minorOf(release) <= 34
@@ -66,8 +74,9 @@ export function unservedMessage(
   release: string,
   gates: string,
   server: string | undefined,
+  dra: boolean,
 ): string {
-  const out = wayOut(u, release, server);
+  const out = wayOut(u, release, server, dra);
   return (
     `the API server${server ? ` (${server})` : ""} does not serve ${u.resource} in ${u.spec.apiVersion} (${whereServed(u)}); ` +
     `kubesched at release ${release}${gates} watches ${u.spec.kind}s there, as kube-scheduler ${release} does, ` +
@@ -88,7 +97,8 @@ export async function checkServedResources(opts: {
   logger: Logger;
   signal: AbortSignal;
 }): Promise<string[]> {
-  const { findUnservedResources } = await import("@kubesched/kube");
+  // The kube package is loaded only when `run` starts (the CLI's other commands never need it).
+  const { findUnservedResources, draKinds } = await import("@kubesched/kube");
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(discoveryTimeoutMs)]);
   let unserved: UnservedResource[];
   try {
@@ -114,13 +124,14 @@ export async function checkServedResources(opts: {
       );
       continue;
     }
+    const dra = (draKinds as readonly string[]).includes(u.spec.kind);
     const gates =
       u.spec.kind === "DeviceTaintRule"
         ? " with DRADeviceTaintRules on"
-        : draKinds.has(u.spec.kind)
+        : dra
           ? " with DynamicResourceAllocation on"
           : "";
-    errors.push(unservedMessage(u, opts.release, gates, server));
+    errors.push(unservedMessage(u, opts.release, gates, server, dra));
   }
   return errors;
 }
