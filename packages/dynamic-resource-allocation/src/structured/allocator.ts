@@ -13,6 +13,7 @@ import type {
   DeviceAllocationConfiguration,
   DeviceAttribute,
   DeviceClass,
+  DeviceCounterConsumption,
   DeviceRequest,
   DeviceRequestAllocationResult,
   DeviceSelector,
@@ -463,21 +464,13 @@ class StructuredAllocator implements Allocator {
     }
     // Devices whose allocation has completed consume counters; this never changes while the
     // allocator lives.
-    for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
-      for (const slice of slices) {
-        for (const device of slice.spec.devices ?? []) {
-          if (!this.isDeviceAllocated(makeDeviceID(slice.spec.driver, slice.spec.pool.name, device.name)))
-            continue;
-          for (const consumption of device.consumesCounters ?? []) {
-            const counters = available.get(consumption.counterSet);
-            if (counters === undefined) continue;
-            for (const [counterName, counter] of Object.entries(consumption.counters)) {
-              const existing = counters.get(counterName);
-              // Negative is fine: no counters available.
-              if (existing !== undefined) counters.set(counterName, existing.sub(parseCounter(counter)));
-            }
-          }
-        }
+    for (const consumption of this.#allocatedConsumptions(pool)) {
+      const counters = available.get(consumption.counterSet);
+      if (counters === undefined) continue;
+      for (const [counterName, counter] of Object.entries(consumption.counters)) {
+        const existing = counters.get(counterName);
+        // Negative is fine: no counters available.
+        if (existing !== undefined) counters.set(counterName, existing.sub(parseCounter(counter)));
       }
     }
     this.#availableCounters.set(pool.id, available);
@@ -549,23 +542,31 @@ class StructuredAllocator implements Allocator {
     const cached = this.#compatibilityGroupsBaseline.get(pool.id);
     if (cached !== undefined) return cached;
     const baseline = new Map<string, CompatibilityGroupIntersection>();
+    for (const consumption of this.#allocatedConsumptions(pool)) {
+      const current = baseline.get(consumption.counterSet) ?? noCompatibilityGroupMembers;
+      baseline.set(
+        consumption.counterSet,
+        addCompatibilityGroups(current, compatibilityGroupSet(consumption.compatibilityGroups)),
+      );
+    }
+    this.#compatibilityGroupsBaseline.set(pool.id, baseline);
+    return baseline;
+  }
+
+  /**
+   * The counter consumptions of the pool's devices whose allocation has completed (targeting the
+   * node or not): what they take from the pool's counter sets. Read once per pool per allocator.
+   */
+  *#allocatedConsumptions(pool: Pool): Generator<DeviceCounterConsumption> {
     for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
       for (const slice of slices) {
         for (const device of slice.spec.devices ?? []) {
           if (!this.isDeviceAllocated(makeDeviceID(slice.spec.driver, slice.spec.pool.name, device.name)))
             continue;
-          for (const consumption of device.consumesCounters ?? []) {
-            const current = baseline.get(consumption.counterSet) ?? noCompatibilityGroupMembers;
-            baseline.set(
-              consumption.counterSet,
-              addCompatibilityGroups(current, compatibilityGroupSet(consumption.compatibilityGroups)),
-            );
-          }
+          yield* device.consumesCounters ?? [];
         }
       }
     }
-    this.#compatibilityGroupsBaseline.set(pool.id, baseline);
-    return baseline;
   }
 
   /** Allocated exclusively, or shared, or with consumed capacity (upstream IsDeviceAllocated). */
