@@ -98,6 +98,27 @@ function heldCount(kept: SliceClassDevices, devices: ReadonlySet<string>): numbe
 }
 
 /**
+ * What a DeviceClass selects on one node, for one grouping of the slices: the whole slices on the
+ * node (each with its kept count) and the devices selected one by one (per-device node
+ * selection); `failed` when a node or CEL selector fails (the node then scores `[0, 0]`).
+ */
+interface NodeClassDevices {
+  readonly slices: SlicesByNode;
+  readonly whole: readonly SliceClassDevices[];
+  readonly single: readonly string[];
+  readonly capacity: number;
+  readonly failed: boolean;
+}
+
+const failedOnNode = (slices: SlicesByNode): NodeClassDevices => ({
+  slices,
+  whole: [],
+  single: [],
+  capacity: 0,
+  failed: true,
+});
+
+/**
  * The state PreScore gathers for DRA-backed scoring resources (upstream draPreScoreState): the
  * devices claims hold and the slices, read once per cycle (the held devices are the DRA manager's
  * set, kept up to date by its next update: read them within the cycle).
@@ -123,6 +144,11 @@ export class DRAPreScoreState {
     const c = resolve(resourceName);
     this.classes.set(resourceName, c);
     return c;
+  }
+
+  /** The slices by node this state reads (the scoring's kept per-node counts are per grouping). */
+  get slicesByNode(): SlicesByNode {
+    return this.index;
   }
 
   /**
@@ -161,6 +187,8 @@ export class DRAExtendedResourceScoring {
   private lastIndex: SlicesByNode = groupSlicesByNode([]);
   /** Per slice object and DeviceClass object: the devices the class selects and how many are held. */
   private readonly sliceClassDevices = new WeakMap<ResourceSlice, WeakMap<DeviceClass, SliceClassDevices>>();
+  /** Per Node object and DeviceClass object: what the class selects on the node. */
+  private readonly keptOnNode = new WeakMap<Node, WeakMap<DeviceClass, NodeClassDevices>>();
 
   constructor(
     /** The scheduler's DRA manager (`handle.sharedDRAManager()`). */
@@ -200,34 +228,69 @@ export class DRAExtendedResourceScoring {
     );
   }
 
-  /** See {@link DRAPreScoreState.allocatableRequest}. */
+  /**
+   * See {@link DRAPreScoreState.allocatableRequest}. What the class selects on the node is kept
+   * per Node object, DeviceClass object and grouping of the slices; only the held devices are
+   * counted per call (a whole slice's count is kept too while its pool's devices are unchanged).
+   */
   resourceTotals(node: Node, resourceName: string, state: DRAPreScoreState): [number, number] {
     const deviceClass = state.deviceClass(resourceName, this.resolveClass);
     if (deviceClass === undefined) return [0, 0];
-    let capacity = 0;
+    const kept = this.nodeClassDevices(node, deviceClass, state);
+    if (kept.failed) return [0, 0];
+    const held = state.allocatedDevices;
     let allocated = 0;
+    for (const slice of kept.whole) allocated += heldCount(slice, held);
+    for (const id of kept.single) if (held.has(id)) allocated++;
+    return [kept.capacity, allocated];
+  }
+
+  /** What the class selects on the node (kept, see {@link resourceTotals}). */
+  private nodeClassDevices(node: Node, deviceClass: DeviceClass, state: DRAPreScoreState): NodeClassDevices {
+    let perClass = this.keptOnNode.get(node);
+    if (perClass === undefined) {
+      perClass = new WeakMap();
+      this.keptOnNode.set(node, perClass);
+    }
+    const slices = state.slicesByNode;
+    const kept = perClass.get(deviceClass);
+    if (kept !== undefined && kept.slices === slices) return kept;
+    const fresh = this.selectOnNode(node, deviceClass, state, slices);
+    perClass.set(deviceClass, fresh);
+    return fresh;
+  }
+
+  private selectOnNode(
+    node: Node,
+    deviceClass: DeviceClass,
+    state: DRAPreScoreState,
+    slices: SlicesByNode,
+  ): NodeClassDevices {
+    const whole: SliceClassDevices[] = [];
+    const single: string[] = [];
+    let capacity = 0;
     for (const slice of state.slicesFor(node.metadata?.name ?? "")) {
       const devices = devicesOnNode(slice, node, this.selectors);
-      if (devices instanceof Error) return [0, 0];
-      const driver = slice.spec.driver;
-      const pool = slice.spec.pool.name;
+      if (devices instanceof Error) return failedOnNode(slices);
       if (devices === slice.spec.devices) {
         // The whole slice is on the node: what the class selects of it is kept per slice.
         const kept = this.classDevices(slice, deviceClass);
-        if (kept.ids instanceof Error) return [0, 0];
+        if (kept.ids instanceof Error) return failedOnNode(slices);
         capacity += kept.ids.length;
-        allocated += heldCount(kept, state.allocatedDevices);
+        whole.push(kept);
         continue;
       }
+      const driver = slice.spec.driver;
+      const pool = slice.spec.pool.name;
       for (const device of devices) {
         const matches = this.deviceMatchesClass(device, deviceClass, driver);
-        if (matches instanceof Error) return [0, 0];
+        if (matches instanceof Error) return failedOnNode(slices);
         if (!matches) continue;
         capacity++;
-        if (state.allocatedDevices.has(makeDeviceID(driver, pool, device.name))) allocated++;
+        single.push(makeDeviceID(driver, pool, device.name));
       }
     }
-    return [capacity, allocated];
+    return { slices, whole, single, capacity, failed: false };
   }
 
   /** The slice's devices the class selects (upstream checks them per node and cycle). */
