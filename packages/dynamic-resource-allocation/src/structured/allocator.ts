@@ -64,6 +64,7 @@ import {
   type DeviceID,
   FailedAllocationOnNodeError,
   type Features,
+  featureBits,
   featureSet,
   makeDeviceID,
 } from "./types";
@@ -139,8 +140,20 @@ const channels: readonly { name: AllocatorChannel; supported: readonly FeatureNa
   },
 ];
 
+const channelOfBits = new Map<number, AllocatorChannel>();
+
 /** The variant upstream's NewAllocator picks for these features: the first covering them all. */
 export function allocatorChannel(features: Features): AllocatorChannel {
+  const bits = featureBits(features);
+  let channel = channelOfBits.get(bits);
+  if (channel === undefined) {
+    channel = pickChannel(features);
+    channelOfBits.set(bits, channel);
+  }
+  return channel;
+}
+
+function pickChannel(features: Features): AllocatorChannel {
   for (const channel of channels) {
     const uncovered = (Object.keys(features) as FeatureName[]).some(
       (name) => features[name] === true && !channel.supported.includes(name),

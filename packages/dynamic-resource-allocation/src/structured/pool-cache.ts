@@ -13,7 +13,7 @@ import {
   type Pool,
   sliceReachesNode,
 } from "./pools";
-import { type DeviceID, type Features, featureSet, makeDeviceID } from "./types";
+import { type DeviceID, type Features, featureKey, makeDeviceID } from "./types";
 
 /** One device the node can use, at a fixed position in the search order. */
 export interface Candidate {
@@ -44,7 +44,7 @@ export interface NodePools {
 
 /** What an allocator was built from, as the cache numbers it. */
 export interface SliceVersions {
-  /** The enabled features ({@link featureSet}). */
+  /** The enabled features ({@link featureKey}). */
   readonly features: string;
   /** Numbers the slices without a node name; equal numbers mean identical slice objects. */
   readonly shared: number;
@@ -164,7 +164,7 @@ export class PoolCache {
     all: readonly ResourceSlice[],
     shared: readonly ResourceSlice[],
   ): SliceVersions {
-    const key = featureSet(features).join(",");
+    const key = featureKey(features);
     if (key !== this.#features) {
       this.#features = key;
       this.#entries = new WeakMap();

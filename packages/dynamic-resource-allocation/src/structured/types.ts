@@ -48,6 +48,41 @@ export function featureSet(features: Features): string[] {
   return enabled.sort();
 }
 
+/** The feature names in a fixed order: bit i of {@link featureBits} is `featureOrder[i]`. */
+const featureOrder: readonly (keyof Features)[] = [
+  "adminAccess",
+  "consumableCapacity",
+  "deviceBindingAndStatus",
+  "deviceTaints",
+  "partitionableDevices",
+  "prioritizedList",
+  "listTypeAttributes",
+  "deviceCompatibilityGroups",
+  "derivedAttributes",
+  "optionalNodeOperations",
+  "fractionalCapacityRange",
+];
+
+/** @internal The enabled features as a number (one bit per feature): equal sets, equal numbers. */
+export function featureBits(features: Features): number {
+  let bits = 0;
+  for (let i = 0; i < featureOrder.length; i++) if (features[featureOrder[i]!] === true) bits |= 1 << i;
+  return bits;
+}
+
+const featureKeys = new Map<number, string>();
+
+/** @internal `featureSet(features).join(",")`, made once per set of enabled features. */
+export function featureKey(features: Features): string {
+  const bits = featureBits(features);
+  let key = featureKeys.get(bits);
+  if (key === undefined) {
+    key = featureSet(features).join(",");
+    featureKeys.set(bits, key);
+  }
+  return key;
+}
+
 /**
  * What 1.37's default feature gates enable (upstream internal.FeaturesAll, with the alpha
  * DRAListTypeAttributes, DRADeviceCompatibilityGroups, DRADerivedAttributes and

@@ -16,6 +16,7 @@ import {
   type AllocatedState,
   type Allocator,
   allocationSkipsNodeOperations,
+  type Features,
   isFailedAllocationOnNode,
   newAllocator,
   nodeDeclaresOptionalNodeOperations,
@@ -329,6 +330,8 @@ export class DynamicResources
    * upstream gathers them per Filter call).
    */
   private readonly poolCache = new PoolCache();
+  /** The allocator's features, made on first use ({@link allocatorFeatures}). */
+  #allocatorFeatures: Readonly<Features> | undefined;
   /** DRAExtendedResource: the DeviceClasses backing extended resources (null with the gate off). */
   private readonly deviceClassResolver: DeviceClassResolver | null;
 
@@ -541,27 +544,34 @@ export class DynamicResources
   }
 
   private newAllocator(allocatedState: AllocatedState, slices: readonly ResourceSlice[]): Allocator {
-    const features = this.handle.features();
     return newAllocator({
-      features: {
-        adminAccess: features.enableDRAAdminAccess,
-        prioritizedList: features.enableDRAPrioritizedList,
-        deviceTaints: features.enableDRADeviceTaints,
-        partitionableDevices: features.enableDRAPartitionableDevices,
-        consumableCapacity: features.enableConsumableCapacity,
-        deviceBindingAndStatus: this.bindingConditions,
-        listTypeAttributes: features.enableDRAListTypeAttributes,
-        deviceCompatibilityGroups: features.enableDRADeviceCompatibilityGroups,
-        derivedAttributes: features.enableDRADerivedAttributes,
-        optionalNodeOperations: features.enableDRAOptionalNodeOperations,
-        fractionalCapacityRange: features.enableDRAFractionalCapacityRange,
-      },
+      features: this.allocatorFeatures(),
       allocatedState,
       classLister: this.classLister(),
       slices,
       celCache: this.celCache,
       poolCache: this.poolCache,
     });
+  }
+
+  /** The allocator's features from the profile's gates (made once: the gates do not change). */
+  private allocatorFeatures(): Readonly<Features> {
+    if (this.#allocatorFeatures !== undefined) return this.#allocatorFeatures;
+    const features = this.handle.features();
+    this.#allocatorFeatures = Object.freeze({
+      adminAccess: features.enableDRAAdminAccess,
+      prioritizedList: features.enableDRAPrioritizedList,
+      deviceTaints: features.enableDRADeviceTaints,
+      partitionableDevices: features.enableDRAPartitionableDevices,
+      consumableCapacity: features.enableConsumableCapacity,
+      deviceBindingAndStatus: this.bindingConditions,
+      listTypeAttributes: features.enableDRAListTypeAttributes,
+      deviceCompatibilityGroups: features.enableDRADeviceCompatibilityGroups,
+      derivedAttributes: features.enableDRADerivedAttributes,
+      optionalNodeOperations: features.enableDRAOptionalNodeOperations,
+      fractionalCapacityRange: features.enableDRAFractionalCapacityRange,
+    });
+    return this.#allocatorFeatures;
   }
 
   private classLister() {
