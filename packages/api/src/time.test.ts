@@ -12,6 +12,15 @@ describe("formatTime (metav1.Time)", () => {
     expect(formatTime(Date.UTC(2024, 0, 2, 3, 4, 5, 999))).toBe("2024-01-02T03:04:05Z");
     expect(formatTime(Date.UTC(1969, 11, 31, 23, 59, 59, 500))).toBe("1969-12-31T23:59:59Z");
   });
+
+  it("gives each second its own text when times of one second come in a row (the last is kept)", () => {
+    expect(formatTime(Date.UTC(2026, 10, 27, 1, 2, 3, 10))).toBe("2026-11-27T01:02:03Z");
+    expect(formatTime(Date.UTC(2026, 10, 27, 1, 2, 3, 990))).toBe("2026-11-27T01:02:03Z");
+    expect(formatTime(Date.UTC(2026, 10, 27, 1, 2, 4))).toBe("2026-11-27T01:02:04Z");
+    expect(formatTime(Date.UTC(1969, 11, 31, 23, 59, 59, 1))).toBe("1969-12-31T23:59:59Z");
+    expect(formatTime(Date.UTC(1969, 11, 31, 23, 59, 59, 999))).toBe("1969-12-31T23:59:59Z");
+    expect(() => formatTime(Number.NaN)).toThrow(RangeError);
+  });
 });
 
 describe("formatMicroTime (metav1.MicroTime)", () => {
