@@ -36,3 +36,15 @@ export const realClock: Clock = {
     return { cancel: () => clearTimeout(t) };
   },
 };
+
+/** The host's `performance`, read once: the global is a getter on every read in Node.js. */
+const perf = globalThis.performance;
+
+/**
+ * Monotonic milliseconds (`performance.now()`) for measuring durations: instrumentation and
+ * the filter timeout (wall time even in the simulator, where {@link Clock} is simulated).
+ * @internal
+ */
+export function monotonicNow(): number {
+  return perf.now();
+}

@@ -19,6 +19,7 @@ import {
   type NodeInfo,
   type NodeScore,
   type NodeToStatus,
+  monotonicNow as now,
   type PermitOutput,
   type PermitPlugin,
   type Plugin,
@@ -50,10 +51,6 @@ import {
 import { filterEach } from "./node-window";
 import type { SchedulingObserver } from "./observer";
 import { filterFailure } from "./statuses";
-
-function now(): number {
-  return performance.now();
-}
 
 function ignore(): void {}
 

@@ -10,6 +10,7 @@ import {
   type Diagnosis,
   type NodeInfo,
   type NodeToStatus,
+  monotonicNow as now,
   type PostFilterOutput,
   type Registry,
   Status,
@@ -19,10 +20,6 @@ import type { SchedulingObserver } from "./observer";
 
 /** The status Filter's duration is labelled with when a node's Filter errored. */
 const filterError = new Status(Code.Error);
-
-function now(): number {
-  return performance.now();
-}
 
 function ignore(): void {}
 

@@ -4,15 +4,12 @@
 // the observer implements is decorated; an asynchronous phase keeps its own promise (events
 // ride on it), so no decorator adds a turn of the event loop.
 import type { NodeInfo, NodeScore, QueuedPodInfo, Status } from "@kubesched/framework";
+import { monotonicNow as now } from "@kubesched/framework";
 import type { SchedulingObserver, SchedulingPhase } from "@kubesched/runtime";
 import { type Attempt, type CyclePhases, failureReason, type Priorities } from "./schedule-one";
 
 /** Upstream pluginMetricsSamplePercent: plugin durations are recorded on this share of cycles. */
 const pluginMetricsSamplePercent = 10;
-
-function now(): number {
-  return performance.now();
-}
 
 /** The final score of every feasible node, in their order (what the host was selected from). */
 function finalScoresOf(feasible: readonly NodeInfo[], priorities: Priorities | null): NodeScore[] | null {

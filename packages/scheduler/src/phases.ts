@@ -2,6 +2,7 @@
 // cycles, for benchmarks and profiling (`pnpm bench` prints it). A PhaseRecorder is an observer
 // (onPhase) given to Scheduler.create: the cycle's phase functions are then timed; without it they
 // are not.
+import { monotonicNow } from "@kubesched/framework";
 import {
   observerMethods,
   type SchedulingObserver,
@@ -84,9 +85,9 @@ export function timedAsMetrics(observer: SchedulingObserver, phases: SchedulingO
     const f = observer[m] as AnyMethod | undefined;
     if (typeof f !== "function") continue;
     out[m] = (...args) => {
-      const start = performance.now();
+      const start = monotonicNow();
       f.apply(observer, args);
-      onPhase.call(phases, "metrics", start, performance.now());
+      onPhase.call(phases, "metrics", start, monotonicNow());
     };
   }
   return out as SchedulingObserver;

@@ -36,6 +36,7 @@ import {
   type Handle,
   MaxNodeScore,
   minorOf,
+  monotonicNow,
   type NodeInfo,
   type NodeScore,
   type NodeToStatus,
@@ -229,7 +230,7 @@ class Deadline {
 
   /** `parent`: the cycle's cancellation; once it is aborted, so is the deadline, with its reason. */
   constructor(ms: number, parent?: AbortSignal) {
-    this.#end = performance.now() + ms;
+    this.#end = monotonicNow() + ms;
     this.#parent = parent;
   }
 
@@ -244,7 +245,7 @@ class Deadline {
   get aborted(): boolean {
     if (this.#expired || this.#parent?.aborted === true) return true;
     if ((this.#reads++ & 15) !== 0) return false;
-    this.#expired = performance.now() > this.#end;
+    this.#expired = monotonicNow() > this.#end;
     return this.#expired;
   }
 
