@@ -15,6 +15,7 @@ import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
 import {
   deviceReachesNode,
   groupSlicesByNode,
+  KeptSlicesByNode,
   makeDeviceID,
   NodeSelectorCache,
   type PoolChanges,
@@ -182,9 +183,8 @@ export class DRAExtendedResourceScoring {
   private readonly enableConsumableCapacity: boolean;
   /** The node selectors of slices and devices, parsed once. */
   private readonly selectors = new NodeSelectorCache();
-  /** The slices last listed and their index, kept while the listing holds the same objects. */
-  private lastSlices: readonly ResourceSlice[] = [];
-  private lastIndex: SlicesByNode = groupSlicesByNode([]);
+  /** The slices by node, kept while the listing holds the same objects. */
+  private readonly grouping = new KeptSlicesByNode();
   /** Per slice object and DeviceClass object: the devices the class selects and how many are held. */
   private readonly sliceClassDevices = new WeakMap<ResourceSlice, WeakMap<DeviceClass, SliceClassDevices>>();
   /** Per Node object and DeviceClass object: what the class selects on the node. */
@@ -214,17 +214,12 @@ export class DRAExtendedResourceScoring {
     );
     if (!anyBackedByDRA) return null;
     const slices = this.manager.resourceSlices().list();
-    const last = this.lastSlices;
-    if (slices.length !== last.length || slices.some((s, i) => s !== last[i])) {
-      this.lastSlices = [...slices];
-      this.lastIndex = groupSlicesByNode(slices);
-    }
     return new DRAPreScoreState(
       this,
       // The state DynamicResources keeps for the same gates (one update per cycle for both).
       this.manager.resourceClaims().heldDevices(this.enableConsumableCapacity),
       slices,
-      this.lastIndex,
+      this.grouping.get(slices),
     );
   }
 

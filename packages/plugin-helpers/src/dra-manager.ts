@@ -5,7 +5,7 @@
 // One per scheduler (upstream scheduler.go New: NewDRAManager, handed to every profile through
 // WithSharedDRAManager): the runtime's newProfileMap makes it.
 import type { DeviceClass, ResourceClaim } from "@kubesched/api";
-import { ResourceSliceTracker } from "@kubesched/dynamic-resource-allocation/structured";
+import { ResourceSliceTracker, sameObjects } from "@kubesched/dynamic-resource-allocation/structured";
 import type {
   ClusterListers,
   ClusterScopedLister,
@@ -82,13 +82,6 @@ class ClaimsAllocatedState {
     this.added = added;
     return counter.state;
   }
-}
-
-/** Whether the two lists hold the same objects in the same order. */
-function sameObjects(a: readonly ResourceClaim[], b: readonly ResourceClaim[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function key(namespace: string, name: string): string {

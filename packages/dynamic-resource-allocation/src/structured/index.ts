@@ -12,7 +12,7 @@ export {
   nodeDeclaresOptionalNodeOperations,
   optionalNodeOperationsFeature,
 } from "./optional-node-operations";
-export { groupSlicesByNode, PoolCache, type SlicesByNode } from "./pool-cache";
+export { groupSlicesByNode, KeptSlicesByNode, PoolCache, type SlicesByNode, sameObjects } from "./pool-cache";
 export {
   deviceReachesNode,
   gatherPools,

@@ -113,8 +113,7 @@ export class PoolCache {
   #poolCandidates = new WeakMap<Pool, readonly Candidate[]>();
   #valueIDs = new AttributeValueIDs();
   #slots = new Map<string, number>();
-  #grouped: SlicesByNode | undefined;
-  #groupedOf: readonly ResourceSlice[] = [];
+  readonly #grouped = new KeptSlicesByNode();
 
   /**
    * @internal The list attribute value numbering for the next allocator: kept between allocators,
@@ -131,11 +130,7 @@ export class PoolCache {
    * previous one was, unless a slice changed).
    */
   slicesByNode(all: readonly ResourceSlice[]): SlicesByNode {
-    if (this.#grouped === undefined || !sameSlices(all, this.#groupedOf)) {
-      this.#grouped = groupSlicesByNode(all);
-      this.#groupedOf = [...all];
-    }
-    return this.#grouped;
+    return this.#grouped.get(all);
   }
 
   /**
@@ -170,11 +165,11 @@ export class PoolCache {
       this.#entries = new WeakMap();
     }
     // Copies: the caller's arrays may be reused.
-    if (!sameSlices(all, this.#all)) {
+    if (!sameObjects(all, this.#all)) {
       this.#all = [...all];
       this.#allVersion++;
     }
-    if (!sameSlices(shared, this.#shared)) {
+    if (!sameObjects(shared, this.#shared)) {
       this.#shared = [...shared];
       this.#sharedVersion++;
     }
@@ -197,7 +192,7 @@ export class PoolCache {
       (kept.checkedAll === versions.all ||
         (kept.sharedVersion === versions.shared &&
           (kept.allVersion === -1 || kept.allVersion === versions.all) &&
-          sameSlices(kept.ownSlices, ownSlices)))
+          sameObjects(kept.ownSlices, ownSlices)))
     ) {
       kept.checkedAll = versions.all;
       return kept;
@@ -445,9 +440,31 @@ function selectorsKey(selectors: readonly DeviceSelector[]): string {
   return key;
 }
 
-function sameSlices(a: readonly ResourceSlice[], b: readonly ResourceSlice[]): boolean {
+/**
+ * Whether the two lists hold the same objects in the same order. Informer objects are replaced,
+ * never changed in place, so what was derived from one list holds for the other.
+ */
+export function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * The slices grouped by node name ({@link groupSlicesByNode}), kept while the listing holds the
+ * same slice objects (a lister may hand out a new array for an unchanged listing).
+ */
+export class KeptSlicesByNode {
+  #grouped: SlicesByNode | undefined;
+  #of: readonly ResourceSlice[] = [];
+
+  get(all: readonly ResourceSlice[]): SlicesByNode {
+    if (this.#grouped === undefined || !sameObjects(all, this.#of)) {
+      this.#grouped = groupSlicesByNode(all);
+      // A copy: the caller's array may be reused.
+      this.#of = [...all];
+    }
+    return this.#grouped;
+  }
 }
