@@ -283,13 +283,15 @@ class StructuredAllocator implements Allocator {
   }
 
   allocate(node: Node, claims: readonly ResourceClaim[], signal?: AbortSignal): AllocationResult[] | null {
+    // Read first: a signal that is a deadline starts its clock at its first read.
+    const aborted = signal?.aborted === true;
     const nodeName = node.metadata?.name ?? "";
     // The outcome of an earlier search for claims of the same shape on this node, while nothing
     // it depends on changed (SearchTable).
     const devices = this.#keptDevices();
     const searches = devices !== undefined ? this.#searches(claims) : undefined;
     const row = searches !== undefined ? rowSize * this.#poolCache!.slot(nodeName) : -1;
-    if (searches !== undefined && searches[row] === node && signal?.aborted !== true) {
+    if (searches !== undefined && searches[row] === node && !aborted) {
       const kept = keptSearch(searches, row, this.#versions!, devices!);
       if (kept !== undefined) return kept as AllocationResult[] | null;
     }

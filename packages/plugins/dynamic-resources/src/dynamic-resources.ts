@@ -222,7 +222,9 @@ export const stateKeyName = stateKey<DynamicResourcesState>(name);
  * call, itself the signal (the allocator reads `aborted` and `reason` only).
  */
 class Deadline {
-  readonly #end: number;
+  readonly #ms: number;
+  /** When the deadline passes: set by the first read of {@link aborted}, which starts the clock. */
+  #end = Number.NaN;
   readonly #parent: AbortSignal | undefined;
   #reason: Error | undefined;
   #reads = 0;
@@ -230,7 +232,7 @@ class Deadline {
 
   /** `parent`: the cycle's cancellation; once it is aborted, so is the deadline, with its reason. */
   constructor(ms: number, parent?: AbortSignal) {
-    this.#end = monotonicNow() + ms;
+    this.#ms = ms;
     this.#parent = parent;
   }
 
@@ -239,12 +241,19 @@ class Deadline {
   }
 
   /**
-   * Reads the clock on the first read and then on every 16th (the search reads it at each step;
-   * a step takes microseconds, so a timeout is seen at most 15 steps late); once past, always.
+   * The first read starts the clock (the allocator reads it first thing, microseconds into
+   * Filter: a search answered from what was kept reads the clock once); the second read and
+   * every 16th after it read the clock again (the search reads it at each step, and a step takes
+   * microseconds, so a timeout is seen at most 15 steps late); once past, always.
    */
   get aborted(): boolean {
     if (this.#expired || this.#parent?.aborted === true) return true;
-    if ((this.#reads++ & 15) !== 0) return false;
+    const reads = this.#reads++;
+    if (reads === 0) {
+      this.#end = monotonicNow() + this.#ms;
+      return false;
+    }
+    if ((reads & 15) !== 1) return false;
     this.#expired = monotonicNow() > this.#end;
     return this.#expired;
   }
@@ -651,13 +660,14 @@ export class DynamicResources
     // Only extended resources, all from device plugins on this node: nothing left to do.
     if (!nodeExtended && s.noUserClaim()) return null;
 
-    const unavailableClaims: number[] = [];
+    // Made on the first unavailable claim (most nodes have none).
+    let unavailableClaims: number[] | undefined;
     for (let index = 0; index < s.claims.length; index++) {
       const claim = s.claims[index]!;
       // Only set for allocated claims.
       const selector = s.informationsForClaim[index]?.availableOnNodes;
       if (selector && !selector.match(node)) {
-        unavailableClaims.push(index);
+        (unavailableClaims ??= []).push(index);
         continue;
       }
       // KEP-5945: an allocated device that skips node operations needs a node whose kubelet
@@ -678,10 +688,10 @@ export class DynamicResources
       try {
         ready = isClaimReadyForBinding(claim);
       } catch {
-        unavailableClaims.push(index);
+        (unavailableClaims ??= []).push(index);
         continue;
       }
-      if (!ready && this.isClaimTimeout(claim)) unavailableClaims.push(index);
+      if (!ready && this.isClaimTimeout(claim)) (unavailableClaims ??= []).push(index);
     }
 
     let allocations: AllocationResult[] = [];
@@ -738,7 +748,7 @@ export class DynamicResources
       allocations = a;
     }
 
-    if (unavailableClaims.length > 0) {
+    if (unavailableClaims !== undefined) {
       for (const i of unavailableClaims) s.unavailableClaims.add(i);
       return new Status(this.unschedulable, ErrReasonClaimNotAvailable);
     }
