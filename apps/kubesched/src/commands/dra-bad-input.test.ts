@@ -1,6 +1,7 @@
 // Issue 23's bad DRA input through `kubesched simulate`: a claim naming a missing DeviceClass, a
 // CEL selector that does not compile, device names published twice (in one slice, in one pool),
-// an allocation naming a device no slice publishes. Each gives one line naming file, object and
+// an allocation naming a device no slice publishes, a selector whose regular expression would
+// backtrack exponentially in JavaScript's RegExp. Each gives one line naming file, object and
 // field (and upstream's status for the pod); no stack trace, and the other pods of the run
 // (one with a claim, one without) are scheduled as without the bad input.
 import { fileURLToPath } from "node:url";
@@ -66,6 +67,15 @@ describe("kubesched simulate: bad DRA input", () => {
     ]);
     expect(outcome("bad")?.outcome).toBe("Error");
     expect(outcome("bad")?.message).toBe(error);
+    othersScheduled(outcome);
+  }, 60_000);
+
+  it("a selector whose regular expression backtracks exponentially (ReDoS): RE2 answers at once, the pod is unschedulable", async () => {
+    const { code, lines, outcome } = await simulate("redos");
+    expect(code).toBe(0);
+    expect(lines).toEqual([]);
+    expect(outcome("bad")?.outcome).toBe("Unschedulable");
+    expect(outcome("bad")?.message).toMatch(/^0\/1 nodes are available: 1 cannot allocate all claims\./);
     othersScheduled(outcome);
   }, 60_000);
 

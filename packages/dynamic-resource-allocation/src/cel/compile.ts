@@ -15,6 +15,7 @@ import {
   withDefault,
 } from "./environment";
 import { allowPresenceTestsOnExpressions } from "./presence";
+import { useRE2ForMatches } from "./regex";
 import { parseSemver, Semver } from "./semver";
 
 /** Feature gates the environment depends on (upstream cel.Features). */
@@ -265,6 +266,8 @@ export class Compiler {
     const checked = parsed.check();
     if (!checked.valid)
       return { error: `compilation failed: ${compileIssue(checked.error, expression, env)}` };
+    // Go's regexp (RE2) rather than the library's backtracking RegExp.
+    useRE2ForMatches(parsed.ast);
     return { program: parsed, outputType: checked.type ?? "dyn" };
   }
 

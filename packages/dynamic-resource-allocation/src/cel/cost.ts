@@ -190,12 +190,16 @@ export function estimateCost(root: CelNode): number {
     const a0 = args[0];
     if (parsingFunctions.has(name) && a0) return factor(sizeOf(a0), StringTraversalCostFactor);
     switch (name) {
-      case "matches":
-        if (target && a0) {
-          const str = factor(sizeOf(target) + 1, StringTraversalCostFactor);
-          return mul(str, factor(sizeOf(a0), RegexStringLengthCostFactor));
+      case "matches": {
+        // The receiver form s.matches(re) and the global matches(s, re) cost the same.
+        const s = target ?? a0;
+        const re = target ? a0 : args[1];
+        if (s && re) {
+          const str = factor(sizeOf(s) + 1, StringTraversalCostFactor);
+          return mul(str, factor(sizeOf(re), RegexStringLengthCostFactor));
         }
         break;
+      }
       case "find":
       case "findAll":
         if (target && a0) {
@@ -550,14 +554,17 @@ function actualCost(node: CelNode, tracker: CostTracker): number {
       const a0 = fnArgs[0] ? value(fnArgs[0]) : undefined;
       if (parsingFunctions.has(name)) return factor(sizeOfValue(a0), StringTraversalCostFactor);
       switch (name) {
-        case "matches":
-          if (target) {
+        case "matches": {
+          // The receiver form s.matches(re) and the global matches(s, re) cost the same.
+          const a1 = !target && fnArgs[1] ? value(fnArgs[1]) : undefined;
+          if (target || fnArgs.length === 2) {
             return mul(
-              factor(sizeOfValue(t) + 1, StringTraversalCostFactor),
-              factor(sizeOfValue(a0), RegexStringLengthCostFactor),
+              factor(sizeOfValue(target ? t : a0) + 1, StringTraversalCostFactor),
+              factor(sizeOfValue(target ? a0 : a1), RegexStringLengthCostFactor),
             );
           }
           return 1;
+        }
         case "find":
         case "findAll":
           return mul(

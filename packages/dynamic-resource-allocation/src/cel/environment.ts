@@ -4,6 +4,7 @@
 // and apiserver/pkg/cel/library (quantity.go, semverlib.go, lists.go, regex.go, urls.go).
 import { Quantity } from "@kubesched/api";
 import { Environment } from "@marcbachmann/cel-js";
+import { regexFind, regexFindAll, regexMatches } from "./regex";
 import { normalizeSemver, parseSemver, Semver } from "./semver";
 
 /** upstream resourceapi.ResourceSliceMaxAttributeValuesPerDevice: the longest list attribute. */
@@ -245,30 +246,30 @@ function registerListsLibrary(env: Environment): void {
 }
 
 function registerRegexLibrary(env: Environment): void {
-  const compile = (re: string): RegExp => {
+  // upstream regex.go: a pattern that does not compile is "Illegal regex: <regexp's error>".
+  const illegal = (err: unknown): Error =>
+    new Error(`Illegal regex: ${err instanceof Error ? err.message : String(err)}`);
+  env.registerFunction("string.find(string): string", (s: string, re: string) => {
     try {
-      return new RegExp(re, "gu");
-    } catch {
-      throw new Error(`error parsing regexp: ${re}`);
+      return regexFind(s, re);
+    } catch (err) {
+      throw illegal(err);
     }
-  };
-  env.registerFunction(
-    "string.find(string): string",
-    (s: string, re: string) => compile(re).exec(s)?.[0] ?? "",
-  );
+  });
   const findAll = (s: string, re: string, n: bigint): string[] => {
-    const out: string[] = [];
-    if (n === 0n) return out;
-    for (const m of s.matchAll(compile(re))) {
-      out.push(m[0]);
-      if (n > 0n && BigInt(out.length) >= n) break;
+    try {
+      // n past the int range finds all, as a Go int that large would.
+      return regexFindAll(s, re, n > BigInt(Number.MAX_SAFE_INTEGER) ? -1 : Number(n));
+    } catch (err) {
+      throw illegal(err);
     }
-    return out;
   };
   env.registerFunction("string.findAll(string): list<string>", (s: string, re: string) =>
     findAll(s, re, -1n),
   );
   env.registerFunction("string.findAll(string, int): list<string>", findAll);
+  // CEL's global form of matches (the receiver form is the library's, replaced by compile.ts).
+  env.registerFunction("matches(string, string): bool", (s: string, re: string) => regexMatches(s, re));
 }
 
 function registerStringsLibrary(env: Environment): void {
