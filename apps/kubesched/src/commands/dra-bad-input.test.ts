@@ -79,6 +79,19 @@ describe("kubesched simulate: bad DRA input", () => {
     othersScheduled(outcome);
   }, 60_000);
 
+  it("a selector nested deeper than the stack allows: a warning with the field, the pod's error; the run goes on", async () => {
+    const { code, lines, outcome } = await simulate("deep-cel");
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^warning: ${dir}/deep-cel.yaml: document 1 \\(ResourceClaim default/bad\\): spec.devices.requests\\[0\\].exactly.selectors\\[0\\].cel.expression: Invalid value: ".*": compilation failed: ERROR: <input>:1:1: Maximum call stack size exceeded: the expression nests too deeply; the scheduler fails the pods whose claims use it$`,
+      ),
+    );
+    expect(outcome("bad")?.outcome).toBe("Error");
+    expect(outcome("bad")?.message).toMatch(/CEL compile error: compilation failed: .*nests too deeply$/);
+    othersScheduled(outcome);
+  }, 60_000);
+
   it("a slice publishing a device name twice: the API server's error for the slice's field", async () => {
     const { code, lines } = await simulate("duplicate-devices");
     expect(code).toBe(1);

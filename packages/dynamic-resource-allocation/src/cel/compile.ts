@@ -280,6 +280,20 @@ export class Compiler {
       maxCost: Number.POSITIVE_INFINITY,
       deviceMatches: () => ({ matches: false, actualCost: 0, error: new Error(detail) }),
     });
+    try {
+      return this.#compileSelector(expression, options, failed);
+    } catch (err) {
+      // A tree deeper than the stack allows (`1+1+…+1` within the length limit): a compile error.
+      if (err instanceof RangeError) return failed(tooDeep(err), "InvalidValue");
+      throw err;
+    }
+  }
+
+  #compileSelector(
+    expression: string,
+    options: Options,
+    failed: (detail: string, type: CELErrorType) => CompilationResult,
+  ): CompilationResult {
     const checked = this.#check(expression, options);
     if ("error" in checked) return failed(checked.error, "InvalidValue");
     const { program, outputType } = checked;
@@ -334,6 +348,19 @@ export class Compiler {
       outputType: null,
       evaluate: () => ({ value: undefined, actualCost: 0, error: new Error(detail) }),
     });
+    try {
+      return this.#compileDerived(expression, options, failed);
+    } catch (err) {
+      if (err instanceof RangeError) return failed(tooDeep(err), "InvalidValue");
+      throw err;
+    }
+  }
+
+  #compileDerived(
+    expression: string,
+    options: Options,
+    failed: (detail: string, type: CELErrorType) => DerivedAttributeCompilationResult,
+  ): DerivedAttributeCompilationResult {
     const checked = this.#check(expression, options);
     if ("error" in checked) return failed(checked.error, "InvalidValue");
     const { program, outputType } = checked;
@@ -370,6 +397,15 @@ export class Compiler {
       },
     };
   }
+}
+
+/**
+ * The compile error for an expression whose tree is deeper than the stack allows (the
+ * library's checker words its own overflow the same way; cel-go, on Go's growable stack, accepts
+ * such an expression).
+ */
+function tooDeep(err: RangeError): string {
+  return `compilation failed: ERROR: <input>:1:1: ${err.message}: the expression nests too deeply`;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The Kubernetes CEL libraries the DRA environment enables (upstream apiserver/pkg/cel/library:
 // quantity.go, semverlib.go, lists.go, regex.go, urls.go; cel-go ext strings and bindings), seen
 // through device selectors, and bad input: each gives one error, never an exception.
+import { CELSelectorExpressionMaxLength } from "@kubesched/api";
 import { describe, expect, it } from "vitest";
 import { getCompiler } from "./compile";
 
@@ -129,5 +130,30 @@ describe("bad selectors and devices", () => {
     expect(compiler.compileCELExpression(expression).deviceMatches(device).error).toBeNull();
     const limited = compiler.compileCELExpression(expression, { costLimit: 3 }).deviceMatches(device);
     expect(limited.error?.message).toBe("operation cancelled: actual cost limit exceeded");
+  });
+  it("a tree deeper than the stack allows, within the 10 KiB length limit, is a compile error (not an exception)", () => {
+    // Which depth overflows first (the library's checker, kubesched's cost estimate or its
+    // instrumentation) depends on the stack: every size either compiles and evaluates, or fails
+    // to compile with the overflow named; none throws.
+    const outcomes = new Set<string>();
+    for (const terms of [1500, 2500, 3500, 5100]) {
+      const sum = Array.from({ length: terms }, () => "1").join("+");
+      expect(sum.length + 4).toBeLessThanOrEqual(CELSelectorExpressionMaxLength);
+      for (const options of [{}, { disableCostEstimation: true }]) {
+        const result = compiler.compileCELExpression(`${sum} > 0`, options);
+        if (result.error === null) {
+          expect(result.deviceMatches(device)).toMatchObject({ matches: true, error: null });
+          outcomes.add("compiled");
+        } else {
+          expect(result.error.detail).toMatch(
+            /^compilation failed: ERROR: <input>:1:1: Maximum call stack size exceeded/,
+          );
+          outcomes.add("too deep");
+        }
+      }
+      const derived = compiler.compileDerivedAttribute(sum);
+      if (derived.error !== null) expect(derived.error.detail).toMatch(/Maximum call stack size exceeded/);
+    }
+    expect(outcomes).toContain("too deep");
   });
 });
