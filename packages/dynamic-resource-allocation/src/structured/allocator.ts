@@ -60,6 +60,7 @@ import { nodeMatches, type Pool } from "./pools";
 import {
   type AllocatedState,
   type AllocatorChannel,
+  DeadlineExceeded,
   type DeviceClassLister,
   type DeviceID,
   FailedAllocationOnNodeError,
@@ -293,7 +294,13 @@ class StructuredAllocator implements Allocator {
     const row = searches !== undefined ? rowSize * this.#poolCache!.slot(nodeName) : -1;
     if (searches !== undefined && searches[row] === node && !aborted) {
       const kept = keptSearch(searches, row, this.#versions!, devices!);
-      if (kept !== undefined) return kept as AllocationResult[] | null;
+      if (kept === timedOut) {
+        // The search ran into its deadline; with a deadline again, it would again.
+        const reason = signal?.reason;
+        if (reason instanceof DeadlineExceeded) throw abortError(reason);
+      } else if (kept !== undefined) {
+        return kept as AllocationResult[] | null;
+      }
     }
     const ownSlices = this.#slicesOnNode.get(nodeName) ?? noSlices;
     let nodePools: NodePools;
@@ -330,7 +337,23 @@ class StructuredAllocator implements Allocator {
       return null;
     }
     const run = new AllocationRun(this, node, claims, nodePools, verdicts, signal);
-    const done = run.run();
+    let done: boolean;
+    try {
+      done = run.run();
+    } catch (err) {
+      this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
+      // Stopped by a filter timeout: kept as timed out (not a cancellation, not an error).
+      if (
+        searches !== undefined &&
+        signal?.aborted === true &&
+        signal.reason instanceof DeadlineExceeded &&
+        err instanceof Error &&
+        err.cause === signal.reason
+      ) {
+        keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, timedOut);
+      }
+      throw err;
+    }
     this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
     if (done) {
       const results = run.results();
@@ -743,13 +766,21 @@ function searchTable(poolCache: PoolCache, shape: number): SearchTable {
   return table;
 }
 
+/** A kept outcome: the search ran into its filter timeout ({@link DeadlineExceeded}). */
+const timedOut = Symbol("timed out");
+
+/** The allocator's error when its signal aborts (its reason as `cause`). */
+function abortError(reason: unknown): Error {
+  return new Error(`filter operation aborted: ${errorMessage(reason)}`, { cause: reason });
+}
+
 /** The kept outcome at `row` (whose node the caller checked), or undefined when it does not hold. */
 function keptSearch(
   table: SearchTable,
   row: number,
   versions: SliceVersions,
   devices: VersionedDeviceSet,
-): readonly AllocationResult[] | null | undefined {
+): readonly AllocationResult[] | null | typeof timedOut | undefined {
   if (table[row + 1] !== versions.all || table[row + 2] !== devices) {
     return undefined;
   }
@@ -761,7 +792,7 @@ function keptSearch(
   } else {
     for (const pool of pools as readonly number[]) if (devices.poolVersion(pool) > version) return undefined;
   }
-  return table[row + 5] as readonly AllocationResult[] | null;
+  return table[row + 5] as readonly AllocationResult[] | null | typeof timedOut;
 }
 
 /**
@@ -774,7 +805,7 @@ function keepSearch(
   node: Node,
   versions: SliceVersions,
   verdicts: KeptVerdicts,
-  results: readonly AllocationResult[] | null,
+  results: readonly AllocationResult[] | null | typeof timedOut,
 ): void {
   // Grown one at a time, so that the array stays packed.
   while (table.length < row + rowSize) table.push(undefined);
@@ -1360,7 +1391,7 @@ class AllocationRun {
     this.numAllocateOneInvocations++;
     const signal = this.#signal;
     if (signal?.aborted) {
-      throw new Error(`filter operation aborted: ${errorMessage(signal.reason)}`, { cause: signal.reason });
+      throw abortError(signal.reason);
     }
     if (claimIndex >= this.#claims.length) return true; // The first full solution wins.
 

@@ -35,6 +35,7 @@ export {
   type AllocatedState,
   type AllocatorChannel,
   type ConsumedCapacity,
+  DeadlineExceeded,
   type DeviceClassLister,
   type DeviceID,
   FailedAllocationOnNodeError,

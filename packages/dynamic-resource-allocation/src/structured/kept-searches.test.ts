@@ -5,7 +5,7 @@
 // of the node's pools allocated or freed (also from a pool the node shares with others), a slice
 // (also one a DeviceTaintRule patched), a DeviceClass, the features, the claims' spec, the
 // allocated-device set itself (the preemption dry run's copy). A run that throws (an aborted
-// signal) is not kept. The property test compares with an allocator that keeps nothing.
+// signal) is not kept, unless a filter timeout stopped it: then it is kept as timed out. The property test compares with an allocator that keeps nothing.
 import type {
   AllocationResult,
   Device,
@@ -19,6 +19,7 @@ import { Cache } from "@kubesched/dynamic-resource-allocation/cel";
 import {
   type Allocator,
   applyDeviceTaintRules,
+  DeadlineExceeded,
   type Features,
   featuresAll,
   makeDeviceID,
@@ -385,6 +386,54 @@ describe("kept searches", () => {
     expect(cycle(w, nodeA, [claim("c2")]).searched).toBe(true);
     expect(cycle(w, nodeA, [claim("c3")]).searched).toBe(false);
     expect(() => w.allocator().allocate(nodeA, [claim("c4")], aborted)).toThrow(/filter operation aborted/);
+  });
+
+  it("a search stopped by its filter timeout is kept as timed out: the same claims abort at once under a deadline, until an input changes", () => {
+    const w = world({ slices: [nodeSlice("node-a", 2)], classes: [deviceClass("gpu")] });
+    const nodeA = node("node-a");
+    /** A filter timeout's signal: expired, or (`expired` false) not yet, its reason read early. */
+    const deadline = (expired: boolean) => {
+      const reason = new DeadlineExceeded();
+      return { signal: { aborted: expired, reason } as AbortSignal, reason };
+    };
+    const run = (claims: ResourceClaim[], signal?: AbortSignal, devices?: ReadonlySet<string>) => {
+      const a = w.allocator(devices);
+      try {
+        return {
+          results: picked(a.allocate(nodeA, claims, signal)),
+          searched: a.stats().numAllocateOneInvocations > 0,
+        };
+      } catch (err) {
+        return { error: err as Error, searched: a.stats().numAllocateOneInvocations > 0 };
+      }
+    };
+    const first = deadline(true);
+    expect(run([claim("c1")], first.signal).error?.cause).toBe(first.reason);
+    // Kept: a fresh deadline gets the same abort without a search, with its own reason as cause.
+    const second = deadline(false);
+    const replayed = run([claim("c2")], second.signal);
+    expect(replayed.error?.message).toBe("filter operation aborted: context deadline exceeded");
+    expect(replayed.error?.cause).toBe(second.reason);
+    expect(replayed.searched).toBe(false);
+    // A signal that is not a deadline (no filter timeout, or the cycle's cancellation) searches.
+    expect(run([claim("c3")], AbortSignal.timeout(60_000))).toEqual({
+      results: ["node-a/gpu-0"],
+      searched: true,
+    });
+    // A cancellation is not kept as timed out.
+    const w2 = world({ slices: [nodeSlice("node-a", 2)], classes: [deviceClass("gpu")] });
+    expect(() => w2.allocator().allocate(nodeA, [claim("c4")], AbortSignal.abort(new Error("stop")))).toThrow(
+      /filter operation aborted: stop/,
+    );
+    expect(cycle(w2, nodeA, [claim("c5")]).searched).toBe(true);
+    // A device of the node's pool allocated: the kept timeout no longer holds.
+    const w3 = world({ slices: [nodeSlice("node-a", 2)], classes: [deviceClass("gpu")] });
+    const expired = deadline(true);
+    expect(() => w3.allocator().allocate(nodeA, [claim("c6")], expired.signal)).toThrow(/aborted/);
+    w3.allocated.add(makeDeviceID(driver, "node-a", "gpu-0"));
+    const after = w3.allocator();
+    expect(picked(after.allocate(nodeA, [claim("c7")], deadline(false).signal))).toEqual(["node-a/gpu-1"]);
+    expect(after.stats().numAllocateOneInvocations).toBeGreaterThan(0);
   });
 
   it("a missing class is reported by the search every time", () => {

@@ -48,6 +48,21 @@ export function featureSet(features: Features): string[] {
   return enabled.sort();
 }
 
+/**
+ * The reason a filter timeout aborts the allocator's signal with (upstream
+ * context.DeadlineExceeded: "context deadline exceeded"). With a {@link PoolCache}, a search
+ * stopped by it is kept as timed out: the same claims on the same node, while nothing the search
+ * depended on changed, are answered at once with the same abort when the caller's signal would
+ * abort with a DeadlineExceeded too (its `reason`, read before it fires) — the search would only
+ * run into its deadline again.
+ */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super("context deadline exceeded");
+    this.name = "DeadlineExceeded";
+  }
+}
+
 /** The feature names in a fixed order: bit i of {@link featureBits} is `featureOrder[i]`. */
 const featureOrder: readonly (keyof Features)[] = [
   "adminAccess",

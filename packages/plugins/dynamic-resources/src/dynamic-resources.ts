@@ -16,6 +16,7 @@ import {
   type AllocatedState,
   type Allocator,
   allocationSkipsNodeOperations,
+  DeadlineExceeded,
   type Features,
   isFailedAllocationOnNode,
   newAllocator,
@@ -259,12 +260,13 @@ class Deadline {
   }
 
   /**
-   * Made when first read (the allocator reads it once the deadline passed): an Error per Filter
-   * call, with its stack trace, was a tenth of a DRA workload's CPU time.
+   * Made when first read (the allocator reads it once the deadline passed, or to answer a search
+   * it keeps as timed out): an Error per Filter call, with its stack trace, was a tenth of a DRA
+   * workload's CPU time.
    */
   get reason(): unknown {
     if (this.#parent?.aborted === true) return this.#parent.reason;
-    this.#reason ??= new Error("context deadline exceeded");
+    this.#reason ??= new DeadlineExceeded();
     return this.#reason;
   }
 }
