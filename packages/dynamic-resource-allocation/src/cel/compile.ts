@@ -280,13 +280,7 @@ export class Compiler {
       maxCost: Number.POSITIVE_INFINITY,
       deviceMatches: () => ({ matches: false, actualCost: 0, error: new Error(detail) }),
     });
-    try {
-      return this.#compileSelector(expression, options, failed);
-    } catch (err) {
-      // A tree deeper than the stack allows (`1+1+…+1` within the length limit): a compile error.
-      if (err instanceof RangeError) return failed(tooDeep(err), "InvalidValue");
-      throw err;
-    }
+    return withinStack(() => this.#compileSelector(expression, options, failed), failed);
   }
 
   #compileSelector(
@@ -348,12 +342,7 @@ export class Compiler {
       outputType: null,
       evaluate: () => ({ value: undefined, actualCost: 0, error: new Error(detail) }),
     });
-    try {
-      return this.#compileDerived(expression, options, failed);
-    } catch (err) {
-      if (err instanceof RangeError) return failed(tooDeep(err), "InvalidValue");
-      throw err;
-    }
+    return withinStack(() => this.#compileDerived(expression, options, failed), failed);
   }
 
   #compileDerived(
@@ -400,12 +389,20 @@ export class Compiler {
 }
 
 /**
- * The compile error for an expression whose tree is deeper than the stack allows (the
- * library's checker words its own overflow the same way; cel-go, on Go's growable stack, accepts
- * such an expression).
+ * Runs a compilation; an expression whose tree is deeper than the stack allows (`1+1+…+1` within
+ * the length limit) gives a compile error instead of the RangeError (the library's checker words
+ * its own overflow the same way; cel-go, on Go's growable stack, accepts such an expression).
  */
-function tooDeep(err: RangeError): string {
-  return `compilation failed: ERROR: <input>:1:1: ${err.message}: the expression nests too deeply`;
+function withinStack<T>(compile: () => T, failed: (detail: string, type: CELErrorType) => T): T {
+  try {
+    return compile();
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return failed(
+      `compilation failed: ERROR: <input>:1:1: ${err.message}: the expression nests too deeply`,
+      "InvalidValue",
+    );
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
 // where the library would reject it, with cel-go's semantics: a map has `f` when looking `f` up
 // finds it (so, as upstream's mapper, a device's attributes or capacity "have" every domain),
 // an object when the field is set.
+import { forEachNode } from "./ast";
 import type { CelNode } from "./cost";
 
 interface TypeChecker {
@@ -49,23 +50,13 @@ function presenceMacro(select: CelNode): object {
 
 /** Replaces the has() macros the library would reject (a parsed, not yet checked AST). */
 export function allowPresenceTestsOnExpressions(root: CelNode): void {
-  const seen = new Set<CelNode>();
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const c of v) visit(c);
-      return;
-    }
-    if (typeof v !== "object" || v === null || typeof (v as CelNode).op !== "string") return;
-    const node = v as CelNode;
-    if (seen.has(node)) return;
-    seen.add(node);
-    visit(node.args);
+  forEachNode(root, (n) => {
+    const node = n as CelNode;
     if (node.op !== "call" || node.meta.macro === undefined) return;
     const [name, args] = node.args as [string, CelNode[]];
     const select = args[0];
     if (name !== "has" || args.length !== 1 || select === undefined || select.op !== ".") return;
     if (selectsFromVariable(select)) return;
     (node as unknown as Settable).setMeta("macro", presenceMacro(select));
-  };
-  visit(root);
+  });
 }

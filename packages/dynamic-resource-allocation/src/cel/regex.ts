@@ -9,6 +9,7 @@
 // interrupt a synchronous RegExp call). re2js (a port of RE2/J) gives RE2's syntax, its error
 // messages and its linear-time matching.
 import { RE2JS } from "re2js";
+import { forEachNode } from "./ast";
 
 /** What kubesched reads of a compiled RE2 program (re2js's RE2, untyped in its declarations). */
 interface RE2Program {
@@ -82,37 +83,15 @@ interface CallNode {
  * library's handling, which reports the missing overload.
  */
 export function useRE2ForMatches(root: unknown): void {
-  const seen = new Set<object>();
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const c of v) visit(c);
-      return;
-    }
-    if (typeof v !== "object" || v === null || seen.has(v)) return;
-    if (typeof (v as CallNode).op !== "string") {
-      // A comprehension's parts ({ init, step, … }): visit each.
-      if (Object.getPrototypeOf(v) === Object.prototype) {
-        seen.add(v);
-        for (const c of Object.values(v)) visit(c);
-      }
-      return;
-    }
-    seen.add(v);
-    const node = v as CallNode & { meta?: { alternate?: unknown } };
-    if (node.op === "rcall") {
-      const [name] = node.args as [string];
-      const library = node.handle;
-      if (name === "matches" && library !== undefined) {
-        node.handle = (args, ev, ast) => {
-          const [s, re] = args;
-          return typeof s === "string" && typeof re === "string"
-            ? regexMatches(s, re)
-            : library(args, ev, ast);
-        };
-      }
-    }
-    visit(node.args);
-    if (node.meta?.alternate !== undefined) visit(node.meta.alternate);
-  };
-  visit(root);
+  forEachNode(root, (n) => {
+    if (n.op !== "rcall") return;
+    const node = n as CallNode;
+    const [name] = node.args as [string];
+    const library = node.handle;
+    if (name !== "matches" || library === undefined) return;
+    node.handle = (args, ev, ast) => {
+      const [s, re] = args;
+      return typeof s === "string" && typeof re === "string" ? regexMatches(s, re) : library(args, ev, ast);
+    };
+  });
 }
