@@ -77,12 +77,12 @@ import {
 import {
   buildNodeAllocatableDRAInfo,
   type ClaimAllocation,
-  hasNodeAllocatableMapping,
   hasNodeAllocatableResources,
   nodeFitsResources,
   podDemandWithDRA,
   SliceDevices,
   sameNodeAllocatableStatuses,
+  validateNodeAllocatableDRAClaimSharing,
   validatePodLevelResourcesCoverDRA,
 } from "./node-allocatable";
 import {
@@ -515,7 +515,7 @@ export class DynamicResources
       }
       if (allocation) {
         if (this.nodeAllocatable) {
-          const status = this.validateNodeAllocatableDRAClaimSharing(s, pod, claim);
+          const status = validateNodeAllocatableDRAClaimSharing(pod, claim, this.sliceDevices(s));
           if (status) return status;
         }
         if (allocation.nodeSelector) {
@@ -799,32 +799,6 @@ export class DynamicResources
       s.resourceSlices.length > 0 ? s.resourceSlices : this.resourceSlices.list(),
     );
     return s.sliceDevices;
-  }
-
-  /**
-   * upstream validateNodeAllocatableDRAClaimSharing: an allocated claim with a device that maps
-   * to node allocatable resources (not overhead only) serves one pod: reserved for another, the
-   * pod cannot use it.
-   */
-  private validateNodeAllocatableDRAClaimSharing(
-    s: DynamicResourcesState,
-    pod: Pod,
-    claim: ResourceClaim,
-  ): Status | null {
-    if ((claim.status?.reservedFor?.length ?? 0) === 0 || isReservedForPod(pod, claim)) return null;
-    const devices = this.sliceDevices(s);
-    const mapped = (claim.status?.allocation?.devices?.results ?? []).some((r) => {
-      try {
-        return hasNodeAllocatableMapping(devices.find(r, null));
-      } catch {
-        return false;
-      }
-    });
-    if (!mapped) return null;
-    return new Status(
-      Code.UnschedulableAndUnresolvable,
-      `node allocatable resource claim ${claim.metadata?.name ?? ""} has a mapped device and cannot be shared across pods`,
-    );
   }
 
   /**

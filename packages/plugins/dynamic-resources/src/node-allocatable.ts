@@ -19,6 +19,7 @@ import {
   podRequests,
   Quantity,
   type ResourceAmounts,
+  type ResourceClaim,
   ResourceCPU,
   ResourceEphemeralStorage,
   ResourceMemory,
@@ -26,6 +27,7 @@ import {
   resourceListToAmounts,
 } from "@kubesched/api";
 import { Code, type NodeInfo, Status } from "@kubesched/framework";
+import { isReservedForPod } from "./resource-claim";
 
 /** A claim of the pod with the allocation Filter found for it or the one it already has. */
 export interface ClaimAllocation {
@@ -112,6 +114,35 @@ export function hasNodeAllocatableResources(device: Device): boolean {
 export function hasNodeAllocatableMapping(device: Device): boolean {
   for (const r of Object.values(device.nodeAllocatableResources ?? {})) if (r.mapping) return true;
   return false;
+}
+
+/**
+ * upstream validateNodeAllocatableDRAClaimSharing: an allocated claim with a device that maps to
+ * node allocatable resources (not overhead only) serves one pod: reserved for another, the pod
+ * cannot use it. (Pod groups' pending allocations, DRAWorkloadResourceClaims, are not modelled.)
+ */
+export function validateNodeAllocatableDRAClaimSharing(
+  pod: Pod,
+  claim: ResourceClaim | null,
+  devices: SliceDevices,
+): Status | null {
+  if (!claim) return null;
+  const mapped = (claim.status?.allocation?.devices?.results ?? []).some((r) => {
+    try {
+      return hasNodeAllocatableMapping(devices.find(r, null));
+    } catch {
+      return false;
+    }
+  });
+  // Overhead-only claims may be shared.
+  if (!mapped) return null;
+  if ((claim.status?.reservedFor?.length ?? 0) > 0 && !isReservedForPod(pod, claim)) {
+    return new Status(
+      Code.UnschedulableAndUnresolvable,
+      `node allocatable resource claim ${claim.metadata?.name ?? ""} has a mapped device and cannot be shared across pods`,
+    );
+  }
+  return null;
 }
 
 /**
