@@ -331,8 +331,8 @@ export class PodInfo {
    * Requests and non-zero requests, computed once (PodLevelResources and InPlacePodVerticalScaling
    * on, as in 1.37). The node allocatable resources of the pod's DRA claims
    * (`status.nodeAllocatableResourceClaimStatuses`) count too: upstream reads them with
-   * DRANodeAllocatableResources on, and only the scheduler writes them, with that gate on
-   * (an API server with the gate off drops the field), so a pod carries them only then.
+   * DRANodeAllocatableResources on; with it off, the scheduler's event handlers hand the cache
+   * its pods without them.
    */
   calculateResource(): PodResource {
     if (this.cachedResource) return this.cachedResource;
