@@ -235,22 +235,25 @@ describe("podRequests with DRA node allocatable claim statuses (upstream TestPod
   });
 
   it("counts the statuses with status resources too (a pod that is running)", () => {
-    const p = pod(
+    const base = pod(
       [ctr("c1", { cpu: "1" }, ["claim-1"])],
       [{ resourceClaimName: "claim", containers: ["c1"], mapping: [{ name: "cpu", quantity: "2" }] }],
     );
-    p.status = {
-      ...p.status,
-      containerStatuses: [
-        {
-          name: "c1",
-          image: "",
-          imageID: "",
-          ready: true,
-          restartCount: 0,
-          allocatedResources: { cpu: "1" },
-        },
-      ],
+    const p: Pod = {
+      ...base,
+      status: {
+        ...base.status,
+        containerStatuses: [
+          {
+            name: "c1",
+            image: "",
+            imageID: "",
+            ready: true,
+            restartCount: 0,
+            allocatedResources: { cpu: "1" },
+          },
+        ],
+      },
     };
     expect(podRequests(p, { ...on, useStatusResources: true })).toEqual(resourceListToAmounts({ cpu: "3" }));
     expect(podRequests(p, { useStatusResources: true })).toEqual(resourceListToAmounts({ cpu: "1" }));
