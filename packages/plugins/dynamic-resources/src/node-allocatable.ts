@@ -294,30 +294,27 @@ export function validatePodLevelResourcesCoverDRA(pod: Pod, enablePodLevelResour
     excludeOverhead: true,
     useDRANodeAllocatableResourceClaimStatus: true,
   };
-  if (podResources.requests) {
-    const withoutPodLevel = podRequests(pod, aggregate);
-    for (const [name, podLevel] of resourceListToAmounts(podResources.requests)) {
-      if (!isSupportedPodLevelResource(name)) continue;
-      const v = withoutPodLevel.get(name);
-      if (v !== undefined && v > podLevel) {
-        return new Status(
-          Code.UnschedulableAndUnresolvable,
-          `pod level request for ${name} is insufficient to cover the aggregated container and node-allocatable DRA requests`,
-        );
-      }
-    }
+  const requestShort =
+    podResources.requests &&
+    exceeding(
+      podRequests(pod, aggregate),
+      resourceListToAmounts(podResources.requests),
+      isSupportedPodLevelResource,
+    );
+  if (requestShort) {
+    return new Status(
+      Code.UnschedulableAndUnresolvable,
+      `pod level request for ${requestShort} is insufficient to cover the aggregated container and node-allocatable DRA requests`,
+    );
   }
   if (podResources.limits) {
     const podLevelLimits = resourceListToAmounts(podResources.limits);
-    for (const [name, v] of podLimits(pod, aggregate)) {
-      if (!isHugePageResourceName(name)) continue;
-      const limit = podLevelLimits.get(name);
-      if (limit !== undefined && v > limit) {
-        return new Status(
-          Code.UnschedulableAndUnresolvable,
-          `pod level limit for ${name} is insufficient to cover the aggregated container and node-allocatable DRA limits`,
-        );
-      }
+    const limitShort = exceeding(podLimits(pod, aggregate), podLevelLimits, isHugePageResourceName);
+    if (limitShort) {
+      return new Status(
+        Code.UnschedulableAndUnresolvable,
+        `pod level limit for ${limitShort} is insufficient to cover the aggregated container and node-allocatable DRA limits`,
+      );
     }
     for (const c of pod.spec?.containers ?? []) {
       const dra = getContainerDRAAllocations(pod, c.name);
@@ -335,6 +332,20 @@ export function validatePodLevelResourcesCoverDRA(pod: Pod, enablePodLevelResour
     }
   }
   return null;
+}
+
+/** The first resource `pick` selects whose aggregate exceeds the pod-level amount set for it. */
+function exceeding(
+  aggregate: ResourceAmounts,
+  podLevel: ResourceAmounts,
+  pick: (name: string) => boolean,
+): string | undefined {
+  for (const [name, v] of aggregate) {
+    if (!pick(name)) continue;
+    const limit = podLevel.get(name);
+    if (limit !== undefined && v > limit) return name;
+  }
+  return undefined;
 }
 
 /**
