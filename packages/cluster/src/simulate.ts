@@ -458,7 +458,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     const claims = podClaimResults(cluster, cur ?? p);
     if (claims) r.resourceClaims = claims;
     const nodeAllocatable = cur?.status?.nodeAllocatableResourceClaimStatuses;
-    if (nodeAllocatable && nodeAllocatable.length > 0) r.nodeAllocatableResourceClaimStatuses = nodeAllocatable;
+    if (nodeAllocatable && nodeAllocatable.length > 0)
+      r.nodeAllocatableResourceClaimStatuses = nodeAllocatable;
     if (explain?.has(key) && r.outcome !== "Skipped" && r.outcome !== "Gated" && wantExplain(opts, r)) {
       if (opts.explainStore) {
         const recorder = explain;
