@@ -78,6 +78,7 @@ export {
   DefaultMemoryRequest,
   DefaultMilliCPURequest,
   formatResourceAmount,
+  getContainerDRAAllocations,
   isAttachableVolumeResourceName,
   isExtendedResourceName,
   isHugePageResourceName,

@@ -547,3 +547,13 @@ describe("tryParseQuantity", () => {
     expect(tryParseQuantity("1Gi")?.value() ?? 0).toBe(1073741824);
   });
 });
+
+describe("Quantity.mul (DRANodeAllocatableResources: consumed capacity × multiplier)", () => {
+  it("multiplies exactly and keeps the receiver's format", () => {
+    expect(Quantity.parse("4Gi").mul(Quantity.parse("2")).toString()).toBe("8Gi");
+    expect(Quantity.parse("10").mul(Quantity.parse("0.5")).toString()).toBe("5");
+    expect(Quantity.parse("500Mi").mul(3).toString()).toBe("1500Mi");
+    expect(Quantity.parse("250m").mul(Quantity.parse("2")).milliValue()).toBe(500);
+    expect(() => Quantity.parse("1").mul(1.5)).toThrow(RangeError);
+  });
+});

@@ -253,6 +253,18 @@ export class Quantity {
   }
 
   /**
+   * this × other, exactly, in this quantity's format (upstream: `AsDec().Mul` then
+   * `NewDecimalQuantity(…, q.Format)`, and `Quantity.Mul(int64)` for an integer other).
+   */
+  mul(other: Quantity | number): Quantity {
+    if (typeof other === "number") {
+      if (!Number.isInteger(other)) throw new RangeError(`Quantity.mul: ${other} is not an integer`);
+      return new Quantity(this.unscaled * BigInt(other), this.exp, this.format);
+    }
+    return new Quantity(this.unscaled * other.unscaled, this.exp + other.exp, this.format);
+  }
+
+  /**
    * ceil(q × 1000) rounded away from zero, as upstream MilliValue. Saturates at
    * ±Number.MAX_SAFE_INTEGER (upstream's int64 silently overflows past ±9.2e18).
    */

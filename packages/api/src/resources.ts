@@ -126,6 +126,13 @@ export interface PodResourcesOptions {
   inPlacePodLevelResourcesVerticalScaling?: boolean;
   /** Overrides which container resource list is aggregated (default: spec requests/limits). */
   containerFn?: ContainerResourcesFn;
+  /**
+   * Add the node allocatable resources of the pod's DRA claims recorded in
+   * `status.nodeAllocatableResourceClaimStatuses` (upstream UseDRANodeAllocatableResourceClaimStatus,
+   * DRANodeAllocatableResources): each claim's mapped quantities plus its overheads (per pod,
+   * and per container times the containers referencing the claim).
+   */
+  useDRANodeAllocatableResourceClaimStatus?: boolean;
 }
 
 function addAmounts(into: ResourceAmounts, from: ReadonlyMap<string, number>): void {
@@ -251,10 +258,78 @@ function containerAmounts(
   return amounts;
 }
 
+/** upstream addDRANodeAllocatableClaimResources: the claim statuses' mapped and overhead amounts. */
+function addDRANodeAllocatableClaimResources(
+  into: ResourceAmounts,
+  pod: Pod,
+  opts: PodResourcesOptions,
+): void {
+  if (opts.useDRANodeAllocatableResourceClaimStatus !== true) return;
+  const statuses = pod.status?.nodeAllocatableResourceClaimStatuses;
+  if (statuses === undefined || statuses.length === 0) return;
+  for (const cs of statuses) {
+    // upstream TODO: claims referenced by init containers only are counted like the others.
+    for (const m of cs.mapping ?? []) {
+      if (m.quantity != null) into.set(m.name, (into.get(m.name) ?? 0) + resourceAmount(m.name, m.quantity));
+    }
+    const containers = cs.containers?.length ?? 0;
+    for (const o of cs.overhead ?? []) {
+      let v = 0;
+      if (o.perPod != null) v += resourceAmount(o.name, o.perPod);
+      if (o.perContainer != null && containers > 0) v += resourceAmount(o.name, o.perContainer) * containers;
+      into.set(o.name, (into.get(o.name) ?? 0) + v);
+    }
+  }
+}
+
+/**
+ * upstream addDRANodeAllocatableLimits: the claim statuses' amounts added to the limits a
+ * container spec declares (no limit stays no limit), and always to hugepages.
+ */
+function addDRANodeAllocatableLimits(limits: ResourceAmounts, pod: Pod, opts: PodResourcesOptions): void {
+  const dra: ResourceAmounts = new Map();
+  addDRANodeAllocatableClaimResources(dra, pod, opts);
+  for (const [name, v] of dra) {
+    const declared = limits.get(name);
+    if (declared !== undefined || name.startsWith(ResourceHugePagesPrefix))
+      limits.set(name, (declared ?? 0) + v);
+  }
+}
+
+/**
+ * upstream GetContainerDRAAllocations: the node allocatable resources the pod's claim statuses
+ * give one container (mapped quantities, plus per-pod and per-container overhead, of each claim
+ * it references).
+ */
+export function getContainerDRAAllocations(pod: Pod, containerName: string): ResourceAmounts {
+  const out: ResourceAmounts = new Map();
+  for (const cs of pod.status?.nodeAllocatableResourceClaimStatuses ?? []) {
+    if (!(cs.containers ?? []).includes(containerName)) continue;
+    for (const m of cs.mapping ?? []) {
+      if (m.quantity != null) out.set(m.name, (out.get(m.name) ?? 0) + resourceAmount(m.name, m.quantity));
+    }
+    for (const o of cs.overhead ?? []) {
+      let v = 0;
+      if (o.perPod != null) v += resourceAmount(o.name, o.perPod);
+      if (o.perContainer != null) v += resourceAmount(o.name, o.perContainer);
+      out.set(o.name, (out.get(o.name) ?? 0) + v);
+    }
+  }
+  return out;
+}
+
 function aggregateContainerRequests(pod: Pod, opts: PodResourcesOptions): ResourceAmounts {
   const nonMissing = opts.nonMissingContainerRequests;
-  if (opts.containerFn !== undefined) return aggregateByFn(pod, opts, opts.containerFn, nonMissing);
-  if (opts.useStatusResources !== true) return aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
+  if (opts.containerFn !== undefined) {
+    const reqs = aggregateByFn(pod, opts, opts.containerFn, nonMissing);
+    addDRANodeAllocatableClaimResources(reqs, pod, opts);
+    return reqs;
+  }
+  if (opts.useStatusResources !== true) {
+    const reqs = aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
+    addDRANodeAllocatableClaimResources(reqs, pod, opts);
+    return reqs;
+  }
   const infeasible = isPodResizeInfeasible(pod);
   const status = pod.status;
   if (
@@ -268,10 +343,13 @@ function aggregateContainerRequests(pod: Pod, opts: PodResourcesOptions): Resour
     )
   ) {
     // No container status (a pod not running yet): allocated and actuated requests are the
-    // spec's, and the max of three equal aggregates is the spec's.
-    return aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
+    // spec's (allocated with the DRA amounts, as the spec's), and their max is the spec's.
+    const reqs = aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
+    addDRANodeAllocatableClaimResources(reqs, pod, opts);
+    return reqs;
   }
   const specReqs = aggregateByFn(pod, opts, containerSpecRequests, nonMissing);
+  addDRANodeAllocatableClaimResources(specReqs, pod, opts);
   let allocated: ResourceAmounts;
   let actuated: ResourceAmounts;
   if (
@@ -279,21 +357,28 @@ function aggregateContainerRequests(pod: Pod, opts: PodResourcesOptions): Resour
     status?.allocatedResources != null &&
     status.resources?.requests != null
   ) {
-    // Pod-level status maps already hold the aggregate across containers.
+    // Pod-level status maps already hold the aggregate across containers (the kubelet includes
+    // the DRA amounts in them).
     allocated = resourceListToAmounts(status.allocatedResources);
     actuated = resourceListToAmounts(status.resources.requests);
   } else {
+    // Container allocated resources leave out the DRA amounts: added so as not to under-report.
     allocated = aggregateByFn(pod, opts, containerAllocatedRequests, nonMissing);
+    addDRANodeAllocatableClaimResources(allocated, pod, opts);
     actuated = aggregateByFn(pod, opts, containerActuatedRequests, nonMissing);
   }
   return infeasible ? maxOf(actuated, allocated) : maxOf(specReqs, actuated, allocated);
 }
 
 function aggregateContainerLimits(pod: Pod, opts: PodResourcesOptions): ResourceAmounts {
-  if (opts.containerFn !== undefined) return aggregateByFn(pod, opts, opts.containerFn, undefined);
-  if (opts.useStatusResources !== true) return aggregateByFn(pod, opts, containerSpecLimits, undefined);
+  if (opts.containerFn !== undefined || opts.useStatusResources !== true) {
+    const limits = aggregateByFn(pod, opts, opts.containerFn ?? containerSpecLimits, undefined);
+    addDRANodeAllocatableLimits(limits, pod, opts);
+    return limits;
+  }
   const infeasible = isPodResizeInfeasible(pod);
   const specLimits = aggregateByFn(pod, opts, containerSpecLimits, undefined);
+  addDRANodeAllocatableLimits(specLimits, pod, opts);
   const statusLimits = pod.status?.resources?.limits;
   const actuated =
     opts.inPlacePodLevelResourcesVerticalScaling === true && statusLimits != null

@@ -17,6 +17,9 @@ export type {
   Namespace,
   Node,
   NodeAffinity,
+  NodeAllocatableMappedResources,
+  NodeAllocatableOverheadResources,
+  NodeAllocatableResourceClaimStatus,
   NodeSelector,
   NodeSelectorRequirement,
   NodeSelectorTerm,
@@ -84,6 +87,33 @@ declare module "kubernetes-types/core/v1.js" {
   interface PodStatus {
     /** The claim the scheduler created for extended resources backed by DRA (DRAExtendedResource, 1.34+). */
     extendedResourceClaimStatus?: PodExtendedResourceClaimStatus;
+    /**
+     * Node allocatable resources (cpu, memory, hugepages) the pod's DRA claims account for,
+     * written by the scheduler (DRANodeAllocatableResources, alpha 1.36+; 1.37 shape).
+     */
+    nodeAllocatableResourceClaimStatuses?: NodeAllocatableResourceClaimStatus[];
+  }
+  /** upstream core/v1 NodeAllocatableResourceClaimStatus (1.37: `mapping` and `overhead`). */
+  interface NodeAllocatableResourceClaimStatus {
+    /** The claim (its name in the namespace) the resources come from. */
+    resourceClaimName: string;
+    /** The containers of the pod that reference the claim. */
+    containers?: string[];
+    /** Resources the claim's devices are (their `nodeAllocatableResources[...].mapping`). */
+    mapping?: NodeAllocatableMappedResources[];
+    /** Resources the claim's devices cost (their `nodeAllocatableResources[...].overhead`). */
+    overhead?: NodeAllocatableOverheadResources[];
+  }
+  /** upstream core/v1 NodeAllocatableMappedResources. */
+  interface NodeAllocatableMappedResources {
+    name: string;
+    quantity: string;
+  }
+  /** upstream core/v1 NodeAllocatableOverheadResources. */
+  interface NodeAllocatableOverheadResources {
+    name: string;
+    perPod?: string;
+    perContainer?: string;
   }
   /** upstream core/v1 PodExtendedResourceClaimStatus. */
   interface PodExtendedResourceClaimStatus {

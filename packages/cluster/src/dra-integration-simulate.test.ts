@@ -1298,3 +1298,430 @@ describe("kubesched's own: allocation errors of 1.37 through the assembled sched
     );
   });
 });
+
+describe("test/integration/dra node_allocatable_resources.go (DRANodeAllocatableResources)", () => {
+  // node_allocatable_resources.go @16913111, its 7 subtests, each in a simulation of its own (upstream
+  // runs them in parallel, one node each). dra.go runs them with DRANodeAllocatableResources on
+  // (alpha, off by default). The objects are written in the 1.37 API shape (the stored test uses
+  // the 1.36 one): a device's `nodeAllocatableResourceMappings[r]: {allocationMultiplier}` /
+  // `{capacityKey}` is `nodeAllocatableResources[r].mapping: {deviceMultiplier}` /
+  // `{capacityKey, capacityMultiplier: "1"}` (1.37 requires the multiplier with the key), the
+  // pod status' `resources` map is the `mapping` list, and sharing a claim with a mapped device is
+  // refused with the 1.37 plugin's message (@0411cc70) instead of "is already used by another pod".
+  const gateOn = { features: { enableDRANodeAllocatableResources: true } };
+  // dra.go's nodeCPUCapacity / nodeMemoryCapacity: the nodes' allocatable.
+  const nodeCPU = "100";
+  const nodeMemory = "1k";
+  const cpuKey = "dra.example.com/cpu";
+  const memKey = "dra.example.com/memory";
+
+  /** makeSlice: one slice of the node with the devices, a pool of its own. */
+  const slice = (node: string, driver: string, pool: string, devices: Obj[]): Obj => ({
+    apiVersion: "resource.k8s.io/v1",
+    kind: "ResourceSlice",
+    metadata: { name: `${pool}-slice` },
+    spec: { driver, nodeName: node, pool: { name: pool, generation: 1, resourceSliceCount: 1 }, devices },
+  });
+  const mapped = (mapping: Obj): Obj => ({ mapping });
+  /** createPodWithNodeAllocatableClaim: containers my-container-1..n all referencing the claim, pinned to the node. */
+  const podWithClaim = (ns: string, name: string, claim: string, node: string, containers: number): Obj => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: ns, uid: `${ns}-${name}` },
+    spec: {
+      nodeSelector: { "kubernetes.io/hostname": node },
+      containers: Array.from({ length: containers }, (_, i) => ({
+        name: `my-container-${i + 1}`,
+        image: "test-image",
+        resources: { claims: [{ name: claim }] },
+      })),
+      resourceClaims: [{ name: claim, resourceClaimName: claim }],
+    },
+  });
+  const cpuPod = (ns: string, name: string, node: string, cpu: string): Obj => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: ns, uid: `${ns}-${name}` },
+    spec: {
+      nodeSelector: { "kubernetes.io/hostname": node },
+      containers: [{ name: "c2", image: "test-image", resources: { requests: { cpu } } }],
+    },
+  });
+  const unschedulableWith = (
+    r: Awaited<ReturnType<typeof run>>,
+    ns: string,
+    name: string,
+    reason: string,
+  ) => {
+    const c = r.scheduled(ns, name);
+    expect(c).toMatchObject({ status: "False", reason: "Unschedulable" });
+    expect(c?.message).toContain(reason);
+    expect(r.pod(ns, name)?.spec?.nodeName).toBeUndefined();
+  };
+
+  it("ConsumablePool: the claim consumes the whole device; the pod's status maps it to cpu and memory; a cpu pod then does not fit", async () => {
+    const { class: cls, className, driverName } = testClass("nar-consumable");
+    const pool = "nar-consumable-node-allocatable-pool";
+    const r = await open(
+      [
+        cls,
+        slice("worker-0", driverName, pool, [
+          {
+            name: "node-allocatable-device-0",
+            allowMultipleAllocations: true,
+            capacity: { [cpuKey]: { value: nodeCPU }, [memKey]: { value: nodeMemory } },
+            nodeAllocatableResources: {
+              cpu: mapped({ capacityKey: cpuKey, capacityMultiplier: "1" }),
+              memory: mapped({ capacityKey: memKey, capacityMultiplier: "1" }),
+            },
+          },
+        ]),
+        makeClaim("node-allocatable-claim-consumable", "default", exactly(className)),
+        podWithClaim(
+          "default",
+          "test-pod-consumable-claim",
+          "node-allocatable-claim-consumable",
+          "worker-0",
+          2,
+        ),
+      ],
+      gateOn,
+    );
+    await r.session.drain();
+    expect(r.pod("default", "test-pod-consumable-claim")?.spec?.nodeName).toBe("worker-0");
+    const results = r.claim("default", "node-allocatable-claim-consumable")?.status?.allocation?.devices
+      ?.results;
+    expect(results).toMatchObject([
+      {
+        request: "req-1",
+        driver: driverName,
+        pool,
+        device: "node-allocatable-device-0",
+        consumedCapacity: { [cpuKey]: nodeCPU, [memKey]: nodeMemory },
+      },
+    ]);
+    expect(results?.[0]?.shareID).toBeDefined();
+    expect(
+      r.pod("default", "test-pod-consumable-claim")?.status?.nodeAllocatableResourceClaimStatuses,
+    ).toEqual([
+      {
+        resourceClaimName: "node-allocatable-claim-consumable",
+        containers: ["my-container-1", "my-container-2"],
+        mapping: [
+          { name: "cpu", quantity: nodeCPU },
+          { name: "memory", quantity: nodeMemory },
+        ],
+      },
+    ]);
+
+    r.session.addPending(cpuPod("default", "another-pod", "worker-0", "2") as Pod);
+    await r.session.drain();
+    r.session.sched.close();
+    unschedulableWith(r, "default", "another-pod", "Insufficient cpu");
+  });
+
+  it("IndividualDevices: one of two 16-cpu devices; the status maps 16 cpu for both containers", async () => {
+    const { class: cls, className, driverName } = testClass("nar-individual");
+    const pool = "nar-individual-node-allocatable-pool";
+    const r = await run(
+      [
+        cls,
+        slice("worker-1", driverName, pool, [
+          { name: "numa-0-cpus", nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: "16" }) } },
+          { name: "numa-1-cpus", nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: "16" }) } },
+        ]),
+        makeClaim("node-allocatable-claim-individual", "default", exactly(className)),
+        podWithClaim("default", "test-pod-individual", "node-allocatable-claim-individual", "worker-1", 2),
+      ],
+      gateOn,
+    );
+    expect(r.pod("default", "test-pod-individual")?.spec?.nodeName).toBe("worker-1");
+    const results = r.claim("default", "node-allocatable-claim-individual")?.status?.allocation?.devices
+      ?.results;
+    expect(results).toHaveLength(1);
+    expect(results?.[0]).toMatchObject({ request: "req-1", driver: driverName, pool });
+    expect(results?.[0]?.device).toMatch(/^numa-[0-1]+-cpus$/);
+    expect(r.pod("default", "test-pod-individual")?.status?.nodeAllocatableResourceClaimStatuses).toEqual([
+      {
+        resourceClaimName: "node-allocatable-claim-individual",
+        containers: ["my-container-1", "my-container-2"],
+        mapping: [{ name: "cpu", quantity: "16" }],
+      },
+    ]);
+  });
+
+  it("ClaimSharing: a second pod using the claim of the first (a mapped device) stays unschedulable", async () => {
+    const { class: cls, className, driverName } = testClass("nar-share");
+    const r = await open(
+      [
+        cls,
+        slice("worker-2", driverName, "nar-share-pool", [
+          { name: "dev-sharetest", nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: "1" }) } },
+        ]),
+        makeClaim("node-allocatable-claim", "default", exactly(className)),
+        podWithClaim("default", "pod1", "node-allocatable-claim", "worker-2", 2),
+      ],
+      gateOn,
+    );
+    await r.session.drain();
+    expect(r.pod("default", "pod1")?.spec?.nodeName).toBe("worker-2");
+    expect(r.claim("default", "node-allocatable-claim")?.status?.allocation).toBeDefined();
+
+    const pod2 = podWithClaim("default", "pod2", "node-allocatable-claim", "worker-2", 1) as Pod;
+    (pod2.spec?.containers ?? [])[0]!.name = "c1";
+    r.session.addPending(pod2);
+    await r.session.drain();
+    r.session.sched.close();
+    unschedulableWith(
+      r,
+      "default",
+      "pod2",
+      "node allocatable resource claim node-allocatable-claim has a mapped device and cannot be shared across pods",
+    );
+  });
+
+  describe("PodLevelResourceValidation", () => {
+    const { class: cls, className, driverName } = testClass("nar-podlevel");
+    const objs = (podLevelCPU: string): Obj[] => [
+      cls,
+      slice("worker-3", driverName, "nar-podlevel-pool", [
+        { name: "dev0", nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: "4" }) } },
+        { name: "dev1", nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: "4" }) } },
+      ]),
+      makeClaim("claim-podlevel", "default", exactly(className)),
+      {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "pod-podlevel", namespace: "default", uid: "pod-podlevel" },
+        spec: {
+          nodeSelector: { "kubernetes.io/hostname": "worker-3" },
+          resources: { requests: { cpu: podLevelCPU } },
+          containers: [
+            {
+              name: "c1",
+              image: "test-image",
+              resources: { requests: { cpu: "2" }, claims: [{ name: "claim-podlevel" }] },
+            },
+          ],
+          resourceClaims: [{ name: "claim-podlevel", resourceClaimName: "claim-podlevel" }],
+        },
+      },
+    ];
+
+    it("SufficientPodLevelRequest: 2 (container) + 4 (DRA) within the pod-level 10", async () => {
+      const r = await run(objs("10"), gateOn);
+      expect(r.pod("default", "pod-podlevel")?.spec?.nodeName).toBe("worker-3");
+    });
+
+    it("InsufficientPodLevelRequest: 2 (container) + 4 (DRA) over the pod-level 5", async () => {
+      const r = await run(objs("5"), gateOn);
+      unschedulableWith(
+        r,
+        "default",
+        "pod-podlevel",
+        "pod level request for cpu is insufficient to cover the aggregated container and node-allocatable DRA requests",
+      );
+    });
+  });
+
+  describe("InsufficientNodeResources", () => {
+    const { class: cls, className, driverName } = testClass("nar-insufficient");
+    const sliceOf = (devices: Obj[]) => slice("worker-4", driverName, "nar-insufficient-pool", devices);
+
+    it("ExceedNodeResourceCapacityMultiplier: a device mapping to 101 cpu on a 100-cpu node", async () => {
+      const r = await run(
+        [
+          cls,
+          sliceOf([
+            {
+              name: "dev-exceed-cpu",
+              nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: "101" }) },
+            },
+          ]),
+          makeClaim("claim-exceed-cpu", "default", exactly(className)),
+          podWithClaim("default", "pod-exceed-cpu", "claim-exceed-cpu", "worker-4", 1),
+        ],
+        gateOn,
+      );
+      unschedulableWith(r, "default", "pod-exceed-cpu", "Insufficient cpu");
+    });
+
+    it("ExceedNodeCapacityWithCapacityKey: consuming a 101-cpu capacity on a 100-cpu node", async () => {
+      const r = await run(
+        [
+          cls,
+          sliceOf([
+            {
+              name: "dev-exceed-cpu-capkey",
+              allowMultipleAllocations: true,
+              capacity: { [cpuKey]: { value: "101" } },
+              nodeAllocatableResources: { cpu: mapped({ capacityKey: cpuKey, capacityMultiplier: "1" }) },
+            },
+          ]),
+          makeClaim("claim-exceed-cpu-capkey", "default", exactly(className)),
+          podWithClaim("default", "pod-exceed-cpu-capkey", "claim-exceed-cpu-capkey", "worker-4", 1),
+        ],
+        gateOn,
+      );
+      unschedulableWith(r, "default", "pod-exceed-cpu-capkey", "Insufficient cpu");
+    });
+
+    const afterDRA = async (cpu: string) => {
+      const r = await open(
+        [
+          cls,
+          sliceOf([
+            { name: "dev-consume", nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: cpu }) } },
+          ]),
+          makeClaim("claim-consume", "default", exactly(className)),
+          podWithClaim("default", "pod-consume", "claim-consume", "worker-4", 1),
+        ],
+        gateOn,
+      );
+      await r.session.drain();
+      expect(r.pod("default", "pod-consume")?.spec?.nodeName).toBe("worker-4");
+      r.session.addPending(cpuPod("default", "pod-standard", "worker-4", "5") as Pod);
+      await r.session.drain();
+      r.session.sched.close();
+      return r;
+    };
+
+    it("StandardPodFailsDueToInsufficientResourcesAfterDRAConsumption: 98 cpu through DRA, then a 5-cpu pod", async () => {
+      const r = await afterDRA("98");
+      unschedulableWith(r, "default", "pod-standard", "Insufficient cpu");
+    });
+
+    it("StandardPodSucceedsAfterDRA: 50 cpu through DRA, then a 5-cpu pod", async () => {
+      const r = await afterDRA("50");
+      expect(r.pod("default", "pod-standard")?.spec?.nodeName).toBe("worker-4");
+    });
+  });
+
+  it("ClaimTemplateBasedAllocation: the claim generated from the template; its consumed capacity in the status", async () => {
+    const { class: cls, className, driverName } = testClass("nar-template");
+    const r = await run(
+      [
+        cls,
+        slice("worker-6", driverName, "nar-template-pool-template", [
+          {
+            name: "dev0",
+            allowMultipleAllocations: true,
+            capacity: { [cpuKey]: { value: nodeCPU }, [memKey]: { value: nodeMemory } },
+            nodeAllocatableResources: {
+              cpu: mapped({ capacityKey: cpuKey, capacityMultiplier: "1" }),
+              memory: mapped({ capacityKey: memKey, capacityMultiplier: "1" }),
+            },
+          },
+        ]),
+        {
+          apiVersion: "resource.k8s.io/v1",
+          kind: "ResourceClaimTemplate",
+          metadata: { name: "node-allocatable-resource-template", namespace: "default" },
+          spec: {
+            spec: {
+              devices: {
+                requests: [
+                  {
+                    name: "req",
+                    exactly: {
+                      deviceClassName: className,
+                      capacity: { requests: { [cpuKey]: "10", [memKey]: "100" } },
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        },
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "pod-with-claim-template", namespace: "default", uid: "pod-with-claim-template" },
+          spec: {
+            nodeSelector: { "kubernetes.io/hostname": "worker-6" },
+            containers: [{ name: "c1", image: "test", resources: { claims: [{ name: "claim1" }] } }],
+            resourceClaims: [
+              { name: "claim1", resourceClaimTemplateName: "node-allocatable-resource-template" },
+            ],
+          },
+        },
+      ],
+      gateOn,
+    );
+    const p = r.pod("default", "pod-with-claim-template");
+    expect(p?.spec?.nodeName).toBe("worker-6");
+    const statuses = p?.status?.nodeAllocatableResourceClaimStatuses;
+    expect(statuses).toHaveLength(1);
+    // The generated claim's name contains the pod's.
+    expect(statuses?.[0]?.resourceClaimName).toContain("pod-with-claim-template");
+    expect(statuses?.[0]).toMatchObject({
+      containers: ["c1"],
+      mapping: [
+        { name: "cpu", quantity: "10" },
+        { name: "memory", quantity: "100" },
+      ],
+    });
+  });
+
+  it("UnreferencedClaimInPod: no container references the claim; 1.37 (@0411cc70) schedules it, its mapped cpu counted for the pod", async () => {
+    // The stored test (@16913111) expects "node-allocatable resource claim not referenced by any
+    // container within the pod": the 1.36 plugin's check, which the 1.37 one dropped (its
+    // getPodNodeAllocatableResourceFootprint counts the mapping at the pod level instead).
+    const { class: cls, className, driverName } = testClass("nar-unused");
+    const r = await open(
+      [
+        cls,
+        slice("worker-7", driverName, "nar-unused-pool-unused", [
+          {
+            name: "dev0",
+            allowMultipleAllocations: true,
+            capacity: { [cpuKey]: { value: nodeCPU } },
+            nodeAllocatableResources: { cpu: mapped({ capacityKey: cpuKey, capacityMultiplier: "1" }) },
+          },
+        ]),
+        makeClaim("unused-claim", "default", exactly(className)),
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "pod-with-unused-claim", namespace: "default", uid: "pod-with-unused-claim" },
+          spec: {
+            nodeSelector: { "kubernetes.io/hostname": "worker-7" },
+            containers: [{ name: "c1", image: "test" }],
+            resourceClaims: [{ name: "unused-claim", resourceClaimName: "unused-claim" }],
+          },
+        },
+      ],
+      gateOn,
+    );
+    await r.session.drain();
+    const p = r.pod("default", "pod-with-unused-claim");
+    expect(p?.spec?.nodeName).toBe("worker-7");
+    expect(p?.status?.nodeAllocatableResourceClaimStatuses).toEqual([
+      { resourceClaimName: "unused-claim", containers: [], mapping: [{ name: "cpu", quantity: nodeCPU }] },
+    ]);
+    // The node's 100 cpu are taken by the claim.
+    r.session.addPending(cpuPod("default", "pod-after", "worker-7", "1") as Pod);
+    await r.session.drain();
+    r.session.sched.close();
+    unschedulableWith(r, "default", "pod-after", "Insufficient cpu");
+  });
+
+  it("gate off (1.37's default): the mappings are ignored, no status is written, the node's cpu stays free", async () => {
+    const { class: cls, className, driverName } = testClass("nar-off");
+    const r = await open([
+      cls,
+      slice("worker-4", driverName, "nar-off-pool", [
+        { name: "dev-consume", nodeAllocatableResources: { cpu: mapped({ deviceMultiplier: "98" }) } },
+      ]),
+      makeClaim("claim-consume", "default", exactly(className)),
+      podWithClaim("default", "pod-consume", "claim-consume", "worker-4", 1),
+    ]);
+    await r.session.drain();
+    expect(r.pod("default", "pod-consume")?.spec?.nodeName).toBe("worker-4");
+    expect(r.pod("default", "pod-consume")?.status?.nodeAllocatableResourceClaimStatuses).toBeUndefined();
+    r.session.addPending(cpuPod("default", "pod-standard", "worker-4", "5") as Pod);
+    await r.session.drain();
+    r.session.sched.close();
+    expect(r.pod("default", "pod-standard")?.spec?.nodeName).toBe("worker-4");
+  });
+});

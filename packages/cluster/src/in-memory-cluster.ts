@@ -574,6 +574,11 @@ export class InMemoryCluster implements ClusterSource {
     }
     if (patch.extendedResourceClaimStatus)
       status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
+    if (patch.nodeAllocatableResourceClaimStatuses !== undefined) {
+      if (patch.nodeAllocatableResourceClaimStatuses.length === 0)
+        delete status.nodeAllocatableResourceClaimStatuses;
+      else status.nodeAllocatableResourceClaimStatuses = patch.nodeAllocatableResourceClaimStatuses;
+    }
     const next: Pod = { ...cur, status };
     this.apply("Pod", next);
   }

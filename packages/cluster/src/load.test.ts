@@ -460,6 +460,64 @@ spec: {}
   });
 });
 
+describe("loadSnapshotTexts: a device's nodeAllocatableResources (DRANodeAllocatableResources) as the API server would take it", () => {
+  const slice = (devices: string) => `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: { name: cpus }
+spec:
+  driver: dra.example.com
+  nodeName: n1
+  pool: { name: p, generation: 1, resourceSliceCount: 1 }
+  devices:
+${devices}`;
+
+  it("takes mappings by device count and by consumed capacity, and overheads", () => {
+    const text = slice(`  - name: numa0
+    nodeAllocatableResources: { cpu: { mapping: { deviceMultiplier: "16" } } }
+  - name: socket0
+    allowMultipleAllocations: true
+    capacity: { dra.example.com/cores: { value: "64" } }
+    nodeAllocatableResources:
+      cpu: { mapping: { capacityKey: dra.example.com/cores, capacityMultiplier: "2" } }
+      memory: { overhead: { perPod: 1Gi, perContainer: 100Mi } }
+      hugepages-2Mi: { mapping: { deviceMultiplier: "1" }, overhead: { perPod: "0" } }
+`);
+    const r = loadSnapshotTexts([{ name: "s.yaml", text }]);
+    expect(r.objects.map((o) => o.kind)).toEqual(["ResourceSlice"]);
+  });
+
+  it("refuses neither or both of deviceMultiplier and capacityKey, an unknown capacity key, a negative quantity, an unsupported resource", () => {
+    const text = slice(`  - name: a
+    capacity: { dra.example.com/cores: { value: "8" } }
+    nodeAllocatableResources:
+      cpu: { mapping: {} }
+      memory: { mapping: { deviceMultiplier: "1", capacityKey: dra.example.com/cores, capacityMultiplier: "1" } }
+  - name: b
+    capacity: { dra.example.com/cores: { value: "8" } }
+    nodeAllocatableResources:
+      cpu: { mapping: { capacityKey: dra.example.com/threads, capacityMultiplier: "1" } }
+      memory: { mapping: { deviceMultiplier: "-1Gi" } }
+      nvidia.com/gpu: { mapping: { deviceMultiplier: "1" } }
+  - name: c
+    nodeAllocatableResources:
+      cpu: {}
+      memory: { mapping: { capacityKey: dra.example.com/mem }, overhead: {} }
+`);
+    const where = "s.yaml: document 1 (ResourceSlice cpus)";
+    expect(errorsOf("s.yaml", text)).toEqual([
+      `${where}: spec.devices[0].nodeAllocatableResources[cpu].mapping: Required value: exactly one of \`capacityKey\` or \`deviceMultiplier\` is required`,
+      `${where}: spec.devices[0].nodeAllocatableResources[memory].mapping: Invalid value: {\`capacityKey\`, \`deviceMultiplier\`}: exactly one of \`capacityKey\` or \`deviceMultiplier\` is required, but multiple fields are set`,
+      `${where}: spec.devices[1].nodeAllocatableResources[cpu].mapping.capacityKey: Invalid value: "dra.example.com/threads": must name a capacity of the device (one of "dra.example.com/cores")`,
+      `${where}: spec.devices[1].nodeAllocatableResources[memory].mapping.deviceMultiplier: Invalid value: "-1Gi": must be greater than or equal to 0`,
+      `${where}: spec.devices[1].nodeAllocatableResources: Unsupported value: "nvidia.com/gpu": supported values: "cpu", "memory", "hugepages-<size>"`,
+      `${where}: spec.devices[2].nodeAllocatableResources[cpu]: Required value: at least one of \`mapping\` or \`overhead\` is required`,
+      `${where}: spec.devices[2].nodeAllocatableResources[memory].mapping.capacityKey: Invalid value: "dra.example.com/mem": must name a capacity of the device (it has none)`,
+      `${where}: spec.devices[2].nodeAllocatableResources[memory].mapping.capacityMultiplier: Required value: required when \`capacityKey\` is set`,
+      `${where}: spec.devices[2].nodeAllocatableResources[memory].overhead: Required value: at least one of \`perPod\` or \`perContainer\` is required`,
+    ]);
+  });
+});
+
 describe("loadSnapshotTexts with a replica scale and additional inputs (kubesched sweep)", () => {
   const workloads = `apiVersion: apps/v1
 kind: Deployment

@@ -170,6 +170,7 @@ function slice(spec: Json, where: string, errors: string[]): void {
         );
       }
     });
+    nodeAllocatableResources(d, field, where, errors);
     const deviceSet = nodeSelection(d).filter((f) => f !== "perDeviceNodeSelection");
     if (spec.perDeviceNodeSelection === true && deviceSet.length !== 1) {
       errors.push(
@@ -193,6 +194,103 @@ function slice(spec: Json, where: string, errors: string[]): void {
       );
     }
   });
+}
+
+/** A quantity that must parse and not be negative. */
+function nonNegativeQuantity(v: unknown, field: string, where: string, errors: string[]): void {
+  if (typeof v !== "string") {
+    errors.push(`${where}: ${field}: Required value`);
+    return;
+  }
+  try {
+    if (Quantity.parse(v).sign() < 0)
+      errors.push(
+        `${where}: ${field}: Invalid value: ${JSON.stringify(v)}: must be greater than or equal to 0`,
+      );
+  } catch (e) {
+    errors.push(`${where}: ${field}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * A device's `nodeAllocatableResources` (DRANodeAllocatableResources, the 1.37 shape: see
+ * k8s.io/api resource/v1 NodeAllocatableResource): keys cpu, memory or hugepages-<size>; each
+ * with a mapping, an overhead or both; a mapping either `deviceMultiplier` or `capacityKey` with
+ * `capacityMultiplier` (a capacity of the device); quantities not negative. The rules are
+ * upstream's (types' comments and declarative tags); the wording is kubesched's.
+ */
+function nodeAllocatableResources(d: Json, field: string, where: string, errors: string[]): void {
+  if (d.nodeAllocatableResources === undefined) return;
+  const base = `${field}.nodeAllocatableResources`;
+  if (!isJsonObject(d.nodeAllocatableResources)) {
+    errors.push(`${where}: ${base}: Invalid value: must be a map of resource name to {mapping, overhead}`);
+    return;
+  }
+  const capacity = isJsonObject(d.capacity) ? d.capacity : {};
+  for (const [name, r] of Object.entries(d.nodeAllocatableResources)) {
+    const f = `${base}[${name}]`;
+    if (name !== "cpu" && name !== "memory" && !/^hugepages-.+/.test(name)) {
+      errors.push(
+        `${where}: ${base}: Unsupported value: ${JSON.stringify(name)}: supported values: "cpu", "memory", "hugepages-<size>"`,
+      );
+      continue;
+    }
+    if (!isJsonObject(r) || (r.mapping === undefined && r.overhead === undefined)) {
+      errors.push(`${where}: ${f}: Required value: at least one of \`mapping\` or \`overhead\` is required`);
+      continue;
+    }
+    if (r.mapping !== undefined) {
+      const m = isJsonObject(r.mapping) ? r.mapping : {};
+      const mf = `${f}.mapping`;
+      const hasKey = m.capacityKey !== undefined;
+      const hasDevice = m.deviceMultiplier !== undefined;
+      if (hasKey === hasDevice) {
+        errors.push(
+          hasKey
+            ? `${where}: ${mf}: Invalid value: {\`capacityKey\`, \`deviceMultiplier\`}: exactly one of \`capacityKey\` or \`deviceMultiplier\` is required, but multiple fields are set`
+            : `${where}: ${mf}: Required value: exactly one of \`capacityKey\` or \`deviceMultiplier\` is required`,
+        );
+      }
+      if (hasKey) {
+        if (typeof m.capacityKey !== "string" || m.capacityKey === "") {
+          errors.push(`${where}: ${mf}.capacityKey: Required value`);
+        } else if (!(m.capacityKey in capacity)) {
+          errors.push(
+            `${where}: ${mf}.capacityKey: Invalid value: ${JSON.stringify(m.capacityKey)}: must name a capacity of the device (${
+              Object.keys(capacity).length === 0
+                ? "it has none"
+                : `one of ${Object.keys(capacity)
+                    .map((k) => JSON.stringify(k))
+                    .join(", ")}`
+            })`,
+          );
+        }
+        if (m.capacityMultiplier === undefined)
+          errors.push(
+            `${where}: ${mf}.capacityMultiplier: Required value: required when \`capacityKey\` is set`,
+          );
+      } else if (m.capacityMultiplier !== undefined) {
+        errors.push(
+          `${where}: ${mf}.capacityKey: Required value: required when \`capacityMultiplier\` is set`,
+        );
+      }
+      if (m.capacityMultiplier !== undefined)
+        nonNegativeQuantity(m.capacityMultiplier, `${mf}.capacityMultiplier`, where, errors);
+      if (hasDevice) nonNegativeQuantity(m.deviceMultiplier, `${mf}.deviceMultiplier`, where, errors);
+    }
+    if (r.overhead !== undefined) {
+      const o = isJsonObject(r.overhead) ? r.overhead : {};
+      const of = `${f}.overhead`;
+      if (o.perPod === undefined && o.perContainer === undefined) {
+        errors.push(
+          `${where}: ${of}: Required value: at least one of \`perPod\` or \`perContainer\` is required`,
+        );
+      }
+      if (o.perPod !== undefined) nonNegativeQuantity(o.perPod, `${of}.perPod`, where, errors);
+      if (o.perContainer !== undefined)
+        nonNegativeQuantity(o.perContainer, `${of}.perContainer`, where, errors);
+    }
+  }
 }
 
 /** upstream validateDeviceTaint: the effects a taint may have (1.35+: None added). */

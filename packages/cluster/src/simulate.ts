@@ -4,6 +4,7 @@
 import {
   formatResourceAmount,
   type Node,
+  type NodeAllocatableResourceClaimStatus,
   type Pod,
   podKey,
   ResourceCPU,
@@ -65,6 +66,12 @@ export interface PodResult {
    * when the simulation ended. Absent for a pod without claims.
    */
   resourceClaims?: PodClaimResult[];
+  /**
+   * DRANodeAllocatableResources: the pod's `status.nodeAllocatableResourceClaimStatuses` when the
+   * simulation ended (the node allocatable resources its claims' devices map to or cost). Absent
+   * when there are none.
+   */
+  nodeAllocatableResourceClaimStatuses?: NodeAllocatableResourceClaimStatus[];
   explain?: AttemptExplanation;
 }
 
@@ -450,6 +457,9 @@ export async function simulate(opts: SimulateOptions): Promise<SimulationResult>
     }
     const claims = podClaimResults(cluster, cur ?? p);
     if (claims) r.resourceClaims = claims;
+    const nodeAllocatable = cur?.status?.nodeAllocatableResourceClaimStatuses;
+    if (nodeAllocatable && nodeAllocatable.length > 0)
+      r.nodeAllocatableResourceClaimStatuses = nodeAllocatable;
     if (explain?.has(key) && r.outcome !== "Skipped" && r.outcome !== "Gated" && wantExplain(opts, r)) {
       if (opts.explainStore) {
         const recorder = explain;

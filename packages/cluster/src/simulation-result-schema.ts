@@ -156,6 +156,42 @@ export const simulationResultSchema = {
               },
             },
           },
+          nodeAllocatableResourceClaimStatuses: {
+            type: "array",
+            description:
+              "DRANodeAllocatableResources: the pod's status.nodeAllocatableResourceClaimStatuses when the simulation ended, the node allocatable resources (cpu, memory, hugepages) its claims' devices map to or cost, as the scheduler wrote them; absent when there are none",
+            items: {
+              type: "object",
+              required: ["resourceClaimName"],
+              additionalProperties: false,
+              properties: {
+                resourceClaimName: { type: "string" },
+                containers: { ...strings, description: "the pod's containers referencing the claim" },
+                mapping: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    required: ["name", "quantity"],
+                    additionalProperties: false,
+                    properties: { name: { type: "string" }, quantity: { type: "string" } },
+                  },
+                },
+                overhead: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    required: ["name"],
+                    additionalProperties: false,
+                    properties: {
+                      name: { type: "string" },
+                      perPod: { type: "string" },
+                      perContainer: { type: "string" },
+                    },
+                  },
+                },
+              },
+            },
+          },
           explain: { $ref: "#/$defs/explanation" },
         },
       },

@@ -251,3 +251,21 @@ describe("parseEmulatedVersion", () => {
     expect(() => parseEmulatedVersion([arg])).toThrow(new FeatureGateError(message));
   });
 });
+
+describe("DRANodeAllocatableResources follows the emulated release", () => {
+  it("does not exist before 1.36, is alpha and off from 1.36, and turns on with the flag", () => {
+    expect(featuresAt("1.35").enableDRANodeAllocatableResources).toBe(false);
+    expect(() => parseFeatureGates(["DRANodeAllocatableResources=true"], "1.35")).toThrow(FeatureGateError);
+    for (const r of ["1.36", "1.37"] as const) {
+      expect(featureGateSpec("DRANodeAllocatableResources", r)).toMatchObject({
+        default: false,
+        preRelease: "Alpha",
+      });
+      expect(featuresAt(r).enableDRANodeAllocatableResources).toBe(false);
+      expect(
+        featuresAt(r, parseFeatureGates(["DRANodeAllocatableResources=true"], r))
+          .enableDRANodeAllocatableResources,
+      ).toBe(true);
+    }
+  });
+});

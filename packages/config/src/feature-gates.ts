@@ -334,6 +334,7 @@ export const featureGateOfField: Readonly<Record<keyof Features, string>> = {
   enableDRAOptionalNodeOperations: "DRAOptionalNodeOperations",
   enableDRAFractionalCapacityRange: "DRAFractionalCapacityRange",
   enableDRAPreemption: "DRAPreemption",
+  enableDRANodeAllocatableResources: "DRANodeAllocatableResources",
   enableDynamicResourceAllocation: "DynamicResourceAllocation",
   enableVolumeAttributesClass: "VolumeAttributesClass",
   enableCSIMigrationPortworx: "CSIMigrationPortworx",

@@ -24,6 +24,11 @@ export interface PodStatusPatch {
    * request serves which container's resource (DRAExtendedResource; replaces the field).
    */
   extendedResourceClaimStatus?: NonNullable<Pod["status"]>["extendedResourceClaimStatus"];
+  /**
+   * The node allocatable resources of the pod's DRA claims (DRANodeAllocatableResources; an
+   * atomic list: replaces the field, an empty list clears it).
+   */
+  nodeAllocatableResourceClaimStatuses?: NonNullable<Pod["status"]>["nodeAllocatableResourceClaimStatuses"];
 }
 
 /**

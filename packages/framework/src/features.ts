@@ -64,6 +64,13 @@ export interface Features {
    * the allocator after its `filterTimeout` arg; off, it runs unbounded.
    */
   enableDRASchedulerFilterTimeout: boolean;
+  /**
+   * Gate DRANodeAllocatableResources (KEP-5517, alpha from 1.36, off by default): devices whose
+   * `nodeAllocatableResources` map to cpu, memory or hugepages count against the node's
+   * allocatable (DynamicResources' Filter), the pod's `status.nodeAllocatableResourceClaimStatuses`
+   * is written at assume and PreBind, and NodeResourcesFit counts it in the pod's request.
+   */
+  enableDRANodeAllocatableResources: boolean;
   /** Gate DynamicResourceAllocation. */
   enableDynamicResourceAllocation: boolean;
   /** Gate VolumeAttributesClass. */
@@ -138,6 +145,7 @@ export const defaultFeatures: Readonly<Features> = Object.freeze({
   enableDRAFractionalCapacityRange: false,
   enableDRAPreemption: false,
   enableDRASchedulerFilterTimeout: true,
+  enableDRANodeAllocatableResources: false,
   enableDynamicResourceAllocation: true,
   enableVolumeAttributesClass: true,
   enableCSIMigrationPortworx: true,

@@ -10,6 +10,7 @@ export * from "./cycle-state";
 export * from "./define-args";
 export * from "./descriptor";
 export * from "./diagnosis";
+export * from "./dra-node-allocatable";
 export * from "./event-recorder";
 export * from "./extender";
 export * from "./features";

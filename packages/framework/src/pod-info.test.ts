@@ -180,3 +180,36 @@ describe("PodInfo.hasPodAffinity and PodInfo.claimKeys", () => {
     ]);
   });
 });
+
+describe("PodInfo.calculateResource with DRA node allocatable claim statuses (upstream CalculateResource, DRANodeAllocatableResources)", () => {
+  const spec: Pod["spec"] = {
+    containers: [
+      { name: "main", resources: { requests: { cpu: "2", memory: "1Gi" }, claims: [{ name: "cpus" }] } },
+    ],
+  };
+  it("adds the statuses' mapped and overhead amounts; the same spec without them is not reused", () => {
+    const plain = new PodInfo({ metadata: { name: "a", uid: "a" }, spec });
+    const withDRA = new PodInfo({
+      metadata: { name: "b", uid: "b" },
+      spec,
+      status: {
+        nodeAllocatableResourceClaimStatuses: [
+          {
+            resourceClaimName: "c",
+            containers: ["main"],
+            mapping: [{ name: "cpu", quantity: "16" }],
+            overhead: [{ name: "memory", perPod: "1Gi", perContainer: "512Mi" }],
+          },
+        ],
+      },
+    });
+    expect(plain.calculateResource().resource.milliCPU).toBe(2000);
+    expect(withDRA.calculateResource().resource.milliCPU).toBe(18000);
+    expect(withDRA.calculateResource().resource.memory).toBe(2.5 * 1024 ** 3);
+    expect(withDRA.calculateResource().nonZeroCPU).toBe(18000);
+    const ni = new NodeInfo(plain.pod, withDRA.pod);
+    expect(ni.requested.milliCPU).toBe(20000);
+    ni.removePod(withDRA.pod);
+    expect(ni.requested.milliCPU).toBe(2000);
+  });
+});

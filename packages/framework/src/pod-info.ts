@@ -102,6 +102,7 @@ function hasNoStatusResources(pod: Pod): boolean {
   if (st === undefined) return true;
   if ((st.containerStatuses?.length ?? 0) > 0 || (st.initContainerStatuses?.length ?? 0) > 0) return false;
   if (st.resources != null || st.allocatedResources != null) return false;
+  if ((st.nodeAllocatableResourceClaimStatuses?.length ?? 0) > 0) return false;
   for (const c of st.conditions ?? []) if (c.type === "PodResizePending") return false;
   return true;
 }
@@ -326,7 +327,13 @@ export class PodInfo {
     return ports;
   }
 
-  /** Requests and non-zero requests, computed once (PodLevelResources and InPlacePodVerticalScaling on, as in 1.37). */
+  /**
+   * Requests and non-zero requests, computed once (PodLevelResources and InPlacePodVerticalScaling
+   * on, as in 1.37). The node allocatable resources of the pod's DRA claims
+   * (`status.nodeAllocatableResourceClaimStatuses`) count too: upstream reads them with
+   * DRANodeAllocatableResources on; with it off, the scheduler's event handlers hand the cache
+   * its pods without them.
+   */
   calculateResource(): PodResource {
     if (this.cachedResource) return this.cachedResource;
     // Copies of one pod (queued, assumed, bound) share their containers: reuse what an earlier
@@ -346,7 +353,11 @@ export class PodInfo {
         return hit.result;
       }
     }
-    const opts = { useStatusResources: true, skipPodLevelResources: false };
+    const opts = {
+      useStatusResources: true,
+      skipPodLevelResources: false,
+      useDRANodeAllocatableResourceClaimStatus: true,
+    };
     const requests = podRequests(this.pod, opts);
     const podLevelSet = isPodLevelRequestsSet(this.pod);
     const nonMissing = new Map<string, number>();

@@ -19,11 +19,16 @@ function meta(pod: Pod): { name: string; namespace: string } {
  * nominatedNodeName deletes the field. lastTransitionTime is set when the condition is new or its
  * status flips (upstream podutil.UpdatePodCondition), and left out otherwise so the server keeps it.
  */
-export function podStatusPatchBody(pod: Pod, patch: PodStatusPatch, now: number): { status: object } {
+export function podStatusPatchBody(
+  pod: Pod,
+  patch: PodStatusPatch,
+  now: number,
+): { status: object; metadata?: { uid: string } } {
   const status: {
     conditions?: PodCondition[];
     nominatedNodeName?: string | null;
     extendedResourceClaimStatus?: PodStatusPatch["extendedResourceClaimStatus"];
+    nodeAllocatableResourceClaimStatuses?: PodStatusPatch["nodeAllocatableResourceClaimStatuses"];
   } = {};
   if (patch.conditions) {
     status.conditions = patch.conditions.map((c) => {
@@ -44,6 +49,14 @@ export function podStatusPatchBody(pod: Pod, patch: PodStatusPatch, now: number)
   if (patch.nominatedNodeName !== undefined) status.nominatedNodeName = patch.nominatedNodeName || null;
   if (patch.extendedResourceClaimStatus)
     status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
+  if (patch.nodeAllocatableResourceClaimStatuses !== undefined) {
+    // An atomic list: the patch replaces it. Clearing it (an explicit empty list) carries the
+    // pod's uid as a precondition, as upstream's Unreserve does, so that it cannot reach a
+    // recreated pod of the same name.
+    status.nodeAllocatableResourceClaimStatuses = patch.nodeAllocatableResourceClaimStatuses;
+    const uid = pod.metadata?.uid;
+    if (patch.nodeAllocatableResourceClaimStatuses.length === 0 && uid) return { metadata: { uid }, status };
+  }
   return { status };
 }
 

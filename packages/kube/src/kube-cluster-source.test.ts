@@ -422,4 +422,19 @@ describe("KubeClusterSource client", () => {
       },
     ]);
   });
+
+  it("writes nodeAllocatableResourceClaimStatuses (DynamicResources' PreBind) and clears them with the pod's uid as precondition", async () => {
+    source = newSource();
+    const pod = server.put("Pod", makePod().name("p").namespace("ns").uid("p-uid").obj()) as Pod;
+    const statuses = [
+      { resourceClaimName: "c", containers: ["main"], mapping: [{ name: "cpu", quantity: "16" }] },
+    ];
+    await source.client().patchPodStatus(pod, { nodeAllocatableResourceClaimStatuses: statuses });
+    await source.client().patchPodStatus(pod, { nodeAllocatableResourceClaimStatuses: [] });
+    const reqs = server.requestsTo("PATCH", "/api/v1/namespaces/ns/pods/p/status");
+    expect(reqs.map((r) => r.body)).toEqual([
+      { status: { nodeAllocatableResourceClaimStatuses: statuses } },
+      { metadata: { uid: "p-uid" }, status: { nodeAllocatableResourceClaimStatuses: [] } },
+    ]);
+  });
 });

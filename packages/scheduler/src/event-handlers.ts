@@ -53,16 +53,28 @@ function lePriorityPreCheck(priority: number): (p: Pod) => boolean {
   return (p) => podPriority(p) <= priority;
 }
 
+/**
+ * The pod as the cache accounts it: with DRANodeAllocatableResources off, without the node
+ * allocatable resources of its DRA claims (upstream PodInfo.CalculateResource reads them only
+ * with the gate on; a pod carries them from a scheduler that had it on).
+ */
+function forCache(pod: Pod, draNodeAllocatable: boolean): Pod {
+  if (draNodeAllocatable || pod.status?.nodeAllocatableResourceClaimStatuses === undefined) return pod;
+  const { nodeAllocatableResourceClaimStatuses: _ignored, ...status } = pod.status;
+  return { ...pod, status };
+}
+
 export function addAllEventHandlers(sched: SchedulerState): void {
   const { cache, queue, logger } = sched;
   const responsible = (pod: Pod) => sched.responsibleForPod(pod);
+  const draNodeAllocatable = sched.draNodeAllocatableResources;
 
   // Assigned pods → cache. The V(3)/V(4) lines are upstream's: with the binding lines of
   // schedule-one.ts they are what the scheduler saw of a pod.
   const addPodToCache = (pod: Pod) => {
     if (logger.v(3)) logger.debug(3, "Add event for scheduled pod", { pod: podKey(pod) });
     try {
-      cache.addPod(pod);
+      cache.addPod(forCache(pod, draNodeAllocatable));
     } catch (err) {
       logger.error("Scheduler cache AddPod failed", { err, pod: podKey(pod) });
       return;
@@ -75,7 +87,7 @@ export function addAllEventHandlers(sched: SchedulerState): void {
   const updatePodInCache = (oldPod: Pod, newPod: Pod) => {
     if (logger.v(4)) logger.debug(4, "Update event for scheduled pod", { pod: podKey(oldPod) });
     try {
-      cache.updatePod(oldPod, newPod);
+      cache.updatePod(forCache(oldPod, draNodeAllocatable), forCache(newPod, draNodeAllocatable));
     } catch (err) {
       logger.error("Scheduler cache UpdatePod failed", { err, pod: podKey(newPod) });
       return;

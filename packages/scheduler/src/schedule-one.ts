@@ -8,6 +8,7 @@ import {
   Code,
   CycleState,
   Diagnosis,
+  extractPodNodeAllocatableResourceClaimStatus,
   FitError,
   isSuccess,
   MaxExtenderPriority,
@@ -291,12 +292,26 @@ function postFilter(_sched: SchedulerState, a: Attempt, err: FitError): Promise<
   return a.fwk.runPostFilterPlugins(a.state, a.pod, err.diagnosis.nodeToStatus);
 }
 
+/**
+ * upstream assume with DRANodeAllocatableResources: the node allocatable resources DynamicResources
+ * found for the host go onto the assumed pod's status (replacing any of an earlier attempt), so
+ * that the cache accounts for them at once.
+ */
+function withNodeAllocatableClaimStatuses(pod: Pod, state: CycleState, host: string): Pod["status"] {
+  const { nodeAllocatableResourceClaimStatuses: _earlier, ...status } = pod.status ?? {};
+  const statuses = extractPodNodeAllocatableResourceClaimStatus(state, host);
+  return statuses ? { ...status, nodeAllocatableResourceClaimStatuses: statuses } : status;
+}
+
 /** Assume: the cache accounts the pod on the host before binding completes; Reserve, Permit. */
 function assume(sched: SchedulerState, a: Attempt, result: ScheduleResult): CycleOutcome {
   const { qpi, pod, fwk, state, podsToActivate } = a;
   const assumedPod: Pod = {
     ...pod,
     spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: result.suggestedHost },
+    ...(fwk.features().enableDRANodeAllocatableResources
+      ? { status: withNodeAllocatableClaimStatuses(pod, state, result.suggestedHost) }
+      : {}),
   };
   const assumed: QueuedPodInfo = { ...qpi, podInfo: new PodInfo(assumedPod) };
   try {

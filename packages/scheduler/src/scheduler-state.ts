@@ -30,6 +30,12 @@ export interface SchedulerState {
    * pod's queueing hints, not only the pods the queue's in-tree pre-filter picks.
    */
   readonly queueingHints: boolean;
+  /**
+   * DRANodeAllocatableResources: the cache counts the node allocatable resources of bound pods'
+   * DRA claims (`status.nodeAllocatableResourceClaimStatuses`); off, it does not read them
+   * (upstream PodInfo.CalculateResource's gate).
+   */
+  readonly draNodeAllocatableResources: boolean;
   frameworkForPod(pod: Pod): Framework | undefined;
   responsibleForPod(pod: Pod): boolean;
   /** Where the next cycle starts filtering (upstream nextStartNodeIndex). */

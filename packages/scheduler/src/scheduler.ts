@@ -176,6 +176,7 @@ export class Scheduler {
       rand,
       percentageOfNodesToScore: config.percentageOfNodesToScore,
       queueingHints: features.enableSchedulingQueueHint,
+      draNodeAllocatableResources: features.enableDRANodeAllocatableResources,
       frameworkForPod,
       responsibleForPod: (pod) => frameworkForPod(pod) !== undefined,
       nextStartNodeIndex: 0,

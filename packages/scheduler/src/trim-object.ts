@@ -6,8 +6,9 @@
 // - the `kubectl.kubernetes.io/last-applied-configuration` annotation (a second copy of the object
 //   as it was applied); other annotations stay, since out-of-tree plugins may read them;
 // - of a pod's status, everything but what the scheduler and its queue read (phase, conditions,
-//   nominatedNodeName, startTime, resource claim statuses, pod-level resources, and each container
-//   status's name and resources): IPs, container states, image IDs, messages go.
+//   nominatedNodeName, startTime, resource claim statuses and the DRA node allocatable ones,
+//   pod-level resources, and each container status's name and resources): IPs, container
+//   states, image IDs, messages go.
 // The object is changed in place (it is fresh from the parser) and returned.
 import { isJsonObject } from "@kubesched/api";
 
@@ -24,6 +25,7 @@ const podStatusKept = [
   "startTime",
   "resourceClaimStatuses",
   "extendedResourceClaimStatus",
+  "nodeAllocatableResourceClaimStatuses",
   "allocatedResources",
   "resources",
 ] as const;

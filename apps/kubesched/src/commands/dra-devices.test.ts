@@ -32,8 +32,19 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 interface Result {
   deviceClasses?: unknown;
-  pods: { name: string; outcome: string; node: string | null; resourceClaims?: unknown }[];
-  nodes: { name: string; devices?: unknown }[];
+  pods: {
+    name: string;
+    outcome: string;
+    node: string | null;
+    resourceClaims?: unknown;
+    nodeAllocatableResourceClaimStatuses?: unknown;
+  }[];
+  nodes: {
+    name: string;
+    devices?: unknown;
+    requested: Record<string, string>;
+    before: { requested: Record<string, string> };
+  }[];
 }
 
 let validate: ValidateFunction;
@@ -250,6 +261,60 @@ describe("examples/dra-gpu", () => {
       ["gpu-node-2", [[4, 0]]],
       ["gpu-node-3", [[2, 1]]],
       ["cpu-node-1", undefined],
+    ]);
+  }, 60_000);
+});
+
+describe("examples/dra-gpu/cpu-dra.yaml (DRANodeAllocatableResources)", () => {
+  const args = ["simulate", "--cluster", "examples/dra-gpu/cpu-dra.yaml"];
+  const gate = ["--feature-gates", "DRANodeAllocatableResources=true"];
+
+  it("the README shows what the simulation prints with the gate on", async () => {
+    const readme = readFileSync(`${root}README.md`, "utf8");
+    const shown =
+      /```\n\$ kubesched simulate --cluster examples\/dra-gpu\/cpu-dra\.yaml --feature-gates DRANodeAllocatableResources=true\n([\s\S]*?)```/.exec(
+        readme,
+      )?.[1];
+    expect(shown, "README has the example's output").toBeDefined();
+    const { code, stdout, stderr } = await run(...args, ...gate);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toBe(shown);
+  }, 60_000);
+
+  it("-o json: each pod's nodeAllocatableResourceClaimStatuses; the nodes' cpu counts the devices' cpus", async () => {
+    const { stdout } = await run(...args, ...gate, "-o", "json");
+    const r = JSON.parse(stdout) as Result;
+    expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    const trainer = r.pods.find((p) => p.name === "trainer");
+    expect(trainer?.nodeAllocatableResourceClaimStatuses).toEqual([
+      {
+        resourceClaimName: expect.stringMatching(/^trainer-cpus-[bcdfghjklmnpqrstvwxz2456789]{5}$/),
+        containers: ["main"],
+        mapping: [{ name: "cpu", quantity: "32" }],
+      },
+    ]);
+    expect(r.pods.find((p) => p.name === "web")?.nodeAllocatableResourceClaimStatuses).toBeUndefined();
+    expect(r.pods.find((p) => p.name === "analytics")).toMatchObject({ outcome: "Unschedulable" });
+    // db-0's 16 cpus count before the run; trainer's 32 after.
+    expect(r.nodes.map((n) => [n.name, n.before.requested.cpu, n.requested.cpu])).toEqual([
+      ["cpu-node-a", "18", "58"],
+      ["cpu-node-b", "0", "36100m"],
+    ]);
+  }, 60_000);
+
+  it("gate off (1.37's default): the devices' cpus are not counted; every pod schedules, as before the feature", async () => {
+    const { code, stdout, stderr } = await run(...args, "-o", "json");
+    expect([code, stderr]).toEqual([0, ""]);
+    const r = JSON.parse(stdout) as Result;
+    expect(r.pods.map((p) => [p.name, p.outcome, p.nodeAllocatableResourceClaimStatuses])).toEqual([
+      ["trainer", "Scheduled", undefined],
+      ["web", "Scheduled", undefined],
+      ["analytics", "Scheduled", undefined],
+    ]);
+    expect(r.nodes.map((n) => [n.name, n.before.requested.cpu])).toEqual([
+      ["cpu-node-a", "2"],
+      ["cpu-node-b", "0"],
     ]);
   }, 60_000);
 });

@@ -4,8 +4,11 @@
 // resources backed by a DeviceClass (DRAExtendedResource): a pod asking `example.com/gpu: 2` on a
 // node without a device plugin for it gets the claim DynamicResources creates in PreBind (POST
 // resourceclaims with generateName `<pod>-extended-resources-`), allocated and reserved for it,
-// and its status.extendedResourceClaimStatus (PATCH pods/status), before the binding.
+// and its status.extendedResourceClaimStatus (PATCH pods/status), before the binding. With
+// DRANodeAllocatableResources, the cpus a device maps to reach the pod's
+// status.nodeAllocatableResourceClaimStatuses (PATCH pods/status) before the binding.
 import { defaultConfig } from "@kubesched/config";
+import type { Features } from "@kubesched/framework";
 import { FakeApiServer, waitFor } from "@kubesched/kube/testing";
 import { inTreeRegistry } from "@kubesched/plugins-in-tree";
 import { makeNode, makePod, recordingLogger } from "@kubesched/testing";
@@ -55,7 +58,12 @@ afterEach(async () => {
 });
 
 /** Runs the scheduler until `pod` (namespace/name) is bound, then `check`s and stops it. */
-async function whenBound(pod: string, check: () => void, before?: () => Promise<void>): Promise<void> {
+async function whenBound(
+  pod: string,
+  check: () => void,
+  before?: () => Promise<void>,
+  features?: Partial<Features>,
+): Promise<void> {
   const ac = new AbortController();
   const config = defaultConfig({ registry: inTreeRegistry });
   config.leaderElection = { ...config.leaderElection, leaderElect: false };
@@ -66,6 +74,7 @@ async function whenBound(pod: string, check: () => void, before?: () => Promise<
     logger: recordingLogger(),
     serving: null,
     signal: ac.signal,
+    ...(features ? { features } : {}),
   });
   try {
     await before?.();
@@ -179,5 +188,64 @@ describe("kubesched run with extended resources backed by a DeviceClass", { time
         ],
       });
     });
+  });
+});
+
+describe("kubesched run with DRANodeAllocatableResources", { timeout: 30_000 }, () => {
+  it("DRANodeAllocatableResources: the pod's status gets the cpus its device maps to (PATCH pods/status), then it binds", async () => {
+    // p1's class (no selector) would take any device: only p3 here.
+    server.remove("Pod", "default", "p1");
+    server.put("ResourceSlice", {
+      metadata: { name: "n1-cpu" },
+      spec: {
+        driver: "dra.cpu",
+        nodeName: "n1",
+        pool: { name: "n1-cpu", generation: 1, resourceSliceCount: 1 },
+        devices: [
+          { name: "numa0", nodeAllocatableResources: { cpu: { mapping: { deviceMultiplier: "2" } } } },
+        ],
+      },
+    });
+    server.put("DeviceClass", {
+      metadata: { name: "dra.cpu" },
+      spec: { selectors: [{ cel: { expression: "device.driver == 'dra.cpu'" } }] },
+    });
+    server.put("ResourceClaim", {
+      metadata: { name: "cpus", namespace: "default" },
+      spec: { devices: { requests: [{ name: "cpus", exactly: { deviceClassName: "dra.cpu" } }] } },
+    });
+    const p3 = makePod()
+      .name("p3")
+      .namespace("default")
+      .uid("uid-p3")
+      .podResourceClaims({ name: "cpus", resourceClaimName: "cpus" })
+      .obj();
+    server.put("Pod", {
+      ...p3,
+      spec: {
+        ...p3.spec,
+        containers: [
+          { name: "main", image: "i", resources: { requests: { cpu: "1" }, claims: [{ name: "cpus" }] } },
+        ],
+      },
+    });
+    const statuses = [
+      { resourceClaimName: "cpus", containers: ["main"], mapping: [{ name: "cpu", quantity: "2" }] },
+    ];
+    await whenBound(
+      "default/p3",
+      () => {
+        const patches = server
+          .requestsTo("PATCH", "/api/v1/namespaces/default/pods/p3/status")
+          .map((r) => r.body as { status?: { nodeAllocatableResourceClaimStatuses?: unknown } })
+          .filter((b) => b.status?.nodeAllocatableResourceClaimStatuses !== undefined);
+        expect(patches).toEqual([{ status: { nodeAllocatableResourceClaimStatuses: statuses } }]);
+        const pod = server.get("Pod", "default", "p3");
+        expect(pod?.spec?.nodeName).toBe("n1");
+        expect(pod?.status?.nodeAllocatableResourceClaimStatuses).toEqual(statuses);
+      },
+      undefined,
+      { enableDRANodeAllocatableResources: true },
+    );
   });
 });

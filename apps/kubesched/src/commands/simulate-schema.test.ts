@@ -35,6 +35,12 @@ const examples: Record<string, string[]> = {
   ],
   "examples/preemption.yaml": ["--cluster", "examples/preemption.yaml"],
   "examples/dra-gpu/cluster.yaml": ["--cluster", "examples/dra-gpu/cluster.yaml"],
+  "examples/dra-gpu/cpu-dra.yaml with DRANodeAllocatableResources": [
+    "--cluster",
+    "examples/dra-gpu/cpu-dra.yaml",
+    "--feature-gates",
+    "DRANodeAllocatableResources=true",
+  ],
   "examples/gang-scheduling (Coscheduling)": [
     "--plugin",
     "@kubesched/plugin-coscheduling",

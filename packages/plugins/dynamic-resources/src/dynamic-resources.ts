@@ -4,6 +4,7 @@
 import {
   type AllocationResult,
   formatTime,
+  type NodeAllocatableResourceClaimStatus,
   type NodeSelectorMatcher,
   newNodeSelector,
   type Pod,
@@ -38,6 +39,7 @@ import {
   MaxNodeScore,
   minorOf,
   monotonicNow,
+  type NodeAllocatableClaimStatusesSource,
   type NodeInfo,
   type NodeScore,
   type NodeToStatus,
@@ -76,6 +78,17 @@ import {
   preFilterExtendedResources,
 } from "./extended-resources";
 import {
+  buildNodeAllocatableDRAInfo,
+  type ClaimAllocation,
+  hasNodeAllocatableResources,
+  nodeFitsResources,
+  podDemandWithDRA,
+  SliceDevices,
+  sameNodeAllocatableStatuses,
+  validateNodeAllocatableDRAClaimSharing,
+  validatePodLevelResourcesCoverDRA,
+} from "./node-allocatable";
+import {
   ErrReasonCannotAllocateAllClaims,
   ErrReasonClaimNotAvailable,
   ErrReasonDeallocationCompleted,
@@ -100,7 +113,7 @@ const conflictRetries = 5;
  * The cycle's state (upstream stateData): the pod's claims and what Filter found per node.
  * Exported for the package's tests (not from the index).
  */
-export class DynamicResourcesState implements StateData {
+export class DynamicResourcesState implements StateData, NodeAllocatableClaimStatusesSource {
   /** The pod's claims (1:1 with the claims it needs), replaced by PreBind's writes. */
   claims: ResourceClaim[] = [];
   /** Per claim: the allocated claim's node selector, and the allocation Reserve chose. */
@@ -150,6 +163,20 @@ export class DynamicResourcesState implements StateData {
   filterClaims = new Map<NodeExtendedResourceClaim | null, ResourceClaim[]>();
   /** The claims Score reads, and whether a request of theirs has a prioritized list (PreScore). */
   scoreClaims: { claims: ResourceClaim[]; prioritizedLists: boolean } | null = null;
+  /**
+   * DRANodeAllocatableResources: per node, the pod's claim statuses Filter computed (upstream
+   * nodeAllocation.nodeAllocatableResourceClaimStatuses); the scheduler's assume puts them on
+   * the assumed pod and PreBind writes them to the pod's status.
+   */
+  nodeAllocatableStatuses = new Map<string, NodeAllocatableResourceClaimStatus[]>();
+  /** DRANodeAllocatableResources: the devices of the cycle's slices, indexed at first use. */
+  sliceDevices: SliceDevices | null = null;
+
+  nodeAllocatableResourceClaimStatuses(
+    nodeName: string,
+  ): readonly NodeAllocatableResourceClaimStatus[] | undefined {
+    return this.nodeAllocatableStatuses.get(nodeName);
+  }
 
   /** The special claim for extended resources, or null (upstream claimStore.extendedResourceClaim). */
   extendedClaim(): ResourceClaim | null {
@@ -201,6 +228,8 @@ export class DynamicResourcesState implements StateData {
     c.initialExtendedUID = this.initialExtendedUID;
     c.podExtendedResources = this.podExtendedResources;
     c.nodeExtendedClaims = this.nodeExtendedClaims;
+    c.nodeAllocatableStatuses = this.nodeAllocatableStatuses;
+    c.sliceDevices = this.sliceDevices;
     // Copied on the dry run's first change (most copies, a pass with nominated pods, change nothing).
     c.allocatedState = this.allocatedState;
     c.allocatedStateShared = true;
@@ -328,6 +357,14 @@ export class DynamicResources
   /** DRAOptionalNodeOperations: allocated devices that skip node operations need a declaring node. */
   private readonly optionalNodeOperations: boolean;
   /**
+   * DRANodeAllocatableResources (alpha from 1.36): the node allocatable resources the pod's
+   * devices map to or cost count against the node's allocatable in Filter, a claim with a mapped
+   * device serves one pod only, and PreBind writes `status.nodeAllocatableResourceClaimStatuses`.
+   */
+  private readonly nodeAllocatable: boolean;
+  /** PodLevelResources: the pod's demand with its DRA resources uses its pod-level requests. */
+  private readonly podLevelResources: boolean;
+  /**
    * The scheduler's one DRA state, shared by every profile (`handle.sharedDRAManager()`, upstream
    * SharedDRAManager); null only with DynamicResourceAllocation off (the plugin does nothing).
    */
@@ -364,6 +401,8 @@ export class DynamicResources
     this.consumableCapacity = features.enableConsumableCapacity;
     this.filterTimeout = features.enableDRASchedulerFilterTimeout;
     this.optionalNodeOperations = features.enableDRAOptionalNodeOperations;
+    this.nodeAllocatable = features.enableDRANodeAllocatableResources;
+    this.podLevelResources = features.enablePodLevelResources;
     this.celCache = new CelCache(10, {
       enableConsumableCapacity: features.enableConsumableCapacity,
       enableListTypeAttributes: features.enableDRAListTypeAttributes,
@@ -490,6 +529,10 @@ export class DynamicResources
         return new Status(this.unschedulable, ErrReasonResourceClaimInUse);
       }
       if (allocation) {
+        if (this.nodeAllocatable) {
+          const status = validateNodeAllocatableDRAClaimSharing(pod, claim, this.sliceDevices(s));
+          if (status) return status;
+        }
         if (allocation.nodeSelector) {
           const info = s.informationsForClaim[index];
           if (info) info.availableOnNodes = newNodeSelector(allocation.nodeSelector);
@@ -754,11 +797,108 @@ export class DynamicResources
       for (const i of unavailableClaims) s.unavailableClaims.add(i);
       return new Status(this.unschedulable, ErrReasonClaimNotAvailable);
     }
+    if (this.nodeAllocatable) {
+      const checked = this.calculateAndCheckNodeAllocatableResources(
+        s,
+        pod,
+        nodeInfo,
+        allocations,
+        nodeExtended,
+      );
+      if (checked instanceof Status) return checked;
+      if (checked) s.nodeAllocatableStatuses.set(node.metadata?.name ?? "", checked);
+      else s.nodeAllocatableStatuses.delete(node.metadata?.name ?? "");
+    }
     if (s.allocator) {
       s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
       if (nodeExtended) s.nodeExtendedClaims.set(node.metadata?.name ?? "", nodeExtended);
     }
     return null;
+  }
+
+  /** The devices of the cycle's slices (PreFilter's, else the lister's), indexed once per cycle. */
+  private sliceDevices(s: DynamicResourcesState): SliceDevices {
+    s.sliceDevices ??= new SliceDevices(
+      s.resourceSlices.length > 0 ? s.resourceSlices : this.resourceSlices.list(),
+    );
+    return s.sliceDevices;
+  }
+
+  /**
+   * upstream calculateAndCheckNodeAllocatableResources: the claim statuses of the pod's claims
+   * whose devices (Filter's new allocations, or the allocations they have) map to or cost node
+   * allocatable resources, and whether the pod's demand with them fits the node. undefined when
+   * no claim has such a device.
+   */
+  private calculateAndCheckNodeAllocatableResources(
+    s: DynamicResourcesState,
+    pod: Pod,
+    nodeInfo: NodeInfo,
+    allocations: readonly AllocationResult[],
+    nodeExtended: NodeExtendedResourceClaim | null,
+  ): NodeAllocatableResourceClaimStatus[] | Status | undefined {
+    const node = nodeInfo.node ?? null;
+    const newAllocations = new Map<number, AllocationResult>();
+    if (s.allocator) {
+      const indices = s.toAllocateInFilter();
+      for (const [i, index] of indices.entries()) {
+        const a = allocations[i];
+        if (a) newAllocations.set(index, a);
+      }
+    }
+    const devices = this.sliceDevices(s);
+    const claims: ClaimAllocation[] = [];
+    for (const [index, stored] of s.claims.entries()) {
+      const claim = index === s.extendedIndex && nodeExtended ? nodeExtended.claim : stored;
+      const allocation = newAllocations.get(index) ?? claim.status?.allocation;
+      if (!allocation) continue;
+      const relevant = (allocation.devices?.results ?? []).some((r) => {
+        try {
+          return hasNodeAllocatableResources(devices.find(r, node));
+        } catch (e) {
+          // upstream logs the error and goes on with the next result.
+          this.handle.logger().error("Failed to get device from manager", {
+            err: message(e),
+            claim: kObj(claim),
+            device: r.device,
+            pool: r.pool,
+            driver: r.driver,
+          });
+          return false;
+        }
+      });
+      if (!relevant) continue;
+      claims.push({
+        namespace: claim.metadata?.namespace ?? "",
+        name: claim.metadata?.name ?? "",
+        uid: claim.metadata?.uid ?? "",
+        allocation,
+      });
+    }
+    if (claims.length === 0) return undefined;
+    const claimUIDOfPodClaim = new Map<string, string>();
+    let statuses: NodeAllocatableResourceClaimStatus[];
+    try {
+      this.foreachPodResourceClaim(pod, (podClaimName, claim) =>
+        claimUIDOfPodClaim.set(podClaimName, claim.metadata?.uid ?? ""),
+      );
+      statuses = buildNodeAllocatableDRAInfo(pod, claims, claimUIDOfPodClaim, devices, node);
+    } catch (e) {
+      return asStatus(e);
+    }
+    // The pod as it will be: its status with the claims' resources (a shallow copy).
+    const withStatuses: Pod = {
+      ...pod,
+      status: { ...pod.status, nodeAllocatableResourceClaimStatuses: statuses },
+    };
+    const demand = podDemandWithDRA(withStatuses, this.podLevelResources);
+    // API validation checks pod-level resources against the containers' only: it cannot see the
+    // DRA resources, known after allocation.
+    const podLevel = validatePodLevelResourcesCoverDRA(withStatuses, this.podLevelResources);
+    if (podLevel) return podLevel;
+    const fit = nodeFitsResources(nodeInfo, demand);
+    if (fit) return fit;
+    return statuses;
   }
 
   /**
@@ -938,6 +1078,58 @@ export class DynamicResources
       }
     }
     this.unreserveExtendedResourceClaim(s);
+    if (this.nodeAllocatable) this.clearNodeAllocatableResourceClaimStatus(pod);
+  }
+
+  /**
+   * upstream patchNodeAllocatableResourceClaimStatus: writes the claim statuses Filter computed
+   * to the pod's status (pods/status patch). The assumed pod must carry the same statuses (the
+   * scheduler's assume put them there); the in-memory name of the claim for extended resources
+   * becomes the name of the claim PreBind created.
+   */
+  private async patchNodeAllocatableResourceClaimStatus(
+    pod: Pod,
+    computed: readonly NodeAllocatableResourceClaimStatus[],
+    extendedClaim: ResourceClaim | null,
+  ): Promise<void> {
+    const ns = pod.metadata?.namespace ?? "";
+    const name = pod.metadata?.name ?? "";
+    if (!sameNodeAllocatableStatuses(pod.status?.nodeAllocatableResourceClaimStatuses ?? [], computed)) {
+      throw new Error("assumed pod status does not match calculated status to be patched");
+    }
+    // upstream replaceSpecialClaimNameInStatus, after the comparison (assume copied the
+    // in-memory name).
+    const realName =
+      extendedClaim && !isSpecialClaimName(extendedClaim.metadata?.name)
+        ? extendedClaim.metadata?.name
+        : undefined;
+    const statuses = computed.map((st) =>
+      realName !== undefined && isSpecialClaimName(st.resourceClaimName)
+        ? { ...st, resourceClaimName: realName }
+        : st,
+    );
+    try {
+      await this.handle.client().patchPodStatus(pod, { nodeAllocatableResourceClaimStatuses: statuses });
+    } catch (e) {
+      throw new Error(`updating pod ${ns}/${name} NodeAllocatableResourceClaimStatuses: ${message(e)}`);
+    }
+  }
+
+  /**
+   * upstream clearNodeAllocatableResourceClaimStatus: Unreserve empties the pod's claim statuses
+   * (in the background, as Unreserve cannot wait; a failure is logged).
+   */
+  private clearNodeAllocatableResourceClaimStatus(pod: Pod): void {
+    if ((pod.status?.nodeAllocatableResourceClaimStatuses?.length ?? 0) === 0) return;
+    this.handle
+      .client()
+      .patchPodStatus(pod, { nodeAllocatableResourceClaimStatuses: [] })
+      .catch((e: unknown) => {
+        this.handle.logger().error("Failed to clear NodeAllocatableResourceClaimStatuses on Unreserve", {
+          err: message(e),
+          pod: `${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`,
+        });
+      });
   }
 
   /**
@@ -991,6 +1183,16 @@ export class DynamicResources
         await this.patchPodExtendedResourceClaimStatus(s, pod, extended, nodeName);
       } catch (e) {
         return asStatus(e);
+      }
+    }
+    if (this.nodeAllocatable) {
+      const statuses = s.nodeAllocatableStatuses.get(nodeName);
+      if (statuses && statuses.length > 0) {
+        try {
+          await this.patchNodeAllocatableResourceClaimStatus(pod, statuses, s.extendedClaim());
+        } catch (e) {
+          return asStatus(e);
+        }
       }
     }
     if (!this.bindingConditions || !hasBindingConditions(s.claims)) return null;

@@ -36,6 +36,14 @@ export interface ResourceRequestsOptions {
    * node without allocatable for it is left to DynamicResources. Absent: the gate is off.
    */
   deviceClassResolver?: DeviceClassResolver | null;
+  /**
+   * DRANodeAllocatableResources (upstream ResourceRequestsOptions.EnableDRANodeAllocatableResources):
+   * the node allocatable resources of the pod's DRA claims in its status count in its request.
+   * Absent: the gate is off. upstream sets it for `Fits` in the kubelet's admission; Fit's
+   * PreFilter does not (a pod being scheduled has no claim statuses yet): DynamicResources' Filter
+   * checks the pod's DRA-mapped resources, and NodeInfo counts those of the pods on the node.
+   */
+  enableDRANodeAllocatableResources?: boolean;
 }
 
 const noNames: ReadonlySet<string> = new Set();
@@ -85,7 +93,10 @@ export function computePodResourceRequest(
   ignoredResourceGroups: ReadonlySet<string> = noNames,
 ): PodResourceRequest {
   const r = new PodResourceRequest();
-  const reqs = podRequests(pod, { skipPodLevelResources: !opts.enablePodLevelResources });
+  const reqs = podRequests(pod, {
+    skipPodLevelResources: !opts.enablePodLevelResources,
+    useDRANodeAllocatableResourceClaimStatus: opts.enableDRANodeAllocatableResources === true,
+  });
   for (const [name, v] of reqs) {
     switch (name) {
       case ResourceCPU:
