@@ -705,14 +705,13 @@ export class DynamicResources
     // Only extended resources, all from device plugins on this node: nothing left to do.
     if (!nodeExtended && s.noUserClaim()) return null;
 
-    // Made on the first unavailable claim (most nodes have none).
-    let unavailableClaims: number[] | undefined;
+    const unavailableClaims: number[] = [];
     for (let index = 0; index < s.claims.length; index++) {
       const claim = s.claims[index]!;
       // Only set for allocated claims.
       const selector = s.informationsForClaim[index]?.availableOnNodes;
       if (selector && !selector.match(node)) {
-        (unavailableClaims ??= []).push(index);
+        unavailableClaims.push(index);
         continue;
       }
       // KEP-5945: an allocated device that skips node operations needs a node whose kubelet
@@ -733,10 +732,10 @@ export class DynamicResources
       try {
         ready = isClaimReadyForBinding(claim);
       } catch {
-        (unavailableClaims ??= []).push(index);
+        unavailableClaims.push(index);
         continue;
       }
-      if (!ready && this.isClaimTimeout(claim)) (unavailableClaims ??= []).push(index);
+      if (!ready && this.isClaimTimeout(claim)) unavailableClaims.push(index);
     }
 
     let allocations: AllocationResult[] = [];
@@ -793,7 +792,7 @@ export class DynamicResources
       allocations = a;
     }
 
-    if (unavailableClaims !== undefined) {
+    if (unavailableClaims.length > 0) {
       for (const i of unavailableClaims) s.unavailableClaims.add(i);
       return new Status(this.unschedulable, ErrReasonClaimNotAvailable);
     }
