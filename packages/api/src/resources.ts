@@ -3,7 +3,7 @@
 // pkg/apis/core/v1/helper/helpers.go (resource name classes).
 import type { Container, ContainerStatus, Pod } from "kubernetes-types/core/v1.js";
 import { Quantity, quantityMilliValue, quantityValue } from "./quantity";
-import type { ResourceList } from "./types";
+import type { NodeAllocatableResourceClaimStatus, ResourceList } from "./types";
 import { isQualifiedName } from "./validation";
 
 export const ResourceCPU = "cpu";
@@ -269,16 +269,27 @@ function addDRANodeAllocatableClaimResources(
   if (statuses === undefined || statuses.length === 0) return;
   for (const cs of statuses) {
     // upstream TODO: claims referenced by init containers only are counted like the others.
-    for (const m of cs.mapping ?? []) {
-      if (m.quantity != null) into.set(m.name, (into.get(m.name) ?? 0) + resourceAmount(m.name, m.quantity));
-    }
-    const containers = cs.containers?.length ?? 0;
-    for (const o of cs.overhead ?? []) {
-      let v = 0;
-      if (o.perPod != null) v += resourceAmount(o.name, o.perPod);
-      if (o.perContainer != null && containers > 0) v += resourceAmount(o.name, o.perContainer) * containers;
-      into.set(o.name, (into.get(o.name) ?? 0) + v);
-    }
+    addClaimStatusAmounts(into, cs, cs.containers?.length ?? 0);
+  }
+}
+
+/**
+ * One claim status's amounts added to `into`: its mapped quantities, its per-pod overheads and
+ * its per-container overheads `containers` times.
+ */
+function addClaimStatusAmounts(
+  into: ResourceAmounts,
+  cs: NodeAllocatableResourceClaimStatus,
+  containers: number,
+): void {
+  for (const m of cs.mapping ?? []) {
+    if (m.quantity != null) into.set(m.name, (into.get(m.name) ?? 0) + resourceAmount(m.name, m.quantity));
+  }
+  for (const o of cs.overhead ?? []) {
+    let v = 0;
+    if (o.perPod != null) v += resourceAmount(o.name, o.perPod);
+    if (o.perContainer != null && containers > 0) v += resourceAmount(o.name, o.perContainer) * containers;
+    into.set(o.name, (into.get(o.name) ?? 0) + v);
   }
 }
 
@@ -304,16 +315,8 @@ function addDRANodeAllocatableLimits(limits: ResourceAmounts, pod: Pod, opts: Po
 export function getContainerDRAAllocations(pod: Pod, containerName: string): ResourceAmounts {
   const out: ResourceAmounts = new Map();
   for (const cs of pod.status?.nodeAllocatableResourceClaimStatuses ?? []) {
-    if (!(cs.containers ?? []).includes(containerName)) continue;
-    for (const m of cs.mapping ?? []) {
-      if (m.quantity != null) out.set(m.name, (out.get(m.name) ?? 0) + resourceAmount(m.name, m.quantity));
-    }
-    for (const o of cs.overhead ?? []) {
-      let v = 0;
-      if (o.perPod != null) v += resourceAmount(o.name, o.perPod);
-      if (o.perContainer != null) v += resourceAmount(o.name, o.perContainer);
-      out.set(o.name, (out.get(o.name) ?? 0) + v);
-    }
+    // The container's share: the per-container overhead once.
+    if ((cs.containers ?? []).includes(containerName)) addClaimStatusAmounts(out, cs, 1);
   }
   return out;
 }
