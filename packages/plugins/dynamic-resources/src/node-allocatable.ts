@@ -13,7 +13,6 @@ import {
   isSupportedPodLevelResource,
   type Node,
   type NodeAllocatableResourceClaimStatus,
-  newNodeSelector,
   type Pod,
   podLimits,
   podRequests,
@@ -26,6 +25,7 @@ import {
   type ResourceSlice,
   resourceListToAmounts,
 } from "@kubesched/api";
+import { NodeSelectorCache, nodeMatches } from "@kubesched/dynamic-resource-allocation/structured";
 import { Code, type NodeInfo, Status } from "@kubesched/framework";
 import { isReservedForPod } from "./resource-claim";
 
@@ -77,27 +77,34 @@ function deviceKey(driver: string, pool: string, device: string): string {
   return `${driver}\0${pool}\0${device}`;
 }
 
-/** upstream filterSlicesForNode's test for one slice. */
+/** The node selectors of slices and devices, parsed once (an invalid one matches no node here). */
+const selectors = new NodeSelectorCache();
+
+/**
+ * upstream filterSlicesForNode's test for one slice: its node name, all nodes or node selector
+ * (the allocator's nodeMatches), else whether its devices select nodes one by one.
+ */
 function sliceMatchesNode(slice: ResourceSlice, node: Node | null): boolean {
   if (node === null) return true;
-  const spec = slice.spec;
-  if (spec.nodeName !== undefined && spec.nodeName !== "") return spec.nodeName === node.metadata?.name;
-  if (spec.allNodes === true) return true;
-  if (spec.nodeSelector) return selectorMatches(spec.nodeSelector, node);
-  return spec.perDeviceNodeSelection === true;
+  const { nodeName = "", allNodes = false, nodeSelector } = slice.spec;
+  if (nodeName !== "" || allNodes || nodeSelector !== undefined) {
+    return matchesOrFalse(() => nodeMatches(node, nodeName, allNodes, nodeSelector, selectors));
+  }
+  return slice.spec.perDeviceNodeSelection === true;
 }
 
-/** upstream deviceMatchesNode. */
+/** upstream deviceMatchesNode (its node name, else all nodes, else its node selector). */
 function deviceMatchesNode(device: Device, node: Node | null): boolean {
   if (node === null) return true;
   if (device.nodeName !== undefined && device.nodeName === node.metadata?.name) return true;
   if (device.allNodes === true) return true;
-  return device.nodeSelector !== undefined && selectorMatches(device.nodeSelector, node);
+  const nodeSelector = device.nodeSelector;
+  return nodeSelector !== undefined && matchesOrFalse(() => selectors.matches(nodeSelector, node));
 }
 
-function selectorMatches(selector: NonNullable<Device["nodeSelector"]>, node: Node): boolean {
+function matchesOrFalse(match: () => boolean): boolean {
   try {
-    return newNodeSelector(selector).match(node);
+    return match();
   } catch {
     return false;
   }
