@@ -49,11 +49,6 @@ function compile(pattern: string): Compiled {
   return entry;
 }
 
-/** Throws Go's error when `pattern` is not a valid RE2 expression. */
-export function validateRegex(pattern: string): void {
-  compile(pattern);
-}
-
 /** `s.matches(pattern)`: whether the pattern matches somewhere in `s` (regexp.MatchString). */
 export function regexMatches(s: string, pattern: string): boolean {
   return compile(pattern).pattern.test(s);

@@ -341,7 +341,6 @@ class StructuredAllocator implements Allocator {
     try {
       done = run.run();
     } catch (err) {
-      this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
       // Stopped by a filter timeout: kept as timed out (not a cancellation, not an error).
       if (
         searches !== undefined &&
@@ -353,8 +352,9 @@ class StructuredAllocator implements Allocator {
         keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, timedOut);
       }
       throw err;
+    } finally {
+      this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
     }
-    this.#numAllocateOneInvocations += run.numAllocateOneInvocations;
     if (done) {
       const results = run.results();
       if (searches === undefined || !keepable(results)) return results;
