@@ -24,6 +24,36 @@ import type {
 import type { CustomObject, CustomResource } from "./custom-resources";
 
 /**
+ * What changed in an informer cache since a point in its history (kubesched's own: upstream's
+ * plugins keep state derived from every object of a kind up to date from informer event
+ * handlers). The caches of the in-memory cluster and of the API-server source have it; state kept
+ * from every object follows it instead of comparing listings ({@link changeFeedOf}).
+ * @public
+ */
+export interface ChangeFeed<T> {
+  /** The point after the latest change (it grows by one per change). */
+  changeCursor(): number;
+  /**
+   * Calls `visit(old, cur)` for each change after `cursor`, in order (`old` undefined: added;
+   * `cur` undefined: deleted; both: replaced), and returns true; returns false, visiting nothing,
+   * when the cache no longer holds those changes (the caller starts over from its listing).
+   */
+  changesSince(cursor: number, visit: (old: T | undefined, cur: T | undefined) => void): boolean;
+}
+
+/**
+ * The lister's change feed when it has one ({@link ChangeFeed}); listers of tests and of
+ * third-party sources may not.
+ * @public
+ */
+export function changeFeedOf<T>(lister: Lister<T> | ClusterScopedLister<T>): ChangeFeed<T> | undefined {
+  const l = lister as Partial<ChangeFeed<T>>;
+  return typeof l.changeCursor === "function" && typeof l.changesSince === "function"
+    ? (l as ChangeFeed<T>)
+    : undefined;
+}
+
+/**
  * A namespaced informer cache (upstream `<Kind>Lister` with `<Kind>NamespaceLister`).
  * @public
  */

@@ -20,13 +20,13 @@ import {
   newAllocatedState,
 } from "./allocated-state";
 import { DeviceClassResolver } from "./device-class-resolver";
-import { ListFollower } from "./sync-list";
+import { type FollowedSource, ListFollower } from "./sync-list";
 
 /**
  * The allocated state of the claims the plugin sees (the informer's through the assume cache,
  * and the in-flight allocations), kept from one PreFilter to the next instead of gathered anew
- * from every claim. The informer's listing is compared with the previous one in one pass
- * (plugin-helpers' ListFollower). The assumed objects and the in-flight allocations are
+ * from every claim. The informer's changes since the last update are followed (plugin-helpers'
+ * ListFollower: the cache's change feed, or its listing). The assumed objects and the in-flight allocations are
  * applied on top and taken off again at the next update. The state changes only in
  * {@link update}: a cycle reads it from PreFilter to its end as a gather would have built it.
  */
@@ -36,9 +36,7 @@ class ClaimsAllocatedState {
   /** What {@link update} applied on top of the informer's claims: taken off at the next one. */
   private replaced: readonly ResourceClaim[] = [];
   private added: readonly ResourceClaim[] = [];
-  /** The informer's listing last followed. */
-  private list: readonly ResourceClaim[] | null = null;
-  /** Claims the listing dropped or replaced, taken out after the update's additions. */
+  /** Claims the informer dropped or replaced, taken out after the update's additions. */
   private readonly removals: ResourceClaim[] = [];
 
   constructor(enableConsumableCapacity: boolean) {
@@ -52,28 +50,28 @@ class ClaimsAllocatedState {
   }
 
   /**
-   * The state of `list`'s claims with `replaced` (informer objects the assume cache has newer
-   * ones for) taken out and `added` (those newer objects, the in-flight allocations) put in.
+   * The state of the informer's claims with `replaced` (informer objects the assume cache has
+   * newer ones for) taken out and `added` (those newer objects, the in-flight allocations) put in.
    */
   update(
-    list: readonly ResourceClaim[],
+    claims: FollowedSource<ResourceClaim>,
     replaced: readonly ResourceClaim[],
     added: readonly ResourceClaim[],
   ): MutableAllocatedState {
     const counter = this.counter;
-    // Nothing changed since the last update (the same listing, the same objects on top): the
-    // state is current, and its device set's change numbers stay (the scoring keeps its counts).
-    if (list === this.list && sameObjects(replaced, this.replaced) && sameObjects(added, this.added)) {
-      return counter.state;
-    }
-    this.list = list;
     // Additions first, removals last: the counter counts each device's holders, so a device held
     // before and after (an in-flight allocation the informer now has, an assumed object replaced
     // by the informer's) never drops to none in between, and its pool's change number stays: the
     // allocator's kept searches and verdicts and the scoring's counts for that pool stay valid.
+    // The follower adds the informer's new objects at once and leaves its removals for the end.
+    const informerChanged = this.claims.follow(claims);
+    // Nothing changed since the last update (the same claims, the same objects on top): the
+    // state is current, and its device set's change numbers stay (the scoring keeps its counts).
+    if (!informerChanged && sameObjects(replaced, this.replaced) && sameObjects(added, this.added)) {
+      return counter.state;
+    }
     for (const c of added) counter.add(c);
     for (const c of this.replaced) counter.add(c);
-    this.claims.follow(list);
     for (const c of this.removals) counter.remove(c);
     this.removals.length = 0;
     for (const c of this.added) counter.remove(c);
@@ -230,7 +228,6 @@ export class ClaimTracker implements ResourceClaimTracker {
       state = new ClaimsAllocatedState(enableConsumableCapacity);
       this.states.set(enableConsumableCapacity, state);
     }
-    const list = this.listers.resourceClaims.list();
     // The informer objects the assume cache holds newer ones for, and those newer ones.
     const replaced: ResourceClaim[] = [];
     const added: ResourceClaim[] = [];
@@ -245,7 +242,7 @@ export class ClaimTracker implements ResourceClaimTracker {
       added.push(current);
     }
     for (const c of this.inFlight.values()) added.push(c);
-    state.update(list, replaced, added);
+    state.update(this.listers.resourceClaims, replaced, added);
     return state.counter;
   }
 

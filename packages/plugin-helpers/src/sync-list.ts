@@ -1,5 +1,6 @@
 // kubesched's own: follows an informer's listing from one cycle to the next without a full pass
 // over the objects' contents (upstream keeps such state up to date from informer events).
+import { type ChangeFeed, type ClusterScopedLister, changeFeedOf } from "@kubesched/framework";
 
 /** What {@link syncList} reads of an object: its namespace and name. */
 export interface ListedObject {
@@ -48,21 +49,95 @@ export function syncList<T extends ListedObject>(
   for (; j < list.length; j++) add(list[j] as T);
 }
 
+/** What a {@link ListFollower} follows: a listing, or an informer cache (with its change feed when it has one). */
+export type FollowedSource<T> = readonly T[] | { list(): readonly T[] };
+
 /**
- * Follows one informer's listing from call to call: {@link follow} passes what changed since the
- * listing it saw last to `remove` and `add` ({@link syncList}); the same array again costs nothing.
+ * Follows one informer cache from call to call, passing what changed since the call before to
+ * `remove` and `add` (an update: the old object removed, the new one added). A cache with a
+ * change feed (framework ChangeFeed: the in-memory cluster's and the informers') is read from
+ * the last change seen: O(changes). Otherwise, or when the feed no longer holds those changes, its
+ * listing is compared with the objects held (O(objects)); the same array again costs nothing.
  */
 export class ListFollower<T extends ListedObject> {
-  #last: readonly T[] = [];
+  /** The objects added and not removed, by namespace/name. */
+  readonly #held = new Map<string, T>();
+  #feed: ChangeFeed<T> | undefined;
+  #cursor = 0;
+  #last: readonly T[] | undefined;
+  #changed = false;
+  readonly #visit = (old: T | undefined, cur: T | undefined): void => {
+    if (old !== undefined) this.#remove(old);
+    if (cur !== undefined) this.#add(cur);
+  };
 
   constructor(
     private readonly remove: (o: T) => void,
     private readonly add: (o: T) => void,
   ) {}
 
-  follow(list: readonly T[]): void {
-    if (list === this.#last) return;
-    syncList(this.#last, list, this.remove, this.add);
-    this.#last = list;
+  /**
+   * Brings the followed state up to `source`. False when nothing was removed or added; true when
+   * something was (changes that cancel out, an object added and deleted again, may say true).
+   */
+  follow(source: FollowedSource<T>): boolean {
+    this.#changed = false;
+    if (isListing(source)) {
+      this.#feed = undefined;
+      if (source !== this.#last) this.#resync(source);
+      return this.#changed;
+    }
+    const feed = changeFeedOf(source as ClusterScopedLister<T>);
+    if (feed !== undefined && feed === this.#feed) {
+      const cursor = feed.changeCursor();
+      if (cursor === this.#cursor) return false;
+      if (feed.changesSince(this.#cursor, this.#visit)) {
+        this.#cursor = cursor;
+        // The held objects no longer are the last listing's.
+        this.#last = undefined;
+        return this.#changed;
+      }
+    }
+    // A new source, or one without (or beyond) its feed: from its listing.
+    this.#feed = feed;
+    if (feed !== undefined) this.#cursor = feed.changeCursor();
+    const list = source.list();
+    if (list !== this.#last || feed !== undefined) this.#resync(list);
+    return this.#changed;
   }
+
+  #resync(list: readonly T[]): void {
+    this.#last = list;
+    const held = this.#held;
+    const seen = new Set<string>();
+    for (const o of list) {
+      const k = keyOf(o);
+      seen.add(k);
+      const h = held.get(k);
+      if (h === o) continue;
+      if (h !== undefined) this.#remove(h);
+      this.#add(o);
+    }
+    for (const [k, h] of held) if (!seen.has(k)) this.#remove(h);
+  }
+
+  #remove(o: T): void {
+    this.#changed = true;
+    this.#held.delete(keyOf(o));
+    this.remove(o);
+  }
+
+  #add(o: T): void {
+    this.#changed = true;
+    this.#held.set(keyOf(o), o);
+    this.add(o);
+  }
+}
+
+function isListing<T>(source: FollowedSource<T>): source is readonly T[] {
+  return Array.isArray(source);
+}
+
+function keyOf(o: ListedObject): string {
+  return `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 }

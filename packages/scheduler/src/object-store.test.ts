@@ -36,3 +36,41 @@ describe("ObjectStore indexes", () => {
     expect(() => s.byIndex("nope", "p1")).toThrow("object store: no index nope");
   });
 });
+
+describe("ObjectStore change feed", () => {
+  const seen = (s: ObjectStore<KubeObject>, cursor: number): string[] | false => {
+    const out: string[] = [];
+    const ok = s.changesSince(cursor, (old, cur) =>
+      out.push(`${old?.metadata?.name ?? "-"}>${cur?.metadata?.name ?? "-"}`),
+    );
+    return ok && out;
+  };
+
+  it("hands out the changes after a cursor, in order, from the first time it is asked", () => {
+    const s = new ObjectStore<KubeObject>(true);
+    s.set(obj("before"));
+    // Nothing recorded before anyone asked: no replaced objects kept for nobody.
+    expect(seen(s, 0)).toBe(false);
+    const c0 = s.changeCursor();
+    expect(seen(s, c0)).toEqual([]);
+    s.set(obj("a"));
+    s.set(obj("a", "p1"));
+    s.removeKey("ns/before");
+    s.removeKey("ns/none");
+    expect(seen(s, c0)).toEqual(["->a", "a>a", "before>-"]);
+    const c1 = s.changeCursor();
+    expect(c1).toBe(c0 + 3);
+    expect(seen(s, c1)).toEqual([]);
+    expect(seen(s, c1 + 1)).toBe(false);
+  });
+
+  it("drops old changes as they pile up: a follower that far behind is told to list again", () => {
+    const s = new ObjectStore<KubeObject>(true);
+    const c0 = s.changeCursor();
+    for (let i = 0; i < 5000; i++) s.set(obj(`o${i % 10}`));
+    expect(seen(s, c0)).toBe(false);
+    const recent = seen(s, s.changeCursor() - 1000) || [];
+    expect(recent.length).toBe(1000);
+    expect(recent[999]).toBe("o9>o9");
+  });
+});

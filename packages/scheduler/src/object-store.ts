@@ -2,9 +2,10 @@
 // cached until the next change (plugins list on every cycle; the store changes far less often).
 // Shared by every ClusterSource: the in-memory cluster and the API-server source. Indexes as
 // client-go's Indexer keeps them (cache.Indexers: index name -> values of an object), for
-// controllers that look objects up by something other than their name.
+// controllers that look objects up by something other than their name. A change feed (framework
+// ChangeFeed) for state kept from every object: what changed since a cursor, without a listing.
 import type { ObjectMeta } from "@kubesched/api";
-import type { ClusterScopedLister, Lister } from "@kubesched/framework";
+import type { ChangeFeed, ClusterScopedLister, Lister } from "@kubesched/framework";
 
 /** The part of every Kubernetes object the informers look at. */
 export interface KubeObject {
@@ -24,7 +25,14 @@ interface StoreIndex<T> {
   keys: Map<string, Set<string>>;
 }
 
-export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScopedLister<T> {
+/**
+ * The change feed keeps at least this many changes, and a quarter as many as the store holds
+ * objects: a follower further behind starts over from the listing, which costs about as much. (It
+ * holds on to replaced objects until they are dropped, so it keeps no more than that.)
+ */
+const minKeptChanges = 1024;
+
+export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScopedLister<T>, ChangeFeed<T> {
   private readonly items = new Map<string, T>();
   private all: T[] | null = null;
   private readonly byNamespace = new Map<string, T[]>();
@@ -33,6 +41,14 @@ export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScop
   /** Each key's place in the store's order (kept while there is an index). */
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
+  /**
+   * The change feed: (old, new) pairs, the first one the change after cursor `logBase`; recorded
+   * once asked for (a store nobody follows keeps no replaced objects).
+   */
+  private readonly log: (T | undefined)[] = [];
+  private logBase = 0;
+  private feeding = false;
+  private changes = 0;
 
   constructor(readonly namespaced: boolean) {}
 
@@ -59,6 +75,7 @@ export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScop
       this.index(k, obj);
     }
     this.invalidate();
+    this.record(old, obj);
     return old;
   }
 
@@ -72,6 +89,7 @@ export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScop
         this.order.delete(key);
       }
       this.invalidate();
+      this.record(old, undefined);
     }
     return old;
   }
@@ -126,6 +144,35 @@ export class ObjectStore<T extends KubeObject> implements Lister<T>, ClusterScop
         keys.delete(k);
         if (keys.size === 0) index.keys.delete(v);
       }
+    }
+  }
+
+  changeCursor(): number {
+    if (!this.feeding) {
+      this.feeding = true;
+      this.logBase = this.changes;
+    }
+    return this.changes;
+  }
+
+  changesSince(cursor: number, visit: (old: T | undefined, cur: T | undefined) => void): boolean {
+    if (!this.feeding || cursor < this.logBase || cursor > this.changes) return false;
+    const log = this.log;
+    for (let i = (cursor - this.logBase) * 2; i < log.length; i += 2) visit(log[i], log[i + 1]);
+    return true;
+  }
+
+  private record(old: T | undefined, cur: T | undefined): void {
+    this.changes++;
+    if (!this.feeding) return;
+    const log = this.log;
+    log.push(old, cur);
+    const kept = Math.max(minKeptChanges, this.items.size >> 2);
+    if (log.length >= 4 * kept) {
+      // Keep the newest `kept` (at least half the log goes: amortized O(1) per change).
+      const drop = log.length / 2 - kept;
+      log.splice(0, drop * 2);
+      this.logBase += drop;
     }
   }
 

@@ -504,7 +504,7 @@ export class DynamicResources
     // Extended resources backed by DeviceClasses: one special claim, after the pod's own.
     const extended = this.deviceClassResolver
       ? preFilterExtendedResources(pod, this.deviceClassResolver, (p) =>
-          this.extendedClaims.find(this.handle.listers().resourceClaims.list(), p),
+          this.extendedClaims.find(this.handle.listers().resourceClaims, p),
         )
       : null;
     if (extended) {

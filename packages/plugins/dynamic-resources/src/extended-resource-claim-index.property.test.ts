@@ -81,7 +81,9 @@ describe("the plugin's index of special claims by owner", () => {
             list = [...rotated, ...list.slice(0, list.length - rotated.length)];
           }
           for (const pod of pods) {
-            expect(index.find(list, pod)).toBe(findExtendedResourceClaim(pod, list));
+            const current = list;
+            const lister = { list: () => current, get: () => undefined };
+            expect(index.find(lister, pod)).toBe(findExtendedResourceClaim(pod, list));
           }
         }
       }),

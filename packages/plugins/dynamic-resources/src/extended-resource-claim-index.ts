@@ -1,7 +1,8 @@
 // upstream: pkg/scheduler/framework/plugins/dynamicresources/extendedresources.go
 // (findExtendedResourceClaim scans every claim of the pod's namespace); kubesched keeps an index by
-// owner from the informer's listing instead (the plugin's own: it reads only the informer).
+// owner from the informer's changes instead (the plugin's own: it reads only the informer).
 import { ExtendedResourceClaimAnnotation, type Pod, type ResourceClaim } from "@kubesched/api";
+import type { Lister } from "@kubesched/framework";
 import { ListFollower } from "@kubesched/plugin-helpers";
 import { findExtendedResourceClaim } from "./extended-resources";
 
@@ -17,9 +18,9 @@ export class ExtendedResourceClaimIndex {
     (c) => this.change(c, 1),
   );
 
-  /** The claim upstream's findExtendedResourceClaim finds in `list` for the pod. */
-  find(list: readonly ResourceClaim[], pod: Pod): ResourceClaim | undefined {
-    this.claims.follow(list);
+  /** The claim upstream's findExtendedResourceClaim finds among the informer's claims for the pod. */
+  find(claims: Lister<ResourceClaim>, pod: Pod): ResourceClaim | undefined {
+    this.claims.follow(claims);
     const found = this.byOwner.get(pod.metadata?.uid ?? "");
     if (found === undefined) return undefined;
     // Usually one; more (the same uid owning claims in several namespaces, or two special claims)
@@ -30,7 +31,7 @@ export class ExtendedResourceClaimIndex {
     }
     return findExtendedResourceClaim(
       pod,
-      list.filter((c) => found.has(c)),
+      claims.list().filter((c) => found.has(c)),
     );
   }
 
