@@ -16,6 +16,22 @@ interface Verdicts {
 }
 
 /**
+ * The verdicts per device object, per compiler: every cache of the same features (the
+ * DynamicResources plugin's, NodeResourcesFit's DRA-backed scoring) shares them, so each device is
+ * evaluated once per selector, not once per cache.
+ */
+const verdictsByCompiler = new WeakMap<Compiler, WeakMap<SliceDevice, Verdicts>>();
+
+function verdictsOf(compiler: Compiler): WeakMap<SliceDevice, Verdicts> {
+  let v = verdictsByCompiler.get(compiler);
+  if (v === undefined) {
+    v = new WeakMap();
+    verdictsByCompiler.set(compiler, v);
+  }
+  return v;
+}
+
+/**
  * An LRU cache of compiled CEL expressions: the oldest entry goes once `maxCacheEntries` are held.
  * Only successful compilations are kept; cost estimation is disabled, as upstream's.
  */
@@ -23,12 +39,13 @@ export class Cache {
   readonly #entries = new Map<string, CompilationResult>();
   readonly #max: number;
   readonly #compiler: Compiler;
-  readonly #verdicts = new WeakMap<SliceDevice, Verdicts>();
+  readonly #verdicts: WeakMap<SliceDevice, Verdicts>;
   readonly #derived = new Map<string, DerivedAttributeCompilationResult>();
 
   constructor(maxCacheEntries: number, features: Features) {
     this.#max = maxCacheEntries;
     this.#compiler = getCompiler(features);
+    this.#verdicts = verdictsOf(this.#compiler);
   }
 
   /** The cached result for the expression, or a new compilation (stored when it succeeded). */
@@ -52,10 +69,10 @@ export class Cache {
 
   /**
    * Evaluates a compiled selector for a ResourceSlice's device of `driver`, keeping the verdict
-   * per device object and expression (kubesched's own: upstream evaluates every time). A verdict
-   * depends only on the device's attributes, capacity and allowMultipleAllocations, the driver,
-   * the expression and this cache's features, and a slice's device objects are never changed in
-   * place (an update is a new slice). A kept verdict reports `actualCost` 0 (nothing evaluated);
+   * per device object and expression (kubesched's own: upstream evaluates every time), shared by
+   * every cache of the same features. A verdict depends only on the device's attributes, capacity
+   * and allowMultipleAllocations, the driver, the expression and the features, and a slice's
+   * device objects are never changed in place (an update is a new slice). A kept verdict reports `actualCost` 0 (nothing evaluated);
    * an evaluation that fails is not kept, so its error and cost are reported again every time.
    */
   deviceMatches(
