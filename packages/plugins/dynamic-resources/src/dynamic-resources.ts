@@ -64,6 +64,7 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
+import type { ColumnarFilterPlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import type { DynamicResourcesArgs } from "./args";
 import { copyAPIObject } from "./copy";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
@@ -252,18 +253,27 @@ export const stateKeyName = stateKey<DynamicResourcesState>(name);
  * call, itself the signal (the allocator reads `aborted` and `reason` only).
  */
 class Deadline {
-  readonly #ms: number;
+  #ms = 0;
   /** When the deadline passes: set by the first read of {@link aborted}, which starts the clock. */
   #end = Number.NaN;
-  readonly #parent: AbortSignal | undefined;
+  #parent: AbortSignal | undefined;
   #reason: Error | undefined;
   #reads = 0;
   #expired = false;
 
-  /** `parent`: the cycle's cancellation; once it is aborted, so is the deadline, with its reason. */
-  constructor(ms: number, parent?: AbortSignal) {
+  /**
+   * Starts the deadline afresh for one Filter call (the plugin keeps one and arms it per call:
+   * Filter is synchronous and the allocator keeps nothing of it). `parent`: the cycle's
+   * cancellation; once it is aborted, so is the deadline, with its reason.
+   */
+  arm(ms: number, parent: AbortSignal | undefined): this {
     this.#ms = ms;
     this.#parent = parent;
+    this.#end = Number.NaN;
+    this.#reason = undefined;
+    this.#reads = 0;
+    this.#expired = false;
+    return this;
   }
 
   get signal(): AbortSignal {
@@ -300,6 +310,13 @@ class Deadline {
   }
 }
 
+/** `list` with `i` appended (a new list for null). */
+function appended(list: number[] | null, i: number): number[] {
+  if (list === null) return [i];
+  list.push(i);
+  return list;
+}
+
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -320,6 +337,7 @@ export class DynamicResources
     PreFilterPlugin,
     PreFilterExtensions,
     FilterPlugin,
+    ColumnarFilterPlugin,
     PostFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
@@ -371,6 +389,8 @@ export class DynamicResources
   private readonly sharedDRA: SharedDRAManager | null;
   /** The special claims for extended resources by owner (DRAExtendedResource). */
   private readonly extendedClaims = new ExtendedResourceClaimIndex();
+  /** Filter's timeout, armed per call. */
+  private readonly deadline = new Deadline();
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
   private readonly celCache: CelCache;
   /**
@@ -684,6 +704,26 @@ export class DynamicResources
     if (!this.enabled) return null;
     const s = state.read(stateKeyName);
     if (!s) return asStatus(new Error("not found"));
+    return this.filterNode(s, state, pod, nodeInfo);
+  }
+
+  /** {@link filter} over a window of nodes: the cycle's state is read once per window. */
+  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
+    const { columns, indices, count } = window;
+    const infos = columns.nodeInfos;
+    const s = this.enabled ? state.read(stateKeyName) : undefined;
+    for (let k = 0; k < count; k++) {
+      const nodeInfo = infos[indices[k] as number] as NodeInfo;
+      out[k] = s === undefined ? this.filter(state, pod, nodeInfo) : this.filterNode(s, state, pod, nodeInfo);
+    }
+  }
+
+  private filterNode(
+    s: DynamicResourcesState,
+    state: CycleState,
+    pod: Pod,
+    nodeInfo: NodeInfo,
+  ): Status | null {
     if (s.claims.length === 0) return null;
     const node = nodeInfo.node;
     if (!node) return asStatus(new Error("node not found"));
@@ -705,13 +745,14 @@ export class DynamicResources
     // Only extended resources, all from device plugins on this node: nothing left to do.
     if (!nodeExtended && s.noUserClaim()) return null;
 
-    const unavailableClaims: number[] = [];
+    // Made when a claim is unavailable (rarely): Filter runs on node after node.
+    let unavailableClaims: number[] | null = null;
     for (let index = 0; index < s.claims.length; index++) {
       const claim = s.claims[index]!;
       // Only set for allocated claims.
       const selector = s.informationsForClaim[index]?.availableOnNodes;
       if (selector && !selector.match(node)) {
-        unavailableClaims.push(index);
+        unavailableClaims = appended(unavailableClaims, index);
         continue;
       }
       // KEP-5945: an allocated device that skips node operations needs a node whose kubelet
@@ -732,10 +773,10 @@ export class DynamicResources
       try {
         ready = isClaimReadyForBinding(claim);
       } catch {
-        unavailableClaims.push(index);
+        unavailableClaims = appended(unavailableClaims, index);
         continue;
       }
-      if (!ready && this.isClaimTimeout(claim)) unavailableClaims.push(index);
+      if (!ready && this.isClaimTimeout(claim)) unavailableClaims = appended(unavailableClaims, index);
     }
 
     let allocations: AllocationResult[] = [];
@@ -756,7 +797,7 @@ export class DynamicResources
       const cancel = state.signal;
       const timeout =
         this.filterTimeout && this.args.filterTimeoutMs > 0
-          ? new Deadline(this.args.filterTimeoutMs, cancel)
+          ? this.deadline.arm(this.args.filterTimeoutMs, cancel)
           : undefined;
       let a: AllocationResult[] | null;
       try {
@@ -792,7 +833,7 @@ export class DynamicResources
       allocations = a;
     }
 
-    if (unavailableClaims.length > 0) {
+    if (unavailableClaims !== null) {
       for (const i of unavailableClaims) s.unavailableClaims.add(i);
       return new Status(this.unschedulable, ErrReasonClaimNotAvailable);
     }
