@@ -168,7 +168,14 @@ export class DRAPreScoreState {
    * those claims hold]`; `[0, 0]` when no class backs the resource or a selector fails.
    */
   allocatableRequest(node: Node, resourceName: string): [number, number] {
-    return this.scoring.resourceTotals(node, resourceName, this);
+    const out = new Float64Array(2);
+    this.allocatableRequestInto(node, resourceName, out);
+    return [out[0] as number, out[1] as number];
+  }
+
+  /** {@link allocatableRequest} written to `out[0]` and `out[1]` (Score asks per node: no tuple each). */
+  allocatableRequestInto(node: Node, resourceName: string, out: Float64Array): void {
+    this.scoring.resourceTotals(node, resourceName, this, out);
   }
 }
 
@@ -228,16 +235,19 @@ export class DRAExtendedResourceScoring {
    * per Node object, DeviceClass object and grouping of the slices; only the held devices are
    * counted per call (a whole slice's count is kept too while its pool's devices are unchanged).
    */
-  resourceTotals(node: Node, resourceName: string, state: DRAPreScoreState): [number, number] {
+  resourceTotals(node: Node, resourceName: string, state: DRAPreScoreState, out: Float64Array): void {
+    out[0] = 0;
+    out[1] = 0;
     const deviceClass = state.deviceClass(resourceName, this.resolveClass);
-    if (deviceClass === undefined) return [0, 0];
+    if (deviceClass === undefined) return;
     const kept = this.nodeClassDevices(node, deviceClass, state);
-    if (kept.failed) return [0, 0];
+    if (kept.failed) return;
     const held = state.allocatedDevices;
     let allocated = 0;
     for (const slice of kept.whole) allocated += heldCount(slice, held);
     for (const id of kept.single) if (held.has(id)) allocated++;
-    return [kept.capacity, allocated];
+    out[0] = kept.capacity;
+    out[1] = allocated;
   }
 
   /** What the class selects on the node (kept, see {@link resourceTotals}). */

@@ -275,6 +275,8 @@ export class ResourceAllocationScorer {
   private readonly requested: Float64Array;
   private readonly allocated: Float64Array;
   private readonly allocatable: Float64Array;
+  /** A DRA-backed resource's devices on the node and those held (scratch, per call). */
+  private readonly draTotals = new Float64Array(2);
   private readonly podRequestOptions: PodResourcesOptions;
 
   constructor(opts: ResourceAllocationScorerOptions) {
@@ -346,10 +348,11 @@ export class ResourceAllocationScorer {
         const node = nodeInfo.node;
         if (alloc === 0 && dra !== null && node !== null) {
           // Not handled by a device plugin: the devices of the DeviceClass backing it, if any.
-          const [devices, allocatedDevices] = dra.allocatableRequest(node, name);
-          if (devices > 0) {
-            alloc = devices;
-            used = allocatedDevices;
+          const totals = this.draTotals;
+          dra.allocatableRequestInto(node, name, totals);
+          if ((totals[0] as number) > 0) {
+            alloc = totals[0] as number;
+            used = totals[1] as number;
           }
         }
       }
