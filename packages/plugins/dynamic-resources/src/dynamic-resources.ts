@@ -1081,23 +1081,27 @@ export class DynamicResources
       );
     }
     for (const [i, index] of toAllocate.entries()) {
-      // A copy: the allocator's results are read-only, shared by the pods it kept them for.
-      const allocation = clone(allocations[i] as AllocationResult);
+      // Read-only (the allocator's results are frozen, shared by the pods it kept them for):
+      // claims are made of it, never changed in place.
+      const allocation = allocations[i] as AllocationResult;
       const info = s.informationsForClaim[index];
       if (info) info.allocation = allocation;
-      // The special claim becomes the node's variant of it (with its requests).
-      const claim = clone(
+      // The special claim becomes the node's variant of it (with its requests). A new object
+      // over the claim's parts (upstream: a DeepCopy it then changes; here nothing is changed).
+      const base =
         (index === s.extendedIndex ? s.nodeExtendedClaims.get(nodeName)?.claim : undefined) ??
-          (s.claims[index] as ResourceClaim),
-      );
-      const finalizers = claim.metadata?.finalizers ?? [];
-      claim.metadata = {
-        ...claim.metadata,
-        finalizers: finalizers.includes(ResourceClaimFinalizer)
-          ? finalizers
-          : [...finalizers, ResourceClaimFinalizer],
+        (s.claims[index] as ResourceClaim);
+      const finalizers = base.metadata?.finalizers ?? [];
+      const claim: ResourceClaim = {
+        ...base,
+        metadata: {
+          ...base.metadata,
+          finalizers: finalizers.includes(ResourceClaimFinalizer)
+            ? finalizers
+            : [...finalizers, ResourceClaimFinalizer],
+        },
+        status: { ...base.status, allocation },
       };
-      claim.status = { ...claim.status, allocation };
       this.draManager.signalClaimPendingAllocation(claim.metadata?.uid ?? "", claim);
     }
     return null;
@@ -1345,14 +1349,14 @@ export class DynamicResources
   ): Promise<ResourceClaim> {
     const nodeClaim = s.nodeExtendedClaims.get(nodeName)?.claim;
     if (!nodeClaim) throw new Error(`extended resource claim not found for node ${nodeName}`);
-    const claim = clone(nodeClaim);
-    delete claim.status;
-    const { uid: _uid, ...metadata } = claim.metadata ?? {};
-    claim.metadata = { ...metadata, name: "" };
+    // A new object over the node variant's parts, which stay unchanged (shared by the nodes).
+    const { status: _status, ...withoutStatus } = nodeClaim;
+    const { uid: _uid, ...metadata } = nodeClaim.metadata ?? {};
+    const claim: ResourceClaim = { ...withoutStatus, metadata: { ...metadata, name: "" } };
     const client = this.handle.client();
     if (!client.createResourceClaim) throw new Error("the cluster client cannot create ResourceClaims");
     try {
-      return clone(await client.createResourceClaim(claim));
+      return await client.createResourceClaim(claim);
     } catch (e) {
       throw new Error(`create claim for extended resources ${kObj(claim)}: ${message(e)}`);
     }
@@ -1365,7 +1369,9 @@ export class DynamicResources
     pod: Pod,
     nodeName: string,
   ): Promise<ResourceClaim> {
-    let claim = clone(s.claims[index] as ResourceClaim);
+    // Never changed in place: each change makes a new object over the unchanged parts (upstream
+    // changes a DeepCopy; the informer's objects and the API's answers are shared here).
+    let claim = s.claims[index] as ResourceClaim;
     const uid = claim.metadata?.uid ?? "";
     const allocation = s.informationsForClaim[index]?.allocation ?? null;
     const isExtended = index === s.extendedIndex;
@@ -1391,7 +1397,7 @@ export class DynamicResources
             throw new Error(
               `get updated claim ${kObj(claim)} after conflict: resourceclaims.resource.k8s.io "${claim.metadata?.name ?? ""}" not found`,
             );
-          claim = clone(cur);
+          claim = cur;
         }
         try {
           if (claim.metadata?.deletionTimestamp)
@@ -1401,31 +1407,40 @@ export class DynamicResources
               throw new Error(`claim ${kObj(claim)} got allocated elsewhere in the meantime`);
             // The finalizer needs a normal update; it may already be there from an earlier attempt.
             if (!(claim.metadata?.finalizers ?? []).includes(ResourceClaimFinalizer)) {
-              claim.metadata = {
-                ...claim.metadata,
-                finalizers: [...(claim.metadata?.finalizers ?? []), ResourceClaimFinalizer],
+              const withFinalizer: ResourceClaim = {
+                ...claim,
+                metadata: {
+                  ...claim.metadata,
+                  finalizers: [...(claim.metadata?.finalizers ?? []), ResourceClaimFinalizer],
+                },
               };
               try {
-                claim = clone(await client.updateResourceClaim(claim));
+                claim = await client.updateResourceClaim(withFinalizer);
               } catch (e) {
-                throw wrapConflict(e, `add finalizer to claim ${kObj(claim)}: ${message(e)}`);
+                throw wrapConflict(e, `add finalizer to claim ${kObj(withFinalizer)}: ${message(e)}`);
               }
             }
-            claim.status = { ...claim.status, allocation };
+            claim = { ...claim, status: { ...claim.status, allocation } };
           }
           const allocationNow = claim.status?.allocation;
           if (this.bindingConditions && allocationNow && !allocationNow.allocationTimestamp) {
-            claim.status = {
-              ...claim.status,
-              allocation: { ...allocationNow, allocationTimestamp: formatTime(this.handle.clock().now()) },
+            claim = {
+              ...claim,
+              status: {
+                ...claim.status,
+                allocation: { ...allocationNow, allocationTimestamp: formatTime(this.handle.clock().now()) },
+              },
             };
           }
-          claim.status = {
-            ...claim.status,
-            reservedFor: [
-              ...(claim.status?.reservedFor ?? []),
-              { resource: "pods", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" },
-            ],
+          claim = {
+            ...claim,
+            status: {
+              ...claim.status,
+              reservedFor: [
+                ...(claim.status?.reservedFor ?? []),
+                { resource: "pods", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" },
+              ],
+            },
           };
           try {
             claim = await client.updateResourceClaimStatus(claim);

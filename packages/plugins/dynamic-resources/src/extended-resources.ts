@@ -215,9 +215,12 @@ export function filterExtendedResources(
     }
   }
   const { requests, mappings } = createRequestsAndMappings(pod, extendedResources, resolver);
-  const nodeClaim = copyAPIObject(claim);
-  nodeClaim.spec = { ...nodeClaim.spec, devices: { ...nodeClaim.spec?.devices, requests } };
-  if (requests.length === 0) delete nodeClaim.spec.devices;
+  // A new object over the claim's parts, which stay unchanged (claims are never changed in place).
+  const nodeClaim: ResourceClaim = {
+    ...claim,
+    spec: { ...claim.spec, devices: { ...claim.spec?.devices, requests } },
+  };
+  if (requests.length === 0) delete nodeClaim.spec?.devices;
   const made = { claim: nodeClaim, mappings };
   podResources.nodeClaims.set(key, made);
   return made;
