@@ -34,25 +34,41 @@ function hasBatchMethod(o: object): boolean {
 /**
  * The plugin seen without its columnar methods: an object whose prototype is the plugin, with
  * `filterColumns`, `scoreColumns` and `normalizeScoreColumns` shadowed (also on what scoreExtensions()
- * returns). Every other method runs on the plugin's own code and state.
+ * returns). Every other method runs on the plugin's own code and state, called on the plugin itself
+ * (bound), so that methods reading `#private` fields work.
  */
 export function hideColumnarMethods<P extends Plugin>(plugin: P): P {
   if (!hasBatchMethod(plugin) && typeof (plugin as Record<string, unknown>).scoreExtensions !== "function") {
     return plugin;
   }
   const hidden = Object.create(plugin) as Record<string, unknown>;
+  bindMethods(hidden, plugin);
   for (const m of batchMethods) hidden[m] = undefined;
   const ext = (plugin as Record<string, unknown>).scoreExtensions;
   if (typeof ext === "function") {
-    hidden.scoreExtensions = function (this: object): ScoreExtensions | null {
-      const e = (ext as () => ScoreExtensions | null).call(this);
-      if (e === null || (e as object) === this || !hasBatchMethod(e)) return e;
+    hidden.scoreExtensions = (): ScoreExtensions | null => {
+      const e = (ext as () => ScoreExtensions | null).call(plugin);
+      if ((e as object) === plugin) return hidden as unknown as ScoreExtensions;
+      if (e === null || !hasBatchMethod(e)) return e;
       const h = Object.create(e) as Record<string, unknown>;
+      bindMethods(h, e);
       h.normalizeScoreColumns = undefined;
       return h as unknown as ScoreExtensions;
     };
   }
   return hidden as unknown as P;
+}
+
+/** Gives `target` each method of `source` (own or inherited, not Object's) bound to `source`. */
+function bindMethods(target: Record<string, unknown>, source: object): void {
+  for (let o: object | null = source; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      if (name === "constructor" || Object.hasOwn(target, name)) continue;
+      const d = Object.getOwnPropertyDescriptor(o, name);
+      if (d === undefined || typeof d.value !== "function") continue;
+      target[name] = (d.value as (...args: unknown[]) => unknown).bind(source);
+    }
+  }
 }
 
 /** The registry with every plugin built by `hideColumnarMethods`: Filter and Score run per node. */
