@@ -277,6 +277,8 @@ export class ResourceAllocationScorer {
   private readonly allocatable: Float64Array;
   /** A DRA-backed resource's devices on the node and those held (scratch, per call). */
   private readonly draTotals = new Float64Array(2);
+  /** Per resource: allocatable and used columns with DRA-backed devices (scratch, per call). */
+  private readonly draColumns: [Float64Array, Float64Array][] = [];
   private readonly podRequestOptions: PodResourcesOptions;
 
   constructor(opts: ResourceAllocationScorerOptions) {
@@ -374,7 +376,12 @@ export class ResourceAllocationScorer {
    * from the snapshot's columns (the same amounts, the same arithmetic); an Error status when no
    * resources are configured.
    */
-  scoreColumns(window: ColumnWindow, podRequests: ArrayLike<number>, scores: Float64Array): Status | null {
+  scoreColumns(
+    window: ColumnWindow,
+    podRequests: ArrayLike<number>,
+    scores: Float64Array,
+    dra: DRAPreScoreState | null = null,
+  ): Status | null {
     const { columns, indices, count } = window;
     const n = this.kinds.length;
     if (n === 0) return new Status(Code.Error, "resources not found");
@@ -405,10 +412,12 @@ export class ResourceAllocationScorer {
           if (podRequest === 0) break;
           alloc = columns.scalar(this.names[i]!)?.allocatable ?? null;
           used = columns.scalar(this.names[i]!)?.requested ?? null;
+          if (dra !== null) [alloc, used] = this.withDRADevices(i, window, alloc, used, dra);
           break;
         default:
           alloc = columns.scalar(this.names[i]!)?.allocatable ?? null;
           used = columns.scalar(this.names[i]!)?.requested ?? null;
+          if (dra !== null) [alloc, used] = this.withDRADevices(i, window, alloc, used, dra);
       }
       allocCols[i] = alloc;
       usedCols[i] = alloc === null ? null : used;
@@ -424,6 +433,46 @@ export class ResourceAllocationScorer {
       this.allocatable,
     ]);
     return null;
+  }
+
+  /**
+   * Resource `i`'s allocatable and used columns over the window with, on each node that has no
+   * allocatable for it, the devices of the DeviceClass backing it and those claims hold (as
+   * {@link score} reads them node by node). Written at the window's column indices into scratch
+   * columns of this scorer (read by this call only).
+   */
+  private withDRADevices(
+    i: number,
+    window: ColumnWindow,
+    alloc: Float64Array | null,
+    used: Float64Array | null,
+    dra: DRAPreScoreState,
+  ): [Float64Array, Float64Array] {
+    const { columns, indices, count } = window;
+    const size = columns.nodeInfos.length;
+    let scratch = this.draColumns[i];
+    if (scratch === undefined || scratch[0].length < size) {
+      scratch = [new Float64Array(size), new Float64Array(size)];
+      this.draColumns[i] = scratch;
+    }
+    const [a, u] = scratch;
+    const name = this.names[i] as string;
+    const totals = this.draTotals;
+    for (let k = 0; k < count; k++) {
+      const idx = indices[k] as number;
+      const base = alloc === null ? 0 : (alloc[idx] as number);
+      a[idx] = base;
+      u[idx] = used === null ? 0 : (used[idx] as number);
+      if (base !== 0) continue;
+      const node = (columns.nodeInfos[idx] as NodeInfo).node;
+      if (node === null) continue;
+      dra.allocatableRequestInto(node, name, totals);
+      if ((totals[0] as number) > 0) {
+        a[idx] = totals[0] as number;
+        u[idx] = totals[1] as number;
+      }
+    }
+    return scratch;
   }
 
   /**

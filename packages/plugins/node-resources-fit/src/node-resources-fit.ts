@@ -245,15 +245,8 @@ export class NodeResourcesFit
 
   scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
     const s = this.preScoreState(state, pod);
-    if (s.dra === null) return this.scorer.scoreColumns(window, s.podRequests, scores);
-    // Devices are not among the columns: node by node.
-    const { columns, indices, count } = window;
-    for (let k = 0; k < count; k++) {
-      const got = this.scorer.score(columns.nodeInfos[indices[k]!]!, s.podRequests, s.dra);
-      if (got instanceof Status) return got;
-      scores[k] = got;
-    }
-    return null;
+    // DRA-backed resources: the nodes without allocatable for them read their devices.
+    return this.scorer.scoreColumns(window, s.podRequests, scores, s.dra);
   }
 
   scoreExtensions(): ScoreExtensions | null {
