@@ -70,16 +70,32 @@ class ClaimsAllocatedState {
     if (!informerChanged && sameObjects(replaced, this.replaced) && sameObjects(added, this.added)) {
       return counter.state;
     }
-    for (const c of added) counter.add(c);
-    for (const c of this.replaced) counter.add(c);
+    // Only what differs from the last update's objects on top (an object on top then and now
+    // stays counted).
+    for (const c of extras(added, this.added)) counter.add(c);
+    for (const c of extras(this.replaced, replaced)) counter.add(c);
     for (const c of this.removals) counter.remove(c);
     this.removals.length = 0;
-    for (const c of this.added) counter.remove(c);
-    for (const c of replaced) counter.remove(c);
+    for (const c of extras(this.added, added)) counter.remove(c);
+    for (const c of extras(replaced, this.replaced)) counter.remove(c);
     this.replaced = replaced;
     this.added = added;
     return counter.state;
   }
+}
+
+/** The objects of `from` that `minus` does not hold as often (by identity; each occurrence counts). */
+function extras<T>(from: readonly T[], minus: readonly T[]): readonly T[] {
+  if (minus.length === 0 || from.length === 0) return from;
+  const left = new Map<T, number>();
+  for (const o of minus) left.set(o, (left.get(o) ?? 0) + 1);
+  const out: T[] = [];
+  for (const o of from) {
+    const n = left.get(o) ?? 0;
+    if (n > 0) left.set(o, n - 1);
+    else out.push(o);
+  }
+  return out;
 }
 
 function key(namespace: string, name: string): string {
