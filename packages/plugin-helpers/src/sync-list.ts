@@ -60,8 +60,8 @@ export type FollowedSource<T> = readonly T[] | { list(): readonly T[] };
  * listing is compared with the objects held (O(objects)); the same array again costs nothing.
  */
 export class ListFollower<T extends ListedObject> {
-  /** The objects added and not removed, by namespace/name. */
-  readonly #held = new Map<string, T>();
+  /** The objects added and not removed (informer objects are replaced, never changed in place). */
+  readonly #held = new Set<T>();
   #feed: ChangeFeed<T> | undefined;
   #cursor = 0;
   #last: readonly T[] | undefined;
@@ -106,38 +106,27 @@ export class ListFollower<T extends ListedObject> {
     return this.#changed;
   }
 
+  /** The objects held and not listed are removed, then the listed ones not held are added. */
   #resync(list: readonly T[]): void {
     this.#last = list;
-    const held = this.#held;
-    const seen = new Set<string>();
-    for (const o of list) {
-      const k = keyOf(o);
-      seen.add(k);
-      const h = held.get(k);
-      if (h === o) continue;
-      if (h !== undefined) this.#remove(h);
-      this.#add(o);
-    }
-    for (const [k, h] of held) if (!seen.has(k)) this.#remove(h);
+    const listed = new Set(list);
+    for (const h of this.#held) if (!listed.has(h)) this.#remove(h);
+    for (const o of listed) if (!this.#held.has(o)) this.#add(o);
   }
 
   #remove(o: T): void {
     this.#changed = true;
-    this.#held.delete(keyOf(o));
+    this.#held.delete(o);
     this.remove(o);
   }
 
   #add(o: T): void {
     this.#changed = true;
-    this.#held.set(keyOf(o), o);
+    this.#held.add(o);
     this.add(o);
   }
 }
 
 function isListing<T>(source: FollowedSource<T>): source is readonly T[] {
   return Array.isArray(source);
-}
-
-function keyOf(o: ListedObject): string {
-  return `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 }
