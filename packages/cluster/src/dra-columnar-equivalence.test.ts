@@ -1,5 +1,6 @@
-// DynamicResources' columnar Filter and Score and NodeResourcesFit's DRA-backed scoring decide
-// exactly what their per-node methods decide, through the assembled scheduler: random DRA clusters
+// The columnar Filter and Score of the in-tree plugins, NodeResourcesFit's DRA-backed scoring
+// among them, decide exactly what their per-node methods decide on DRA clusters, through the
+// assembled scheduler (DynamicResources runs per node both ways): random DRA clusters
 // (nodes whose GPUs a driver publishes in ResourceSlices, nodes whose device plugin provides them,
 // a DeviceClass backing example.com/gpu, classes for a prioritized list) go through simulate()
 // (explain on) with the in-tree plugins as they are and with their columnar methods hidden, and

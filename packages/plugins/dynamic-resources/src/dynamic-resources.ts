@@ -32,7 +32,7 @@ import {
   type DeviceClassResolver,
   type DRAAllocatedState,
   defaultKubernetesVersion,
-  defaultNormalizer,
+  defaultNormalizeScore,
   type EnqueueExtensions,
   type FilterPlugin,
   type Handle,
@@ -41,6 +41,7 @@ import {
   monotonicNow,
   type NodeAllocatableClaimStatusesSource,
   type NodeInfo,
+  type NodeScore,
   type NodeToStatus,
   type PodInfo,
   type PostFilterOutput,
@@ -63,7 +64,6 @@ import {
   Status,
   stateKey,
 } from "@kubesched/framework";
-import type { ColumnarFilterPlugin, ColumnarScorePlugin, ColumnWindow } from "@kubesched/framework/columnar";
 import type { DynamicResourcesArgs } from "./args";
 import { copyAPIObject } from "./copy";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
@@ -336,11 +336,9 @@ export class DynamicResources
     PreFilterPlugin,
     PreFilterExtensions,
     FilterPlugin,
-    ColumnarFilterPlugin,
     PostFilterPlugin,
     PreScorePlugin,
     ScorePlugin,
-    ColumnarScorePlugin,
     ReservePlugin,
     PreBindPlugin,
     EnqueueExtensions,
@@ -391,8 +389,13 @@ export class DynamicResources
   private readonly extendedClaims = new ExtendedResourceClaimIndex();
   /** Filter's timeout, armed per call. */
   private readonly deadline = new Deadline();
-  /** NormalizeScore: upstream's defaultNormalizeScore (per node list or columnar). */
-  private readonly normalizer = defaultNormalizer(MaxNodeScore, false);
+  /** NormalizeScore: upstream's defaultNormalizeScore (made once, per node: no columnar form). */
+  private readonly normalizer: ScoreExtensions = {
+    normalizeScore: (_state: CycleState, _pod: Pod, scores: NodeScore[]) => {
+      defaultNormalizeScore(MaxNodeScore, false, scores);
+      return null;
+    },
+  };
   /** Compiled CEL selectors, the 10 most recent reused across cycles (upstream cel.NewCache(10)). */
   private readonly celCache: CelCache;
   /**
@@ -706,26 +709,6 @@ export class DynamicResources
     if (!this.enabled) return null;
     const s = state.read(stateKeyName);
     if (!s) return asStatus(new Error("not found"));
-    return this.filterNode(s, state, pod, nodeInfo);
-  }
-
-  /** {@link filter} over a window of nodes: the cycle's state is read once per window. */
-  filterColumns(state: CycleState, pod: Pod, window: ColumnWindow, out: (Status | null)[]): void {
-    const { columns, indices, count } = window;
-    const infos = columns.nodeInfos;
-    const s = this.enabled ? state.read(stateKeyName) : undefined;
-    for (let k = 0; k < count; k++) {
-      const nodeInfo = infos[indices[k] as number] as NodeInfo;
-      out[k] = s === undefined ? this.filter(state, pod, nodeInfo) : this.filterNode(s, state, pod, nodeInfo);
-    }
-  }
-
-  private filterNode(
-    s: DynamicResourcesState,
-    state: CycleState,
-    pod: Pod,
-    nodeInfo: NodeInfo,
-  ): Status | null {
     if (s.claims.length === 0) return null;
     const node = nodeInfo.node;
     if (!node) return asStatus(new Error("node not found"));
@@ -1020,28 +1003,8 @@ export class DynamicResources
     if (!this.enabled) return 0;
     const s = state.read(stateKeyName);
     if (!s) return asStatus(new Error("not found"));
-    return this.scoreNode(s, nodeInfo);
-  }
-
-  /** {@link score} over a window of nodes: the cycle's state is read once per window. */
-  scoreColumns(state: CycleState, pod: Pod, window: ColumnWindow, scores: Float64Array): Status | null {
-    const { columns, indices, count } = window;
-    const infos = columns.nodeInfos;
-    const s = this.enabled ? state.read(stateKeyName) : undefined;
-    for (let k = 0; k < count; k++) {
-      const nodeInfo = infos[indices[k] as number] as NodeInfo;
-      const r = s === undefined ? this.score(state, pod, nodeInfo) : this.scoreNode(s, nodeInfo);
-      if (typeof r === "number") scores[k] = r;
-      else if (!r.isSuccess()) return r;
-      else scores[k] = 0;
-    }
-    return null;
-  }
-
-  private scoreNode(s: DynamicResourcesState, nodeInfo: NodeInfo): number | Status {
-    if (s.claims.length === 0) return 0;
     const allocations = s.nodeAllocations.get(nodeInfo.node?.metadata?.name ?? "");
-    if (!allocations) return 0;
+    if (s.claims.length === 0 || !allocations) return 0;
     s.scoreClaims ??= scoreClaims(s);
     try {
       // Without prioritized lists every node scores 0 (computeScore's check of the count stays).
