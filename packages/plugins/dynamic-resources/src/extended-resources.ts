@@ -115,6 +115,11 @@ export class PodExtendedResources {
    * needing the same ones share one (read-only; Reserve and PreBind copy it before changing it).
    */
   readonly nodeClaims = new Map<string, NodeExtendedResourceClaim>();
+  /**
+   * filterExtendedResources' outcome on a node without scalar resources (the same on every such
+   * node for the pod's claim) when it is not a status; undefined until a node asks.
+   */
+  onNodeWithoutScalars: NodeExtendedResourceClaim | null | undefined = undefined;
 
   constructor(
     /** upstream draExtendedResource.podScalarResources. */
@@ -188,6 +193,29 @@ export function filterExtendedResources(
     return new Status(Code.UnschedulableAndUnresolvable, "cannot schedule extended resource claim");
   }
   const scalars = nodeInfo.allocatable.scalarResources;
+  // Without scalar resources the outcome depends on the pod alone: worked out once per cycle (a
+  // status, a node's own object, is made per node).
+  if (scalars === null || scalars.size === 0) {
+    let kept = podResources.onNodeWithoutScalars;
+    if (kept !== undefined) return kept;
+    const r = nodeExtendedClaim(claim, podResources, pod, null, resolver, noUserClaim);
+    if (r instanceof Status) return r;
+    kept = r;
+    podResources.onNodeWithoutScalars = kept;
+    return kept;
+  }
+  return nodeExtendedClaim(claim, podResources, pod, scalars, resolver, noUserClaim);
+}
+
+/** filterExtendedResources for a node with these scalar resources (null: none). */
+function nodeExtendedClaim(
+  claim: ResourceClaim,
+  podResources: PodExtendedResources,
+  pod: Pod,
+  scalars: ReadonlyMap<string, number> | null,
+  resolver: DeviceClassResolver,
+  noUserClaim: boolean,
+): NodeExtendedResourceClaim | Status | null {
   // The names of the resources the node has to provide through DRA, joined (names have no "\n").
   let key = "";
   let count = 0;
