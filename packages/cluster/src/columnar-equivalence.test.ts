@@ -4,13 +4,10 @@
 // (Filter and Score node by node), and the two results must be the same, byte for byte: where
 // every pod went, every node's status and reasons for every plugin, raw / normalized / weighted
 // scores, final scores, preemptions and FitError messages.
-import type { Registry } from "@kubesched/framework";
-import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { recordingLogger, withoutColumnar } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
+import { simulateBothWays } from "./columnar-equivalence.test-util";
 import { configOf, objectsOf } from "./integration/integration-cluster.test-util";
 import { randomCluster } from "./random-cluster.test-util";
-import { simulate } from "./simulate";
 
 interface Case {
   seed: number;
@@ -66,17 +63,13 @@ const profiles: Record<string, string> = {
 `,
 };
 
-async function run(c: Case, registry: Registry): Promise<string> {
+function both(c: Case): Promise<{ batch: string; perNode: string }> {
   const { nodes, pods } = randomCluster(c);
-  const result = await simulate({
+  return simulateBothWays({
     config: configOf(profiles[c.config] ?? ""),
-    registry,
-    objects: objectsOf({ nodes, pods, namespaces: { team: { team: "x" } } }),
-    logger: recordingLogger(),
+    objects: () => objectsOf({ nodes, pods, namespaces: { team: { team: "x" } } }),
     seed: c.seed,
-    explain: true,
   });
-  return JSON.stringify(result);
 }
 
 const cases: Case[] = [];
@@ -100,11 +93,10 @@ const results = new Map<Case, string>();
 
 // Generous limits: a shared machine can be slow; nothing here is timed.
 describe("columnar Filter/Score through simulate()", { timeout: 120_000 }, () => {
-  const batchFree = withoutColumnar(inTreeRegistry);
   it.each(cases)(
     "seed $seed, $nodes nodes, $running running, $pending pending, profile $config",
     async (c) => {
-      const [batch, perNode] = await Promise.all([run(c, inTreeRegistry), run(c, batchFree)]);
+      const { batch, perNode } = await both(c);
       results.set(c, batch);
       // Something was decided: the comparison is not between two empty results.
       const parsed = JSON.parse(batch) as { pods: unknown[]; summary: { scheduled: number } };
@@ -120,7 +112,7 @@ describe("columnar Filter/Score through simulate()", { timeout: 120_000 }, () =>
     let preemptions = 0;
     let scored = 0;
     for (const c of cases.slice(0, 12)) {
-      const r = JSON.parse(results.get(c) ?? (await run(c, inTreeRegistry))) as {
+      const r = JSON.parse(results.get(c) ?? (await both(c)).batch) as {
         summary: { scheduled: number; unschedulable: number };
         preemptions: unknown[];
         pods: { explain?: { score?: unknown } }[];

@@ -7,13 +7,10 @@
 // the two results must be the same, byte for byte: placements, devices, every node's statuses,
 // raw / normalized / weighted scores and FitError messages.
 
-import type { Registry } from "@kubesched/framework";
-import { inTreeRegistry } from "@kubesched/plugins-in-tree";
-import { recordingLogger, withoutColumnar } from "@kubesched/testing";
 import { describe, expect, it } from "vitest";
+import { simulateBothWays } from "./columnar-equivalence.test-util";
 import { configOf } from "./integration/integration-cluster.test-util";
 import { loadSnapshotTexts } from "./load";
-import { simulate } from "./simulate";
 
 interface Case {
   seed: number;
@@ -139,18 +136,6 @@ spec:
   return `${docs.join("\n---\n")}\n`;
 }
 
-async function run(c: Case, registry: Registry): Promise<string> {
-  const result = await simulate({
-    config: configOf(profiles[c.config]),
-    registry,
-    objects: loadSnapshotTexts([{ name: `dra-${c.seed}.yaml`, text: snapshot(c) }]).objects,
-    logger: recordingLogger(),
-    seed: c.seed,
-    explain: true,
-  });
-  return JSON.stringify(result);
-}
-
 const cases: Case[] = [];
 for (let seed = 1; seed <= 4; seed++) {
   for (const config of Object.keys(profiles) as Case["config"][]) {
@@ -164,9 +149,12 @@ for (let seed = 1; seed <= 4; seed++) {
 
 // Generous limits: a shared machine can be slow; nothing here is timed.
 describe("DRA columnar Filter/Score through simulate()", { timeout: 120_000 }, () => {
-  const batchFree = withoutColumnar(inTreeRegistry);
   it.each(cases)("seed $seed, $nodes nodes, $pending pending, profile $config", async (c) => {
-    const [batch, perNode] = await Promise.all([run(c, inTreeRegistry), run(c, batchFree)]);
+    const { batch, perNode } = await simulateBothWays({
+      config: configOf(profiles[c.config]),
+      objects: () => loadSnapshotTexts([{ name: `dra-${c.seed}.yaml`, text: snapshot(c) }]).objects,
+      seed: c.seed,
+    });
     // Something was decided on devices: placements, devices allocated, pods left over.
     const parsed = JSON.parse(batch) as {
       pods: { outcome: string; resourceClaims?: { devices?: unknown[] }[] }[];
