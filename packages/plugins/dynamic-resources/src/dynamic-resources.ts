@@ -113,6 +113,12 @@ const conflictRetries = 5;
  * The cycle's state (upstream stateData): the pod's claims and what Filter found per node.
  * Exported for the package's tests (not from the index).
  */
+/** What Filter found on one node (upstream nodeAllocation). */
+interface NodeFilterResult {
+  readonly allocations: AllocationResult[];
+  readonly extended: NodeExtendedResourceClaim | null;
+}
+
 export class DynamicResourcesState implements StateData, NodeAllocatableClaimStatusesSource {
   /** The pod's claims (1:1 with the claims it needs), replaced by PreBind's writes. */
   claims: ResourceClaim[] = [];
@@ -125,8 +131,12 @@ export class DynamicResourcesState implements StateData, NodeAllocatableClaimSta
   allocator: Allocator | null = null;
   /** Indices of allocated claims that were not available on at least one node (PostFilter). */
   unavailableClaims = new Set<number>();
-  /** Filter's allocation results per node, in the order of the claims to allocate. */
-  nodeAllocations = new Map<string, AllocationResult[]>();
+  /**
+   * What Filter found per node (upstream nodeAllocations): the allocation results, in the order
+   * of the claims to allocate, and the node's variant of the special claim (one entry per node:
+   * Filter runs on every node of every cycle).
+   */
+  nodeResults = new Map<string, NodeFilterResult>();
   /** The slices PreFilter read, for allocators built again during the preemption dry run. */
   resourceSlices: readonly ResourceSlice[] = [];
   /**
@@ -154,8 +164,6 @@ export class DynamicResourcesState implements StateData, NodeAllocatableClaimSta
   initialExtendedUID = "";
   /** The pod's non-zero extended resource requests (upstream draExtendedResource.podScalarResources) as PreFilter read them. */
   podExtendedResources: PodExtendedResources | null = null;
-  /** Filter's node-specific special claims and their container mappings, per node. */
-  nodeExtendedClaims = new Map<string, NodeExtendedResourceClaim>();
   /**
    * The claims Filter allocates, per node variant of the special claim (null: none), while the
    * preemption dry run released none: made once per cycle, not per node (a copy starts afresh).
@@ -176,6 +184,16 @@ export class DynamicResourcesState implements StateData, NodeAllocatableClaimSta
     nodeName: string,
   ): readonly NodeAllocatableResourceClaimStatus[] | undefined {
     return this.nodeAllocatableStatuses.get(nodeName);
+  }
+
+  /** Filter's allocation results on the node, in the order of the claims to allocate. */
+  allocationsOn(nodeName: string): AllocationResult[] | undefined {
+    return this.nodeResults.get(nodeName)?.allocations;
+  }
+
+  /** Filter's variant of the special claim for the node, with its container mappings. */
+  extendedClaimOn(nodeName: string): NodeExtendedResourceClaim | undefined {
+    return this.nodeResults.get(nodeName)?.extended ?? undefined;
   }
 
   /** The special claim for extended resources, or null (upstream claimStore.extendedResourceClaim). */
@@ -223,11 +241,10 @@ export class DynamicResourcesState implements StateData, NodeAllocatableClaimSta
     c.resourceSlices = this.resourceSlices;
     c.informationsForClaim = this.informationsForClaim;
     c.unavailableClaims = this.unavailableClaims;
-    c.nodeAllocations = this.nodeAllocations;
+    c.nodeResults = this.nodeResults;
     c.extendedIndex = this.extendedIndex;
     c.initialExtendedUID = this.initialExtendedUID;
     c.podExtendedResources = this.podExtendedResources;
-    c.nodeExtendedClaims = this.nodeExtendedClaims;
     c.nodeAllocatableStatuses = this.nodeAllocatableStatuses;
     c.sliceDevices = this.sliceDevices;
     // Copied on the dry run's first change (most copies, a pass with nominated pods, change nothing).
@@ -835,8 +852,7 @@ export class DynamicResources
       else s.nodeAllocatableStatuses.delete(node.metadata?.name ?? "");
     }
     if (s.allocator) {
-      s.nodeAllocations.set(node.metadata?.name ?? "", allocations);
-      if (nodeExtended) s.nodeExtendedClaims.set(node.metadata?.name ?? "", nodeExtended);
+      s.nodeResults.set(node.metadata?.name ?? "", { allocations, extended: nodeExtended });
     }
     return null;
   }
@@ -1003,7 +1019,7 @@ export class DynamicResources
     if (!this.enabled) return 0;
     const s = state.read(stateKeyName);
     if (!s) return asStatus(new Error("not found"));
-    const allocations = s.nodeAllocations.get(nodeInfo.node?.metadata?.name ?? "");
+    const allocations = s.allocationsOn(nodeInfo.node?.metadata?.name ?? "");
     if (s.claims.length === 0 || !allocations) return 0;
     s.scoreClaims ??= scoreClaims(s);
     try {
@@ -1030,7 +1046,7 @@ export class DynamicResources
     if (!s) return asStatus(new Error("not found"));
     const toAllocate = s.toAllocate();
     if (s.claims.length === 0 || toAllocate.length === 0 || !s.allocator) return null;
-    const allocations = s.nodeAllocations.get(nodeName);
+    const allocations = s.allocationsOn(nodeName);
     if (!allocations || allocations.length === 0) {
       // Only the special claim, and the node's device plugins provide its resources.
       if (toAllocate.every((i) => i === s.extendedIndex)) return null;
@@ -1052,7 +1068,7 @@ export class DynamicResources
       // The special claim becomes the node's variant of it (with its requests). A new object
       // over the claim's parts (upstream: a DeepCopy it then changes; here nothing is changed).
       const base =
-        (index === s.extendedIndex ? s.nodeExtendedClaims.get(nodeName)?.claim : undefined) ??
+        (index === s.extendedIndex ? s.extendedClaimOn(nodeName)?.claim : undefined) ??
         (s.claims[index] as ResourceClaim);
       const finalizers = base.metadata?.finalizers ?? [];
       const claim: ResourceClaim = {
@@ -1284,7 +1300,7 @@ export class DynamicResources
   ): Promise<void> {
     const ns = pod.metadata?.namespace ?? "";
     const name = pod.metadata?.name ?? "";
-    const mappings = s.nodeExtendedClaims.get(nodeName)?.mappings ?? [];
+    const mappings = s.extendedClaimOn(nodeName)?.mappings ?? [];
     if (mappings.length === 0) {
       throw new Error(
         `nil or empty request mappings, no update of pod ${ns}/${name} ExtendedResourceClaimStatus`,
@@ -1310,7 +1326,7 @@ export class DynamicResources
     s: DynamicResourcesState,
     nodeName: string,
   ): Promise<ResourceClaim> {
-    const nodeClaim = s.nodeExtendedClaims.get(nodeName)?.claim;
+    const nodeClaim = s.extendedClaimOn(nodeName)?.claim;
     if (!nodeClaim) throw new Error(`extended resource claim not found for node ${nodeName}`);
     // A new object over the node variant's parts, which stay unchanged (shared by the nodes).
     const { status: _status, ...withoutStatus } = nodeClaim;

@@ -409,8 +409,8 @@ describe("DRAExtendedResource: the work per pod and node", () => {
       expect(pl.filter(state, podWithExtendedResourceName, h.nodeInfo(node.metadata?.name ?? ""))).toBeNull();
     }
     const s = state.read(stateKeyName);
-    const a = s?.nodeExtendedClaims.get(nodeName);
-    const b = s?.nodeExtendedClaims.get(node2Name);
+    const a = s?.extendedClaimOn(nodeName);
+    const b = s?.extendedClaimOn(node2Name);
     expect(a?.claim.spec?.devices?.requests?.map((r) => r.name)).toEqual(["container-0-request-0"]);
     expect(b).toBe(a);
     list.mockRestore();
