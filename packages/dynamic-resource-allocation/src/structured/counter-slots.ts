@@ -1,0 +1,287 @@
+// The counters of partitionable devices as plain numbers (DRAPartitionableDevices). kubesched's
+// own representation of upstream's exact decimal accounting:
+// staging/src/k8s.io/dynamic-resource-allocation/structured/internal/incubating/allocator_incubating.go
+// (kubernetes/kubernetes 03ab440c) checkAvailableCounters / deallocateCountersForDevice add
+// resource.Quantity values into maps and compare them with Cmp. Here each pool numbers its
+// (counter set, counter) pairs once, every counter of the pool is an integer multiple of one
+// power of ten (the pool's scale), and the search adds and compares Float64Array entries. A pool
+// whose counters are not all exactly representable that way keeps the Quantity path
+// (allocator.ts): the answers are the same either way.
+import type { Counter, Device } from "@kubesched/api";
+import { Quantity } from "@kubesched/api";
+import type { Candidate } from "./pool-cache";
+import type { Pool } from "./pools";
+
+const parsedCounters = new WeakMap<Counter, Quantity>();
+
+/** The counter's quantity, parsed once per Counter object (throws QuantityParseError). */
+export function parseCounter(counter: Counter): Quantity {
+  let q = parsedCounters.get(counter);
+  if (q === undefined) {
+    q = Quantity.parse(counter.value);
+    parsedCounters.set(counter, q);
+  }
+  return q;
+}
+
+/** What one device consumes of its pool's counters: per slot (each at most once), the amount. */
+export interface DeviceCounterSlots {
+  readonly slots: Int32Array;
+  /** Integers at the pool's scale, each in [0, Number.MAX_SAFE_INTEGER]. */
+  readonly amounts: Float64Array;
+}
+
+/**
+ * One pool's counters numbered: `slot(set, counter)` in the order of the pool's counter sets and
+ * their counters. Every value the pool declares (its counter sets' counters, its devices'
+ * consumptions) is `integer × 10^scale` with the integer a safe integer, and no device consumes a
+ * negative amount. Built once per Pool object.
+ */
+export interface PoolCounterSlots {
+  readonly size: number;
+  /** The power of ten every value is an integer multiple of. */
+  readonly scale: number;
+  /** The counter sets' counters at the scale, per slot. */
+  readonly totals: Float64Array;
+  /** Per device of the pool (targeting the node or not) that consumes counters. */
+  readonly devices: WeakMap<Device, DeviceCounterSlots>;
+}
+
+/**
+ * The counters a run of the allocator starts from in one pool: the totals less what the devices
+ * whose allocation has completed consume. `blocked`: some counter is already over-consumed, so no
+ * device of the pool fits (upstream compares every counter of the pool, not only the device's).
+ */
+export interface AvailableCounterSlots {
+  readonly available: Float64Array;
+  readonly blocked: boolean;
+}
+
+const layouts = new WeakMap<Pool, PoolCounterSlots | null>();
+
+/** The pool's numbered counters, or undefined when they are not all exactly representable. */
+export function poolCounterSlots(pool: Pool): PoolCounterSlots | undefined {
+  let layout = layouts.get(pool);
+  if (layout === undefined) {
+    layout = buildPoolCounterSlots(pool);
+    layouts.set(pool, layout);
+  }
+  return layout ?? undefined;
+}
+
+/**
+ * The counters of a node's candidates (NodePools.candidates), by position: what the search reads
+ * per candidate without a lookup by device or pool.
+ */
+export interface CandidateCounterSlots {
+  /** Per candidate: its pool's index in `layouts`, or -1 when its pool keeps Quantities. */
+  readonly pools: Int32Array;
+  /** Per candidate: what its device consumes, when its pool's counters are numbers. */
+  readonly devices: readonly (DeviceCounterSlots | undefined)[];
+  /** The numbered pools among the candidates', and those pools. */
+  readonly layouts: readonly PoolCounterSlots[];
+  readonly layoutPools: readonly Pool[];
+  /** Where each numbered pool's slots start in one array of all of them (`size` in all). */
+  readonly offsets: Int32Array;
+  readonly size: number;
+}
+
+const byCandidates = new WeakMap<readonly Candidate[], CandidateCounterSlots>();
+
+/** The candidates' counters by position, built once per candidate list (kept with the node's pools). */
+export function candidateCounterSlots(candidates: readonly Candidate[]): CandidateCounterSlots {
+  let slots = byCandidates.get(candidates);
+  if (slots !== undefined) return slots;
+  const pools = new Int32Array(candidates.length);
+  const devices: (DeviceCounterSlots | undefined)[] = new Array(candidates.length);
+  const layouts: PoolCounterSlots[] = [];
+  const layoutPools: Pool[] = [];
+  const indexOf = new Map<Pool, number>();
+  for (let c = 0; c < candidates.length; c++) {
+    const { pool, device } = candidates[c]!;
+    let index = indexOf.get(pool);
+    if (index === undefined) {
+      const layout = poolCounterSlots(pool);
+      index = -1;
+      if (layout !== undefined) {
+        index = layouts.length;
+        layouts.push(layout);
+        layoutPools.push(pool);
+      }
+      indexOf.set(pool, index);
+    }
+    pools[c] = index;
+    devices[c] = index < 0 ? undefined : layouts[index]!.devices.get(device);
+  }
+  const offsets = new Int32Array(layouts.length);
+  let size = 0;
+  for (let i = 0; i < layouts.length; i++) {
+    offsets[i] = size;
+    size += layouts[i]!.size;
+  }
+  slots = { pools, devices, layouts, layoutPools, offsets, size };
+  byCandidates.set(candidates, slots);
+  return slots;
+}
+
+/** Scales tried for a value: parsing rounds every quantity to a multiple of 10^-9. */
+const minScale = -9;
+const maxScale = 18;
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The largest scale in [minScale, maxScale] at which q is an integer (NaN: none). */
+function integralScale(q: Quantity): number {
+  if (q.isZero()) return maxScale;
+  if (!integralAt(q, minScale)) return Number.NaN;
+  let scale = minScale;
+  while (scale < maxScale && integralAt(q, scale + 1)) scale++;
+  return scale;
+}
+
+function integralAt(q: Quantity, scale: number): boolean {
+  return Quantity.of(q.scaledValueBig(scale), scale).cmp(q) === 0;
+}
+
+/** The value at the scale as a number, or undefined when it is not a safe integer. */
+function atScale(q: Quantity, scale: number): number | undefined {
+  const v = q.scaledValueBig(scale);
+  if (v > maxSafe || v < -maxSafe) return undefined;
+  return Number(v);
+}
+
+function* poolDevices(pool: Pool): Generator<Device> {
+  for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
+    for (const slice of slices) yield* slice.spec.devices ?? [];
+  }
+}
+
+function buildPoolCounterSlots(pool: Pool): PoolCounterSlots | null {
+  const slotOf = new Map<string, Map<string, number>>();
+  const totalQuantities: Quantity[] = [];
+  const consumptions: [Device, [number, Quantity][]][] = [];
+  let scale = maxScale;
+  try {
+    for (const [setName, counterSet] of pool.counterSets) {
+      const slots = new Map<string, number>();
+      for (const [name, counter] of Object.entries(counterSet.counters)) {
+        const q = parseCounter(counter);
+        slots.set(name, totalQuantities.length);
+        totalQuantities.push(q);
+        scale = Math.min(scale, integralScale(q));
+      }
+      slotOf.set(setName, slots);
+    }
+    for (const device of poolDevices(pool)) {
+      const consumes = device.consumesCounters;
+      if (consumes === undefined || consumes.length === 0) continue;
+      const entries: [number, Quantity][] = [];
+      for (const consumption of consumes) {
+        const slots = slotOf.get(consumption.counterSet);
+        for (const [name, counter] of Object.entries(consumption.counters)) {
+          const q = parseCounter(counter);
+          // A negative consumption can lower what is consumed: the Quantity path handles it.
+          if (q.sign() < 0) return null;
+          // Counters the pool does not declare are never compared (such a pool is invalid).
+          const slot = slots?.get(name);
+          if (slot === undefined) continue;
+          entries.push([slot, q]);
+          scale = Math.min(scale, integralScale(q));
+        }
+      }
+      consumptions.push([device, entries]);
+    }
+  } catch {
+    // A counter that does not parse fails where the Quantity path reaches it, as before.
+    return null;
+  }
+  if (Number.isNaN(scale)) return null;
+  const totals = new Float64Array(totalQuantities.length);
+  for (let i = 0; i < totalQuantities.length; i++) {
+    const v = atScale(totalQuantities[i]!, scale);
+    if (v === undefined) return null;
+    totals[i] = v;
+  }
+  const devices = new WeakMap<Device, DeviceCounterSlots>();
+  for (const [device, entries] of consumptions) {
+    // One entry per slot: a device naming a counter twice (two consumptions of one set) adds both.
+    const perSlot = new Map<number, Quantity>();
+    for (const [slot, q] of entries) {
+      const existing = perSlot.get(slot);
+      perSlot.set(slot, existing === undefined ? q : existing.add(q));
+    }
+    const slots = new Int32Array(perSlot.size);
+    const amounts = new Float64Array(perSlot.size);
+    let i = 0;
+    for (const [slot, q] of perSlot) {
+      const v = atScale(q, scale);
+      if (v === undefined) return null;
+      slots[i] = slot;
+      amounts[i] = v;
+      i++;
+    }
+    devices.set(device, { slots, amounts });
+  }
+  return { size: totals.length, scale, totals, devices };
+}
+
+/**
+ * The pool's counters less what the devices of `allocated` consume (each device once). Exact: the
+ * totals are safe integers and every amount is a non-negative safe integer, so a running value
+ * stays exact while it is a safe integer; once it drops below -2^53 it may round, but it stays
+ * negative, which is all the check needs (what a run consumes is never negative).
+ */
+export function availableCounterSlots(
+  layout: PoolCounterSlots,
+  allocated: Iterable<Device>,
+): AvailableCounterSlots {
+  const available = layout.totals.slice();
+  for (const device of allocated) {
+    const consumes = layout.devices.get(device);
+    if (consumes === undefined) continue;
+    const { slots, amounts } = consumes;
+    for (let i = 0; i < slots.length; i++) available[slots[i]!]! -= amounts[i]!;
+  }
+  let blocked = false;
+  for (let i = 0; i < available.length; i++) if (available[i]! < 0) blocked = true;
+  return { available, blocked };
+}
+
+/**
+ * upstream checkAvailableCounters on numbers: adds the device's amounts to `consumed` when every
+ * counter of the pool stays within what is available; changes nothing otherwise.
+ *
+ * `consumed` holds the pool's slots from `offset` on. Why checking only the device's slots is the
+ * full check: amounts are never negative, so
+ * `consumed` never is; a run's consumed values only grow through this function, which keeps every
+ * slot at most its available value, and shrink through {@link releaseCounterSlots}. So, unless
+ * the pool is `blocked` (then nothing fits, as upstream), the slots the device does not consume
+ * already fit. Exact: `consumed[s]` and `available[s]` are safe integers with consumed ≤ available;
+ * a sum beyond 2^53 may round, but only to a number ≥ 2^53 > available, so it fails either way, and
+ * failing sums are never stored.
+ */
+export function takeCounterSlots(
+  available: AvailableCounterSlots,
+  consumed: Float64Array,
+  offset: number,
+  device: DeviceCounterSlots,
+): boolean {
+  if (available.blocked) return false;
+  const values = available.available;
+  const { slots, amounts } = device;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    if (consumed[offset + slot]! + amounts[i]! > values[slot]!) return false;
+  }
+  for (let i = 0; i < slots.length; i++) consumed[offset + slots[i]!]! += amounts[i]!;
+  return true;
+}
+
+/** upstream deallocateCountersForDevice on numbers: undoes a {@link takeCounterSlots} (exact). */
+export function releaseCounterSlots(
+  consumed: Float64Array,
+  offset: number,
+  device: DeviceCounterSlots,
+): void {
+  const { slots, amounts } = device;
+  for (let i = 0; i < slots.length; i++) consumed[offset + slots[i]!]! -= amounts[i]!;
+}
