@@ -1043,11 +1043,11 @@ class AllocationRun {
   #allocating: (number[] | undefined)[] | undefined;
   /** Counters consumed by the devices being allocated (`driver/pool` → set → counter). */
   #consumedCounters: Map<string, Map<string, Map<string, Quantity>>> | undefined;
-  /** The candidates' counters where their pools' are numbers ({@link CandidateCounterSlots}). */
+  /** The candidates' counters by position ({@link CandidateCounterSlots}). */
   #candidateCounters: CandidateCounterSlots | undefined;
-  /** Per numbered pool (its index there): what this run starts from, looked up when first used. */
+  /** Per pool number there: what this run starts from, looked up when first used. */
   #availableCounterSlots: (AvailableCounterSlots | undefined)[] | undefined;
-  /** What this run's devices consume of every numbered pool's counters (CandidateCounterSlots.offsets). */
+  /** What this run's devices consume of the pools' counters (at CandidateCounterSlots.offsets). */
   #consumedCounterSlots: Float64Array | undefined;
   readonly #results: DeviceResult[][] = [];
   /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
@@ -1739,8 +1739,8 @@ class AllocationRun {
   #takeCounters(c: number): boolean {
     this.#candidateCounters ??= candidateCounterSlots(this.#candidates);
     const counters = this.#candidateCounters;
-    const device = counters.devices[c];
-    if (device !== undefined) {
+    const device = counters.device(c);
+    if (device !== null) {
       const index = counters.pools[c]!;
       this.#consumedCounterSlots ??= new Float64Array(counters.size);
       const available = this.#availableCounterSlotsAt(counters, index);
@@ -1750,12 +1750,12 @@ class AllocationRun {
     return this.#a.countersFitAllocated(candidate) && this.#checkAvailableCounters(candidate);
   }
 
-  /** What the numbered pool (`index` in `counters.layouts`) has available in this run. */
+  /** What the pool numbered `index` in `counters` has available in this run. */
   #availableCounterSlotsAt(counters: CandidateCounterSlots, index: number): AvailableCounterSlots {
-    this.#availableCounterSlots ??= new Array(counters.layouts.length);
+    this.#availableCounterSlots ??= new Array(counters.offsets.length);
     let available = this.#availableCounterSlots[index];
     if (available === undefined) {
-      available = this.#a.availableCounterSlots(counters.layoutPools[index]!, counters.layouts[index]!);
+      available = this.#a.availableCounterSlots(counters.pool(index), counters.layout(index));
       this.#availableCounterSlots[index] = available;
     }
     return available;
@@ -1833,8 +1833,8 @@ class AllocationRun {
   /** upstream deallocateCountersForDevice (after a {@link #takeCounters} of the candidate). */
   #deallocateCounters(c: number): void {
     const counters = this.#candidateCounters!;
-    const device = counters.devices[c];
-    if (device !== undefined) {
+    const device = counters.device(c);
+    if (device !== null) {
       releaseCounterSlots(this.#consumedCounterSlots!, counters.offsets[counters.pools[c]!]!, device);
       return;
     }

@@ -92,6 +92,19 @@ describe("poolCounterSlots", () => {
     }
   });
 
+  it("is built once for pools gathered again from the same slice objects, again for new ones", () => {
+    const slices = poolSlices({ set: { a: "4" } }, { d: { set: { a: "1" } } });
+    const first = poolCounterSlots(thePool(slices));
+    expect(first).toBeDefined();
+    // No PoolCache: every Allocate gathers new Pool objects.
+    expect(poolCounterSlots(thePool(slices))).toBe(first);
+    // A new counter-set slice object (an update) numbers the counters again.
+    const updated = poolSlices({ set: { a: "4", b: "2" } }, { d: { set: { a: "1" } } });
+    const again = poolCounterSlots(thePool([slices[0]!, updated[1]!]));
+    expect(again).not.toBe(first);
+    expect([...again!.totals]).toEqual([4, 2]);
+  });
+
   it("leaves pools to the Quantity path when a value is not a safe integer at the pool's scale", () => {
     const quantityPath: [Record<string, string>, Record<string, string>][] = [
       [{ a: "9007199254740993" }, { a: "1" }], // 2^53 + 1

@@ -7,7 +7,7 @@
 // power of ten (the pool's scale), and the search adds and compares Float64Array entries. A pool
 // whose counters are not all exactly representable that way keeps the Quantity path
 // (allocator.ts): the answers are the same either way.
-import type { Counter, Device } from "@kubesched/api";
+import type { Counter, CounterSet, Device, ResourceSlice } from "@kubesched/api";
 import { Quantity } from "@kubesched/api";
 import type { Candidate } from "./pool-cache";
 import type { Pool } from "./pools";
@@ -59,68 +59,158 @@ export interface AvailableCounterSlots {
 
 const layouts = new WeakMap<Pool, PoolCounterSlots | null>();
 
+/** A layout and the slice and counter-set objects it was built from. */
+interface KeptLayout {
+  readonly layout: PoolCounterSlots | null;
+  readonly targeting: readonly ResourceSlice[];
+  readonly notTargeting: readonly ResourceSlice[];
+  readonly counterSets: readonly (readonly [string, CounterSet])[];
+}
+
+/**
+ * Per first device slice of a pool: the layout last built for a pool of those slice objects, so
+ * that allocators gathering their pools afresh (no PoolCache: new Pool objects per Allocate) do not
+ * number the same counters again.
+ */
+const bySlice = new WeakMap<ResourceSlice, KeptLayout>();
+
 /** The pool's numbered counters, or undefined when they are not all exactly representable. */
 export function poolCounterSlots(pool: Pool): PoolCounterSlots | undefined {
   let layout = layouts.get(pool);
   if (layout === undefined) {
-    layout = buildPoolCounterSlots(pool);
+    const key = pool.deviceSlicesTargetingNode[0] ?? pool.deviceSlicesNotTargetingNode[0];
+    const kept = key === undefined ? undefined : bySlice.get(key);
+    if (kept !== undefined && builtFrom(kept, pool)) {
+      layout = kept.layout;
+    } else {
+      layout = buildPoolCounterSlots(pool);
+      if (key !== undefined) {
+        bySlice.set(key, {
+          layout,
+          targeting: pool.deviceSlicesTargetingNode,
+          notTargeting: pool.deviceSlicesNotTargetingNode,
+          counterSets: [...pool.counterSets],
+        });
+      }
+    }
     layouts.set(pool, layout);
   }
   return layout ?? undefined;
 }
 
+/** Whether the pool has the same slice and counter-set objects, in the same order (objects do not change). */
+function builtFrom(kept: KeptLayout, pool: Pool): boolean {
+  if (!sameObjects(kept.targeting, pool.deviceSlicesTargetingNode)) return false;
+  if (!sameObjects(kept.notTargeting, pool.deviceSlicesNotTargetingNode)) return false;
+  if (kept.counterSets.length !== pool.counterSets.size) return false;
+  let i = 0;
+  for (const [name, counterSet] of pool.counterSets) {
+    const [keptName, keptSet] = kept.counterSets[i++]!;
+    if (name !== keptName || counterSet !== keptSet) return false;
+  }
+  return true;
+}
+
+function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * The counters of a node's candidates (NodePools.candidates), by position: what the search reads
- * per candidate without a lookup by device or pool.
+ * per candidate without a lookup by device or pool. Pools are numbered in candidate order, their
+ * slots placed one after another (`offsets`, `size`: one array holds a run's consumption of all of
+ * them); a pool's layout and a candidate's consumption are looked up when a search first needs
+ * them (most searches end in the first pools).
  */
-export interface CandidateCounterSlots {
-  /** Per candidate: its pool's index in `layouts`, or -1 when its pool keeps Quantities. */
+export class CandidateCounterSlots {
+  /** Per candidate: its pool's number. */
   readonly pools: Int32Array;
-  /** Per candidate: what its device consumes, when its pool's counters are numbers. */
-  readonly devices: readonly (DeviceCounterSlots | undefined)[];
-  /** The numbered pools among the candidates', and those pools. */
-  readonly layouts: readonly PoolCounterSlots[];
-  readonly layoutPools: readonly Pool[];
-  /** Where each numbered pool's slots start in one array of all of them (`size` in all). */
+  /** Per pool number: where its slots start. */
   readonly offsets: Int32Array;
   readonly size: number;
+  readonly #candidates: readonly Candidate[];
+  readonly #poolObjects: Pool[];
+  /** Per pool number: its layout, null for the Quantity path, undefined until looked up. */
+  readonly #layouts: (PoolCounterSlots | null | undefined)[];
+  /** Per candidate: its consumption, null for the Quantity path, undefined until looked up. */
+  readonly #devices: (DeviceCounterSlots | null | undefined)[];
+
+  constructor(candidates: readonly Candidate[]) {
+    this.#candidates = candidates;
+    this.pools = new Int32Array(candidates.length);
+    this.#devices = new Array(candidates.length);
+    const poolObjects: Pool[] = [];
+    const offsets: number[] = [];
+    const numberOf = new Map<Pool, number>();
+    let size = 0;
+    let last: Pool | undefined;
+    let number = -1;
+    for (let c = 0; c < candidates.length; c++) {
+      const pool = candidates[c]!.pool;
+      if (pool !== last) {
+        last = pool;
+        let n = numberOf.get(pool);
+        if (n === undefined) {
+          n = poolObjects.length;
+          numberOf.set(pool, n);
+          poolObjects.push(pool);
+          offsets.push(size);
+          for (const counterSet of pool.counterSets.values()) size += Object.keys(counterSet.counters).length;
+        }
+        number = n;
+      }
+      this.pools[c] = number;
+    }
+    this.#poolObjects = poolObjects;
+    this.#layouts = new Array(poolObjects.length);
+    this.offsets = Int32Array.from(offsets);
+    this.size = size;
+  }
+
+  /** What the candidate's device consumes, or null when its pool keeps Quantities. */
+  device(c: number): DeviceCounterSlots | null {
+    const device = this.#devices[c];
+    return device !== undefined ? device : this.#lookUp(c);
+  }
+
+  /** The layout of the pool numbered `n` (after a non-null {@link device} of one of its candidates). */
+  layout(n: number): PoolCounterSlots {
+    return this.#layouts[n]!;
+  }
+
+  /** The pool numbered `n`. */
+  pool(n: number): Pool {
+    return this.#poolObjects[n]!;
+  }
+
+  #lookUp(c: number): DeviceCounterSlots | null {
+    const n = this.pools[c]!;
+    let layout = this.#layouts[n];
+    if (layout === undefined) {
+      layout = poolCounterSlots(this.#poolObjects[n]!) ?? null;
+      this.#layouts[n] = layout;
+    }
+    const device =
+      layout === null ? null : (layout.devices.get(this.#candidates[c]!.device) ?? emptyConsumption);
+    this.#devices[c] = device;
+    return device;
+  }
 }
+
+/** A device consuming none of its pool's counters. */
+const emptyConsumption: DeviceCounterSlots = { slots: new Int32Array(0), amounts: new Float64Array(0) };
 
 const byCandidates = new WeakMap<readonly Candidate[], CandidateCounterSlots>();
 
-/** The candidates' counters by position, built once per candidate list (kept with the node's pools). */
+/** The candidates' counters by position, one object per candidate list (kept with the node's pools). */
 export function candidateCounterSlots(candidates: readonly Candidate[]): CandidateCounterSlots {
   let slots = byCandidates.get(candidates);
-  if (slots !== undefined) return slots;
-  const pools = new Int32Array(candidates.length);
-  const devices: (DeviceCounterSlots | undefined)[] = new Array(candidates.length);
-  const layouts: PoolCounterSlots[] = [];
-  const layoutPools: Pool[] = [];
-  const indexOf = new Map<Pool, number>();
-  for (let c = 0; c < candidates.length; c++) {
-    const { pool, device } = candidates[c]!;
-    let index = indexOf.get(pool);
-    if (index === undefined) {
-      const layout = poolCounterSlots(pool);
-      index = -1;
-      if (layout !== undefined) {
-        index = layouts.length;
-        layouts.push(layout);
-        layoutPools.push(pool);
-      }
-      indexOf.set(pool, index);
-    }
-    pools[c] = index;
-    devices[c] = index < 0 ? undefined : layouts[index]!.devices.get(device);
+  if (slots === undefined) {
+    slots = new CandidateCounterSlots(candidates);
+    byCandidates.set(candidates, slots);
   }
-  const offsets = new Int32Array(layouts.length);
-  let size = 0;
-  for (let i = 0; i < layouts.length; i++) {
-    offsets[i] = size;
-    size += layouts[i]!.size;
-  }
-  slots = { pools, devices, layouts, layoutPools, offsets, size };
-  byCandidates.set(candidates, slots);
   return slots;
 }
 
