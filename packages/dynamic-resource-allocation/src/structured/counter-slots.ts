@@ -9,7 +9,7 @@
 // (allocator.ts): the answers are the same either way.
 import type { Counter, CounterSet, Device, ResourceSlice } from "@kubesched/api";
 import { Quantity } from "@kubesched/api";
-import type { Candidate } from "./pool-cache";
+import { type Candidate, sameObjects } from "./pool-cache";
 import type { Pool } from "./pools";
 
 const parsedCounters = new WeakMap<Counter, Quantity>();
@@ -108,12 +108,6 @@ function builtFrom(kept: KeptLayout, pool: Pool): boolean {
     const [keptName, keptSet] = kept.counterSets[i++]!;
     if (name !== keptName || counterSet !== keptSet) return false;
   }
-  return true;
-}
-
-function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
