@@ -255,6 +255,11 @@ class StructuredAllocator implements Allocator {
   readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
   /** The same for pools whose counters are numbers ({@link PoolCounterSlots}), per layout. */
   readonly #availableCounterSlots = new Map<PoolCounterSlots, AvailableCounterSlots>();
+  /** The same by pool number, for the runs on nodes sharing one {@link CandidateCounterSlots}. */
+  readonly #availableCounterSlotsByNumber = new WeakMap<
+    CandidateCounterSlots,
+    (AvailableCounterSlots | undefined)[]
+  >();
   /**
    * Per request capacity (the claim's object, or {@link noCapacityRequest}) and device object:
    * whether the request fits what the allocated shares leave of the device.
@@ -537,6 +542,16 @@ class StructuredAllocator implements Allocator {
       this.#availableCounterSlots.set(layout, available);
     }
     return available;
+  }
+
+  /** @internal The table of {@link availableCounterSlots} by the pool numbers of `counters`. */
+  availableCounterSlotsOf(counters: CandidateCounterSlots): (AvailableCounterSlots | undefined)[] {
+    let table = this.#availableCounterSlotsByNumber.get(counters);
+    if (table === undefined) {
+      table = new Array(counters.offsets.length);
+      this.#availableCounterSlotsByNumber.set(counters, table);
+    }
+    return table;
   }
 
   /**
@@ -1045,7 +1060,7 @@ class AllocationRun {
   #consumedCounters: Map<string, Map<string, Map<string, Quantity>>> | undefined;
   /** The candidates' counters by position ({@link CandidateCounterSlots}). */
   #candidateCounters: CandidateCounterSlots | undefined;
-  /** Per pool number there: what this run starts from, looked up when first used. */
+  /** Per pool number there: what the allocator's runs start from, looked up when first used. */
   #availableCounterSlots: (AvailableCounterSlots | undefined)[] | undefined;
   /** What this run's devices consume of the pools' counters (at CandidateCounterSlots.offsets). */
   #consumedCounterSlots: Float64Array | undefined;
@@ -1737,7 +1752,7 @@ class AllocationRun {
    * on numbers where the pool's counters are ({@link PoolCounterSlots}), else on Quantities.
    */
   #takeCounters(c: number): boolean {
-    this.#candidateCounters ??= candidateCounterSlots(this.#candidates);
+    this.#candidateCounters ??= candidateCounterSlots(this.#nodePools);
     const counters = this.#candidateCounters;
     const device = counters.device(c);
     if (device !== null) {
@@ -1752,7 +1767,7 @@ class AllocationRun {
 
   /** What the pool numbered `index` in `counters` has available in this run. */
   #availableCounterSlotsAt(counters: CandidateCounterSlots, index: number): AvailableCounterSlots {
-    this.#availableCounterSlots ??= new Array(counters.offsets.length);
+    this.#availableCounterSlots ??= this.#a.availableCounterSlotsOf(counters);
     let available = this.#availableCounterSlots[index];
     if (available === undefined) {
       available = this.#a.availableCounterSlots(counters.pool(index), counters.layout(index));

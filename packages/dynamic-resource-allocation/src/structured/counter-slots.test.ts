@@ -19,6 +19,7 @@ import {
   node1,
   pool1,
   region1,
+  req0,
   request,
   resourcePool,
   sliceWithCounterSets,
@@ -238,6 +239,61 @@ function allocateProblem(
     return `error: ${(error as Error).message}`;
   }
 }
+
+describe("counters by candidate position", () => {
+  it("are shared by the nodes a PoolCache gives the same pools, with the same allocations", () => {
+    // Two pools on every node labelled dra=true; each claim takes two devices of one pool.
+    const selector = {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: "dra", operator: "In", values: ["true"] }] }],
+    };
+    const slices = ["pool-a", "pool-b"].flatMap((pool) =>
+      unwrapResourceSlices(
+        sliceWithDevices(
+          `${pool}-devices`,
+          selector,
+          resourcePool(pool, 2),
+          driverA,
+          ...["d0", "d1", "d2"].map((name) =>
+            device(name, null, null).withDeviceCounterConsumption(
+              deviceCounterConsumption("set", { mem: "3Gi" }),
+            ),
+          ),
+        ),
+        sliceWithCounterSets(
+          `${pool}-counters`,
+          selector,
+          resourcePool(pool, 2),
+          driverA,
+          counterSet("set", { mem: "8Gi" }),
+        ),
+      ),
+    );
+    const nodes = ["n1", "n2", "n3"].map((name) => ({ metadata: { name, labels: { dra: "true" } } }));
+    const poolCache = new PoolCache();
+    const allocated = new Set<DeviceID>();
+    const outcomes: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const allocator = newAllocator({
+        features,
+        allocatedState: { allocatedDevices: allocated },
+        classLister: classLister([class_(classA, driverA)]),
+        slices,
+        celCache: new Cache(1, { enableConsumableCapacity: false, enableListTypeAttributes: false }),
+        poolCache,
+      });
+      const claim = claimWithRequests(`claim-${round}`, null, request(req0, classA, 2)).obj();
+      const perNode = nodes.map((n) => allocator.allocate(n, [claim]));
+      // Every node has the same answer.
+      for (const result of perNode) expect(result).toEqual(perNode[0]);
+      const devices = perNode[0]?.[0]?.devices?.results?.map((r) => `${r.pool}/${r.device}`) ?? [];
+      outcomes.push(devices.join(","));
+      for (const r of perNode[0]?.[0]?.devices?.results ?? [])
+        allocated.add(makeDeviceID(r.driver, r.pool, r.device));
+    }
+    // Two devices of 3Gi fit a pool's 8Gi, three do not.
+    expect(outcomes).toEqual(["pool-a/d0,pool-a/d1", "pool-b/d0,pool-b/d1", ""]);
+  });
+});
 
 describe("numeric counters and Quantity counters agree", () => {
   it("on allocate outcomes for random counter sets and consumptions", () => {

@@ -9,7 +9,7 @@
 // (allocator.ts): the answers are the same either way.
 import type { Counter, CounterSet, Device, ResourceSlice } from "@kubesched/api";
 import { Quantity } from "@kubesched/api";
-import { type Candidate, sameObjects } from "./pool-cache";
+import { type Candidate, type NodePools, sameObjects } from "./pool-cache";
 import type { Pool } from "./pools";
 
 const parsedCounters = new WeakMap<Counter, Quantity>();
@@ -124,7 +124,8 @@ export class CandidateCounterSlots {
   /** Per pool number: where its slots start. */
   readonly offsets: Int32Array;
   readonly size: number;
-  readonly #candidates: readonly Candidate[];
+  /** The candidate list it was made for (equal lists share it). */
+  readonly candidates: readonly Candidate[];
   readonly #poolObjects: Pool[];
   /** Per pool number: its layout, null for the Quantity path, undefined until looked up. */
   readonly #layouts: (PoolCounterSlots | null | undefined)[];
@@ -132,7 +133,7 @@ export class CandidateCounterSlots {
   readonly #devices: (DeviceCounterSlots | null | undefined)[];
 
   constructor(candidates: readonly Candidate[]) {
-    this.#candidates = candidates;
+    this.candidates = candidates;
     this.pools = new Int32Array(candidates.length);
     this.#devices = new Array(candidates.length);
     const poolObjects: Pool[] = [];
@@ -187,7 +188,7 @@ export class CandidateCounterSlots {
       this.#layouts[n] = layout;
     }
     const device =
-      layout === null ? null : (layout.devices.get(this.#candidates[c]!.device) ?? emptyConsumption);
+      layout === null ? null : (layout.devices.get(this.candidates[c]!.device) ?? emptyConsumption);
     this.#devices[c] = device;
     return device;
   }
@@ -197,14 +198,24 @@ export class CandidateCounterSlots {
 const emptyConsumption: DeviceCounterSlots = { slots: new Int32Array(0), amounts: new Float64Array(0) };
 
 const byCandidates = new WeakMap<readonly Candidate[], CandidateCounterSlots>();
+/** Per list of pools (a PoolCache gives nodes reaching the same slices the same list). */
+const byPools = new WeakMap<readonly Pool[], CandidateCounterSlots>();
 
-/** The candidates' counters by position, one object per candidate list (kept with the node's pools). */
-export function candidateCounterSlots(candidates: readonly Candidate[]): CandidateCounterSlots {
+/**
+ * The node's candidates' counters by position: one object per candidate list, shared by the
+ * nodes whose pools are the same list object and whose candidates are the same objects in the
+ * same order (checked once per candidate list), so that their searches read the same memory.
+ */
+export function candidateCounterSlots(nodePools: NodePools): CandidateCounterSlots {
+  const candidates = nodePools.candidates;
   let slots = byCandidates.get(candidates);
-  if (slots === undefined) {
+  if (slots !== undefined) return slots;
+  slots = byPools.get(nodePools.pools);
+  if (slots === undefined || !sameObjects(slots.candidates, candidates)) {
     slots = new CandidateCounterSlots(candidates);
-    byCandidates.set(candidates, slots);
+    byPools.set(nodePools.pools, slots);
   }
+  byCandidates.set(candidates, slots);
   return slots;
 }
 
