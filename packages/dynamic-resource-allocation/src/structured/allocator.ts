@@ -45,13 +45,20 @@ import {
 import { addConsumed, CapacityRequestError, consumeCapacity, shareID } from "./consumable-capacity";
 import {
   type AvailableCounterSlots,
+  type AvailableCounterTable,
   availableCounterSlots,
   type CandidateCounterSlots,
   candidateCounterSlots,
+  copyAvailableCounters,
+  newAvailableCounterTable,
+  notLookedUp,
   type PoolCounterSlots,
   parseCounter,
-  releaseCounterSlots,
-  takeCounterSlots,
+  poolBlocked,
+  poolNotCopied,
+  quantityPath,
+  releaseCounterEntries,
+  takeCounterEntries,
 } from "./counter-slots";
 import { taintPreventsAllocation } from "./device-taints";
 import { nodeDeclaresOptionalNodeOperations } from "./optional-node-operations";
@@ -255,11 +262,8 @@ class StructuredAllocator implements Allocator {
   readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
   /** The same for pools whose counters are numbers ({@link PoolCounterSlots}), per layout. */
   readonly #availableCounterSlots = new Map<PoolCounterSlots, AvailableCounterSlots>();
-  /** The same by pool number, for the runs on nodes sharing one {@link CandidateCounterSlots}. */
-  readonly #availableCounterSlotsByNumber = new WeakMap<
-    CandidateCounterSlots,
-    (AvailableCounterSlots | undefined)[]
-  >();
+  /** The same by absolute slot, for the runs on nodes sharing one {@link CandidateCounterSlots}. */
+  readonly #availableCounterTables = new WeakMap<CandidateCounterSlots, AvailableCounterTable>();
   /**
    * Per request capacity (the claim's object, or {@link noCapacityRequest}) and device object:
    * whether the request fits what the allocated shares leave of the device.
@@ -544,12 +548,12 @@ class StructuredAllocator implements Allocator {
     return available;
   }
 
-  /** @internal The table of {@link availableCounterSlots} by the pool numbers of `counters`. */
-  availableCounterSlotsOf(counters: CandidateCounterSlots): (AvailableCounterSlots | undefined)[] {
-    let table = this.#availableCounterSlotsByNumber.get(counters);
+  /** @internal {@link availableCounterSlots} for the pools of `counters`, filled per pool when asked. */
+  availableCounterTable(counters: CandidateCounterSlots): AvailableCounterTable {
+    let table = this.#availableCounterTables.get(counters);
     if (table === undefined) {
-      table = new Array(counters.offsets.length);
-      this.#availableCounterSlotsByNumber.set(counters, table);
+      table = newAvailableCounterTable(counters);
+      this.#availableCounterTables.set(counters, table);
     }
     return table;
   }
@@ -1060,8 +1064,8 @@ class AllocationRun {
   #consumedCounters: Map<string, Map<string, Map<string, Quantity>>> | undefined;
   /** The candidates' counters by position ({@link CandidateCounterSlots}). */
   #candidateCounters: CandidateCounterSlots | undefined;
-  /** Per pool number there: what the allocator's runs start from, looked up when first used. */
-  #availableCounterSlots: (AvailableCounterSlots | undefined)[] | undefined;
+  /** What the allocator's runs on these candidates start from ({@link AvailableCounterTable}). */
+  #availableCounters: AvailableCounterTable | undefined;
   /** What this run's devices consume of the pools' counters (at CandidateCounterSlots.offsets). */
   #consumedCounterSlots: Float64Array | undefined;
   readonly #results: DeviceResult[][] = [];
@@ -1754,26 +1758,31 @@ class AllocationRun {
   #takeCounters(c: number): boolean {
     this.#candidateCounters ??= candidateCounterSlots(this.#nodePools);
     const counters = this.#candidateCounters;
-    const device = counters.device(c);
-    if (device !== null) {
-      const index = counters.pools[c]!;
+    let first = counters.first[c]!;
+    if (first === notLookedUp) first = counters.lookUp(c);
+    if (first !== quantityPath) {
+      const n = counters.pools[c]!;
+      this.#availableCounters ??= this.#a.availableCounterTable(counters);
+      const table = this.#availableCounters;
+      let state = table.state[n]!;
+      if (state === poolNotCopied) {
+        const available = this.#a.availableCounterSlots(counters.pool(n), counters.layout(n));
+        state = copyAvailableCounters(table, counters, n, available);
+      }
+      if (state === poolBlocked) return false;
       this.#consumedCounterSlots ??= new Float64Array(counters.size);
-      const available = this.#availableCounterSlotsAt(counters, index);
-      return takeCounterSlots(available, this.#consumedCounterSlots, counters.offsets[index]!, device);
+      const to = first + counters.count[c]!;
+      return takeCounterEntries(
+        table.values,
+        this.#consumedCounterSlots,
+        counters.entrySlots,
+        counters.entryAmounts,
+        first,
+        to,
+      );
     }
     const candidate = this.#candidates[c]!;
     return this.#a.countersFitAllocated(candidate) && this.#checkAvailableCounters(candidate);
-  }
-
-  /** What the pool numbered `index` in `counters` has available in this run. */
-  #availableCounterSlotsAt(counters: CandidateCounterSlots, index: number): AvailableCounterSlots {
-    this.#availableCounterSlots ??= this.#a.availableCounterSlotsOf(counters);
-    let available = this.#availableCounterSlots[index];
-    if (available === undefined) {
-      available = this.#a.availableCounterSlots(counters.pool(index), counters.layout(index));
-      this.#availableCounterSlots[index] = available;
-    }
-    return available;
   }
 
   /** Adds the device's counters to the consumed ones if they fit, on Quantities. */
@@ -1848,9 +1857,16 @@ class AllocationRun {
   /** upstream deallocateCountersForDevice (after a {@link #takeCounters} of the candidate). */
   #deallocateCounters(c: number): void {
     const counters = this.#candidateCounters!;
-    const device = counters.device(c);
-    if (device !== null) {
-      releaseCounterSlots(this.#consumedCounterSlots!, counters.offsets[counters.pools[c]!]!, device);
+    const first = counters.first[c]!;
+    if (first >= 0) {
+      const to = first + counters.count[c]!;
+      releaseCounterEntries(
+        this.#consumedCounterSlots!,
+        counters.entrySlots,
+        counters.entryAmounts,
+        first,
+        to,
+      );
       return;
     }
     this.#deallocateQuantityCounters(this.#candidates[c]!);

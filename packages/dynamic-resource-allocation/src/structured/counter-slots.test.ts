@@ -26,7 +26,12 @@ import {
   sliceWithDevices,
   unwrapResourceSlices,
 } from "./allocator-testing";
-import { availableCounterSlots, poolCounterSlots, takeCounterSlots } from "./counter-slots";
+import {
+  availableCounterSlots,
+  type DeviceCounterSlots,
+  poolCounterSlots,
+  takeCounterEntries,
+} from "./counter-slots";
 import { PoolCache } from "./pool-cache";
 import { gatherPools, type Pool } from "./pools";
 import { type DeviceID, type Features, makeDeviceID } from "./types";
@@ -129,12 +134,14 @@ describe("poolCounterSlots", () => {
     );
     const layout = poolCounterSlots(pool)!;
     const [big, one] = pool.deviceSlicesTargetingNode[0]!.spec.devices!.map((d) => layout.devices.get(d)!);
-    const available = availableCounterSlots(layout, []);
+    const available = availableCounterSlots(layout, []).available;
     const consumed = new Float64Array(layout.size);
-    expect(takeCounterSlots(available, consumed, 0, big!)).toBe(true);
+    const take = (d: DeviceCounterSlots) =>
+      takeCounterEntries(available, consumed, d.slots, d.amounts, 0, d.slots.length);
+    expect(take(big!)).toBe(true);
     // 2^53 - 1 + 1 = 2^53 is exact and more than available; 2^53 + 1 would round to 2^53.
-    expect(takeCounterSlots(available, consumed, 0, one!)).toBe(false);
-    expect(takeCounterSlots(available, consumed, 0, big!)).toBe(false);
+    expect(take(one!)).toBe(false);
+    expect(take(big!)).toBe(false);
     expect(consumed[0]).toBe(Number.MAX_SAFE_INTEGER);
   });
 
@@ -146,9 +153,11 @@ describe("poolCounterSlots", () => {
     const [x, y] = pool.deviceSlicesTargetingNode[0]!.spec.devices!;
     const available = availableCounterSlots(layout, [x!]);
     expect(available.blocked).toBe(true);
-    expect(takeCounterSlots(available, new Float64Array(layout.size), 0, layout.devices.get(y!)!)).toBe(
-      false,
-    );
+    // y's own counter fits: only the blocked state rejects it.
+    const d = layout.devices.get(y!)!;
+    const consumed = new Float64Array(layout.size);
+    expect(takeCounterEntries(available.available, consumed, d.slots, d.amounts, 0, 1)).toBe(true);
+    expect(availableCounterSlots(layout, []).blocked).toBe(false);
   });
 });
 

@@ -111,12 +111,18 @@ function builtFrom(kept: KeptLayout, pool: Pool): boolean {
   return true;
 }
 
+/** {@link CandidateCounterSlots.first}: not looked up yet. */
+export const notLookedUp = -1;
+/** {@link CandidateCounterSlots.first}: the candidate's pool keeps Quantities. */
+export const quantityPath = -2;
+
 /**
- * The counters of a node's candidates (NodePools.candidates), by position: what the search reads
- * per candidate without a lookup by device or pool. Pools are numbered in candidate order, their
- * slots placed one after another (`offsets`, `size`: one array holds a run's consumption of all of
- * them); a pool's layout and a candidate's consumption are looked up when a search first needs
- * them (most searches end in the first pools).
+ * The counters of a node's candidates (NodePools.candidates), by position, in flat typed arrays
+ * the search reads in candidate order (per-device objects scattered over the heap made the check
+ * wait for memory): pools are numbered in candidate order and their slots placed one after
+ * another (`offsets`, `size`: one array holds a run's consumption of all of them); a candidate's
+ * entries — the absolute slots it consumes and the amounts — are appended when a search first
+ * reaches it (most searches end in the first pools).
  */
 export class CandidateCounterSlots {
   /** Per candidate: its pool's number. */
@@ -126,16 +132,25 @@ export class CandidateCounterSlots {
   readonly size: number;
   /** The candidate list it was made for (equal lists share it). */
   readonly candidates: readonly Candidate[];
+  /** Per candidate: where its entries start, {@link notLookedUp} or {@link quantityPath}. */
+  readonly first: Int32Array;
+  /** Per candidate: how many entries it has. */
+  readonly count: Int32Array;
+  /** The entries: absolute slots (offset + the pool's slot) and amounts; re-read after {@link lookUp}. */
+  entrySlots: Int32Array;
+  entryAmounts: Float64Array;
+  #entries = 0;
   readonly #poolObjects: Pool[];
   /** Per pool number: its layout, null for the Quantity path, undefined until looked up. */
   readonly #layouts: (PoolCounterSlots | null | undefined)[];
-  /** Per candidate: its consumption, null for the Quantity path, undefined until looked up. */
-  readonly #devices: (DeviceCounterSlots | null | undefined)[];
 
   constructor(candidates: readonly Candidate[]) {
     this.candidates = candidates;
     this.pools = new Int32Array(candidates.length);
-    this.#devices = new Array(candidates.length);
+    this.first = new Int32Array(candidates.length).fill(notLookedUp);
+    this.count = new Int32Array(candidates.length);
+    this.entrySlots = new Int32Array(64);
+    this.entryAmounts = new Float64Array(64);
     const poolObjects: Pool[] = [];
     const offsets: number[] = [];
     const numberOf = new Map<Pool, number>();
@@ -164,13 +179,7 @@ export class CandidateCounterSlots {
     this.size = size;
   }
 
-  /** What the candidate's device consumes, or null when its pool keeps Quantities. */
-  device(c: number): DeviceCounterSlots | null {
-    const device = this.#devices[c];
-    return device !== undefined ? device : this.#lookUp(c);
-  }
-
-  /** The layout of the pool numbered `n` (after a non-null {@link device} of one of its candidates). */
+  /** The layout of the pool numbered `n` (after a {@link lookUp} of one of its candidates gave entries). */
   layout(n: number): PoolCounterSlots {
     return this.#layouts[n]!;
   }
@@ -180,22 +189,41 @@ export class CandidateCounterSlots {
     return this.#poolObjects[n]!;
   }
 
-  #lookUp(c: number): DeviceCounterSlots | null {
+  /** Fills `first[c]` and `count[c]` and returns `first[c]`. */
+  lookUp(c: number): number {
     const n = this.pools[c]!;
     let layout = this.#layouts[n];
     if (layout === undefined) {
       layout = poolCounterSlots(this.#poolObjects[n]!) ?? null;
       this.#layouts[n] = layout;
     }
-    const device =
-      layout === null ? null : (layout.devices.get(this.candidates[c]!.device) ?? emptyConsumption);
-    this.#devices[c] = device;
-    return device;
+    if (layout === null) {
+      this.first[c] = quantityPath;
+      return quantityPath;
+    }
+    const device = layout.devices.get(this.candidates[c]!.device);
+    const length = device?.slots.length ?? 0;
+    const start = this.#entries;
+    if (start + length > this.entrySlots.length) {
+      const capacity = Math.max(2 * this.entrySlots.length, start + length);
+      const slots = new Int32Array(capacity);
+      slots.set(this.entrySlots);
+      const amounts = new Float64Array(capacity);
+      amounts.set(this.entryAmounts);
+      this.entrySlots = slots;
+      this.entryAmounts = amounts;
+    }
+    const offset = this.offsets[n]!;
+    for (let i = 0; i < length; i++) {
+      this.entrySlots[start + i] = offset + device!.slots[i]!;
+      this.entryAmounts[start + i] = device!.amounts[i]!;
+    }
+    this.#entries = start + length;
+    this.first[c] = start;
+    this.count[c] = length;
+    return start;
   }
 }
-
-/** A device consuming none of its pool's counters. */
-const emptyConsumption: DeviceCounterSlots = { slots: new Int32Array(0), amounts: new Float64Array(0) };
 
 const byCandidates = new WeakMap<readonly Candidate[], CandidateCounterSlots>();
 /** Per list of pools (a PoolCache gives nodes reaching the same slices the same list). */
@@ -341,42 +369,74 @@ export function availableCounterSlots(
   return { available, blocked };
 }
 
+/** {@link AvailableCounterTable.state}: a pool's counters not copied in yet, fitting, blocked. */
+export const poolNotCopied = 0;
+export const poolOpen = 1;
+export const poolBlocked = 2;
+
 /**
- * upstream checkAvailableCounters on numbers: adds the device's amounts to `consumed` when every
- * counter of the pool stays within what is available; changes nothing otherwise.
+ * One allocator's available counters for the pools of one {@link CandidateCounterSlots}, by
+ * absolute slot, with each pool's state: what every run on those candidates reads.
+ */
+export interface AvailableCounterTable {
+  readonly values: Float64Array;
+  readonly state: Uint8Array;
+}
+
+export function newAvailableCounterTable(counters: CandidateCounterSlots): AvailableCounterTable {
+  return { values: new Float64Array(counters.size), state: new Uint8Array(counters.offsets.length) };
+}
+
+/** Copies pool `n`'s available counters into the table; returns its state. */
+export function copyAvailableCounters(
+  table: AvailableCounterTable,
+  counters: CandidateCounterSlots,
+  n: number,
+  available: AvailableCounterSlots,
+): number {
+  table.values.set(available.available, counters.offsets[n]!);
+  const state = available.blocked ? poolBlocked : poolOpen;
+  table.state[n] = state;
+  return state;
+}
+
+/**
+ * upstream checkAvailableCounters on numbers: adds the amounts of entries `from`..`to` to
+ * `consumed` at their slots when every counter of the pool stays within `available` (both indexed
+ * by absolute slot); changes nothing otherwise. The caller has checked that the pool is not
+ * blocked ({@link AvailableCounterSlots}).
  *
- * `consumed` holds the pool's slots from `offset` on. Why checking only the device's slots is the
- * full check: amounts are never negative, so
+ * Why checking only the device's slots is the full check: amounts are never negative, so
  * `consumed` never is; a run's consumed values only grow through this function, which keeps every
- * slot at most its available value, and shrink through {@link releaseCounterSlots}. So, unless
- * the pool is `blocked` (then nothing fits, as upstream), the slots the device does not consume
+ * slot at most its available value, and shrink through {@link releaseCounterEntries}. So, unless
+ * the pool is blocked (then nothing fits, as upstream), the slots the device does not consume
  * already fit. Exact: `consumed[s]` and `available[s]` are safe integers with consumed ≤ available;
  * a sum beyond 2^53 may round, but only to a number ≥ 2^53 > available, so it fails either way, and
  * failing sums are never stored.
  */
-export function takeCounterSlots(
-  available: AvailableCounterSlots,
+export function takeCounterEntries(
+  available: Float64Array,
   consumed: Float64Array,
-  offset: number,
-  device: DeviceCounterSlots,
+  slots: Int32Array,
+  amounts: Float64Array,
+  from: number,
+  to: number,
 ): boolean {
-  if (available.blocked) return false;
-  const values = available.available;
-  const { slots, amounts } = device;
-  for (let i = 0; i < slots.length; i++) {
+  for (let i = from; i < to; i++) {
     const slot = slots[i]!;
-    if (consumed[offset + slot]! + amounts[i]! > values[slot]!) return false;
+    if (consumed[slot]! + amounts[i]! > available[slot]!) return false;
   }
-  for (let i = 0; i < slots.length; i++) consumed[offset + slots[i]!]! += amounts[i]!;
+  for (let i = from; i < to; i++) consumed[slots[i]!]! += amounts[i]!;
   return true;
 }
 
-/** upstream deallocateCountersForDevice on numbers: undoes a {@link takeCounterSlots} (exact). */
-export function releaseCounterSlots(
+/** upstream deallocateCountersForDevice on numbers: undoes a {@link takeCounterEntries} (exact). */
+export function releaseCounterEntries(
   consumed: Float64Array,
-  offset: number,
-  device: DeviceCounterSlots,
+  slots: Int32Array,
+  amounts: Float64Array,
+  from: number,
+  to: number,
 ): void {
-  const { slots, amounts } = device;
-  for (let i = 0; i < slots.length; i++) consumed[offset + slots[i]!]! -= amounts[i]!;
+  for (let i = from; i < to; i++) consumed[slots[i]!]! -= amounts[i]!;
 }
