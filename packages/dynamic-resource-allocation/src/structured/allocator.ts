@@ -8,7 +8,6 @@
 import type {
   AllocationResult,
   CapacityRequirements,
-  Counter,
   Device,
   DeviceAllocationConfiguration,
   DeviceAttribute,
@@ -44,6 +43,23 @@ import {
   MatchListAttributeConstraint,
 } from "./constraint";
 import { addConsumed, CapacityRequestError, consumeCapacity, shareID } from "./consumable-capacity";
+import {
+  type AvailableCounterSlots,
+  type AvailableCounterTable,
+  availableCounterSlots,
+  type CandidateCounterSlots,
+  candidateCounterSlots,
+  copyAvailableCounters,
+  newAvailableCounterTable,
+  notLookedUp,
+  type PoolCounterSlots,
+  parseCounter,
+  poolBlocked,
+  poolNotCopied,
+  quantityPath,
+  releaseCounterEntries,
+  takeCounterEntries,
+} from "./counter-slots";
 import { taintPreventsAllocation } from "./device-taints";
 import { nodeDeclaresOptionalNodeOperations } from "./optional-node-operations";
 import {
@@ -244,6 +260,10 @@ class StructuredAllocator implements Allocator {
   readonly valueIDs: AttributeValueIDs;
   /** Counters left in each pool after the allocated devices (`driver/pool` → set → counter). */
   readonly #availableCounters = new Map<string, Map<string, Map<string, Quantity>>>();
+  /** The same for pools whose counters are numbers ({@link PoolCounterSlots}), per layout. */
+  readonly #availableCounterSlots = new Map<PoolCounterSlots, AvailableCounterSlots>();
+  /** The same by absolute slot, for the runs on nodes sharing one {@link CandidateCounterSlots}. */
+  readonly #availableCounterTables = new WeakMap<CandidateCounterSlots, AvailableCounterTable>();
   /**
    * Per request capacity (the claim's object, or {@link noCapacityRequest}) and device object:
    * whether the request fits what the allocated shares leave of the device.
@@ -516,6 +536,29 @@ class StructuredAllocator implements Allocator {
   }
 
   /**
+   * @internal {@link availableCounters} for a pool whose counters are numbers (computed once per
+   * pool layout).
+   */
+  availableCounterSlots(pool: Pool, layout: PoolCounterSlots): AvailableCounterSlots {
+    let available = this.#availableCounterSlots.get(layout);
+    if (available === undefined) {
+      available = availableCounterSlots(layout, this.#allocatedDevices(pool));
+      this.#availableCounterSlots.set(layout, available);
+    }
+    return available;
+  }
+
+  /** @internal {@link availableCounterSlots} for the pools of `counters`, filled per pool when asked. */
+  availableCounterTable(counters: CandidateCounterSlots): AvailableCounterTable {
+    let table = this.#availableCounterTables.get(counters);
+    if (table === undefined) {
+      table = newAvailableCounterTable(counters);
+      this.#availableCounterTables.set(counters, table);
+    }
+    return table;
+  }
+
+  /**
    * Whether the device's counters fit its pool's available counters with nothing else being
    * allocated in the run (upstream checkAvailableCounters' comparison with only this device
    * consumed). When it does not, the device cannot be allocated in any run of this allocator:
@@ -596,12 +639,17 @@ class StructuredAllocator implements Allocator {
    * node or not): what they take from the pool's counter sets. Read once per pool per allocator.
    */
   *#allocatedConsumptions(pool: Pool): Generator<DeviceCounterConsumption> {
+    for (const device of this.#allocatedDevices(pool)) yield* device.consumesCounters ?? [];
+  }
+
+  /** The pool's devices whose allocation has completed (targeting the node or not). */
+  *#allocatedDevices(pool: Pool): Generator<Device> {
     for (const slices of [pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode]) {
       for (const slice of slices) {
         for (const device of slice.spec.devices ?? []) {
           if (!this.isDeviceAllocated(makeDeviceID(slice.spec.driver, slice.spec.pool.name, device.name)))
             continue;
-          yield* device.consumesCounters ?? [];
+          yield device;
         }
       }
     }
@@ -641,17 +689,6 @@ function undoCompatibilityGroups(undo: CompatibilityGroupsUndo): void {
     if (previous === undefined) running.delete(counterSet);
     else running.set(counterSet, previous);
   }
-}
-
-const parsedCounters = new WeakMap<Counter, Quantity>();
-
-function parseCounter(counter: Counter): Quantity {
-  let q = parsedCounters.get(counter);
-  if (q === undefined) {
-    q = Quantity.parse(counter.value);
-    parsedCounters.set(counter, q);
-  }
-  return q;
 }
 
 const zero = Quantity.of(0);
@@ -1025,6 +1062,12 @@ class AllocationRun {
   #allocating: (number[] | undefined)[] | undefined;
   /** Counters consumed by the devices being allocated (`driver/pool` → set → counter). */
   #consumedCounters: Map<string, Map<string, Map<string, Quantity>>> | undefined;
+  /** The candidates' counters by position ({@link CandidateCounterSlots}). */
+  #candidateCounters: CandidateCounterSlots | undefined;
+  /** What the allocator's runs on these candidates start from ({@link AvailableCounterTable}). */
+  #availableCounters: AvailableCounterTable | undefined;
+  /** What this run's devices consume of the pools' counters (at CandidateCounterSlots.offsets). */
+  #consumedCounterSlots: Float64Array | undefined;
   readonly #results: DeviceResult[][] = [];
   /** Per candidate: capacity consumed by the shares being allocated, and how many shares. */
   #allocatingCapacity: (Map<string, Quantity> | undefined)[] | undefined;
@@ -1588,19 +1631,13 @@ class AllocationRun {
       multi &&
       (this.#a.allocatedState.aggregatedCapacity?.has(candidate.id) === true ||
         (this.#allocatingShares?.[c] ?? 0) > 0);
-    if (
-      !skipCounterCheck &&
-      consumes.length > 0 &&
-      (!this.#a.countersFitAllocated(candidate) || !this.#checkAvailableCounters(candidate))
-    ) {
-      return false;
-    }
+    if (!skipCounterCheck && consumes.length > 0 && !this.#takeCounters(c)) return false;
     // Devices on a counter set go together only while their compatibility groups intersect.
     let compatibilityGroupsUndo: CompatibilityGroupsUndo | undefined;
     if (this.#features.deviceCompatibilityGroups && !skipCounterCheck && consumes.length > 0) {
       compatibilityGroupsUndo = this.#checkCompatibilityGroups(candidate);
       if (compatibilityGroupsUndo === undefined) {
-        this.#deallocateCounters(candidate);
+        this.#deallocateCounters(c);
         return false;
       }
     }
@@ -1709,12 +1746,46 @@ class AllocationRun {
       const allocating = this.#allocating![c]!;
       allocating.splice(allocating.lastIndexOf(claimIndex), 1);
       if (this.#features.partitionableDevices && (device.consumesCounters?.length ?? 0) > 0) {
-        this.#deallocateCounters(candidate);
+        this.#deallocateCounters(c);
       }
     }
   }
 
-  /** Adds the device's counters to the consumed ones if they fit (upstream checkAvailableCounters). */
+  /**
+   * Adds the device's counters to the consumed ones if they fit (upstream checkAvailableCounters):
+   * on numbers where the pool's counters are ({@link PoolCounterSlots}), else on Quantities.
+   */
+  #takeCounters(c: number): boolean {
+    this.#candidateCounters ??= candidateCounterSlots(this.#nodePools);
+    const counters = this.#candidateCounters;
+    let first = counters.first[c]!;
+    if (first === notLookedUp) first = counters.lookUp(c);
+    if (first !== quantityPath) {
+      const n = counters.pools[c]!;
+      this.#availableCounters ??= this.#a.availableCounterTable(counters);
+      const table = this.#availableCounters;
+      let state = table.state[n]!;
+      if (state === poolNotCopied) {
+        const available = this.#a.availableCounterSlots(counters.pool(n), counters.layout(n));
+        state = copyAvailableCounters(table, counters, n, available);
+      }
+      if (state === poolBlocked) return false;
+      this.#consumedCounterSlots ??= new Float64Array(counters.size);
+      const to = first + counters.count[c]!;
+      return takeCounterEntries(
+        table.values,
+        this.#consumedCounterSlots,
+        counters.entrySlots,
+        counters.entryAmounts,
+        first,
+        to,
+      );
+    }
+    const candidate = this.#candidates[c]!;
+    return this.#a.countersFitAllocated(candidate) && this.#checkAvailableCounters(candidate);
+  }
+
+  /** Adds the device's counters to the consumed ones if they fit, on Quantities. */
   #checkAvailableCounters(candidate: Candidate): boolean {
     const pool = candidate.pool;
     const available = this.#a.availableCounters(pool);
@@ -1740,7 +1811,7 @@ class AllocationRun {
       const consumedForSet = consumedForPool.get(setName);
       for (const [name, value] of counters) {
         if (value.cmp(consumedForSet?.get(name) ?? zero) < 0) {
-          this.#deallocateCounters(candidate);
+          this.#deallocateQuantityCounters(candidate);
           return false;
         }
       }
@@ -1783,8 +1854,25 @@ class AllocationRun {
     return saved;
   }
 
-  /** upstream deallocateCountersForDevice. */
-  #deallocateCounters(candidate: Candidate): void {
+  /** upstream deallocateCountersForDevice (after a {@link #takeCounters} of the candidate). */
+  #deallocateCounters(c: number): void {
+    const counters = this.#candidateCounters!;
+    const first = counters.first[c]!;
+    if (first >= 0) {
+      const to = first + counters.count[c]!;
+      releaseCounterEntries(
+        this.#consumedCounterSlots!,
+        counters.entrySlots,
+        counters.entryAmounts,
+        first,
+        to,
+      );
+      return;
+    }
+    this.#deallocateQuantityCounters(this.#candidates[c]!);
+  }
+
+  #deallocateQuantityCounters(candidate: Candidate): void {
     const consumedForPool = this.#consumedCounters?.get(candidate.pool.id);
     if (consumedForPool === undefined) return;
     for (const consumption of candidate.device.consumesCounters ?? []) {
