@@ -84,9 +84,26 @@ class ClaimsAllocatedState {
   }
 }
 
+const noObjects: readonly never[] = [];
+
 /** The objects of `from` that `minus` does not hold as often (by identity; each occurrence counts). */
 function extras<T>(from: readonly T[], minus: readonly T[]): readonly T[] {
   if (minus.length === 0 || from.length === 0) return from;
+  if (from.length * minus.length <= 64) {
+    // A few objects (the usual case): compared in place, nothing allocated when all are held.
+    let out: T[] | null = null;
+    for (let i = 0; i < from.length; i++) {
+      const o = from[i] as T;
+      let earlier = 0;
+      for (let j = 0; j < i; j++) if (from[j] === o) earlier++;
+      let held = 0;
+      for (const m of minus) if (m === o) held++;
+      if (earlier < held) continue;
+      out ??= [];
+      out.push(o);
+    }
+    return out ?? noObjects;
+  }
   const left = new Map<T, number>();
   for (const o of minus) left.set(o, (left.get(o) ?? 0) + 1);
   const out: T[] = [];
