@@ -26,14 +26,15 @@ import { type FollowedSource, ListFollower } from "./sync-list";
  * The allocated state of the claims the plugin sees (the informer's through the assume cache,
  * and the in-flight allocations), kept from one PreFilter to the next instead of gathered anew
  * from every claim. The informer's changes since the last update are followed (plugin-helpers'
- * ListFollower: the cache's change feed, or its listing). The assumed objects and the in-flight allocations are
- * applied on top and taken off again at the next update. The state changes only in
- * {@link update}: a cycle reads it from PreFilter to its end as a gather would have built it.
+ * ListFollower: the cache's change feed, or its listing). The assumed objects and the in-flight
+ * allocations are applied on top, as the difference from those of the last update. The state
+ * changes only in {@link update}: a cycle reads it from PreFilter to its end as a gather would
+ * have built it.
  */
 class ClaimsAllocatedState {
   readonly counter: AllocatedStateCounter;
   private readonly claims: ListFollower<ResourceClaim>;
-  /** What {@link update} applied on top of the informer's claims: taken off at the next one. */
+  /** What {@link update} applied on top of the informer's claims (the next one applies the difference). */
   private replaced: readonly ResourceClaim[] = [];
   private added: readonly ResourceClaim[] = [];
   /** Claims the informer dropped or replaced, taken out after the update's additions. */

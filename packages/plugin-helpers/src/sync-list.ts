@@ -1,5 +1,6 @@
-// kubesched's own: follows an informer's listing from one cycle to the next without a full pass
-// over the objects' contents (upstream keeps such state up to date from informer events).
+// kubesched's own: follows an informer cache from one cycle to the next, through its change feed
+// or by comparing listings, without a pass over the objects' contents (upstream keeps such state
+// up to date from informer events).
 import { type ChangeFeed, type ClusterScopedLister, changeFeedOf } from "@kubesched/framework";
 
 /** What {@link syncList} reads of an object: its namespace and name. */

@@ -72,8 +72,9 @@ export class Cache {
    * per device object and expression (kubesched's own: upstream evaluates every time), shared by
    * every cache of the same features. A verdict depends only on the device's attributes, capacity
    * and allowMultipleAllocations, the driver, the expression and the features, and a slice's
-   * device objects are never changed in place (an update is a new slice). A kept verdict reports `actualCost` 0 (nothing evaluated);
-   * an evaluation that fails is not kept, so its error and cost are reported again every time.
+   * device objects are never changed in place (an update is a new slice). A kept verdict reports
+   * `actualCost` 0 (nothing evaluated); an evaluation that fails is not kept, so its error and cost
+   * are reported again every time.
    */
   deviceMatches(
     compiled: CompilationResult,

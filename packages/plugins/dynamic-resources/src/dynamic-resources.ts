@@ -109,16 +109,16 @@ const FirstAvailableDeviceRequestMaxSize = 8;
 /** upstream retry.DefaultRetry: how often PreBind retries a write that hit a conflict. */
 const conflictRetries = 5;
 
-/**
- * The cycle's state (upstream stateData): the pod's claims and what Filter found per node.
- * Exported for the package's tests (not from the index).
- */
 /** What Filter found on one node (upstream nodeAllocation). */
 interface NodeFilterResult {
   readonly allocations: AllocationResult[];
   readonly extended: NodeExtendedResourceClaim | null;
 }
 
+/**
+ * The cycle's state (upstream stateData): the pod's claims and what Filter found per node.
+ * Exported for the package's tests (not from the index).
+ */
 export class DynamicResourcesState implements StateData, NodeAllocatableClaimStatusesSource {
   /** The pod's claims (1:1 with the claims it needs), replaced by PreBind's writes. */
   claims: ResourceClaim[] = [];
