@@ -8,6 +8,7 @@ import {
   DefaultMemoryRequest,
   DefaultMilliCPURequest,
   isScalarResourceName,
+  type Node,
   type Pod,
   type PodResourcesOptions,
   podRequests,
@@ -348,14 +349,10 @@ export class ResourceAllocationScorer {
         alloc = nodeAllocatable.scalar(name);
         used = nodeInfo.requested.scalar(name);
         const node = nodeInfo.node;
-        if (alloc === 0 && dra !== null && node !== null) {
-          // Not handled by a device plugin: the devices of the DeviceClass backing it, if any.
-          const totals = this.draTotals;
-          dra.allocatableRequestInto(node, name, totals);
-          if ((totals[0] as number) > 0) {
-            alloc = totals[0] as number;
-            used = totals[1] as number;
-          }
+        if (alloc === 0 && dra !== null && node !== null && this.draDevices(dra, node, name)) {
+          // Not handled by a device plugin: the devices of the DeviceClass backing it.
+          alloc = this.draTotals[0] as number;
+          used = this.draTotals[1] as number;
         }
       }
       if (alloc === 0) {
@@ -457,7 +454,6 @@ export class ResourceAllocationScorer {
     }
     const [a, u] = scratch;
     const name = this.names[i] as string;
-    const totals = this.draTotals;
     for (let k = 0; k < count; k++) {
       const idx = indices[k] as number;
       const base = alloc === null ? 0 : (alloc[idx] as number);
@@ -465,14 +461,21 @@ export class ResourceAllocationScorer {
       u[idx] = used === null ? 0 : (used[idx] as number);
       if (base !== 0) continue;
       const node = (columns.nodeInfos[idx] as NodeInfo).node;
-      if (node === null) continue;
-      dra.allocatableRequestInto(node, name, totals);
-      if ((totals[0] as number) > 0) {
-        a[idx] = totals[0] as number;
-        u[idx] = totals[1] as number;
+      if (node !== null && this.draDevices(dra, node, name)) {
+        a[idx] = this.draTotals[0] as number;
+        u[idx] = this.draTotals[1] as number;
       }
     }
     return scratch;
+  }
+
+  /**
+   * Whether a DeviceClass backing `name` has devices on the node: then `draTotals` holds them
+   * and how many of them claims hold (upstream calculateDRAExtendedResourceAllocatableRequest).
+   */
+  private draDevices(dra: DRAPreScoreState, node: Node, name: string): boolean {
+    dra.allocatableRequestInto(node, name, this.draTotals);
+    return (this.draTotals[0] as number) > 0;
   }
 
   /**
