@@ -29,4 +29,4 @@ export {
 } from "./resource-allocation";
 export { buildBrokenLinearFunction, type FunctionShapePoint } from "./shape-score";
 export { signatureDisabledWithDRAExtendedResource, signPodResources } from "./sign-resources";
-export { type FollowedSource, type ListedObject, ListFollower, syncList } from "./sync-list";
+export { type FollowedSource, type ListedObject, ListFollower } from "./sync-list";
