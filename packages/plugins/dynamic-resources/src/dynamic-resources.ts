@@ -65,7 +65,6 @@ import {
   stateKey,
 } from "@kubesched/framework";
 import type { DynamicResourcesArgs } from "./args";
-import { copyAPIObject } from "./copy";
 import { simulateAddPod, simulateRemovePod } from "./dra-preemption";
 import { eventsToRegister } from "./events";
 import { ExtendedResourceClaimIndex } from "./extended-resource-claim-index";
@@ -335,11 +334,6 @@ function appended(list: number[] | null, i: number): number[] {
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/** A deep copy of an API object (claims, allocation results). */
-function clone<T>(o: T): T {
-  return copyAPIObject(o);
 }
 
 /**
@@ -964,8 +958,7 @@ export class DynamicResources
       }
       const reservedFor = claim.status?.reservedFor ?? [];
       if (reservedFor.length === 0 || (reservedFor.length === 1 && reservedFor[0]?.uid === uid)) {
-        const next = clone(claim);
-        next.status = {};
+        const next: ResourceClaim = { ...claim, status: {} };
         const update = this.handle.client().updateResourceClaimStatus;
         if (!update)
           return {
@@ -987,7 +980,7 @@ export class DynamicResources
         await deleteClaim(
           this.handle.client(),
           (ns, n) => this.handle.listers().resourceClaims.get(ns, n),
-          clone(extendedClaim),
+          extendedClaim,
         );
       } catch (e) {
         return { result: null, status: asStatus(e) };
@@ -1106,10 +1099,12 @@ export class DynamicResources
         const cur = this.draManager.get(ns, n);
         const update = this.handle.client().updateResourceClaimStatus;
         if (!cur || !update) continue;
-        const next = clone(cur);
-        next.status = {
-          ...next.status,
-          reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== pod.metadata?.uid),
+        const next: ResourceClaim = {
+          ...cur,
+          status: {
+            ...cur.status,
+            reservedFor: (cur.status?.reservedFor ?? []).filter((r) => r.uid !== pod.metadata?.uid),
+          },
         };
         // Retried with the pod's next attempt when it fails.
         update.call(this.handle.client(), next).catch((e: unknown) => {
@@ -1188,7 +1183,7 @@ export class DynamicResources
     deleteClaim(
       this.handle.client(),
       (n, name) => this.handle.listers().resourceClaims.get(n, name),
-      clone(claim),
+      claim,
     ).catch((e: unknown) => {
       this.handle.logger().error("delete", { err: message(e), resourceclaim: kObj(claim) });
     });

@@ -30,7 +30,6 @@ import {
   Status,
 } from "@kubesched/framework";
 import { isDRAExtendedResourceName } from "@kubesched/plugin-helpers";
-import { copyAPIObject } from "./copy";
 
 /**
  * The name of the special claim while it exists only in memory (not a valid object name, so it
@@ -401,9 +400,12 @@ export async function deleteClaim(
       cur = fresh;
     }
     const finalizers = cur.metadata?.finalizers ?? [];
-    const next = copyAPIObject(cur);
     const i = finalizers.indexOf(ResourceClaimFinalizer);
-    if (i >= 0) next.metadata = { ...next.metadata, finalizers: finalizers.filter((_f, j) => j !== i) };
+    // A new object over the claim's parts (claims are never changed in place).
+    const next: ResourceClaim =
+      i >= 0
+        ? { ...cur, metadata: { ...cur.metadata, finalizers: finalizers.filter((_f, j) => j !== i) } }
+        : cur;
     try {
       await client.updateResourceClaim.call(client, next);
       break;
