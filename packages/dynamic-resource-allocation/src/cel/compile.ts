@@ -150,7 +150,7 @@ function derivedAttributeValue(result: unknown): DeviceAttribute {
 function attributeValue(attr: DeviceAttribute): unknown {
   const version = (v: string): Semver => {
     try {
-      return parseSemver(v);
+      return parsedOnce(parsedVersions, v, parseSemver);
     } catch (err) {
       throw new Error(`parse semantic version: ${(err as Error).message}`);
     }
@@ -472,17 +472,21 @@ const sourceCapacity = new WeakMap<DRADevice, Device["capacity"]>();
  * The `device` variable. A list attribute (DRAListTypeAttributes) reads as its first value and
  * gives all its values through `asList()`; without the feature it fails the evaluation
  * (`unsupported attribute value`), as upstream.
+ *
+ * Every value is converted here, in upstream's order, so that a device whose attribute or
+ * capacity cannot be converted fails every evaluation with the same error; the domain maps
+ * the expression reads are made from the converted values on first read ({@link DRADevice}).
  */
 function toDRADevice(input: Device, listTypeAttributes: boolean): DRADevice {
   const attributes: [string, unknown][] = [];
-  const lists: [string, unknown[]][] = [];
+  let lists: [string, unknown[]][] | undefined;
   for (const [name, attr] of Object.entries(input.attributes ?? {})) {
     try {
       const value = attributeValue(attr);
       if (Array.isArray(value)) {
         if (!listTypeAttributes) throw new Error("unsupported attribute value");
         attributes.push([name, value[0]]);
-        lists.push([name, value]);
+        (lists ??= []).push([name, value]);
       } else {
         attributes.push([name, value]);
       }
@@ -492,22 +496,47 @@ function toDRADevice(input: Device, listTypeAttributes: boolean): DRADevice {
   }
   const capacity: [string, CELQuantity][] = Object.entries(input.capacity ?? {}).map(([name, c]) => [
     name,
-    new CELQuantity(Quantity.parse(c.value)),
+    celQuantity(c.value),
   ]);
-  const attrs = byDomain(attributes, input.driver);
-  if (lists.length > 0) {
-    for (const [domain, values] of byDomain(lists, input.driver)) {
-      const domainMap = attrs.get(domain);
-      if (domainMap !== undefined) attributeLists.set(domainMap, values);
-    }
-  }
-  const caps = byDomain(capacity, input.driver);
+  const driver = input.driver;
   return new DRADevice(
-    input.driver,
+    driver,
     input.allowMultipleAllocations ?? false,
-    withDefault(attrs),
-    withDefault(caps),
+    () => {
+      const attrs = byDomain(attributes, driver);
+      if (lists !== undefined) {
+        for (const [domain, values] of byDomain(lists, driver)) {
+          const domainMap = attrs.get(domain);
+          if (domainMap !== undefined) attributeLists.set(domainMap, values);
+        }
+      }
+      return withDefault(attrs);
+    },
+    () => withDefault(byDomain(capacity, driver)),
   );
+}
+
+/**
+ * Parsed values by their text (semantic versions, quantities): devices of one driver repeat the
+ * same few (a driver version, a memory size), and both parsed forms are immutable. Cleared past
+ * {@link maxParsed} texts; failures are not kept.
+ */
+const parsedVersions = new Map<string, Semver>();
+const parsedQuantities = new Map<string, CELQuantity>();
+const maxParsed = 4096;
+
+function parsedOnce<V>(kept: Map<string, V>, text: string, parse: (text: string) => V): V {
+  let v = kept.get(text);
+  if (v === undefined) {
+    v = parse(text);
+    if (kept.size >= maxParsed) kept.clear();
+    kept.set(text, v);
+  }
+  return v;
+}
+
+function celQuantity(text: string): CELQuantity {
+  return parsedOnce(parsedQuantities, text, (t) => new CELQuantity(Quantity.parse(t)));
 }
 
 let lazyCompiler: Compiler | undefined;

@@ -119,6 +119,41 @@ describe("bad selectors and devices", () => {
     expect(matches).toBe(false);
     expect(error?.message).toBe("attribute v: parse semantic version: No Major.Minor.Patch elements found");
   });
+  it("an invalid version fails every evaluation, also after a valid one of the same text elsewhere", () => {
+    const result = compiler.compileCELExpression(`device.driver == "d"`);
+    for (let i = 0; i < 2; i++) {
+      const bad = result.deviceMatches({ driver: "d", attributes: { v: { version: "1.0" } } });
+      expect(bad.error?.message).toBe(
+        "attribute v: parse semantic version: No Major.Minor.Patch elements found",
+      );
+      const good = result.deviceMatches({ driver: "d", attributes: { v: { version: "1.0.0" } } });
+      expect(good).toMatchObject({ matches: true, error: null });
+    }
+  });
+  it("devices that share attribute texts read their own values", () => {
+    const result = compiler.compileCELExpression(
+      `device.attributes["d"].v.isGreaterThan(semver("1.0.0")) && device.capacity["d"].mem.compareTo(quantity("1Gi")) == 0 && device.attributes["d"].n == 1`,
+    );
+    const one = {
+      driver: "d",
+      attributes: { v: { version: "1.2.3" }, n: { int: 1 } },
+      capacity: { mem: { value: "1Gi" } },
+    };
+    const two = {
+      driver: "d",
+      attributes: { v: { version: "1.2.3" }, n: { int: 2 } },
+      capacity: { mem: { value: "1Gi" } },
+    };
+    expect(result.deviceMatches(one)).toMatchObject({ matches: true, error: null });
+    expect(result.deviceMatches(two)).toMatchObject({ matches: false, error: null });
+  });
+  it("a device with an invalid capacity fails even a selector that reads only the driver", () => {
+    const { matches, error } = compiler
+      .compileCELExpression(`device.driver == "d"`)
+      .deviceMatches({ driver: "d", capacity: { mem: { value: "ten" } } });
+    expect(matches).toBe(false);
+    expect(error?.message).toMatch(/quantity/);
+  });
   it("a device with an empty attribute", () => {
     const { error } = compiler
       .compileCELExpression("true")

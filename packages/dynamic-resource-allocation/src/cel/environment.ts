@@ -10,14 +10,38 @@ import { normalizeSemver, parseSemver, Semver } from "./semver";
 /** upstream resourceapi.ResourceSliceMaxAttributeValuesPerDevice: the longest list attribute. */
 export const ResourceSliceMaxAttributeValuesPerDevice = 48;
 
-/** The value of the `device` variable (upstream's `kubernetes.DRADevice` object type). */
+/**
+ * The value of the `device` variable (upstream's `kubernetes.DRADevice` object type). The
+ * attribute and capacity maps are made when an expression first reads them (most selectors read
+ * only `device.driver`); the values that can fail to convert are converted before (see
+ * compile.ts toDRADevice), so that a device fails every evaluation as upstream's eager conversion
+ * makes it fail.
+ */
 export class DRADevice {
+  #attributes: ReadonlyMap<string, ReadonlyMap<string, unknown>> | undefined;
+  #capacity: ReadonlyMap<string, ReadonlyMap<string, CELQuantity>> | undefined;
+  readonly #makeAttributes: () => ReadonlyMap<string, ReadonlyMap<string, unknown>>;
+  readonly #makeCapacity: () => ReadonlyMap<string, ReadonlyMap<string, CELQuantity>>;
+
   constructor(
     readonly driver: string,
     readonly allowMultipleAllocations: boolean,
-    readonly attributes: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
-    readonly capacity: ReadonlyMap<string, ReadonlyMap<string, CELQuantity>>,
-  ) {}
+    attributes: () => ReadonlyMap<string, ReadonlyMap<string, unknown>>,
+    capacity: () => ReadonlyMap<string, ReadonlyMap<string, CELQuantity>>,
+  ) {
+    this.#makeAttributes = attributes;
+    this.#makeCapacity = capacity;
+  }
+
+  get attributes(): ReadonlyMap<string, ReadonlyMap<string, unknown>> {
+    this.#attributes ??= this.#makeAttributes();
+    return this.#attributes;
+  }
+
+  get capacity(): ReadonlyMap<string, ReadonlyMap<string, CELQuantity>> {
+    this.#capacity ??= this.#makeCapacity();
+    return this.#capacity;
+  }
 }
 
 /** The `kubernetes.Quantity` CEL type. */
