@@ -175,7 +175,11 @@ async function main(): Promise<void> {
       r = failed(w.name, nodeCount(w), `workload process exited with code ${code}`);
     }
     results.push(r);
-    const avg = r.throughput ? `${r.throughput.average.toFixed(0)} pods/s avg` : "no samples";
+    const avg = r.throughput
+      ? `${r.throughput.average.toFixed(0)} pods/s avg`
+      : r.startup
+        ? `no samples (first ${r.startup.firstTenthPods} pods ${r.startup.firstTenthMs.toFixed(0)} ms, then ${r.startup.laterRate.toFixed(0)} pods/s)`
+        : "no samples";
     console.log(
       `  ${w.name}: ${r.status}, ${avg}, overall ${r.overall?.toFixed(0) ?? "-"} pods/s, ${r.peakRssMB} MB, ${((performance.now() - t) / 1000).toFixed(1)} s, decisions ${r.decisionsVerified === null ? "not verified" : r.decisionsVerified ? "verified" : "WRONG"}`,
     );

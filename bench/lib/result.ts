@@ -37,6 +37,12 @@ export interface WorkloadResult {
   loadAvg?: number;
   /** SchedulingThroughput as scheduler_perf computes it; null without samples. */
   throughput: ThroughputSummary | null;
+  /**
+   * A run too short for a throughput sample (upstream skips the first 1-s tick as a start-up
+   * outlier and does not record the partial interval at the end): how long the first tenth of
+   * the measured pods took, and the rate of the other nine tenths.
+   */
+  startup?: { firstTenthPods: number; firstTenthMs: number; laterRate: number };
   /** The throughput samples over time (the throughput-over-time chart); absent when skipped. */
   timeline?: TimedSample[];
   /** Scheduling attempt latency (pop → bound / failed), every attempt in the measured phase. */

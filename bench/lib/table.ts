@@ -139,7 +139,8 @@ export function formatTable(
     if (r.churnPods > 0) extra.push(`${r.churnPods} churn pods created`);
     if (r.loadAvg !== undefined && r.loadAvg > machine.cpus)
       extra.push(`load average ${r.loadAvg.toFixed(1)} during the run`);
-    if (!r.throughput && r.status !== "skipped")
+    // A complete run without samples says how much of it was start-up (its own note).
+    if (!r.throughput && !r.startup && r.status !== "skipped")
       extra.push(
         "no throughput samples (binds fell in fewer than two 1-s ticks: phase under ~2 s, or one burst)",
       );
