@@ -302,31 +302,56 @@ export class Compiler {
     const maxCost = options.disableCostEstimation ? Number.POSITIVE_INFINITY : estimateCost(ast);
     const costLimit = options.costLimit ?? CELSelectorExpressionMaxCost;
     const listTypeAttributes = this.features.enableListTypeAttributes;
+    // The outcomes of evaluations that read only the device's driver, by driver (most class
+    // selectors compare the driver alone): such an outcome is every device's of that driver.
+    const byDriver = new Map<string, DeviceMatchResult>();
+    const outcome = (
+      device: Device | DRADevice,
+      evalOptions: { signal?: AbortSignal },
+    ): DeviceMatchResult => {
+      const { result, actualCost, error } = evaluate(
+        program,
+        device,
+        listTypeAttributes,
+        costLimit,
+        evalOptions,
+      );
+      if (error !== null) return { matches: false, actualCost, error };
+      if (typeof result !== "boolean") {
+        const type = celTypeName(result);
+        return {
+          matches: false,
+          actualCost,
+          error: new Error(
+            `CEL result of type ${type} could not be converted to bool: type conversion error from '${type}' to 'bool'`,
+          ),
+        };
+      }
+      return { matches: result, actualCost, error: null };
+    };
     return {
       expression,
       error: null,
       outputType,
       maxCost,
       deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
-        const { result, actualCost, error } = evaluate(
-          program,
-          device,
-          listTypeAttributes,
-          costLimit,
-          evalOptions,
-        );
-        if (error !== null) return { matches: false, actualCost, error };
-        if (typeof result !== "boolean") {
-          const type = celTypeName(result);
-          return {
-            matches: false,
-            actualCost,
-            error: new Error(
-              `CEL result of type ${type} could not be converted to bool: type conversion error from '${type}' to 'bool'`,
-            ),
-          };
+        if (evalOptions.signal?.aborted === true) return outcome(device, evalOptions);
+        // A device that does not convert fails before its driver is compared.
+        let converted: DRADevice;
+        try {
+          converted = cachedDRADevice(device, listTypeAttributes);
+        } catch {
+          return outcome(device, evalOptions);
         }
-        return { matches: result, actualCost, error: null };
+        const kept = byDriver.get(device.driver);
+        if (kept !== undefined) return kept;
+        converted.watchReads();
+        const result = outcome(converted, evalOptions);
+        if (converted.readOnlyDriver() && (evalOptions.signal?.aborted ?? false) === false) {
+          if (byDriver.size >= maxDriverOutcomes) byDriver.clear();
+          byDriver.set(device.driver, result);
+        }
+        return result;
       },
     };
   }
@@ -411,14 +436,16 @@ function withinStack<T>(compile: () => T, failed: (detail: string, type: CELErro
  */
 function evaluate(
   program: ReturnType<Environment["parse"]>,
-  device: Device,
+  device: Device | DRADevice,
   listTypeAttributes: boolean,
   costLimit: number,
   options: { signal?: AbortSignal },
 ): { result: unknown; actualCost: number; error: Error | null } {
   let variables: { device: DRADevice };
   try {
-    variables = { device: cachedDRADevice(device, listTypeAttributes) };
+    variables = {
+      device: device instanceof DRADevice ? device : cachedDRADevice(device, listTypeAttributes),
+    };
   } catch (err) {
     return { result: undefined, actualCost: 0, error: err as Error };
   }
@@ -486,7 +513,8 @@ function toDRADevice(input: Device, listTypeAttributes: boolean): DRADevice {
       if (Array.isArray(value)) {
         if (!listTypeAttributes) throw new Error("unsupported attribute value");
         attributes.push([name, value[0]]);
-        (lists ??= []).push([name, value]);
+        lists ??= [];
+        lists.push([name, value]);
       } else {
         attributes.push([name, value]);
       }
@@ -538,6 +566,9 @@ function parsedOnce<V>(kept: Map<string, V>, text: string, parse: (text: string)
 function celQuantity(text: string): CELQuantity {
   return parsedOnce(parsedQuantities, text, (t) => new CELQuantity(Quantity.parse(t)));
 }
+
+/** More drivers than this start a selector's outcomes by driver afresh. */
+const maxDriverOutcomes = 256;
 
 let lazyCompiler: Compiler | undefined;
 

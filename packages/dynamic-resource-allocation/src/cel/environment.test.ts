@@ -147,6 +147,38 @@ describe("bad selectors and devices", () => {
     expect(result.deviceMatches(one)).toMatchObject({ matches: true, error: null });
     expect(result.deviceMatches(two)).toMatchObject({ matches: false, error: null });
   });
+  it("an outcome that read only the driver is every device's of that driver, a conversion error first", () => {
+    const result = compiler.compileCELExpression(`device.driver == "d"`);
+    const first = result.deviceMatches({ driver: "d", attributes: { n: { int: 1 } } });
+    expect(first).toMatchObject({ matches: true, error: null });
+    expect(first.actualCost).toBeGreaterThan(0);
+    expect(result.deviceMatches({ driver: "d", attributes: { n: { int: 2 } } })).toEqual(first);
+    expect(result.deviceMatches({ driver: "e" })).toMatchObject({ matches: false, error: null });
+    expect(result.deviceMatches({ driver: "d", attributes: { n: {} } }).error?.message).toBe(
+      "attribute n: unsupported attribute value",
+    );
+  });
+  it("an outcome that read more than the driver is not taken for other devices of the driver", () => {
+    const result = compiler.compileCELExpression(
+      `device.driver == "d" ? device.attributes["d"].n == 1 : device.allowMultipleAllocations`,
+    );
+    const d = (n: number) => ({ driver: "d", attributes: { n: { int: n } } });
+    expect(result.deviceMatches(d(1)).matches).toBe(true);
+    expect(result.deviceMatches(d(2)).matches).toBe(false);
+    expect(result.deviceMatches(d(1)).matches).toBe(true);
+    expect(result.deviceMatches({ driver: "e", allowMultipleAllocations: true }).matches).toBe(true);
+    expect(result.deviceMatches({ driver: "e", allowMultipleAllocations: false }).matches).toBe(false);
+    const capacity = compiler.compileCELExpression(`device.capacity["d"].mem.compareTo(quantity("1Gi")) > 0`);
+    const c = (v: string) => ({ driver: "d", capacity: { mem: { value: v } } });
+    expect(capacity.deviceMatches(c("2Gi")).matches).toBe(true);
+    expect(capacity.deviceMatches(c("1Gi")).matches).toBe(false);
+  });
+  it("an interrupted evaluation is not kept for the driver", () => {
+    const result = compiler.compileCELExpression(`device.driver == "d"`);
+    const signal = AbortSignal.abort(new Error("stop"));
+    expect(result.deviceMatches({ driver: "d" }, { signal }).error).not.toBeNull();
+    expect(result.deviceMatches({ driver: "d" })).toMatchObject({ matches: true, error: null });
+  });
   it("a device with an invalid capacity fails even a selector that reads only the driver", () => {
     const { matches, error } = compiler
       .compileCELExpression(`device.driver == "d"`)

@@ -18,6 +18,9 @@ export const ResourceSliceMaxAttributeValuesPerDevice = 48;
  * makes it fail.
  */
 export class DRADevice {
+  /** Set when an expression reads more of the device than its driver (see {@link readOnlyDriver}). */
+  #readBeyondDriver = false;
+  readonly #allowMultipleAllocations: boolean;
   #attributes: ReadonlyMap<string, ReadonlyMap<string, unknown>> | undefined;
   #capacity: ReadonlyMap<string, ReadonlyMap<string, CELQuantity>> | undefined;
   readonly #makeAttributes: () => ReadonlyMap<string, ReadonlyMap<string, unknown>>;
@@ -25,22 +28,44 @@ export class DRADevice {
 
   constructor(
     readonly driver: string,
-    readonly allowMultipleAllocations: boolean,
+    allowMultipleAllocations: boolean,
     attributes: () => ReadonlyMap<string, ReadonlyMap<string, unknown>>,
     capacity: () => ReadonlyMap<string, ReadonlyMap<string, CELQuantity>>,
   ) {
+    this.#allowMultipleAllocations = allowMultipleAllocations;
     this.#makeAttributes = attributes;
     this.#makeCapacity = capacity;
   }
 
+  get allowMultipleAllocations(): boolean {
+    this.#readBeyondDriver = true;
+    return this.#allowMultipleAllocations;
+  }
+
   get attributes(): ReadonlyMap<string, ReadonlyMap<string, unknown>> {
+    this.#readBeyondDriver = true;
     this.#attributes ??= this.#makeAttributes();
     return this.#attributes;
   }
 
   get capacity(): ReadonlyMap<string, ReadonlyMap<string, CELQuantity>> {
+    this.#readBeyondDriver = true;
     this.#capacity ??= this.#makeCapacity();
     return this.#capacity;
+  }
+
+  /** Starts watching what an evaluation reads of the device. */
+  watchReads(): void {
+    this.#readBeyondDriver = false;
+  }
+
+  /**
+   * Whether the evaluation since {@link watchReads} read nothing of the device but its driver:
+   * CEL is deterministic and free of side effects, so every device of that driver gives the same
+   * outcome (the same value or error, at the same cost).
+   */
+  readOnlyDriver(): boolean {
+    return !this.#readBeyondDriver;
   }
 }
 
