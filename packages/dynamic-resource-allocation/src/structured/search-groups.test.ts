@@ -24,6 +24,7 @@ import {
 } from "@kubesched/dynamic-resource-allocation/structured";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { classLister } from "./allocator-testing";
 
 const driver = "dra.example.com";
 const features: Features = { ...featuresAll };
@@ -96,14 +97,7 @@ function world(slices: ResourceSlice[], f: Features = features, classes: DeviceC
       newAllocator({
         features: f,
         allocatedState: { allocatedDevices: w.allocated },
-        classLister: {
-          list: () => classes,
-          get: (n: string) => {
-            const c = classes.find((x) => x.metadata?.name === n);
-            if (c === undefined) throw new Error(`deviceclass "${n}" not found`);
-            return c;
-          },
-        },
+        classLister: classLister(classes),
         slices: w.slices,
         celCache,
         poolCache,
@@ -369,17 +363,13 @@ describe("search groups", () => {
             spec: { selectors: [{ cel: { expression: `device.attributes["${driver}"].index % 2 == 1` } }] },
           };
           const classes = [gpu, odd];
-          const classLister = {
-            list: () => classes,
-            get: (n: string) => classes.find((c) => c.metadata?.name === n)!,
-          };
           const w = world(slices, f, classes);
           const fresh = (n: Node, claims: ResourceClaim[]) => {
             try {
               return newAllocator({
                 features: f,
                 allocatedState: { allocatedDevices: new Set(w.allocated) },
-                classLister,
+                classLister: classLister(classes),
                 slices,
                 celCache: new Cache(10, { enableConsumableCapacity: true, enableListTypeAttributes: false }),
               }).allocate(n, claims);
