@@ -307,20 +307,14 @@ class StructuredAllocator implements Allocator {
     // Read first: a signal that is a deadline starts its clock at its first read.
     const aborted = signal?.aborted === true;
     const nodeName = node.metadata?.name ?? "";
-    // The outcome of an earlier search for claims of the same shape on this node, while nothing
-    // it depends on changed (SearchTable).
+    // The outcome of an earlier search for claims of the same shape on this node (or on a node
+    // of its search group), while nothing it depends on changed (SearchTable).
     const devices = this.#keptDevices();
     const searches = devices !== undefined ? this.#searches(claims) : undefined;
-    const row = searches !== undefined ? rowSize * this.#poolCache!.slot(nodeName) : -1;
-    if (searches !== undefined && searches[row] === node && !aborted) {
-      const kept = keptSearch(searches, row, this.#versions!, devices!);
-      if (kept === timedOut) {
-        // The search ran into its deadline; with a deadline again, it would again.
-        const reason = signal?.reason;
-        if (reason instanceof DeadlineExceeded) throw abortError(reason);
-      } else if (kept !== undefined) {
-        return kept as AllocationResult[] | null;
-      }
+    const nodeRow = searches !== undefined ? rowSize * this.#poolCache!.slot(nodeName) : -1;
+    if (searches !== undefined && searches[nodeRow] === node && !aborted) {
+      const kept = replay(keptSearchAt(searches, nodeRow, this.#versions!, devices!), signal);
+      if (kept !== notKept) return kept;
     }
     const ownSlices = this.#slicesOnNode.get(nodeName) ?? noSlices;
     let nodePools: NodePools;
@@ -339,6 +333,19 @@ class StructuredAllocator implements Allocator {
     } catch (err) {
       throw new Error(`gather pool information: ${errorMessage(err)}`);
     }
+    // Where the search is kept: the node's row, or its search group's (the node's row then
+    // names the group's).
+    let row = nodeRow;
+    let owner: object = node;
+    if (searches !== undefined && nodePools.group !== undefined) {
+      row = rowSize * this.#poolCache!.slot(nodePools.group);
+      owner = nodePools;
+      keepGroup(searches, nodeRow, node, this.#versions!, nodePools, row);
+      if (searches[row] === nodePools && !aborted) {
+        const kept = replay(keptSearch(searches, row, this.#versions!, devices!), signal);
+        if (kept !== notKept) return kept;
+      }
+    }
     const verdicts = allocatedVerdicts(this.#allocatedState.allocatedDevices, nodePools);
     // Claims this allocator validated before, which need more devices than the node has free:
     // the search cannot succeed (validation passes again: it does not depend on the node). Only
@@ -353,7 +360,7 @@ class StructuredAllocator implements Allocator {
       this.#leastDevices(claims) > verdicts.free
     ) {
       if (searches !== undefined)
-        keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, null);
+        keepSearch(searches, row, owner, this.#versions!, verdicts as KeptVerdicts, null);
       return null;
     }
     const run = new AllocationRun(this, node, claims, nodePools, verdicts, signal);
@@ -369,7 +376,7 @@ class StructuredAllocator implements Allocator {
         err instanceof Error &&
         err.cause === signal.reason
       ) {
-        keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, timedOut);
+        keepSearch(searches, row, owner, this.#versions!, verdicts as KeptVerdicts, timedOut);
       }
       throw err;
     } finally {
@@ -379,7 +386,7 @@ class StructuredAllocator implements Allocator {
       const results = run.results();
       if (searches === undefined || !keepable(results)) return results;
       const frozen = freezeResults(results);
-      keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, frozen);
+      keepSearch(searches, row, owner, this.#versions!, verdicts as KeptVerdicts, frozen);
       return frozen as AllocationResult[];
     }
     // Invalid pools only fail this node: allocation on other nodes may proceed.
@@ -387,7 +394,7 @@ class StructuredAllocator implements Allocator {
       throw new FailedAllocationOnNodeError("invalid resource pools were encountered");
     }
     if (searches !== undefined)
-      keepSearch(searches, row, node, this.#versions!, verdicts as KeptVerdicts, null);
+      keepSearch(searches, row, owner, this.#versions!, verdicts as KeptVerdicts, null);
     return null;
   }
 
@@ -767,6 +774,17 @@ interface KeptVerdicts extends AllocatedVerdicts {
  * the index of the node's pool in the set ({@link VersionedDeviceSet.poolIndex}; an array of them
  * for several pools), and the results (frozen: shared by every caller that gets them) or null.
  *
+ * A node of a search group (NodePools.group: no slices of its own, and its reached slices without
+ * a node name hold nothing a search reads the node through, PoolCache's `nodeFreePools`) keeps no
+ * search in its row: the row holds the Node object, the slice list's number, the group's NodePools
+ * object and the group's row, and the group's row (at the slot of the group's name) holds the
+ * group's search as a node's row does, under the NodePools object instead of the Node. The
+ * group's NodePools object is the same for the group's nodes while the node, the slice list and
+ * the features are (the reach key is a function of them), so a node row naming it holds as long
+ * as the Node object and the slice list's number are the same. Upstream searches per node; on a
+ * group's nodes its searches read the same pools, candidates, allocated devices, claims and
+ * classes and nothing else of the node, so each would find what the group's search found.
+ *
  * kubesched's own (upstream searches on every Allocate call). A search is a function of the node
  * object, the node's pools and candidates (its slices and the slices without a node name it
  * reaches, given by the node, the list of slices and the features), the allocated state of those
@@ -780,7 +798,7 @@ interface KeptVerdicts extends AllocatedVerdicts {
  */
 type SearchTable = unknown[];
 
-/** Slots per node in a {@link SearchTable} (6 used). */
+/** Slots per node in a {@link SearchTable} (6 used; a group member's row uses 0, 1, 6 and 7). */
 const rowSize = 8;
 
 /** Per pool cache: the search tables by shape number. */
@@ -833,25 +851,90 @@ function keptSearch(
 }
 
 /**
- * Keeps a search's outcome at `row`, under the verdicts it ran with (current: no device of the
- * node's pools changed since their version).
+ * The kept outcome for the node whose row is at `row` (the caller checked the node): its own
+ * search, or its search group's when the row names a group that still holds it.
+ */
+function keptSearchAt(
+  table: SearchTable,
+  row: number,
+  versions: SliceVersions,
+  devices: VersionedDeviceSet,
+): readonly AllocationResult[] | null | typeof timedOut | undefined {
+  const group = table[row + 6];
+  if (group === undefined) return keptSearch(table, row, versions, devices);
+  if (table[row + 1] !== versions.all) return undefined;
+  const groupRow = table[row + 7] as number;
+  return table[groupRow] === group ? keptSearch(table, groupRow, versions, devices) : undefined;
+}
+
+/** Returned by {@link replay} when the search must run. */
+const notKept = Symbol("not kept");
+
+/**
+ * What a kept outcome gives the caller: the results (or null), the abort of a kept timeout when
+ * the caller's signal is a deadline too, else {@link notKept} (search).
+ */
+function replay(
+  kept: readonly AllocationResult[] | null | typeof timedOut | undefined,
+  signal: AbortSignal | undefined,
+): AllocationResult[] | null | typeof notKept {
+  if (kept === undefined) return notKept;
+  if (kept === timedOut) {
+    // The search ran into its deadline; with a deadline again, it would again.
+    const reason = signal?.reason;
+    if (reason instanceof DeadlineExceeded) throw abortError(reason);
+    return notKept;
+  }
+  return kept as AllocationResult[] | null;
+}
+
+/** Grows the table (one slot at a time, so that the array stays packed) to hold `row`. */
+function growTable(table: SearchTable, row: number): void {
+  while (table.length < row + rowSize) table.push(undefined);
+}
+
+/**
+ * Keeps a search's outcome at `row` for `owner` (the Node, or the search group's NodePools),
+ * under the verdicts it ran with (current: no device of the pools changed since their version).
  */
 function keepSearch(
   table: SearchTable,
   row: number,
-  node: Node,
+  owner: object,
   versions: SliceVersions,
   verdicts: KeptVerdicts,
   results: readonly AllocationResult[] | null | typeof timedOut,
 ): void {
-  // Grown one at a time, so that the array stays packed.
-  while (table.length < row + rowSize) table.push(undefined);
-  table[row] = node;
+  growTable(table, row);
+  table[row] = owner;
   table[row + 1] = versions.all;
   table[row + 2] = verdicts.devices;
   table[row + 3] = verdicts.version;
   table[row + 4] = verdicts.poolIndexes.length === 1 ? verdicts.poolIndexes[0] : verdicts.poolIndexes;
   table[row + 5] = results;
+  table[row + 6] = undefined;
+  table[row + 7] = undefined;
+}
+
+/** Makes the node's row name its search group's row (the group's NodePools object and its row). */
+function keepGroup(
+  table: SearchTable,
+  row: number,
+  node: Node,
+  versions: SliceVersions,
+  group: NodePools,
+  groupRow: number,
+): void {
+  growTable(table, row);
+  if (table[row] === node && table[row + 6] === group && table[row + 1] === versions.all) return;
+  table[row] = node;
+  table[row + 1] = versions.all;
+  table[row + 2] = undefined;
+  table[row + 3] = undefined;
+  table[row + 4] = undefined;
+  table[row + 5] = undefined;
+  table[row + 6] = group;
+  table[row + 7] = groupRow;
 }
 
 /**

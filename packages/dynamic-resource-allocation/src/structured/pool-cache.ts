@@ -5,6 +5,7 @@
 import type { Device, DeviceClass, DeviceSelector, Node, NodeSelector, ResourceSlice } from "@kubesched/api";
 import type { Cache } from "../cel/cache";
 import { type AttributeIndex, AttributeValueIDs, buildAttributeIndex } from "./constraint";
+import { nodeDeclaresOptionalNodeOperations } from "./optional-node-operations";
 import {
   gatherPoolsReading,
   NodeSelectorCache,
@@ -40,6 +41,13 @@ export interface NodePools {
    * made while they hold (its own type; a field rather than a WeakMap: read on every call).
    */
   kept: object | undefined;
+  /**
+   * Set when nothing a search on these pools reads depends on which node it runs for (see
+   * {@link PoolCache}'s search groups): the name under which the allocator keeps the searches
+   * of every node given this same object (a {@link PoolCache.slot} name, never a node name).
+   * Undefined: the searches are the node's own.
+   */
+  readonly group: string | undefined;
 }
 
 /** What an allocator was built from, as the cache numbers it. */
@@ -52,7 +60,9 @@ export interface SliceVersions {
   readonly all: number;
 }
 
-interface Entry extends NodePools {
+interface Entry {
+  /** The node's pools: its own object, or its search group's, shared with the group's nodes. */
+  readonly nodePools: NodePools;
   readonly features: string;
   readonly ownSlices: readonly ResourceSlice[];
   readonly sharedVersion: number;
@@ -80,6 +90,17 @@ interface Reached {
   readonly ids: ReadonlySet<string>;
   /** The all-slices version the pools depended on, or -1. */
   readonly allVersion: number;
+  /**
+   * Whether a search on these pools alone reads nothing of the node ({@link nodeFreePools}):
+   * nodes without slices of their own reaching this set then share one NodePools object.
+   */
+  readonly nodeFree: boolean;
+  /** The reach key ({@link PoolCache.#reachKey}). */
+  readonly key: string;
+  /** The pools' candidates in search order, made on first use. */
+  candidates: readonly Candidate[] | undefined;
+  /** The shared NodePools objects, by whether the node declares DRAOptionalNodeOperations (0/1). */
+  readonly groups: (NodePools | undefined)[];
 }
 
 /**
@@ -94,6 +115,13 @@ interface Reached {
  * objects give identical pools; selectors are evaluated against the device objects of those
  * slices, per DeviceClass object (an updated class is a new object) and request selector
  * expressions. Errors are not kept: they are raised again on the next call.
+ *
+ * Search groups: a node without ResourceSlices of its own whose reached slices without a node
+ * name hold no per-device node selection and no device binding to its node gets the one NodePools
+ * object of every such node reaching the same set of slices (and answering DRAOptionalNodeOperations
+ * alike): a search on it reads nothing else of the node, so its outcome is the same for each of
+ * them, and the allocator keeps it, with the candidates' in-use verdicts, once for the group
+ * ({@link NodePools.group}) instead of once per node.
  */
 export class PoolCache {
   #features: string | undefined;
@@ -195,7 +223,7 @@ export class PoolCache {
           sameObjects(kept.ownSlices, ownSlices)))
     ) {
       kept.checkedAll = versions.all;
-      return kept;
+      return kept.nodePools;
     }
     const readsAllSlices = { value: false };
     const computed = this.#computeNodePools(
@@ -207,9 +235,9 @@ export class PoolCache {
       versions,
       readsAllSlices,
     );
-    // The entry itself: what the allocator keeps per NodePools object holds from the first call.
+    // What the allocator keeps per NodePools object holds from the first call.
     const entry: Entry = {
-      ...computed,
+      nodePools: computed,
       features: versions.features,
       ownSlices: [...ownSlices],
       sharedVersion: versions.shared,
@@ -217,7 +245,7 @@ export class PoolCache {
       checkedAll: versions.all,
     };
     this.#entries.set(node, entry);
-    return entry;
+    return computed;
   }
 
   /**
@@ -250,8 +278,20 @@ export class PoolCache {
       const reads = { value: false };
       const slices = sharedSlices.filter((_, i) => key.charCodeAt(i) === reachedChar);
       const pools = gatherPoolsReading(slices, node, features, allSlices, reads);
-      reached = { pools, ids: new Set(pools.map((p) => p.id)), allVersion: reads.value ? versions.all : -1 };
+      reached = {
+        pools,
+        ids: new Set(pools.map((p) => p.id)),
+        allVersion: reads.value ? versions.all : -1,
+        nodeFree: nodeFreePools(pools),
+        key,
+        candidates: undefined,
+        groups: [],
+      };
       this.#reached.set(key, reached);
+    }
+    if (ownSlices.length === 0 && reached.nodeFree) {
+      if (reached.allVersion !== -1) readsAllSlices.value = true;
+      return this.#group(reached, node, features);
     }
     const own = gatherPoolsReading(ownSlices, node, features, allSlices, readsAllSlices);
     if (own.some((pool) => reached.ids.has(pool.id))) {
@@ -259,6 +299,49 @@ export class PoolCache {
     }
     if (reached.allVersion !== -1) readsAllSlices.value = true;
     const pools = own.length === 0 ? reached.pools : orderPools([...own, ...reached.pools]);
+    return {
+      pools,
+      candidates: own.length === 0 ? this.#reachedCandidates(reached) : this.#candidates(pools),
+      selectable: new Map(),
+      attributeIndexes: new Map(),
+      kept: undefined,
+      group: undefined,
+    };
+  }
+
+  /**
+   * The search group of the nodes without slices of their own that reach `reached` (node-free
+   * pools): one NodePools object for all of them, per answer to the one question about the node
+   * a search on such pools still asks (with DRAOptionalNodeOperations: does the node declare
+   * it). Its candidate tables, in-use verdicts and kept searches are then the group's.
+   */
+  #group(reached: Reached, node: Node, features: Features): NodePools {
+    const variant =
+      features.optionalNodeOperations === true && nodeDeclaresOptionalNodeOperations(node) ? 1 : 0;
+    let group = reached.groups[variant];
+    if (group === undefined) {
+      group = {
+        pools: reached.pools,
+        candidates: this.#reachedCandidates(reached),
+        selectable: new Map(),
+        attributeIndexes: new Map(),
+        kept: undefined,
+        // Slot names of groups start with NUL, which no node name holds.
+        group: `\0${variant}${reached.key}`,
+      };
+      reached.groups[variant] = group;
+    }
+    return group;
+  }
+
+  /** The candidates of the reached pools, made once per set of reached slices (read-only). */
+  #reachedCandidates(reached: Reached): readonly Candidate[] {
+    reached.candidates ??= this.#candidates(reached.pools);
+    return reached.candidates;
+  }
+
+  /** The pools' candidates in search order (each pool's made once per Pool object). */
+  #candidates(pools: readonly Pool[]): Candidate[] {
     const candidates: Candidate[] = [];
     for (const pool of pools) {
       let forPool = this.#poolCandidates.get(pool);
@@ -268,7 +351,7 @@ export class PoolCache {
       }
       for (const candidate of forPool) candidates.push(candidate);
     }
-    return { pools, candidates, selectable: new Map(), attributeIndexes: new Map(), kept: undefined };
+    return candidates;
   }
 
   /**
@@ -332,6 +415,26 @@ export class PoolCache {
 
 const reachedChar = "1".charCodeAt(0);
 
+/**
+ * Whether a search over these pools (of slices without a node name) reads nothing of the node it
+ * runs for, beyond which slices the node reaches (the reach key) and whether it declares
+ * DRAOptionalNodeOperations (the group's variant). The allocator reads the node in three places
+ * (allocator.ts, AllocationRun): per-device node selection in isSelectable, the results' node
+ * selector (createNodeSelector: a device with a node name, or `bindsToNode`, restricts the
+ * allocation to the node's name) and the optional node operations check. So: no device slice
+ * with per-device node selection, no device binding to its node. Slices without a node name carry
+ * no `nodeName`, so the rest of a result's node selector comes from the slices' node selectors.
+ */
+function nodeFreePools(pools: readonly Pool[]): boolean {
+  for (const pool of pools) {
+    for (const slice of pool.deviceSlicesTargetingNode) {
+      if (slice.spec.perDeviceNodeSelection === true || (slice.spec.nodeName ?? "") !== "") return false;
+      for (const device of slice.spec.devices ?? []) if (device.bindsToNode === true) return false;
+    }
+  }
+  return true;
+}
+
 /** Slices by the node they name, and those naming none (allNodes, nodeSelector, per-device node selection). */
 export interface SlicesByNode {
   readonly onNode: ReadonlyMap<string, readonly ResourceSlice[]>;
@@ -386,6 +489,7 @@ export function computeNodePools(
     selectable: new Map(),
     attributeIndexes: new Map(),
     kept: undefined,
+    group: undefined,
   };
 }
 
