@@ -549,7 +549,28 @@ class StructuredAllocator implements Allocator {
   availableCounterSlots(pool: Pool, layout: PoolCounterSlots): AvailableCounterSlots {
     let available = this.#availableCounterSlots.get(layout);
     if (available === undefined) {
-      available = availableCounterSlots(layout, this.#allocatedDevices(pool));
+      // Kept from an earlier allocator while no device of the pool was added to or removed from
+      // the allocated-device set since (kubesched's own: upstream derives them per Allocate call).
+      const devices = this.#keptDevices();
+      const kept = devices !== undefined ? keptAvailableCounters.get(layout) : undefined;
+      if (
+        kept !== undefined &&
+        kept.devices === devices &&
+        kept.changes.version <= kept.version &&
+        devices!.cleared <= kept.version
+      ) {
+        available = kept.available;
+      } else {
+        available = availableCounterSlots(layout, this.#allocatedDevices(pool));
+        if (devices !== undefined) {
+          keptAvailableCounters.set(layout, {
+            devices,
+            version: devices.version,
+            changes: devices.pool(pool.id),
+            available,
+          });
+        }
+      }
       this.#availableCounterSlots.set(layout, available);
     }
     return available;
@@ -678,6 +699,22 @@ class StructuredAllocator implements Allocator {
 }
 
 const noSlices: readonly ResourceSlice[] = [];
+
+/**
+ * A pool's available counters (read-only: runs copy them) as an allocator derived them from the
+ * allocated-device set `devices` at its `version`, per pool layout (one per Pool object): they
+ * hold for the next allocators while the set is the same object, not cleared since and no
+ * device of the pool (`changes`) was added or removed since.
+ */
+const keptAvailableCounters = new WeakMap<
+  PoolCounterSlots,
+  {
+    readonly devices: VersionedDeviceSet;
+    readonly version: number;
+    readonly changes: PoolChanges;
+    readonly available: AvailableCounterSlots;
+  }
+>();
 
 /**
  * The CEL cost one claim's derived attributes share in one allocation (DRADerivedAttributes). The
