@@ -7,6 +7,7 @@
 // the two results must be the same, byte for byte: placements, devices, every node's statuses,
 // raw / normalized / weighted scores and FitError messages.
 
+import { seededRandom } from "@kubesched/framework";
 import { describe, expect, it } from "vitest";
 import { simulateBothWays } from "./columnar-equivalence.test-util";
 import { configOf } from "./integration/integration-cluster.test-util";
@@ -33,17 +34,10 @@ const profiles: Record<Case["config"], string> = {
   fewNodesToScore: "percentageOfNodesToScore: 10\n",
 };
 
-/** A small deterministic generator (the cases must be the same on every run). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 function snapshot(c: Case): string {
-  const r = rng(c.seed);
+  // The same cases on every run.
+  const random = seededRandom(c.seed);
+  const r = random.float;
   const docs: string[] = [
     `apiVersion: resource.k8s.io/v1
 kind: DeviceClass
