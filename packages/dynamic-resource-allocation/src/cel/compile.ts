@@ -336,12 +336,13 @@ export class Compiler {
       maxCost,
       deviceMatches(device: Device, evalOptions: { signal?: AbortSignal } = {}): DeviceMatchResult {
         if (evalOptions.signal?.aborted === true) return outcome(device, evalOptions);
-        // A device that does not convert fails before its driver is compared.
+        // A device that does not convert fails before its driver is compared (as evaluate()
+        // reports it).
         let converted: DRADevice;
         try {
           converted = cachedDRADevice(device, listTypeAttributes);
-        } catch {
-          return outcome(device, evalOptions);
+        } catch (err) {
+          return { matches: false, actualCost: 0, error: err as Error };
         }
         const kept = byDriver.get(device.driver);
         if (kept !== undefined) return kept;
