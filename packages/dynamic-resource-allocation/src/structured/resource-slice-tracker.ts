@@ -8,6 +8,7 @@
 // while the rules are the same objects, so an unchanged slice stays the same object (the
 // PoolCache keys on slice identity) and a rule change gives the slices it touches new objects.
 import type { DeviceTaint, DeviceTaintRule, ResourceSlice } from "@kubesched/api";
+import { sameObjects } from "./pool-cache";
 
 /** What the tracker reads: informer caches of slices and rules (ClusterScopedLister). */
 export interface SliceTrackerSources {
@@ -163,11 +164,4 @@ export class ResourceSliceTracker {
     this.#patched.set(slice, { rules, slice: patched });
     return patched;
   }
-}
-
-function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
